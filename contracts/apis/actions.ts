@@ -1,0 +1,121 @@
+import type { ApiDefinition, ApiRecord, HookReference } from './api-definition';
+
+/**
+ * `apis.*` actions. `org_scope` limits an action to one organisation's records (the dashboard
+ * passes the caller's organisation); without it the action sees every organisation (the
+ * gateway management API, which is guarded by the gateway secret).
+ */
+
+const optionalBoolean = { type: 'boolean', optional: true };
+
+/** Validator rule of an API definition as clients send it (fastest-validator syntax). */
+export const apiDefinitionRule = {
+  type: 'object',
+  props: {
+    name: { type: 'string', empty: false, trim: true },
+    api_id: {
+      type: 'string',
+      optional: true,
+      pattern: /^[A-Za-z0-9._~-]{1,128}$/,
+      messages: { stringPattern: "The '{field}' field may only hold letters, digits and . _ ~ - (at most 128)." },
+    },
+    org_id: { type: 'string', optional: true },
+    domain: { type: 'string', optional: true },
+    active: optionalBoolean,
+    use_keyless: optionalBoolean,
+    use_oauth2: optionalBoolean,
+    use_basic_auth: optionalBoolean,
+    enable_signature_checking: optionalBoolean,
+    enable_batch_request_support: optionalBoolean,
+    enable_ip_whitelisting: optionalBoolean,
+    enable_context_vars: optionalBoolean,
+    disable_rate_limit: optionalBoolean,
+    auth: { type: 'object', optional: true },
+    definition: { type: 'object', optional: true },
+    version_data: { type: 'object', optional: true },
+    proxy: {
+      type: 'object',
+      props: {
+        listen_path: {
+          type: 'string',
+          pattern: /^\/\S*$/,
+          messages: { stringPattern: "The '{field}' field must start with '/' and hold no spaces." },
+        },
+        target_url: {
+          type: 'string',
+          pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/i,
+          messages: { stringPattern: "The '{field}' field must be an absolute http:// or https:// URL." },
+        },
+        strip_listen_path: optionalBoolean,
+      },
+    },
+  },
+} as const;
+
+const hookReferenceRule = {
+  type: 'object',
+  props: {
+    event_name: { type: 'string', empty: false },
+    hook: { type: 'object' },
+    event_timeout: { type: 'number', integer: true, optional: true },
+  },
+};
+
+export const apisActionParams = {
+  list: {
+    org_scope: { type: 'string', optional: true },
+    q: { type: 'string', optional: true },
+    page: { type: 'number', integer: true, optional: true },
+  },
+  get: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
+  create: {
+    org_scope: { type: 'string', optional: true },
+    api_definition: apiDefinitionRule,
+    hook_references: { type: 'array', optional: true, items: hookReferenceRule },
+  },
+  update: {
+    id: { type: 'string', empty: false },
+    org_scope: { type: 'string', optional: true },
+    api_definition: apiDefinitionRule,
+    hook_references: { type: 'array', optional: true, items: hookReferenceRule },
+  },
+  remove: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
+  snapshot: {},
+};
+
+export interface ApisListParams {
+  org_scope?: string;
+  /** name text to search for */
+  q?: string;
+  /** page number; 0 or lower = all */
+  page?: number;
+}
+export interface ApisListResult {
+  apis: ApiRecord[];
+  pages: number;
+}
+
+export interface ApisGetParams {
+  /** internal or public id */
+  id: string;
+  org_scope?: string;
+}
+
+export interface ApisCreateParams {
+  org_scope?: string;
+  api_definition: Partial<ApiDefinition> & Pick<ApiDefinition, 'name' | 'proxy'>;
+  hook_references?: HookReference[];
+}
+
+export interface ApisUpdateParams extends ApisCreateParams {
+  /** internal or public id */
+  id: string;
+}
+
+export interface ApisRemoveParams {
+  id: string;
+  org_scope?: string;
+}
+
+/** `apis.snapshot`: every definition of every organisation, for gateway nodes. */
+export type ApisSnapshotResult = ApiDefinition[];

@@ -1,0 +1,27 @@
+/**
+ * Error codes that cross the bus, and their wire shape. Callers branch on `type` (the code);
+ * `code` carries the HTTP status the edge answers with.
+ */
+export type GwErrorCode =
+  | 'GW_ERR_APIS_NOT_FOUND'
+  | 'GW_ERR_APIS_LISTEN_PATH_TAKEN'
+  | 'GW_ERR_APIS_ID_TAKEN'
+  | 'GW_ERR_APIS_ID_MISMATCH'
+  | 'GW_ERR_APIS_WRONG_ORG'
+  | 'GW_ERR_APIS_INVALID'
+  | 'GW_ERR_ORGS_NOT_FOUND'
+  | 'GW_ERR_ORGS_ID_TAKEN'
+  | 'GW_ERR_USERS_NOT_FOUND'
+  | 'GW_ERR_USERS_EMAIL_TAKEN'
+  | 'GW_ERR_USERS_UNKNOWN_ORG'
+  | 'GW_ERR_USERS_BAD_ACCESS_KEY'
+  | 'GW_ERR_USERS_INACTIVE';
+
+export interface GwErrorWire {
+  name: string;
+  message: string;
+  /** HTTP status */
+  code: number;
+  type: GwErrorCode | 'VALIDATION_ERROR' | string;
+  data?: unknown;
+}

@@ -1,0 +1,78 @@
+/** `orgs.*` actions and the organisation object (SPEC.md, "Organization"). */
+
+export interface Organisation {
+  id: string;
+  owner_name: string;
+  owner_slug: string;
+  cname_enabled: boolean;
+  cname: string;
+  apis: Array<{ api_human_name: string; api_id: string }>;
+  developer_quota: number;
+  developer_count: number;
+  event_options: Record<string, unknown>;
+  hybrid_enabled: boolean;
+  ui: Record<string, unknown>;
+  org_options_meta: Record<string, unknown>;
+}
+
+const optionalBoolean = { type: 'boolean', optional: true };
+const optionalObject = { type: 'object', optional: true };
+
+export const organisationRule = {
+  type: 'object',
+  props: {
+    id: {
+      type: 'string',
+      optional: true,
+      pattern: /^[A-Za-z0-9_-]{1,64}$/,
+      messages: { stringPattern: "The '{field}' field may only hold letters, digits, '_' and '-' (at most 64)." },
+    },
+    owner_name: { type: 'string', empty: false, trim: true },
+    owner_slug: { type: 'string', optional: true },
+    cname_enabled: optionalBoolean,
+    cname: { type: 'string', optional: true },
+    apis: {
+      type: 'array',
+      optional: true,
+      items: { type: 'object', props: { api_human_name: { type: 'string' }, api_id: { type: 'string' } } },
+    },
+    developer_quota: { type: 'number', integer: true, optional: true },
+    developer_count: { type: 'number', integer: true, optional: true },
+    event_options: optionalObject,
+    hybrid_enabled: optionalBoolean,
+    ui: optionalObject,
+    org_options_meta: optionalObject,
+  },
+} as const;
+
+export const orgsActionParams = {
+  list: { page: { type: 'number', integer: true, optional: true } },
+  get: { id: { type: 'string', empty: false } },
+  create: { organisation: organisationRule },
+  update: { id: { type: 'string', empty: false }, organisation: organisationRule },
+  remove: { id: { type: 'string', empty: false } },
+};
+
+export type OrganisationInput = Partial<Organisation> & Pick<Organisation, 'owner_name'>;
+
+export interface OrgsListParams {
+  /** page number; 0 or lower = all */
+  page?: number;
+}
+export interface OrgsListResult {
+  organisations: Organisation[];
+  pages: number;
+}
+export interface OrgsGetParams {
+  id: string;
+}
+export interface OrgsCreateParams {
+  organisation: OrganisationInput;
+}
+export interface OrgsUpdateParams {
+  id: string;
+  organisation: OrganisationInput;
+}
+export interface OrgsRemoveParams {
+  id: string;
+}

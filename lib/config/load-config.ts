@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import Validator from 'fastest-validator';
+import { OPTIONS, RENAMED, type OptionKey } from './options';
+
+export interface GwConfig {
+  gatewayPort: number;
+  dashboardPort: number;
+  host: string;
+  secret?: string;
+  adminSecret?: string;
+  databaseUrl: string;
+  transporter?: string;
+  redisUrl?: string;
+  services: string[];
+  appsDir: string;
+  dataDir: string;
+  pageSize: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  nodeId?: string;
+  namespace: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Source = Partial<Record<OptionKey, unknown>>;
+
+const checkConfig = new Validator().compile({
+  $$strict: true,
+  ...Object.fromEntries(Object.entries(OPTIONS).map(([key, option]) => [key, option.rule])),
+});
+
+/**
+ * Builds the configuration: declared defaults, then the JSON file named by GW_CONFIG, then the
+ * environment, then `overrides` (tests and embedding code). Validated and frozen.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<GwConfig> = {}): Readonly<GwConfig> {
+  rejectRenamed(env);
+  const merged: Source = {
+    ...defaults(),
+    ...(env.GW_CONFIG ? readConfigFile(env.GW_CONFIG) : {}),
+    ...fromEnvironment(env),
+    ...withoutUndefined(overrides),
+  };
+  const result = checkConfig(merged);
+  if (result !== true) {
+    const problems = (result as Array<{ field: string; message: string }>).map((p) => `${envName(p.field)}: ${p.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return Object.freeze({ ...(merged as unknown as GwConfig), services: Object.freeze([...(merged.services as string[])]) as string[] });
+}
+
+function defaults(): Source {
+  const out: Source = {};
+  for (const [key, option] of Object.entries(OPTIONS) as Array<[OptionKey, (typeof OPTIONS)[OptionKey]]>) {
+    if (option.default !== undefined) out[key] = structuredClone(option.default);
+  }
+  return out;
+}
+
+function fromEnvironment(env: NodeJS.ProcessEnv): Source {
+  const out: Source = {};
+  for (const [key, option] of Object.entries(OPTIONS) as Array<[OptionKey, (typeof OPTIONS)[OptionKey]]>) {
+    const raw = env[option.env];
+    if (raw === undefined || raw === '') continue;
+    out[key] = option.rule.type === 'array' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+  }
+  return out;
+}
+
+function readConfigFile(path: string): Source {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`GW_CONFIG: cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`GW_CONFIG: ${path} must hold a JSON object`);
+  }
+  for (const key of Object.keys(parsed)) {
+    if (!(key in OPTIONS)) throw new ConfigError(`GW_CONFIG: unknown option '${key}' in ${path}; known options: ${Object.keys(OPTIONS).join(', ')}`);
+  }
+  return parsed as Source;
+}
+
+function rejectRenamed(env: NodeJS.ProcessEnv): void {
+  for (const [old, current] of Object.entries(RENAMED)) {
+    if (env[old] !== undefined) throw new ConfigError(`unsupported ${old}, use ${current} instead`);
+  }
+}
+
+function envName(field: string): string {
+  const option = OPTIONS[field.split(/[.[]/)[0] as OptionKey];
+  return option ? option.env : field;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

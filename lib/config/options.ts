@@ -1,0 +1,71 @@
+/**
+ * Every configuration option of gw, declared once: its environment variable, its default and
+ * its validation rule (fastest-validator syntax) side by side. `load-config.ts` reads them;
+ * nothing else in the codebase touches `process.env`.
+ *
+ * The environment variable names are a fixed contract (ARCHITECTURE.md, "Configuration").
+ */
+
+export interface OptionDeclaration {
+  env: string;
+  default: unknown;
+  rule: Record<string, unknown>;
+  doc: string;
+}
+
+const port = { type: 'number', integer: true, min: 0, max: 65535, convert: true };
+
+export const OPTIONS = {
+  /** @default 8080 */
+  gatewayPort: { env: 'GW_GATEWAY_PORT', default: 8080, rule: port, doc: 'proxy listen port (the /gw API is here too)' },
+  /** @default 3000 */
+  dashboardPort: { env: 'GW_DASHBOARD_PORT', default: 3000, rule: port, doc: 'dashboard, /api and /admin' },
+  /** @default '127.0.0.1' */
+  host: { env: 'GW_HOST', default: '127.0.0.1', rule: { type: 'string', empty: false }, doc: 'bind address' },
+  /** @default generated at first start and kept in the data directory */
+  secret: { env: 'GW_SECRET', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'x-gw-authorization secret' },
+  /** @default generated at first start and kept in the data directory */
+  adminSecret: { env: 'GW_ADMIN_SECRET', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'admin-auth secret' },
+  /** @default 'sqlite:./data/gw.sqlite' */
+  databaseUrl: {
+    env: 'GW_DATABASE_URL',
+    default: 'sqlite:./data/gw.sqlite',
+    rule: { type: 'string', pattern: /^(sqlite:|mysql:\/\/|mariadb:\/\/)/, messages: { stringPattern: "GW_DATABASE_URL must start with 'sqlite:' or 'mysql://'" } },
+    doc: "knex connection: 'sqlite:<file>' or 'mysql://user:pass@host:port/db'",
+  },
+  /** @default none: services talk in-process */
+  transporter: { env: 'GW_TRANSPORTER', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'Moleculer transporter, e.g. nats://127.0.0.1:4222' },
+  /** @default none: limiter counters stay in memory */
+  redisUrl: { env: 'GW_REDIS_URL', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'shared store for limiter counters' },
+  /** @default ['all'] */
+  services: { env: 'GW_SERVICES', default: ['all'], rule: { type: 'array', items: 'string', min: 1 }, doc: "services this node runs: 'all', 'gateway', 'management' or a comma list" },
+  /** @default './apps' */
+  appsDir: { env: 'GW_APPS_DIR', default: './apps', rule: { type: 'string', empty: false }, doc: 'API definition files loaded at start and on reload' },
+  /** @default './data' */
+  dataDir: { env: 'GW_DATA_DIR', default: './data', rule: { type: 'string', empty: false }, doc: 'where the generated secrets (and the default SQLite file) are kept' },
+  /** @default 10 */
+  pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
+  /** @default 'info' */
+  logLevel: {
+    env: 'GW_LOG_LEVEL',
+    default: 'info',
+    rule: { type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    doc: "log level; 'silent' turns logging off",
+  },
+  /** @default host name and process id */
+  nodeId: { env: 'GW_NODE_ID', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'Moleculer node id, unique per process in a cluster' },
+  /** @default '' */
+  namespace: { env: 'GW_NAMESPACE', default: '', rule: { type: 'string' }, doc: 'Moleculer namespace: nodes only see nodes of the same namespace' },
+} satisfies Record<string, OptionDeclaration>;
+
+export type OptionKey = keyof typeof OPTIONS;
+
+/** Names people might reach for, and the option that replaced or means them. */
+export const RENAMED: Record<string, string> = {
+  GW_PORT: 'GW_GATEWAY_PORT',
+  GW_LISTEN_PORT: 'GW_GATEWAY_PORT',
+  GW_DB_URL: 'GW_DATABASE_URL',
+  GW_DATABASE: 'GW_DATABASE_URL',
+  GW_APP_PATH: 'GW_APPS_DIR',
+  GW_ADMIN_AUTH: 'GW_ADMIN_SECRET',
+};

@@ -1,0 +1,22 @@
+import type { Server } from 'node:http';
+
+/** Starts listening and resolves once bound (port 0 picks a free port). */
+export function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+/** Stops accepting connections, lets in-flight requests finish, then closes idle keep-alive sockets. */
+export function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,77 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { ServiceBroker } from 'moleculer';
+import { jsonObjectBody } from './json-body';
+import { HttpProblem, toProblem, type Problem } from './problem';
+
+/** What a route handler gets: the parsed request, the authenticated caller and the bus. */
+export interface RouteContext<Caller> {
+  caller: Caller;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: Request['headers'];
+  /** The body as one JSON object; throws a 400 Problem otherwise. */
+  body(): Record<string, unknown>;
+  call<T = unknown>(action: string, params?: object): Promise<T>;
+}
+
+export interface Reply {
+  status?: number;
+  body: unknown;
+}
+
+export interface Route<Caller> {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  handle(ctx: RouteContext<Caller>): Promise<Reply>;
+}
+
+/**
+ * One HTTP surface (dashboard `/api`, admin `/admin`, gateway `/gw`): how callers prove who they
+ * are, how errors look, and the route table. Everything else (body reading, error translation,
+ * unknown routes) is written once, here.
+ */
+export interface Surface<Caller> {
+  name: string;
+  authenticate(req: Request, call: RouteContext<Caller>['call']): Promise<Caller>;
+  renderError(problem: Problem): unknown;
+  routes: Array<Route<Caller>>;
+}
+
+const BODY_LIMIT = '10mb';
+
+export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Caller>): Router {
+  const router = express.Router();
+  const logger = broker.getLogger(`http-${surface.name}`);
+  const call = <T>(action: string, params?: object) => broker.call<T, object>(action, params ?? {});
+  const fail = (res: Response, err: unknown) => {
+    const problem = toProblem(err, (unexpected) => logger.error(`unexpected error on ${surface.name} surface`, unexpected));
+    res.status(problem.status).json(surface.renderError(problem));
+  };
+
+  router.use(express.text({ type: () => true, limit: BODY_LIMIT }));
+  for (const route of surface.routes) {
+    router[route.method](route.path, async (req: Request, res: Response) => {
+      try {
+        const caller = await surface.authenticate(req, call);
+        const reply = await route.handle({
+          caller,
+          params: req.params as Record<string, string>,
+          query: req.query as Record<string, unknown>,
+          headers: req.headers,
+          body: () => jsonObjectBody(req.body),
+          call,
+        });
+        res.status(reply.status ?? 200).json(reply.body);
+      } catch (err) {
+        fail(res, err);
+      }
+    });
+  }
+  router.use((req: Request, res: Response) => fail(res, new HttpProblem(404, `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`)));
+  router.use((err: { status?: number; type?: string; message: string }, _req: Request, res: Response, _next: unknown) => {
+    // Errors of the body reader itself (too large, bad encoding).
+    const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 400;
+    fail(res, new HttpProblem(status, err.type === 'entity.too.large' ? `Request body is larger than ${BODY_LIMIT}` : `Unreadable request body: ${err.message}`));
+  });
+  return router;
+}

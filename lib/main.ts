@@ -1,0 +1,37 @@
+import { ConfigError, loadConfig } from './config/load-config';
+import { startNode, type RunningNode } from './node';
+
+/** `npm start`: one gw node, every service by default, on the embedded defaults. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const node = await startNode(config);
+  printBanner(node);
+  const shutdown = async (signal: string) => {
+    node.broker.logger.info(`${signal} received, stopping`);
+    await node.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+function printBanner(node: RunningNode): void {
+  const { config, secrets } = node;
+  const lines = ['', `gw is running (node ${node.broker.nodeID}; services: ${node.services.join(', ')})`];
+  const dashboardPort = node.portOf('api');
+  const gatewayPort = node.portOf('proxy');
+  if (dashboardPort !== undefined) lines.push(`  Dashboard:  http://${config.host}:${dashboardPort}   (REST API under /api, admin API under /admin)`);
+  if (gatewayPort !== undefined) lines.push(`  Gateway:    http://${config.host}:${gatewayPort}   (management API under /gw)`);
+  if (secrets.generated.length > 0) {
+    lines.push(`  First start: secrets were generated and kept in ${secrets.file}`);
+    if (secrets.generated.includes('adminSecret')) lines.push(`    admin-auth:          ${secrets.adminSecret}`);
+    if (secrets.generated.includes('secret')) lines.push(`    x-gw-authorization:  ${secrets.secret}`);
+  }
+  lines.push('');
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+main().catch((err) => {
+  process.stderr.write(`gw failed to start: ${err instanceof ConfigError ? err.message : (err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { ServiceBroker } from 'moleculer';
+import { brokerOptions } from '../moleculer.config';
+import { SERVICE_FACTORIES, resolveServiceNames } from '../services';
+import type { GwConfig } from './config/load-config';
+import { resolveSecrets, type ResolvedSecrets } from './config/secrets';
+import { createRuntime, type NodeConfig, type Runtime } from './runtime';
+
+export interface RunningNode {
+  broker: ServiceBroker;
+  runtime: Runtime;
+  config: NodeConfig;
+  secrets: ResolvedSecrets;
+  /** names of the services this node runs */
+  services: string[];
+  /** the bound port of a service that listens (`proxy`, `api`), once started */
+  portOf(service: 'proxy' | 'api'): number | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one gw node: resolves its secrets, creates the broker and the services GW_SERVICES
+ * names, and starts them. `npm start` and the integration tests both come through here.
+ */
+export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode> {
+  const services = resolveServiceNames(config.services);
+  const secrets = resolveSecrets(config);
+  const nodeConfig: NodeConfig = Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret });
+  const runtime = createRuntime(nodeConfig);
+  const broker = new ServiceBroker(brokerOptions(nodeConfig));
+  for (const name of services) broker.createService(SERVICE_FACTORIES[name](runtime));
+  try {
+    await broker.start();
+  } catch (err) {
+    await broker.stop().catch(() => undefined);
+    await runtime.close();
+    throw err;
+  }
+  return {
+    broker,
+    runtime,
+    config: nodeConfig,
+    secrets,
+    services,
+    portOf: (service) => (broker.getLocalService(service) as unknown as { port?: number } | undefined)?.port,
+    async stop() {
+      await broker.stop();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Dashboard pagination (SPEC.md, "Pagination"): `p` starts at 1; a value of 0 or lower returns
+ * every item. `pages` is the number of pages of `pageSize` the whole list fills.
+ */
+export interface PageWindow {
+  limit?: number;
+  offset: number;
+}
+
+export function pageWindow(page: number, pageSize: number): PageWindow {
+  if (page <= 0) return { offset: 0 };
+  return { limit: pageSize, offset: (page - 1) * pageSize };
+}
+
+export function pageCount(total: number, pageSize: number): number {
+  return Math.ceil(total / pageSize);
+}
+
+/** Reads the `p` query parameter; absent means the first page. Returns null when malformed. */
+export function parsePageParam(raw: unknown): number | null {
+  if (raw === undefined || raw === '') return 1;
+  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) return null;
+  return Number(raw);
+}

@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import type { GwConfig } from './config/load-config';
+import { openDatabase } from './store/database';
+
+/** The resolved secrets are part of a running node's configuration. */
+export type NodeConfig = Readonly<GwConfig & { secret: string; adminSecret: string }>;
+
+/**
+ * What a service factory gets: the node's configuration and a lazily opened database. A node
+ * that runs no service with tables (a gateway node) never opens a connection.
+ */
+export interface Runtime {
+  config: NodeConfig;
+  database(): Knex;
+  close(): Promise<void>;
+}
+
+export function createRuntime(config: NodeConfig): Runtime {
+  let db: Knex | undefined;
+  return {
+    config,
+    database() {
+      db ??= openDatabase(config.databaseUrl);
+      return db;
+    },
+    async close() {
+      const open = db;
+      db = undefined;
+      await open?.destroy();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+
+export interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/**
+ * Brings one service's tables up to date. Each service keeps its own migration log
+ * (`gw_migrations_<service>`), so services can be deployed and migrated independently.
+ */
+export async function migrate(db: Knex, service: string, migrations: Migration[]): Promise<void> {
+  await db.migrate.latest({
+    tableName: `gw_migrations_${service}`,
+    migrationSource: {
+      getMigrations: async () => migrations,
+      getMigrationName: (migration: Migration) => migration.name,
+      getMigration: async (migration: Migration) => migration,
+    },
+  });
+}
+
+/** JSON columns are plain text so the same schema works on SQLite and MySQL. */
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined || text === '') return fallback;
+  return JSON.parse(text) as T;
+}

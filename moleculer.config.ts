@@ -1,0 +1,26 @@
+import { hostname } from 'node:os';
+import type { BrokerOptions } from 'moleculer';
+import type { NodeConfig } from './lib/runtime';
+
+/**
+ * Broker options for one gw node, derived from its configuration. Without a transporter the
+ * services of the node talk in-process; with GW_TRANSPORTER they find each other over it.
+ */
+export function brokerOptions(config: NodeConfig): BrokerOptions {
+  return {
+    namespace: config.namespace,
+    nodeID: config.nodeId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    transporter: config.transporter ?? null,
+    logger: config.logLevel === 'silent' ? false : { type: 'Console', options: { level: config.logLevel, colors: process.stdout.isTTY, moduleColors: false, formatter: 'short' } },
+    logLevel: config.logLevel === 'silent' ? undefined : config.logLevel,
+    serializer: 'JSON',
+    // Management calls are short; a node that vanished must not hang an HTTP request forever.
+    requestTimeout: 10_000,
+    retryPolicy: { enabled: false },
+    registry: { strategy: 'RoundRobin', preferLocal: true },
+    heartbeatInterval: 2,
+    heartbeatTimeout: 6,
+    validator: true,
+    errorHandler: undefined,
+  };
+}

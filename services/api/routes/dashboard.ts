@@ -1,0 +1,81 @@
+import type { ApiRecord } from '../../../contracts/apis/api-definition';
+import type { ApisListResult } from '../../../contracts/apis/actions';
+import type { Caller } from '../../../contracts/users/actions';
+import { envelopeError, ok } from '../../../lib/http/envelope';
+import { HttpProblem } from '../../../lib/http/problem';
+import type { Surface } from '../../../lib/http/surface';
+import { headerValue } from '../lib/credentials';
+import { pageFromQuery } from '../lib/page-param';
+
+/**
+ * The dashboard REST API (`/api`), SPEC.md "Dashboard REST API". Callers send their access key
+ * in `Authorization`; every action is scoped to the caller's organisation.
+ */
+export const dashboardSurface: Surface<Caller> = {
+  name: 'dashboard',
+  async authenticate(req, call) {
+    const presented = headerValue(req.headers.authorization)?.replace(/^Bearer\s+/i, '');
+    if (!presented) throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
+    return call<Caller>('users.authenticate', { access_key: presented });
+  },
+  renderError: envelopeError,
+  routes: [
+    {
+      method: 'get',
+      path: '/apis/search',
+      handle: async ({ caller, query, call }) => ({ body: await listApis(call, caller, query) }),
+    },
+    {
+      method: 'get',
+      path: '/apis',
+      handle: async ({ caller, query, call }) => ({ body: await listApis(call, caller, query) }),
+    },
+    {
+      method: 'get',
+      path: '/apis/:id',
+      handle: async ({ caller, params, call }) => ({ body: await call<ApiRecord>('apis.get', { id: params.id, org_scope: caller.org_id }) }),
+    },
+    {
+      method: 'post',
+      path: '/apis',
+      handle: async ({ caller, body, call }) => {
+        const { api_definition, hook_references } = body();
+        // Ids are generated on the dashboard, whatever the client sent.
+        const definition = isObject(api_definition) ? withoutIds(api_definition) : api_definition;
+        const created = await call<ApiRecord>('apis.create', { org_scope: caller.org_id, api_definition: definition, hook_references });
+        return { body: ok('API created', created.api_definition.id, { ID: created.api_definition.api_id }) };
+      },
+    },
+    {
+      method: 'put',
+      path: '/apis/:id',
+      handle: async ({ caller, params, body, call }) => {
+        const { api_definition, hook_references } = body();
+        await call('apis.update', { id: params.id, org_scope: caller.org_id, api_definition, hook_references });
+        return { body: ok('Api updated') };
+      },
+    },
+    {
+      method: 'delete',
+      path: '/apis/:id',
+      handle: async ({ caller, params, call }) => {
+        await call('apis.remove', { id: params.id, org_scope: caller.org_id });
+        return { body: ok('API deleted') };
+      },
+    },
+  ],
+};
+
+function listApis(call: (action: string, params: object) => Promise<unknown>, caller: Caller, query: Record<string, unknown>) {
+  const q = typeof query.q === 'string' && query.q !== '' ? query.q : undefined;
+  return call('apis.list', { org_scope: caller.org_id, q, page: pageFromQuery(query) }) as Promise<ApisListResult>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function withoutIds(definition: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, api_id: _apiId, ...rest } = definition;
+  return rest;
+}

@@ -1,0 +1,99 @@
+import type { ApiDefinition, ApiRecord } from '../../../contracts/apis/api-definition';
+import { HttpProblem, type Problem } from '../../../lib/http/problem';
+import type { Surface } from '../../../lib/http/surface';
+import { headerValue, secretMatches } from '../lib/credentials';
+
+/**
+ * What the gateway node running this surface exposes to it: the definitions it has loaded
+ * and its own reload. proxy implements it; the surface never reaches into proxy otherwise.
+ */
+export interface GatewayView {
+  loadedApis(): ApiDefinition[];
+  /** Serve a definition the store just accepted, before its change event arrives. */
+  applyLocally(definition: ApiDefinition): void;
+  /** Stop serving a definition the store just deleted, before its change event arrives. */
+  forgetLocally(id: string): void;
+  /** Reload this node's definitions from the store and GW_APPS_DIR. */
+  reload(): Promise<void>;
+  /** Ask every gateway node to reload. */
+  reloadGroup(): Promise<void>;
+  health(): Record<string, unknown>;
+}
+
+const FORBIDDEN = 'Attempted administrative access with invalid or missing key!';
+
+/**
+ * The gateway management API (`/gw`) on the gateway port, guarded by `x-gw-authorization`.
+ * Writes go to the `apis` service, so the gateway and the dashboard share one store; reads show
+ * what this gateway node has loaded (including definition files from GW_APPS_DIR).
+ */
+export function gatewaySurface(secret: string, view: GatewayView): Surface<'gateway-admin'> {
+  return {
+    name: 'gateway',
+    async authenticate(req) {
+      if (!secretMatches(headerValue(req.headers['x-gw-authorization']), secret)) throw new HttpProblem(403, FORBIDDEN);
+      return 'gateway-admin';
+    },
+    renderError: (problem: Problem) => ({ status: 'error', message: problem.message }),
+    routes: [
+      { method: 'get', path: '/apis', handle: async () => ({ body: view.loadedApis() }) },
+      {
+        method: 'get',
+        path: '/apis/:id',
+        handle: async ({ params }) => {
+          const found = view.loadedApis().find((api) => api.api_id === params.id || api.id === params.id);
+          if (!found) throw new HttpProblem(404, 'API not found');
+          return { body: found };
+        },
+      },
+      {
+        method: 'post',
+        path: '/apis',
+        handle: async ({ body, call }) => {
+          const created = await call<ApiRecord>('apis.create', { api_definition: body() });
+          view.applyLocally(created.api_definition);
+          return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
+        },
+      },
+      {
+        method: 'put',
+        path: '/apis/:id',
+        handle: async ({ params, body, call }) => {
+          const definition = body();
+          if (definition.api_id !== undefined && definition.api_id !== params.id) {
+            throw new HttpProblem(400, `Request API id '${params.id}' does not match the api_id '${String(definition.api_id)}' in the definition; for updates these must match`);
+          }
+          const updated = await call<ApiRecord>('apis.update', { id: params.id, api_definition: definition });
+          view.applyLocally(updated.api_definition);
+          return { body: { key: updated.api_definition.api_id, status: 'ok', action: 'modified' } };
+        },
+      },
+      {
+        method: 'delete',
+        path: '/apis/:id',
+        handle: async ({ params, call }) => {
+          const removed = await call<{ id: string; api_id: string }>('apis.remove', { id: params.id });
+          view.forgetLocally(removed.id);
+          return { body: { key: removed.api_id, status: 'ok', action: 'deleted' } };
+        },
+      },
+      {
+        method: 'get',
+        path: '/reload/group',
+        handle: async () => {
+          await view.reloadGroup();
+          return { body: { status: 'ok', message: '' } };
+        },
+      },
+      {
+        method: 'get',
+        path: '/reload',
+        handle: async () => {
+          await view.reload();
+          return { body: { status: 'ok', message: '' } };
+        },
+      },
+      { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
+    ],
+  };
+}

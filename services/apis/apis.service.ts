@@ -1,0 +1,29 @@
+import type { Context, ServiceSchema } from 'moleculer';
+import { apisActionParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
+import { APIS_CHANGED } from '../../contracts/apis/events';
+import type { Runtime } from '../../lib/runtime';
+import { migrate } from '../../lib/store/migrate';
+import { ApiCatalogue } from './lib/api-catalogue';
+import { ApiStore } from './lib/api-store';
+import { APIS_MIGRATIONS } from './lib/migrations';
+
+/** API definitions: storage, rules, and the `apis.changed` broadcast. */
+export function apisService(runtime: Runtime): ServiceSchema {
+  let catalogue: ApiCatalogue;
+  return {
+    name: 'apis',
+    actions: {
+      list: { params: apisActionParams.list, handler: (ctx: Context<ApisListParams>) => catalogue.list(ctx.params) },
+      get: { params: apisActionParams.get, handler: (ctx: Context<ApisGetParams>) => catalogue.get(ctx.params) },
+      create: { params: apisActionParams.create, handler: (ctx: Context<ApisCreateParams>) => catalogue.create(ctx.params) },
+      update: { params: apisActionParams.update, handler: (ctx: Context<ApisUpdateParams>) => catalogue.update(ctx.params) },
+      remove: { params: apisActionParams.remove, handler: (ctx: Context<ApisRemoveParams>) => catalogue.remove(ctx.params) },
+      snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
+    },
+    async started() {
+      const db = runtime.database();
+      await migrate(db, 'apis', APIS_MIGRATIONS);
+      catalogue = new ApiCatalogue(new ApiStore(db), runtime.config.pageSize, (event) => this.broker.broadcast(APIS_CHANGED, event));
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { GwError } from '../../lib/errors';
+
+/** Errors of the `apis` service (statuses and messages follow the reference dashboard). */
+export const ApisErrors = {
+  notFound: (id: string) => new GwError('GW_ERR_APIS_NOT_FOUND', 404, `API not found: ${id}`, { id }),
+  listenPathTaken: (listenPath: string, holder: { name: string; api_id: string }) =>
+    new GwError(
+      'GW_ERR_APIS_LISTEN_PATH_TAKEN',
+      400,
+      `Listen path ${listenPath} is already used by API '${holder.name}' (api_id ${holder.api_id})`,
+      { listen_path: listenPath, api_id: holder.api_id },
+    ),
+  idTaken: (apiId: string) => new GwError('GW_ERR_APIS_ID_TAKEN', 400, `API with this ID already exists: ${apiId}`, { api_id: apiId }),
+  idMismatch: (pathId: string, bodyId: string) =>
+    new GwError('GW_ERR_APIS_ID_MISMATCH', 400, `Request API id '${pathId}' does not match the api_id '${bodyId}' in the definition; for updates these must match`, {
+      id: pathId,
+      api_id: bodyId,
+    }),
+  wrongOrg: (orgId: string) =>
+    new GwError('GW_ERR_APIS_WRONG_ORG', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`, { org_id: orgId }),
+  invalid: (message: string) => new GwError('GW_ERR_APIS_INVALID', 400, message),
+};

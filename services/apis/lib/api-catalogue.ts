@@ -1,0 +1,126 @@
+import type { Knex } from 'knex';
+import type { ApiDefinition, ApiRecord } from '../../../contracts/apis/api-definition';
+import type {
+  ApisCreateParams,
+  ApisGetParams,
+  ApisListParams,
+  ApisListResult,
+  ApisRemoveParams,
+  ApisUpdateParams,
+} from '../../../contracts/apis/actions';
+import type { ApisChangedEvent } from '../../../contracts/apis/events';
+import { newPublicId, newRecordId } from '../../../lib/ids';
+import { pageCount, pageWindow } from '../../../lib/pagination';
+import { isUniqueViolation } from '../../../lib/store/database';
+import { ApisErrors } from '../errors';
+import { ApiStore, type StoredApi } from './api-store';
+import { buildDefinition, isReservedListenPath } from './definition-rules';
+
+/**
+ * The rules around API definitions: ids, organisation scope, listen-path uniqueness, and the
+ * change event every gateway node listens to. Published only after the write has committed.
+ */
+export class ApiCatalogue {
+  constructor(
+    private readonly store: ApiStore,
+    private readonly pageSize: number,
+    private readonly publish: (event: ApisChangedEvent) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async list(params: ApisListParams): Promise<ApisListResult> {
+    const { items, total } = await this.store.list({ orgScope: params.org_scope, nameContains: params.q }, pageWindow(params.page ?? 1, this.pageSize));
+    return { apis: items.map(toRecord), pages: pageCount(total, this.pageSize) };
+  }
+
+  async get(params: ApisGetParams): Promise<ApiRecord> {
+    const found = await this.store.findByAnyId(params.id, params.org_scope);
+    if (!found) throw ApisErrors.notFound(params.id);
+    return toRecord(found);
+  }
+
+  snapshot(): Promise<ApiDefinition[]> {
+    return this.store.all();
+  }
+
+  async create(params: ApisCreateParams): Promise<ApiRecord> {
+    const input = params.api_definition;
+    const definition = buildDefinition(input, {
+      id: newRecordId(),
+      api_id: input.api_id ?? newPublicId(),
+      org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? ''),
+    });
+    const now = this.now();
+    const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now };
+    await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
+    this.publish({ action: 'created', definition });
+    return toRecord(stored);
+  }
+
+  async update(params: ApisUpdateParams): Promise<ApiRecord> {
+    const existing = await this.store.findByAnyId(params.id, params.org_scope);
+    if (!existing) throw ApisErrors.notFound(params.id);
+    const input = params.api_definition;
+    const current = existing.definition;
+    const definition = buildDefinition(input, {
+      id: current.id,
+      api_id: input.api_id ?? current.api_id,
+      org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? current.org_id),
+    });
+    const stored: StoredApi = {
+      definition,
+      hook_references: params.hook_references ?? existing.hook_references,
+      created_at: existing.created_at,
+      updated_at: this.now(),
+    };
+    await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx));
+    this.publish({ action: 'updated', definition });
+    return toRecord(stored);
+  }
+
+  async remove(params: ApisRemoveParams): Promise<{ id: string; api_id: string }> {
+    const existing = await this.store.findByAnyId(params.id, params.org_scope);
+    if (!existing) throw ApisErrors.notFound(params.id);
+    const { id, api_id } = existing.definition;
+    if ((await this.store.delete(id)) === 0) throw ApisErrors.notFound(params.id);
+    this.publish({ action: 'deleted', id, api_id });
+    return { id, api_id };
+  }
+
+  /** A dashboard caller may only write into their own organisation. */
+  private orgFor(scope: string | undefined, requested: string | undefined, fallback: string): string {
+    if (scope === undefined) return fallback;
+    if (requested !== undefined && requested !== '' && requested !== scope) throw ApisErrors.wrongOrg(requested);
+    return scope;
+  }
+
+  /** Runs a write after the uniqueness checks, in one transaction; a lost race still gets a clear error. */
+  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<void> {
+    if (isReservedListenPath(definition.proxy.listen_path)) {
+      throw ApisErrors.invalid(`Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`);
+    }
+    try {
+      await this.store.transaction(async (trx) => {
+        await this.assertUnique(definition, previous, trx);
+        await save(trx);
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      await this.assertUnique(definition, previous, undefined);
+      throw err;
+    }
+  }
+
+  private async assertUnique(definition: ApiDefinition, previous: ApiDefinition | undefined, trx: Knex | undefined): Promise<void> {
+    if (definition.api_id !== previous?.api_id) {
+      const sameId = await this.store.findByApiId(definition.api_id, trx);
+      if (sameId) throw ApisErrors.idTaken(definition.api_id);
+    }
+    const holder = await this.store.findListenPathHolder(definition, previous?.id, trx);
+    if (holder) throw ApisErrors.listenPathTaken(definition.proxy.listen_path, holder);
+  }
+}
+
+function toRecord(api: StoredApi): ApiRecord {
+  return { api_model: {}, api_definition: api.definition, hook_references: api.hook_references, is_site: false, sort_by: 0 };
+}

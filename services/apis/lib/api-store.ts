@@ -1,0 +1,120 @@
+import type { Knex } from 'knex';
+import type { ApiDefinition, HookReference } from '../../../contracts/apis/api-definition';
+import { parseJson } from '../../../lib/store/migrate';
+import type { PageWindow } from '../../../lib/pagination';
+import { normaliseDomain, normaliseListenPath } from './definition-rules';
+
+export interface StoredApi {
+  definition: ApiDefinition;
+  hook_references: HookReference[];
+  created_at: number;
+  updated_at: number;
+}
+
+interface ApiRow {
+  id: string;
+  api_id: string;
+  org_id: string;
+  name: string;
+  listen_path: string;
+  domain: string;
+  definition: string;
+  hook_references: string;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+/** The `apis` table. Queries only; the rules live in `api-catalogue.ts`. */
+export class ApiStore {
+  constructor(private readonly db: Knex) {}
+
+  async list(filter: { orgScope?: string; nameContains?: string }, window: PageWindow): Promise<{ items: StoredApi[]; total: number }> {
+    const base = this.db<ApiRow>('apis').modify((query) => {
+      if (filter.orgScope !== undefined) query.where('org_id', filter.orgScope);
+      if (filter.nameContains) query.whereRaw('lower(name) like ? escape ?', [`%${escapeLike(filter.nameContains.toLowerCase())}%`, '\\']);
+    });
+    const [{ total }] = await base.clone().count({ total: '*' });
+    const page = base.clone().select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).offset(window.offset);
+    if (window.limit !== undefined) page.limit(window.limit);
+    const rows = await page;
+    return { items: rows.map(fromRow), total: Number(total) };
+  }
+
+  /** Every definition of every organisation (for gateway nodes). */
+  async all(): Promise<ApiDefinition[]> {
+    const rows = await this.db<ApiRow>('apis').select('definition');
+    return rows.map((row) => parseJson<ApiDefinition>(row.definition, {} as ApiDefinition));
+  }
+
+  /** By internal id or by public api_id. */
+  async findByAnyId(id: string, orgScope?: string, trx: Knex = this.db): Promise<StoredApi | undefined> {
+    const row = await trx<ApiRow>('apis')
+      .where((q) => q.where('id', id).orWhere('api_id', id))
+      .modify((q) => {
+        if (orgScope !== undefined) q.where('org_id', orgScope);
+      })
+      .first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async findByApiId(apiId: string, trx: Knex = this.db): Promise<StoredApi | undefined> {
+    const row = await trx<ApiRow>('apis').where('api_id', apiId).first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** The API (other than `exceptId`) that already listens on this path and domain, if any. */
+  async findListenPathHolder(definition: ApiDefinition, exceptId: string | undefined, trx: Knex = this.db): Promise<ApiDefinition | undefined> {
+    const row = await trx<ApiRow>('apis')
+      .where({ listen_path: normaliseListenPath(definition.proxy.listen_path), domain: normaliseDomain(definition.domain) })
+      .modify((q) => {
+        if (exceptId !== undefined) q.whereNot('id', exceptId);
+      })
+      .first();
+    return row ? fromRow(row).definition : undefined;
+  }
+
+  async insert(api: StoredApi, trx: Knex = this.db): Promise<void> {
+    await trx('apis').insert(toRow(api));
+  }
+
+  async update(id: string, api: StoredApi, trx: Knex = this.db): Promise<void> {
+    await trx('apis').where('id', id).update(toRow(api));
+  }
+
+  async delete(id: string, trx: Knex = this.db): Promise<number> {
+    return trx('apis').where('id', id).delete();
+  }
+
+  transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}
+
+function toRow(api: StoredApi): ApiRow {
+  const { definition } = api;
+  return {
+    id: definition.id,
+    api_id: definition.api_id,
+    org_id: definition.org_id,
+    name: definition.name,
+    listen_path: normaliseListenPath(definition.proxy.listen_path),
+    domain: normaliseDomain(definition.domain),
+    definition: JSON.stringify(definition),
+    hook_references: JSON.stringify(api.hook_references),
+    created_at: api.created_at,
+    updated_at: api.updated_at,
+  };
+}
+
+function fromRow(row: ApiRow): StoredApi {
+  return {
+    definition: parseJson<ApiDefinition>(row.definition, {} as ApiDefinition),
+    hook_references: parseJson<HookReference[]>(row.hook_references, []),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,27 @@
+import type { Migration } from '../../../lib/store/migrate';
+
+export const APIS_MIGRATIONS: Migration[] = [
+  {
+    name: '001_create_apis',
+    async up(db) {
+      await db.schema.createTable('apis', (t) => {
+        t.string('id', 24).primary();
+        t.string('api_id', 128).notNullable().unique();
+        t.string('org_id', 64).notNullable().defaultTo('').index();
+        t.string('name', 255).notNullable();
+        // Listen path and domain, normalised, so the uniqueness check is one indexed query.
+        t.string('listen_path', 500).notNullable();
+        t.string('domain', 255).notNullable().defaultTo('');
+        t.text('definition', 'longtext').notNullable();
+        t.text('hook_references', 'longtext').notNullable();
+        t.bigInteger('created_at').notNullable();
+        t.bigInteger('updated_at').notNullable();
+        // Unique so two concurrent creates cannot both take a path (the service checks first for a clear message).
+        t.unique(['listen_path', 'domain']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('apis');
+    },
+  },
+];

@@ -1,0 +1,40 @@
+import type { ServiceSchema } from 'moleculer';
+import type { Runtime } from '../lib/runtime';
+import { apiService } from './api/api.service';
+import { apisService } from './apis/apis.service';
+import { orgsService } from './orgs/orgs.service';
+import { proxyService } from './proxy/proxy.service';
+import { usersService } from './users/users.service';
+
+/** Every service gw can run, by name. */
+export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSchema> = {
+  proxy: proxyService,
+  api: apiService,
+  apis: apisService,
+  orgs: orgsService,
+  users: usersService,
+};
+
+/**
+ * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (auth, limiter,
+ * graphql-engine, streams, keys, oauth, webhooks, analytics) join these lists as they land.
+ */
+export const ROLES: Record<string, string[]> = {
+  gateway: ['proxy'],
+  management: ['api', 'apis', 'orgs', 'users'],
+};
+
+/** Expands GW_SERVICES (`all`, role names, service names) into service names, or says what is unknown. */
+export function resolveServiceNames(requested: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const entry of requested) {
+    if (entry === 'all') Object.keys(SERVICE_FACTORIES).forEach((name) => names.add(name));
+    else if (ROLES[entry]) ROLES[entry].forEach((name) => names.add(name));
+    else if (SERVICE_FACTORIES[entry]) names.add(entry);
+    else {
+      const known = ['all', ...Object.keys(ROLES), ...Object.keys(SERVICE_FACTORIES)].join(', ');
+      throw new Error(`GW_SERVICES: unknown service or role '${entry}'; known: ${known}`);
+    }
+  }
+  return [...names];
+}

@@ -1,0 +1,38 @@
+import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import type { ApisChangedEvent } from '../../../contracts/apis/events';
+
+/**
+ * The definitions a gateway node knows: those of the `apis` store (kept fresh by
+ * `apis.changed`) and those of its own GW_APPS_DIR. A definition in the store wins over a
+ * file with the same api_id.
+ */
+export class DefinitionRegistry {
+  private fromStore = new Map<string, ApiDefinition>();
+  private fromFiles: ApiDefinition[] = [];
+
+  all(): ApiDefinition[] {
+    const storeIds = new Set([...this.fromStore.values()].map((def) => def.api_id));
+    return [...this.fromStore.values(), ...this.fromFiles.filter((def) => !storeIds.has(def.api_id))];
+  }
+
+  replaceStore(definitions: ApiDefinition[]): void {
+    this.fromStore = new Map(definitions.map((def) => [def.id, def]));
+  }
+
+  replaceFiles(definitions: ApiDefinition[]): void {
+    this.fromFiles = definitions;
+  }
+
+  upsert(definition: ApiDefinition): void {
+    this.fromStore.set(definition.id, definition);
+  }
+
+  remove(id: string): boolean {
+    return this.fromStore.delete(id);
+  }
+
+  apply(event: ApisChangedEvent): void {
+    if (event.action === 'deleted') this.remove(event.id);
+    else this.upsert(event.definition);
+  }
+}

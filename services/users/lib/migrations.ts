@@ -1,0 +1,27 @@
+import type { Migration } from '../../../lib/store/migrate';
+
+export const USERS_MIGRATIONS: Migration[] = [
+  {
+    name: '001_create_users',
+    async up(db) {
+      await db.schema.createTable('users', (t) => {
+        t.string('id', 24).primary();
+        t.string('org_id', 64).notNullable();
+        t.string('email_address', 255).notNullable();
+        t.string('first_name', 255).notNullable().defaultTo('');
+        t.string('last_name', 255).notNullable().defaultTo('');
+        t.string('password_hash', 255).notNullable().defaultTo('');
+        t.boolean('active').notNullable().defaultTo(true);
+        t.string('access_key', 64).notNullable().unique();
+        t.string('group_id', 64).notNullable().defaultTo('');
+        t.text('user_permissions').notNullable();
+        t.bigInteger('created_at').notNullable();
+        t.bigInteger('updated_at').notNullable();
+        t.unique(['org_id', 'email_address']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('users');
+    },
+  },
+];
