@@ -39,6 +39,6 @@ function openSqlite(path: string): Knex {
 
 /** True when a knex error is a unique-index violation, whatever the database. */
 export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string }).code ?? '';
-  return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT');
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT'));
 }
