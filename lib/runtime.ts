@@ -12,6 +12,8 @@ export type NodeConfig = Readonly<GwConfig & { secret: string; adminSecret: stri
 export interface Runtime {
   config: NodeConfig;
   database(): Knex;
+  /** Whether this node has opened its database (a gateway node never does). */
+  hasOpenedDatabase(): boolean;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export function createRuntime(config: NodeConfig): Runtime {
       db ??= openDatabase(config.databaseUrl);
       return db;
     },
+    hasOpenedDatabase: () => db !== undefined,
     async close() {
       const open = db;
       db = undefined;

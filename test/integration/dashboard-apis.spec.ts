@@ -1,22 +1,32 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { STORE_VARIANTS } from '../support/stores';
 
-describe('dashboard REST API: API definitions (/api/apis)', () => {
+for (const store of STORE_VARIANTS) describe(`dashboard REST API: API definitions (/api/apis) on ${store.name}`, () => {
   let node: TestNode;
+  let database: { url: string; cleanup(): Promise<void> };
   let acme: Tenant;
   let globex: Tenant;
   const api = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) =>
     http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
 
-  before(async () => {
-    node = await startTestNode();
+  before(async function () {
+    if (!store.enabled) this.skip();
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-dash-'));
+    database = await store.open(dataDir);
+    node = await startTestNode({ dataDir, databaseUrl: database.url });
     acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
     globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
   });
   after(async () => {
+    if (!node) return;
     await node.stop();
+    await database.cleanup();
     removeDir(node.dataDir);
   });
 
