@@ -1,4 +1,5 @@
 import type { ServiceSchema } from 'moleculer';
+import { ConfigError } from '../lib/config/load-config';
 import type { Runtime } from '../lib/runtime';
 import { apiService } from './api/api.service';
 import { apisService } from './apis/apis.service';
@@ -33,7 +34,7 @@ export function resolveServiceNames(requested: readonly string[]): string[] {
     else if (SERVICE_FACTORIES[entry]) names.add(entry);
     else {
       const known = ['all', ...Object.keys(ROLES), ...Object.keys(SERVICE_FACTORIES)].join(', ');
-      throw new Error(`GW_SERVICES: unknown service or role '${entry}'; known: ${known}`);
+      throw new ConfigError(`GW_SERVICES: unknown service or role '${entry}'; known: ${known}`);
     }
   }
   return [...names];

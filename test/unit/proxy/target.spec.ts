@@ -1,0 +1,27 @@
+import { strict as assert } from 'node:assert';
+import { parseTarget, upstreamPath } from '../../../services/proxy/lib/target';
+
+describe('proxy: upstream path', () => {
+  // [target_url, request path, query, stripped prefix length, expected upstream path]
+  const cases: Array<[string, string, string, number, string]> = [
+    ['http://up.test', '/orders/1', '', 7, '/1'],
+    ['http://up.test', '/orders', '?a=1', 7, '/?a=1'],
+    ['http://up.test', '/orders/', '', 7, '/'],
+    ['http://up.test/base', '/orders/1', '?a=%20b', 7, '/base/1?a=%20b'],
+    ['http://up.test/base/', '/orders/1', '', 7, '/base/1'],
+    ['http://up.test/base', '/orders', '', 7, '/base'],
+    ['http://up.test/base/', '/orders', '', 7, '/base/'],
+    ['http://up.test/base', '/orders/', '', 7, '/base/'],
+    ['http://up.test/base', '/orders/1', '', 0, '/base/orders/1'],
+    ['http://up.test', '/orders/a%2Fb', '', 0, '/orders/a%2Fb'],
+  ];
+  for (const [target, path, search, prefix, expected] of cases) {
+    it(`${target} + ${path}${search} (strip ${prefix}) → ${expected}`, () => {
+      assert.equal(upstreamPath(parseTarget(target), path, search, prefix), expected);
+    });
+  }
+
+  it('keeps the origin for the connection pool', () => {
+    assert.equal(parseTarget('https://up.test:8443/x').origin, 'https://up.test:8443');
+  });
+});
