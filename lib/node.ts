@@ -23,7 +23,8 @@ export interface RunningNode {
  */
 export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode> {
   const services = resolveServiceNames(config.services);
-  const secrets = resolveSecrets(config);
+  // proxy serves the /gw API (x-gw-authorization), api the /admin API (admin-auth).
+  const secrets = resolveSecrets(config, { secret: services.includes('proxy'), adminSecret: services.includes('api') });
   const nodeConfig: NodeConfig = Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret });
   const runtime = createRuntime(nodeConfig);
   const broker = new ServiceBroker(brokerOptions(nodeConfig));

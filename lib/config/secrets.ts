@@ -15,16 +15,21 @@ const FILE_NAME = 'secrets.json';
 
 /**
  * The `x-gw-authorization` and `admin-auth` secrets. Configured values win; otherwise the ones
- * kept in the data directory are used, and missing ones are generated and kept there (mode 0600)
- * so a restart does not change them.
+ * kept in the data directory are used, and missing ones that this node needs are generated and
+ * kept there (mode 0600) so a restart does not change them.
  */
-export function resolveSecrets(config: Pick<GwConfig, 'secret' | 'adminSecret' | 'dataDir'>): ResolvedSecrets {
+export function resolveSecrets(
+  config: Pick<GwConfig, 'secret' | 'adminSecret' | 'dataDir'>,
+  needed: { secret: boolean; adminSecret: boolean } = { secret: true, adminSecret: true },
+): ResolvedSecrets {
   const file = join(config.dataDir, FILE_NAME);
   const stored = readStored(file);
   const generated: ResolvedSecrets['generated'] = [];
   const pick = (name: 'secret' | 'adminSecret'): string => {
     const value = config[name] ?? stored[name];
     if (value) return value;
+    // A node that does not serve the API a secret guards has no use for it (and prints none).
+    if (!needed[name]) return '';
     generated.push(name);
     return (stored[name] = randomBytes(16).toString('hex'));
   };

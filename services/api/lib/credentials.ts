@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 
 /** Compares a presented secret with the configured one without leaking timing. */
 export function secretMatches(presented: string | undefined, expected: string): boolean {
-  if (presented === undefined) return false;
+  if (presented === undefined || expected === '') return false;
   const a = Buffer.from(presented);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);

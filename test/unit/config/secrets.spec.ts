@@ -27,6 +27,14 @@ describe('config: resolveSecrets', () => {
     assert.deepEqual(resolved.generated, []);
   });
 
+  it('generates only the secrets the node needs', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-secrets-'));
+    const gatewayOnly = resolveSecrets({ dataDir }, { secret: true, adminSecret: false });
+    assert.deepEqual(gatewayOnly.generated, ['secret']);
+    assert.equal(gatewayOnly.adminSecret, '');
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(gatewayOnly.file, 'utf8'))), ['secret']);
+  });
+
   it('generates only the secret that is not configured', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-secrets-'));
     const resolved = resolveSecrets({ dataDir, secret: 'from-env' });
