@@ -14,6 +14,8 @@ export interface GwConfig {
   services: string[];
   appsDir: string;
   dataDir: string;
+  pluginsDir: string;
+  proxyTimeout: number;
   pageSize: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;

@@ -43,6 +43,15 @@ export const OPTIONS = {
   appsDir: { env: 'GW_APPS_DIR', default: './apps', rule: { type: 'string', empty: false }, doc: 'API definition files loaded at start and on reload' },
   /** @default './data' */
   dataDir: { env: 'GW_DATA_DIR', default: './data', rule: { type: 'string', empty: false }, doc: 'where the generated secrets (and the default SQLite file) are kept' },
+  /** @default './plugins' */
+  pluginsDir: { env: 'GW_PLUGINS_DIR', default: './plugins', rule: { type: 'string', empty: false }, doc: 'where relative plugin paths of custom_middleware are resolved' },
+  /** @default 30 */
+  proxyTimeout: {
+    env: 'GW_PROXY_TIMEOUT',
+    default: 30,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds an upstream may take to answer before the gateway gives up with 504 (proxy_default_timeout)',
+  },
   /** @default 10 */
   pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
   /** @default 'info' */

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import type { ApiDefinition } from '../../contracts/apis/api-definition';
@@ -10,7 +11,7 @@ import { gatewaySurface, type GatewayView } from '../api/routes/gateway';
 import { readAppFiles } from './lib/app-files';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
-import { UpstreamPools } from './lib/upstream';
+import { UpstreamPools } from './pipeline/upstream-pools';
 
 /**
  * The gateway port: a plain node:http server (PERFORMANCE.md says why not express) that routes
@@ -98,6 +99,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           description: 'gw gateway',
           node: this.broker.nodeID,
           apis_served: gateway.servedCount,
+          apis_failed: Object.fromEntries(gateway.loadFailures),
           store: syncedAt === undefined ? 'not loaded yet' : `loaded at ${new Date(syncedAt).toISOString()}`,
         }),
       };
@@ -105,8 +107,19 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       management.disable('x-powered-by');
       management.set('etag', false);
       management.use('/gw', buildRouter(this.broker, gatewaySurface(config.secret, view)));
-      gateway = new Gateway(registry, pools, this.logger, management);
+      gateway = new Gateway(
+        registry,
+        {
+          pools,
+          logger: this.logger,
+          pluginsDir: resolve(config.pluginsDir),
+          defaultTimeoutMs: config.proxyTimeout * 1000,
+          selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
+        },
+        management,
+      );
       server = createServer({ keepAliveTimeout: 65_000 }, gateway.handle);
+      server.on('upgrade', gateway.handleUpgrade);
     },
     async started() {
       await this.loadAppFiles();

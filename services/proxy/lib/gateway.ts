@@ -1,13 +1,25 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import { compileApi, type CompiledApi } from './compile-api';
+import { compileApi, type CompileDeps } from '../pipeline/compile-api';
+import type { CompiledApi } from '../pipeline/compiled-api';
+import { GatewayMessages, sendGatewayError } from '../pipeline/gateway-errors';
+import { NO_PLUGINS } from '../pipeline/plugins/plugin-loader';
+import { PluginFailure } from '../pipeline/plugins/hook-context';
+import { RequestContext } from '../pipeline/request-context';
 import type { DefinitionRegistry } from './definition-registry';
-import { GatewayMessages, sendGatewayError } from './gateway-errors';
 import { RoutingTable } from './routing-table';
-import type { UpstreamPools } from './upstream';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface CompileOutcome {
+  api: CompiledApi;
+  /** why the definition could not be compiled; `api` then answers 503 */
+  failure?: string;
+}
+
+export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & { logger: LoggerInstance };
 
 /**
  * The gateway port's request handler. It serves from an immutable routing table that a reload
@@ -15,14 +27,18 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export class Gateway {
   private table = new RoutingTable<CompiledApi>();
-  private compiled = new Map<ApiDefinition, CompiledApi>();
+  private compiled = new Map<ApiDefinition, CompileOutcome>();
+  /** api_id → why its definition could not be compiled */
+  readonly loadFailures = new Map<string, string>();
+  private readonly compileDeps: CompileDeps;
 
   constructor(
     private readonly registry: DefinitionRegistry,
-    private readonly pools: UpstreamPools,
-    private readonly logger: LoggerInstance,
+    private readonly deps: GatewayDeps,
     private readonly management: Handler,
-  ) {}
+  ) {
+    this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err) };
+  }
 
   get servedCount(): number {
     return this.table.size;
@@ -31,16 +47,17 @@ export class Gateway {
   /** Recompiles what changed and swaps in a new routing table. */
   rebuild(): void {
     const table = new RoutingTable<CompiledApi>();
-    const compiled = new Map<ApiDefinition, CompiledApi>();
+    const compiled = new Map<ApiDefinition, CompileOutcome>();
+    this.loadFailures.clear();
     for (const definition of this.registry.all()) {
       if (definition.active === false) continue;
-      const api = this.compiled.get(definition) ?? this.compile(definition);
-      if (!api) continue;
-      if (!table.add(definition.proxy.listen_path, (definition.domain ?? '').trim().toLowerCase(), api)) {
-        this.logger.warn(`API ${definition.api_id} not served: another API already listens on ${definition.proxy.listen_path}`);
+      const outcome = this.compiled.get(definition) ?? this.compile(definition);
+      if (outcome.failure) this.loadFailures.set(definition.api_id, outcome.failure);
+      if (!table.add(definition.proxy.listen_path, (definition.domain ?? '').trim().toLowerCase(), outcome.api)) {
+        this.deps.logger.warn(`API ${definition.api_id} not served: another API already listens on ${definition.proxy.listen_path}`);
         continue;
       }
-      compiled.set(definition, api);
+      compiled.set(definition, outcome);
     }
     this.table = table;
     this.compiled = compiled;
@@ -53,20 +70,55 @@ export class Gateway {
     if (path === '/gw' || path.startsWith('/gw/')) return this.management(req, res);
     const match = path.startsWith('/') ? this.table.match(hostName(req.headers.host), path) : undefined;
     if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
-    match.value.handle({ req, res, path, search: queryStart === -1 ? '' : url.slice(queryStart), prefixLength: match.prefixLength });
+    this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength));
   };
 
-  private compile(definition: ApiDefinition): CompiledApi | undefined {
+  /** A WebSocket (or other) upgrade: the API's chain runs as for any request, then tunnels. */
+  readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as never);
+    res.shouldKeepAlive = false;
+    res.once('finish', () => socket.end());
+    const url = req.url ?? '/';
+    const queryStart = url.indexOf('?');
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const match = path.startsWith('/') && !path.startsWith('/gw/') ? this.table.match(hostName(req.headers.host), path) : undefined;
+    if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
+    this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength, { socket, head }));
+  };
+
+  private run(ctx: RequestContext): void {
     try {
-      return compileApi(definition, {
-        pools: this.pools,
-        onUpstreamError: (api, err) => this.logger.warn(`upstream of API ${api.api_id} failed: ${err.message}`),
-      });
+      const pending = ctx.api.handle(ctx);
+      if (pending) pending.catch((err: unknown) => this.fail(ctx, err));
     } catch (err) {
-      this.logger.error(`API ${definition.api_id} not served: ${(err as Error).message}`);
-      return undefined;
+      this.fail(ctx, err);
     }
   }
+
+  /** A plugin or a bug broke a request: log why, answer 500, keep serving. */
+  private fail(ctx: RequestContext, err: unknown): void {
+    const api = ctx.api.definition.api_id;
+    if (err instanceof PluginFailure) this.deps.logger.error(`API ${api}: ${err.message}`, err.cause);
+    else this.deps.logger.error(`API ${api}: request failed`, err);
+    sendGatewayError(ctx.res, 500, GatewayMessages.internal);
+  }
+
+  private compile(definition: ApiDefinition): CompileOutcome {
+    try {
+      return { api: compileApi(definition, this.compileDeps) };
+    } catch (err) {
+      const failure = (err as Error).message;
+      this.deps.logger.error(`API ${definition.api_id} can not be served: ${failure}`);
+      return { api: unavailable(definition), failure };
+    }
+  }
+}
+
+/** Stands on the listen path of an API whose definition failed to load, so it is not served half-configured. */
+function unavailable(definition: ApiDefinition): CompiledApi {
+  const message = `API ${definition.name} is not available: its definition failed to load (see the gateway log)`;
+  return { definition, plugins: NO_PLUGINS, handle: (ctx) => sendGatewayError(ctx.res, 503, message) };
 }
 
 function hostName(host: string | undefined): string {

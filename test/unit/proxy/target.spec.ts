@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parseTarget, upstreamPath } from '../../../services/proxy/lib/target';
+import { parseTarget, upstreamPath } from '../../../services/proxy/pipeline/target';
 
 describe('proxy: upstream path', () => {
   // [target_url, request path, query, stripped prefix length, expected upstream path]

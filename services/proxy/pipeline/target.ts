@@ -1,6 +1,9 @@
 /** An API's `proxy.target_url`, split once when the API is compiled. */
 export interface ParsedTarget {
   origin: string;
+  protocol: 'http:' | 'https:';
+  hostname: string;
+  port: number;
   /** path of the target without its trailing slash ('' for the root) */
   basePath: string;
   /** the target's path exactly as written, used when nothing is appended to it */
@@ -9,7 +12,9 @@ export interface ParsedTarget {
 
 export function parseTarget(targetUrl: string): ParsedTarget {
   const url = new URL(targetUrl);
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, ''), fullPath: url.pathname };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`target_url '${targetUrl}' must be http:// or https://`);
+  const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return { origin: url.origin, protocol: url.protocol as ParsedTarget['protocol'], hostname: url.hostname.replace(/^\[|\]$/g, ''), port, basePath: url.pathname.replace(/\/+$/, ''), fullPath: url.pathname };
 }
 
 /**

@@ -1,0 +1,94 @@
+import type { LoggerInstance } from 'moleculer';
+import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import type { CompiledApi, CompiledVersion } from './compiled-api';
+import { compose, type Step } from './compose';
+import { compileEndpointRules, pathPattern } from './endpoint-rules';
+import { compileHeaderTransform } from './header-transform';
+import { loadPlugins } from './plugins/plugin-loader';
+import type { RequestContext } from './request-context';
+import { authenticationStep } from './steps/authentication';
+import { batchStep } from './steps/batch';
+import { ipRulesStep } from './steps/ip-rules';
+import { pluginStep } from './steps/plugins';
+import { replyStep } from './steps/reply';
+import { requestHeadersStep } from './steps/request-headers';
+import { sizeLimitStep } from './steps/size-limit';
+import { upstreamStep } from './steps/upstream';
+import { versionStep } from './steps/version';
+import { parseTarget } from './target';
+import type { UpstreamPools } from './upstream-pools';
+import { parseExpiry, readVersionSettings } from './versions';
+
+export interface CompileDeps {
+  pools: UpstreamPools;
+  logger: LoggerInstance;
+  /** where relative plugin paths are resolved */
+  pluginsDir: string;
+  /** upstream hard timeout when no `hard_timeouts` entry matches, in ms */
+  defaultTimeoutMs: number;
+  /** this gateway's own origin, for batch requests */
+  selfOrigin(): string;
+  /** a plugin failed after the upstream answered */
+  onFailure(ctx: RequestContext, err: unknown): void;
+}
+
+/**
+ * Turns a definition into its chain, once. The order is the reference gateway's (ARCHITECTURE.md
+ * "The request path"); a step the API does not use is not in its chain. Throws when the
+ * definition can not be served as written (bad target, pattern, IP range or plugin).
+ */
+export function compileApi(definition: ApiDefinition, deps: CompileDeps): CompiledApi {
+  const plugins = loadPlugins(definition.custom_middleware, deps.pluginsDir);
+  const settings = readVersionSettings(definition);
+  const versions = new Map<string, CompiledVersion>();
+  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps));
+  const all = [...versions.values()];
+
+  const steps: Array<Step | undefined> = [
+    batchStep(definition, deps.selfOrigin),
+    versionStep(settings, versions),
+    pluginStep('pre', plugins.pre, deps.logger),
+    ipRulesStep(definition),
+    all.some((v) => v.sizeLimit > 0) ? sizeLimitStep : undefined,
+    authenticationStep(definition, plugins.auth_check, deps.logger),
+    pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
+    all.some((v) => !v.rules.empty) ? replyStep : undefined,
+    all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
+    pluginStep('post', plugins.post, deps.logger),
+    upstreamStep({
+      stripListenPath: definition.proxy.strip_listen_path === true,
+      stripVersionSegment: settings.location.stripUrlSegment,
+      responsePlugins: plugins.response,
+      logger: deps.logger,
+      onFailure: deps.onFailure,
+    }),
+  ];
+  return { definition, plugins, handle: compose(steps.filter((step): step is Step => step !== undefined)) };
+}
+
+function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps): CompiledVersion {
+  const contextVars = definition.enable_context_vars === true;
+  const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
+  const target = parseTarget(override ?? definition.proxy.target_url);
+  const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as Record<string, unknown> | undefined;
+  return {
+    name,
+    expiresAt: parseExpiry(version.expires),
+    rules: compileEndpointRules(version),
+    requestHeaders: compileHeaderTransform(version.global_headers, version.global_headers_remove, contextVars),
+    responseHeaders: compileHeaderTransform(version.global_response_headers, version.global_response_headers_remove, contextVars),
+    sizeLimit: Number(version.global_size_limit) > 0 ? Number(version.global_size_limit) : 0,
+    target,
+    pool: deps.pools.get(target.origin),
+    timeoutFor: compileTimeouts(extended?.hard_timeouts, version.ignore_endpoint_case === true, deps.defaultTimeoutMs),
+  };
+}
+
+/** `extended_paths.hard_timeouts`: `{path, method, timeout}` with the timeout in seconds. */
+function compileTimeouts(entries: unknown, ignoreCase: boolean, fallbackMs: number): CompiledVersion['timeoutFor'] {
+  const rules = (Array.isArray(entries) ? entries : [])
+    .filter((entry) => entry && Number(entry.timeout) > 0)
+    .map((entry) => ({ pattern: pathPattern(String(entry.path ?? '/'), ignoreCase), method: String(entry.method ?? '').toUpperCase(), ms: Number(entry.timeout) * 1000 }));
+  if (rules.length === 0) return () => fallbackMs;
+  return (method, relativePath) => rules.find((rule) => (rule.method === '' || rule.method === method) && rule.pattern.test(relativePath))?.ms ?? fallbackMs;
+}

@@ -1,0 +1,31 @@
+import type { Pool } from 'undici';
+import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import type { EndpointRules } from './endpoint-rules';
+import type { HeaderTransform } from './header-transform';
+import type { RequestContext } from './request-context';
+import type { ParsedTarget } from './target';
+import type { LoadedPlugins } from './plugins/plugin-loader';
+
+/** A version of an API, compiled once when the definition arrives. */
+export interface CompiledVersion {
+  name: string;
+  /** epoch ms after which the version is refused; undefined = never */
+  expiresAt: number | undefined;
+  rules: EndpointRules;
+  requestHeaders: HeaderTransform | undefined;
+  responseHeaders: HeaderTransform | undefined;
+  /** `global_size_limit` in bytes; 0 = none */
+  sizeLimit: number;
+  target: ParsedTarget;
+  pool: Pool;
+  /** the upstream hard timeout of a request, in ms (`extended_paths.hard_timeouts` or the gateway default) */
+  timeoutFor(method: string, relativePath: string): number;
+}
+
+/** An API definition turned, once, into the function that serves its requests. */
+export interface CompiledApi {
+  definition: ApiDefinition;
+  plugins: LoadedPlugins;
+  /** runs the API's chain for one request; rejects only on a bug or a failing plugin */
+  handle(ctx: RequestContext): void | Promise<void>;
+}

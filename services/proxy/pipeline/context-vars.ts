@@ -1,0 +1,55 @@
+import type { RequestContext } from './request-context';
+
+const REFERENCE = /\$gw_context\.([A-Za-z0-9_.-]+)/g;
+
+/**
+ * Context variables (`enable_context_vars`): `$gw_context.<name>` in header values and persisted
+ * queries. Names as in the reference gateway: `headers_<Header_Name>` (dashes written as
+ * underscores), `cookies_<name>`, `request_data` (the query parameters), `path_parts`, `path`,
+ * `remote_addr`, `request_id`, `api_id`, `org_id`, `version`.
+ */
+export function contextVariable(ctx: RequestContext, name: string): string | undefined {
+  if (name.startsWith('headers_')) {
+    const value = ctx.req.headers[name.slice('headers_'.length).replace(/_/g, '-').toLowerCase()];
+    return Array.isArray(value) ? value.join(',') : value;
+  }
+  if (name.startsWith('cookies_')) return cookie(ctx.req.headers.cookie, name.slice('cookies_'.length));
+  switch (name) {
+    case 'path':
+      return ctx.path;
+    case 'path_parts':
+      return ctx.path.split('/').filter(Boolean).join(',');
+    case 'remote_addr':
+      return ctx.clientIp;
+    case 'request_id':
+      return ctx.requestId;
+    case 'request_data':
+      return ctx.search.slice(1);
+    case 'api_id':
+      return ctx.api.definition.api_id;
+    case 'org_id':
+      return ctx.api.definition.org_id;
+    case 'version':
+      return ctx.version?.name;
+    default:
+      return undefined;
+  }
+}
+
+export function hasContextReference(value: string): boolean {
+  return value.includes('$gw_context.');
+}
+
+/** Replaces every `$gw_context.<name>` in `value`; unknown names become empty. */
+export function expandContextVars(value: string, ctx: RequestContext): string {
+  return value.replace(REFERENCE, (_match, name: string) => contextVariable(ctx, name) ?? '');
+}
+
+function cookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const separator = part.indexOf('=');
+    if (separator > 0 && part.slice(0, separator).trim() === name) return decodeURIComponent(part.slice(separator + 1).trim());
+  }
+  return undefined;
+}

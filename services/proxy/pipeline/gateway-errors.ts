@@ -1,0 +1,37 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Every error the gateway itself answers with is JSON `{"error": "<message>"}` with an
+ * `X-Generator` header, as in the reference gateway. The messages are the reference's.
+ */
+export const GatewayMessages = {
+  notFound: 'Not Found',
+  upstreamFailed: 'There was a problem proxying the request',
+  upstreamTimeout: 'Upstream service reached hard timeout.',
+  authFieldMissing: 'Authorization field missing',
+  accessDisallowed: 'Access to this API has been disallowed',
+  versionExpired: 'Api Version has expired, please check documentation or contact administrator',
+  versionMissing: 'Version information not found',
+  versionUnknown: 'This API version does not seem to exist',
+  endpointForbidden: 'Requested endpoint is forbidden',
+  requestTooLarge: 'Request is too large',
+  lengthRequired: 'Content length is required for this request',
+  lengthInvalid: 'Content length is not a valid integer',
+  ipDisallowed: 'access from this IP has been disallowed',
+  internal: 'There was an internal error processing the request',
+} as const;
+
+export function sendGatewayError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: message });
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'x-generator': 'gw',
+  });
+  res.end(body);
+}

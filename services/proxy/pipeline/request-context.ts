@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CompiledApi, CompiledVersion } from './compiled-api';
+import type { EndpointDecision } from './endpoint-rules';
+import { forwardedRequestHeaders, type HeaderMap } from './forward-headers';
+import type { UpgradeSocket } from './websocket-tunnel';
+
+const NO_DECISION: EndpointDecision = { kind: 'none' };
+
+/**
+ * One request on its way through an API's chain. Steps read the request from here and record
+ * what they decided (version, endpoint rule, session, header and URL changes); the upstream
+ * step turns it into the upstream request. Expensive views (header copy, request id, client
+ * address) are computed on first use only.
+ */
+export class RequestContext {
+  version: CompiledVersion | undefined;
+  endpoint: EndpointDecision = NO_DECISION;
+  /** characters after the listen path taken by a URL version segment (`/v1`) */
+  versionSegmentLength = 0;
+  /** the session of the authenticated key, once authentication ran */
+  session: Record<string, unknown> | undefined;
+  /** path and query to send upstream instead of the derived ones (set by a plugin) */
+  rewrittenUrl: string | undefined;
+  /** a request body that replaces the client's (set by a plugin) */
+  replacedBody: Buffer | undefined;
+  /** set once a step or plugin has answered the client */
+  answered = false;
+  /** set by an `auth_check` plugin that let the request through */
+  authorised = false;
+  /** free-form state shared by the plugins of one request */
+  readonly state: Record<string, unknown> = {};
+  private headers: HeaderMap | undefined;
+  private id: string | undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly api: CompiledApi,
+    /** the request path, as sent (still percent-encoded) */
+    readonly path: string,
+    /** the query string including its `?`, or '' */
+    readonly search: string,
+    /** characters of `path` covered by the listen path */
+    readonly prefixLength: number,
+    /** set for a WebSocket upgrade request: the chain ends in a tunnel instead of a request */
+    readonly upgrade?: UpgradeSocket,
+  ) {}
+
+  /** The path below the listen path (and below a URL version segment): what endpoint rules match. */
+  get relativePath(): string {
+    const rest = this.path.slice(this.prefixLength + this.versionSegmentLength);
+    return rest === '' ? '/' : rest;
+  }
+
+  /** The headers that will go upstream; changing this object changes the upstream request. */
+  upstreamHeaders(): HeaderMap {
+    this.headers ??= forwardedRequestHeaders(this.req, this.api.definition.proxy.preserve_host_header === true);
+    return this.headers;
+  }
+
+  get headersChanged(): boolean {
+    return this.headers !== undefined;
+  }
+
+  /** Reads the client's whole body once; from then on the buffered copy goes upstream. */
+  async readBody(): Promise<Buffer> {
+    if (this.replacedBody) return this.replacedBody;
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.req) chunks.push(chunk as Buffer);
+    this.replacedBody = Buffer.concat(chunks);
+    return this.replacedBody;
+  }
+
+  get requestId(): string {
+    this.id ??= randomUUID();
+    return this.id;
+  }
+
+  /**
+   * The client's address as the reference gateway determines it: `X-Real-IP`, else the first
+   * `X-Forwarded-For` entry, else the connection's address.
+   */
+  get clientIp(): string {
+    const realIp = this.req.headers['x-real-ip'];
+    if (typeof realIp === 'string' && realIp !== '') return realIp.trim();
+    const forwarded = this.req.headers['x-forwarded-for'];
+    if (typeof forwarded === 'string' && forwarded !== '') return forwarded.split(',')[0].trim();
+    return this.req.socket.remoteAddress ?? '';
+  }
+}

@@ -1,0 +1,131 @@
+import type { LoggerInstance } from 'moleculer';
+import type { GwPlugin } from '../../../plugins/sdk/define-plugin';
+import type { PluginResponse, ResponseHookContext } from '../../../plugins/sdk/types';
+import type { HeaderMap } from './forward-headers';
+import { PluginFailure, apiInfo, headerText, pluginLogger } from './plugins/hook-context';
+import type { RequestContext } from './request-context';
+
+/**
+ * Holds the upstream's answer while an API's `response` plugins run. The body keeps arriving
+ * meanwhile and is kept; once the plugins are done it is streamed on, unless a plugin read or
+ * replaced it, in which case the whole (possibly new) body is sent with its length.
+ */
+export class ResponseRelay {
+  private readonly chunks: Buffer[] = [];
+  private ended = false;
+  private pluginsDone = false;
+  private buffered = false;
+  private replacement: Buffer | undefined;
+  private readonly endWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly ctx: RequestContext,
+    private status: number,
+    private readonly headers: HeaderMap,
+    private readonly onFailure: (err: unknown) => void,
+  ) {}
+
+  run(plugins: GwPlugin[], logger: LoggerInstance): void {
+    void (async () => {
+      for (const plugin of plugins) {
+        try {
+          await plugin.hooks.response!(this.hookContext(plugin, logger));
+        } catch (err) {
+          this.onFailure(new PluginFailure(plugin.name, 'response', err));
+          return;
+        }
+      }
+      this.pluginsDone = true;
+      this.flush();
+    })();
+  }
+
+  /** One chunk of the upstream body. Returns false when the caller should wait for `drain`. */
+  data(chunk: Buffer): boolean {
+    if (!this.pluginsDone || this.buffered) {
+      this.chunks.push(chunk);
+      return true;
+    }
+    return this.ctx.res.write(chunk);
+  }
+
+  end(): void {
+    this.ended = true;
+    for (const wake of this.endWaiters.splice(0)) wake();
+    if (this.pluginsDone) this.flush();
+  }
+
+  private flush(): void {
+    const { res } = this.ctx;
+    if (res.headersSent) {
+      if (this.ended && !this.buffered) res.end();
+      return;
+    }
+    if (this.buffered) {
+      if (!this.ended) return;
+      const body = this.replacement ?? Buffer.concat(this.chunks);
+      this.headers['content-length'] = String(body.length);
+      res.writeHead(this.status, this.headers);
+      res.end(body);
+      return;
+    }
+    res.writeHead(this.status, this.headers);
+    for (const chunk of this.chunks.splice(0)) res.write(chunk);
+    if (this.ended) res.end();
+  }
+
+  private whenEnded(): Promise<void> {
+    return this.ended ? Promise.resolve() : new Promise((resolve) => this.endWaiters.push(resolve));
+  }
+
+  private hookContext(plugin: GwPlugin, logger: LoggerInstance): ResponseHookContext {
+    const relay = this;
+    const response: PluginResponse = {
+      get status() {
+        return relay.status;
+      },
+      setStatus: (status) => {
+        this.status = status;
+      },
+      header: (name) => headerText(this.headers[name.toLowerCase()]),
+      headers: () => ({ ...this.headers }),
+      setHeader: (name, value) => {
+        this.headers[name.toLowerCase()] = value;
+      },
+      removeHeader: (name) => {
+        delete this.headers[name.toLowerCase()];
+      },
+      readBody: async () => {
+        this.buffered = true;
+        await this.whenEnded();
+        return this.replacement ?? Buffer.concat(this.chunks);
+      },
+      setBody: (body) => {
+        this.buffered = true;
+        this.replacement = typeof body === 'string' ? Buffer.from(body) : body;
+      },
+    };
+    return { hook: 'response', api: apiInfo(this.ctx), request: requestView(this.ctx), session: this.ctx.session, state: this.ctx.state, log: pluginLogger(logger, plugin), response };
+  }
+}
+
+/** In the response hook the request has gone: it can be read but not changed. */
+function requestView(ctx: RequestContext): ResponseHookContext['request'] {
+  const readOnly = () => {
+    throw new Error('the request can not be changed in the response hook');
+  };
+  const headers = () => ctx.upstreamHeaders();
+  return {
+    method: ctx.req.method ?? 'GET',
+    path: ctx.path,
+    query: new URLSearchParams(ctx.search),
+    remoteAddress: ctx.clientIp,
+    header: (name) => headerText(headers()[name.toLowerCase()]),
+    headers: () => ({ ...headers() }),
+    setHeader: readOnly,
+    removeHeader: readOnly,
+    setUrl: readOnly,
+    readBody: async () => ctx.replacedBody ?? Buffer.alloc(0),
+    setBody: readOnly,
+  };
+}

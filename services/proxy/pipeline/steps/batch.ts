@@ -1,0 +1,72 @@
+import { request } from 'undici';
+import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
+import { DONE, type Step } from '../compose';
+import type { RequestContext } from '../request-context';
+
+interface BatchItem {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  relative_url?: string;
+}
+
+interface BatchReply {
+  relative_url: string;
+  code: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const BATCH_PATHS = new Set(['/gw/batch', '/gw/batch/']);
+
+/**
+ * `enable_batch_request_support`: `POST {listen_path}/gw/batch/` with
+ * `{requests: [{method, headers, body, relative_url}], suppress_parallel_execution}` runs each
+ * request through this API (its whole chain, credentials included) and answers the list of
+ * `{relative_url, code, headers, body}`, as the reference gateway does.
+ */
+export function batchStep(definition: ApiDefinition, selfOrigin: () => string): Step | undefined {
+  if (definition.enable_batch_request_support !== true) return undefined;
+  const base = definition.proxy.listen_path.endsWith('/') ? definition.proxy.listen_path : `${definition.proxy.listen_path}/`;
+  return async (ctx) => {
+    if (ctx.req.method !== 'POST' || !BATCH_PATHS.has(ctx.path.slice(ctx.prefixLength))) return;
+    const batch = parseBatch(await ctx.readBody());
+    if (typeof batch === 'string') return answer(ctx, 400, { error: batch });
+    const run = (item: BatchItem) => runOne(selfOrigin(), base, item, ctx.req.headers.host);
+    const replies: BatchReply[] = [];
+    if (batch.suppress_parallel_execution) for (const item of batch.requests) replies.push(await run(item));
+    else replies.push(...(await Promise.all(batch.requests.map(run))));
+    return answer(ctx, 200, replies);
+  };
+}
+
+function parseBatch(body: Buffer): { requests: BatchItem[]; suppress_parallel_execution: boolean } | string {
+  let parsed: { requests?: unknown; suppress_parallel_execution?: unknown };
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return 'Batch request malformed: the body must be JSON';
+  }
+  if (!parsed || !Array.isArray(parsed.requests)) return 'Batch request malformed: requests must be a list';
+  return { requests: parsed.requests as BatchItem[], suppress_parallel_execution: parsed.suppress_parallel_execution === true };
+}
+
+async function runOne(origin: string, base: string, item: BatchItem, host: string | undefined): Promise<BatchReply> {
+  const relativeUrl = item.relative_url ?? '';
+  const path = base + relativeUrl.replace(/^\/+/, '');
+  const response = await request(origin + path, {
+    method: (item.method ?? 'GET').toUpperCase() as 'GET',
+    headers: { ...(host ? { host } : {}), ...(item.headers ?? {}) },
+    body: item.body === undefined || item.body === '' ? undefined : item.body,
+  });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return { relative_url: relativeUrl, code: response.statusCode, headers, body: await response.body.text() };
+}
+
+function answer(ctx: RequestContext, status: number, body: unknown): typeof DONE {
+  const text = JSON.stringify(body);
+  ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  ctx.res.end(text);
+  return DONE;
+}

@@ -1,0 +1,119 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { LoggerInstance } from 'moleculer';
+import type { Dispatcher } from 'undici';
+import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
+import { DONE, type Step } from '../compose';
+import { forwardedResponseHeaders } from '../forward-headers';
+import { GatewayMessages, sendGatewayError } from '../gateway-errors';
+import { applyHeaderTransform } from '../header-transform';
+import type { RequestContext } from '../request-context';
+import { ResponseRelay } from '../response-relay';
+import { upstreamPath } from '../target';
+import { tunnel } from '../websocket-tunnel';
+
+export interface UpstreamStepOptions {
+  stripListenPath: boolean;
+  stripVersionSegment: boolean;
+  responsePlugins: GwPlugin[];
+  logger: LoggerInstance;
+  /** a plugin failed while the response was held: log it and answer 500 */
+  onFailure(ctx: RequestContext, err: unknown): void;
+}
+
+/**
+ * The last step: sends the request to the version's target over its keep-alive pool and
+ * streams the answer back; neither body is buffered. A client that goes away aborts the
+ * upstream request; an upstream that fails before answering is 502, one that does not answer
+ * within the hard timeout is 504.
+ */
+export function upstreamStep(options: UpstreamStepOptions): Step {
+  return (ctx) => {
+    const version = ctx.version!;
+    const method = ctx.req.method ?? 'GET';
+    const headers = ctx.upstreamHeaders();
+    let body: Buffer | IncomingMessage | null = null;
+    if (ctx.replacedBody) {
+      body = ctx.replacedBody;
+      headers['content-length'] = String(body.length);
+    } else if (hasBody(ctx.req)) body = ctx.req;
+    const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
+    if (ctx.upgrade) {
+      tunnel(ctx, ctx.upgrade, path, headers);
+      return DONE;
+    }
+    const timeout = version.timeoutFor(method, ctx.relativePath);
+    version.pool.dispatch(
+      { method: method as Dispatcher.HttpMethod, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
+      new UpstreamHandler(ctx, options),
+    );
+    return DONE;
+  };
+}
+
+function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
+  let path = ctx.path;
+  if (options.stripVersionSegment && ctx.versionSegmentLength > 0) {
+    path = path.slice(0, ctx.prefixLength) + path.slice(ctx.prefixLength + ctx.versionSegmentLength);
+  }
+  return upstreamPath(ctx.version!.target, path, ctx.search, options.stripListenPath ? ctx.prefixLength : 0);
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+class UpstreamHandler implements Dispatcher.DispatchHandler {
+  private relay: ResponseRelay | undefined;
+  private clientGone = false;
+
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly options: UpstreamStepOptions,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    const { res } = this.ctx;
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.clientGone = true;
+      controller.abort(new Error('client closed the connection'));
+    });
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, upstreamHeaders: IncomingHttpHeaders): void {
+    if (statusCode < 200) return;
+    const headers = forwardedResponseHeaders(upstreamHeaders);
+    const transform = this.ctx.version!.responseHeaders;
+    if (transform) applyHeaderTransform(transform, headers, this.ctx);
+    if (this.options.responsePlugins.length === 0) {
+      this.ctx.res.writeHead(statusCode, headers);
+      return;
+    }
+    this.relay = new ResponseRelay(this.ctx, statusCode, headers, (err) => this.options.onFailure(this.ctx, err));
+    this.relay.run(this.options.responsePlugins, this.options.logger);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    const writable = this.relay ? this.relay.data(chunk) : this.ctx.res.write(chunk);
+    if (!writable) {
+      controller.pause();
+      this.ctx.res.once('drain', () => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.relay) this.relay.end();
+    else this.ctx.res.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.clientGone) return;
+    const code = (err as { code?: string }).code ?? '';
+    this.options.logger.warn(`upstream of API ${this.ctx.api.definition.api_id} failed: ${err.message}`);
+    if (TIMEOUTS.has(code)) sendGatewayError(this.ctx.res, 504, GatewayMessages.upstreamTimeout);
+    else sendGatewayError(this.ctx.res, 502, GatewayMessages.upstreamFailed);
+  }
+}

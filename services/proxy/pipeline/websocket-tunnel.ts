@@ -1,0 +1,50 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { forwardedResponseHeaders, type HeaderMap } from './forward-headers';
+import { GatewayMessages, sendGatewayError } from './gateway-errors';
+import type { RequestContext } from './request-context';
+
+/** The client side of an upgrade request: its socket and the bytes read past its headers. */
+export interface UpgradeSocket {
+  socket: Duplex;
+  head: Buffer;
+}
+
+/**
+ * WebSocket pass-through: replays the client's upgrade request to the target and, once the
+ * upstream switches protocols, joins the two sockets. An upstream that refuses the upgrade has
+ * its answer relayed; one that can not be reached is 502.
+ */
+export function tunnel(ctx: RequestContext, client: UpgradeSocket, path: string, headers: HeaderMap): void {
+  const target = ctx.version!.target;
+  const upstream = (target.protocol === 'https:' ? httpsRequest : httpRequest)({
+    host: target.hostname,
+    port: target.port,
+    method: ctx.req.method,
+    path,
+    headers: { ...headers, connection: 'Upgrade', upgrade: ctx.req.headers.upgrade ?? 'websocket' },
+    agent: false,
+  });
+  upstream.on('upgrade', (response: IncomingMessage, upstreamSocket: Duplex, upstreamHead: Buffer) => {
+    const lines = [`HTTP/1.1 101 ${response.statusMessage ?? 'Switching Protocols'}`];
+    for (let i = 0; i < response.rawHeaders.length; i += 2) lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);
+    client.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (upstreamHead.length > 0) client.socket.write(upstreamHead);
+    if (client.head.length > 0) upstreamSocket.write(client.head);
+    const closeBoth = () => {
+      client.socket.destroy();
+      upstreamSocket.destroy();
+    };
+    upstreamSocket.on('error', closeBoth).on('close', closeBoth);
+    client.socket.on('error', closeBoth).on('close', closeBoth);
+    upstreamSocket.pipe(client.socket).pipe(upstreamSocket);
+  });
+  upstream.on('response', (response: IncomingMessage) => {
+    ctx.res.writeHead(response.statusCode ?? 502, forwardedResponseHeaders(response.headers));
+    response.pipe(ctx.res);
+  });
+  upstream.on('error', () => sendGatewayError(ctx.res, 502, GatewayMessages.upstreamFailed));
+  client.socket.on('close', () => upstream.destroy());
+  upstream.end();
+}
