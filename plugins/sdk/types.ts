@@ -21,6 +21,8 @@ export interface ApiInfo {
   name: string;
   org_id: string;
   listen_path: string;
+  /** the API definition's `config_data`: settings for its plugins */
+  config: Readonly<Record<string, unknown>>;
 }
 
 /** The request as it will go upstream; every change is explicit. */

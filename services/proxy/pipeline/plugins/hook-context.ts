@@ -18,7 +18,8 @@ export class PluginFailure extends Error {
 
 export function apiInfo(ctx: RequestContext): HookContext['api'] {
   const { definition } = ctx.api;
-  return { api_id: definition.api_id, name: definition.name, org_id: definition.org_id, listen_path: definition.proxy.listen_path };
+  const config = (definition.config_data ?? {}) as Record<string, unknown>;
+  return { api_id: definition.api_id, name: definition.name, org_id: definition.org_id, listen_path: definition.proxy.listen_path, config };
 }
 
 export function pluginLogger(logger: LoggerInstance, plugin: GwPlugin): HookContext['log'] {
