@@ -1,0 +1,56 @@
+import { strict as assert } from 'node:assert';
+import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
+
+describe('proxy: batch requests', () => {
+  let gw: GatewayFixture;
+  before(async () => {
+    gw = await startGatewayFixture();
+    await gw.addApi(
+      apiDefinition('batched', '/batched/', gw.upstream.url, {
+        enable_batch_request_support: true,
+        version_data: singleVersion({ use_extended_paths: true, extended_paths: { black_list: [{ path: '/forbidden', method_actions: { GET: { action: 'no_action' } } }] } }),
+      }),
+    );
+    await gw.addApi(apiDefinition('unbatched', '/unbatched/', gw.upstream.url));
+  });
+  after(() => gw.stop());
+
+  it('runs each request through the API and returns their results in order', async () => {
+    const res = await gw.call('/batched/gw/batch/', {
+      method: 'POST',
+      body: {
+        requests: [
+          { method: 'GET', headers: { 'x-n': '1' }, body: '', relative_url: 'items/1?x=1' },
+          { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'payload', relative_url: 'items' },
+          { method: 'GET', headers: {}, body: '', relative_url: 'forbidden' },
+        ],
+        suppress_parallel_execution: true,
+      },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.json.length, 3);
+    assert.deepEqual(res.json.map((r: { relative_url: string; code: number }) => [r.relative_url, r.code]), [
+      ['items/1?x=1', 200],
+      ['items', 200],
+      ['forbidden', 403],
+    ]);
+    assert.deepEqual(JSON.parse(res.json[0].body), { method: 'GET', url: '/items/1?x=1', body: '' });
+    assert.deepEqual(JSON.parse(res.json[1].body), { method: 'POST', url: '/items', body: 'payload' });
+    assert.deepEqual(JSON.parse(res.json[2].body), { error: 'Requested endpoint is forbidden' });
+    assert.equal(res.json[0].headers['x-upstream'], 'yes');
+    const first = gw.upstream.received.find((r) => r.url === '/items/1?x=1');
+    assert.equal(first?.headers['x-n'], '1');
+  });
+
+  it('refuses a malformed batch with 400', async () => {
+    const res = await gw.call('/batched/gw/batch/', { method: 'POST', body: { requests: 'all' } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.json, { error: 'Batch request malformed: requests must be a list' });
+  });
+
+  it('proxies the batch path like any other when batching is off', async () => {
+    const res = await gw.call('/unbatched/gw/batch/', { method: 'POST', body: { requests: [] } });
+    assert.equal(res.status, 200);
+    assert.equal(res.json.url, '/gw/batch/');
+  });
+});
