@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { request } from 'node:http';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
+import { startUpstream } from '../support/upstream';
 
 describe('proxy: versions, endpoint rules, transforms and limits', () => {
   let gw: GatewayFixture;
@@ -67,6 +69,7 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
                 { path: '/users/{id}/secret', method_actions: { POST: { action: 'no_action' } } },
                 { path: '/users/{id}', method_actions: { GET: { action: 'no_action' } } },
                 { path: '/hello', method_actions: { GET: { action: 'reply', code: 202, data: 'hi there', headers: { 'x-reply': 'yes' } } } },
+                { path: '/orders/[0-9]+$', method_actions: { GET: { action: 'no_action' } } },
               ],
             },
           }),
@@ -84,6 +87,8 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
       ['the same path with a white-listed method', 'POST', '/lists/users/7/secret', 200, 'proxied'],
       ['a black-listed path for any listed method', 'POST', '/lists/admin', 403, undefined],
       ['a reply action: answered by the gateway', 'GET', '/lists/hello', 202, 'hi there'],
+      ['a regular-expression path', 'GET', '/lists/orders/123', 200, 'proxied'],
+      ['a path the expression does not match', 'GET', '/lists/orders/abc', 403, undefined],
       ['an ignored path with a reply action', 'GET', '/lists/health', 200, '{"ok":true}'],
       ['a legacy black list, case-insensitive', 'GET', '/legacy/PRIVATE/x', 403, undefined],
       ['a legacy path not on the list', 'GET', '/legacy/public', 200, 'proxied'],
@@ -112,7 +117,16 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
         apiDefinition('headers', '/headers', gw.upstream.url, {
           enable_context_vars: true,
           version_data: singleVersion({
-            global_headers: { 'X-Static': 'fixed', 'X-Client-Agent': '$gw_context.headers_User_Agent', 'X-Where': '$gw_context.path on $gw_context.api_id', 'X-Request-Id': '$gw_context.request_id' },
+            global_headers: {
+              'X-Static': 'fixed',
+              'X-Client-Agent': '$gw_context.headers_User_Agent',
+              'X-Where': '$gw_context.path on $gw_context.api_id',
+              'X-Request-Id': '$gw_context.request_id',
+              'X-Parts': '$gw_context.path_parts',
+              'X-Query': '$gw_context.request_data',
+              'X-Client': '$gw_context.remote_addr',
+              'X-Session-Cookie': '$gw_context.cookies_session',
+            },
             global_headers_remove: ['x-secret', 'X-Static'],
             global_response_headers: { 'X-Served-By': 'gw' },
             global_response_headers_remove: ['x-upstream'],
@@ -122,8 +136,12 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
     });
 
     it('removes, then sets request headers, expanding context variables', async () => {
-      await gw.call('/headers/a?b=1', { headers: { 'user-agent': 'test-agent/1.0', 'x-secret': 'hide me', 'x-static': 'from client' } });
+      await gw.call('/headers/a?b=1', { headers: { 'user-agent': 'test-agent/1.0', 'x-secret': 'hide me', 'x-static': 'from client', cookie: 'theme=dark; session=s%201', 'x-real-ip': '10.1.1.1' } });
       const received = lastReceived().headers;
+      assert.equal(received['x-parts'], 'headers,a');
+      assert.equal(received['x-query'], 'b=1');
+      assert.equal(received['x-client'], '10.1.1.1');
+      assert.equal(received['x-session-cookie'], 's 1');
       assert.equal(received['x-secret'], undefined);
       assert.equal(received['x-static'], 'fixed');
       assert.equal(received['x-client-agent'], 'test-agent/1.0');
@@ -144,6 +162,20 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
     });
   });
 
+  describe('override_target', () => {
+    it("sends a version's requests to its own target", async () => {
+      const other = await startUpstream();
+      try {
+        await gw.addApi(apiDefinition('override', '/override', gw.upstream.url, { version_data: singleVersion({ override_target: `${other.url}/elsewhere` }) }));
+        const res = await gw.call('/override/x?y=1');
+        assert.equal(res.json.url, '/elsewhere/x?y=1');
+        assert.equal(other.received.length, 1);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
   describe('request size limit', () => {
     before(() => gw.addApi(apiDefinition('sized', '/sized', gw.upstream.url, { version_data: singleVersion({ global_size_limit: 10 }) })));
 
@@ -160,7 +192,6 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
     });
 
     it('refuses a chunked body without a length with 411', async () => {
-      const { request } = await import('node:http');
       const status = await new Promise<number>((resolve, reject) => {
         const req = request(`${gw.node.gatewayUrl}/sized/a`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
           res.resume();

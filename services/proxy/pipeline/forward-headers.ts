@@ -40,7 +40,9 @@ export function forwardedResponseHeaders(headers: IncomingHttpHeaders): HeaderMa
   return out;
 }
 
-function connectionTokens(connection: string | string[]): Set<string> {
+function connectionTokens(connection: string | string[]): Set<string> | undefined {
   const value = Array.isArray(connection) ? connection.join(',') : connection;
+  // The usual values name no extra header: skip building a set on every request.
+  if (value === 'keep-alive' || value === 'close' || value === 'Keep-Alive' || value === 'Upgrade' || value === 'upgrade') return undefined;
   return new Set(value.split(',').map((token) => token.trim().toLowerCase()));
 }

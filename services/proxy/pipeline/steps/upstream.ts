@@ -68,6 +68,8 @@ const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 class UpstreamHandler implements Dispatcher.DispatchHandler {
   private relay: ResponseRelay | undefined;
   private clientGone = false;
+  /** body bytes still expected when the upstream stated a length; -1 when it did not */
+  private remaining = -1;
 
   constructor(
     private readonly ctx: RequestContext,
@@ -90,6 +92,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     if (transform) applyHeaderTransform(transform, headers, this.ctx);
     if (this.options.responsePlugins.length === 0) {
       this.ctx.res.writeHead(statusCode, headers);
+      const length = upstreamHeaders['content-length'];
+      if (typeof length === 'string' && this.ctx.req.method !== 'HEAD') this.remaining = Number(length);
       return;
     }
     this.relay = new ResponseRelay(this.ctx, statusCode, headers, (err) => this.options.onFailure(this.ctx, err));
@@ -97,6 +101,12 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.remaining > 0 && (this.remaining -= chunk.length) === 0) {
+      // The last byte of a body of known length: end with it, so headers, body and end
+      // usually leave in one write.
+      this.ctx.res.end(chunk);
+      return;
+    }
     const writable = this.relay ? this.relay.data(chunk) : this.ctx.res.write(chunk);
     if (!writable) {
       controller.pause();
@@ -106,7 +116,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     if (this.relay) this.relay.end();
-    else this.ctx.res.end();
+    else if (!this.ctx.res.writableEnded) this.ctx.res.end();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
