@@ -3,6 +3,8 @@ import { ConfigError } from '../lib/config/load-config';
 import type { Runtime } from '../lib/runtime';
 import { apiService } from './api/api.service';
 import { apisService } from './apis/apis.service';
+import { authService } from './auth/auth.service';
+import { keysService } from './keys/keys.service';
 import { orgsService } from './orgs/orgs.service';
 import { proxyService } from './proxy/proxy.service';
 import { usersService } from './users/users.service';
@@ -10,19 +12,21 @@ import { usersService } from './users/users.service';
 /** Every service gw can run, by name. */
 export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSchema> = {
   proxy: proxyService,
+  auth: authService,
   api: apiService,
   apis: apisService,
+  keys: keysService,
   orgs: orgsService,
   users: usersService,
 };
 
 /**
- * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (auth, limiter,
- * graphql-engine, streams, keys, oauth, webhooks, analytics) join these lists as they land.
+ * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (limiter,
+ * graphql-engine, streams, oauth, webhooks, analytics) join these lists as they land.
  */
 export const ROLES: Record<string, string[]> = {
-  gateway: ['proxy'],
-  management: ['api', 'apis', 'orgs', 'users'],
+  gateway: ['proxy', 'auth'],
+  management: ['api', 'apis', 'keys', 'orgs', 'users'],
 };
 
 /** Expands GW_SERVICES (`all`, role names, service names) into service names, or says what is unknown. */

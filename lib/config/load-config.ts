@@ -16,6 +16,8 @@ export interface GwConfig {
   dataDir: string;
   pluginsDir: string;
   proxyTimeout: number;
+  hashKeys: boolean;
+  enableHashedKeysListing: boolean;
   pageSize: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;

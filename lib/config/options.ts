@@ -52,6 +52,20 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds an upstream may take to answer before the gateway gives up with 504 (proxy_default_timeout)',
   },
+  /** @default true */
+  hashKeys: {
+    env: 'GW_HASH_KEYS',
+    default: true,
+    rule: { type: 'boolean', convert: true },
+    doc: 'store only a hash of each access key (hash_keys); the key is shown once, at creation',
+  },
+  /** @default false */
+  enableHashedKeysListing: {
+    env: 'GW_ENABLE_HASHED_KEYS_LISTING',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'let key lists return key hashes when keys are hashed (enable_hashed_keys_listing)',
+  },
   /** @default 10 */
   pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
   /** @default 'info' */

@@ -114,6 +114,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           logger: this.logger,
           pluginsDir: resolve(config.pluginsDir),
           defaultTimeoutMs: config.proxyTimeout * 1000,
+          call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,

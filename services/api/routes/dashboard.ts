@@ -6,6 +6,7 @@ import { HttpProblem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
 import { headerValue } from '../lib/credentials';
 import { pageFromQuery } from '../lib/page-param';
+import { dashboardKeyRoutes } from './dashboard-keys';
 
 /**
  * The dashboard REST API (`/api`), SPEC.md "Dashboard REST API". Callers send their access key
@@ -63,6 +64,7 @@ export const dashboardSurface: Surface<Caller> = {
         return { body: ok('API deleted') };
       },
     },
+    ...dashboardKeyRoutes,
   ],
 };
 

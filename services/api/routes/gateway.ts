@@ -2,6 +2,7 @@ import type { ApiDefinition, ApiRecord } from '../../../contracts/apis/api-defin
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
 import { headerValue, secretMatches } from '../lib/credentials';
+import { gatewayKeyRoutes } from './gateway-keys';
 
 /**
  * What the gateway node running this surface exposes to it: the definitions it has loaded
@@ -94,6 +95,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         },
       },
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
+      ...gatewayKeyRoutes,
     ],
   };
 }

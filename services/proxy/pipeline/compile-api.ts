@@ -12,6 +12,7 @@ import { ipRulesStep } from './steps/ip-rules';
 import { pluginStep } from './steps/plugins';
 import { replyStep } from './steps/reply';
 import { requestHeadersStep } from './steps/request-headers';
+import { sessionChecksStep } from './steps/session-checks';
 import { sizeLimitStep } from './steps/size-limit';
 import { upstreamStep } from './steps/upstream';
 import { versionStep } from './steps/version';
@@ -30,6 +31,8 @@ export interface CompileDeps {
   selfOrigin(): string;
   /** a plugin failed after the upstream answered */
   onFailure(ctx: RequestContext, err: unknown): void;
+  /** calls an action of another service (`auth.check`) */
+  call<T>(action: string, params: object): Promise<T>;
 }
 
 /**
@@ -50,8 +53,9 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('pre', plugins.pre, deps.logger),
     ipRulesStep(definition),
     all.some((v) => v.sizeLimit > 0) ? sizeLimitStep : undefined,
-    authenticationStep(definition, plugins.auth_check, deps.logger),
+    authenticationStep(definition, plugins.auth_check, deps),
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
+    sessionChecksStep(definition),
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),

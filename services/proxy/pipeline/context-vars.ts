@@ -1,3 +1,4 @@
+import { readCookie } from './credentials';
 import type { RequestContext } from './request-context';
 
 const REFERENCE = /\$gw_context\.([A-Za-z0-9_.-]+)/g;
@@ -13,7 +14,7 @@ export function contextVariable(ctx: RequestContext, name: string): string | und
     const value = ctx.req.headers[name.slice('headers_'.length).replace(/_/g, '-').toLowerCase()];
     return Array.isArray(value) ? value.join(',') : value;
   }
-  if (name.startsWith('cookies_')) return cookie(ctx.req.headers.cookie, name.slice('cookies_'.length));
+  if (name.startsWith('cookies_')) return readCookie(ctx.req.headers.cookie, name.slice('cookies_'.length));
   switch (name) {
     case 'path':
       return ctx.path;
@@ -43,13 +44,4 @@ export function hasContextReference(value: string): boolean {
 /** Replaces every `$gw_context.<name>` in `value`; unknown names become empty. */
 export function expandContextVars(value: string, ctx: RequestContext): string {
   return value.replace(REFERENCE, (_match, name: string) => contextVariable(ctx, name) ?? '');
-}
-
-function cookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=');
-    if (separator > 0 && part.slice(0, separator).trim() === name) return decodeURIComponent(part.slice(separator + 1).trim());
-  }
-  return undefined;
 }

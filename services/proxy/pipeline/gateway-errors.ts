@@ -19,6 +19,10 @@ export const GatewayMessages = {
   lengthInvalid: 'Content length is not a valid integer',
   ipDisallowed: 'access from this IP has been disallowed',
   internal: 'There was an internal error processing the request',
+  keyStoreUnavailable: 'The key store is not reachable, please try again later',
+  keyExpired: 'Key has expired, please renew',
+  keyInactive: 'Key is inactive, please renew',
+  resourceDisallowed: 'Access to this resource has been disallowed',
 } as const;
 
 export function sendGatewayError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {

@@ -20,6 +20,10 @@ export class RequestContext {
   versionSegmentLength = 0;
   /** the session of the authenticated key, once authentication ran */
   session: Record<string, unknown> | undefined;
+  /** the hash of the authenticated key (the limiter and analytics key on it) */
+  keyHash: string | undefined;
+  /** the session came from an `auth_check` plugin rather than the key store */
+  sessionFromPlugin = false;
   /** path and query to send upstream instead of the derived ones (set by a plugin) */
   rewrittenUrl: string | undefined;
   /** a request body that replaces the client's (set by a plugin) */
@@ -39,8 +43,8 @@ export class RequestContext {
     readonly api: CompiledApi,
     /** the request path, as sent (still percent-encoded) */
     readonly path: string,
-    /** the query string including its `?`, or '' */
-    readonly search: string,
+    /** the query string including its `?`, or '' (credential stripping may shorten it) */
+    public search: string,
     /** characters of `path` covered by the listen path */
     readonly prefixLength: number,
     /** set for a WebSocket upgrade request: the chain ends in a tunnel instead of a request */

@@ -42,6 +42,7 @@ export function requestHookContext(ctx: RequestContext, hook: HookName, plugin: 
     respond: (reply) => answer(ctx, reply),
     allow(session) {
       ctx.session = session ?? ctx.session ?? {};
+      ctx.sessionFromPlugin = true;
       ctx.authorised = true;
     },
   };

@@ -1,0 +1,30 @@
+import type { Session } from '../keys/session';
+
+/** `auth.check`: is this credential a known key (or basic-auth user), and what is its session? */
+export type AuthCheckParams =
+  | { kind: 'token'; key: string }
+  | {
+      kind: 'basic';
+      org_id: string;
+      username: string;
+      password: string;
+      /** seconds a verified username and password stay verified (basic_auth.cache_ttl) */
+      cache_ttl: number;
+      /** verify the password on every request (basic_auth.disable_caching) */
+      disable_caching: boolean;
+    };
+
+export const authActionParams = {
+  check: {
+    kind: { type: 'enum', values: ['token', 'basic'] },
+    key: { type: 'string', optional: true },
+    org_id: { type: 'string', optional: true },
+    username: { type: 'string', optional: true },
+    password: { type: 'string', optional: true },
+    cache_ttl: { type: 'number', optional: true },
+    disable_caching: { type: 'boolean', optional: true },
+  },
+};
+
+/** Refusals are results, not errors: they are the common case under attack and must be cheap. */
+export type AuthCheckResult = { ok: true; key_hash: string; session: Session } | { ok: false; reason: 'unknown' | 'wrong_password' };

@@ -1,0 +1,153 @@
+import type { Policy, Session } from './session';
+
+/**
+ * `keys.*` and `policies.*` actions. `org_scope` limits an action to one organisation (the
+ * dashboard passes the caller's); without it the action sees every organisation (the gateway
+ * management API, guarded by the gateway secret).
+ */
+
+const optionalNumber = { type: 'number', optional: true };
+const accessRule = {
+  type: 'object',
+  props: {
+    api_id: { type: 'string', optional: true },
+    api_name: { type: 'string', optional: true },
+    versions: { type: 'array', items: 'string', optional: true },
+    allowed_urls: {
+      type: 'array',
+      optional: true,
+      items: { type: 'object', props: { url: { type: 'string', empty: false }, methods: { type: 'array', items: 'string', optional: true } } },
+    },
+    limit: { type: 'object', optional: true, nullable: true },
+  },
+};
+
+/** Validator rule of a session object as clients send it (fastest-validator syntax). */
+export const sessionRule = {
+  type: 'object',
+  props: {
+    rate: optionalNumber,
+    per: optionalNumber,
+    allowance: optionalNumber,
+    expires: optionalNumber,
+    quota_max: optionalNumber,
+    quota_renews: optionalNumber,
+    quota_remaining: optionalNumber,
+    quota_renewal_rate: optionalNumber,
+    throttle_interval: optionalNumber,
+    throttle_retry_limit: optionalNumber,
+    max_query_depth: optionalNumber,
+    access_rights: { type: 'record', optional: true, key: { type: 'string', empty: false }, value: accessRule },
+    apply_policies: { type: 'array', items: 'string', optional: true },
+    org_id: { type: 'string', optional: true },
+    basic_auth_data: { type: 'object', optional: true, props: { password: { type: 'string', optional: true } } },
+    is_inactive: { type: 'boolean', optional: true },
+    tags: { type: 'array', items: 'string', optional: true },
+    meta_data: { type: 'object', optional: true },
+    alias: { type: 'string', optional: true },
+  },
+} as const;
+
+/** Validator rule of a policy object. */
+export const policyRule = {
+  type: 'object',
+  props: {
+    id: { type: 'string', optional: true, pattern: /^[A-Za-z0-9._-]{1,64}$/, messages: { stringPattern: "The '{field}' field may only hold letters, digits, '.', '_' and '-' (at most 64)." } },
+    name: { type: 'string', optional: true },
+    org_id: { type: 'string', optional: true },
+    rate: optionalNumber,
+    per: optionalNumber,
+    quota_max: optionalNumber,
+    quota_renewal_rate: optionalNumber,
+    throttle_interval: optionalNumber,
+    throttle_retry_limit: optionalNumber,
+    max_query_depth: optionalNumber,
+    key_expires_in: optionalNumber,
+    access_rights: { type: 'record', optional: true, key: { type: 'string', empty: false }, value: accessRule },
+    active: { type: 'boolean', optional: true },
+    tags: { type: 'array', items: 'string', optional: true },
+  },
+} as const;
+
+const keyParam = { type: 'string', empty: false };
+const scope = { type: 'string', optional: true };
+
+export const keysActionParams = {
+  create: { session: sessionRule, custom_key: { type: 'string', optional: true, empty: false }, org_scope: scope },
+  saveBasicUser: { username: keyParam, session: sessionRule, mode: { type: 'enum', values: ['create', 'update'] }, org_scope: scope },
+  get: { key: keyParam, org_scope: scope },
+  update: { key: keyParam, session: sessionRule, org_scope: scope },
+  remove: { key: keyParam, org_scope: scope },
+  list: { api_id: { type: 'string', optional: true }, org_scope: scope, page: { type: 'number', integer: true, optional: true } },
+  lookup: { key_hash: keyParam },
+};
+
+export const policiesActionParams = {
+  create: { policy: policyRule, org_scope: scope },
+  get: { id: keyParam, org_scope: scope },
+  update: { id: keyParam, policy: policyRule, org_scope: scope },
+  remove: { id: keyParam, org_scope: scope },
+  list: { org_scope: scope, page: { type: 'number', integer: true, optional: true } },
+};
+
+export interface KeysCreateParams {
+  session: Session;
+  /** the key the client will send; generated when absent */
+  custom_key?: string;
+  org_scope?: string;
+}
+export interface KeysSaveBasicUserParams {
+  username: string;
+  session: Session;
+  mode: 'create' | 'update';
+  org_scope?: string;
+}
+export interface KeysGetParams {
+  /** the key, its hash, or a basic-auth username */
+  key: string;
+  org_scope?: string;
+}
+export interface KeysUpdateParams extends KeysGetParams {
+  session: Session;
+}
+export type KeysRemoveParams = KeysGetParams;
+export interface KeysListParams {
+  api_id?: string;
+  org_scope?: string;
+  page?: number;
+}
+
+/** A key as the management APIs return it. The key itself is only in the creation result. */
+export interface KeyRecord {
+  key_id: string;
+  key_hash: string;
+  data: Session;
+}
+export interface KeysListResult {
+  keys: string[];
+  pages: number;
+}
+
+/** `keys.lookup` (for the auth service): the effective session, policies applied. */
+export interface KeysLookupResult {
+  key_hash: string;
+  session: Session;
+  /** basic-auth users: the stored password hash, never sent over HTTP */
+  password_hash?: string;
+}
+
+export interface PoliciesCreateParams {
+  policy: Partial<Policy>;
+  org_scope?: string;
+}
+export interface PoliciesGetParams {
+  id: string;
+  org_scope?: string;
+}
+export interface PoliciesUpdateParams extends PoliciesGetParams {
+  policy: Partial<Policy>;
+}
+export interface PoliciesListResult {
+  policies: Policy[];
+  pages: number;
+}

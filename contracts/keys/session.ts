@@ -1,0 +1,88 @@
+/**
+ * The session object of an access key (SPEC.md "Session object (access key)") and the policy
+ * object. Only the fields gw reads are typed; every other field is kept as sent.
+ */
+
+export interface AccessLimit {
+  rate?: number;
+  per?: number;
+  throttle_interval?: number;
+  throttle_retry_limit?: number;
+  max_query_depth?: number;
+  quota_max?: number;
+  quota_renews?: number;
+  quota_remaining?: number;
+  quota_renewal_rate?: number;
+  set_by_policy?: boolean;
+  smoothing?: Record<string, unknown>;
+}
+
+export interface AllowedUrl {
+  url: string;
+  methods: string[];
+}
+
+export interface AccessDefinition {
+  api_name?: string;
+  api_id: string;
+  versions?: string[];
+  allowed_urls?: AllowedUrl[];
+  restricted_types?: Array<{ name: string; fields: string[] }>;
+  allowed_types?: Array<{ name: string; fields: string[] }>;
+  disable_introspection?: boolean;
+  limit?: AccessLimit | null;
+  field_access_rights?: Array<{ type_name: string; field_name: string; limits: { max_query_depth: number } }>;
+  /**
+   * The rate-limit counter this API uses for the key: '' = the key's own counter, shared by
+   * every API of the key without a limit of its own; otherwise a counter of its own.
+   */
+  allowance_scope?: string;
+}
+
+export interface Session {
+  last_check?: number;
+  allowance?: number;
+  rate?: number;
+  per?: number;
+  /** epoch seconds; 0 or less = never */
+  expires?: number;
+  quota_max?: number;
+  quota_renews?: number;
+  quota_remaining?: number;
+  quota_renewal_rate?: number;
+  throttle_interval?: number;
+  throttle_retry_limit?: number;
+  max_query_depth?: number;
+  access_rights?: Record<string, AccessDefinition>;
+  apply_policies?: string[];
+  org_id?: string;
+  oauth_client_id?: string;
+  basic_auth_data?: { password?: string; hash_type?: string };
+  hmac_enabled?: boolean;
+  hmac_string?: string;
+  is_inactive?: boolean;
+  smoothing?: Record<string, unknown>;
+  tags?: string[];
+  meta_data?: Record<string, unknown>;
+  alias?: string;
+  [field: string]: unknown;
+}
+
+export interface Policy {
+  id: string;
+  name: string;
+  org_id: string;
+  rate: number;
+  per: number;
+  quota_max: number;
+  quota_renewal_rate: number;
+  throttle_interval: number;
+  throttle_retry_limit: number;
+  max_query_depth: number;
+  access_rights: Record<string, AccessDefinition>;
+  active: boolean;
+  tags: string[];
+  key_expires_in?: number;
+  smoothing?: Record<string, unknown>;
+  [field: string]: unknown;
+}

@@ -1,0 +1,123 @@
+import type { ApiRecord } from '../../../contracts/apis/api-definition';
+import type { KeyRecord, KeysListResult, PoliciesListResult } from '../../../contracts/keys/actions';
+import type { Policy } from '../../../contracts/keys/session';
+import type { Caller } from '../../../contracts/users/actions';
+import { ok } from '../../../lib/http/envelope';
+import type { Route, RouteContext } from '../../../lib/http/surface';
+import { pageFromQuery } from '../lib/page-param';
+
+/**
+ * Access keys, basic-auth users and policies on the dashboard REST API (SPEC.md "Access keys",
+ * "Basic-authentication users", "Policies"). `{api-id}` is the API's internal or public id.
+ */
+export const dashboardKeyRoutes: Array<Route<Caller>> = [
+  {
+    method: 'post',
+    path: '/keys',
+    handle: async ({ caller, body, call }) => ({ body: withModel(await call<KeyRecord>('keys.create', { session: body(), org_scope: caller.org_id })) }),
+  },
+  {
+    method: 'post',
+    path: '/keys/:customKey',
+    handle: async ({ caller, params, body, call }) => ({
+      body: withModel(await call<KeyRecord>('keys.create', { session: body(), custom_key: params.customKey, org_scope: caller.org_id })),
+    }),
+  },
+  {
+    method: 'post',
+    path: '/apis/keys/basic/:username',
+    handle: async ({ caller, params, body, call }) => {
+      const created = await call<KeyRecord>('keys.saveBasicUser', { username: params.username, session: body(), mode: 'create', org_scope: caller.org_id });
+      return { body: { api_model: {}, key_id: created.key_id, data: created.data } };
+    },
+  },
+  {
+    method: 'put',
+    path: '/apis/keys/basic/:username',
+    handle: async ({ caller, params, body, call }) => {
+      await call('keys.saveBasicUser', { username: params.username, session: body(), mode: 'update', org_scope: caller.org_id });
+      return { body: ok('Key updated') };
+    },
+  },
+  {
+    method: 'get',
+    path: '/apis/:apiId/keys',
+    handle: async (ctx) => {
+      const apiId = await publicApiId(ctx);
+      const listed = await ctx.call<KeysListResult>('keys.list', { api_id: apiId, org_scope: ctx.caller.org_id, page: pageFromQuery(ctx.query) });
+      return { body: { data: { keys: listed.keys }, pages: listed.pages } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/apis/:apiId/keys/:keyId',
+    handle: async (ctx) => {
+      await publicApiId(ctx);
+      const found = await ctx.call<KeyRecord>('keys.get', { key: ctx.params.keyId, org_scope: ctx.caller.org_id });
+      return { body: { api_model: {}, key_id: found.key_id, data: found.data } };
+    },
+  },
+  {
+    method: 'put',
+    path: '/apis/:apiId/keys/:keyId',
+    handle: async (ctx) => {
+      await publicApiId(ctx);
+      await ctx.call('keys.update', { key: ctx.params.keyId, session: ctx.body(), org_scope: ctx.caller.org_id });
+      return { body: ok('Key updated') };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/apis/:apiId/keys/:keyId',
+    handle: async (ctx) => {
+      await publicApiId(ctx);
+      await ctx.call('keys.remove', { key: ctx.params.keyId, org_scope: ctx.caller.org_id });
+      // Spelled as the reference dashboard spells it.
+      return { body: ok('Key deleted succesfully') };
+    },
+  },
+  {
+    method: 'get',
+    path: '/portal/policies',
+    handle: async ({ caller, query, call }) => ({ body: await call<PoliciesListResult>('keys.policies.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+  },
+  {
+    method: 'get',
+    path: '/portal/policies/:id',
+    handle: async ({ caller, params, call }) => ({ body: await call<Policy>('keys.policies.get', { id: params.id, org_scope: caller.org_id }) }),
+  },
+  {
+    method: 'post',
+    path: '/portal/policies',
+    handle: async ({ caller, body, call }) => {
+      const created = await call<Policy>('keys.policies.create', { policy: body(), org_scope: caller.org_id });
+      return { body: ok('Policy created', created.id) };
+    },
+  },
+  {
+    method: 'put',
+    path: '/portal/policies/:id',
+    handle: async ({ caller, params, body, call }) => {
+      await call('keys.policies.update', { id: params.id, policy: body(), org_scope: caller.org_id });
+      return { body: ok('Policy updated') };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/portal/policies/:id',
+    handle: async ({ caller, params, call }) => {
+      await call('keys.policies.remove', { id: params.id, org_scope: caller.org_id });
+      return { body: ok('Policy deleted') };
+    },
+  },
+];
+
+/** The API named in the path must exist in the caller's organisation. */
+async function publicApiId({ caller, params, call }: RouteContext<Caller>): Promise<string> {
+  const record = await call<ApiRecord>('apis.get', { id: params.apiId, org_scope: caller.org_id });
+  return record.api_definition.api_id;
+}
+
+function withModel(record: KeyRecord) {
+  return { api_model: {}, key_id: record.key_id, data: record.data, key_hash: record.key_hash };
+}

@@ -1,0 +1,74 @@
+import type { Context, ServiceSchema } from 'moleculer';
+import type { ApiRecord } from '../../contracts/apis/api-definition';
+import {
+  keysActionParams,
+  policiesActionParams,
+  type KeysCreateParams,
+  type KeysGetParams,
+  type KeysListParams,
+  type KeysSaveBasicUserParams,
+  type KeysUpdateParams,
+  type PoliciesCreateParams,
+  type PoliciesGetParams,
+  type PoliciesUpdateParams,
+} from '../../contracts/keys/actions';
+import { KEYS_CHANGED, POLICIES_CHANGED } from '../../contracts/keys/events';
+import { isGwError } from '../../lib/errors';
+import type { Runtime } from '../../lib/runtime';
+import { migrate } from '../../lib/store/migrate';
+import { KeyRegistry } from './lib/key-registry';
+import { KeyStore } from './lib/key-store';
+import { KEYS_MIGRATIONS } from './lib/migrations';
+import { PolicyRegistry } from './lib/policy-registry';
+
+/** Access keys, basic-auth users and policies; `keys.changed` and `policies.changed` after each write. */
+export function keysService(runtime: Runtime): ServiceSchema {
+  const { config } = runtime;
+  let registry: KeyRegistry;
+  let policies: PolicyRegistry;
+  return {
+    name: 'keys',
+    actions: {
+      create: { params: keysActionParams.create, handler: (ctx: Context<KeysCreateParams>) => registry.create(ctx.params) },
+      saveBasicUser: { params: keysActionParams.saveBasicUser, handler: (ctx: Context<KeysSaveBasicUserParams>) => registry.saveBasicUser(ctx.params) },
+      get: { params: keysActionParams.get, handler: (ctx: Context<KeysGetParams>) => registry.get(ctx.params) },
+      update: { params: keysActionParams.update, handler: (ctx: Context<KeysUpdateParams>) => registry.update(ctx.params) },
+      remove: { params: keysActionParams.remove, handler: (ctx: Context<KeysGetParams>) => registry.remove(ctx.params) },
+      list: { params: keysActionParams.list, handler: (ctx: Context<KeysListParams>) => registry.list(ctx.params) },
+      lookup: { params: keysActionParams.lookup, handler: (ctx: Context<{ key_hash: string }>) => registry.lookup(ctx.params.key_hash) },
+      'policies.create': { params: policiesActionParams.create, handler: (ctx: Context<PoliciesCreateParams>) => policies.create(ctx.params.policy, ctx.params.org_scope) },
+      'policies.get': { params: policiesActionParams.get, handler: (ctx: Context<PoliciesGetParams>) => policies.get(ctx.params.id, ctx.params.org_scope) },
+      'policies.update': {
+        params: policiesActionParams.update,
+        handler: (ctx: Context<PoliciesUpdateParams>) => policies.update(ctx.params.id, ctx.params.policy, ctx.params.org_scope),
+      },
+      'policies.remove': {
+        params: policiesActionParams.remove,
+        handler: async (ctx: Context<PoliciesGetParams>) => {
+          await policies.remove(ctx.params.id, ctx.params.org_scope);
+          return { id: ctx.params.id };
+        },
+      },
+      'policies.list': {
+        params: policiesActionParams.list,
+        handler: (ctx: Context<{ org_scope?: string; page?: number }>) => policies.list(ctx.params.org_scope, ctx.params.page ?? 1),
+      },
+    },
+    async started() {
+      const db = runtime.database();
+      await migrate(db, 'keys', KEYS_MIGRATIONS);
+      policies = new PolicyRegistry(db, config.pageSize, (event) => void this.broker.broadcast(POLICIES_CHANGED, event));
+      registry = new KeyRegistry(new KeyStore(db), policies, {
+        hashKeys: config.hashKeys,
+        listHashes: config.enableHashedKeysListing,
+        pageSize: config.pageSize,
+        findApi: (apiId, orgScope) =>
+          this.broker.call<ApiRecord, object>('apis.get', { id: apiId, org_scope: orgScope }).then(
+            (record) => (record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined),
+            (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
+          ),
+        publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
+      });
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import type { KeyRecord, KeysCreateParams, KeysGetParams, KeysListParams, KeysListResult, KeysLookupResult, KeysSaveBasicUserParams, KeysUpdateParams } from '../../../contracts/keys/actions';
+import type { KeysChangedEvent } from '../../../contracts/keys/events';
+import type { AccessDefinition, Session } from '../../../contracts/keys/session';
+import { pageCount, pageWindow } from '../../../lib/pagination';
+import { hashPassword } from '../../../lib/password';
+import { KeysErrors } from '../errors';
+import { applyPolicies } from './apply-policies';
+import { basicUserKey, generateKey, hashKey } from './key-hash';
+import type { KeyStore, StoredKey } from './key-store';
+import type { PolicyRegistry } from './policy-registry';
+
+export interface KeyRegistryOptions {
+  /** store only key hashes (hash_keys) */
+  hashKeys: boolean;
+  /** let lists return hashes when keys are hashed (enable_hashed_keys_listing) */
+  listHashes: boolean;
+  pageSize: number;
+  /** the API's public id and name, or undefined when it does not exist (in that organisation) */
+  findApi(apiId: string, orgScope: string | undefined): Promise<{ api_id: string; name: string } | undefined>;
+  publish(event: KeysChangedEvent): void;
+  now?: () => number;
+}
+
+/**
+ * The rules around access keys and basic-auth users: organisation scope, validation of access
+ * rights and policies, hashing, and the `keys.changed` broadcast after every write.
+ */
+export class KeyRegistry {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: KeyStore,
+    private readonly policies: PolicyRegistry,
+    private readonly options: KeyRegistryOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async create(params: KeysCreateParams): Promise<KeyRecord> {
+    const orgId = this.orgFor(params.org_scope, params.session.org_id);
+    const session = await this.validSession(params.session, orgId, params.org_scope, true);
+    const key = params.custom_key ?? generateKey(orgId);
+    const keyHash = hashKey(key);
+    if (await this.store.find(keyHash)) throw KeysErrors.taken();
+    const now = this.now();
+    await this.store.insert({ key_hash: keyHash, key_id: this.options.hashKeys ? null : key, org_id: orgId, kind: 'key', username: null, session, password_hash: '', created_at: now, updated_at: now });
+    this.options.publish({ action: 'created', key_hash: keyHash });
+    return { key_id: key, key_hash: keyHash, data: publicSession(session) };
+  }
+
+  async saveBasicUser(params: KeysSaveBasicUserParams): Promise<KeyRecord> {
+    const orgId = this.orgFor(params.org_scope, params.session.org_id);
+    const keyHash = hashKey(basicUserKey(orgId, params.username));
+    const existing = await this.store.find(keyHash);
+    if (params.mode === 'create' && existing) throw KeysErrors.basicUserTaken(params.username);
+    if (params.mode === 'update' && !existing) throw KeysErrors.notFound(params.username);
+    const password = params.session.basic_auth_data?.password;
+    if (!password && !existing) throw KeysErrors.invalid('basic_auth_data.password is required to create a basic auth user');
+    const session = await this.validSession(params.session, orgId, params.org_scope, !existing);
+    const now = this.now();
+    const stored: StoredKey = {
+      key_hash: keyHash,
+      key_id: this.options.hashKeys ? null : params.username,
+      org_id: orgId,
+      kind: 'basic',
+      username: params.username,
+      session: { ...session, basic_auth_data: { password: '', hash_type: 'scrypt' } },
+      password_hash: password ? await hashPassword(password) : existing!.password_hash,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    };
+    if (existing) await this.store.update(stored);
+    else await this.store.insert(stored);
+    this.options.publish({ action: existing ? 'updated' : 'created', key_hash: keyHash });
+    return { key_id: params.username, key_hash: keyHash, data: publicSession(stored.session) };
+  }
+
+  async get(params: KeysGetParams): Promise<KeyRecord> {
+    const found = await this.find(params.key, params.org_scope);
+    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: publicSession(found.session) };
+  }
+
+  async update(params: KeysUpdateParams): Promise<KeyRecord> {
+    const found = await this.find(params.key, params.org_scope);
+    const orgId = this.orgFor(params.org_scope ?? found.org_id, params.session.org_id ?? found.org_id);
+    const session = await this.validSession(params.session, orgId, params.org_scope, false);
+    const updated: StoredKey = { ...found, org_id: orgId, session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session, updated_at: this.now() };
+    await this.store.update(updated);
+    this.options.publish({ action: 'updated', key_hash: found.key_hash });
+    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: publicSession(updated.session) };
+  }
+
+  async remove(params: KeysGetParams): Promise<{ key_hash: string }> {
+    const found = await this.find(params.key, params.org_scope);
+    await this.store.delete(found.key_hash);
+    this.options.publish({ action: 'deleted', key_hash: found.key_hash });
+    return { key_hash: found.key_hash };
+  }
+
+  async list(params: KeysListParams): Promise<KeysListResult> {
+    if (this.options.hashKeys && !this.options.listHashes) throw KeysErrors.listingDisabled();
+    const { keys, total } = await this.store.list({ apiId: params.api_id, orgScope: params.org_scope }, pageWindow(params.page ?? 1, this.options.pageSize));
+    return { keys: keys.map((key) => key.key_id ?? key.key_hash), pages: pageCount(total, this.options.pageSize) };
+  }
+
+  /** For the auth service: the effective session (policies applied), or null for an unknown key. */
+  async lookup(keyHash: string): Promise<KeysLookupResult | null> {
+    const found = await this.store.find(keyHash);
+    if (!found) return null;
+    let session: Session;
+    try {
+      session = applyPolicies(found.session, await this.policies.getMany(found.session.apply_policies ?? []));
+    } catch {
+      // A policy the key names has been deleted: the key must not keep the access it gave.
+      session = { ...found.session, is_inactive: true };
+    }
+    return { key_hash: keyHash, session, password_hash: found.kind === 'basic' ? found.password_hash : undefined };
+  }
+
+  /** By the key, its hash, or (within an organisation) a basic-auth username. */
+  private async find(key: string, orgScope: string | undefined): Promise<StoredKey> {
+    const candidates = [hashKey(key)];
+    if (/^[0-9a-f]{64}$/.test(key)) candidates.push(key);
+    if (orgScope !== undefined) candidates.push(hashKey(basicUserKey(orgScope, key)));
+    for (const candidate of candidates) {
+      const found = await this.store.find(candidate);
+      if (found && (orgScope === undefined || found.org_id === orgScope)) return found;
+    }
+    throw KeysErrors.notFound(key);
+  }
+
+  private orgFor(scope: string | undefined, requested: string | undefined): string {
+    if (scope === undefined) return requested ?? '';
+    if (requested !== undefined && requested !== '' && requested !== scope) throw KeysErrors.wrongOrg(requested);
+    return scope;
+  }
+
+  /** Checks access rights and policies, and fills the defaults of a new session. */
+  private async validSession(input: Session, orgId: string, orgScope: string | undefined, creating: boolean): Promise<Session> {
+    if (creating && (input.access_rights === undefined || input.access_rights === null)) {
+      throw KeysErrors.invalid('access_rights is required when creating a key, even when apply_policies is set');
+    }
+    const accessRights: Record<string, AccessDefinition> = {};
+    for (const [apiId, access] of Object.entries(input.access_rights ?? {})) {
+      if (access.api_id !== undefined && access.api_id !== apiId) throw KeysErrors.invalid(`access_rights.${apiId}.api_id must be ${apiId}`);
+      const api = await this.options.findApi(apiId, orgScope);
+      if (!api) throw KeysErrors.invalid(`access_rights names an API that does not exist: ${apiId}`);
+      accessRights[apiId] = { ...access, api_id: apiId, api_name: access.api_name ?? api.name, versions: access.versions ?? [] };
+    }
+    for (const policy of await this.policies.getMany(input.apply_policies ?? [])) {
+      if (policy.org_id !== '' && orgId !== '' && policy.org_id !== orgId) throw KeysErrors.invalid(`policy ${policy.id} belongs to another organisation`);
+    }
+    const rate = input.rate ?? 0;
+    return {
+      allowance: rate,
+      rate,
+      per: 0,
+      expires: 0,
+      quota_max: -1,
+      quota_renews: 0,
+      quota_remaining: input.quota_max ?? -1,
+      quota_renewal_rate: -1,
+      throttle_interval: -1,
+      throttle_retry_limit: -1,
+      max_query_depth: -1,
+      apply_policies: [],
+      tags: [],
+      meta_data: {},
+      is_inactive: false,
+      ...input,
+      access_rights: accessRights,
+      org_id: orgId,
+    };
+  }
+}
+
+/** A session as the management APIs show it: the password is write-only. */
+function publicSession(session: Session): Session {
+  return session.basic_auth_data ? { ...session, basic_auth_data: { ...session.basic_auth_data, password: '' } } : session;
+}

@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import type { Session } from '../../../contracts/keys/session';
+import { parseJson } from '../../../lib/store/migrate';
+import type { PageWindow } from '../../../lib/pagination';
+
+export interface StoredKey {
+  key_hash: string;
+  /** the key itself, only when hashing is off */
+  key_id: string | null;
+  org_id: string;
+  kind: 'key' | 'basic';
+  username: string | null;
+  session: Session;
+  password_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+interface KeyRow extends Omit<StoredKey, 'session' | 'created_at' | 'updated_at'> {
+  session: string;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+/** The `keys` and `key_apis` tables. Queries only; the rules live in `key-registry.ts`. */
+export class KeyStore {
+  constructor(private readonly db: Knex) {}
+
+  async find(keyHash: string): Promise<StoredKey | undefined> {
+    const row = await this.db<KeyRow>('keys').where('key_hash', keyHash).first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async insert(key: StoredKey): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('keys').insert(toRow(key));
+      await this.indexApis(trx, key);
+    });
+  }
+
+  async update(key: StoredKey): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('keys').where('key_hash', key.key_hash).update(toRow(key));
+      await trx('key_apis').where('key_hash', key.key_hash).delete();
+      await this.indexApis(trx, key);
+    });
+  }
+
+  async delete(keyHash: string): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('key_apis').where('key_hash', keyHash).delete();
+      await trx('keys').where('key_hash', keyHash).delete();
+    });
+  }
+
+  /** Keys (their ids, or hashes when hashed) that name `apiId` in their own access rights. */
+  async list(filter: { apiId?: string; orgScope?: string }, window: PageWindow): Promise<{ keys: StoredKey[]; total: number }> {
+    const base = this.db<KeyRow>('keys').modify((q) => {
+      if (filter.orgScope !== undefined) q.where('keys.org_id', filter.orgScope);
+      if (filter.apiId !== undefined) q.whereIn('keys.key_hash', this.db('key_apis').select('key_hash').where('api_id', filter.apiId));
+    });
+    const [{ total }] = await base.clone().count({ total: '*' });
+    const page = base.clone().select('*').orderBy('created_at').offset(window.offset);
+    if (window.limit !== undefined) page.limit(window.limit);
+    return { keys: (await page).map(fromRow), total: Number(total) };
+  }
+
+  private async indexApis(trx: Knex, key: StoredKey): Promise<void> {
+    const apiIds = Object.keys(key.session.access_rights ?? {});
+    if (apiIds.length > 0) await trx('key_apis').insert(apiIds.map((api_id) => ({ key_hash: key.key_hash, api_id })));
+  }
+}
+
+function toRow(key: StoredKey): KeyRow {
+  return { ...key, session: JSON.stringify(key.session) };
+}
+
+function fromRow(row: KeyRow): StoredKey {
+  return { ...row, session: parseJson<Session>(row.session, {}), created_at: Number(row.created_at), updated_at: Number(row.updated_at) };
+}

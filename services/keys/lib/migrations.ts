@@ -1,0 +1,39 @@
+import type { Migration } from '../../../lib/store/migrate';
+
+export const KEYS_MIGRATIONS: Migration[] = [
+  {
+    name: '001_create_keys_and_policies',
+    async up(db) {
+      await db.schema.createTable('keys', (t) => {
+        t.string('key_hash', 64).primary();
+        // The key itself, only when key hashing is off.
+        t.string('key_id', 255).nullable();
+        t.string('org_id', 64).notNullable().defaultTo('').index();
+        t.string('kind', 16).notNullable();
+        t.string('username', 255).nullable();
+        t.text('session', 'longtext').notNullable();
+        t.string('password_hash', 255).notNullable().defaultTo('');
+        t.bigInteger('created_at').notNullable();
+        t.bigInteger('updated_at').notNullable();
+      });
+      // Which APIs a key's own access rights name, for the per-API key list.
+      await db.schema.createTable('key_apis', (t) => {
+        t.string('key_hash', 64).notNullable();
+        t.string('api_id', 128).notNullable().index();
+        t.primary(['key_hash', 'api_id']);
+      });
+      await db.schema.createTable('policies', (t) => {
+        t.string('id', 64).primary();
+        t.string('org_id', 64).notNullable().defaultTo('').index();
+        t.text('document', 'longtext').notNullable();
+        t.bigInteger('created_at').notNullable();
+        t.bigInteger('updated_at').notNullable();
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('key_apis');
+      await db.schema.dropTable('keys');
+      await db.schema.dropTable('policies');
+    },
+  },
+];
