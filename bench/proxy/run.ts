@@ -1,6 +1,6 @@
 /**
  * `npm run bench:proxy`: the proxy benchmark of PERFORMANCE.md. Runs the upstream directly,
- * nginx, fast-gateway and gw (a keyless API among 10, and among 1,000) with wrk, 1 thread and 32
+ * nginx, fast-gateway and gw (a keyless API among 10, and among 1,000; an API with token auth) with wrk, 1 thread and 32
  * connections, 5 s rounds alternated between the systems, and prints the median of the rounds
  * with the ratio to fast-gateway. Then the added p99 latency of gw over direct at half of gw's
  * peak rate (wrk with a fixed delay between requests), and gw's resident memory with 1,000 APIs.
@@ -22,6 +22,7 @@ interface System {
   name: string;
   url: string;
   pid?: number;
+  headers?: Record<string, string>;
 }
 
 async function main(): Promise<void> {
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
   const nginxPort = await startNginx(work, upstreamPort);
   const gw = await startGw(work, 'gw-10', upstreamPort, 10);
   const gwThousand = await startGw(work, 'gw-1000', upstreamPort, 1000);
+  const gwAuth = await startGw(work, 'gw-auth', upstreamPort, 0, 'all');
+  const authKey = await createTokenApi(gwAuth.url, upstreamPort);
 
   const systems: System[] = [
     { name: 'upstream, direct (the limit)', url: `http://127.0.0.1:${upstreamPort}/api/hello` },
@@ -47,14 +50,15 @@ async function main(): Promise<void> {
     { name: 'fast-gateway 3.4.7', url: `http://127.0.0.1:${fastGatewayPort}/api/hello` },
     { name: 'gw, keyless API (10 APIs loaded)', url: `${gw.url}/api-9/hello`, pid: gw.pid },
     { name: 'gw, keyless, 1,000 APIs loaded (last one)', url: `${gwThousand.url}/api-999/hello`, pid: gwThousand.pid },
+    { name: 'gw, auth token', url: `${gwAuth.url}/token-api/hello`, pid: gwAuth.pid, headers: { authorization: authKey } },
   ];
-  for (const system of systems) wrk(system.url, 1); // warm-up: JIT, pools
+  for (const system of systems) wrk(system, 1); // warm-up: JIT, pools
   const results = new Map<string, number[]>(systems.map((s) => [s.name, []]));
   const latencies = new Map<string, number[]>(systems.map((s) => [s.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? systems : [...systems].reverse();
     for (const system of order) {
-      const result = wrk(system.url, SECONDS);
+      const result = wrk(system, SECONDS);
       results.get(system.name)!.push(result.rps);
       latencies.get(system.name)!.push(result.p99Ms);
       process.stderr.write(`round ${round + 1}: ${system.name}: ${result.rps.toFixed(0)} req/s\n`);
@@ -80,8 +84,9 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function wrk(url: string, seconds: number): { rps: number; p99Ms: number } {
-  const out = execFileSync('wrk', ['-t1', '-c32', `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
+function wrk({ url, headers }: System, seconds: number): { rps: number; p99Ms: number } {
+  const headerArgs = Object.entries(headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const out = execFileSync('wrk', ['-t1', '-c32', `-d${seconds}s`, '--latency', ...headerArgs, url], { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
   const p99Ms = p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : NaN;
@@ -115,7 +120,18 @@ function startNode(script: string, env: Record<string, string>): Promise<ChildPr
   });
 }
 
-async function startGw(work: string, name: string, upstreamPort: number, apiCount: number): Promise<{ url: string; pid: number }> {
+/** An API with token authentication on a full gw node, and a key for it, through the /gw API. */
+async function createTokenApi(gwUrl: string, upstreamPort: number): Promise<string> {
+  const headers = { 'x-gw-authorization': 'bench', 'content-type': 'application/json' };
+  const definition = { api_id: 'token-api', name: 'token', use_keyless: false, proxy: { listen_path: '/token-api/', target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } };
+  const api = await fetch(`${gwUrl}/gw/apis`, { method: 'POST', headers, body: JSON.stringify(definition) });
+  if (!api.ok) throw new Error(`creating the token API failed: ${await api.text()}`);
+  const key = await fetch(`${gwUrl}/gw/keys`, { method: 'POST', headers, body: JSON.stringify({ access_rights: { 'token-api': { api_id: 'token-api' } } }) });
+  if (!key.ok) throw new Error(`creating the key failed: ${await key.text()}`);
+  return ((await key.json()) as { key: string }).key;
+}
+
+async function startGw(work: string, name: string, upstreamPort: number, apiCount: number, services = 'gateway'): Promise<{ url: string; pid: number }> {
   const dir = join(work, name);
   const apps = join(dir, 'apps');
   mkdirSync(apps, { recursive: true });
@@ -126,7 +142,7 @@ async function startGw(work: string, name: string, upstreamPort: number, apiCoun
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'dist/lib/main.js')], {
     cwd: dir,
-    env: { ...process.env, GW_SERVICES: 'gateway', GW_GATEWAY_PORT: String(port), GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', NODE_ENV: 'production' },
+    env: { ...process.env, GW_SERVICES: services, GW_GATEWAY_PORT: String(port), GW_DASHBOARD_PORT: '0', GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', GW_ADMIN_SECRET: 'bench', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);

@@ -51,7 +51,7 @@ describe('cluster: a management node and a gateway node over NATS', function () 
   it('runs the roles apart: the management node has no gateway port, the gateway node no dashboard', () => {
     assert.equal(management.gatewayUrl, '');
     assert.equal(gateway.dashboardUrl, '');
-    assert.deepEqual(gateway.services, ['proxy']);
+    assert.deepEqual(gateway.services, ['proxy', 'auth']);
   });
 
   it('serves an API created on the management node within a second, and stops serving it when deactivated', async () => {
@@ -85,6 +85,17 @@ describe('cluster: a management node and a gateway node over NATS', function () 
       await late.stop();
       removeDir(late.dataDir);
     }
+  });
+
+  it('authenticates on the gateway node with keys stored on the management node, and refuses a deleted key within a second', async () => {
+    const created = await dashboard('/apis', { method: 'POST', body: keylessApi('Protected', '/protected', upstream.url, { use_keyless: false }) });
+    const apiId = created.json.ID;
+    const key = await dashboard('/keys', { method: 'POST', body: { access_rights: { [apiId]: { api_id: apiId } } } });
+    assert.equal(key.status, 200, key.text);
+    await eventually(async () => assert.equal((await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: key.json.key_id } })).status, 200));
+    assert.equal((await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: 'unknown' } })).status, 403);
+    await dashboard(`/apis/${apiId}/keys/${key.json.key_id}`, { method: 'DELETE' });
+    await eventually(async () => assert.equal((await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: key.json.key_id } })).status, 403));
   });
 
   it('never opens the database on the gateway node', () => {
