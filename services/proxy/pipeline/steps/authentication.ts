@@ -4,7 +4,8 @@ import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
 import { DONE, type Step } from '../compose';
 import { basicLocations, findCredential, stripCredential, tokenLocations, type CredentialLocations, type FoundCredential } from '../credentials';
-import { GatewayMessages, sendGatewayError } from '../gateway-errors';
+import { GatewayMessages } from '../gateway-errors';
+import { refuse } from '../refuse';
 import { PluginFailure, requestHookContext } from '../plugins/hook-context';
 import type { RequestContext } from '../request-context';
 
@@ -73,10 +74,7 @@ function basicAuthStep(definition: ApiDefinition, deps: AuthStepDeps): Step {
       const password = fromBody.password.exec(body)?.[1];
       if (username !== undefined && password !== undefined) credentials = { username, password };
     }
-    if (!credentials) {
-      sendGatewayError(ctx.res, 401, GatewayMessages.authFieldMissing, challenge);
-      return DONE;
-    }
+    if (!credentials) return refuse(ctx, 401, GatewayMessages.authFieldMissing, challenge);
     const result = await check(deps, { kind: 'basic', org_id: definition.org_id, ...credentials, cache_ttl: cacheTtl, disable_caching: disableCaching });
     return admit(ctx, result, strip && found ? [where, found] : undefined);
   };
@@ -121,9 +119,4 @@ function admit(ctx: RequestContext, result: AuthCheckResult | Error, strip: [Cre
   ctx.session = result.session;
   ctx.keyHash = result.key_hash;
   if (strip) stripCredential(ctx, strip[0], strip[1]);
-}
-
-function refuse(ctx: RequestContext, status: number, message: string): typeof DONE {
-  sendGatewayError(ctx.res, status, message);
-  return DONE;
 }

@@ -1,7 +1,8 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { Session } from '../../../../contracts/keys/session';
-import { DONE, type Step } from '../compose';
-import { GatewayMessages, sendGatewayError } from '../gateway-errors';
+import type { Step } from '../compose';
+import { GatewayMessages } from '../gateway-errors';
+import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
 
 /** Compiled `allowed_urls` patterns, shared by every key that lists the same one. */
@@ -47,9 +48,4 @@ function pattern(url: string): RegExp {
     urlPatterns.set(url, compiled);
   }
   return compiled;
-}
-
-function refuse(ctx: RequestContext, status: number, message: string): typeof DONE {
-  sendGatewayError(ctx.res, status, message);
-  return DONE;
 }

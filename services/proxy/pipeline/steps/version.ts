@@ -1,6 +1,7 @@
-import { DONE, type Step } from '../compose';
+import type { Step } from '../compose';
 import type { CompiledVersion } from '../compiled-api';
-import { GatewayMessages, sendGatewayError } from '../gateway-errors';
+import { GatewayMessages } from '../gateway-errors';
+import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
 import type { VersionLocation, VersionSettings } from '../versions';
 
@@ -29,10 +30,6 @@ export function versionStep(settings: VersionSettings, versions: Map<string, Com
   };
 }
 
-function refuse(ctx: RequestContext, status: number, message: string): typeof DONE {
-  sendGatewayError(ctx.res, status, message);
-  return DONE;
-}
 
 function requestedVersion(ctx: RequestContext, location: VersionLocation, versions: Map<string, CompiledVersion>): string | undefined {
   if (location.location === 'header') {
