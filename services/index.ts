@@ -5,6 +5,7 @@ import { apiService } from './api/api.service';
 import { apisService } from './apis/apis.service';
 import { authService } from './auth/auth.service';
 import { keysService } from './keys/keys.service';
+import { limiterService } from './limiter/limiter.service';
 import { orgsService } from './orgs/orgs.service';
 import { proxyService } from './proxy/proxy.service';
 import { usersService } from './users/users.service';
@@ -13,6 +14,7 @@ import { usersService } from './users/users.service';
 export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSchema> = {
   proxy: proxyService,
   auth: authService,
+  limiter: (runtime) => limiterService(runtime),
   api: apiService,
   apis: apisService,
   keys: keysService,
@@ -21,11 +23,10 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
 };
 
 /**
- * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (limiter,
- * graphql-engine, streams, oauth, webhooks, analytics) join these lists as they land.
+ * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (graphql-engine, streams, oauth, webhooks, analytics) join these lists as they land.
  */
 export const ROLES: Record<string, string[]> = {
-  gateway: ['proxy', 'auth'],
+  gateway: ['proxy', 'auth', 'limiter'],
   management: ['api', 'apis', 'keys', 'orgs', 'users'],
 };
 

@@ -18,6 +18,11 @@ export interface GwConfig {
   proxyTimeout: number;
   hashKeys: boolean;
   enableHashedKeysListing: boolean;
+  enableSentinelRateLimiter: boolean;
+  enableFixedWindowRateLimiter: boolean;
+  enableNonTransactionalRateLimiter: boolean;
+  drlThreshold: number;
+  rateLimitResponseHeaders: 'quotas' | 'rate_limits' | 'none';
   pageSize: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;

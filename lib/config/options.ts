@@ -66,6 +66,41 @@ export const OPTIONS = {
     rule: { type: 'boolean', convert: true },
     doc: 'let key lists return key hashes when keys are hashed (enable_hashed_keys_listing)',
   },
+  /** @default false */
+  enableSentinelRateLimiter: {
+    env: 'GW_ENABLE_SENTINEL_RATE_LIMITER',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'sliding-log rate limiter: a full request log in the shared store, blocked requests included (spike arrest)',
+  },
+  /** @default false */
+  enableFixedWindowRateLimiter: {
+    env: 'GW_ENABLE_FIXED_WINDOW_RATE_LIMITER',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'fixed-window rate limiter: one counter with expiry per window',
+  },
+  /** @default false */
+  enableNonTransactionalRateLimiter: {
+    env: 'GW_ENABLE_NON_TRANSACTIONAL_RATE_LIMITER',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'sliding log: pipeline the Redis commands instead of running them atomically (faster, may admit a few extra requests under races)',
+  },
+  /** @default 5 */
+  drlThreshold: {
+    env: 'GW_DRL_THRESHOLD',
+    default: 5,
+    rule: { type: 'number', min: 0, convert: true },
+    doc: 'distributed rate limiter: below threshold × gateway nodes requests per second a limit uses the shared-store sliding log',
+  },
+  /** @default 'quotas' */
+  rateLimitResponseHeaders: {
+    env: 'GW_RATE_LIMIT_RESPONSE_HEADERS',
+    default: 'quotas',
+    rule: { type: 'enum', values: ['quotas', 'rate_limits', 'none'] },
+    doc: "what X-RateLimit-Limit/-Remaining/-Reset describe: the key's quota (the reference default), its rate limit, or nothing",
+  },
   /** @default 10 */
   pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
   /** @default 'info' */

@@ -13,6 +13,7 @@ import {
   type PoliciesUpdateParams,
 } from '../../contracts/keys/actions';
 import { KEYS_CHANGED, POLICIES_CHANGED } from '../../contracts/keys/events';
+import { quotaCounter } from '../../contracts/limiter/actions';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -68,6 +69,10 @@ export function keysService(runtime: Runtime): ServiceSchema {
             (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
           ),
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
+        quotaState: async (keyHash, max, renewalRate) => {
+          if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter')) return undefined;
+          return this.broker.call('limiter.quotaState', { counter: quotaCounter(keyHash), max, renewal_rate: renewalRate });
+        },
       });
     },
   };

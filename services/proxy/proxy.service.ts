@@ -115,6 +115,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           pluginsDir: resolve(config.pluginsDir),
           defaultTimeoutMs: config.proxyTimeout * 1000,
           call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
+          responseHeaders: config.rateLimitResponseHeaders,
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,

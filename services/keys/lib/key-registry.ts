@@ -18,6 +18,8 @@ export interface KeyRegistryOptions {
   /** the API's public id and name, or undefined when it does not exist (in that organisation) */
   findApi(apiId: string, orgScope: string | undefined): Promise<{ api_id: string; name: string } | undefined>;
   publish(event: KeysChangedEvent): void;
+  /** the live quota of a key from the limiter, when one runs (management nodes may not see one) */
+  quotaState?(keyHash: string, max: number, renewalRate: number): Promise<{ quota_remaining: number; quota_renews: number } | undefined>;
   now?: () => number;
 }
 
@@ -77,7 +79,16 @@ export class KeyRegistry {
 
   async get(params: KeysGetParams): Promise<KeyRecord> {
     const found = await this.find(params.key, params.org_scope);
-    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: publicSession(found.session) };
+    const session = await this.withLiveQuota(found.key_hash, found.session);
+    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: publicSession(session) };
+  }
+
+  /** quota_remaining and quota_renews as the limiter counts them now. */
+  private async withLiveQuota(keyHash: string, session: Session): Promise<Session> {
+    const max = session.quota_max;
+    if (!this.options.quotaState || typeof max !== 'number' || max < 0) return session;
+    const live = await this.options.quotaState(keyHash, max, session.quota_renewal_rate ?? -1).catch(() => undefined);
+    return live ? { ...session, ...live } : session;
   }
 
   async update(params: KeysUpdateParams): Promise<KeyRecord> {

@@ -9,6 +9,7 @@ import type { RequestContext } from './request-context';
 import { authenticationStep } from './steps/authentication';
 import { batchStep } from './steps/batch';
 import { ipRulesStep } from './steps/ip-rules';
+import { limitsStep } from './steps/limits';
 import { pluginStep } from './steps/plugins';
 import { replyStep } from './steps/reply';
 import { requestHeadersStep } from './steps/request-headers';
@@ -31,8 +32,10 @@ export interface CompileDeps {
   selfOrigin(): string;
   /** a plugin failed after the upstream answered */
   onFailure(ctx: RequestContext, err: unknown): void;
-  /** calls an action of another service (`auth.check`) */
+  /** calls an action of another service (`auth.check`, `limiter.check`) */
   call<T>(action: string, params: object): Promise<T>;
+  /** what X-RateLimit-* headers describe */
+  responseHeaders: 'quotas' | 'rate_limits' | 'none';
 }
 
 /**
@@ -56,6 +59,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     authenticationStep(definition, plugins.auth_check, deps),
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition),
+    usesLimits(definition, all) ? limitsStep(definition, deps) : undefined,
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
@@ -85,6 +89,26 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     target,
     pool: deps.pools.get(target.origin),
     timeoutFor: compileTimeouts(extended?.hard_timeouts, version.ignore_endpoint_case === true, deps.defaultTimeoutMs),
+    ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
+  };
+}
+
+/** Keys always go through the limiter (their quota and limits); keyless APIs only when they set a limit. */
+function usesLimits(definition: ApiDefinition, versions: CompiledVersion[]): boolean {
+  const global = definition.global_rate_limit as { rate?: number; per?: number } | undefined;
+  return definition.use_keyless !== true || Boolean(global?.rate && global?.per) || versions.some((v) => v.hasEndpointRateLimits);
+}
+
+/** `extended_paths.rate_limit`: `{path, method, enabled, rate, per}`, tried in order. */
+function compileEndpointRateLimits(entries: unknown, ignoreCase: boolean): Pick<CompiledVersion, 'rateLimitFor' | 'hasEndpointRateLimits'> {
+  const rules = (Array.isArray(entries) ? entries : [])
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => entry && entry.enabled !== false && Number(entry.rate) > 0 && Number(entry.per) > 0)
+    .map(({ entry, index }) => ({ pattern: pathPattern(String(entry.path ?? '/'), ignoreCase), method: String(entry.method ?? '').toUpperCase(), limit: { index, rate: Number(entry.rate), per: Number(entry.per) } }));
+  if (rules.length === 0) return { hasEndpointRateLimits: false, rateLimitFor: () => undefined };
+  return {
+    hasEndpointRateLimits: true,
+    rateLimitFor: (method, relativePath) => rules.find((rule) => (rule.method === '' || rule.method === method) && rule.pattern.test(relativePath))?.limit,
   };
 }
 

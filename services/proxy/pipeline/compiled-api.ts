@@ -20,6 +20,16 @@ export interface CompiledVersion {
   pool: Pool;
   /** the upstream hard timeout of a request, in ms (`extended_paths.hard_timeouts` or the gateway default) */
   timeoutFor(method: string, relativePath: string): number;
+  /** the first enabled `extended_paths.rate_limit` entry matching the request, if any */
+  rateLimitFor(method: string, relativePath: string): EndpointRateLimit | undefined;
+  readonly hasEndpointRateLimits: boolean;
+}
+
+export interface EndpointRateLimit {
+  /** position in `extended_paths.rate_limit`: each entry has its own counter */
+  index: number;
+  rate: number;
+  per: number;
 }
 
 /** An API definition turned, once, into the function that serves its requests. */

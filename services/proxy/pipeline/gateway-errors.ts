@@ -23,6 +23,10 @@ export const GatewayMessages = {
   keyExpired: 'Key has expired, please renew',
   keyInactive: 'Key is inactive, please renew',
   resourceDisallowed: 'Access to this resource has been disallowed',
+  rateLimited: 'Rate Limit Exceeded',
+  apiRateLimited: 'API Rate Limit Exceeded',
+  quotaExceeded: 'Quota exceeded',
+  limiterUnavailable: 'The rate limiter store is not reachable, please try again later',
 } as const;
 
 export function sendGatewayError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {

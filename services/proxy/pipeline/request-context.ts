@@ -32,6 +32,8 @@ export class RequestContext {
   answered = false;
   /** set by an `auth_check` plugin that let the request through */
   authorised = false;
+  /** headers the gateway adds to the response (X-RateLimit-*) */
+  readonly responseHeaders: Record<string, string> = {};
   /** free-form state shared by the plugins of one request */
   readonly state: Record<string, unknown> = {};
   private headers: HeaderMap | undefined;

@@ -88,6 +88,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, upstreamHeaders: IncomingHttpHeaders): void {
     if (statusCode < 200) return;
     const headers = forwardedResponseHeaders(upstreamHeaders);
+    Object.assign(headers, this.ctx.responseHeaders);
     const transform = this.ctx.version!.responseHeaders;
     if (transform) applyHeaderTransform(transform, headers, this.ctx);
     if (this.options.responsePlugins.length === 0) {

@@ -1,0 +1,22 @@
+/**
+ * Gateway events (SPEC.md "Events"), published on the bus as `gw.event.<Name>` with one common
+ * envelope. Consumers (webhooks, analytics) subscribe to the names they handle.
+ */
+export const GATEWAY_EVENT_PREFIX = 'gw.event.';
+
+export type GatewayEventName = 'QuotaExceeded' | 'RateLimitExceeded' | 'RateLimitSmoothingUp' | 'RateLimitSmoothingDown';
+
+export interface GatewayEvent {
+  event: GatewayEventName;
+  /** ISO 8601 */
+  time: string;
+  api_id: string;
+  org_id: string;
+  /** the key hash the event is about, when there is a key */
+  key: string;
+  message: string;
+  /** the node that saw it */
+  origin: string;
+  /** event-specific details */
+  meta?: Record<string, unknown>;
+}

@@ -1,0 +1,71 @@
+/**
+ * `limiter.check`: the rate limits and quota of one request, decided in order: the API's
+ * limit (it takes precedence and protects the upstream), then the key's (or the endpoint's),
+ * then the quota. A quota is only spent by a request every rate limit let through.
+ */
+
+export interface SmoothingSpec {
+  enabled: boolean;
+  threshold: number;
+  step: number;
+  trigger: number;
+  delay: number;
+}
+
+export interface RateSpec {
+  /** the counter: requests that share it share the allowance */
+  counter: string;
+  rate: number;
+  /** window in seconds */
+  per: number;
+  smoothing?: SmoothingSpec;
+}
+
+export interface QuotaSpec {
+  counter: string;
+  max: number;
+  /** seconds after which the quota renews; 0 or less: never */
+  renewal_rate: number;
+}
+
+export interface LimiterCheckParams {
+  api_id: string;
+  org_id: string;
+  key_hash?: string;
+  api_limit?: RateSpec;
+  key_limit?: RateSpec;
+  quota?: QuotaSpec;
+  /** a throttled retry: the API limit already let this request through */
+  retry?: boolean;
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** epoch seconds when the window (or quota period) ends */
+  reset: number;
+}
+
+export type LimiterCheckResult =
+  | { ok: true; rate?: RateLimitState; quota?: RateLimitState }
+  | { ok: false; reason: 'api_rate' | 'key_rate' | 'quota'; rate?: RateLimitState; quota?: RateLimitState }
+  | { ok: false; reason: 'store_unavailable'; message: string };
+
+export interface LimiterQuotaParams {
+  counter: string;
+  max: number;
+  renewal_rate: number;
+}
+
+/** Load one gateway node reports to the others, for the distributed rate limiter. */
+export const DRL_LOAD = 'limiter.drl.load';
+export interface DrlLoadEvent {
+  node_id: string;
+  /** requests per second this node checked, smoothed */
+  load: number;
+}
+
+/** The counter of a key's quota: per key, or per key and API when that API has a limit of its own. */
+export function quotaCounter(keyHash: string, apiId?: string): string {
+  return apiId ? `quota:${keyHash}:${apiId}` : `quota:${keyHash}`;
+}

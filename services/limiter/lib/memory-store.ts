@@ -1,0 +1,70 @@
+import type { CounterStore, QuotaOutcome, WindowOutcome } from './counter-store';
+
+interface Window {
+  count: number;
+  endsAt: number;
+}
+
+/** Counters of one node, in memory. Entries that can no longer matter are swept periodically. */
+export class MemoryStore implements CounterStore {
+  private readonly logs = new Map<string, number[]>();
+  private readonly windows = new Map<string, Window>();
+  private readonly quotas = new Map<string, { used: number; renewsAt: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  async slidingLog(counter: string, limit: number, windowMs: number, now: number, logBlocked: boolean): Promise<WindowOutcome> {
+    let log = this.logs.get(counter);
+    if (!log) this.logs.set(counter, (log = []));
+    const cutoff = now - windowMs;
+    let expired = 0;
+    while (expired < log.length && log[expired] <= cutoff) expired++;
+    if (expired > 0) log.splice(0, expired);
+    const allowed = log.length < limit;
+    if (allowed || logBlocked) log.push(now);
+    return { allowed, count: log.length, resetAt: (log[0] ?? now) + windowMs };
+  }
+
+  async fixedWindow(counter: string, limit: number, windowMs: number, now: number): Promise<WindowOutcome> {
+    let window = this.windows.get(counter);
+    if (!window || window.endsAt <= now) this.windows.set(counter, (window = { count: 0, endsAt: now + windowMs }));
+    window.count++;
+    return { allowed: window.count <= limit, count: window.count, resetAt: window.endsAt };
+  }
+
+  async quota(counter: string, max: number, renewalMs: number, now: number): Promise<QuotaOutcome> {
+    const state = this.current(counter, renewalMs, now);
+    if (state.used >= max) return { allowed: false, used: state.used, renewsAt: state.renewsAt };
+    state.used++;
+    return { allowed: true, used: state.used, renewsAt: state.renewsAt };
+  }
+
+  async quotaState(counter: string, now: number): Promise<{ used: number; renewsAt: number }> {
+    const state = this.quotas.get(counter);
+    if (!state || (state.renewsAt > 0 && state.renewsAt <= now)) return { used: 0, renewsAt: 0 };
+    return { ...state };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+  }
+
+  private current(counter: string, renewalMs: number, now: number): { used: number; renewsAt: number } {
+    let state = this.quotas.get(counter);
+    if (!state || (state.renewsAt > 0 && state.renewsAt <= now)) {
+      state = { used: 0, renewsAt: renewalMs > 0 ? now + renewalMs : 0 };
+      this.quotas.set(counter, state);
+    }
+    return state;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [counter, window] of this.windows) if (window.endsAt <= now) this.windows.delete(counter);
+    for (const [counter, log] of this.logs) if (log.length === 0 || log[log.length - 1] < now - 24 * 3600_000) this.logs.delete(counter);
+  }
+}

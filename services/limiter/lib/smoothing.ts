@@ -1,0 +1,43 @@
+import type { SmoothingSpec } from '../../../contracts/limiter/actions';
+
+interface SmoothingState {
+  allowance: number;
+  changedAt: number;
+  requests: number[];
+}
+
+export type SmoothingChange = { direction: 'up' | 'down'; from: number; to: number };
+
+/**
+ * Rate limit smoothing (SPEC.md "Rate limit smoothing"): the allowance starts at `threshold`,
+ * rises by `step` when the request rate reaches allowance − step × trigger, falls by `step` when
+ * it drops below allowance − step × (1 + trigger), never above the rate nor below the
+ * threshold, and changes at most once per `delay` seconds. The request rate is what this node
+ * saw in the last window.
+ */
+export class Smoother {
+  private readonly states = new Map<string, SmoothingState>();
+
+  /** Records a request and returns the allowance that applies to it, with the change it caused. */
+  allowance(counter: string, spec: SmoothingSpec, rate: number, windowMs: number, now: number): { allowance: number; change?: SmoothingChange } {
+    let state = this.states.get(counter);
+    if (!state) this.states.set(counter, (state = { allowance: Math.min(spec.threshold, rate), changedAt: -Infinity, requests: [] }));
+    const cutoff = now - windowMs;
+    let expired = 0;
+    while (expired < state.requests.length && state.requests[expired] <= cutoff) expired++;
+    if (expired > 0) state.requests.splice(0, expired);
+    state.requests.push(now);
+    const current = state.requests.length;
+    let change: SmoothingChange | undefined;
+    if (now - state.changedAt >= spec.delay * 1000) {
+      const from = state.allowance;
+      if (from < rate && current >= from - spec.step * spec.trigger) change = { direction: 'up', from, to: Math.min(rate, from + spec.step) };
+      else if (from > spec.threshold && current < from - spec.step * (1 + spec.trigger)) change = { direction: 'down', from, to: Math.max(spec.threshold, from - spec.step) };
+      if (change) {
+        state.allowance = change.to;
+        state.changedAt = now;
+      }
+    }
+    return { allowance: state.allowance, change };
+  }
+}

@@ -1,0 +1,131 @@
+import type { LoggerInstance } from 'moleculer';
+import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
+import type { AccessLimit, Session } from '../../../../contracts/keys/session';
+import { quotaCounter, type LimiterCheckParams, type LimiterCheckResult, type QuotaSpec, type RateLimitState, type RateSpec, type SmoothingSpec } from '../../../../contracts/limiter/actions';
+import { DONE, type Step } from '../compose';
+import { GatewayMessages } from '../gateway-errors';
+import { refuse } from '../refuse';
+import type { RequestContext } from '../request-context';
+
+export interface LimitsStepDeps {
+  call<T>(action: string, params: object): Promise<T>;
+  logger: LoggerInstance;
+  /** what X-RateLimit-* describe */
+  responseHeaders: 'quotas' | 'rate_limits' | 'none';
+}
+
+/**
+ * Rate limits, throttling and quotas (SPEC.md "Limits"), decided by the `limiter` service:
+ * the API's `global_rate_limit`; the key's limit (per API from `access_rights[*].limit`, else
+ * the session's rate and per), or the version's `extended_paths.rate_limit` entry that matches;
+ * then the key's quota. `disable_rate_limit` turns the rate limits off, not the quota. A key
+ * over its limit is held and retried when its throttle settings allow.
+ */
+export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Step {
+  const apiId = definition.api_id;
+  const ratesOff = definition.disable_rate_limit === true;
+  const global = definition.global_rate_limit as { rate?: number; per?: number } | undefined;
+  const apiLimit: RateSpec | undefined = !ratesOff && positive(global?.rate) && positive(global?.per) ? { counter: `api:${apiId}`, rate: global!.rate!, per: global!.per! } : undefined;
+  return async (ctx) => {
+    if (ctx.endpoint.kind === 'ignored') return;
+    const session = ctx.session as Session | undefined;
+    const access = session?.access_rights?.[apiId];
+    const own = access?.limit && positive(access.limit.rate) && positive(access.limit.per) ? access.limit : undefined;
+    const scope = own ? `:${apiId}` : '';
+    const params: LimiterCheckParams = {
+      api_id: apiId,
+      org_id: definition.org_id,
+      key_hash: ctx.keyHash,
+      api_limit: apiLimit,
+      key_limit: ratesOff ? undefined : keyLimit(ctx, session, own, scope),
+      quota: session && ctx.keyHash ? quotaOf(own ?? session, quotaCounter(ctx.keyHash, own ? apiId : undefined)) : undefined,
+    };
+    if (!params.api_limit && !params.key_limit && !params.quota) return;
+    let result = await check(deps, params);
+    if (!result.ok && result.reason === 'key_rate') {
+      const throttle = throttleOf(own ?? session ?? {});
+      for (let attempt = 0; throttle && attempt < throttle.retries && !result.ok && result.reason === 'key_rate'; attempt++) {
+        if (!(await held(ctx, throttle.intervalMs))) return DONE;
+        result = await check(deps, { ...params, retry: true });
+      }
+    }
+    if (result.ok) {
+      setRateHeaders(ctx, deps.responseHeaders === 'quotas' ? result.quota : deps.responseHeaders === 'rate_limits' ? result.rate : undefined);
+      return;
+    }
+    switch (result.reason) {
+      case 'api_rate':
+        return refuse(ctx, 429, GatewayMessages.apiRateLimited);
+      case 'key_rate':
+        return refuse(ctx, 429, GatewayMessages.rateLimited);
+      case 'quota':
+        return refuse(ctx, 403, GatewayMessages.quotaExceeded);
+      default:
+        deps.logger.error(`rate limiter store not reachable: ${result.message}`);
+        return refuse(ctx, 503, GatewayMessages.limiterUnavailable);
+    }
+  };
+}
+
+function keyLimit(ctx: RequestContext, session: Session | undefined, own: AccessLimit | undefined, scope: string): RateSpec | undefined {
+  const endpoint = ctx.version?.rateLimitFor(ctx.req.method ?? 'GET', ctx.relativePath);
+  const who = ctx.keyHash ? `key:${ctx.keyHash}` : `api:${ctx.api.definition.api_id}`;
+  if (endpoint) return { counter: `${who}:${ctx.api.definition.api_id}:endpoint-${endpoint.index}`, rate: endpoint.rate, per: endpoint.per };
+  if (!session || !ctx.keyHash) return undefined;
+  const source = own ?? session;
+  if (!positive(source.rate) || !positive(source.per)) return undefined;
+  return { counter: `${who}${scope}`, rate: source.rate!, per: source.per!, smoothing: smoothingOf(source.smoothing) };
+}
+
+function quotaOf(source: { quota_max?: number; quota_renewal_rate?: number }, counter: string): QuotaSpec | undefined {
+  if (typeof source.quota_max !== 'number' || source.quota_max === -1) return undefined;
+  return { counter, max: source.quota_max, renewal_rate: source.quota_renewal_rate ?? -1 };
+}
+
+/** Throttling is on only with a retry limit above 0; an interval of 0 retries without waiting. */
+function throttleOf(source: { throttle_interval?: number; throttle_retry_limit?: number }): { intervalMs: number; retries: number } | undefined {
+  const interval = source.throttle_interval ?? -1;
+  const retries = source.throttle_retry_limit ?? -1;
+  return retries > 0 && interval >= 0 ? { intervalMs: interval * 1000, retries } : undefined;
+}
+
+function smoothingOf(raw: unknown): SmoothingSpec | undefined {
+  const spec = raw as Partial<SmoothingSpec> | undefined;
+  if (!spec?.enabled) return undefined;
+  return { enabled: true, threshold: Number(spec.threshold) || 1, step: Number(spec.step) || 1, trigger: Number(spec.trigger) || 0, delay: Number(spec.delay) || 0 };
+}
+
+/** Waits one throttle interval; false when the client went away meanwhile (nothing is sent then). */
+function held(ctx: RequestContext, ms: number): Promise<boolean> {
+  if (ctx.res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      ctx.res.off('close', onClose);
+      resolve(!ctx.res.destroyed);
+    }, ms);
+    ctx.res.once('close', onClose);
+  });
+}
+
+async function check(deps: LimitsStepDeps, params: LimiterCheckParams): Promise<LimiterCheckResult> {
+  try {
+    return await deps.call<LimiterCheckResult>('limiter.check', params);
+  } catch (err) {
+    return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
+  }
+}
+
+function setRateHeaders(ctx: RequestContext, state: RateLimitState | undefined): void {
+  if (!state) return;
+  ctx.responseHeaders['x-ratelimit-limit'] = String(state.limit);
+  ctx.responseHeaders['x-ratelimit-remaining'] = String(state.remaining);
+  ctx.responseHeaders['x-ratelimit-reset'] = String(state.reset);
+}
+
+function positive(value: number | undefined): boolean {
+  return typeof value === 'number' && value > 0;
+}
