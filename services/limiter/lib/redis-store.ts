@@ -53,7 +53,8 @@ export class RedisStore implements CounterStore {
     url: string,
     private readonly nonTransactional: boolean,
   ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 });
+    // Commands wait for a (re)connection, but never long: an unreachable Redis fails the check.
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 1000, commandTimeout: 1000 });
     // Connection errors surface on the commands that fail; the client keeps reconnecting.
     this.redis.on('error', () => undefined);
     this.redis.defineCommand('gwSlidingLog', { numberOfKeys: 1, lua: SLIDING_LOG });
