@@ -1,6 +1,7 @@
 /**
  * `npm run bench:proxy`: the proxy benchmark of PERFORMANCE.md. Runs the upstream directly,
- * nginx, fast-gateway and gw (a keyless API among 10, and among 1,000; an API with token auth) with wrk, 1 thread and 32
+ * nginx, fast-gateway and gw (a keyless API among 10, and among 1,000; token auth; token auth
+ * with a rate limit and a quota) with wrk, 1 thread and 32
  * connections, 5 s rounds alternated between the systems, and prints the median of the rounds
  * with the ratio to fast-gateway. Then the added p99 latency of gw over direct at half of gw's
  * peak rate (wrk with a fixed delay between requests), and gw's resident memory with 1,000 APIs.
@@ -42,7 +43,8 @@ async function main(): Promise<void> {
   const gw = await startGw(work, 'gw-10', upstreamPort, 10);
   const gwThousand = await startGw(work, 'gw-1000', upstreamPort, 1000);
   const gwAuth = await startGw(work, 'gw-auth', upstreamPort, 0, 'all');
-  const authKey = await createTokenApi(gwAuth.url, upstreamPort);
+  const authKey = await createTokenApi(gwAuth.url, upstreamPort, 'token-api', {});
+  const limitedKey = await createTokenApi(gwAuth.url, upstreamPort, 'limited-api', { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 3600 });
 
   const systems: System[] = [
     { name: 'upstream, direct (the limit)', url: `http://127.0.0.1:${upstreamPort}/api/hello` },
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
     { name: 'gw, keyless API (10 APIs loaded)', url: `${gw.url}/api-9/hello`, pid: gw.pid },
     { name: 'gw, keyless, 1,000 APIs loaded (last one)', url: `${gwThousand.url}/api-999/hello`, pid: gwThousand.pid },
     { name: 'gw, auth token', url: `${gwAuth.url}/token-api/hello`, pid: gwAuth.pid, headers: { authorization: authKey } },
+    { name: 'gw, auth token + rate limit + quota', url: `${gwAuth.url}/limited-api/hello`, pid: gwAuth.pid, headers: { authorization: limitedKey } },
   ];
   for (const system of systems) wrk(system, 1); // warm-up: JIT, pools
   const results = new Map<string, number[]>(systems.map((s) => [s.name, []]));
@@ -120,13 +123,13 @@ function startNode(script: string, env: Record<string, string>): Promise<ChildPr
   });
 }
 
-/** An API with token authentication on a full gw node, and a key for it, through the /gw API. */
-async function createTokenApi(gwUrl: string, upstreamPort: number): Promise<string> {
+/** An API with token authentication on a full gw node, and a key for it with these limits, through the /gw API. */
+async function createTokenApi(gwUrl: string, upstreamPort: number, apiId: string, limits: Record<string, number>): Promise<string> {
   const headers = { 'x-gw-authorization': 'bench', 'content-type': 'application/json' };
-  const definition = { api_id: 'token-api', name: 'token', use_keyless: false, proxy: { listen_path: '/token-api/', target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } };
+  const definition = { api_id: apiId, name: apiId, use_keyless: false, proxy: { listen_path: `/${apiId}/`, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } };
   const api = await fetch(`${gwUrl}/gw/apis`, { method: 'POST', headers, body: JSON.stringify(definition) });
   if (!api.ok) throw new Error(`creating the token API failed: ${await api.text()}`);
-  const key = await fetch(`${gwUrl}/gw/keys`, { method: 'POST', headers, body: JSON.stringify({ access_rights: { 'token-api': { api_id: 'token-api' } } }) });
+  const key = await fetch(`${gwUrl}/gw/keys`, { method: 'POST', headers, body: JSON.stringify({ ...limits, access_rights: { [apiId]: { api_id: apiId } } }) });
   if (!key.ok) throw new Error(`creating the key failed: ${await key.text()}`);
   return ((await key.json()) as { key: string }).key;
 }
