@@ -51,7 +51,21 @@ export const orgsActionParams = {
   create: { organisation: organisationRule },
   update: { id: { type: 'string', empty: false }, organisation: organisationRule },
   remove: { id: { type: 'string', empty: false } },
+  'settings.get': { org_id: { type: 'string', empty: false } },
+  'settings.setPermissions': {
+    org_id: { type: 'string', empty: false },
+    additional_permissions: { type: 'record', key: { type: 'string', empty: false }, value: { type: 'string' } },
+  },
+  'settings.setOpenPolicy': {
+    org_id: { type: 'string', empty: false },
+    open_policy: { type: 'object', props: { enabled: 'boolean', rules: { type: 'string' } } },
+  },
 };
+
+export interface OrgSettingsResult {
+  additional_permissions: Record<string, string>;
+  open_policy: { enabled: boolean; rules: string };
+}
 
 export type OrganisationInput = Partial<Organisation> & Pick<Organisation, 'owner_name'>;
 

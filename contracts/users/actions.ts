@@ -18,13 +18,43 @@ export interface User {
   created_at: string;
 }
 
-/** Who is calling the dashboard REST API, as resolved from their access key. */
+/** Who is calling the dashboard REST API, as resolved from their access key or login session. */
 export interface Caller {
   user_id: string;
   org_id: string;
   email_address: string;
+  /** the user's own permissions over their group's */
+  user_permissions: Record<string, PermissionLevel>;
+  /** `IsAdmin: admin`, or no permissions set at all (as in the reference dashboard) */
+  is_admin: boolean;
+}
+
+export interface UserGroup {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string;
+  active: boolean;
   user_permissions: Record<string, PermissionLevel>;
 }
+
+const permissionsRule = {
+  type: 'record',
+  optional: true,
+  key: { type: 'string', empty: false },
+  value: { type: 'enum', values: ['read', 'write', 'admin', 'deny'] },
+};
+
+export const groupRule = {
+  type: 'object',
+  props: {
+    name: { type: 'string', empty: false, trim: true },
+    description: { type: 'string', optional: true },
+    active: { type: 'boolean', optional: true },
+    org_id: { type: 'string', optional: true },
+    user_permissions: permissionsRule,
+  },
+} as const;
 
 export const userRule = {
   type: 'object',
@@ -33,22 +63,36 @@ export const userRule = {
     last_name: { type: 'string', optional: true },
     email_address: { type: 'email', normalize: true },
     password: { type: 'string', optional: true },
-    org_id: { type: 'string', empty: false },
+    org_id: { type: 'string', optional: true },
     active: { type: 'boolean', optional: true },
     group_id: { type: 'string', optional: true },
-    user_permissions: {
-      type: 'record',
-      optional: true,
-      key: { type: 'string', empty: false },
-      value: { type: 'enum', values: ['read', 'write', 'admin', 'deny'] },
-    },
+    user_permissions: permissionsRule,
   },
 } as const;
 
+/** An update: every field optional (what is left out keeps its value). */
+const userUpdateRule = { ...userRule, props: { ...userRule.props, email_address: { type: 'email', normalize: true, optional: true } } };
+
+const id = { type: 'string', empty: false };
+const scope = { type: 'string', optional: true };
+const page = { type: 'number', integer: true, optional: true };
+
 export const usersActionParams = {
-  create: { user: userRule },
-  get: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
-  authenticate: { access_key: { type: 'string', empty: false } },
+  create: { user: userRule, org_scope: scope },
+  get: { id, org_scope: scope },
+  list: { org_scope: scope, page },
+  update: { id, user: userUpdateRule, org_scope: scope },
+  remove: { id, org_scope: scope },
+  resetPassword: { id, org_scope: scope, current_password: { type: 'string', optional: true }, new_password: { type: 'string', min: 1 } },
+  resetKey: { id, org_scope: scope },
+  setResetPasswords: { id, allowed: 'boolean' },
+  authenticate: { access_key: { type: 'string', optional: true }, session: { type: 'string', optional: true } },
+  login: { email_address: { type: 'string', empty: false }, password: { type: 'string' } },
+  'groups.list': { org_scope: scope, page },
+  'groups.get': { id, org_scope: scope },
+  'groups.create': { group: groupRule, org_scope: scope },
+  'groups.update': { id, group: groupRule, org_scope: scope },
+  'groups.remove': { id, org_scope: scope },
 };
 
 export interface UserInput {
@@ -56,7 +100,7 @@ export interface UserInput {
   last_name?: string;
   email_address: string;
   password?: string;
-  org_id: string;
+  org_id?: string;
   active?: boolean;
   group_id?: string;
   user_permissions?: Record<string, PermissionLevel>;
@@ -64,11 +108,38 @@ export interface UserInput {
 
 export interface UsersCreateParams {
   user: UserInput;
+  org_scope?: string;
+}
+export interface UsersUpdateParams {
+  id: string;
+  user: Partial<UserInput>;
+  org_scope?: string;
+}
+export interface UsersResetPasswordParams {
+  id: string;
+  org_scope?: string;
+  current_password?: string;
+  new_password: string;
+}
+export interface UsersListResult {
+  users: User[];
+  pages: number;
+}
+export interface GroupsListResult {
+  groups: UserGroup[];
+  pages: number;
+}
+/** A dashboard login: the session token goes in the `Authorization` header or the `gw-session` cookie. */
+export interface LoginResult {
+  session: string;
+  expires_at: string;
+  user: User;
 }
 export interface UsersGetParams {
   id: string;
   org_scope?: string;
 }
 export interface UsersAuthenticateParams {
-  access_key: string;
+  access_key?: string;
+  session?: string;
 }

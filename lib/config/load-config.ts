@@ -23,6 +23,7 @@ export interface GwConfig {
   enableNonTransactionalRateLimiter: boolean;
   drlThreshold: number;
   rateLimitResponseHeaders: 'quotas' | 'rate_limits' | 'none';
+  additionalPermissions: string;
   pageSize: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;

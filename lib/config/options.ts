@@ -101,6 +101,13 @@ export const OPTIONS = {
     rule: { type: 'enum', values: ['quotas', 'rate_limits', 'none'] },
     doc: "what X-RateLimit-Limit/-Remaining/-Reset describe: the key's quota (the reference default), its rate limit, or nothing",
   },
+  /** @default '{}' */
+  additionalPermissions: {
+    env: 'GW_ADDITIONAL_PERMISSIONS',
+    default: '{}',
+    rule: { type: 'string', pattern: /^\s*\{[\s\S]*\}\s*$/, messages: { stringPattern: 'GW_ADDITIONAL_PERMISSIONS must be a JSON object of permission id to label' } },
+    doc: "security.additional_permissions: the initial additional permissions of every organisation (JSON, id → label)",
+  },
   /** @default 10 */
   pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
   /** @default 'info' */

@@ -17,11 +17,17 @@ export interface RouteContext<Caller> {
 export interface Reply {
   status?: number;
   body: unknown;
+  /** Set-Cookie values */
+  cookies?: string[];
 }
 
 export interface Route<Caller> {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
+  /** what the caller must hold, checked by the surface's `authorize` */
+  permission?: { name: string; level: 'read' | 'write' | 'admin' };
+  /** reachable without credentials (a login) */
+  open?: boolean;
   handle(ctx: RouteContext<Caller>): Promise<Reply>;
 }
 
@@ -33,6 +39,8 @@ export interface Route<Caller> {
 export interface Surface<Caller> {
   name: string;
   authenticate(req: Request, call: RouteContext<Caller>['call']): Promise<Caller>;
+  /** throws a 403 Problem when the caller may not use the route */
+  authorize?(caller: Caller, route: Route<Caller>): void;
   renderError(problem: Problem): unknown;
   routes: Array<Route<Caller>>;
 }
@@ -52,7 +60,8 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
   for (const route of surface.routes) {
     router[route.method](route.path, async (req: Request, res: Response) => {
       try {
-        const caller = await surface.authenticate(req, call);
+        const caller = route.open ? (undefined as Caller) : await surface.authenticate(req, call);
+        if (!route.open) surface.authorize?.(caller, route);
         const reply = await route.handle({
           caller,
           params: req.params as Record<string, string>,
@@ -61,6 +70,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
           body: () => jsonObjectBody(req.body),
           call,
         });
+        if (reply.cookies) for (const cookie of reply.cookies) res.append('set-cookie', cookie);
         res.status(reply.status ?? 200).json(reply.body);
       } catch (err) {
         fail(res, err);

@@ -1,6 +1,7 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { apisActionParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED } from '../../contracts/apis/events';
+import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
@@ -19,6 +20,14 @@ export function apisService(runtime: Runtime): ServiceSchema {
       update: { params: apisActionParams.update, handler: (ctx: Context<ApisUpdateParams>) => catalogue.update(ctx.params) },
       remove: { params: apisActionParams.remove, handler: (ctx: Context<ApisRemoveParams>) => catalogue.remove(ctx.params) },
       snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
+    },
+    events: {
+      [ORGS_DELETED]: {
+        async handler(ctx: Context<OrgsDeletedEvent>) {
+          const removed = await catalogue.removeOrganisation(ctx.params.org_id);
+          this.logger.info(`organisation ${ctx.params.org_id} deleted: removed its ${removed} APIs`);
+        },
+      },
     },
     async started() {
       const db = runtime.database();

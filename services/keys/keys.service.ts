@@ -14,6 +14,7 @@ import {
 } from '../../contracts/keys/actions';
 import { KEYS_CHANGED, POLICIES_CHANGED } from '../../contracts/keys/events';
 import { quotaCounter } from '../../contracts/limiter/actions';
+import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -53,6 +54,15 @@ export function keysService(runtime: Runtime): ServiceSchema {
       'policies.list': {
         params: policiesActionParams.list,
         handler: (ctx: Context<{ org_scope?: string; page?: number }>) => policies.list(ctx.params.org_scope, ctx.params.page ?? 1),
+      },
+    },
+    events: {
+      [ORGS_DELETED]: {
+        async handler(ctx: Context<OrgsDeletedEvent>) {
+          const keys = await registry.removeOrganisation(ctx.params.org_id);
+          const removedPolicies = await policies.removeOrganisation(ctx.params.org_id);
+          this.logger.info(`organisation ${ctx.params.org_id} deleted: removed its ${keys} keys and ${removedPolicies} policies`);
+        },
       },
     },
     async started() {

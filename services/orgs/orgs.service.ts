@@ -1,13 +1,18 @@
+import { readFileSync } from 'node:fs';
 import type { Context, ServiceSchema } from 'moleculer';
 import { orgsActionParams, type OrgsCreateParams, type OrgsGetParams, type OrgsListParams, type OrgsRemoveParams, type OrgsUpdateParams } from '../../contracts/orgs/actions';
+import { ORGS_DELETED } from '../../contracts/orgs/events';
+import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { OrgDirectory } from './lib/org-directory';
+import { OrgSettings, type OpenPolicy } from './lib/org-settings';
 import { ORGS_MIGRATIONS } from './lib/migrations';
 
-/** Organisations. */
+/** Organisations and their organisation-level settings. Deleting one tells every service to drop what it holds for it. */
 export function orgsService(runtime: Runtime): ServiceSchema {
   let directory: OrgDirectory;
+  let settings: OrgSettings;
   return {
     name: 'orgs',
     actions: {
@@ -15,12 +20,38 @@ export function orgsService(runtime: Runtime): ServiceSchema {
       get: { params: orgsActionParams.get, handler: (ctx: Context<OrgsGetParams>) => directory.get(ctx.params.id) },
       create: { params: orgsActionParams.create, handler: (ctx: Context<OrgsCreateParams>) => directory.create(ctx.params.organisation) },
       update: { params: orgsActionParams.update, handler: (ctx: Context<OrgsUpdateParams>) => directory.update(ctx.params.id, ctx.params.organisation) },
-      remove: { params: orgsActionParams.remove, handler: (ctx: Context<OrgsRemoveParams>) => directory.remove(ctx.params.id) },
+      remove: {
+        params: orgsActionParams.remove,
+        async handler(ctx: Context<OrgsRemoveParams>) {
+          await directory.remove(ctx.params.id);
+          await settings.remove(ctx.params.id);
+          await this.broker.broadcast(ORGS_DELETED, { org_id: ctx.params.id });
+        },
+      },
+      'settings.get': {
+        params: orgsActionParams['settings.get'],
+        handler: async (ctx: Context<{ org_id: string }>) => ({
+          additional_permissions: await settings.additionalPermissions(ctx.params.org_id),
+          open_policy: await settings.openPolicy(ctx.params.org_id),
+        }),
+      },
+      'settings.setPermissions': {
+        params: orgsActionParams['settings.setPermissions'],
+        handler: (ctx: Context<{ org_id: string; additional_permissions: Record<string, string> }>) => settings.setAdditionalPermissions(ctx.params.org_id, ctx.params.additional_permissions),
+      },
+      'settings.setOpenPolicy': {
+        params: orgsActionParams['settings.setOpenPolicy'],
+        handler: (ctx: Context<{ org_id: string; open_policy: OpenPolicy }>) => settings.setOpenPolicy(ctx.params.org_id, ctx.params.open_policy),
+      },
     },
     async started() {
       const db = runtime.database();
       await migrate(db, 'orgs', ORGS_MIGRATIONS);
       directory = new OrgDirectory(db, runtime.config.pageSize);
+      settings = new OrgSettings(db, {
+        additionalPermissions: JSON.parse(runtime.config.additionalPermissions) as Record<string, string>,
+        openPolicy: { enabled: false, rules: readFileSync(projectFile('services/orgs/default-opa-rules.rego'), 'utf8') },
+      });
     },
   };
 }

@@ -6,4 +6,11 @@ export const UsersErrors = {
   unknownOrg: (orgId: string) => new GwError('GW_ERR_USERS_UNKNOWN_ORG', 400, `Organisation ${orgId} does not exist`, { org_id: orgId }),
   badAccessKey: () => new GwError('GW_ERR_USERS_BAD_ACCESS_KEY', 403, 'Access key not recognised'),
   inactive: () => new GwError('GW_ERR_USERS_INACTIVE', 403, 'User account is inactive'),
+  orgRequired: () => new GwError('GW_ERR_USERS_INVALID', 400, 'org_id is required'),
+  wrongOrg: (orgId: string) => new GwError('GW_ERR_USERS_INVALID', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`),
+  wrongPassword: () => new GwError('GW_ERR_USERS_BAD_PASSWORD', 403, 'Current password is not correct'),
+  badLogin: () => new GwError('GW_ERR_USERS_BAD_LOGIN', 401, 'Email address or password not correct'),
+  badSession: () => new GwError('GW_ERR_USERS_BAD_ACCESS_KEY', 403, 'Session expired or not recognised; log in again'),
+  groupNotFound: (id: string) => new GwError('GW_ERR_USERS_GROUP_NOT_FOUND', 404, `User group not found: ${id}`, { id }),
+  unknownGroup: (id: string) => new GwError('GW_ERR_USERS_INVALID', 400, `group_id names a user group that does not exist in this organisation: ${id}`, { id }),
 };

@@ -1,20 +1,82 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { usersActionParams, type UsersAuthenticateParams, type UsersCreateParams, type UsersGetParams } from '../../contracts/users/actions';
+import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import {
+  usersActionParams,
+  type LoginResult,
+  type UserGroup,
+  type UsersAuthenticateParams,
+  type UsersCreateParams,
+  type UsersGetParams,
+  type UsersResetPasswordParams,
+  type UsersUpdateParams,
+} from '../../contracts/users/actions';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
-import { UserDirectory } from './lib/user-directory';
+import { UsersErrors } from './errors';
+import { GroupDirectory } from './lib/group-directory';
+import { LoginSessions } from './lib/login-sessions';
 import { USERS_MIGRATIONS } from './lib/migrations';
+import { UserDirectory } from './lib/user-directory';
 
-/** Dashboard users (what bootstrap needs: create, read, and resolving an access key). */
+type Scoped = { org_scope?: string; page?: number };
+
+/** Dashboard users, user groups, their permissions, API credentials and login sessions. */
 export function usersService(runtime: Runtime): ServiceSchema {
-  let directory: UserDirectory;
+  const { pageSize } = runtime.config;
+  let users: UserDirectory;
+  let groups: GroupDirectory;
+  let sessions: LoginSessions;
   return {
     name: 'users',
     actions: {
-      create: { params: usersActionParams.create, handler: (ctx: Context<UsersCreateParams>) => directory.create(ctx.params.user) },
-      get: { params: usersActionParams.get, handler: (ctx: Context<UsersGetParams>) => directory.get(ctx.params.id, ctx.params.org_scope) },
-      authenticate: { params: usersActionParams.authenticate, handler: (ctx: Context<UsersAuthenticateParams>) => directory.authenticate(ctx.params.access_key) },
+      list: { params: usersActionParams.list, handler: (ctx: Context<Scoped>) => users.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize) },
+      get: { params: usersActionParams.get, handler: (ctx: Context<UsersGetParams>) => users.get(ctx.params.id, ctx.params.org_scope) },
+      create: { params: usersActionParams.create, handler: (ctx: Context<UsersCreateParams>) => users.create(ctx.params.user, ctx.params.org_scope) },
+      update: { params: usersActionParams.update, handler: (ctx: Context<UsersUpdateParams>) => users.update(ctx.params.id, ctx.params.user, ctx.params.org_scope) },
+      remove: { params: usersActionParams.remove, handler: (ctx: Context<UsersGetParams>) => users.remove(ctx.params.id, ctx.params.org_scope) },
+      resetPassword: { params: usersActionParams.resetPassword, handler: (ctx: Context<UsersResetPasswordParams>) => users.resetPassword(ctx.params) },
+      resetKey: { params: usersActionParams.resetKey, handler: (ctx: Context<UsersGetParams>) => users.resetKey(ctx.params.id, ctx.params.org_scope) },
+      setResetPasswords: {
+        params: usersActionParams.setResetPasswords,
+        handler: (ctx: Context<{ id: string; allowed: boolean }>) => users.setResetPasswords(ctx.params.id, ctx.params.allowed),
+      },
+      authenticate: {
+        params: usersActionParams.authenticate,
+        async handler(ctx: Context<UsersAuthenticateParams>) {
+          if (ctx.params.session) return users.callerById(await sessions.userOf(ctx.params.session));
+          if (ctx.params.access_key) return users.callerByAccessKey(ctx.params.access_key);
+          throw UsersErrors.badAccessKey();
+        },
+      },
+      login: {
+        params: usersActionParams.login,
+        async handler(ctx: Context<{ email_address: string; password: string }>): Promise<LoginResult> {
+          const user = await users.checkLogin(ctx.params.email_address, ctx.params.password);
+          const { session, expiresAt } = await sessions.open(user.id);
+          return { session, expires_at: new Date(expiresAt).toISOString(), user };
+        },
+      },
+      'groups.list': { params: usersActionParams['groups.list'], handler: (ctx: Context<Scoped>) => groups.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize) },
+      'groups.get': { params: usersActionParams['groups.get'], handler: (ctx: Context<UsersGetParams>) => groups.get(ctx.params.id, ctx.params.org_scope) },
+      'groups.create': {
+        params: usersActionParams['groups.create'],
+        handler: (ctx: Context<{ group: UserGroup; org_scope?: string }>) => groups.create(ctx.params.group, ctx.params.org_scope),
+      },
+      'groups.update': {
+        params: usersActionParams['groups.update'],
+        handler: (ctx: Context<{ id: string; group: UserGroup; org_scope?: string }>) => groups.update(ctx.params.id, ctx.params.group, ctx.params.org_scope),
+      },
+      'groups.remove': { params: usersActionParams['groups.remove'], handler: (ctx: Context<UsersGetParams>) => groups.remove(ctx.params.id, ctx.params.org_scope) },
+    },
+    events: {
+      [ORGS_DELETED]: {
+        async handler(ctx: Context<OrgsDeletedEvent>) {
+          const removed = await users.removeOrganisation(ctx.params.org_id);
+          await groups.removeOrganisation(ctx.params.org_id);
+          this.logger.info(`organisation ${ctx.params.org_id} deleted: removed its ${removed} users and their groups`);
+        },
+      },
     },
     async started() {
       const db = runtime.database();
@@ -24,7 +86,9 @@ export function usersService(runtime: Runtime): ServiceSchema {
           () => true,
           (err: unknown) => (isGwError(err, 'GW_ERR_ORGS_NOT_FOUND') ? false : Promise.reject(err)),
         );
-      directory = new UserDirectory(db, orgExists);
+      groups = new GroupDirectory(db);
+      users = new UserDirectory(db, { orgExists, groups });
+      sessions = new LoginSessions(db);
     },
   };
 }

@@ -65,6 +65,16 @@ export function adminSurface(adminSecret: string): Surface<'admin'> {
         path: '/users/:id',
         handle: async ({ params, call }) => ({ body: await call<User>('users.get', { id: params.id }) }),
       },
+      {
+        method: 'put',
+        path: '/users/:id/actions/allow_reset_passwords',
+        handle: async ({ params, call }) => ({ body: ok('User updated', await call<User>('users.setResetPasswords', { id: params.id, allowed: true })) }),
+      },
+      {
+        method: 'put',
+        path: '/users/:id/actions/disallow_reset_passwords',
+        handle: async ({ params, call }) => ({ body: ok('User updated', await call<User>('users.setResetPasswords', { id: params.id, allowed: false })) }),
+      },
     ],
   };
 }

@@ -14,11 +14,13 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'post',
     path: '/keys',
+    permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, body, call }) => ({ body: withModel(await call<KeyRecord>('keys.create', { session: body(), org_scope: caller.org_id })) }),
   },
   {
     method: 'post',
     path: '/keys/:customKey',
+    permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => ({
       body: withModel(await call<KeyRecord>('keys.create', { session: body(), custom_key: params.customKey, org_scope: caller.org_id })),
     }),
@@ -26,6 +28,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'post',
     path: '/apis/keys/basic/:username',
+    permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
       const created = await call<KeyRecord>('keys.saveBasicUser', { username: params.username, session: body(), mode: 'create', org_scope: caller.org_id });
       return { body: { api_model: {}, key_id: created.key_id, data: created.data } };
@@ -34,6 +37,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'put',
     path: '/apis/keys/basic/:username',
+    permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
       await call('keys.saveBasicUser', { username: params.username, session: body(), mode: 'update', org_scope: caller.org_id });
       return { body: ok('Key updated') };
@@ -42,6 +46,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'get',
     path: '/apis/:apiId/keys',
+    permission: { name: 'keys', level: 'read' },
     handle: async (ctx) => {
       const apiId = await publicApiId(ctx);
       const listed = await ctx.call<KeysListResult>('keys.list', { api_id: apiId, org_scope: ctx.caller.org_id, page: pageFromQuery(ctx.query) });
@@ -51,6 +56,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'get',
     path: '/apis/:apiId/keys/:keyId',
+    permission: { name: 'keys', level: 'read' },
     handle: async (ctx) => {
       await publicApiId(ctx);
       const found = await ctx.call<KeyRecord>('keys.get', { key: ctx.params.keyId, org_scope: ctx.caller.org_id });
@@ -60,6 +66,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'put',
     path: '/apis/:apiId/keys/:keyId',
+    permission: { name: 'keys', level: 'write' },
     handle: async (ctx) => {
       await publicApiId(ctx);
       await ctx.call('keys.update', { key: ctx.params.keyId, session: ctx.body(), org_scope: ctx.caller.org_id });
@@ -69,6 +76,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'delete',
     path: '/apis/:apiId/keys/:keyId',
+    permission: { name: 'keys', level: 'write' },
     handle: async (ctx) => {
       await publicApiId(ctx);
       await ctx.call('keys.remove', { key: ctx.params.keyId, org_scope: ctx.caller.org_id });
@@ -79,16 +87,19 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'get',
     path: '/portal/policies',
+    permission: { name: 'policies', level: 'read' },
     handle: async ({ caller, query, call }) => ({ body: await call<PoliciesListResult>('keys.policies.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
   },
   {
     method: 'get',
     path: '/portal/policies/:id',
+    permission: { name: 'policies', level: 'read' },
     handle: async ({ caller, params, call }) => ({ body: await call<Policy>('keys.policies.get', { id: params.id, org_scope: caller.org_id }) }),
   },
   {
     method: 'post',
     path: '/portal/policies',
+    permission: { name: 'policies', level: 'write' },
     handle: async ({ caller, body, call }) => {
       const created = await call<Policy>('keys.policies.create', { policy: body(), org_scope: caller.org_id });
       return { body: ok('Policy created', created.id) };
@@ -97,6 +108,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'put',
     path: '/portal/policies/:id',
+    permission: { name: 'policies', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
       await call('keys.policies.update', { id: params.id, policy: body(), org_scope: caller.org_id });
       return { body: ok('Policy updated') };
@@ -105,6 +117,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {
     method: 'delete',
     path: '/portal/policies/:id',
+    permission: { name: 'policies', level: 'write' },
     handle: async ({ caller, params, call }) => {
       await call('keys.policies.remove', { id: params.id, org_scope: caller.org_id });
       return { body: ok('Policy deleted') };

@@ -6,7 +6,10 @@ import { HttpProblem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
 import { headerValue } from '../lib/credentials';
 import { pageFromQuery } from '../lib/page-param';
+import { allows } from '../../../lib/permissions';
 import { dashboardKeyRoutes } from './dashboard-keys';
+import { dashboardOrgRoutes } from './dashboard-org';
+import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
 
 /**
  * The dashboard REST API (`/api`), SPEC.md "Dashboard REST API". Callers send their access key
@@ -16,29 +19,43 @@ export const dashboardSurface: Surface<Caller> = {
   name: 'dashboard',
   async authenticate(req, call) {
     const presented = headerValue(req.headers.authorization)?.replace(/^Bearer\s+/i, '');
-    if (!presented) throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
-    return call<Caller>('users.authenticate', { access_key: presented });
+    if (presented) return call<Caller>('users.authenticate', { access_key: presented });
+    const session = sessionCookie(req.headers.cookie);
+    if (session) return call<Caller>('users.authenticate', { session });
+    throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
+  },
+  authorize(caller, route) {
+    const needed = route.permission;
+    if (!needed) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
+    const granted = needed.level === 'admin' ? caller.is_admin : allows(caller, needed.name, needed.level);
+    if (!granted) {
+      throw new HttpProblem(403, needed.level === 'admin' ? 'Access denied: only administrators may do this' : `Access denied: this needs the '${needed.name}' permission at level '${needed.level}'`);
+    }
   },
   renderError: envelopeError,
   routes: [
     {
       method: 'get',
       path: '/apis/search',
+      permission: { name: 'apis', level: 'read' },
       handle: async ({ caller, query, call }) => ({ body: await listApis(call, caller, query) }),
     },
     {
       method: 'get',
       path: '/apis',
+      permission: { name: 'apis', level: 'read' },
       handle: async ({ caller, query, call }) => ({ body: await listApis(call, caller, query) }),
     },
     {
       method: 'get',
       path: '/apis/:id',
+      permission: { name: 'apis', level: 'read' },
       handle: async ({ caller, params, call }) => ({ body: await call<ApiRecord>('apis.get', { id: params.id, org_scope: caller.org_id }) }),
     },
     {
       method: 'post',
       path: '/apis',
+      permission: { name: 'apis', level: 'write' },
       handle: async ({ caller, body, call }) => {
         const { api_definition, hook_references } = body();
         // Ids are generated on the dashboard, whatever the client sent.
@@ -50,6 +67,7 @@ export const dashboardSurface: Surface<Caller> = {
     {
       method: 'put',
       path: '/apis/:id',
+      permission: { name: 'apis', level: 'write' },
       handle: async ({ caller, params, body, call }) => {
         const { api_definition, hook_references } = body();
         await call('apis.update', { id: params.id, org_scope: caller.org_id, api_definition, hook_references });
@@ -59,12 +77,15 @@ export const dashboardSurface: Surface<Caller> = {
     {
       method: 'delete',
       path: '/apis/:id',
+      permission: { name: 'apis', level: 'write' },
       handle: async ({ caller, params, call }) => {
         await call('apis.remove', { id: params.id, org_scope: caller.org_id });
         return { body: ok('API deleted') };
       },
     },
     ...dashboardKeyRoutes,
+    ...dashboardUserRoutes,
+    ...dashboardOrgRoutes,
   ],
 };
 

@@ -87,6 +87,13 @@ export class ApiCatalogue {
     return { id, api_id };
   }
 
+  /** Every API of a deleted organisation; each is announced as deleted, so gateways stop serving it. */
+  async removeOrganisation(orgId: string): Promise<number> {
+    const { items } = await this.store.list({ orgScope: orgId }, { offset: 0 });
+    for (const { definition } of items) await this.remove({ id: definition.id, org_scope: orgId });
+    return items.length;
+  }
+
   /** A dashboard caller may only write into their own organisation. */
   private orgFor(scope: string | undefined, requested: string | undefined, fallback: string): string {
     if (scope === undefined) return fallback;

@@ -114,6 +114,16 @@ export class KeyRegistry {
     return { keys: keys.map((key) => key.key_id ?? key.key_hash), pages: pageCount(total, this.options.pageSize) };
   }
 
+  /** Every key of a deleted organisation; each is announced, so gateways drop it at once. */
+  async removeOrganisation(orgId: string): Promise<number> {
+    const hashes = await this.store.hashesOfOrganisation(orgId);
+    for (const keyHash of hashes) {
+      await this.store.delete(keyHash);
+      this.options.publish({ action: 'deleted', key_hash: keyHash });
+    }
+    return hashes.length;
+  }
+
   /** For the auth service: the effective session (policies applied), or null for an unknown key. */
   async lookup(keyHash: string): Promise<KeysLookupResult | null> {
     const found = await this.store.find(keyHash);

@@ -53,6 +53,11 @@ export class KeyStore {
     });
   }
 
+  /** The hashes of an organisation's keys. */
+  async hashesOfOrganisation(orgId: string): Promise<string[]> {
+    return (await this.db<KeyRow>('keys').where('org_id', orgId).select('key_hash')).map((row) => row.key_hash);
+  }
+
   /** Keys (their ids, or hashes when hashed) that name `apiId` in their own access rights. */
   async list(filter: { apiId?: string; orgScope?: string }, window: PageWindow): Promise<{ keys: StoredKey[]; total: number }> {
     const base = this.db<KeyRow>('keys').modify((q) => {

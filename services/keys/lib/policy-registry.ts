@@ -82,6 +82,12 @@ export class PolicyRegistry {
     return policy;
   }
 
+  async removeOrganisation(orgId: string): Promise<number> {
+    const ids = (await this.db<PolicyRow>('policies').where('org_id', orgId).select('id')).map((row) => row.id);
+    for (const id of ids) await this.remove(id, orgId);
+    return ids.length;
+  }
+
   async remove(id: string, orgScope: string | undefined): Promise<void> {
     await this.get(id, orgScope);
     await this.db('policies').where('id', id).delete();

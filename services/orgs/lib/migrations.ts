@@ -17,4 +17,18 @@ export const ORGS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('organisations');
     },
   },
+  {
+    name: '002_create_org_settings',
+    async up(db) {
+      // Stored once an organisation changes them; until then the configured defaults apply.
+      await db.schema.createTable('org_settings', (t) => {
+        t.string('org_id', 64).primary();
+        t.text('additional_permissions', 'longtext').nullable();
+        t.text('open_policy', 'longtext').nullable();
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('org_settings');
+    },
+  },
 ];

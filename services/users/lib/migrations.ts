@@ -24,4 +24,29 @@ export const USERS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('users');
     },
   },
+  {
+    name: '002_create_groups_and_sessions',
+    async up(db) {
+      await db.schema.createTable('user_groups', (t) => {
+        t.string('id', 24).primary();
+        t.string('org_id', 64).notNullable().index();
+        t.string('name', 255).notNullable();
+        t.text('description').notNullable();
+        t.boolean('active').notNullable().defaultTo(true);
+        t.text('user_permissions').notNullable();
+        t.bigInteger('created_at').notNullable();
+        t.bigInteger('updated_at').notNullable();
+      });
+      // Dashboard login sessions: only a hash of the session token is kept.
+      await db.schema.createTable('user_sessions', (t) => {
+        t.string('token_hash', 64).primary();
+        t.string('user_id', 24).notNullable().index();
+        t.bigInteger('expires_at').notNullable();
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('user_sessions');
+      await db.schema.dropTable('user_groups');
+    },
+  },
 ];

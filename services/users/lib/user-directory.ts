@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
-import type { Caller, PermissionLevel, User, UserInput } from '../../../contracts/users/actions';
+import type { Caller, PermissionLevel, User, UserInput, UsersListResult, UsersResetPasswordParams } from '../../../contracts/users/actions';
 import { newPublicId, newRecordId } from '../../../lib/ids';
-import { hashPassword } from '../../../lib/password';
+import { pageCount, pageWindow } from '../../../lib/pagination';
+import { hashPassword, verifyPassword } from '../../../lib/password';
 import { isUniqueViolation } from '../../../lib/store/database';
 import { parseJson } from '../../../lib/store/migrate';
 import { UsersErrors } from '../errors';
+import type { GroupDirectory } from './group-directory';
+import { effectivePermissions, isAdmin } from '../../../lib/permissions';
 
 interface UserRow {
   id: string;
@@ -21,20 +24,46 @@ interface UserRow {
   updated_at: number | string;
 }
 
-/** Dashboard users and their API credentials. Passwords are kept only as a slow salted hash. */
+export interface UserDirectoryDeps {
+  orgExists(orgId: string): Promise<boolean>;
+  groups: GroupDirectory;
+  now?: () => number;
+}
+
+/**
+ * Dashboard users and their API credentials. Passwords are kept only as a slow salted hash and
+ * are never returned; an access key that is renewed stops working at once.
+ */
 export class UserDirectory {
+  private readonly now: () => number;
+
   constructor(
     private readonly db: Knex,
-    private readonly orgExists: (orgId: string) => Promise<boolean>,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly deps: UserDirectoryDeps,
+  ) {
+    this.now = deps.now ?? Date.now;
+  }
 
-  async create(input: UserInput): Promise<User> {
-    if (!(await this.orgExists(input.org_id))) throw UsersErrors.unknownOrg(input.org_id);
+  async list(orgScope: string | undefined, page: number, pageSize: number): Promise<UsersListResult> {
+    const base = this.db<UserRow>('users').modify((q) => {
+      if (orgScope !== undefined) q.where('org_id', orgScope);
+    });
+    const [{ total }] = await base.clone().count({ total: '*' });
+    const window = pageWindow(page, pageSize);
+    const query = base.clone().select('*').orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(window.offset);
+    if (window.limit !== undefined) query.limit(window.limit);
+    return { users: (await query).map(fromRow), pages: pageCount(Number(total), pageSize) };
+  }
+
+  async create(input: UserInput, orgScope?: string): Promise<User> {
+    const orgId = ownOrg(orgScope, input.org_id);
+    if (!orgId) throw UsersErrors.orgRequired();
+    if (!(await this.deps.orgExists(orgId))) throw UsersErrors.unknownOrg(orgId);
+    if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, orgId);
     const now = this.now();
     const row: UserRow = {
       id: newRecordId(),
-      org_id: input.org_id,
+      org_id: orgId,
       email_address: input.email_address,
       first_name: input.first_name ?? '',
       last_name: input.last_name ?? '',
@@ -46,16 +75,110 @@ export class UserDirectory {
       created_at: now,
       updated_at: now,
     };
-    try {
-      await this.db('users').insert(row);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw UsersErrors.emailTaken(input.email_address);
-      throw err;
-    }
+    await this.write(() => this.db('users').insert(row), input.email_address);
     return fromRow(row);
   }
 
   async get(id: string, orgScope?: string): Promise<User> {
+    return fromRow(await this.row(id, orgScope));
+  }
+
+  /** Changes what the input names; the password is changed through `resetPassword` only. */
+  async update(id: string, input: Partial<UserInput>, orgScope?: string): Promise<User> {
+    const current = await this.row(id, orgScope);
+    if (input.org_id !== undefined && input.org_id !== '' && input.org_id !== current.org_id) throw UsersErrors.wrongOrg(input.org_id);
+    if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, current.org_id);
+    const next: UserRow = {
+      ...current,
+      email_address: input.email_address ?? current.email_address,
+      first_name: input.first_name ?? current.first_name,
+      last_name: input.last_name ?? current.last_name,
+      active: input.active ?? Boolean(current.active),
+      group_id: input.group_id ?? current.group_id,
+      user_permissions: input.user_permissions ? JSON.stringify(input.user_permissions) : current.user_permissions,
+      updated_at: this.now(),
+    };
+    await this.write(() => this.db('users').where('id', id).update(next), next.email_address);
+    if (!next.active) await this.db('user_sessions').where('user_id', id).delete();
+    return fromRow(next);
+  }
+
+  async remove(id: string, orgScope?: string): Promise<void> {
+    await this.row(id, orgScope);
+    await this.db.transaction(async (trx) => {
+      await trx('user_sessions').where('user_id', id).delete();
+      await trx('users').where('id', id).delete();
+    });
+  }
+
+  /** Every user (and session) of an organisation that is being deleted. */
+  async removeOrganisation(orgId: string): Promise<number> {
+    let removed = 0;
+    await this.db.transaction(async (trx) => {
+      await trx('user_sessions').whereIn('user_id', trx('users').select('id').where('org_id', orgId)).delete();
+      removed = await trx('users').where('org_id', orgId).delete();
+    });
+    return removed;
+  }
+
+  /** `current_password` is needed unless the stored password is blank. Ends the user's login sessions. */
+  async resetPassword(params: UsersResetPasswordParams): Promise<void> {
+    const current = await this.row(params.id, params.org_scope);
+    if (current.password_hash !== '' && !(params.current_password && (await verifyPassword(params.current_password, current.password_hash)))) {
+      throw UsersErrors.wrongPassword();
+    }
+    await this.db('users').where('id', current.id).update({ password_hash: await hashPassword(params.new_password), updated_at: this.now() });
+    await this.db('user_sessions').where('user_id', current.id).delete();
+  }
+
+  /** A new access key; the old one stops working at once. */
+  async resetKey(id: string, orgScope?: string): Promise<User> {
+    const current = await this.row(id, orgScope);
+    const next = { ...current, access_key: newPublicId(), updated_at: this.now() };
+    await this.db('users').where('id', id).update({ access_key: next.access_key, updated_at: next.updated_at });
+    return fromRow(next);
+  }
+
+  /** The admin API's allow/disallow_reset_passwords: the user's `ResetPassword` permission. */
+  async setResetPasswords(id: string, allowed: boolean): Promise<User> {
+    const current = await this.row(id, undefined);
+    const permissions = parseJson<Record<string, PermissionLevel>>(current.user_permissions, {});
+    if (allowed) permissions.ResetPassword = 'admin';
+    else delete permissions.ResetPassword;
+    return this.update(id, { user_permissions: permissions });
+  }
+
+  async callerByAccessKey(accessKey: string): Promise<Caller> {
+    const row = await this.db<UserRow>('users').where('access_key', accessKey).first();
+    if (!row) throw UsersErrors.badAccessKey();
+    return this.caller(row);
+  }
+
+  async callerById(userId: string): Promise<Caller> {
+    return this.caller(await this.row(userId, undefined));
+  }
+
+  /** Email and password; refuses inactive users. */
+  async checkLogin(email: string, password: string): Promise<User> {
+    const rows = await this.db<UserRow>('users').where('email_address', email.toLowerCase());
+    for (const row of rows) {
+      if (row.password_hash !== '' && (await verifyPassword(password, row.password_hash))) {
+        if (!row.active) throw UsersErrors.inactive();
+        return fromRow(row);
+      }
+    }
+    throw UsersErrors.badLogin();
+  }
+
+  private async caller(row: UserRow): Promise<Caller> {
+    if (!row.active) throw UsersErrors.inactive();
+    const own = parseJson<Record<string, PermissionLevel>>(row.user_permissions, {});
+    const group = row.group_id ? await this.deps.groups.permissionsOf(row.group_id) : undefined;
+    const permissions = effectivePermissions(own, group);
+    return { user_id: row.id, org_id: row.org_id, email_address: row.email_address, user_permissions: permissions, is_admin: isAdmin(permissions, group !== undefined) };
+  }
+
+  private async row(id: string, orgScope: string | undefined): Promise<UserRow> {
     const row = await this.db<UserRow>('users')
       .where('id', id)
       .modify((q) => {
@@ -63,16 +186,23 @@ export class UserDirectory {
       })
       .first();
     if (!row) throw UsersErrors.notFound(id);
-    return fromRow(row);
+    return row;
   }
 
-  async authenticate(accessKey: string): Promise<Caller> {
-    const row = await this.db<UserRow>('users').where('access_key', accessKey).first();
-    if (!row) throw UsersErrors.badAccessKey();
-    if (!row.active) throw UsersErrors.inactive();
-    const user = fromRow(row);
-    return { user_id: user.id, org_id: user.org_id, email_address: user.email_address, user_permissions: user.user_permissions };
+  private async write(work: () => Promise<unknown>, email: string): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw UsersErrors.emailTaken(email);
+      throw err;
+    }
   }
+}
+
+function ownOrg(scope: string | undefined, requested: string | undefined): string | undefined {
+  if (scope === undefined) return requested;
+  if (requested !== undefined && requested !== '' && requested !== scope) throw UsersErrors.wrongOrg(requested);
+  return scope;
 }
 
 function fromRow(row: UserRow): User {

@@ -1,0 +1,135 @@
+import type { Caller, GroupsListResult, LoginResult, User, UserGroup, UsersListResult } from '../../../contracts/users/actions';
+import { ok } from '../../../lib/http/envelope';
+import { HttpProblem } from '../../../lib/http/problem';
+import type { Route } from '../../../lib/http/surface';
+import { allows } from '../../../lib/permissions';
+import { pageFromQuery } from '../lib/page-param';
+
+const SESSION_COOKIE = 'gw-session';
+
+/**
+ * Users, user groups and the dashboard login (SPEC.md "Users", "User groups"). Every route
+ * names the permission it needs; a user may always change their own password.
+ */
+export const dashboardUserRoutes: Array<Route<Caller>> = [
+  {
+    method: 'post',
+    path: '/login',
+    open: true,
+    handle: async ({ body, call }) => {
+      const { email_address, password } = body();
+      const login = await call<LoginResult>('users.login', { email_address, password });
+      const maxAge = Math.floor((Date.parse(login.expires_at) - Date.now()) / 1000);
+      return {
+        body: ok('Login successful', { session: login.session, expires_at: login.expires_at, user: login.user }),
+        cookies: [`${SESSION_COOKIE}=${login.session}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`],
+      };
+    },
+  },
+  {
+    method: 'get',
+    path: '/users',
+    permission: { name: 'users', level: 'read' },
+    handle: async ({ caller, query, call }) => ({ body: await call<UsersListResult>('users.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+  },
+  {
+    method: 'get',
+    path: '/users/:id',
+    permission: { name: 'users', level: 'read' },
+    handle: async ({ caller, params, call }) => ({ body: await call<User>('users.get', { id: params.id, org_scope: caller.org_id }) }),
+  },
+  {
+    method: 'post',
+    path: '/users',
+    permission: { name: 'users', level: 'write' },
+    handle: async ({ caller, body, call }) => ({ body: ok('User created', await call<User>('users.create', { user: body(), org_scope: caller.org_id })) }),
+  },
+  {
+    method: 'put',
+    path: '/users/:id',
+    permission: { name: 'users', level: 'write' },
+    handle: async ({ caller, params, body, call }) => {
+      // The password changes through actions/reset only.
+      const { password: _password, ...changes } = body();
+      await call('users.update', { id: params.id, user: changes, org_scope: caller.org_id });
+      return { body: ok('User updated') };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/users/:id',
+    permission: { name: 'users', level: 'write' },
+    handle: async ({ caller, params, call }) => {
+      if (params.id === caller.user_id) throw new HttpProblem(400, 'You can not delete your own user');
+      await call('users.remove', { id: params.id, org_scope: caller.org_id });
+      return { body: ok('User deleted') };
+    },
+  },
+  {
+    method: 'post',
+    path: '/users/:id/actions/reset',
+    permission: { name: 'users', level: 'read' },
+    handle: async ({ caller, params, body, call }) => {
+      if (params.id !== caller.user_id && !allows(caller, 'users', 'write')) {
+        throw new HttpProblem(403, "Access denied: changing another user's password needs the 'users' permission at level 'write'");
+      }
+      const { current_password, new_password } = body();
+      await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password });
+      return { body: ok('User password updated') };
+    },
+  },
+  {
+    method: 'put',
+    path: '/users/:id/actions/key/reset',
+    permission: { name: 'users', level: 'write' },
+    handle: async ({ caller, params, call }) => {
+      const user = await call<User>('users.resetKey', { id: params.id, org_scope: caller.org_id });
+      return { body: ok('User session renewed', user.access_key) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/usergroups',
+    permission: { name: 'user_groups', level: 'read' },
+    handle: async ({ caller, query, call }) => ({ body: await call<GroupsListResult>('users.groups.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+  },
+  {
+    method: 'get',
+    path: '/usergroups/:id',
+    permission: { name: 'user_groups', level: 'read' },
+    handle: async ({ caller, params, call }) => ({ body: await call<UserGroup>('users.groups.get', { id: params.id, org_scope: caller.org_id }) }),
+  },
+  {
+    method: 'post',
+    path: '/usergroups',
+    permission: { name: 'user_groups', level: 'write' },
+    handle: async ({ caller, body, call }) => ({ body: ok('User group created', (await call<UserGroup>('users.groups.create', { group: body(), org_scope: caller.org_id })).id) }),
+  },
+  {
+    method: 'put',
+    path: '/usergroups/:id',
+    permission: { name: 'user_groups', level: 'write' },
+    handle: async ({ caller, params, body, call }) => {
+      await call('users.groups.update', { id: params.id, group: body(), org_scope: caller.org_id });
+      return { body: ok('User group updated') };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/usergroups/:id',
+    permission: { name: 'user_groups', level: 'write' },
+    handle: async ({ caller, params, call }) => {
+      await call('users.groups.remove', { id: params.id, org_scope: caller.org_id });
+      return { body: ok('User group deleted') };
+    },
+  },
+];
+
+/** The session token of a dashboard login, from its cookie. */
+export function sessionCookie(header: string | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE && value.length > 0) return value.join('=');
+  }
+  return undefined;
+}

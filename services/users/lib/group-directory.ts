@@ -1,0 +1,122 @@
+import type { Knex } from 'knex';
+import type { GroupsListResult, PermissionLevel, UserGroup } from '../../../contracts/users/actions';
+import { newRecordId } from '../../../lib/ids';
+import { pageCount, pageWindow } from '../../../lib/pagination';
+import { parseJson } from '../../../lib/store/migrate';
+import { UsersErrors } from '../errors';
+
+interface GroupRow {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string;
+  active: number | boolean;
+  user_permissions: string;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+type GroupInput = Partial<Omit<UserGroup, 'id'>> & { name: string };
+
+/** User groups: their members inherit the group's permissions. */
+export class GroupDirectory {
+  constructor(
+    private readonly db: Knex,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async list(orgScope: string | undefined, page: number, pageSize: number): Promise<GroupsListResult> {
+    const base = this.db<GroupRow>('user_groups').modify((q) => {
+      if (orgScope !== undefined) q.where('org_id', orgScope);
+    });
+    const [{ total }] = await base.clone().count({ total: '*' });
+    const window = pageWindow(page, pageSize);
+    const query = base.clone().select('*').orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(window.offset);
+    if (window.limit !== undefined) query.limit(window.limit);
+    return { groups: (await query).map(fromRow), pages: pageCount(Number(total), pageSize) };
+  }
+
+  async get(id: string, orgScope?: string): Promise<UserGroup> {
+    return fromRow(await this.row(id, orgScope));
+  }
+
+  async create(input: GroupInput, orgScope: string | undefined): Promise<UserGroup> {
+    const orgId = orgScope ?? input.org_id;
+    if (!orgId) throw UsersErrors.orgRequired();
+    if (orgScope !== undefined && input.org_id && input.org_id !== orgScope) throw UsersErrors.wrongOrg(input.org_id);
+    const now = this.now();
+    const row: GroupRow = {
+      id: newRecordId(),
+      org_id: orgId,
+      name: input.name,
+      description: input.description ?? '',
+      active: input.active ?? true,
+      user_permissions: JSON.stringify(input.user_permissions ?? {}),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db('user_groups').insert(row);
+    return fromRow(row);
+  }
+
+  async update(id: string, input: GroupInput, orgScope: string | undefined): Promise<UserGroup> {
+    const current = await this.row(id, orgScope);
+    if (input.org_id && input.org_id !== current.org_id) throw UsersErrors.wrongOrg(input.org_id);
+    const next: GroupRow = {
+      ...current,
+      name: input.name,
+      description: input.description ?? current.description,
+      active: input.active ?? Boolean(current.active),
+      user_permissions: input.user_permissions ? JSON.stringify(input.user_permissions) : current.user_permissions,
+      updated_at: this.now(),
+    };
+    await this.db('user_groups').where('id', id).update(next);
+    return fromRow(next);
+  }
+
+  /** Members of a deleted group keep their own permissions only. */
+  async remove(id: string, orgScope: string | undefined): Promise<void> {
+    await this.row(id, orgScope);
+    await this.db.transaction(async (trx) => {
+      await trx('users').where('group_id', id).update({ group_id: '' });
+      await trx('user_groups').where('id', id).delete();
+    });
+  }
+
+  async removeOrganisation(orgId: string): Promise<void> {
+    await this.db('user_groups').where('org_id', orgId).delete();
+  }
+
+  /** An inactive or missing group grants nothing. */
+  async permissionsOf(id: string): Promise<Record<string, PermissionLevel> | undefined> {
+    const row = await this.db<GroupRow>('user_groups').where('id', id).first();
+    return row && row.active ? parseJson<Record<string, PermissionLevel>>(row.user_permissions, {}) : undefined;
+  }
+
+  async requireInOrg(id: string, orgId: string): Promise<void> {
+    const row = await this.db<GroupRow>('user_groups').where({ id, org_id: orgId }).first();
+    if (!row) throw UsersErrors.unknownGroup(id);
+  }
+
+  private async row(id: string, orgScope: string | undefined): Promise<GroupRow> {
+    const row = await this.db<GroupRow>('user_groups')
+      .where('id', id)
+      .modify((q) => {
+        if (orgScope !== undefined) q.where('org_id', orgScope);
+      })
+      .first();
+    if (!row) throw UsersErrors.groupNotFound(id);
+    return row;
+  }
+}
+
+function fromRow(row: GroupRow): UserGroup {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    name: row.name,
+    description: row.description,
+    active: Boolean(row.active),
+    user_permissions: parseJson<Record<string, PermissionLevel>>(row.user_permissions, {}),
+  };
+}

@@ -1,0 +1,31 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { UsersErrors } from '../errors';
+
+/** How long a dashboard login lasts. */
+const SESSION_TTL_MS = 8 * 3600_000;
+
+/** Dashboard login sessions. The token is returned once; only its hash is stored. */
+export class LoginSessions {
+  constructor(
+    private readonly db: Knex,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async open(userId: string): Promise<{ session: string; expiresAt: number }> {
+    const session = randomBytes(24).toString('hex');
+    const expiresAt = this.now() + SESSION_TTL_MS;
+    await this.db('user_sessions').insert({ token_hash: hash(session), user_id: userId, expires_at: expiresAt });
+    return { session, expiresAt };
+  }
+
+  async userOf(session: string): Promise<string> {
+    const row = await this.db<{ user_id: string; expires_at: number | string }>('user_sessions').where('token_hash', hash(session)).first();
+    if (!row || Number(row.expires_at) <= this.now()) throw UsersErrors.badSession();
+    return row.user_id;
+  }
+}
+
+function hash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
