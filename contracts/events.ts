@@ -4,7 +4,14 @@
  */
 export const GATEWAY_EVENT_PREFIX = 'gw.event.';
 
-export type GatewayEventName = 'QuotaExceeded' | 'RateLimitExceeded' | 'RateLimitSmoothingUp' | 'RateLimitSmoothingDown';
+export type GatewayEventName =
+  | 'QuotaExceeded'
+  | 'RateLimitExceeded'
+  | 'RateLimitSmoothingUp'
+  | 'RateLimitSmoothingDown'
+  | 'AuthFailure'
+  | 'KeyExpired'
+  | 'VersionExpired';
 
 export interface GatewayEvent {
   event: GatewayEventName;

@@ -9,6 +9,7 @@ import { limiterService } from './limiter/limiter.service';
 import { orgsService } from './orgs/orgs.service';
 import { proxyService } from './proxy/proxy.service';
 import { usersService } from './users/users.service';
+import { webhooksService } from './webhooks/webhooks.service';
 
 /** Every service gw can run, by name. */
 export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSchema> = {
@@ -20,14 +21,15 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
   keys: keysService,
   orgs: orgsService,
   users: usersService,
+  webhooks: (runtime) => webhooksService(runtime),
 };
 
 /**
- * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (graphql-engine, streams, oauth, webhooks, analytics) join these lists as they land.
+ * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (graphql-engine, streams, oauth, analytics) join these lists as they land.
  */
 export const ROLES: Record<string, string[]> = {
   gateway: ['proxy', 'auth', 'limiter'],
-  management: ['api', 'apis', 'keys', 'orgs', 'users'],
+  management: ['api', 'apis', 'keys', 'orgs', 'users', 'webhooks'],
 };
 
 /** Expands GW_SERVICES (`all`, role names, service names) into service names, or says what is unknown. */

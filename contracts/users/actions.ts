@@ -88,6 +88,14 @@ export const usersActionParams = {
   setResetPasswords: { id, allowed: 'boolean' },
   authenticate: { access_key: { type: 'string', optional: true }, session: { type: 'string', optional: true } },
   login: { email_address: { type: 'string', empty: false }, password: { type: 'string' } },
+  'sso.create': {
+    ForSection: { type: 'enum', values: ['dashboard', 'portal'] },
+    OrgID: { type: 'string', empty: false },
+    EmailAddress: { type: 'email', normalize: true },
+    GroupID: { type: 'string', optional: true },
+    org_scope: scope,
+  },
+  'sso.consume': { nonce: { type: 'string', empty: false } },
   'groups.list': { org_scope: scope, page },
   'groups.get': { id, org_scope: scope },
   'groups.create': { group: groupRule, org_scope: scope },
@@ -142,4 +150,12 @@ export interface UsersGetParams {
 export interface UsersAuthenticateParams {
   access_key?: string;
   session?: string;
+}
+
+export interface SsoCreateParams {
+  ForSection: 'dashboard' | 'portal';
+  OrgID: string;
+  EmailAddress: string;
+  GroupID?: string;
+  org_scope?: string;
 }

@@ -1,11 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import express from 'express';
 import type { ServiceSchema } from 'moleculer';
+import type { LoginResult } from '../../contracts/users/actions';
+import { envelopeError } from '../../lib/http/envelope';
+import { toProblem } from '../../lib/http/problem';
 import { buildRouter } from '../../lib/http/surface';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { adminSurface } from './routes/admin';
 import { dashboardSurface } from './routes/dashboard';
+import { sessionSetCookie } from './routes/dashboard-users';
 
 /** The REST gateway of the dashboard port: `/api` (dashboard REST API) and `/admin`. */
 export function apiService(runtime: Runtime): ServiceSchema {
@@ -20,6 +24,16 @@ export function apiService(runtime: Runtime): ServiceSchema {
       app.set('etag', false);
       app.use('/api', buildRouter(this.broker, dashboardSurface));
       app.use('/admin', buildRouter(this.broker, adminSurface(config.adminSecret)));
+      // The single sign-on landing: a nonce from POST /api/sso becomes a login session, once.
+      app.get('/tap', async (req, res) => {
+        try {
+          const login = await this.broker.call<LoginResult, object>('users.sso.consume', { nonce: String(req.query.nonce ?? '') });
+          res.append('set-cookie', sessionSetCookie(login)).redirect(302, '/');
+        } catch (err) {
+          const problem = toProblem(err, (unexpected) => this.logger.error('single sign-on failed', unexpected));
+          res.status(problem.status).json(envelopeError(problem));
+        }
+      });
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });

@@ -4,6 +4,7 @@ import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import type { ApiDefinition } from '../../contracts/apis/api-definition';
 import { APIS_CHANGED, GATEWAY_RELOAD, type ApisChangedEvent } from '../../contracts/apis/events';
+import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { buildRouter } from '../../lib/http/surface';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
@@ -116,6 +117,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           defaultTimeoutMs: config.proxyTimeout * 1000,
           call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
           responseHeaders: config.rateLimitResponseHeaders,
+          emitEvent: (event, ctx, message) => {
+            const { api_id, org_id } = ctx.api.definition;
+            const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };
+            void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
+          },
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,

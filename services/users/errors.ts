@@ -11,6 +11,8 @@ export const UsersErrors = {
   wrongPassword: () => new GwError('GW_ERR_USERS_BAD_PASSWORD', 403, 'Current password is not correct'),
   badLogin: () => new GwError('GW_ERR_USERS_BAD_LOGIN', 401, 'Email address or password not correct'),
   badSession: () => new GwError('GW_ERR_USERS_BAD_ACCESS_KEY', 403, 'Session expired or not recognised; log in again'),
+  badNonce: () => new GwError('GW_ERR_USERS_BAD_LOGIN', 401, 'Single sign-on nonce is not valid: it was used already, has expired, or never existed'),
+  portalUnsupported: () => new GwError('GW_ERR_USERS_INVALID', 400, "ForSection 'portal' is not supported: gw has no developer portal; use 'dashboard'"),
   groupNotFound: (id: string) => new GwError('GW_ERR_USERS_GROUP_NOT_FOUND', 404, `User group not found: ${id}`, { id }),
   unknownGroup: (id: string) => new GwError('GW_ERR_USERS_INVALID', 400, `group_id names a user group that does not exist in this organisation: ${id}`, { id }),
 };

@@ -3,6 +3,7 @@ import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events
 import {
   usersActionParams,
   type LoginResult,
+  type SsoCreateParams,
   type UserGroup,
   type UsersAuthenticateParams,
   type UsersCreateParams,
@@ -16,6 +17,7 @@ import { migrate } from '../../lib/store/migrate';
 import { UsersErrors } from './errors';
 import { GroupDirectory } from './lib/group-directory';
 import { LoginSessions } from './lib/login-sessions';
+import { SsoNonces } from './lib/sso-nonces';
 import { USERS_MIGRATIONS } from './lib/migrations';
 import { UserDirectory } from './lib/user-directory';
 
@@ -27,6 +29,8 @@ export function usersService(runtime: Runtime): ServiceSchema {
   let users: UserDirectory;
   let groups: GroupDirectory;
   let sessions: LoginSessions;
+  let nonces: SsoNonces;
+  let orgExists: (orgId: string) => Promise<boolean>;
   return {
     name: 'users',
     actions: {
@@ -57,6 +61,29 @@ export function usersService(runtime: Runtime): ServiceSchema {
           return { session, expires_at: new Date(expiresAt).toISOString(), user };
         },
       },
+      'sso.create': {
+        params: usersActionParams['sso.create'],
+        async handler(ctx: Context<SsoCreateParams>) {
+          const { ForSection, OrgID, EmailAddress, GroupID, org_scope } = ctx.params;
+          if (ForSection === 'portal') throw UsersErrors.portalUnsupported();
+          if (org_scope !== undefined && OrgID !== org_scope) throw UsersErrors.wrongOrg(OrgID);
+          if (GroupID) await groups.requireInOrg(GroupID, OrgID);
+          else if (!(await orgExists(OrgID))) throw UsersErrors.unknownOrg(OrgID);
+          return nonces.issue({ org_id: OrgID, email_address: EmailAddress, group_id: GroupID ?? '' });
+        },
+      },
+      'sso.consume': {
+        params: usersActionParams['sso.consume'],
+        async handler(ctx: Context<{ nonce: string }>): Promise<LoginResult> {
+          const grant = await nonces.consume(ctx.params.nonce);
+          const user =
+            (await users.findByEmail(grant.org_id, grant.email_address)) ??
+            (await users.create({ email_address: grant.email_address, org_id: grant.org_id, group_id: grant.group_id || undefined }));
+          if (!user.active) throw UsersErrors.inactive();
+          const { session, expiresAt } = await sessions.open(user.id);
+          return { session, expires_at: new Date(expiresAt).toISOString(), user };
+        },
+      },
       'groups.list': { params: usersActionParams['groups.list'], handler: (ctx: Context<Scoped>) => groups.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize) },
       'groups.get': { params: usersActionParams['groups.get'], handler: (ctx: Context<UsersGetParams>) => groups.get(ctx.params.id, ctx.params.org_scope) },
       'groups.create': {
@@ -81,7 +108,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'users', USERS_MIGRATIONS);
-      const orgExists = (orgId: string) =>
+      orgExists = (orgId: string) =>
         this.broker.call('orgs.get', { id: orgId }).then(
           () => true,
           (err: unknown) => (isGwError(err, 'GW_ERR_ORGS_NOT_FOUND') ? false : Promise.reject(err)),
@@ -89,6 +116,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
       groups = new GroupDirectory(db);
       users = new UserDirectory(db, { orgExists, groups });
       sessions = new LoginSessions(db);
+      nonces = new SsoNonces(db);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Caller, GroupsListResult, LoginResult, User, UserGroup, UsersListResult } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
-import type { Route } from '../../../lib/http/surface';
+import type { Reply, Route } from '../../../lib/http/surface';
 import { allows } from '../../../lib/permissions';
 import { pageFromQuery } from '../lib/page-param';
 
@@ -18,13 +18,20 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     open: true,
     handle: async ({ body, call }) => {
       const { email_address, password } = body();
-      const login = await call<LoginResult>('users.login', { email_address, password });
-      const maxAge = Math.floor((Date.parse(login.expires_at) - Date.now()) / 1000);
-      return {
-        body: ok('Login successful', { session: login.session, expires_at: login.expires_at, user: login.user }),
-        cookies: [`${SESSION_COOKIE}=${login.session}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`],
-      };
+      return loginReply(await call<LoginResult>('users.login', { email_address, password }));
     },
+  },
+  {
+    method: 'post',
+    path: '/sso',
+    permission: { name: 'users', level: 'write' },
+    handle: async ({ caller, body, call }) => ({ body: ok('SSO Nonce created', await call<string>('users.sso.create', { ...body(), org_scope: caller.org_id })) }),
+  },
+  {
+    method: 'post',
+    path: '/sso/login',
+    open: true,
+    handle: async ({ body, call }) => loginReply(await call<LoginResult>('users.sso.consume', { nonce: body().nonce })),
   },
   {
     method: 'get',
@@ -124,6 +131,19 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     },
   },
 ];
+
+/** A login answers with the session, and sets it as an HTTP-only cookie for the web UI. */
+export function loginReply(login: LoginResult): Reply {
+  return {
+    body: ok('Login successful', { session: login.session, expires_at: login.expires_at, user: login.user }),
+    cookies: [sessionSetCookie(login)],
+  };
+}
+
+export function sessionSetCookie(login: LoginResult): string {
+  const maxAge = Math.floor((Date.parse(login.expires_at) - Date.now()) / 1000);
+  return `${SESSION_COOKIE}=${login.session}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
+}
 
 /** The session token of a dashboard login, from its cookie. */
 export function sessionCookie(header: string | undefined): string | undefined {

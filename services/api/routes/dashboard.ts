@@ -7,6 +7,7 @@ import type { Surface } from '../../../lib/http/surface';
 import { headerValue } from '../lib/credentials';
 import { pageFromQuery } from '../lib/page-param';
 import { allows } from '../../../lib/permissions';
+import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOrgRoutes } from './dashboard-org';
 import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
@@ -86,6 +87,7 @@ export const dashboardSurface: Surface<Caller> = {
     ...dashboardKeyRoutes,
     ...dashboardUserRoutes,
     ...dashboardOrgRoutes,
+    ...dashboardHookRoutes,
   ],
 };
 

@@ -1,5 +1,6 @@
 import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import type { GatewayEventName } from '../../../contracts/events';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import { compose, type Step } from './compose';
 import { compileEndpointRules, pathPattern } from './endpoint-rules';
@@ -36,6 +37,8 @@ export interface CompileDeps {
   call<T>(action: string, params: object): Promise<T>;
   /** what X-RateLimit-* headers describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
+  /** publishes a gateway event (`gw.event.<name>`) about a request */
+  emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
 }
 
 /**
@@ -52,13 +55,13 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
 
   const steps: Array<Step | undefined> = [
     batchStep(definition, deps.selfOrigin),
-    versionStep(settings, versions),
+    versionStep(settings, versions, deps.emitEvent),
     pluginStep('pre', plugins.pre, deps.logger),
     ipRulesStep(definition),
     all.some((v) => v.sizeLimit > 0) ? sizeLimitStep : undefined,
     authenticationStep(definition, plugins.auth_check, deps),
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
-    sessionChecksStep(definition),
+    sessionChecksStep(definition, deps.emitEvent),
     usesLimits(definition, all) ? limitsStep(definition, deps) : undefined,
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,

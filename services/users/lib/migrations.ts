@@ -49,4 +49,19 @@ export const USERS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('user_groups');
     },
   },
+  {
+    name: '003_create_sso_nonces',
+    async up(db) {
+      await db.schema.createTable('sso_nonces', (t) => {
+        t.string('nonce_hash', 64).primary();
+        t.string('org_id', 64).notNullable();
+        t.string('email_address', 255).notNullable();
+        t.string('group_id', 64).notNullable();
+        t.bigInteger('expires_at').notNullable();
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('sso_nonces');
+    },
+  },
 ];

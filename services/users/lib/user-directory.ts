@@ -148,6 +148,11 @@ export class UserDirectory {
     return this.update(id, { user_permissions: permissions });
   }
 
+  async findByEmail(orgId: string, email: string): Promise<User | undefined> {
+    const row = await this.db<UserRow>('users').where({ org_id: orgId, email_address: email.toLowerCase() }).first();
+    return row ? fromRow(row) : undefined;
+  }
+
   async callerByAccessKey(accessKey: string): Promise<Caller> {
     const row = await this.db<UserRow>('users').where('access_key', accessKey).first();
     if (!row) throw UsersErrors.badAccessKey();

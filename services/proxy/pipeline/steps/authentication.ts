@@ -12,6 +12,7 @@ import type { RequestContext } from '../request-context';
 export interface AuthStepDeps {
   call<T>(action: string, params: object): Promise<T>;
   logger: LoggerInstance;
+  emitEvent(event: 'AuthFailure', ctx: RequestContext, message: string): void;
 }
 
 /**
@@ -47,7 +48,7 @@ function tokenAuthStep(definition: ApiDefinition, deps: AuthStepDeps): Step {
     const found = findCredential(ctx, where);
     if (!found) return refuse(ctx, 401, GatewayMessages.authFieldMissing);
     const key = found.value.replace(/^Bearer\s+/i, '').trim();
-    return admit(ctx, await check(deps, { kind: 'token', key }), strip ? [where, found] : undefined);
+    return admit(ctx, deps, await check(deps, { kind: 'token', key }), strip ? [where, found] : undefined);
   };
 }
 
@@ -76,7 +77,7 @@ function basicAuthStep(definition: ApiDefinition, deps: AuthStepDeps): Step {
     }
     if (!credentials) return refuse(ctx, 401, GatewayMessages.authFieldMissing, challenge);
     const result = await check(deps, { kind: 'basic', org_id: definition.org_id, ...credentials, cache_ttl: cacheTtl, disable_caching: disableCaching });
-    return admit(ctx, result, strip && found ? [where, found] : undefined);
+    return admit(ctx, deps, result, strip && found ? [where, found] : undefined);
   };
 }
 
@@ -113,9 +114,12 @@ async function check(deps: AuthStepDeps, params: AuthCheckParams): Promise<AuthC
   }
 }
 
-function admit(ctx: RequestContext, result: AuthCheckResult | Error, strip: [CredentialLocations, FoundCredential] | undefined): typeof DONE | void {
+function admit(ctx: RequestContext, deps: AuthStepDeps, result: AuthCheckResult | Error, strip: [CredentialLocations, FoundCredential] | undefined): typeof DONE | void {
   if (result instanceof Error) return refuse(ctx, 503, GatewayMessages.keyStoreUnavailable);
-  if (!result.ok) return refuse(ctx, 403, GatewayMessages.accessDisallowed);
+  if (!result.ok) {
+    deps.emitEvent('AuthFailure', ctx, result.reason === 'wrong_password' ? 'Wrong password for a basic-auth user' : 'Attempted access with an unknown key');
+    return refuse(ctx, 403, GatewayMessages.accessDisallowed);
+  }
   ctx.session = result.session;
   ctx.keyHash = result.key_hash;
   if (strip) stripCredential(ctx, strip[0], strip[1]);

@@ -14,7 +14,7 @@ const urlPatterns = new Map<string, RegExp>();
  * lists `allowed_urls`, the path and method). A key with no access rights has access to nothing.
  * Sessions made by an `auth_check` plugin without access rights are the plugin's decision.
  */
-export function sessionChecksStep(definition: ApiDefinition): Step | undefined {
+export function sessionChecksStep(definition: ApiDefinition, emitEvent: (event: 'KeyExpired', ctx: RequestContext, message: string) => void): Step | undefined {
   if (definition.use_keyless === true) return undefined;
   const apiId = definition.api_id;
   return (ctx) => {
@@ -22,7 +22,10 @@ export function sessionChecksStep(definition: ApiDefinition): Step | undefined {
     const session = ctx.session as Session;
     if (ctx.sessionFromPlugin && session.access_rights === undefined) return;
     if (session.is_inactive === true) return refuse(ctx, 403, GatewayMessages.keyInactive);
-    if (typeof session.expires === 'number' && session.expires > 0 && session.expires * 1000 < Date.now()) return refuse(ctx, 401, GatewayMessages.keyExpired);
+    if (typeof session.expires === 'number' && session.expires > 0 && session.expires * 1000 < Date.now()) {
+      emitEvent('KeyExpired', ctx, 'Attempted access from expired key');
+      return refuse(ctx, 401, GatewayMessages.keyExpired);
+    }
     const access = session.access_rights?.[apiId];
     if (!access) return refuse(ctx, 403, GatewayMessages.accessDisallowed);
     if (access.versions && access.versions.length > 0 && !access.versions.includes(ctx.version?.name ?? '')) return refuse(ctx, 403, GatewayMessages.accessDisallowed);

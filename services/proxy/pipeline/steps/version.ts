@@ -10,7 +10,7 @@ import type { VersionLocation, VersionSettings } from '../versions';
  * version's allow and block lists, which the reference gateway checks here, before
  * authentication. An `ignored` endpoint is recorded for the steps after it.
  */
-export function versionStep(settings: VersionSettings, versions: Map<string, CompiledVersion>): Step {
+export function versionStep(settings: VersionSettings, versions: Map<string, CompiledVersion>, emitEvent: (event: 'VersionExpired', ctx: RequestContext, message: string) => void): Step {
   const fixed = settings.notVersioned ? (versions.get(settings.defaultVersion ?? '') ?? versions.values().next().value) : undefined;
   return (ctx) => {
     let version = fixed;
@@ -21,7 +21,10 @@ export function versionStep(settings: VersionSettings, versions: Map<string, Com
       version = versions.get(name);
       if (!version) return refuse(ctx, 404, GatewayMessages.versionUnknown);
     }
-    if (version.expiresAt !== undefined && Date.now() >= version.expiresAt) return refuse(ctx, 403, GatewayMessages.versionExpired);
+    if (version.expiresAt !== undefined && Date.now() >= version.expiresAt) {
+      emitEvent('VersionExpired', ctx, `Version ${version.name} of the API has expired`);
+      return refuse(ctx, 403, GatewayMessages.versionExpired);
+    }
     ctx.version = version;
     if (version.rules.empty) return;
     const decision = version.rules.decide(ctx.req.method ?? 'GET', ctx.relativePath);

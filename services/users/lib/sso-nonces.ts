@@ -1,0 +1,40 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { UsersErrors } from '../errors';
+
+/** SPEC.md "Other constants": a single sign-on token lives 60 seconds. */
+export const SSO_NONCE_TTL_MS = 60_000;
+
+export interface SsoGrant {
+  org_id: string;
+  email_address: string;
+  group_id: string;
+}
+
+/** Single sign-on nonces: each logs one person in once, within 60 seconds. Only a hash is stored. */
+export class SsoNonces {
+  constructor(
+    private readonly db: Knex,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async issue(grant: SsoGrant): Promise<string> {
+    const nonce = randomBytes(24).toString('hex');
+    await this.db('sso_nonces').where('expires_at', '<=', this.now()).delete();
+    await this.db('sso_nonces').insert({ nonce_hash: hash(nonce), ...grant, expires_at: this.now() + SSO_NONCE_TTL_MS });
+    return nonce;
+  }
+
+  /** Uses the nonce up, whatever happens next. */
+  async consume(nonce: string): Promise<SsoGrant> {
+    const row = await this.db('sso_nonces').where('nonce_hash', hash(nonce)).first();
+    if (!row) throw UsersErrors.badNonce();
+    await this.db('sso_nonces').where('nonce_hash', hash(nonce)).delete();
+    if (Number(row.expires_at) <= this.now()) throw UsersErrors.badNonce();
+    return { org_id: row.org_id, email_address: row.email_address, group_id: row.group_id };
+  }
+}
+
+function hash(nonce: string): string {
+  return createHash('sha256').update(nonce).digest('hex');
+}

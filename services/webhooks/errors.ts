@@ -1,0 +1,5 @@
+import { GwError } from '../../lib/errors';
+
+export const WebhooksErrors = {
+  notFound: (id: string) => new GwError('GW_ERR_WEBHOOKS_NOT_FOUND', 404, `Webhook not found: ${id}`, { id }),
+};

@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import { request } from 'undici';
+import type { HookReference } from '../../../contracts/apis/api-definition';
+import type { GatewayEvent } from '../../../contracts/events';
+import type { Webhook } from '../../../contracts/webhooks/actions';
+
+export interface DeliveryDeps {
+  /** the hook references of the API an event is about */
+  hookReferences(apiId: string): Promise<HookReference[]>;
+  /** a stored webhook, when a reference names one by id */
+  storedHook(id: string): Promise<Webhook | undefined>;
+  log(entry: { hook_id: string; org_id: string; api_id: string; event: string; status: 'delivered' | 'failed'; attempts: number; response_code: number; error: string }): Promise<void>;
+  warn(message: string): void;
+  now?: () => number;
+  /** waits between attempts, in ms (tests shorten them) */
+  backoffMs?: number[];
+  attemptTimeoutMs?: number;
+}
+
+/**
+ * Delivers gateway events to the webhooks an API's `hook_references` name: the hook's method
+ * and headers, a body from its template (`{{.Field}}` or `{{ field }}` placeholders of the
+ * event; the event as JSON without one), retried after a failure, never on the request path.
+ * Within `event_timeout` seconds the same event for the same key is not sent again.
+ */
+export class EventDelivery {
+  private readonly lastSent = new Map<string, number>();
+  private readonly now: () => number;
+  private readonly backoffMs: number[];
+
+  constructor(private readonly deps: DeliveryDeps) {
+    this.now = deps.now ?? Date.now;
+    this.backoffMs = deps.backoffMs ?? [1000, 5000];
+  }
+
+  async handle(event: GatewayEvent): Promise<void> {
+    if (!event.api_id) return;
+    const references = (await this.deps.hookReferences(event.api_id)).filter((ref) => ref.event_name === event.event);
+    for (const reference of references) {
+      const hook = await this.resolve(reference);
+      if (!hook) continue;
+      const cooldown = (reference.event_timeout ?? hook.event_timeout ?? 0) * 1000;
+      const dedupe = `${hook.id}|${event.event}|${event.key}`;
+      const last = this.lastSent.get(dedupe);
+      if (cooldown > 0 && last !== undefined && this.now() - last < cooldown) continue;
+      this.lastSent.set(dedupe, this.now());
+      void this.deliver(hook, event);
+    }
+  }
+
+  private async resolve(reference: HookReference): Promise<Webhook | undefined> {
+    const embedded = reference.hook as Partial<Webhook>;
+    const stored = embedded.id ? await this.deps.storedHook(embedded.id) : undefined;
+    const hook = { method: 'POST', header_map: {}, template_path: '', event_timeout: 0, ...embedded, ...stored } as Webhook;
+    if (!hook.target_path) {
+      this.deps.warn(`hook reference for ${reference.event_name} has no target_path; skipped`);
+      return undefined;
+    }
+    hook.id ||= `inline:${hook.target_path}`;
+    return hook;
+  }
+
+  private async deliver(hook: Webhook, event: GatewayEvent): Promise<void> {
+    let body: string;
+    try {
+      body = await renderBody(hook, event);
+    } catch (err) {
+      await this.record(hook, event, 'failed', 0, 0, `template ${hook.template_path}: ${(err as Error).message}`);
+      return;
+    }
+    let attempts = 0;
+    let lastError = '';
+    let lastCode = 0;
+    for (;;) {
+      attempts++;
+      try {
+        const response = await request(hook.target_path, {
+          method: (hook.method || 'POST').toUpperCase() as 'POST',
+          headers: { 'content-type': hook.template_path ? 'text/plain' : 'application/json', ...hook.header_map },
+          body: hook.method?.toUpperCase() === 'GET' ? undefined : body,
+          headersTimeout: this.deps.attemptTimeoutMs ?? 5000,
+          bodyTimeout: this.deps.attemptTimeoutMs ?? 5000,
+        });
+        await response.body.dump();
+        lastCode = response.statusCode;
+        if (response.statusCode < 400) return this.record(hook, event, 'delivered', attempts, lastCode, '');
+        lastError = `HTTP ${response.statusCode}`;
+      } catch (err) {
+        lastError = (err as Error).message;
+      }
+      if (attempts > this.backoffMs.length) break;
+      await new Promise((resolve) => setTimeout(resolve, this.backoffMs[attempts - 1]));
+    }
+    this.deps.warn(`webhook ${hook.id} failed for ${event.event} after ${attempts} attempts: ${lastError}`);
+    await this.record(hook, event, 'failed', attempts, lastCode, lastError);
+  }
+
+  private record(hook: Webhook, event: GatewayEvent, status: 'delivered' | 'failed', attempts: number, code: number, error: string): Promise<void> {
+    return this.deps
+      .log({ hook_id: hook.id, org_id: event.org_id, api_id: event.api_id, event: event.event, status, attempts, response_code: code, error })
+      .catch((err: Error) => this.deps.warn(`could not record the delivery of webhook ${hook.id}: ${err.message}`));
+  }
+}
+
+async function renderBody(hook: Webhook, event: GatewayEvent): Promise<string> {
+  if (!hook.template_path) return JSON.stringify(event);
+  const template = await readFile(hook.template_path, 'utf8');
+  const fields: Record<string, unknown> = { ...event, Event: event.event, Time: event.time, APIID: event.api_id, OrgID: event.org_id, Key: event.key, Message: event.message, Origin: event.origin };
+  return template.replace(/\{\{\s*\.?([A-Za-z_][\w.]*)\s*\}\}/g, (_match, path: string) => {
+    const value = path.split('.').reduce<unknown>((at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), fields);
+    return value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  });
+}
