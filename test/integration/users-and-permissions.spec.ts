@@ -117,14 +117,20 @@ describe('users, groups, permissions and organisation settings', () => {
       ['reader', 'GET', () => '/portal/policies', undefined, 403],
       ['reader', 'GET', () => '/usergroups', undefined, 403],
       ['reader', 'GET', () => '/org/permissions', undefined, 403],
+      ['reader', 'GET', () => '/hooks', undefined, 403],
+      ['reader', 'POST', () => '/keys', { access_rights: {} }, 403],
+      ['reader', 'GET', () => `/apis/${apiId}/keys/unknown-key`, undefined, 404],
       ['writer', 'POST', () => '/apis', keylessApi('W', '/w-1', 'http://127.0.0.1:9'), 200],
       ['writer', 'POST', () => '/portal/policies', { name: 'p' }, 200],
       ['writer', 'POST', () => '/usergroups', { name: 'g' }, 200],
       ['writer', 'GET', () => '/org/opa', undefined, 403],
+      ['writer', 'POST', () => '/hooks', { name: 'h', target_path: 'http://127.0.0.1:9/h' }, 403],
+      ['writer', 'PUT', () => '/org/permissions', { additional_permissions: {} }, 403],
       ['denied', 'GET', () => '/apis', undefined, 403],
       ['denied', 'GET', () => `/apis/${apiId}`, undefined, 403],
       ['grouped', 'PUT', () => `/apis/${apiId}`, keylessApi('Perm API', '/perm-api', 'http://127.0.0.1:9'), 200],
       ['grouped', 'GET', () => '/users', undefined, 403],
+      ['grouped', 'GET', () => '/hooks', undefined, 403],
     ];
     for (const [who, method, path, body, status] of table) {
       it(`${who}: ${method} ${path()} → ${status}`, async () => {
@@ -137,6 +143,13 @@ describe('users, groups, permissions and organisation settings', () => {
         }
       });
     }
+
+    it('lets an IsAdmin user do everything, including organisation settings', async () => {
+      const boss = as({ authorization: (await createUser('boss@perm.test', { user_permissions: { IsAdmin: 'admin' } })).access_key });
+      assert.equal((await boss('/org/permissions')).status, 200);
+      assert.equal((await boss('/hooks')).status, 200);
+      assert.equal((await boss('/users')).status, 200);
+    });
 
     it("lets a user change their own password without the users write permission, but not someone else's", async () => {
       const self = await createUser('self@perm.test', { user_permissions: { users: 'read' } });
