@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Policy } from '../../../contracts/keys/session';
 import { isUniqueViolation } from '../../../lib/store/database';
 import { parseJson } from '../../../lib/store/migrate';
-import { pageCount, pageWindow } from '../../../lib/pagination';
+import { paginate } from '../../../lib/store/paginate';
 import { newRecordId } from '../../../lib/ids';
 import type { PoliciesChangedEvent } from '../../../contracts/keys/events';
 import { KeysErrors } from '../errors';
@@ -51,14 +51,11 @@ export class PolicyRegistry {
   }
 
   async list(orgScope: string | undefined, page: number): Promise<{ policies: Policy[]; pages: number }> {
-    const base = this.db<PolicyRow>('policies').modify((q) => {
+    const base = this.db('policies').modify((q) => {
       if (orgScope !== undefined) q.where('org_id', orgScope);
     });
-    const [{ total }] = await base.clone().count({ total: '*' });
-    const window = pageWindow(page, this.pageSize);
-    const query = base.clone().select('*').orderBy('created_at').offset(window.offset);
-    if (window.limit !== undefined) query.limit(window.limit);
-    return { policies: (await query).map((row: PolicyRow) => parseJson<Policy>(row.document, {} as Policy)), pages: pageCount(Number(total), this.pageSize) };
+    const { rows, pages } = await paginate<PolicyRow>(base, page, this.pageSize);
+    return { policies: rows.map((row) => parseJson<Policy>(row.document, {} as Policy)), pages };
   }
 
   async create(input: Partial<Policy>, orgScope: string | undefined): Promise<Policy> {

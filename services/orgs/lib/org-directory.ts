@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Organisation, OrganisationInput, OrgsListParams, OrgsListResult } from '../../../contracts/orgs/actions';
 import { newRecordId } from '../../../lib/ids';
-import { pageCount, pageWindow } from '../../../lib/pagination';
 import { isUniqueViolation } from '../../../lib/store/database';
+import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
 import { OrgsErrors } from '../errors';
 
@@ -24,12 +24,8 @@ export class OrgDirectory {
   ) {}
 
   async list(params: OrgsListParams): Promise<OrgsListResult> {
-    const [{ total }] = await this.db('organisations').count({ total: '*' });
-    const window = pageWindow(params.page ?? 1, this.pageSize);
-    const query = this.db<OrgRow>('organisations').select('*').orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(window.offset);
-    if (window.limit !== undefined) query.limit(window.limit);
-    const rows = await query;
-    return { organisations: rows.map(fromRow), pages: pageCount(Number(total), this.pageSize) };
+    const { rows, pages } = await paginate<OrgRow>(this.db('organisations'), params.page ?? 1, this.pageSize);
+    return { organisations: rows.map(fromRow), pages };
   }
 
   async get(id: string): Promise<Organisation> {

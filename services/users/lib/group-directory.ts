@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { GroupsListResult, PermissionLevel, UserGroup } from '../../../contracts/users/actions';
 import { newRecordId } from '../../../lib/ids';
-import { pageCount, pageWindow } from '../../../lib/pagination';
+import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
 import { UsersErrors } from '../errors';
 
@@ -26,14 +26,11 @@ export class GroupDirectory {
   ) {}
 
   async list(orgScope: string | undefined, page: number, pageSize: number): Promise<GroupsListResult> {
-    const base = this.db<GroupRow>('user_groups').modify((q) => {
+    const base = this.db('user_groups').modify((q) => {
       if (orgScope !== undefined) q.where('org_id', orgScope);
     });
-    const [{ total }] = await base.clone().count({ total: '*' });
-    const window = pageWindow(page, pageSize);
-    const query = base.clone().select('*').orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(window.offset);
-    if (window.limit !== undefined) query.limit(window.limit);
-    return { groups: (await query).map(fromRow), pages: pageCount(Number(total), pageSize) };
+    const { rows, pages } = await paginate<GroupRow>(base, page, pageSize);
+    return { groups: rows.map(fromRow), pages };
   }
 
   async get(id: string, orgScope?: string): Promise<UserGroup> {

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { Caller, PermissionLevel, User, UserInput, UsersListResult, UsersResetPasswordParams } from '../../../contracts/users/actions';
 import { newPublicId, newRecordId } from '../../../lib/ids';
-import { pageCount, pageWindow } from '../../../lib/pagination';
 import { hashPassword, verifyPassword } from '../../../lib/password';
 import { isUniqueViolation } from '../../../lib/store/database';
+import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
 import { UsersErrors } from '../errors';
 import type { GroupDirectory } from './group-directory';
@@ -45,14 +45,11 @@ export class UserDirectory {
   }
 
   async list(orgScope: string | undefined, page: number, pageSize: number): Promise<UsersListResult> {
-    const base = this.db<UserRow>('users').modify((q) => {
+    const base = this.db('users').modify((q) => {
       if (orgScope !== undefined) q.where('org_id', orgScope);
     });
-    const [{ total }] = await base.clone().count({ total: '*' });
-    const window = pageWindow(page, pageSize);
-    const query = base.clone().select('*').orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(window.offset);
-    if (window.limit !== undefined) query.limit(window.limit);
-    return { users: (await query).map(fromRow), pages: pageCount(Number(total), pageSize) };
+    const { rows, pages } = await paginate<UserRow>(base, page, pageSize);
+    return { users: rows.map(fromRow), pages };
   }
 
   async create(input: UserInput, orgScope?: string): Promise<User> {

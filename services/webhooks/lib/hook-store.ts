@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Delivery, Webhook, WebhooksListResult } from '../../../contracts/webhooks/actions';
 import { newRecordId } from '../../../lib/ids';
-import { pageCount, pageWindow } from '../../../lib/pagination';
+import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
 import { WebhooksErrors } from '../errors';
 
@@ -24,14 +24,11 @@ export class HookStore {
   ) {}
 
   async list(orgScope: string | undefined, page: number): Promise<WebhooksListResult> {
-    const base = this.db<HookRow>('hooks').modify((q) => {
+    const base = this.db('hooks').modify((q) => {
       if (orgScope !== undefined) q.where('org_id', orgScope);
     });
-    const [{ total }] = await base.clone().count({ total: '*' });
-    const window = pageWindow(page, this.pageSize);
-    const query = base.clone().select('*').orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(window.offset);
-    if (window.limit !== undefined) query.limit(window.limit);
-    return { hooks: (await query).map((row: HookRow) => parseJson<Webhook>(row.document, {} as Webhook)), pages: pageCount(Number(total), this.pageSize) };
+    const { rows, pages } = await paginate<HookRow>(base, page, this.pageSize);
+    return { hooks: rows.map((row) => parseJson<Webhook>(row.document, {} as Webhook)), pages };
   }
 
   async get(id: string, orgScope?: string): Promise<Webhook> {
