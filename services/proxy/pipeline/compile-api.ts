@@ -9,6 +9,9 @@ import { loadPlugins } from './plugins/plugin-loader';
 import type { RequestContext } from './request-context';
 import { authenticationStep } from './steps/authentication';
 import { batchStep } from './steps/batch';
+import { graphqlGateFor } from '../../graphql-engine/lib/graphql-gate';
+import { compilePersistedQueries } from './persisted-queries';
+import { graphqlStep } from './steps/graphql';
 import { ipRulesStep } from './steps/ip-rules';
 import { limitsStep } from './steps/limits';
 import { pluginStep } from './steps/plugins';
@@ -63,6 +66,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     usesLimits(definition, all) ? limitsStep(definition, deps) : undefined,
+    graphqlStep(definition, graphqlGateFor(definition), all.some((v) => v.persistedQueryFor !== undefined)),
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
@@ -93,6 +97,7 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     pool: deps.pools.get(target.origin),
     timeoutFor: compileTimeouts(extended?.hard_timeouts, version.ignore_endpoint_case === true, deps.defaultTimeoutMs),
     ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
+    persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
   };
 }
 

@@ -4,6 +4,7 @@ import type { EndpointRules } from './endpoint-rules';
 import type { HeaderTransform } from './header-transform';
 import type { RequestContext } from './request-context';
 import type { ParsedTarget } from './target';
+import type { PersistedQueryLookup } from './persisted-queries';
 import type { LoadedPlugins } from './plugins/plugin-loader';
 
 /** A version of an API, compiled once when the definition arrives. */
@@ -23,6 +24,8 @@ export interface CompiledVersion {
   /** the first enabled `extended_paths.rate_limit` entry matching the request, if any */
   rateLimitFor(method: string, relativePath: string): EndpointRateLimit | undefined;
   readonly hasEndpointRateLimits: boolean;
+  /** the `extended_paths.persist_graphql` entry serving the request, if any */
+  persistedQueryFor: PersistedQueryLookup | undefined;
 }
 
 export interface EndpointRateLimit {

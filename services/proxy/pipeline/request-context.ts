@@ -26,6 +26,8 @@ export class RequestContext {
   sessionFromPlugin = false;
   /** path and query to send upstream instead of the derived ones (set by a plugin) */
   rewrittenUrl: string | undefined;
+  /** the method to use upstream instead of the client's (persisted GraphQL queries POST) */
+  upstreamMethod: string | undefined;
   /** a request body that replaces the client's (set by a plugin) */
   replacedBody: Buffer | undefined;
   /** set once a step or plugin has answered the client */

@@ -29,7 +29,7 @@ export interface UpstreamStepOptions {
 export function upstreamStep(options: UpstreamStepOptions): Step {
   return (ctx) => {
     const version = ctx.version!;
-    const method = ctx.req.method ?? 'GET';
+    const method = ctx.upstreamMethod ?? ctx.req.method ?? 'GET';
     const headers = ctx.upstreamHeaders();
     let body: Buffer | IncomingMessage | null = null;
     if (ctx.replacedBody) {

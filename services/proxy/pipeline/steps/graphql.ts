@@ -1,0 +1,64 @@
+import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
+import type { Session } from '../../../../contracts/keys/session';
+import type { GraphqlGate } from '../../../graphql-engine/lib/graphql-gate';
+import { DONE, type Step } from '../compose';
+import { compileHeaderTransform, applyHeaderTransform } from '../header-transform';
+import type { RequestContext } from '../request-context';
+
+/**
+ * GraphQL in the request path. A persisted query (REST path → fixed operation) becomes a
+ * GraphQL POST to the target. On a proxy-only GraphQL API every other request is a GraphQL
+ * operation: parsed and validated against the API's schema (never forwarded when invalid),
+ * checked against the key's depth limits, field permissions and introspection right, then
+ * forwarded as received with `graphql.proxy.request_headers` added (`auth_headers` are for
+ * schema introspection by the dashboard only, never sent here).
+ */
+export function graphqlStep(definition: ApiDefinition, gate: GraphqlGate | undefined, hasPersistedQueries: boolean): Step | undefined {
+  if (!gate && !hasPersistedQueries) return undefined;
+  const proxy = ((definition.graphql as Record<string, unknown> | undefined)?.proxy ?? {}) as Record<string, unknown>;
+  const requestHeaders = compileHeaderTransform(proxy.request_headers, undefined, definition.enable_context_vars === true);
+  return async (ctx) => {
+    const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
+    if (persisted) return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
+    if (!gate) return;
+    if (ctx.upgrade) return answer(ctx, 400, { errors: [{ message: 'GraphQL subscriptions over WebSocket are not supported by this gateway yet' }] });
+    const request = await readOperation(ctx);
+    if ('error' in request) return answer(ctx, 400, { errors: [{ message: request.error }] });
+    const refusal = gate.refusal(gate.analyse(request.query, request.operationName), ctx.session as Session | undefined);
+    if (refusal) return answer(ctx, refusal.status, refusal.body);
+    if (requestHeaders) applyHeaderTransform(requestHeaders, ctx.upstreamHeaders(), ctx);
+  };
+}
+
+function runPersisted(ctx: RequestContext, operation: string, variables: Record<string, unknown>): void {
+  ctx.replacedBody = Buffer.from(JSON.stringify({ query: operation, variables }));
+  ctx.upstreamMethod = 'POST';
+  const headers = ctx.upstreamHeaders();
+  headers['content-type'] = 'application/json';
+  delete headers['transfer-encoding'];
+  ctx.rewrittenUrl = ctx.version!.target.fullPath || '/';
+}
+
+/** `{query, variables, operationName}` from a POST body, or from the query string of a GET. */
+async function readOperation(ctx: RequestContext): Promise<{ query: string; operationName?: string } | { error: string }> {
+  if (ctx.req.method === 'GET') {
+    const params = new URLSearchParams(ctx.search);
+    const query = params.get('query');
+    return query ? { query, operationName: params.get('operationName') ?? undefined } : { error: 'Must provide query string.' };
+  }
+  let body: { query?: unknown; operationName?: unknown };
+  try {
+    body = JSON.parse((await ctx.readBody()).toString('utf8'));
+  } catch {
+    return { error: 'The request body must be JSON: {"query": ..., "variables": ..., "operationName": ...}' };
+  }
+  if (!body || typeof body.query !== 'string' || body.query.trim() === '') return { error: 'Must provide query string.' };
+  return { query: body.query, operationName: typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined };
+}
+
+function answer(ctx: RequestContext, status: number, body: unknown): typeof DONE {
+  const text = JSON.stringify(body);
+  ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-generator': 'gw' });
+  ctx.res.end(text);
+  return DONE;
+}
