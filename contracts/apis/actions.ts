@@ -81,7 +81,22 @@ export const apisActionParams = {
   },
   remove: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
   snapshot: {},
+  syncGraphqlSchema: {
+    id: { type: 'string', empty: false },
+    org_scope: { type: 'string', optional: true },
+    introspection_headers: { type: 'record', optional: true, key: { type: 'string', empty: false }, value: { type: 'string' } },
+    persist_headers: { type: 'boolean', optional: true },
+  },
 };
+
+export interface ApisSyncGraphqlSchemaParams {
+  id: string;
+  org_scope?: string;
+  /** headers for a protected upstream; the stored `graphql.proxy.auth_headers` when absent */
+  introspection_headers?: Record<string, string>;
+  /** keep the headers in `graphql.proxy.auth_headers` for later resynchronisation */
+  persist_headers?: boolean;
+}
 
 export interface ApisListParams {
   org_scope?: string;

@@ -1,11 +1,12 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { apisActionParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
+import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED } from '../../contracts/apis/events';
 import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
 import { ApiStore } from './lib/api-store';
+import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
 
 /** API definitions: storage, rules, and the `apis.changed` broadcast. */
@@ -20,6 +21,10 @@ export function apisService(runtime: Runtime): ServiceSchema {
       update: { params: apisActionParams.update, handler: (ctx: Context<ApisUpdateParams>) => catalogue.update(ctx.params) },
       remove: { params: apisActionParams.remove, handler: (ctx: Context<ApisRemoveParams>) => catalogue.remove(ctx.params) },
       snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
+      syncGraphqlSchema: {
+        params: apisActionParams.syncGraphqlSchema,
+        handler: (ctx: Context<ApisSyncGraphqlSchemaParams>) => catalogue.syncGraphqlSchema(ctx.params, introspectUpstream),
+      },
     },
     events: {
       [ORGS_DELETED]: {

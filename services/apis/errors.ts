@@ -19,4 +19,5 @@ export const ApisErrors = {
   wrongOrg: (orgId: string) =>
     new GwError('GW_ERR_APIS_WRONG_ORG', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`, { org_id: orgId }),
   invalid: (message: string) => new GwError('GW_ERR_APIS_INVALID', 400, message),
+  upstreamUnreachable: (url: string, reason: string) => new GwError('GW_ERR_APIS_UPSTREAM', 502, `Could not reach the GraphQL upstream ${url}: ${reason}`, { url }),
 };

@@ -64,6 +64,10 @@ describe('GraphQL proxy-only APIs', () => {
       req.on('data', (chunk: Buffer) => (body += chunk));
       req.on('end', async () => {
         seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+        if (req.url === '/graphql-protected' && req.headers['x-introspection-secret'] !== 'letmein') {
+          res.writeHead(401, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ errors: [{ message: 'introspection secret required' }] }));
+        }
         const { query, variables } = req.method === 'GET' ? { query: new URL(req.url!, 'http://x').searchParams.get('query'), variables: undefined } : JSON.parse(body);
         const result = await graphql({ schema, source: query, variableValues: variables, rootValue });
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -210,6 +214,27 @@ describe('GraphQL proxy-only APIs', () => {
     assert.equal(received.method, 'POST');
     assert.equal(received.url, '/graphql');
     assert.deepEqual(JSON.parse(received.body).variables, { id: '42', ua: 'rest-client' });
+  });
+
+  it('synchronises the schema from a protected upstream, and keeps the headers when asked', async () => {
+    const api = graphqlApi('synced');
+    api.api_definition.proxy.target_url = `${upstreamUrl}/graphql-protected`;
+    (api.api_definition.graphql as { schema: string }).schema = 'type Query { placeholder: String }';
+    (api.api_definition.graphql as { proxy: Record<string, unknown> }).proxy = {};
+    const created = await dashboard('/apis', { method: 'POST', body: api });
+    const id = created.json.Meta;
+    const refused = await dashboard(`/apis/${id}/graphql/schema/sync`, { method: 'POST', body: {} });
+    assert.equal(refused.status, 400);
+    assert.match(refused.json.Message, /introspection secret required/);
+
+    const synced = await dashboard(`/apis/${id}/graphql/schema/sync`, { method: 'POST', body: { introspection_headers: { 'x-introspection-secret': 'letmein' }, persist_headers: true } });
+    assert.equal(synced.status, 200, synced.text);
+    assert.equal(synced.json.Message, 'Schema synchronised');
+    const stored = (await dashboard(`/apis/${id}`)).json.api_definition.graphql;
+    assert.match(stored.schema, /type User/);
+    assert.ok(Date.parse(stored.last_schema_update) > Date.now() - 60_000);
+    assert.deepEqual(stored.proxy.auth_headers, { 'x-introspection-secret': 'letmein' });
+    assert.equal((await dashboard(`/apis/${id}/graphql/schema/sync`, { method: 'POST', body: {} })).status, 200, 'the persisted headers are used next time');
   });
 
   it('refuses a dashboard save whose schema is invalid, listing the problems', async () => {

@@ -87,6 +87,17 @@ export const dashboardSurface: Surface<Caller> = {
         return { body: ok('API deleted') };
       },
     },
+    {
+      method: 'post',
+      path: '/apis/:id/graphql/schema/sync',
+      permission: { name: 'apis', level: 'write' },
+      handle: async ({ caller, params, body, call }) => {
+        const { introspection_headers, persist_headers } = body();
+        const synced = await call<ApiRecord>('apis.syncGraphqlSchema', { id: params.id, org_scope: caller.org_id, introspection_headers, persist_headers });
+        const graphql = synced.api_definition.graphql as { last_schema_update?: string };
+        return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
+      },
+    },
     ...dashboardKeyRoutes,
     ...dashboardUserRoutes,
     ...dashboardOrgRoutes,

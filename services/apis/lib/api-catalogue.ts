@@ -6,6 +6,7 @@ import type {
   ApisListParams,
   ApisListResult,
   ApisRemoveParams,
+  ApisSyncGraphqlSchemaParams,
   ApisUpdateParams,
 } from '../../../contracts/apis/actions';
 import type { ApisChangedEvent } from '../../../contracts/apis/events';
@@ -85,6 +86,25 @@ export class ApiCatalogue {
     if ((await this.store.delete(id)) === 0) throw ApisErrors.notFound(params.id);
     this.publish({ action: 'deleted', id, api_id });
     return { id, api_id };
+  }
+
+  /**
+   * Replaces a proxy-only GraphQL API's schema with its upstream's, and records when
+   * (`graphql.last_schema_update`). Not available for combined-graph APIs.
+   */
+  async syncGraphqlSchema(params: ApisSyncGraphqlSchemaParams, introspect: (url: string, headers: Record<string, string>) => Promise<string>): Promise<ApiRecord> {
+    const existing = await this.store.findByAnyId(params.id, params.org_scope);
+    if (!existing) throw ApisErrors.notFound(params.id);
+    const definition = existing.definition;
+    const graphql = (definition.graphql ?? {}) as Record<string, unknown>;
+    const mode = graphql.execution_mode ?? (graphql.enabled ? 'proxyOnly' : undefined);
+    if (mode !== 'proxyOnly') throw ApisErrors.invalid('Schema synchronisation is only available for proxy-only GraphQL APIs');
+    const proxy = (graphql.proxy ?? {}) as Record<string, unknown>;
+    const headers = params.introspection_headers ?? ((proxy.auth_headers ?? {}) as Record<string, string>);
+    const schema = await introspect(definition.proxy.target_url, headers);
+    const nextProxy = params.persist_headers && params.introspection_headers ? { ...proxy, auth_headers: params.introspection_headers } : proxy;
+    const next = { ...definition, graphql: { ...graphql, schema, proxy: nextProxy, last_schema_update: new Date(this.now()).toISOString() } };
+    return this.update({ id: definition.id, api_definition: next, hook_references: existing.hook_references });
   }
 
   /** Every API of a deleted organisation; each is announced as deleted, so gateways stop serving it. */

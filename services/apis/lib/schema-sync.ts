@@ -1,0 +1,32 @@
+import { buildClientSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from 'graphql';
+import { request } from 'undici';
+import { ApisErrors } from '../errors';
+
+/**
+ * Fetches a proxy-only API's schema from its upstream with an introspection query (SPEC.md
+ * "Schema management"), sending the introspection headers when the upstream is protected.
+ * Returns the schema as SDL.
+ */
+export async function introspectUpstream(targetUrl: string, headers: Record<string, string>): Promise<string> {
+  let response;
+  try {
+    response = await request(targetUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body: JSON.stringify({ query: getIntrospectionQuery() }),
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+  } catch (err) {
+    throw ApisErrors.upstreamUnreachable(targetUrl, (err as Error).message);
+  }
+  const text = await response.body.text();
+  let result: { data?: IntrospectionQuery; errors?: Array<{ message: string }> };
+  try {
+    result = JSON.parse(text);
+  } catch {
+    throw ApisErrors.invalid(`The upstream answered ${response.statusCode} with a body that is not JSON; is ${targetUrl} a GraphQL endpoint?`);
+  }
+  if (!result.data) throw ApisErrors.invalid(`The upstream refused the introspection query (${response.statusCode}): ${(result.errors ?? []).map((e) => e.message).join('; ') || 'no data'}`);
+  return printSchema(buildClientSchema(result.data));
+}
