@@ -108,6 +108,13 @@ export const OPTIONS = {
     rule: { type: 'string', pattern: /^\s*\{[\s\S]*\}\s*$/, messages: { stringPattern: 'GW_ADDITIONAL_PERMISSIONS must be a JSON object of permission id to label' } },
     doc: "security.additional_permissions: the initial additional permissions of every organisation (JSON, id → label)",
   },
+  /** @default 15 */
+  graphqlWsInitTimeout: {
+    env: 'GW_GRAPHQL_WS_INIT_TIMEOUT',
+    default: 15,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds a GraphQL WebSocket may stay open without connection_init (SPEC.md: 15)',
+  },
   /** @default 10 */
   pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
   /** @default 'info' */

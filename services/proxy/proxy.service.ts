@@ -117,6 +117,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           defaultTimeoutMs: config.proxyTimeout * 1000,
           call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
           responseHeaders: config.rateLimitResponseHeaders,
+          graphqlWsInitTimeoutMs: config.graphqlWsInitTimeout * 1000,
           emitEvent: (event, ctx, message) => {
             const { api_id, org_id } = ctx.api.definition;
             const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };

@@ -40,6 +40,8 @@ export interface CompileDeps {
   call<T>(action: string, params: object): Promise<T>;
   /** what X-RateLimit-* headers describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
+  /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
+  graphqlWsInitTimeoutMs: number;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
 }
@@ -66,7 +68,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     usesLimits(definition, all) ? limitsStep(definition, deps) : undefined,
-    graphqlStep(definition, graphqlGateFor(definition), all.some((v) => v.persistedQueryFor !== undefined)),
+    graphqlStep(definition, graphqlGateFor(definition), all.some((v) => v.persistedQueryFor !== undefined), deps.graphqlWsInitTimeoutMs),
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),

@@ -1,6 +1,8 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { Session } from '../../../../contracts/keys/session';
 import type { GraphqlGate } from '../../../graphql-engine/lib/graphql-gate';
+import type { UpstreamSubscriptionType } from '../../../graphql-engine/lib/upstream-operations';
+import { acceptSubscriptions, pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';
 import { DONE, type Step } from '../compose';
 import { compileHeaderTransform, applyHeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
@@ -13,15 +15,23 @@ import type { RequestContext } from '../request-context';
  * forwarded as received with `graphql.proxy.request_headers` added (`auth_headers` are for
  * schema introspection by the dashboard only, never sent here).
  */
-export function graphqlStep(definition: ApiDefinition, gate: GraphqlGate | undefined, hasPersistedQueries: boolean): Step | undefined {
+export function graphqlStep(definition: ApiDefinition, gate: GraphqlGate | undefined, hasPersistedQueries: boolean, initTimeoutMs: number): Step | undefined {
   if (!gate && !hasPersistedQueries) return undefined;
   const proxy = ((definition.graphql as Record<string, unknown> | undefined)?.proxy ?? {}) as Record<string, unknown>;
   const requestHeaders = compileHeaderTransform(proxy.request_headers, undefined, definition.enable_context_vars === true);
+  const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws') as UpstreamSubscriptionType;
   return async (ctx) => {
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
     if (persisted) return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
     if (!gate) return;
-    if (ctx.upgrade) return answer(ctx, 400, { errors: [{ message: 'GraphQL subscriptions over WebSocket are not supported by this gateway yet' }] });
+    if (ctx.upgrade) {
+      if (!pickProtocol(ctx.req.headers['sec-websocket-protocol'])) return answer(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
+      const headers: Record<string, string> = {};
+      if (requestHeaders) applyHeaderTransform(requestHeaders, headers, ctx);
+      const upstream = { url: ctx.version!.target.origin + (ctx.version!.target.fullPath || '/'), headers, subscriptionType };
+      acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { gate, session: ctx.session as Session | undefined, upstream, initTimeoutMs });
+      return DONE;
+    }
     const request = await readOperation(ctx);
     if ('error' in request) return answer(ctx, 400, { errors: [{ message: request.error }] });
     const refusal = gate.refusal(gate.analyse(request.query, request.operationName), ctx.session as Session | undefined);

@@ -1,0 +1,140 @@
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import { request } from 'undici';
+import WebSocket from 'ws';
+
+export type UpstreamSubscriptionType = 'graphql-ws' | 'graphql-transport-ws' | 'sse';
+
+export interface OperationPayload {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+export interface OperationSink {
+  next(result: unknown): void;
+  error(errors: Array<{ message: string }>): void;
+  complete(): void;
+}
+
+export interface UpstreamTarget {
+  /** the API's target_url (http or https) */
+  url: string;
+  headers: Record<string, string>;
+  subscriptionType: UpstreamSubscriptionType;
+}
+
+/** A query or mutation received over WebSocket: one HTTP POST to the upstream. */
+export async function runOverHttp(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): Promise<void> {
+  try {
+    const response = await request(target.url, { method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: JSON.stringify(payload) });
+    sink.next(await response.body.json());
+    sink.complete();
+  } catch (err) {
+    sink.error([{ message: `upstream request failed: ${(err as Error).message}` }]);
+  }
+}
+
+/**
+ * A subscription to the upstream over the protocol the API names
+ * (`graphql.proxy.subscription_type`). Returns the function that stops it. An upstream that
+ * drops the connection ends the operation with an error, never a silent hang.
+ */
+export function subscribeUpstream(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
+  if (target.subscriptionType === 'sse') return subscribeSse(target, payload, sink);
+  if (target.subscriptionType === 'graphql-transport-ws') return subscribeTransportWs(target, payload, sink);
+  return subscribeLegacyWs(target, payload, sink);
+}
+
+function wsUrl(url: string): string {
+  return url.replace(/^http/i, 'ws');
+}
+
+function subscribeTransportWs(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
+  const headers = target.headers;
+  class WithHeaders extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
+  }
+  const client = createWsClient({ url: wsUrl(target.url), webSocketImpl: WithHeaders, lazy: true, retryAttempts: 0 });
+  let ended = false;
+  const unsubscribe = client.subscribe(payload, {
+    next: (value) => sink.next(value),
+    error: (err) => {
+      ended = true;
+      sink.error([{ message: `upstream subscription failed: ${describe(err)}` }]);
+      void client.dispose();
+    },
+    complete: () => {
+      if (ended) return;
+      ended = true;
+      sink.complete();
+      void client.dispose();
+    },
+  });
+  return () => {
+    ended = true;
+    unsubscribe();
+    void client.dispose();
+  };
+}
+
+function subscribeSse(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
+  const client = createSseClient({ url: target.url, headers: target.headers, singleConnection: false, retryAttempts: 0 });
+  let ended = false;
+  const unsubscribe = client.subscribe(payload, {
+    next: (value) => sink.next(value),
+    error: (err) => {
+      ended = true;
+      sink.error([{ message: `upstream subscription failed: ${describe(err)}` }]);
+    },
+    complete: () => {
+      if (!ended) sink.complete();
+      ended = true;
+    },
+  });
+  return () => {
+    ended = true;
+    unsubscribe();
+    client.dispose();
+  };
+}
+
+/** The legacy `graphql-ws` protocol (subscriptions-transport-ws), the reference's default. */
+function subscribeLegacyWs(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
+  const socket = new WebSocket(wsUrl(target.url), 'graphql-ws', { headers: target.headers });
+  let ended = false;
+  const finish = (outcome: () => void) => {
+    if (ended) return;
+    ended = true;
+    outcome();
+    socket.close();
+  };
+  socket.on('open', () => {
+    socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+    socket.send(JSON.stringify({ id: '1', type: 'start', payload }));
+  });
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString()) as { type: string; payload?: unknown };
+    if (message.type === 'data') sink.next(message.payload);
+    else if (message.type === 'error') finish(() => sink.error(Array.isArray(message.payload) ? message.payload : [{ message: describe(message.payload) }]));
+    else if (message.type === 'complete') finish(() => sink.complete());
+    else if (message.type === 'connection_error') finish(() => sink.error([{ message: `upstream refused the connection: ${describe(message.payload)}` }]));
+  });
+  socket.on('error', (err) => finish(() => sink.error([{ message: `upstream subscription failed: ${err.message}` }])));
+  socket.on('close', () => finish(() => sink.error([{ message: 'upstream subscription connection closed' }])));
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ id: '1', type: 'stop' }));
+    socket.close();
+  };
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (Array.isArray(err)) return err.map((e) => (e as { message?: string }).message ?? String(e)).join('; ');
+  if (err && typeof err === 'object' && 'reason' in err) return String((err as { reason: unknown }).reason || (err as { code?: unknown }).code);
+  return String(err);
+}
