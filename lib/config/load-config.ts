@@ -24,6 +24,7 @@ export interface GwConfig {
   drlThreshold: number;
   rateLimitResponseHeaders: 'quotas' | 'rate_limits' | 'none';
   additionalPermissions: string;
+  templatePath: string;
   graphqlWsInitTimeout: number;
   pageSize: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

@@ -108,6 +108,13 @@ export const OPTIONS = {
     rule: { type: 'string', pattern: /^\s*\{[\s\S]*\}\s*$/, messages: { stringPattern: 'GW_ADDITIONAL_PERMISSIONS must be a JSON object of permission id to label' } },
     doc: "security.additional_permissions: the initial additional permissions of every organisation (JSON, id → label)",
   },
+  /** @default the project's templates folder */
+  templatePath: {
+    env: 'GW_TEMPLATE_PATH',
+    default: '',
+    rule: { type: 'string' },
+    doc: "template_path: the GraphQL playground's page and assets are in its playground folder",
+  },
   /** @default 15 */
   graphqlWsInitTimeout: {
     env: 'GW_GRAPHQL_WS_INIT_TIMEOUT',

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import type { ApiDefinition } from '../../contracts/apis/api-definition';
@@ -7,6 +7,7 @@ import { APIS_CHANGED, GATEWAY_RELOAD, type ApisChangedEvent } from '../../contr
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { buildRouter } from '../../lib/http/surface';
 import { close, listen } from '../../lib/http/listen';
+import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from '../api/routes/gateway';
 import { readAppFiles } from './lib/app-files';
@@ -118,6 +119,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
           responseHeaders: config.rateLimitResponseHeaders,
           graphqlWsInitTimeoutMs: config.graphqlWsInitTimeout * 1000,
+          playgroundFolder: join(config.templatePath ? resolve(config.templatePath) : projectFile('templates'), 'playground'),
           emitEvent: (event, ctx, message) => {
             const { api_id, org_id } = ctx.api.definition;
             const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };

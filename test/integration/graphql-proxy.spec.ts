@@ -237,6 +237,39 @@ describe('GraphQL proxy-only APIs', () => {
     assert.equal((await dashboard(`/apis/${id}/graphql/schema/sync`, { method: 'POST', body: {} })).status, 200, 'the persisted headers are used next time');
   });
 
+  describe('playground', () => {
+    before(async () => {
+      for (const [name, keyless] of [['play', true], ['locked-play', false]] as const) {
+        const api = graphqlApi(name, { use_keyless: keyless });
+        (api.api_definition.graphql as Record<string, unknown>).playground = { enabled: true, path: '/explore' };
+        const res = await dashboard('/apis', { method: 'POST', body: api });
+        ids[name] = res.json.ID;
+      }
+      await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/play/explore`)).status, 200));
+    });
+
+    it('serves a GraphiQL page for the API, with its assets from the gateway (no CDN)', async () => {
+      const page = await http(`${node.gatewayUrl}/play/explore`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type')!, /^text\/html/);
+      assert.match(page.text, /const endpoint = "\/play";/);
+      const scripts = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      assert.deepEqual(scripts, ['/play/explore/graphiql.min.css', '/play/explore/react.production.min.js', '/play/explore/react-dom.production.min.js', '/play/explore/graphiql.min.js']);
+      for (const asset of scripts) {
+        const res = await http(`${node.gatewayUrl}${asset}`);
+        assert.equal(res.status, 200, asset);
+        assert.ok(res.text.length > 1000, asset);
+      }
+      assert.equal((await http(`${node.gatewayUrl}/play/explore/..%2F..%2Fpackage.json`)).status, 404);
+    });
+
+    it("obeys the API's authentication", async () => {
+      assert.equal((await http(`${node.gatewayUrl}/locked-play/explore`)).status, 401);
+      const k = await key({}, {}, 'locked-play');
+      assert.equal((await http(`${node.gatewayUrl}/locked-play/explore`, { headers: { authorization: k } })).status, 200);
+    });
+  });
+
   it('refuses a dashboard save whose schema is invalid, listing the problems', async () => {
     const bad = graphqlApi('bad-schema');
     (bad.api_definition.graphql as { schema: string }).schema = 'type Query { a: String a: Int b: Missing } type Query { c: String } enum E { X X }';

@@ -42,6 +42,8 @@ export interface CompileDeps {
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
   /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
   graphqlWsInitTimeoutMs: number;
+  /** the folder of the GraphQL playground's page and assets */
+  playgroundFolder: string;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
 }
@@ -68,7 +70,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     usesLimits(definition, all) ? limitsStep(definition, deps) : undefined,
-    graphqlStep(definition, graphqlGateFor(definition), all.some((v) => v.persistedQueryFor !== undefined), deps.graphqlWsInitTimeoutMs),
+    graphqlStep(definition, graphqlGateFor(definition), all.some((v) => v.persistedQueryFor !== undefined), { initTimeoutMs: deps.graphqlWsInitTimeoutMs, playgroundFolder: deps.playgroundFolder }),
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),

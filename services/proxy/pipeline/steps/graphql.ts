@@ -1,6 +1,7 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { Session } from '../../../../contracts/keys/session';
 import type { GraphqlGate } from '../../../graphql-engine/lib/graphql-gate';
+import { Playground } from '../../../graphql-engine/lib/playground';
 import type { UpstreamSubscriptionType } from '../../../graphql-engine/lib/upstream-operations';
 import { acceptSubscriptions, pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';
 import { DONE, type Step } from '../compose';
@@ -15,8 +16,15 @@ import type { RequestContext } from '../request-context';
  * forwarded as received with `graphql.proxy.request_headers` added (`auth_headers` are for
  * schema introspection by the dashboard only, never sent here).
  */
-export function graphqlStep(definition: ApiDefinition, gate: GraphqlGate | undefined, hasPersistedQueries: boolean, initTimeoutMs: number): Step | undefined {
+export function graphqlStep(
+  definition: ApiDefinition,
+  gate: GraphqlGate | undefined,
+  hasPersistedQueries: boolean,
+  options: { initTimeoutMs: number; playgroundFolder: string },
+): Step | undefined {
   if (!gate && !hasPersistedQueries) return undefined;
+  const { initTimeoutMs } = options;
+  const playground = gate ? playgroundOf(definition, options.playgroundFolder) : undefined;
   const proxy = ((definition.graphql as Record<string, unknown> | undefined)?.proxy ?? {}) as Record<string, unknown>;
   const requestHeaders = compileHeaderTransform(proxy.request_headers, undefined, definition.enable_context_vars === true);
   const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws') as UpstreamSubscriptionType;
@@ -24,6 +32,12 @@ export function graphqlStep(definition: ApiDefinition, gate: GraphqlGate | undef
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
     if (persisted) return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
     if (!gate) return;
+    const page = playground && ctx.req.method === 'GET' ? playground.site.serve(ctx.relativePath, playground.path) : undefined;
+    if (page) {
+      ctx.res.writeHead(page.status, { ...page.headers, 'content-length': page.body.length });
+      ctx.res.end(page.body);
+      return DONE;
+    }
     if (ctx.upgrade) {
       if (!pickProtocol(ctx.req.headers['sec-websocket-protocol'])) return answer(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
       const headers: Record<string, string> = {};
@@ -38,6 +52,15 @@ export function graphqlStep(definition: ApiDefinition, gate: GraphqlGate | undef
     if (refusal) return answer(ctx, refusal.status, refusal.body);
     if (requestHeaders) applyHeaderTransform(requestHeaders, ctx.upstreamHeaders(), ctx);
   };
+}
+
+/** `graphql.playground {enabled, path}`: the page is served below the listen path, after the API's authentication. */
+function playgroundOf(definition: ApiDefinition, folder: string): { site: Playground; path: string } | undefined {
+  const settings = ((definition.graphql as Record<string, unknown>).playground ?? {}) as { enabled?: boolean; path?: string };
+  if (settings.enabled !== true) return undefined;
+  const path = `/${(settings.path || '/playground').replace(/^\/+|\/+$/g, '')}`;
+  const listen = definition.proxy.listen_path.replace(/\/+$/, '');
+  return { site: new Playground(folder, `${listen}${path}`, listen || '/', definition.name), path };
 }
 
 function runPersisted(ctx: RequestContext, operation: string, variables: Record<string, unknown>): void {
