@@ -270,6 +270,16 @@ describe('GraphQL proxy-only APIs', () => {
     });
   });
 
+  it('refuses a GraphQL definition without a schema on the gateway API', async () => {
+    const res = await http(`${node.gatewayUrl}/gw/apis`, {
+      method: 'POST',
+      headers: node.gwHeaders,
+      body: { name: 'no-schema', use_keyless: true, proxy: { listen_path: '/no-schema', target_url: upstreamUrl }, graphql: { enabled: true, execution_mode: 'proxyOnly' } },
+    });
+    assert.equal(res.status, 400);
+    assert.match(res.json.message, /graphql.schema is required/);
+  });
+
   it('refuses a dashboard save whose schema is invalid, listing the problems', async () => {
     const bad = graphqlApi('bad-schema');
     (bad.api_definition.graphql as { schema: string }).schema = 'type Query { a: String a: Int b: Missing } type Query { c: String } enum E { X X }';

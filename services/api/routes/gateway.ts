@@ -51,7 +51,9 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         method: 'post',
         path: '/apis',
         handle: async ({ body, call }) => {
-          const created = await call<ApiRecord>('apis.create', { api_definition: body() });
+          const definition = body();
+          requireGraphqlSchema(definition);
+          const created = await call<ApiRecord>('apis.create', { api_definition: definition });
           view.applyLocally(created.api_definition);
           return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
         },
@@ -61,6 +63,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         path: '/apis/:id',
         handle: async ({ params, body, call }) => {
           const definition = body();
+          requireGraphqlSchema(definition);
           if (definition.api_id !== undefined && definition.api_id !== params.id) {
             throw new HttpProblem(400, `Request API id '${params.id}' does not match the api_id '${String(definition.api_id)}' in the definition; for updates these must match`);
           }
@@ -98,4 +101,13 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       ...gatewayKeyRoutes,
     ],
   };
+}
+
+/** The gateway never introspects by itself: a GraphQL definition sent to it must carry its schema. */
+function requireGraphqlSchema(definition: Record<string, unknown>): void {
+  const graphql = definition.graphql as { enabled?: boolean; execution_mode?: string; schema?: unknown } | undefined;
+  const isGraphql = graphql && (graphql.enabled === true || (graphql.enabled !== false && graphql.execution_mode));
+  if (isGraphql && (typeof graphql.schema !== 'string' || graphql.schema.trim() === '')) {
+    throw new HttpProblem(400, 'graphql.schema is required: the gateway validates requests against it and does not introspect the upstream');
+  }
 }
