@@ -6,9 +6,9 @@
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort, median, runBenchmark } from '../support';
 
 const ROOT = resolve(__dirname, '../..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -75,25 +75,4 @@ function wrk(url: string, script: string, seconds: number): number {
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePromise(port));
-    });
-  });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-main()
-  .catch((err) => {
-    process.stderr.write(`bench:graphql failed: ${(err as Error).message}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    for (const child of children) child.kill('SIGTERM');
-  });
+runBenchmark('bench:graphql', main, children);

@@ -12,7 +12,7 @@ import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort, median, runBenchmark } from '../support';
 
 const ROOT = resolve(__dirname, '../..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -202,25 +202,4 @@ function rssMb(pid: number): string {
   return (Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024).toFixed(0);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePromise(port));
-    });
-  });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-main()
-  .catch((err) => {
-    process.stderr.write(`bench:proxy failed: ${(err as Error).message}\n`);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    for (const child of children) child.kill('SIGTERM');
-  });
+runBenchmark('bench:proxy', main, children);
