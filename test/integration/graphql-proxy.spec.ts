@@ -127,6 +127,14 @@ describe('GraphQL proxy-only APIs', () => {
     assert.equal(received.headers['x-introspection-secret'], undefined);
   });
 
+  it('refuses a body too large to hold in memory with 413', async () => {
+    const k = await key({});
+    const huge = JSON.stringify({ query: '{ countries { code } }', variables: { pad: 'x'.repeat(11 * 1024 * 1024) } });
+    const res = await http(`${node.gatewayUrl}/graph`, { method: 'POST', headers: { authorization: k }, body: huge });
+    assert.equal(res.status, 413);
+    assert.deepEqual(res.json, { error: 'Request is too large' });
+  });
+
   it('accepts GET with the query in the query string', async () => {
     const k = await key({});
     const res = await http(`${node.gatewayUrl}/graph?query=${encodeURIComponent('{ countries { code } }')}`, { headers: { authorization: k } });

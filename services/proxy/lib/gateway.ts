@@ -7,7 +7,7 @@ import type { CompiledApi } from '../pipeline/compiled-api';
 import { GatewayMessages, sendGatewayError } from '../pipeline/gateway-errors';
 import { NO_PLUGINS } from '../pipeline/plugins/plugin-loader';
 import { PluginFailure } from '../pipeline/plugins/hook-context';
-import { RequestContext } from '../pipeline/request-context';
+import { BodyTooLarge, RequestContext } from '../pipeline/request-context';
 import type { DefinitionRegistry } from './definition-registry';
 import { RoutingTable } from './routing-table';
 
@@ -98,6 +98,8 @@ export class Gateway {
 
   /** A plugin or a bug broke a request: log why, answer 500, keep serving. */
   private fail(ctx: RequestContext, err: unknown): void {
+    const cause = err instanceof PluginFailure ? err.cause : err;
+    if (cause instanceof BodyTooLarge) return sendGatewayError(ctx.res, 413, GatewayMessages.requestTooLarge, { connection: 'close' });
     const api = ctx.api.definition.api_id;
     if (err instanceof PluginFailure) this.deps.logger.error(`API ${api}: ${err.message}`, err.cause);
     else this.deps.logger.error(`API ${api}: request failed`, err);

@@ -8,6 +8,20 @@ import type { UpgradeSocket } from './websocket-tunnel';
 const NO_DECISION: EndpointDecision = { kind: 'none' };
 
 /**
+ * The most the gateway holds in memory of one request body, when it must read it (GraphQL
+ * operations, batch requests, body credentials, plugins); bodies it only forwards stream.
+ */
+export const MAX_BUFFERED_BODY = 10 * 1024 * 1024;
+
+/** A body the gateway had to read was larger than MAX_BUFFERED_BODY: the client gets 413. */
+export class BodyTooLarge extends Error {
+  constructor() {
+    super(`request body larger than ${MAX_BUFFERED_BODY} bytes`);
+    this.name = 'BodyTooLarge';
+  }
+}
+
+/**
  * One request on its way through an API's chain. Steps read the request from here and record
  * what they decided (version, endpoint rule, session, header and URL changes); the upstream
  * step turns it into the upstream request. Expensive views (header copy, request id, client
@@ -75,7 +89,12 @@ export class RequestContext {
   async readBody(): Promise<Buffer> {
     if (this.replacedBody) return this.replacedBody;
     const chunks: Buffer[] = [];
-    for await (const chunk of this.req) chunks.push(chunk as Buffer);
+    let size = 0;
+    for await (const chunk of this.req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BUFFERED_BODY) throw new BodyTooLarge();
+      chunks.push(chunk as Buffer);
+    }
     this.replacedBody = Buffer.concat(chunks);
     return this.replacedBody;
   }
