@@ -99,7 +99,7 @@ export class Gateway {
   /** A plugin or a bug broke a request: log why, answer 500, keep serving. */
   private fail(ctx: RequestContext, err: unknown): void {
     const cause = err instanceof PluginFailure ? err.cause : err;
-    if (cause instanceof BodyTooLarge) return sendGatewayError(ctx.res, 413, GatewayMessages.requestTooLarge, { connection: 'close' });
+    if (cause instanceof BodyTooLarge) return sendGatewayError(ctx.res, 413, GatewayMessages.requestTooLarge);
     const api = ctx.api.definition.api_id;
     if (err instanceof PluginFailure) this.deps.logger.error(`API ${api}: ${err.message}`, err.cause);
     else this.deps.logger.error(`API ${api}: request failed`, err);

@@ -88,14 +88,18 @@ export class RequestContext {
   /** Reads the client's whole body once; from then on the buffered copy goes upstream. */
   async readBody(): Promise<Buffer> {
     if (this.replacedBody) return this.replacedBody;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of this.req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BUFFERED_BODY) throw new BodyTooLarge();
-      chunks.push(chunk as Buffer);
-    }
-    this.replacedBody = Buffer.concat(chunks);
+    this.replacedBody = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      // Past the limit the rest is read and dropped, so the connection stays usable for the 413.
+      this.req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_BUFFERED_BODY) chunks.push(chunk);
+        else chunks.length = 0;
+      });
+      this.req.once('end', () => (size > MAX_BUFFERED_BODY ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks))));
+      this.req.once('error', reject);
+    });
     return this.replacedBody;
   }
 

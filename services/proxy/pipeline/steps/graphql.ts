@@ -79,9 +79,10 @@ async function readOperation(ctx: RequestContext): Promise<{ query: string; oper
     const query = params.get('query');
     return query ? { query, operationName: params.get('operationName') ?? undefined } : { error: 'Must provide query string.' };
   }
+  const raw = await ctx.readBody();
   let body: { query?: unknown; operationName?: unknown };
   try {
-    body = JSON.parse((await ctx.readBody()).toString('utf8'));
+    body = JSON.parse(raw.toString('utf8'));
   } catch {
     return { error: 'The request body must be JSON: {"query": ..., "variables": ..., "operationName": ...}' };
   }
