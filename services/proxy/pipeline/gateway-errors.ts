@@ -30,16 +30,21 @@ export const GatewayMessages = {
 } as const;
 
 export function sendGatewayError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: message }, headers);
+}
+
+/** A JSON answer made by the gateway itself (errors, GraphQL errors, batch results). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ error: message });
+  const text = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
+    'content-length': Buffer.byteLength(text),
     'x-generator': 'gw',
   });
-  res.end(body);
+  res.end(text);
 }

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
-import { DONE, type Step } from '../compose';
-import type { RequestContext } from '../request-context';
+import type { Step } from '../compose';
+import { answerJson } from '../refuse';
 
 interface BatchItem {
   method?: string;
@@ -31,12 +31,12 @@ export function batchStep(definition: ApiDefinition, selfOrigin: () => string): 
   return async (ctx) => {
     if (ctx.req.method !== 'POST' || !BATCH_PATHS.has(ctx.path.slice(ctx.prefixLength))) return;
     const batch = parseBatch(await ctx.readBody());
-    if (typeof batch === 'string') return answer(ctx, 400, { error: batch });
+    if (typeof batch === 'string') return answerJson(ctx, 400, { error: batch });
     const run = (item: BatchItem) => runOne(selfOrigin(), base, item, ctx.req.headers.host);
     const replies: BatchReply[] = [];
     if (batch.suppress_parallel_execution) for (const item of batch.requests) replies.push(await run(item));
     else replies.push(...(await Promise.all(batch.requests.map(run))));
-    return answer(ctx, 200, replies);
+    return answerJson(ctx, 200, replies);
   };
 }
 
@@ -62,11 +62,4 @@ async function runOne(origin: string, base: string, item: BatchItem, host: strin
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   return { relative_url: relativeUrl, code: response.statusCode, headers, body: await response.body.text() };
-}
-
-function answer(ctx: RequestContext, status: number, body: unknown): typeof DONE {
-  const text = JSON.stringify(body);
-  ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  ctx.res.end(text);
-  return DONE;
 }

@@ -5,6 +5,7 @@ import { Playground } from '../../../graphql-engine/lib/playground';
 import type { UpstreamSubscriptionType } from '../../../graphql-engine/lib/upstream-operations';
 import { acceptSubscriptions, pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';
 import { DONE, type Step } from '../compose';
+import { answerJson } from '../refuse';
 import { compileHeaderTransform, applyHeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
 
@@ -39,7 +40,7 @@ export function graphqlStep(
       return DONE;
     }
     if (ctx.upgrade) {
-      if (!pickProtocol(ctx.req.headers['sec-websocket-protocol'])) return answer(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
+      if (!pickProtocol(ctx.req.headers['sec-websocket-protocol'])) return answerJson(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
       const headers: Record<string, string> = {};
       if (requestHeaders) applyHeaderTransform(requestHeaders, headers, ctx);
       const upstream = { url: ctx.version!.target.origin + (ctx.version!.target.fullPath || '/'), headers, subscriptionType };
@@ -47,9 +48,9 @@ export function graphqlStep(
       return DONE;
     }
     const request = await readOperation(ctx);
-    if ('error' in request) return answer(ctx, 400, { errors: [{ message: request.error }] });
+    if ('error' in request) return answerJson(ctx, 400, { errors: [{ message: request.error }] });
     const refusal = gate.refusal(gate.analyse(request.query, request.operationName), ctx.session as Session | undefined);
-    if (refusal) return answer(ctx, refusal.status, refusal.body);
+    if (refusal) return answerJson(ctx, refusal.status, refusal.body);
     if (requestHeaders) applyHeaderTransform(requestHeaders, ctx.upstreamHeaders(), ctx);
   };
 }
@@ -88,11 +89,4 @@ async function readOperation(ctx: RequestContext): Promise<{ query: string; oper
   }
   if (!body || typeof body.query !== 'string' || body.query.trim() === '') return { error: 'Must provide query string.' };
   return { query: body.query, operationName: typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined };
-}
-
-function answer(ctx: RequestContext, status: number, body: unknown): typeof DONE {
-  const text = JSON.stringify(body);
-  ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-generator': 'gw' });
-  ctx.res.end(text);
-  return DONE;
 }
