@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inOrg } from '../../../lib/store/org-scope';
 import type { ApiDefinition, HookReference } from '../../../contracts/apis/api-definition';
 import { parseJson } from '../../../lib/store/migrate';
 import type { PageWindow } from '../../../lib/pagination';
@@ -29,8 +30,7 @@ export class ApiStore {
   constructor(private readonly db: Knex) {}
 
   async list(filter: { orgScope?: string; nameContains?: string }, window: PageWindow): Promise<{ items: StoredApi[]; total: number }> {
-    const base = this.db<ApiRow>('apis').modify((query) => {
-      if (filter.orgScope !== undefined) query.where('org_id', filter.orgScope);
+    const base = this.db<ApiRow>('apis').modify(inOrg(filter.orgScope)).modify((query) => {
       if (filter.nameContains) query.whereRaw('lower(name) like ? escape ?', [`%${escapeLike(filter.nameContains.toLowerCase())}%`, '\\']);
     });
     const [{ total }] = await base.clone().count({ total: '*' });
@@ -50,9 +50,7 @@ export class ApiStore {
   async findByAnyId(id: string, orgScope?: string, trx: Knex = this.db): Promise<StoredApi | undefined> {
     const row = await trx<ApiRow>('apis')
       .where((q) => q.where('id', id).orWhere('api_id', id))
-      .modify((q) => {
-        if (orgScope !== undefined) q.where('org_id', orgScope);
-      })
+      .modify(inOrg(orgScope))
       .first();
     return row ? fromRow(row) : undefined;
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inOrg } from '../../../lib/store/org-scope';
 import type { Policy } from '../../../contracts/keys/session';
 import { isUniqueViolation } from '../../../lib/store/database';
 import { parseJson } from '../../../lib/store/migrate';
@@ -30,9 +31,7 @@ export class PolicyRegistry {
   async get(id: string, orgScope?: string): Promise<Policy> {
     const row = await this.db<PolicyRow>('policies')
       .where('id', id)
-      .modify((q) => {
-        if (orgScope !== undefined) q.where('org_id', orgScope);
-      })
+      .modify(inOrg(orgScope))
       .first();
     if (!row) throw KeysErrors.policyNotFound(id);
     return parseJson<Policy>(row.document, {} as Policy);
@@ -51,9 +50,7 @@ export class PolicyRegistry {
   }
 
   async list(orgScope: string | undefined, page: number): Promise<{ policies: Policy[]; pages: number }> {
-    const base = this.db('policies').modify((q) => {
-      if (orgScope !== undefined) q.where('org_id', orgScope);
-    });
+    const base = this.db('policies').modify(inOrg(orgScope));
     const { rows, pages } = await paginate<PolicyRow>(base, page, this.pageSize);
     return { policies: rows.map((row) => parseJson<Policy>(row.document, {} as Policy)), pages };
   }

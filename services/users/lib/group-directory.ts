@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inOrg } from '../../../lib/store/org-scope';
 import type { GroupsListResult, PermissionLevel, UserGroup } from '../../../contracts/users/actions';
 import { newRecordId } from '../../../lib/ids';
 import { paginate } from '../../../lib/store/paginate';
@@ -26,9 +27,7 @@ export class GroupDirectory {
   ) {}
 
   async list(orgScope: string | undefined, page: number, pageSize: number): Promise<GroupsListResult> {
-    const base = this.db('user_groups').modify((q) => {
-      if (orgScope !== undefined) q.where('org_id', orgScope);
-    });
+    const base = this.db('user_groups').modify(inOrg(orgScope));
     const { rows, pages } = await paginate<GroupRow>(base, page, pageSize);
     return { groups: rows.map(fromRow), pages };
   }
@@ -98,9 +97,7 @@ export class GroupDirectory {
   private async row(id: string, orgScope: string | undefined): Promise<GroupRow> {
     const row = await this.db<GroupRow>('user_groups')
       .where('id', id)
-      .modify((q) => {
-        if (orgScope !== undefined) q.where('org_id', orgScope);
-      })
+      .modify(inOrg(orgScope))
       .first();
     if (!row) throw UsersErrors.groupNotFound(id);
     return row;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inOrg } from '../../../lib/store/org-scope';
 import type { Caller, PermissionLevel, User, UserInput, UsersListResult, UsersResetPasswordParams } from '../../../contracts/users/actions';
 import { newPublicId, newRecordId } from '../../../lib/ids';
 import { hashPassword, verifyPassword } from '../../../lib/password';
@@ -45,9 +46,7 @@ export class UserDirectory {
   }
 
   async list(orgScope: string | undefined, page: number, pageSize: number): Promise<UsersListResult> {
-    const base = this.db('users').modify((q) => {
-      if (orgScope !== undefined) q.where('org_id', orgScope);
-    });
+    const base = this.db('users').modify(inOrg(orgScope));
     const { rows, pages } = await paginate<UserRow>(base, page, pageSize);
     return { users: rows.map(fromRow), pages };
   }
@@ -183,9 +182,7 @@ export class UserDirectory {
   private async row(id: string, orgScope: string | undefined): Promise<UserRow> {
     const row = await this.db<UserRow>('users')
       .where('id', id)
-      .modify((q) => {
-        if (orgScope !== undefined) q.where('org_id', orgScope);
-      })
+      .modify(inOrg(orgScope))
       .first();
     if (!row) throw UsersErrors.notFound(id);
     return row;

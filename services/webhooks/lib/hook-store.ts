@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inOrg } from '../../../lib/store/org-scope';
 import type { Delivery, Webhook, WebhooksListResult } from '../../../contracts/webhooks/actions';
 import { newRecordId } from '../../../lib/ids';
 import { paginate } from '../../../lib/store/paginate';
@@ -24,9 +25,7 @@ export class HookStore {
   ) {}
 
   async list(orgScope: string | undefined, page: number): Promise<WebhooksListResult> {
-    const base = this.db('hooks').modify((q) => {
-      if (orgScope !== undefined) q.where('org_id', orgScope);
-    });
+    const base = this.db('hooks').modify(inOrg(orgScope));
     const { rows, pages } = await paginate<HookRow>(base, page, this.pageSize);
     return { hooks: rows.map((row) => parseJson<Webhook>(row.document, {} as Webhook)), pages };
   }
@@ -34,9 +33,7 @@ export class HookStore {
   async get(id: string, orgScope?: string): Promise<Webhook> {
     const row = await this.db<HookRow>('hooks')
       .where('id', id)
-      .modify((q) => {
-        if (orgScope !== undefined) q.where('org_id', orgScope);
-      })
+      .modify(inOrg(orgScope))
       .first();
     if (!row) throw WebhooksErrors.notFound(id);
     return parseJson<Webhook>(row.document, {} as Webhook);
