@@ -58,46 +58,43 @@ function subscribeTransportWs(target: UpstreamTarget, payload: OperationPayload,
     }
   }
   const client = createWsClient({ url: wsUrl(target.url), webSocketImpl: WithHeaders, lazy: true, retryAttempts: 0 });
-  let ended = false;
-  const unsubscribe = client.subscribe(payload, {
-    next: (value) => sink.next(value),
-    error: (err) => {
-      ended = true;
-      sink.error([{ message: `upstream subscription failed: ${describe(err)}` }]);
-      void client.dispose();
-    },
-    complete: () => {
-      if (ended) return;
-      ended = true;
-      sink.complete();
-      void client.dispose();
-    },
-  });
-  return () => {
-    ended = true;
-    unsubscribe();
-    void client.dispose();
-  };
+  const dispose = () => void client.dispose();
+  return relay(sink, dispose, (observer) => client.subscribe(payload, observer));
 }
 
 function subscribeSse(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
   const client = createSseClient({ url: target.url, headers: target.headers, singleConnection: false, retryAttempts: 0 });
+  return relay(sink, () => client.dispose(), (observer) => client.subscribe(payload, observer));
+}
+
+interface Observer {
+  next(value: unknown): void;
+  error(err: unknown): void;
+  complete(): void;
+}
+
+/**
+ * Connects a client library's subscription (graphql-ws, graphql-sse) to the sink: an error or
+ * the end reaches the sink once, and the client is disposed when the operation ends or is stopped.
+ */
+function relay(sink: OperationSink, dispose: () => void, subscribe: (observer: Observer) => () => void): () => void {
   let ended = false;
-  const unsubscribe = client.subscribe(payload, {
+  const end = (outcome: () => void) => {
+    if (ended) return;
+    ended = true;
+    outcome();
+    dispose();
+  };
+  const unsubscribe = subscribe({
     next: (value) => sink.next(value),
-    error: (err) => {
-      ended = true;
-      sink.error([{ message: `upstream subscription failed: ${describe(err)}` }]);
-    },
-    complete: () => {
-      if (!ended) sink.complete();
-      ended = true;
-    },
+    error: (err) => end(() => sink.error([{ message: `upstream subscription failed: ${describe(err)}` }])),
+    complete: () => end(() => sink.complete()),
   });
   return () => {
+    if (ended) return;
     ended = true;
     unsubscribe();
-    client.dispose();
+    dispose();
   };
 }
 
