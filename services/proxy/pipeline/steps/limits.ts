@@ -26,7 +26,8 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
   const ratesOff = definition.disable_rate_limit === true;
   const global = definition.global_rate_limit as { rate?: number; per?: number } | undefined;
   const apiLimit: RateSpec | undefined = !ratesOff && positive(global?.rate) && positive(global?.per) ? { counter: `api:${apiId}`, rate: global!.rate!, per: global!.per! } : undefined;
-  return async (ctx) => {
+  // Synchronous when there is nothing to check, so such requests stay off the promise path.
+  return (ctx) => {
     if (ctx.endpoint.kind === 'ignored') return;
     const session = ctx.session as Session | undefined;
     const access = session?.access_rights?.[apiId];
@@ -41,30 +42,35 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
       quota: session && ctx.keyHash ? quotaOf(own ?? session, quotaCounter(ctx.keyHash, own ? apiId : undefined)) : undefined,
     };
     if (!params.api_limit && !params.key_limit && !params.quota) return;
-    let result = await check(deps, params);
-    if (!result.ok && result.reason === 'key_rate') {
-      const throttle = throttleOf(own ?? session ?? {});
-      for (let attempt = 0; throttle && attempt < throttle.retries && !result.ok && result.reason === 'key_rate'; attempt++) {
-        if (!(await held(ctx, throttle.intervalMs))) return DONE;
-        result = await check(deps, { ...params, retry: true });
-      }
-    }
-    if (result.ok) {
-      setRateHeaders(ctx, deps.responseHeaders === 'quotas' ? result.quota : deps.responseHeaders === 'rate_limits' ? result.rate : undefined);
-      return;
-    }
-    switch (result.reason) {
-      case 'api_rate':
-        return refuse(ctx, 429, GatewayMessages.apiRateLimited);
-      case 'key_rate':
-        return refuse(ctx, 429, GatewayMessages.rateLimited);
-      case 'quota':
-        return refuse(ctx, 403, GatewayMessages.quotaExceeded);
-      default:
-        deps.logger.error(`rate limiter store not reachable: ${result.message}`);
-        return refuse(ctx, 503, GatewayMessages.limiterUnavailable);
-    }
+    return enforce(ctx, deps, params, own ?? session ?? {});
   };
+}
+
+/** Asks the limiter, holds a throttled request for its retries, and answers a refusal. */
+async function enforce(ctx: RequestContext, deps: LimitsStepDeps, params: LimiterCheckParams, limits: AccessLimit | Session): Promise<typeof DONE | void> {
+  let result = await check(deps, params);
+  if (!result.ok && result.reason === 'key_rate') {
+    const throttle = throttleOf(limits);
+    for (let attempt = 0; throttle && attempt < throttle.retries && !result.ok && result.reason === 'key_rate'; attempt++) {
+      if (!(await held(ctx, throttle.intervalMs))) return DONE;
+      result = await check(deps, { ...params, retry: true });
+    }
+  }
+  if (result.ok) {
+    setRateHeaders(ctx, deps.responseHeaders === 'quotas' ? result.quota : deps.responseHeaders === 'rate_limits' ? result.rate : undefined);
+    return;
+  }
+  switch (result.reason) {
+    case 'api_rate':
+      return refuse(ctx, 429, GatewayMessages.apiRateLimited);
+    case 'key_rate':
+      return refuse(ctx, 429, GatewayMessages.rateLimited);
+    case 'quota':
+      return refuse(ctx, 403, GatewayMessages.quotaExceeded);
+    default:
+      deps.logger.error(`rate limiter store not reachable: ${result.message}`);
+      return refuse(ctx, 503, GatewayMessages.limiterUnavailable);
+  }
 }
 
 function keyLimit(ctx: RequestContext, session: Session | undefined, own: AccessLimit | undefined, scope: string): RateSpec | undefined {
