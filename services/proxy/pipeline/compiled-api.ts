@@ -1,4 +1,3 @@
-import type { Pool } from 'undici';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { EndpointRules } from './endpoint-rules';
 import type { HeaderTransform } from './header-transform';
@@ -18,7 +17,6 @@ export interface CompiledVersion {
   /** `global_size_limit` in bytes; 0 = none */
   sizeLimit: number;
   target: ParsedTarget;
-  pool: Pool;
   /** the upstream hard timeout of a request, in ms (`extended_paths.hard_timeouts` or the gateway default) */
   timeoutFor(method: string, relativePath: string): number;
   /** the first enabled `extended_paths.rate_limit` entry matching the request, if any */

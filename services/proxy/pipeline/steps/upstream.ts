@@ -9,12 +9,15 @@ import { applyHeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
 import { ResponseRelay } from '../response-relay';
 import { upstreamPath } from '../target';
+import type { UpstreamPools } from '../upstream-pools';
 import { tunnel } from '../websocket-tunnel';
 
 export interface UpstreamStepOptions {
   stripListenPath: boolean;
   stripVersionSegment: boolean;
   responsePlugins: GwPlugin[];
+  /** looked up per request: an idle pool may have been closed since the API was compiled */
+  pools: UpstreamPools;
   logger: LoggerInstance;
   /** a plugin failed while the response was held: log it and answer 500 */
   onFailure(ctx: RequestContext, err: unknown): void;
@@ -42,7 +45,7 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       return DONE;
     }
     const timeout = version.timeoutFor(method, ctx.relativePath);
-    version.pool.dispatch(
+    options.pools.get(version.target.origin).dispatch(
       { method: method as Dispatcher.HttpMethod, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
       new UpstreamHandler(ctx, options),
     );

@@ -1,0 +1,56 @@
+import { strict as assert } from 'node:assert';
+import { UpstreamPools } from '../../../services/proxy/pipeline/upstream-pools';
+import { eventually } from '../../support/eventually';
+import { startUpstream, type Upstream } from '../../support/upstream';
+
+describe('proxy: upstream pools', () => {
+  const clock = { now: 1_700_000_000_000 };
+  let pools: UpstreamPools;
+  let upstream: Upstream | undefined;
+
+  beforeEach(() => {
+    pools = new UpstreamPools({ idleMs: 1000, now: () => clock.now });
+  });
+  afterEach(async () => {
+    await pools.close();
+    await upstream?.close();
+    upstream = undefined;
+  });
+
+  it('closes and forgets the pools of 10,000 origins once they have been idle', () => {
+    for (let i = 0; i < 10_000; i++) pools.get(`http://127.0.${i >> 8}.${i & 255}:8080`);
+    assert.equal(pools.size, 10_000);
+    clock.now += 500;
+    pools.get('http://127.0.0.1:8080');
+    pools.sweep();
+    assert.equal(pools.size, 10_000, 'nothing is idle for idleMs yet');
+    clock.now += 600;
+    pools.sweep();
+    assert.equal(pools.size, 1, 'only the origin used 600 ms ago is kept');
+    clock.now += 1000;
+    pools.sweep();
+    assert.equal(pools.size, 0);
+  });
+
+  it('never closes a pool with a request in flight, and the request completes', async () => {
+    upstream = await startUpstream();
+    let answer: (() => void) | undefined;
+    upstream.respondWith((_req, res) => {
+      answer = () => res.end('late answer');
+    });
+    const origin = `http://127.0.0.1:${upstream.port}`;
+    const pending = pools.get(origin).request({ method: 'GET', path: '/slow' });
+    await eventually(() => assert.ok(answer, 'the upstream got the request'));
+    clock.now += 10_000;
+    pools.sweep();
+    assert.equal(pools.size, 1, 'the pool in use stays');
+    answer!();
+    const response = await pending;
+    assert.equal(response.statusCode, 200);
+    assert.equal(await response.body.text(), 'late answer');
+    clock.now += 10_000;
+    pools.sweep();
+    assert.equal(pools.size, 0, 'once the request is done, the idle pool goes');
+    assert.notEqual(pools.get(origin), undefined, 'and a later request gets a new pool');
+  });
+});
