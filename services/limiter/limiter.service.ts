@@ -22,6 +22,7 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
   let drl: DrlShare;
   let ticker: NodeJS.Timeout;
   const buckets = new TokenBuckets();
+  const smoother = new Smoother();
   const algorithm: Algorithm = config.enableSentinelRateLimiter ? 'sentinel' : config.enableFixedWindowRateLimiter ? 'fixed-window' : 'drl';
   return {
     name: 'limiter',
@@ -33,6 +34,13 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
       },
     },
     events: {
+      // The live limiter nodes change rarely: count them here, not on every request.
+      '$services.changed'() {
+        drl.setLiveNodes(limiterNodes(this.broker));
+      },
+      '$node.disconnected'() {
+        drl.setLiveNodes(limiterNodes(this.broker));
+      },
       [DRL_LOAD]: {
         handler(ctx: Context<DrlLoadEvent>) {
           drl.receive(ctx.params);
@@ -42,14 +50,14 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
     created() {
       const broker = this.broker;
       store = config.redisUrl ? new RedisStore(config.redisUrl, config.enableNonTransactionalRateLimiter) : new MemoryStore(clock);
-      drl = new DrlShare(broker.nodeID, () => limiterNodes(broker), clock);
+      drl = new DrlShare(broker.nodeID, clock);
       limiter = new RateLimiter({
         algorithm,
         drlThreshold: config.drlThreshold,
         store,
         buckets,
         drl,
-        smoother: new Smoother(),
+        smoother,
         now: clock,
         emit: (event, params, message, meta) => {
           const payload: GatewayEvent = { event, time: new Date(clock()).toISOString(), api_id: params.api_id, org_id: params.org_id, key: params.key_hash ?? '', message, origin: broker.nodeID, meta };
@@ -58,9 +66,12 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
       });
     },
     started() {
+      drl.setLiveNodes(limiterNodes(this.broker));
+      let ticks = 0;
       ticker = setInterval(() => {
         void this.broker.broadcast(DRL_LOAD, drl.tick());
         buckets.sweep(clock(), 3600_000);
+        if (++ticks % 60 === 0) smoother.sweep(clock());
       }, 1000);
       ticker.unref();
       this.logger.info(`rate limiter: ${algorithm}, counters in ${config.redisUrl ? 'Redis' : 'memory'}`);

@@ -19,15 +19,17 @@ interface Harness {
 let counterSeq = 0;
 const uniqueCounter = (name: string) => `${name}-${process.pid}-${Date.now()}-${counterSeq++}`;
 
-function harness(algorithm: Algorithm, store: CounterStore, options: { drlThreshold?: number; liveNodes?: () => string[] } = {}): Harness {
+function harness(algorithm: Algorithm, store: CounterStore, options: { drlThreshold?: number; liveNodes?: string[] } = {}): Harness {
   const clock = { now: 1_700_000_000_000 };
   const events: Harness['events'] = [];
+  const drl = new DrlShare('node-a', () => clock.now);
+  if (options.liveNodes) drl.setLiveNodes(options.liveNodes);
   const limiter = new RateLimiter({
     algorithm,
     drlThreshold: options.drlThreshold ?? 5,
     store,
     buckets: new TokenBuckets(),
-    drl: new DrlShare('node-a', options.liveNodes ?? (() => ['node-a']), () => clock.now),
+    drl,
     smoother: new Smoother(),
     now: () => clock.now,
     emit: (event, _params, _message, meta) => events.push({ event, at: clock.now, meta }),
@@ -142,7 +144,8 @@ for (const backing of stores) {
 describe('limiter: distributed rate limiter shares', () => {
   it('splits an allowance between the live gateway nodes by their load', () => {
     let now = 0;
-    const share = new DrlShare('a', () => ['a', 'b'], () => now);
+    const share = new DrlShare('a', () => now);
+    share.setLiveNodes(['a', 'b']);
     assert.deepEqual(share.share(), { fraction: 0.5, gateways: 2 }, 'a node that has not reported counts as idle');
     for (let i = 0; i < 30; i++) share.recordRequest();
     share.tick();
@@ -152,9 +155,28 @@ describe('limiter: distributed rate limiter shares', () => {
     assert.equal(share.share().fraction, 15 / 16, 'a peer silent for too long counts as idle');
   });
 
+  it('counts the nodes it is told about, and forgets the load of a node that left', () => {
+    const share = new DrlShare('a', () => 0);
+    assert.deepEqual(share.share(), { fraction: 1, gateways: 1 }, 'alone, it enforces the whole allowance');
+    share.setLiveNodes(['a', 'b']);
+    share.receive({ node_id: 'b', load: 3 });
+    assert.deepEqual(share.share(), { fraction: 0.25, gateways: 2 });
+    share.setLiveNodes(['a']);
+    assert.deepEqual(share.share(), { fraction: 1, gateways: 1 });
+    share.setLiveNodes(['a', 'b']);
+    assert.deepEqual(share.share(), { fraction: 0.5, gateways: 2 }, 'b rejoined and has not reported yet: idle');
+  });
+
+  it('ignores a load report of the wrong shape from the bus', () => {
+    const share = new DrlShare('a', () => 0);
+    share.setLiveNodes(['a', 'b']);
+    for (const bad of [null, 'x', { node_id: 'b', load: 'lots' }, { node_id: 'b', load: Number.NaN }, { node_id: 'b', load: -5 }, { load: 7 }]) share.receive(bad as never);
+    assert.deepEqual(share.share(), { fraction: 0.5, gateways: 2 });
+  });
+
   it('with two nodes sharing evenly, 150 requests split between them let about 100 through', async () => {
     const store = new MemoryStore();
-    const nodes = ['a', 'b'].map(() => harness('drl', store, { liveNodes: () => ['node-a', 'node-b'] }));
+    const nodes = ['a', 'b'].map(() => harness('drl', store, { liveNodes: ['node-a', 'node-b'] }));
     const counter = uniqueCounter('drl-two');
     let total = 0;
     for (let i = 0; i < 150; i++) if ((await nodes[i % 2].limiter.check(keyLimit(counter, 100, 10))).ok) total++;
@@ -164,7 +186,7 @@ describe('limiter: distributed rate limiter shares', () => {
 
   it('below drl_threshold × gateways requests per second, uses the shared sliding log', async () => {
     const store = new MemoryStore();
-    const nodes = ['a', 'b'].map(() => harness('drl', store, { drlThreshold: 5, liveNodes: () => ['node-a', 'node-b'] }));
+    const nodes = ['a', 'b'].map(() => harness('drl', store, { drlThreshold: 5, liveNodes: ['node-a', 'node-b'] }));
     const counter = uniqueCounter('drl-low');
     let total = 0;
     // 9 per second is below 5 × 2 gateways: both nodes count in the one shared log.
