@@ -1,13 +1,22 @@
 import type { CounterStore, QuotaOutcome, WindowOutcome } from './counter-store';
 
+interface Log {
+  entries: number[];
+  windowMs: number;
+}
+
 interface Window {
   count: number;
   endsAt: number;
 }
 
-/** Counters of one node, in memory. Entries that can no longer matter are swept periodically. */
+/**
+ * Counters of one node, in memory. Entries that can no longer matter (a log whose entries all
+ * left their window, a window that ended, a quota period that renewed) are swept every minute,
+ * so counters of keys that stopped calling do not pile up.
+ */
 export class MemoryStore implements CounterStore {
-  private readonly logs = new Map<string, number[]>();
+  private readonly logs = new Map<string, Log>();
   private readonly windows = new Map<string, Window>();
   private readonly quotas = new Map<string, { used: number; renewsAt: number }>();
   private readonly sweeper: NodeJS.Timeout;
@@ -18,8 +27,10 @@ export class MemoryStore implements CounterStore {
   }
 
   async slidingLog(counter: string, limit: number, windowMs: number, now: number, logBlocked: boolean): Promise<WindowOutcome> {
-    let log = this.logs.get(counter);
-    if (!log) this.logs.set(counter, (log = []));
+    let entry = this.logs.get(counter);
+    if (!entry) this.logs.set(counter, (entry = { entries: [], windowMs }));
+    entry.windowMs = windowMs;
+    const log = entry.entries;
     const cutoff = now - windowMs;
     let expired = 0;
     while (expired < log.length && log[expired] <= cutoff) expired++;
@@ -49,6 +60,11 @@ export class MemoryStore implements CounterStore {
     return { ...state };
   }
 
+  /** how many counters are held */
+  get size(): number {
+    return this.logs.size + this.windows.size + this.quotas.size;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
   }
@@ -62,9 +78,11 @@ export class MemoryStore implements CounterStore {
     return state;
   }
 
-  private sweep(): void {
+  /** Drops what no check can see any more: it would start afresh the same way. */
+  sweep(): void {
     const now = this.now();
     for (const [counter, window] of this.windows) if (window.endsAt <= now) this.windows.delete(counter);
-    for (const [counter, log] of this.logs) if (log.length === 0 || log[log.length - 1] < now - 24 * 3600_000) this.logs.delete(counter);
+    for (const [counter, log] of this.logs) if (log.entries.length === 0 || log.entries[log.entries.length - 1] <= now - log.windowMs) this.logs.delete(counter);
+    for (const [counter, quota] of this.quotas) if (quota.renewsAt > 0 && quota.renewsAt <= now) this.quotas.delete(counter);
   }
 }

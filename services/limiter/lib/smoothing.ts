@@ -1,7 +1,11 @@
 import type { SmoothingSpec } from '../../../contracts/limiter/actions';
 
+/** a state not used for this long is forgotten: its counter starts again at the threshold */
+const IDLE_MS = 3600_000;
+
 interface SmoothingState {
   allowance: number;
+  windowMs: number;
   changedAt: number;
   requests: number[];
 }
@@ -21,7 +25,8 @@ export class Smoother {
   /** Records a request and returns the allowance that applies to it, with the change it caused. */
   allowance(counter: string, spec: SmoothingSpec, rate: number, windowMs: number, now: number): { allowance: number; change?: SmoothingChange } {
     let state = this.states.get(counter);
-    if (!state) this.states.set(counter, (state = { allowance: Math.min(spec.threshold, rate), changedAt: -Infinity, requests: [] }));
+    if (!state) this.states.set(counter, (state = { allowance: Math.min(spec.threshold, rate), windowMs, changedAt: -Infinity, requests: [] }));
+    state.windowMs = windowMs;
     const cutoff = now - windowMs;
     let expired = 0;
     while (expired < state.requests.length && state.requests[expired] <= cutoff) expired++;
@@ -39,5 +44,21 @@ export class Smoother {
       }
     }
     return { allowance: state.allowance, change };
+  }
+
+  /** how many counters have a state */
+  get size(): number {
+    return this.states.size;
+  }
+
+  /**
+   * Forgets the states of counters that saw no request for an hour (and a whole window): by then
+   * their allowance would have stepped back towards the threshold anyway.
+   */
+  sweep(now: number): void {
+    for (const [counter, state] of this.states) {
+      const last = state.requests[state.requests.length - 1] ?? -Infinity;
+      if (now - last > Math.max(IDLE_MS, state.windowMs)) this.states.delete(counter);
+    }
   }
 }
