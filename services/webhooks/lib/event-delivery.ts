@@ -4,6 +4,9 @@ import type { HookReference } from '../../../contracts/apis/api-definition';
 import type { GatewayEvent } from '../../../contracts/events';
 import type { Webhook } from '../../../contracts/webhooks/actions';
 
+/** a cap on the cool-downs held, in case events with ever new keys outrun the sweep */
+const MAX_COOL_DOWNS = 100_000;
+
 export interface DeliveryDeps {
   /** the hook references of the API an event is about */
   hookReferences(apiId: string): Promise<HookReference[]>;
@@ -24,7 +27,9 @@ export interface DeliveryDeps {
  * Within `event_timeout` seconds the same event for the same key is not sent again.
  */
 export class EventDelivery {
-  private readonly lastSent = new Map<string, number>();
+  /** hook|event|key → until when the same event is not sent again; only cool-downs still running */
+  private readonly coolingUntil = new Map<string, number>();
+  private sweptAt = 0;
   private readonly now: () => number;
   private readonly backoffMs: number[];
 
@@ -40,12 +45,33 @@ export class EventDelivery {
       const hook = await this.resolve(reference);
       if (!hook) continue;
       const cooldown = (reference.event_timeout ?? hook.event_timeout ?? 0) * 1000;
-      const dedupe = `${hook.id}|${event.event}|${event.key}`;
-      const last = this.lastSent.get(dedupe);
-      if (cooldown > 0 && last !== undefined && this.now() - last < cooldown) continue;
-      this.lastSent.set(dedupe, this.now());
+      if (cooldown > 0 && this.cooling(`${hook.id}|${event.event}|${event.key}`, cooldown)) continue;
       void this.deliver(hook, event);
     }
+  }
+
+  /** how many cool-downs are held */
+  get coolDowns(): number {
+    return this.coolingUntil.size;
+  }
+
+  /** Whether this event is within its cool-down; starts one when it is not. */
+  private cooling(dedupe: string, cooldownMs: number): boolean {
+    const now = this.now();
+    this.sweep(now);
+    const until = this.coolingUntil.get(dedupe);
+    if (until !== undefined && now < until) return true;
+    this.coolingUntil.delete(dedupe);
+    if (this.coolingUntil.size >= MAX_COOL_DOWNS) this.coolingUntil.delete(this.coolingUntil.keys().next().value as string);
+    this.coolingUntil.set(dedupe, now + cooldownMs);
+    return false;
+  }
+
+  /** At most once a minute, drops the cool-downs that have run out. */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < 60_000) return;
+    this.sweptAt = now;
+    for (const [dedupe, until] of this.coolingUntil) if (until <= now) this.coolingUntil.delete(dedupe);
   }
 
   private async resolve(reference: HookReference): Promise<Webhook | undefined> {

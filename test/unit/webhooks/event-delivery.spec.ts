@@ -1,0 +1,50 @@
+import { strict as assert } from 'node:assert';
+import type { GatewayEvent } from '../../../contracts/events';
+import { EventDelivery } from '../../../services/webhooks/lib/event-delivery';
+import { eventually } from '../../support/eventually';
+import { startUpstream, type Upstream } from '../../support/upstream';
+
+describe('webhooks: event cool-downs', () => {
+  const clock = { now: 1_700_000_000_000 };
+  let upstream: Upstream;
+  let delivery: EventDelivery;
+  const logged: string[] = [];
+
+  beforeEach(async () => {
+    upstream = await startUpstream();
+    delivery = new EventDelivery({
+      hookReferences: async () => [{ event_name: 'QuotaExceeded', event_timeout: 10, hook: { id: 'quota-hook', target_path: `${upstream.url}/hook`, method: 'POST' } }],
+      storedHook: async () => undefined,
+      log: async (entry) => void logged.push(entry.status),
+      warn: () => undefined,
+      now: () => clock.now,
+      backoffMs: [],
+    });
+  });
+  afterEach(async () => {
+    await eventually(() => assert.equal(logged.length, upstream.received.length), 5000);
+    logged.length = 0;
+    await upstream.close();
+  });
+
+  const event = (key: string): GatewayEvent => ({ event: 'QuotaExceeded', time: new Date(clock.now).toISOString(), api_id: 'api', org_id: 'org', key, message: 'Key Quota Limit Exceeded', origin: 'node' });
+
+  it('sends the same event for the same key once per event_timeout', async () => {
+    await delivery.handle(event('k1'));
+    clock.now += 5_000;
+    await delivery.handle(event('k1'));
+    await delivery.handle(event('k2'));
+    clock.now += 5_000;
+    await delivery.handle(event('k1'));
+    await eventually(() => assert.deepEqual(upstream.received.map((r) => JSON.parse(r.body).key), ['k1', 'k2', 'k1']));
+  });
+
+  it('forgets cool-downs that ran out instead of keeping one per key ever seen', async () => {
+    for (let i = 0; i < 500; i++) await delivery.handle(event(`key-${i}`));
+    assert.equal(delivery.coolDowns, 500);
+    await eventually(() => assert.equal(upstream.received.length, 500), 5000);
+    clock.now += 61_000;
+    await delivery.handle(event('late'));
+    assert.equal(delivery.coolDowns, 1, 'only the cool-down still running is held');
+  });
+});
