@@ -26,6 +26,7 @@ export interface GwConfig {
   additionalPermissions: string;
   templatePath: string;
   graphqlWsInitTimeout: number;
+  graphqlDocumentCacheBytes: number;
   pageSize: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;

@@ -122,6 +122,13 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds a GraphQL WebSocket may stay open without connection_init (SPEC.md: 15)',
   },
+  /** @default 8388608 */
+  graphqlDocumentCacheBytes: {
+    env: 'GW_GRAPHQL_DOCUMENT_CACHE_BYTES',
+    default: 8 * 1024 * 1024,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc: 'bytes of GraphQL query text whose analyses a node keeps (least recently used go first)',
+  },
   /** @default 10 */
   pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
   /** @default 'info' */

@@ -14,6 +14,7 @@ import { readAppFiles } from './lib/app-files';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { UpstreamPools } from './pipeline/upstream-pools';
+import { setDocumentCacheBudget } from '../graphql-engine/lib/graphql-gate';
 
 /**
  * The gateway port: a plain node:http server (PERFORMANCE.md says why not express) that routes
@@ -83,6 +84,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
     },
     created() {
+      setDocumentCacheBudget(config.graphqlDocumentCacheBytes);
       const view: GatewayView = {
         loadedApis: () => registry.all(),
         applyLocally: (definition) => {

@@ -2,7 +2,7 @@ import { buildSchema, type GraphQLSchema } from 'graphql';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { AccessDefinition, Session } from '../../../contracts/keys/session';
 import { analyseOperation, type AnalysedOperation } from './analyse-operation';
-import { BoundedCache } from './document-cache';
+import { DEFAULT_DOCUMENT_CACHE_BYTES, DocumentCache } from './document-cache';
 
 /** A refusal in the shape the reference gateway uses for it. */
 export interface GraphqlRefusal {
@@ -14,11 +14,13 @@ export interface GraphqlRefusal {
  * The GraphQL checks of a proxy-only API (SPEC.md "GraphQL"): the query must be valid against
  * the API's schema, within the key's depth limits, use no restricted field, and ask for
  * introspection only when the key may. Analyses are cached by query text, so a repeated query
- * costs a hash lookup.
+ * costs a hash lookup; one cache per node, shared by every API, bounded by bytes of query text.
  */
 export class GraphqlGate {
   readonly schema: GraphQLSchema;
-  private readonly analyses = new BoundedCache<AnalysedOperation>(1000);
+  private static nextId = 0;
+  /** tells this gate's entries apart in the node's cache (a replaced gate's entries age out) */
+  private readonly id = `${GraphqlGate.nextId++}`;
 
   constructor(
     private readonly definition: ApiDefinition,
@@ -28,9 +30,9 @@ export class GraphqlGate {
   }
 
   analyse(query: string, operationName: string | undefined): AnalysedOperation {
-    const cacheKey = `${operationName ?? ''}\u0000${query}`;
-    let analysed = this.analyses.get(cacheKey);
-    if (!analysed) this.analyses.set(cacheKey, (analysed = analyseOperation(this.schema, query, operationName)));
+    const cacheKey = `${this.id}\u0000${operationName ?? ''}\u0000${query}`;
+    let analysed = analyses.get(cacheKey);
+    if (!analysed) analyses.set(cacheKey, (analysed = analyseOperation(this.schema, query, operationName)));
     return analysed;
   }
 
@@ -46,6 +48,14 @@ export class GraphqlGate {
     if (restricted) return { status: 400, body: { errors: [{ message: `field: ${restricted.field} is restricted on type: ${restricted.type}` }] } };
     return undefined;
   }
+}
+
+/** The analyses of every GraphQL API on this node. */
+const analyses = new DocumentCache<AnalysedOperation>(DEFAULT_DOCUMENT_CACHE_BYTES);
+
+/** Sets how many bytes of query text the node keeps analyses for (GW_GRAPHQL_DOCUMENT_CACHE_BYTES). */
+export function setDocumentCacheBudget(bytes: number): void {
+  analyses.setBudget(bytes);
 }
 
 /** Builds the gate of a GraphQL API; undefined for other APIs. */
