@@ -27,6 +27,7 @@ export interface GwConfig {
   templatePath: string;
   graphqlWsInitTimeout: number;
   graphqlDocumentCacheBytes: number;
+  maxResponseBodyBuffer: number;
   pageSize: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;

@@ -122,6 +122,13 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds a GraphQL WebSocket may stay open without connection_init (SPEC.md: 15)',
   },
+  /** @default 10485760 */
+  maxResponseBodyBuffer: {
+    env: 'GW_MAX_RESPONSE_BODY_BUFFER',
+    default: 10 * 1024 * 1024,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc: 'bytes of an upstream response body held for response plugins; a plugin that reads a larger body gets the client a 502',
+  },
   /** @default 8388608 */
   graphqlDocumentCacheBytes: {
     env: 'GW_GRAPHQL_DOCUMENT_CACHE_BYTES',

@@ -118,6 +118,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           logger: this.logger,
           pluginsDir: resolve(config.pluginsDir),
           defaultTimeoutMs: config.proxyTimeout * 1000,
+          maxResponseBody: config.maxResponseBodyBuffer,
           call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
           responseHeaders: config.rateLimitResponseHeaders,
           graphqlWsInitTimeoutMs: config.graphqlWsInitTimeout * 1000,

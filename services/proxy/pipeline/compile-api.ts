@@ -30,6 +30,8 @@ export interface CompileDeps {
   logger: LoggerInstance;
   /** where relative plugin paths are resolved */
   pluginsDir: string;
+  /** the most upstream body bytes held for `response` plugins */
+  maxResponseBody: number;
   /** upstream hard timeout when no `hard_timeouts` entry matches, in ms */
   defaultTimeoutMs: number;
   /** this gateway's own origin, for batch requests */
@@ -79,6 +81,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       stripVersionSegment: settings.location.stripUrlSegment,
       responsePlugins: plugins.response,
       pools: deps.pools,
+      maxResponseBody: deps.maxResponseBody,
       logger: deps.logger,
       onFailure: deps.onFailure,
     }),

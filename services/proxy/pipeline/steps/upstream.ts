@@ -19,6 +19,8 @@ export interface UpstreamStepOptions {
   /** looked up per request: an idle pool may have been closed since the API was compiled */
   pools: UpstreamPools;
   logger: LoggerInstance;
+  /** the most upstream body bytes held for `response` plugins */
+  maxResponseBody: number;
   /** a plugin failed while the response was held: log it and answer 500 */
   onFailure(ctx: RequestContext, err: unknown): void;
 }
@@ -71,6 +73,7 @@ const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 class UpstreamHandler implements Dispatcher.DispatchHandler {
   private relay: ResponseRelay | undefined;
   private clientGone = false;
+  private tooLarge = false;
   /** body bytes still expected when the upstream stated a length; -1 when it did not */
   private remaining = -1;
 
@@ -88,7 +91,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     });
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, upstreamHeaders: IncomingHttpHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, upstreamHeaders: IncomingHttpHeaders): void {
     if (statusCode < 200) return;
     const headers = forwardedResponseHeaders(upstreamHeaders);
     Object.assign(headers, this.ctx.responseHeaders);
@@ -100,7 +103,13 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
       if (typeof length === 'string' && this.ctx.req.method !== 'HEAD') this.remaining = Number(length);
       return;
     }
-    this.relay = new ResponseRelay(this.ctx, statusCode, headers, (err) => this.options.onFailure(this.ctx, err));
+    this.relay = new ResponseRelay(this.ctx, statusCode, headers, (err) => this.options.onFailure(this.ctx, err), {
+      maxBody: this.options.maxResponseBody,
+      onOverflow: () => {
+        this.tooLarge = true;
+        controller.abort(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most a response plugin is given`));
+      },
+    });
     this.relay.run(this.options.responsePlugins, this.options.logger);
   }
 
@@ -114,7 +123,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     const writable = this.relay ? this.relay.data(chunk) : this.ctx.res.write(chunk);
     if (!writable) {
       controller.pause();
-      this.ctx.res.once('drain', () => controller.resume());
+      if (this.relay) this.relay.whenWritable(() => controller.resume());
+      else this.ctx.res.once('drain', () => controller.resume());
     }
   }
 
@@ -125,6 +135,10 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.clientGone) return;
+    if (this.tooLarge) {
+      this.options.logger.warn(`upstream of API ${this.ctx.api.definition.api_id}: ${err.message}`);
+      return sendGatewayError(this.ctx.res, 502, GatewayMessages.upstreamFailed);
+    }
     const code = (err as { code?: string }).code ?? '';
     this.options.logger.warn(`upstream of API ${this.ctx.api.definition.api_id} failed: ${err.message}`);
     if (TIMEOUTS.has(code)) sendGatewayError(this.ctx.res, 504, GatewayMessages.upstreamTimeout);
