@@ -50,6 +50,7 @@ export function runSubscriptionSession(socket: WebSocket, protocol: ClientProtoc
     } catch {
       return socket.close(CLOSE.badRequest, 'Invalid message received');
     }
+    if (!message || typeof message !== 'object' || Array.isArray(message)) return socket.close(CLOSE.badRequest, 'Invalid message received');
     switch (message.type) {
       case 'connection_init':
         if (initialised) return socket.close(CLOSE.tooManyInits, 'Too many initialisation requests');

@@ -113,7 +113,8 @@ function subscribeLegacyWs(target: UpstreamTarget, payload: OperationPayload, si
     socket.send(JSON.stringify({ id: '1', type: 'start', payload }));
   });
   socket.on('message', (data) => {
-    const message = JSON.parse(data.toString()) as { type: string; payload?: unknown };
+    const message = parseFrame(data);
+    if (!message) return finish(() => sink.error([{ message: 'upstream subscription sent an invalid message' }]));
     if (message.type === 'data') sink.next(message.payload);
     else if (message.type === 'error') finish(() => sink.error(Array.isArray(message.payload) ? message.payload : [{ message: describe(message.payload) }]));
     else if (message.type === 'complete') finish(() => sink.complete());
@@ -127,6 +128,18 @@ function subscribeLegacyWs(target: UpstreamTarget, payload: OperationPayload, si
     if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ id: '1', type: 'stop' }));
     socket.close();
   };
+}
+
+/** A frame from the upstream: JSON, an object, with a string `type`; anything else is undefined. */
+function parseFrame(data: WebSocket.RawData): { type: string; payload?: unknown } | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(data.toString());
+  } catch {
+    return undefined;
+  }
+  if (!message || typeof message !== 'object' || Array.isArray(message)) return undefined;
+  return typeof (message as { type?: unknown }).type === 'string' ? (message as { type: string; payload?: unknown }) : undefined;
 }
 
 function describe(err: unknown): string {
