@@ -1,10 +1,12 @@
 import { ConfigError, loadConfig } from './config/load-config';
 import { startNode, type RunningNode } from './node';
+import { installProcessGuards } from './process-guards';
 
 /** `npm start`: one gw node, every service by default, on the embedded defaults. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const node = await startNode(config);
+  installProcessGuards(node.broker.logger);
   printBanner(node);
   const shutdown = async (signal: string) => {
     node.broker.logger.info(`${signal} received, stopping`);
