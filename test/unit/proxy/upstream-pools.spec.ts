@@ -9,7 +9,7 @@ describe('proxy: upstream pools', () => {
   let upstream: Upstream | undefined;
 
   beforeEach(() => {
-    pools = new UpstreamPools({ idleMs: 1000, now: () => clock.now });
+    pools = new UpstreamPools({ idleMs: 1000, maxPools: 100_000, now: () => clock.now });
   });
   afterEach(async () => {
     await pools.close();
@@ -30,6 +30,22 @@ describe('proxy: upstream pools', () => {
     clock.now += 1000;
     pools.sweep();
     assert.equal(pools.size, 0);
+  });
+
+  it('holds at most maxPools, closing the least recently used first', () => {
+    const capped = new UpstreamPools({ idleMs: 60_000, maxPools: 100, now: () => clock.now });
+    try {
+      const first = capped.get('http://127.0.0.1:1');
+      for (let i = 0; i < 10_000; i++) {
+        clock.now += 10;
+        capped.get(`http://127.1.${i >> 8}.${i & 255}:8080`);
+        if (i % 50 === 0) capped.get('http://127.0.0.1:1');
+      }
+      assert.equal(capped.size, 100);
+      assert.equal(capped.get('http://127.0.0.1:1'), first, 'the pool in regular use stayed');
+    } finally {
+      void capped.close();
+    }
   });
 
   it('never closes a pool with a request in flight, and the request completes', async () => {
