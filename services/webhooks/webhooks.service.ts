@@ -38,7 +38,7 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
     events: {
       [`${GATEWAY_EVENT_PREFIX}*`]: {
         handler(ctx: Context<GatewayEvent>) {
-          delivery.handle(ctx.params).catch((err: Error) => this.logger.warn(`event ${ctx.params.event} not delivered: ${err.message}`));
+          delivery.handle(ctx.params).catch((err: Error) => this.logger.warn(`event ${String(ctx.params?.event)} not delivered: ${err.message}`));
         },
       },
       [APIS_CHANGED]: {

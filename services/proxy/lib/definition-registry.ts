@@ -31,8 +31,19 @@ export class DefinitionRegistry {
     return this.fromStore.delete(id);
   }
 
-  apply(event: ApisChangedEvent): void {
+  /** Applies a change from the bus; one of the wrong shape is ignored (false), not thrown. */
+  apply(event: ApisChangedEvent): boolean {
+    if (!isApisChange(event)) return false;
     if (event.action === 'deleted') this.remove(event.id);
     else this.upsert(event.definition);
+    return true;
   }
+}
+
+function isApisChange(event: unknown): event is ApisChangedEvent {
+  if (!event || typeof event !== 'object') return false;
+  const change = event as { action?: unknown; id?: unknown; definition?: { id?: unknown; api_id?: unknown } };
+  if (change.action === 'deleted') return typeof change.id === 'string';
+  if (change.action !== 'created' && change.action !== 'updated') return false;
+  return typeof change.definition === 'object' && change.definition !== null && typeof change.definition.id === 'string' && typeof change.definition.api_id === 'string';
 }

@@ -39,7 +39,8 @@ export class EventDelivery {
   }
 
   async handle(event: GatewayEvent): Promise<void> {
-    if (!event.api_id) return;
+    // A bus message: only a gateway event of the right shape is delivered.
+    if (!event || typeof event !== 'object' || typeof event.event !== 'string' || typeof event.api_id !== 'string' || !event.api_id) return;
     const references = (await this.deps.hookReferences(event.api_id)).filter((ref) => ref.event_name === event.event);
     for (const reference of references) {
       const hook = await this.resolve(reference);

@@ -48,3 +48,19 @@ describe('webhooks: event cool-downs', () => {
     assert.equal(delivery.coolDowns, 1, 'only the cool-down still running is held');
   });
 });
+
+describe('webhooks: events from the bus', () => {
+  it('ignores an event of the wrong shape without asking for hooks', async () => {
+    let asked = 0;
+    const delivery = new EventDelivery({
+      hookReferences: async () => (asked++, []),
+      storedHook: async () => undefined,
+      log: async () => undefined,
+      warn: () => undefined,
+    });
+    for (const bad of [null, 'x', {}, { event: 5, api_id: 'a' }, { event: 'QuotaExceeded', api_id: 7 }]) await delivery.handle(bad as unknown as GatewayEvent);
+    assert.equal(asked, 0);
+    await delivery.handle({ event: 'QuotaExceeded', api_id: 'a', org_id: 'o', key: 'k', time: '', message: '', origin: '' });
+    assert.equal(asked, 1);
+  });
+});
