@@ -3,6 +3,7 @@ import express from 'express';
 import type { ServiceSchema } from 'moleculer';
 import type { LoginResult } from '../../contracts/users/actions';
 import { envelopeError } from '../../lib/http/envelope';
+import { jsonFallbacks } from '../../lib/http/fallback';
 import { toProblem } from '../../lib/http/problem';
 import { buildRouter } from '../../lib/http/surface';
 import { close, listen } from '../../lib/http/listen';
@@ -37,6 +38,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });
+      app.use(...jsonFallbacks(envelopeError, (err) => this.logger.error('unexpected error on the dashboard port', err)));
       server = createServer(app);
     },
     async started() {

@@ -1,6 +1,7 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED } from '../../contracts/apis/events';
+import type { KeysApiUsageResult } from '../../contracts/keys/actions';
 import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -37,7 +38,13 @@ export function apisService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'apis', APIS_MIGRATIONS);
-      catalogue = new ApiCatalogue(new ApiStore(db), runtime.config.pageSize, (event) => this.broker.broadcast(APIS_CHANGED, event));
+      catalogue = new ApiCatalogue(
+        new ApiStore(db),
+        runtime.config.pageSize,
+        (event) => this.broker.broadcast(APIS_CHANGED, event),
+        Date.now,
+        (apiId) => this.broker.call<KeysApiUsageResult, object>('keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
+      );
     },
   };
 }

@@ -19,5 +19,13 @@ export const ApisErrors = {
   wrongOrg: (orgId: string) =>
     new GwError('GW_ERR_APIS_WRONG_ORG', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`, { org_id: orgId }),
   invalid: (message: string) => new GwError('GW_ERR_APIS_INVALID', 400, message),
+  invalidSchema: (problems: string[]) => new GwError('GW_ERR_APIS_INVALID', 400, 'Invalid GraphQL schema', { errors: problems }),
+  idInUse: (apiId: string, requested: string) =>
+    new GwError(
+      'GW_ERR_APIS_ID_IN_USE',
+      400,
+      `api_id ${apiId} can not be changed to ${requested}: keys or policies grant access to it; create a new API instead`,
+      { api_id: apiId, requested },
+    ),
   upstreamUnreachable: (url: string, reason: string) => new GwError('GW_ERR_APIS_UPSTREAM', 502, `Could not reach the GraphQL upstream ${url}: ${reason}`, { url }),
 };

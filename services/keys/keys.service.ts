@@ -3,6 +3,7 @@ import type { ApiRecord } from '../../contracts/apis/api-definition';
 import {
   keysActionParams,
   policiesActionParams,
+  type KeysApiUsageParams,
   type KeysCreateParams,
   type KeysGetParams,
   type KeysListParams,
@@ -38,6 +39,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
       remove: { params: keysActionParams.remove, handler: (ctx: Context<KeysGetParams>) => registry.remove(ctx.params) },
       list: { params: keysActionParams.list, handler: (ctx: Context<KeysListParams>) => registry.list(ctx.params) },
       lookup: { params: keysActionParams.lookup, handler: (ctx: Context<{ key_hash: string }>) => registry.lookup(ctx.params.key_hash) },
+      apiUsage: { params: keysActionParams.apiUsage, handler: (ctx: Context<KeysApiUsageParams>) => registry.apiUsage(ctx.params.api_id) },
       'policies.create': { params: policiesActionParams.create, handler: (ctx: Context<PoliciesCreateParams>) => policies.create(ctx.params.policy, ctx.params.org_scope) },
       'policies.get': { params: policiesActionParams.get, handler: (ctx: Context<PoliciesGetParams>) => policies.get(ctx.params.id, ctx.params.org_scope) },
       'policies.update': {
@@ -68,16 +70,17 @@ export function keysService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'keys', KEYS_MIGRATIONS);
-      policies = new PolicyRegistry(db, config.pageSize, (event) => void this.broker.broadcast(POLICIES_CHANGED, event));
+      const findApi = (apiId: string, orgScope: string | undefined) =>
+        this.broker.call<ApiRecord, object>('apis.get', { id: apiId, org_scope: orgScope }).then(
+          (record) => (record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined),
+          (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
+        );
+      policies = new PolicyRegistry(db, config.pageSize, (event) => void this.broker.broadcast(POLICIES_CHANGED, event), findApi);
       registry = new KeyRegistry(new KeyStore(db), policies, {
         hashKeys: config.hashKeys,
         listHashes: config.enableHashedKeysListing,
         pageSize: config.pageSize,
-        findApi: (apiId, orgScope) =>
-          this.broker.call<ApiRecord, object>('apis.get', { id: apiId, org_scope: orgScope }).then(
-            (record) => (record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined),
-            (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
-          ),
+        findApi,
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
         quotaState: async (keyHash, max, renewalRate) => {
           if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter')) return undefined;

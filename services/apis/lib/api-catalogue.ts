@@ -15,7 +15,9 @@ import { pageCount, pageWindow } from '../../../lib/pagination';
 import { isUniqueViolation } from '../../../lib/store/database';
 import { ApisErrors } from '../errors';
 import { ApiStore, type StoredApi } from './api-store';
+import { assertFitsColumns } from './column-limits';
 import { buildDefinition, isReservedListenPath } from './definition-rules';
+import { assertServable } from './serving-checks';
 
 /**
  * The rules around API definitions: ids, organisation scope, listen-path uniqueness, and the
@@ -27,6 +29,8 @@ export class ApiCatalogue {
     private readonly pageSize: number,
     private readonly publish: (event: ApisChangedEvent) => void,
     private readonly now: () => number = Date.now,
+    /** whether keys or policies grant access to an api_id; unknown = in use, so an id is never changed under a key */
+    private readonly apiIdInUse: (apiId: string) => Promise<boolean> = async () => true,
   ) {}
 
   async list(params: ApisListParams): Promise<ApisListResult> {
@@ -68,6 +72,7 @@ export class ApiCatalogue {
       api_id: input.api_id ?? current.api_id,
       org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? current.org_id),
     });
+    if (definition.api_id !== current.api_id && (await this.apiIdInUse(current.api_id))) throw ApisErrors.idInUse(current.api_id, definition.api_id);
     const stored: StoredApi = {
       definition,
       hook_references: params.hook_references ?? existing.hook_references,
@@ -123,6 +128,8 @@ export class ApiCatalogue {
 
   /** Runs a write after the uniqueness checks, in one transaction; a lost race still gets a clear error. */
   private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<void> {
+    assertServable(definition);
+    assertFitsColumns(definition);
     if (isReservedListenPath(definition.proxy.listen_path)) {
       throw ApisErrors.invalid(`Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`);
     }

@@ -4,7 +4,9 @@ import type { AccessDefinition, Session } from '../../../contracts/keys/session'
 import { pageCount, pageWindow } from '../../../lib/pagination';
 import { hashPassword } from '../../../lib/password';
 import { KeysErrors } from '../errors';
+import { isGwError } from '../../../lib/errors';
 import { applyPolicies } from './apply-policies';
+import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
 import type { KeyStore, StoredKey } from './key-store';
 import type { PolicyRegistry } from './policy-registry';
@@ -42,6 +44,7 @@ export class KeyRegistry {
     const orgId = this.orgFor(params.org_scope, params.session.org_id);
     const session = await this.validSession(params.session, orgId, params.org_scope, true);
     const key = params.custom_key ?? generateKey(orgId);
+    assertKeyFits({ key, org_id: orgId });
     const keyHash = hashKey(key);
     if (await this.store.find(keyHash)) throw KeysErrors.taken();
     const now = this.now();
@@ -52,6 +55,7 @@ export class KeyRegistry {
 
   async saveBasicUser(params: KeysSaveBasicUserParams): Promise<KeyRecord> {
     const orgId = this.orgFor(params.org_scope, params.session.org_id);
+    assertKeyFits({ username: params.username, org_id: orgId });
     const keyHash = hashKey(basicUserKey(orgId, params.username));
     const existing = await this.store.find(keyHash);
     if (params.mode === 'create' && existing) throw KeysErrors.basicUserTaken(params.username);
@@ -94,6 +98,7 @@ export class KeyRegistry {
   async update(params: KeysUpdateParams): Promise<KeyRecord> {
     const found = await this.find(params.key, params.org_scope);
     const orgId = this.orgFor(params.org_scope ?? found.org_id, params.session.org_id ?? found.org_id);
+    assertKeyFits({ org_id: orgId });
     const session = await this.validSession(params.session, orgId, params.org_scope, false);
     const updated: StoredKey = { ...found, org_id: orgId, session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session, updated_at: this.now() };
     await this.store.update(updated);
@@ -131,11 +136,18 @@ export class KeyRegistry {
     let session: Session;
     try {
       session = applyPolicies(found.session, await this.policies.getMany(found.session.apply_policies ?? []));
-    } catch {
+    } catch (err) {
       // A policy the key names has been deleted: the key must not keep the access it gave.
+      // Anything else (the store failing) is not an answer about the key: the caller gets a 503.
+      if (!isGwError(err, 'GW_ERR_KEYS_INVALID')) throw err;
       session = { ...found.session, is_inactive: true };
     }
     return { key_hash: keyHash, session, password_hash: found.kind === 'basic' ? found.password_hash : undefined };
+  }
+
+  /** How many keys name this API in their own access rights, and how many policies do. */
+  async apiUsage(apiId: string): Promise<{ keys: number; policies: number }> {
+    return { keys: await this.store.countForApi(apiId), policies: await this.policies.countForApi(apiId) };
   }
 
   /** By the key, its hash, or (within an organisation) a basic-auth username. */

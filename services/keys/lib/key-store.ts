@@ -70,6 +70,11 @@ export class KeyStore {
     return { keys: (await page).map(fromRow), total: Number(total) };
   }
 
+  async countForApi(apiId: string): Promise<number> {
+    const [{ total }] = await this.db('key_apis').where('api_id', apiId).count({ total: '*' });
+    return Number(total);
+  }
+
   private async indexApis(trx: Knex, key: StoredKey): Promise<void> {
     const apiIds = Object.keys(key.session.access_rights ?? {});
     if (apiIds.length > 0) await trx('key_apis').insert(apiIds.map((api_id) => ({ key_hash: key.key_hash, api_id })));

@@ -7,6 +7,7 @@ import { paginate } from '../../../lib/store/paginate';
 import { newRecordId } from '../../../lib/ids';
 import type { PoliciesChangedEvent } from '../../../contracts/keys/events';
 import { KeysErrors } from '../errors';
+import { assertPolicyApisExist, type FindApi } from './policy-checks';
 
 interface PolicyRow {
   id: string;
@@ -25,6 +26,7 @@ export class PolicyRegistry {
     private readonly db: Knex,
     private readonly pageSize: number,
     private readonly publish: (event: PoliciesChangedEvent) => void,
+    private readonly findApi: FindApi,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -57,6 +59,7 @@ export class PolicyRegistry {
 
   async create(input: Partial<Policy>, orgScope: string | undefined): Promise<Policy> {
     const policy = withDefaults(input, input.id ?? newRecordId(), ownOrg(orgScope, input.org_id, ''));
+    await assertPolicyApisExist(policy, this.findApi);
     const now = this.now();
     try {
       await this.db('policies').insert({ id: policy.id, org_id: policy.org_id, document: JSON.stringify(policy), created_at: now, updated_at: now });
@@ -71,9 +74,17 @@ export class PolicyRegistry {
   async update(id: string, input: Partial<Policy>, orgScope: string | undefined): Promise<Policy> {
     const current = await this.get(id, orgScope);
     const policy = withDefaults(input, id, ownOrg(orgScope, input.org_id, current.org_id));
+    await assertPolicyApisExist(policy, this.findApi);
     await this.db('policies').where('id', id).update({ org_id: policy.org_id, document: JSON.stringify(policy), updated_at: this.now() });
     this.publish({ action: 'updated', policy_id: id });
     return policy;
+  }
+
+  /** Policies whose access rights name this API (a text match narrows, the parsed rights decide). */
+  async countForApi(apiId: string): Promise<number> {
+    const needle = `%${JSON.stringify(apiId).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await this.db<PolicyRow>('policies').whereRaw('document like ? escape ?', [needle, '\\']).select('document');
+    return rows.filter((row) => Object.hasOwn(parseJson<Policy>(row.document, {} as Policy).access_rights ?? {}, apiId)).length;
   }
 
   async removeOrganisation(orgId: string): Promise<number> {
