@@ -15,6 +15,7 @@ export interface GwConfig {
   appsDir: string;
   dataDir: string;
   pluginsDir: string;
+  pluginPackages: string[];
   proxyTimeout: number;
   hashKeys: boolean;
   enableHashedKeysListing: boolean;
