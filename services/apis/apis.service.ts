@@ -2,10 +2,13 @@ import type { Context, ServiceSchema } from 'moleculer';
 import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED } from '../../contracts/apis/events';
 import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
 import { ApiStore } from './lib/api-store';
+import { checkCustomMiddleware } from './lib/custom-middleware';
+import { checkHookReferences } from './lib/hook-references';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
 
@@ -37,7 +40,15 @@ export function apisService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'apis', APIS_MIGRATIONS);
-      catalogue = new ApiCatalogue(new ApiStore(db), runtime.config.pageSize, (event) => this.broker.broadcast(APIS_CHANGED, event));
+      const hookExists = (id: string, orgId: string) =>
+        this.broker.call('webhooks.get', { id, org_scope: orgId }).then(
+          () => true,
+          (err: unknown) => (isGwError(err, 'GW_ERR_WEBHOOKS_NOT_FOUND') ? false : Promise.reject(err)),
+        );
+      catalogue = new ApiCatalogue(new ApiStore(db), runtime.config.pageSize, (event) => this.broker.broadcast(APIS_CHANGED, event), Date.now, async (definition, hookReferences) => {
+        checkCustomMiddleware(definition, runtime.config.pluginPackages);
+        await checkHookReferences(hookReferences, definition.org_id, hookExists);
+      });
     },
   };
 }
