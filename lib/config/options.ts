@@ -51,7 +51,7 @@ export const OPTIONS = {
     default: [],
     rule: {
       type: 'array',
-      items: { type: 'string', pattern: /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/, messages: { stringPattern: 'GW_PLUGIN_PACKAGES holds npm package names' } },
+      items: { type: 'string', pattern: /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/, messages: { stringPattern: "'{actual}' is not an npm package name" } },
     },
     doc: 'installed npm packages a custom_middleware path may name (comma list, or a JSON array in GW_CONFIG); any other plugin must be a file inside GW_PLUGINS_DIR',
   },
