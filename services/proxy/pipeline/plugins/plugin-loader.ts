@@ -34,10 +34,10 @@ export interface PluginPlaces {
  * Loads the plugins an API's `custom_middleware` names. Each entry is `{name, path}`: `path` is a
  * module file relative to GW_PLUGINS_DIR (its real path, symlinks followed, must stay inside) or
  * a package listed in GW_PLUGIN_PACKAGES; anything else is refused before any code runs. The
- * module exports a plugin made with `definePlugin` (as its default export, as `name`, or as the module
- * itself). Anything wrong (an unknown hook, another driver, a missing module, an SDK mismatch, a
- * refused location, a plugin that does not implement the hook it is listed under) throws a coded PluginError, so
- * the API is not served half-configured.
+ * module exports a plugin made with `definePlugin` (as its default export, as `name`, or as the
+ * module itself). Anything wrong (an unknown hook, another driver, a refused location, a missing
+ * module, an SDK mismatch, a plugin that does not implement the hook it is listed under) throws
+ * a coded PluginError, so the API is not served half-configured.
  */
 export function loadPlugins(customMiddleware: unknown, places: PluginPlaces): LoadedPlugins {
   if (!customMiddleware || typeof customMiddleware !== 'object') return NO_PLUGINS;
