@@ -15,6 +15,7 @@ export interface GwConfig {
   appsDir: string;
   dataDir: string;
   pluginsDir: string;
+  pluginPackages: string[];
   proxyTimeout: number;
   hashKeys: boolean;
   enableHashedKeysListing: boolean;
@@ -63,7 +64,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const problems = (result as Array<{ field: string; message: string }>).map((p) => `${envName(p.field)}: ${p.message}`);
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
-  return Object.freeze({ ...(merged as unknown as GwConfig), services: Object.freeze([...(merged.services as string[])]) as string[] });
+  return Object.freeze({
+    ...(merged as unknown as GwConfig),
+    services: Object.freeze([...(merged.services as string[])]) as string[],
+    pluginPackages: Object.freeze([...(merged.pluginPackages as string[])]) as string[],
+  });
 }
 
 function defaults(): Source {

@@ -45,6 +45,16 @@ export const OPTIONS = {
   dataDir: { env: 'GW_DATA_DIR', default: './data', rule: { type: 'string', empty: false }, doc: 'where the generated secrets (and the default SQLite file) are kept' },
   /** @default './plugins' */
   pluginsDir: { env: 'GW_PLUGINS_DIR', default: './plugins', rule: { type: 'string', empty: false }, doc: 'where relative plugin paths of custom_middleware are resolved' },
+  /** @default [] */
+  pluginPackages: {
+    env: 'GW_PLUGIN_PACKAGES',
+    default: [],
+    rule: {
+      type: 'array',
+      items: { type: 'string', pattern: /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/, messages: { stringPattern: "'{actual}' is not an npm package name" } },
+    },
+    doc: 'installed npm packages a custom_middleware path may name (comma list, or a JSON array in GW_CONFIG); any other plugin must be a file inside GW_PLUGINS_DIR',
+  },
   /** @default 30 */
   proxyTimeout: {
     env: 'GW_PROXY_TIMEOUT',

@@ -3,10 +3,13 @@ import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreatePara
 import { APIS_CHANGED } from '../../contracts/apis/events';
 import type { KeysApiUsageResult } from '../../contracts/keys/actions';
 import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
 import { ApiStore } from './lib/api-store';
+import { checkCustomMiddleware } from './lib/custom-middleware';
+import { checkHookReferences } from './lib/hook-references';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
 
@@ -38,12 +41,21 @@ export function apisService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'apis', APIS_MIGRATIONS);
+      const hookExists = (id: string, orgId: string) =>
+        this.broker.call('webhooks.get', { id, org_scope: orgId }).then(
+          () => true,
+          (err: unknown) => (isGwError(err, 'GW_ERR_WEBHOOKS_NOT_FOUND') ? false : Promise.reject(err)),
+        );
       catalogue = new ApiCatalogue(
         new ApiStore(db),
         runtime.config.pageSize,
         (event) => this.broker.broadcast(APIS_CHANGED, event),
         Date.now,
         (apiId) => this.broker.call<KeysApiUsageResult, object>('keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
+        async (definition, hookReferences) => {
+          checkCustomMiddleware(definition, runtime.config.pluginPackages);
+          await checkHookReferences(hookReferences, definition.org_id, hookExists);
+        },
       );
     },
   };

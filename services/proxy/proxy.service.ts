@@ -115,6 +115,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           pools,
           logger: this.logger,
           pluginsDir: resolve(config.pluginsDir),
+          pluginPackages: config.pluginPackages,
           defaultTimeoutMs: config.proxyTimeout * 1000,
           call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
           responseHeaders: config.rateLimitResponseHeaders,

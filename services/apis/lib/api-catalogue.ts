@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ApiDefinition, ApiRecord } from '../../../contracts/apis/api-definition';
+import type { ApiDefinition, ApiRecord, HookReference } from '../../../contracts/apis/api-definition';
 import type {
   ApisCreateParams,
   ApisGetParams,
@@ -20,6 +20,13 @@ import { buildDefinition, isReservedListenPath } from './definition-rules';
 import { assertServable } from './serving-checks';
 
 /**
+ * Checks a definition must pass before it is stored, beyond its schema (plugin locations, hook
+ * references); throws a coded 400. `hookReferences` is undefined when the caller keeps the
+ * stored ones.
+ */
+export type DefinitionCheck = (definition: ApiDefinition, hookReferences: HookReference[] | undefined) => Promise<void>;
+
+/**
  * The rules around API definitions: ids, organisation scope, listen-path uniqueness, and the
  * change event every gateway node listens to. Published only after the write has committed.
  */
@@ -31,6 +38,7 @@ export class ApiCatalogue {
     private readonly now: () => number = Date.now,
     /** whether keys or policies grant access to an api_id; unknown = in use, so an id is never changed under a key */
     private readonly apiIdInUse: (apiId: string) => Promise<boolean> = async () => true,
+    private readonly check: DefinitionCheck = async () => {},
   ) {}
 
   async list(params: ApisListParams): Promise<ApisListResult> {
@@ -55,6 +63,7 @@ export class ApiCatalogue {
       api_id: input.api_id ?? newPublicId(),
       org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? ''),
     });
+    await this.check(definition, params.hook_references);
     const now = this.now();
     const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now };
     await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
@@ -73,6 +82,7 @@ export class ApiCatalogue {
       org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? current.org_id),
     });
     if (definition.api_id !== current.api_id && (await this.apiIdInUse(current.api_id))) throw ApisErrors.idInUse(current.api_id, definition.api_id);
+    await this.check(definition, params.hook_references);
     const stored: StoredApi = {
       definition,
       hook_references: params.hook_references ?? existing.hook_references,
@@ -109,7 +119,7 @@ export class ApiCatalogue {
     const schema = await introspect(definition.proxy.target_url, headers);
     const nextProxy = params.persist_headers && params.introspection_headers ? { ...proxy, auth_headers: params.introspection_headers } : proxy;
     const next = { ...definition, graphql: { ...graphql, schema, proxy: nextProxy, last_schema_update: new Date(this.now()).toISOString() } };
-    return this.update({ id: definition.id, api_definition: next, hook_references: existing.hook_references });
+    return this.update({ id: definition.id, api_definition: next });
   }
 
   /** Every API of a deleted organisation; each is announced as deleted, so gateways stop serving it. */
