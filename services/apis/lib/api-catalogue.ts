@@ -17,6 +17,7 @@ import { ApisErrors } from '../errors';
 import { ApiStore, type StoredApi } from './api-store';
 import { buildDefinition, isReservedListenPath } from './definition-rules';
 import { listenPathProblem } from './listen-path-rules';
+import { patternProblem } from './pattern-rules';
 import { assertNoForeignOverlap, isLockConflict } from './route-ownership';
 
 /**
@@ -128,8 +129,8 @@ export class ApiCatalogue {
     if (isReservedListenPath(definition.proxy.listen_path)) {
       throw ApisErrors.invalid(`Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`);
     }
-    const pathProblem = listenPathProblem(definition.proxy.listen_path);
-    if (pathProblem) throw ApisErrors.invalid(pathProblem);
+    const problem = listenPathProblem(definition.proxy.listen_path) ?? patternProblem(definition);
+    if (problem) throw ApisErrors.invalid(problem);
     try {
       await this.store.transaction(async (trx) => {
         await this.assertUnique(definition, previous, trx);
