@@ -10,6 +10,14 @@ export const ApisErrors = {
       `Listen path ${listenPath} is already used by API '${holder.name}' (api_id ${holder.api_id})`,
       { listen_path: listenPath, api_id: holder.api_id },
     ),
+  // Says nothing of the other API: its name, id and organisation are not the caller's to know.
+  listenPathOverlaps: (listenPath: string) =>
+    new GwError(
+      'GW_ERR_APIS_LISTEN_PATH_OVERLAP',
+      400,
+      `Listen path ${listenPath} overlaps a listen path of another organisation on the same domain; choose another listen path or set a domain of your own`,
+      { listen_path: listenPath },
+    ),
   idTaken: (apiId: string) => new GwError('GW_ERR_APIS_ID_TAKEN', 400, `API with this ID already exists: ${apiId}`, { api_id: apiId }),
   idMismatch: (pathId: string, bodyId: string) =>
     new GwError('GW_ERR_APIS_ID_MISMATCH', 400, `Request API id '${pathId}' does not match the api_id '${bodyId}' in the definition; for updates these must match`, {

@@ -17,6 +17,9 @@ import { ApisErrors } from '../errors';
 import { ApiStore, type StoredApi } from './api-store';
 import { assertFitsColumns } from './column-limits';
 import { buildDefinition, isReservedListenPath } from './definition-rules';
+import { listenPathProblem } from './listen-path-rules';
+import { patternProblem } from './pattern-rules';
+import { assertNoForeignOverlap, isLockConflict } from './route-ownership';
 import { assertServable } from './serving-checks';
 
 /**
@@ -143,19 +146,23 @@ export class ApiCatalogue {
     if (isReservedListenPath(definition.proxy.listen_path)) {
       throw ApisErrors.invalid(`Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`);
     }
+    const problem = listenPathProblem(definition.proxy.listen_path) ?? patternProblem(definition);
+    if (problem) throw ApisErrors.invalid(problem);
     try {
       await this.store.transaction(async (trx) => {
         await this.assertUnique(definition, previous, trx);
         await save(trx);
       });
     } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+      if (!isUniqueViolation(err) && !isLockConflict(err)) throw err;
       await this.assertUnique(definition, previous, undefined);
       throw err;
     }
   }
 
   private async assertUnique(definition: ApiDefinition, previous: ApiDefinition | undefined, trx: Knex | undefined): Promise<void> {
+    // First, so a path another organisation holds is refused without naming its API.
+    await assertNoForeignOverlap(this.store, definition, previous?.id, trx);
     if (definition.api_id !== previous?.api_id) {
       const sameId = await this.store.findByApiId(definition.api_id, trx);
       if (sameId) throw ApisErrors.idTaken(definition.api_id);

@@ -4,12 +4,20 @@ import type { ApiDefinition, HookReference } from '../../../contracts/apis/api-d
 import { parseJson } from '../../../lib/store/migrate';
 import type { PageWindow } from '../../../lib/pagination';
 import { normaliseDomain, normaliseListenPath } from './definition-rules';
+import { enclosingPaths } from './route-ownership';
 
 export interface StoredApi {
   definition: ApiDefinition;
   hook_references: HookReference[];
   created_at: number;
   updated_at: number;
+}
+
+/** Who listens where (normalised listen path and domain). */
+export interface RouteClaim {
+  org_id: string;
+  listen_path: string;
+  domain: string;
 }
 
 interface ApiRow {
@@ -71,6 +79,23 @@ export class ApiStore {
     return row ? fromRow(row).definition : undefined;
   }
 
+  /**
+   * The APIs (other than `exceptId`) listening on a path that encloses `listenPath` or lies below
+   * it, on any domain. On MySQL the rows and the gaps between them are locked until the
+   * transaction ends, so two concurrent writes can not both pass the ownership check.
+   */
+  async findRouteNeighbours(listenPath: string, exceptId: string | undefined, trx: Knex = this.db): Promise<RouteClaim[]> {
+    const below = `${escapeLike(listenPath === '/' ? '' : listenPath)}/%`;
+    const query = trx<ApiRow>('apis')
+      .select('org_id', 'listen_path', 'domain')
+      .where((q) => q.whereIn('listen_path', enclosingPaths(listenPath)).orWhereRaw('listen_path like ? escape ?', [below, '\\']))
+      .modify((q) => {
+        if (exceptId !== undefined) q.whereNot('id', exceptId);
+      });
+    if (!isSqlite(trx)) query.forUpdate();
+    return (await query).map((row: Pick<ApiRow, 'org_id' | 'listen_path' | 'domain'>) => ({ org_id: row.org_id, listen_path: row.listen_path, domain: row.domain }));
+  }
+
   async insert(api: StoredApi, trx: Knex = this.db): Promise<void> {
     await trx('apis').insert(toRow(api));
   }
@@ -111,6 +136,10 @@ function fromRow(row: ApiRow): StoredApi {
     created_at: Number(row.created_at),
     updated_at: Number(row.updated_at),
   };
+}
+
+function isSqlite(db: Knex): boolean {
+  return String(db.client.config.client).includes('sqlite');
 }
 
 function escapeLike(text: string): string {
