@@ -80,6 +80,7 @@ export const keysActionParams = {
   remove: { key: keyParam, org_scope: scope },
   list: { api_id: { type: 'string', optional: true }, org_scope: scope, page: { type: 'number', integer: true, optional: true } },
   lookup: { key_hash: keyParam },
+  currentRevision: {},
 };
 
 export const policiesActionParams = {
@@ -134,6 +135,11 @@ export interface KeysLookupResult {
   session: Session;
   /** basic-auth users: the stored password hash, never sent over HTTP */
   password_hash?: string;
+}
+
+/** `keys.currentRevision`: the latest key/policy revision of the store, a cheap check. */
+export interface KeysRevisionResult {
+  revision: number;
 }
 
 export interface PoliciesCreateParams {

@@ -6,6 +6,8 @@ import type {
   ApisListParams,
   ApisListResult,
   ApisRemoveParams,
+  ApisSnapshotResult,
+  StoreRevisionResult,
   ApisSyncGraphqlSchemaParams,
   ApisUpdateParams,
 } from '../../../contracts/apis/actions';
@@ -40,8 +42,12 @@ export class ApiCatalogue {
     return toRecord(found);
   }
 
-  snapshot(): Promise<ApiDefinition[]> {
+  snapshot(): Promise<ApisSnapshotResult> {
     return this.store.all();
+  }
+
+  async currentRevision(): Promise<StoreRevisionResult> {
+    return { revision: await this.store.revision() };
   }
 
   async create(params: ApisCreateParams): Promise<ApiRecord> {
@@ -53,8 +59,8 @@ export class ApiCatalogue {
     });
     const now = this.now();
     const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now };
-    await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
-    this.publish({ action: 'created', definition });
+    const revision = await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
+    this.publish({ action: 'created', definition, revision });
     return toRecord(stored);
   }
 
@@ -74,8 +80,8 @@ export class ApiCatalogue {
       created_at: existing.created_at,
       updated_at: this.now(),
     };
-    await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx));
-    this.publish({ action: 'updated', definition });
+    const revision = await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx));
+    this.publish({ action: 'updated', definition, revision });
     return toRecord(stored);
   }
 
@@ -83,8 +89,11 @@ export class ApiCatalogue {
     const existing = await this.store.findByAnyId(params.id, params.org_scope);
     if (!existing) throw ApisErrors.notFound(params.id);
     const { id, api_id } = existing.definition;
-    if ((await this.store.delete(id)) === 0) throw ApisErrors.notFound(params.id);
-    this.publish({ action: 'deleted', id, api_id });
+    const revision = await this.store.transaction(async (trx) => {
+      if ((await this.store.delete(id, trx)) === 0) throw ApisErrors.notFound(params.id);
+      return this.store.bumpRevision(trx);
+    });
+    this.publish({ action: 'deleted', id, api_id, revision });
     return { id, api_id };
   }
 
@@ -121,15 +130,19 @@ export class ApiCatalogue {
     return scope;
   }
 
-  /** Runs a write after the uniqueness checks, in one transaction; a lost race still gets a clear error. */
-  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<void> {
+  /**
+   * Runs a write after the uniqueness checks, in one transaction with its revision (returned);
+   * a lost race still gets a clear error.
+   */
+  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<number> {
     if (isReservedListenPath(definition.proxy.listen_path)) {
       throw ApisErrors.invalid(`Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`);
     }
     try {
-      await this.store.transaction(async (trx) => {
+      return await this.store.transaction(async (trx) => {
         await this.assertUnique(definition, previous, trx);
         await save(trx);
+        return this.store.bumpRevision(trx);
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
