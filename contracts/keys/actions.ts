@@ -92,6 +92,7 @@ export const keysActionParams = {
   list: { api_id: { type: 'string', optional: true }, org_scope: scope, page: { type: 'number', integer: true, optional: true } },
   lookup: { key_hash: keyParam },
   apiUsage: { api_id: keyParam },
+  currentRevision: {},
 };
 
 export const policiesActionParams = {
@@ -155,6 +156,11 @@ export interface KeysLookupResult {
   session: Session;
   /** basic-auth users: the stored password hash, never sent over HTTP */
   password_hash?: string;
+}
+
+/** `keys.currentRevision`: the latest key/policy revision of the store, a cheap check. */
+export interface KeysRevisionResult {
+  revision: number;
 }
 
 export interface PoliciesCreateParams {

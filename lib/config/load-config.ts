@@ -31,6 +31,9 @@ export interface GwConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;
   namespace: string;
+  heartbeatInterval: number;
+  heartbeatTimeout: number;
+  storeCheckInterval: number;
 }
 
 export class ConfigError extends Error {

@@ -145,6 +145,22 @@ export const OPTIONS = {
   nodeId: { env: 'GW_NODE_ID', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'Moleculer node id, unique per process in a cluster' },
   /** @default '' */
   namespace: { env: 'GW_NAMESPACE', default: '', rule: { type: 'string' }, doc: 'Moleculer namespace: nodes only see nodes of the same namespace' },
+  /** @default 2 */
+  heartbeatInterval: { env: 'GW_HEARTBEAT_INTERVAL', default: 2, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'seconds between the heartbeats a node sends to the cluster' },
+  /** @default 6 */
+  heartbeatTimeout: {
+    env: 'GW_HEARTBEAT_TIMEOUT',
+    default: 6,
+    rule: { type: 'number', integer: true, min: 2, convert: true },
+    doc: 'seconds without a heartbeat after which a node counts as gone (it stops receiving broadcasts until it is back)',
+  },
+  /** @default 10 */
+  storeCheckInterval: {
+    env: 'GW_STORE_CHECK_INTERVAL',
+    default: 10,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds between a gateway node\'s checks that its definitions and sessions match the store revision (a backstop for missed broadcasts)',
+  },
 } satisfies Record<string, OptionDeclaration>;
 
 export type OptionKey = keyof typeof OPTIONS;

@@ -13,7 +13,7 @@ import {
   type PoliciesGetParams,
   type PoliciesUpdateParams,
 } from '../../contracts/keys/actions';
-import { KEYS_CHANGED, POLICIES_CHANGED } from '../../contracts/keys/events';
+import { KEYS_CHANGED, KEYS_REVISION, POLICIES_CHANGED, type KeysRevisionEvent } from '../../contracts/keys/events';
 import { quotaCounter } from '../../contracts/limiter/actions';
 import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import { isGwError } from '../../lib/errors';
@@ -40,6 +40,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
       list: { params: keysActionParams.list, handler: (ctx: Context<KeysListParams>) => registry.list(ctx.params) },
       lookup: { params: keysActionParams.lookup, handler: (ctx: Context<{ key_hash: string }>) => registry.lookup(ctx.params.key_hash) },
       apiUsage: { params: keysActionParams.apiUsage, handler: (ctx: Context<KeysApiUsageParams>) => registry.apiUsage(ctx.params.api_id) },
+      currentRevision: { params: keysActionParams.currentRevision, handler: () => registry.currentRevision() },
       'policies.create': { params: policiesActionParams.create, handler: (ctx: Context<PoliciesCreateParams>) => policies.create(ctx.params.policy, ctx.params.org_scope) },
       'policies.get': { params: policiesActionParams.get, handler: (ctx: Context<PoliciesGetParams>) => policies.get(ctx.params.id, ctx.params.org_scope) },
       'policies.update': {
@@ -59,6 +60,18 @@ export function keysService(runtime: Runtime): ServiceSchema {
       },
     },
     events: {
+      // A node joined or came back: it may hold sessions of keys changed while it was unreachable.
+      '$services.changed': {
+        async handler(ctx: Context<{ localService: boolean }>) {
+          if (ctx.params.localService || !registry) return;
+          try {
+            const announcement: KeysRevisionEvent = await registry.currentRevision();
+            await this.broker.broadcast(KEYS_REVISION, announcement);
+          } catch (err) {
+            this.logger.warn(`could not announce the key revision: ${(err as Error).message}`);
+          }
+        },
+      },
       [ORGS_DELETED]: {
         async handler(ctx: Context<OrgsDeletedEvent>) {
           const keys = await registry.removeOrganisation(ctx.params.org_id);

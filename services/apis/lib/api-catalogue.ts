@@ -6,6 +6,8 @@ import type {
   ApisListParams,
   ApisListResult,
   ApisRemoveParams,
+  ApisSnapshotResult,
+  StoreRevisionResult,
   ApisSyncGraphqlSchemaParams,
   ApisUpdateParams,
 } from '../../../contracts/apis/actions';
@@ -55,8 +57,12 @@ export class ApiCatalogue {
     return toRecord(found);
   }
 
-  snapshot(): Promise<ApiDefinition[]> {
+  snapshot(): Promise<ApisSnapshotResult> {
     return this.store.all();
+  }
+
+  async currentRevision(): Promise<StoreRevisionResult> {
+    return { revision: await this.store.revision() };
   }
 
   async create(params: ApisCreateParams): Promise<ApiRecord> {
@@ -69,8 +75,8 @@ export class ApiCatalogue {
     await this.check(definition, params.hook_references);
     const now = this.now();
     const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now };
-    await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
-    this.publish({ action: 'created', definition });
+    const revision = await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
+    this.publish({ action: 'created', definition, revision });
     return toRecord(stored);
   }
 
@@ -92,8 +98,8 @@ export class ApiCatalogue {
       created_at: existing.created_at,
       updated_at: this.now(),
     };
-    await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx));
-    this.publish({ action: 'updated', definition });
+    const revision = await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx));
+    this.publish({ action: 'updated', definition, revision });
     return toRecord(stored);
   }
 
@@ -101,8 +107,11 @@ export class ApiCatalogue {
     const existing = await this.store.findByAnyId(params.id, params.org_scope);
     if (!existing) throw ApisErrors.notFound(params.id);
     const { id, api_id } = existing.definition;
-    if ((await this.store.delete(id)) === 0) throw ApisErrors.notFound(params.id);
-    this.publish({ action: 'deleted', id, api_id });
+    const revision = await this.store.transaction(async (trx) => {
+      if ((await this.store.delete(id, trx)) === 0) throw ApisErrors.notFound(params.id);
+      return this.store.bumpRevision(trx);
+    });
+    this.publish({ action: 'deleted', id, api_id, revision });
     return { id, api_id };
   }
 
@@ -139,8 +148,11 @@ export class ApiCatalogue {
     return scope;
   }
 
-  /** Runs a write after the uniqueness checks, in one transaction; a lost race still gets a clear error. */
-  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<void> {
+  /**
+   * Runs a write after the uniqueness checks, in one transaction with its revision (returned);
+   * a lost race still gets a clear error.
+   */
+  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<number> {
     assertServable(definition);
     assertFitsColumns(definition);
     if (isReservedListenPath(definition.proxy.listen_path)) {
@@ -149,9 +161,10 @@ export class ApiCatalogue {
     const problem = listenPathProblem(definition.proxy.listen_path) ?? patternProblem(definition);
     if (problem) throw ApisErrors.invalid(problem);
     try {
-      await this.store.transaction(async (trx) => {
+      return await this.store.transaction(async (trx) => {
         await this.assertUnique(definition, previous, trx);
         await save(trx);
+        return this.store.bumpRevision(trx);
       });
     } catch (err) {
       if (!isUniqueViolation(err) && !isLockConflict(err)) throw err;

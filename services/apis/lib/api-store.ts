@@ -3,8 +3,10 @@ import { inOrg } from '../../../lib/store/org-scope';
 import type { ApiDefinition, HookReference } from '../../../contracts/apis/api-definition';
 import { parseJson } from '../../../lib/store/migrate';
 import type { PageWindow } from '../../../lib/pagination';
+import { bumpRevision, currentRevision } from '../../../lib/store/revision';
 import { normaliseDomain, normaliseListenPath } from './definition-rules';
 import { enclosingPaths } from './route-ownership';
+import { APIS_REVISION_TABLE } from './migrations';
 
 export interface StoredApi {
   definition: ApiDefinition;
@@ -48,10 +50,25 @@ export class ApiStore {
     return { items: rows.map(fromRow), total: Number(total) };
   }
 
-  /** Every definition of every organisation (for gateway nodes). */
-  async all(): Promise<ApiDefinition[]> {
-    const rows = await this.db<ApiRow>('apis').select('definition');
-    return rows.map((row) => parseJson<ApiDefinition>(row.definition, {} as ApiDefinition));
+  /** Every definition of every organisation (for gateway nodes), with the revision they reflect. */
+  async all(): Promise<{ revision: number; apis: ApiDefinition[] }> {
+    // One transaction: MySQL's consistent read (and SQLite's single connection) keep the
+    // definitions and the revision from the same moment.
+    return this.db.transaction(async (trx) => {
+      const revision = await currentRevision(trx, APIS_REVISION_TABLE);
+      const rows = await trx<ApiRow>('apis').select('definition');
+      return { revision, apis: rows.map((row) => parseJson<ApiDefinition>(row.definition, {} as ApiDefinition)) };
+    });
+  }
+
+  /** The latest revision: bumped in the transaction of every write. */
+  revision(): Promise<number> {
+    return currentRevision(this.db, APIS_REVISION_TABLE);
+  }
+
+  /** Numbers a change inside its transaction. */
+  bumpRevision(trx: Knex): Promise<number> {
+    return bumpRevision(trx, APIS_REVISION_TABLE);
   }
 
   /** By internal id or by public api_id. */

@@ -48,8 +48,8 @@ export class KeyRegistry {
     const keyHash = hashKey(key);
     if (await this.store.find(keyHash)) throw KeysErrors.taken();
     const now = this.now();
-    await this.store.insert({ key_hash: keyHash, key_id: this.options.hashKeys ? null : key, org_id: orgId, kind: 'key', username: null, session, password_hash: '', created_at: now, updated_at: now });
-    this.options.publish({ action: 'created', key_hash: keyHash });
+    const revision = await this.store.insert({ key_hash: keyHash, key_id: this.options.hashKeys ? null : key, org_id: orgId, kind: 'key', username: null, session, password_hash: '', created_at: now, updated_at: now });
+    this.options.publish({ action: 'created', key_hash: keyHash, revision });
     return { key_id: key, key_hash: keyHash, data: publicSession(session) };
   }
 
@@ -75,9 +75,8 @@ export class KeyRegistry {
       created_at: existing?.created_at ?? now,
       updated_at: now,
     };
-    if (existing) await this.store.update(stored);
-    else await this.store.insert(stored);
-    this.options.publish({ action: existing ? 'updated' : 'created', key_hash: keyHash });
+    const revision = existing ? await this.store.update(stored) : await this.store.insert(stored);
+    this.options.publish({ action: existing ? 'updated' : 'created', key_hash: keyHash, revision });
     return { key_id: params.username, key_hash: keyHash, data: publicSession(stored.session) };
   }
 
@@ -101,15 +100,15 @@ export class KeyRegistry {
     assertKeyFits({ org_id: orgId });
     const session = await this.validSession(params.session, orgId, params.org_scope, false);
     const updated: StoredKey = { ...found, org_id: orgId, session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session, updated_at: this.now() };
-    await this.store.update(updated);
-    this.options.publish({ action: 'updated', key_hash: found.key_hash });
+    const revision = await this.store.update(updated);
+    this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
     return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: publicSession(updated.session) };
   }
 
   async remove(params: KeysGetParams): Promise<{ key_hash: string }> {
     const found = await this.find(params.key, params.org_scope);
-    await this.store.delete(found.key_hash);
-    this.options.publish({ action: 'deleted', key_hash: found.key_hash });
+    const revision = await this.store.delete(found.key_hash);
+    this.options.publish({ action: 'deleted', key_hash: found.key_hash, revision });
     return { key_hash: found.key_hash };
   }
 
@@ -123,10 +122,15 @@ export class KeyRegistry {
   async removeOrganisation(orgId: string): Promise<number> {
     const hashes = await this.store.hashesOfOrganisation(orgId);
     for (const keyHash of hashes) {
-      await this.store.delete(keyHash);
-      this.options.publish({ action: 'deleted', key_hash: keyHash });
+      const revision = await this.store.delete(keyHash);
+      this.options.publish({ action: 'deleted', key_hash: keyHash, revision });
     }
     return hashes.length;
+  }
+
+  /** The latest key/policy revision, for gateway nodes checking that they missed nothing. */
+  async currentRevision(): Promise<{ revision: number }> {
+    return { revision: await this.store.revision() };
   }
 
   /** For the auth service: the effective session (policies applied), or null for an unknown key. */

@@ -6,7 +6,9 @@ import { parseJson } from '../../../lib/store/migrate';
 import { paginate } from '../../../lib/store/paginate';
 import { newRecordId } from '../../../lib/ids';
 import type { PoliciesChangedEvent } from '../../../contracts/keys/events';
+import { bumpRevision } from '../../../lib/store/revision';
 import { KeysErrors } from '../errors';
+import { KEYS_REVISION_TABLE } from './migrations';
 import { assertPolicyApisExist, type FindApi } from './policy-checks';
 
 interface PolicyRow {
@@ -61,13 +63,17 @@ export class PolicyRegistry {
     const policy = withDefaults(input, input.id ?? newRecordId(), ownOrg(orgScope, input.org_id, ''));
     await assertPolicyApisExist(policy, this.findApi);
     const now = this.now();
+    let revision: number;
     try {
-      await this.db('policies').insert({ id: policy.id, org_id: policy.org_id, document: JSON.stringify(policy), created_at: now, updated_at: now });
+      revision = await this.db.transaction(async (trx) => {
+        await trx('policies').insert({ id: policy.id, org_id: policy.org_id, document: JSON.stringify(policy), created_at: now, updated_at: now });
+        return bumpRevision(trx, KEYS_REVISION_TABLE);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw KeysErrors.policyTaken(policy.id);
       throw err;
     }
-    this.publish({ action: 'created', policy_id: policy.id });
+    this.publish({ action: 'created', policy_id: policy.id, revision });
     return policy;
   }
 
@@ -75,8 +81,11 @@ export class PolicyRegistry {
     const current = await this.get(id, orgScope);
     const policy = withDefaults(input, id, ownOrg(orgScope, input.org_id, current.org_id));
     await assertPolicyApisExist(policy, this.findApi);
-    await this.db('policies').where('id', id).update({ org_id: policy.org_id, document: JSON.stringify(policy), updated_at: this.now() });
-    this.publish({ action: 'updated', policy_id: id });
+    const revision = await this.db.transaction(async (trx) => {
+      await trx('policies').where('id', id).update({ org_id: policy.org_id, document: JSON.stringify(policy), updated_at: this.now() });
+      return bumpRevision(trx, KEYS_REVISION_TABLE);
+    });
+    this.publish({ action: 'updated', policy_id: id, revision });
     return policy;
   }
 
@@ -95,8 +104,11 @@ export class PolicyRegistry {
 
   async remove(id: string, orgScope: string | undefined): Promise<void> {
     await this.get(id, orgScope);
-    await this.db('policies').where('id', id).delete();
-    this.publish({ action: 'deleted', policy_id: id });
+    const revision = await this.db.transaction(async (trx) => {
+      await trx('policies').where('id', id).delete();
+      return bumpRevision(trx, KEYS_REVISION_TABLE);
+    });
+    this.publish({ action: 'deleted', policy_id: id, revision });
   }
 }
 
