@@ -16,6 +16,7 @@ export interface GwConfig {
   dataDir: string;
   pluginsDir: string;
   proxyTimeout: number;
+  shutdownTimeout: number;
   hashKeys: boolean;
   enableHashedKeysListing: boolean;
   enableSentinelRateLimiter: boolean;

@@ -5,6 +5,7 @@ import type { LoginResult } from '../../contracts/users/actions';
 import { envelopeError } from '../../lib/http/envelope';
 import { toProblem } from '../../lib/http/problem';
 import { buildRouter } from '../../lib/http/surface';
+import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { adminSurface } from './routes/admin';
@@ -38,6 +39,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });
       server = createServer(app);
+      this.connections = trackConnections(server);
     },
     async started() {
       const port = await listen(server, config.dashboardPort, config.host);

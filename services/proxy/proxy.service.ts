@@ -6,6 +6,7 @@ import type { ApiDefinition } from '../../contracts/apis/api-definition';
 import { APIS_CHANGED, GATEWAY_RELOAD, type ApisChangedEvent } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { buildRouter } from '../../lib/http/surface';
+import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
@@ -131,6 +132,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       );
       server = createServer({ keepAliveTimeout: 65_000 }, gateway.handle);
       server.on('upgrade', gateway.handleUpgrade);
+      this.connections = trackConnections(server);
     },
     async started() {
       await this.loadAppFiles();
