@@ -17,6 +17,7 @@ export interface GwConfig {
   pluginsDir: string;
   pluginPackages: string[];
   proxyTimeout: number;
+  shutdownTimeout: number;
   hashKeys: boolean;
   enableHashedKeysListing: boolean;
   enableSentinelRateLimiter: boolean;

@@ -62,6 +62,13 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds an upstream may take to answer before the gateway gives up with 504 (proxy_default_timeout)',
   },
+  /** @default 30 */
+  shutdownTimeout: {
+    env: 'GW_SHUTDOWN_TIMEOUT',
+    default: 30,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds a stopping node lets requests in flight finish before it closes the connections left',
+  },
   /** @default true */
   hashKeys: {
     env: 'GW_HASH_KEYS',

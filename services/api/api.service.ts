@@ -6,6 +6,7 @@ import { envelopeError } from '../../lib/http/envelope';
 import { jsonFallbacks } from '../../lib/http/fallback';
 import { toProblem } from '../../lib/http/problem';
 import { buildRouter } from '../../lib/http/surface';
+import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { adminSurface } from './routes/admin';
@@ -40,6 +41,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
       });
       app.use(...jsonFallbacks(envelopeError, (err) => this.logger.error('unexpected error on the dashboard port', err)));
       server = createServer(app);
+      this.connections = trackConnections(server);
     },
     async started() {
       const port = await listen(server, config.dashboardPort, config.host);

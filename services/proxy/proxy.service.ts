@@ -6,6 +6,7 @@ import type { ApisSnapshotResult, StoreRevisionResult } from '../../contracts/ap
 import { APIS_CHANGED, APIS_REVISION, GATEWAY_RELOAD, type ApisChangedEvent, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { buildRouter } from '../../lib/http/surface';
+import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
@@ -125,6 +126,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       );
       server = createServer({ keepAliveTimeout: 65_000 }, gateway.handle);
       server.on('upgrade', gateway.handleUpgrade);
+      this.connections = trackConnections(server);
     },
     async started() {
       await this.loadAppFiles();

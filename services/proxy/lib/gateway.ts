@@ -4,7 +4,7 @@ import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { compileApi, type CompileDeps } from '../pipeline/compile-api';
 import type { CompiledApi } from '../pipeline/compiled-api';
-import { GatewayMessages, sendGatewayError } from '../pipeline/gateway-errors';
+import { GatewayMessages, sendGatewayError, sendJson } from '../pipeline/gateway-errors';
 import { NO_PLUGINS } from '../pipeline/plugins/plugin-loader';
 import { PluginFailure } from '../pipeline/plugins/hook-context';
 import { BodyTooLarge, RequestContext } from '../pipeline/request-context';
@@ -69,6 +69,8 @@ export class Gateway {
     const queryStart = url.indexOf('?');
     const path = cleanPath(req, url, queryStart);
     if (path === '/gw' || path.startsWith('/gw/')) return this.management(req, res);
+    // The liveness check (the reference gateway's health_check_endpoint_name): no secret, before any API.
+    if (path === '/hello') return sendJson(res, 200, { status: 'pass', description: 'gw gateway' });
     const match = path.startsWith('/') ? this.table.match(hostName(req.headers.host), path) : undefined;
     if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
     this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength));
