@@ -72,10 +72,11 @@ describe('deploy: the two roles started with exactly deploy/*.env', function () 
       dirs.push(mkdtempSync(join(tmpdir(), 'gw-deploy-')));
       return dirs.at(-1)!;
     };
-    // The gateway first, as test/cluster/two-roles.spec.ts does: a management node knows of the
-    // gateway nodes that were there when it joined, so its first apis.changed reaches them.
-    gateway = await startProgram(cwd(), gatewayEnv);
+    // The management node first, as compose starts them: an API created before the management
+    // node has discovered the gateway misses the broadcast, and the gateway must still converge
+    // (the store announces its revision when the gateway joins).
     management = await startProgram(cwd(), managementEnv);
+    gateway = await startProgram(cwd(), gatewayEnv);
     tenant = await createTenant(management.dashboardUrl!, { 'admin-auth': secrets.GW_ADMIN_SECRET }, 'Deploy');
   });
   after(async () => {
