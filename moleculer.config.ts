@@ -18,8 +18,8 @@ export function brokerOptions(config: NodeConfig): BrokerOptions {
     requestTimeout: 10_000,
     retryPolicy: { enabled: false },
     registry: { strategy: 'RoundRobin', preferLocal: true },
-    heartbeatInterval: 2,
-    heartbeatTimeout: 6,
+    heartbeatInterval: config.heartbeatInterval,
+    heartbeatTimeout: config.heartbeatTimeout,
     validator: true,
     errorHandler: undefined,
   };

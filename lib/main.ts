@@ -2,6 +2,9 @@ import { ConfigError, loadConfig } from './config/load-config';
 import { startNode, type RunningNode } from './node';
 import { installProcessGuards } from './process-guards';
 
+/** How long the services may take to stop once the connections are drained. */
+const STOP_GRACE_MS = 10_000;
+
 /** `npm start`: one gw node, every service by default, on the embedded defaults. */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -9,7 +12,12 @@ async function main(): Promise<void> {
   installProcessGuards(node.broker.logger);
   printBanner(node);
   const shutdown = async (signal: string) => {
-    node.broker.logger.info(`${signal} received, stopping`);
+    node.broker.logger.info(`${signal} received: draining connections, then stopping`);
+    // The drain is bounded by GW_SHUTDOWN_TIMEOUT; this bounds what comes after it (a stuck service).
+    setTimeout(() => {
+      process.stderr.write('gw did not stop in time, exiting\n');
+      process.exit(1);
+    }, config.shutdownTimeout * 1000 + STOP_GRACE_MS).unref();
     await node.stop();
     process.exit(0);
   };

@@ -3,6 +3,7 @@ import { brokerOptions } from '../moleculer.config';
 import { SERVICE_FACTORIES, resolveServiceNames } from '../services';
 import type { GwConfig } from './config/load-config';
 import { resolveSecrets, type ResolvedSecrets } from './config/secrets';
+import type { Drainable } from './http/drain';
 import { createRuntime, type NodeConfig, type Runtime } from './runtime';
 
 export interface RunningNode {
@@ -44,8 +45,20 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
     services,
     portOf: (service) => (broker.getLocalService(service) as unknown as { port?: number } | undefined)?.port,
     async stop() {
+      await drainServers(broker, nodeConfig.shutdownTimeout * 1000);
       await broker.stop();
       await runtime.close();
     },
   };
+}
+
+/**
+ * Drains the ports of the services that listen (proxy, api) while every service is still up:
+ * Moleculer stops a node's services all at once, and a request in flight still needs the
+ * services it calls (keys, limiter, ...) to finish.
+ */
+async function drainServers(broker: ServiceBroker, timeoutMs: number): Promise<void> {
+  const servers = broker.services.flatMap((service) => (service as unknown as { connections?: Drainable }).connections ?? []);
+  const closedOnTheirOwn = await Promise.all(servers.map((server) => server.drain(timeoutMs)));
+  if (closedOnTheirOwn.includes(false)) broker.logger.warn(`connections still open after ${timeoutMs / 1000} s (GW_SHUTDOWN_TIMEOUT) were closed`);
 }

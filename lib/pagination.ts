@@ -7,9 +7,13 @@ export interface PageWindow {
   offset: number;
 }
 
+/** A page past anything a store can hold is simply empty. */
+const EMPTY: PageWindow = { limit: 0, offset: 0 };
+
 export function pageWindow(page: number, pageSize: number): PageWindow {
   if (page <= 0) return { offset: 0 };
-  return { limit: pageSize, offset: (page - 1) * pageSize };
+  const offset = (page - 1) * pageSize;
+  return Number.isSafeInteger(offset) ? { limit: pageSize, offset } : EMPTY;
 }
 
 export function pageCount(total: number, pageSize: number): number {
@@ -20,5 +24,6 @@ export function pageCount(total: number, pageSize: number): number {
 export function parsePageParam(raw: unknown): number | null {
   if (raw === undefined || raw === '') return 1;
   if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) return null;
-  return Number(raw);
+  // Any number of digits is a page number; past the safe integers it is just "very far".
+  return Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Number(raw)));
 }

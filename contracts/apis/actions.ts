@@ -81,6 +81,7 @@ export const apisActionParams = {
   },
   remove: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
   snapshot: {},
+  currentRevision: {},
   syncGraphqlSchema: {
     id: { type: 'string', empty: false },
     org_scope: { type: 'string', optional: true },
@@ -132,5 +133,16 @@ export interface ApisRemoveParams {
   org_scope?: string;
 }
 
-/** `apis.snapshot`: every definition of every organisation, for gateway nodes. */
-export type ApisSnapshotResult = ApiDefinition[];
+/**
+ * `apis.snapshot`: every definition of every organisation, for gateway nodes, and the store
+ * revision it reflects (read in the same transaction).
+ */
+export interface ApisSnapshotResult {
+  revision: number;
+  apis: ApiDefinition[];
+}
+
+/** `apis.currentRevision` (and `keys.currentRevision`): the store's latest revision, a cheap check. */
+export interface StoreRevisionResult {
+  revision: number;
+}

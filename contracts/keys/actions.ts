@@ -48,16 +48,27 @@ export const sessionRule = {
   },
 } as const;
 
+/** A policy's limits: finite, and not below `min` (-1 = unlimited where the field allows it). */
+const limit = (min: number) => ({ type: 'number', optional: true, finite: true, min });
+const optionalBoolean = { type: 'boolean', optional: true };
+
 /** Validator rule of a policy object. */
 export const policyRule = {
   type: 'object',
   props: {
     id: { type: 'string', optional: true, pattern: /^[A-Za-z0-9._-]{1,64}$/, messages: { stringPattern: "The '{field}' field may only hold letters, digits, '.', '_' and '-' (at most 64)." } },
-    name: { type: 'string', optional: true },
-    org_id: { type: 'string', optional: true },
-    rate: optionalNumber,
-    per: optionalNumber,
-    quota_max: optionalNumber,
+    name: { type: 'string', empty: false, trim: true },
+    org_id: { type: 'string', optional: true, max: 64 },
+    rate: limit(0),
+    per: limit(0),
+    quota_max: limit(-1),
+    is_inactive: optionalBoolean,
+    hmac_enabled: optionalBoolean,
+    enable_http_signature_validation: optionalBoolean,
+    partitions: { type: 'object', optional: true },
+    meta_data: { type: 'object', optional: true },
+    // The reference gateway accepts `expires: -1` on a policy; any number is kept as sent.
+    expires: optionalNumber,
     quota_renewal_rate: optionalNumber,
     throttle_interval: optionalNumber,
     throttle_retry_limit: optionalNumber,
@@ -80,6 +91,8 @@ export const keysActionParams = {
   remove: { key: keyParam, org_scope: scope },
   list: { api_id: { type: 'string', optional: true }, org_scope: scope, page: { type: 'number', integer: true, optional: true } },
   lookup: { key_hash: keyParam },
+  apiUsage: { api_id: keyParam },
+  currentRevision: {},
 };
 
 export const policiesActionParams = {
@@ -128,12 +141,26 @@ export interface KeysListResult {
   pages: number;
 }
 
+/** `keys.apiUsage`: how many keys (own access rights) and policies grant access to an API. */
+export interface KeysApiUsageParams {
+  api_id: string;
+}
+export interface KeysApiUsageResult {
+  keys: number;
+  policies: number;
+}
+
 /** `keys.lookup` (for the auth service): the effective session, policies applied. */
 export interface KeysLookupResult {
   key_hash: string;
   session: Session;
   /** basic-auth users: the stored password hash, never sent over HTTP */
   password_hash?: string;
+}
+
+/** `keys.currentRevision`: the latest key/policy revision of the store, a cheap check. */
+export interface KeysRevisionResult {
+  revision: number;
 }
 
 export interface PoliciesCreateParams {

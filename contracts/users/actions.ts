@@ -11,7 +11,10 @@ export interface User {
   /** write only: always returned empty */
   password: '';
   active: boolean;
-  /** dashboard API credential, sent in `Authorization` */
+  /**
+   * dashboard API credential, sent in `Authorization`. Stored only as a hash, so it is in the
+   * answer of `users.create` and `users.resetKey` (to whoever made it) and `''` everywhere else.
+   */
   access_key: string;
   user_permissions: Record<string, PermissionLevel>;
   group_id: string;

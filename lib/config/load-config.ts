@@ -15,7 +15,9 @@ export interface GwConfig {
   appsDir: string;
   dataDir: string;
   pluginsDir: string;
+  pluginPackages: string[];
   proxyTimeout: number;
+  shutdownTimeout: number;
   hashKeys: boolean;
   enableHashedKeysListing: boolean;
   enableSentinelRateLimiter: boolean;
@@ -32,6 +34,9 @@ export interface GwConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;
   namespace: string;
+  heartbeatInterval: number;
+  heartbeatTimeout: number;
+  storeCheckInterval: number;
 }
 
 export class ConfigError extends Error {
@@ -65,7 +70,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const problems = (result as Array<{ field: string; message: string }>).map((p) => `${envName(p.field)}: ${p.message}`);
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
-  return Object.freeze({ ...(merged as unknown as GwConfig), services: Object.freeze([...(merged.services as string[])]) as string[] });
+  return Object.freeze({
+    ...(merged as unknown as GwConfig),
+    services: Object.freeze([...(merged.services as string[])]) as string[],
+    pluginPackages: Object.freeze([...(merged.pluginPackages as string[])]) as string[],
+  });
 }
 
 function defaults(): Source {

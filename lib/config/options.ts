@@ -45,12 +45,29 @@ export const OPTIONS = {
   dataDir: { env: 'GW_DATA_DIR', default: './data', rule: { type: 'string', empty: false }, doc: 'where the generated secrets (and the default SQLite file) are kept' },
   /** @default './plugins' */
   pluginsDir: { env: 'GW_PLUGINS_DIR', default: './plugins', rule: { type: 'string', empty: false }, doc: 'where relative plugin paths of custom_middleware are resolved' },
+  /** @default [] */
+  pluginPackages: {
+    env: 'GW_PLUGIN_PACKAGES',
+    default: [],
+    rule: {
+      type: 'array',
+      items: { type: 'string', pattern: /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/, messages: { stringPattern: "'{actual}' is not an npm package name" } },
+    },
+    doc: 'installed npm packages a custom_middleware path may name (comma list, or a JSON array in GW_CONFIG); any other plugin must be a file inside GW_PLUGINS_DIR',
+  },
   /** @default 30 */
   proxyTimeout: {
     env: 'GW_PROXY_TIMEOUT',
     default: 30,
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds an upstream may take to answer before the gateway gives up with 504 (proxy_default_timeout)',
+  },
+  /** @default 30 */
+  shutdownTimeout: {
+    env: 'GW_SHUTDOWN_TIMEOUT',
+    default: 30,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds a stopping node lets requests in flight finish before it closes the connections left',
   },
   /** @default true */
   hashKeys: {
@@ -149,6 +166,22 @@ export const OPTIONS = {
   nodeId: { env: 'GW_NODE_ID', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'Moleculer node id, unique per process in a cluster' },
   /** @default '' */
   namespace: { env: 'GW_NAMESPACE', default: '', rule: { type: 'string' }, doc: 'Moleculer namespace: nodes only see nodes of the same namespace' },
+  /** @default 2 */
+  heartbeatInterval: { env: 'GW_HEARTBEAT_INTERVAL', default: 2, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'seconds between the heartbeats a node sends to the cluster' },
+  /** @default 6 */
+  heartbeatTimeout: {
+    env: 'GW_HEARTBEAT_TIMEOUT',
+    default: 6,
+    rule: { type: 'number', integer: true, min: 2, convert: true },
+    doc: 'seconds without a heartbeat after which a node counts as gone (it stops receiving broadcasts until it is back)',
+  },
+  /** @default 10 */
+  storeCheckInterval: {
+    env: 'GW_STORE_CHECK_INTERVAL',
+    default: 10,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds between a gateway node\'s checks that its definitions and sessions match the store revision (a backstop for missed broadcasts)',
+  },
 } satisfies Record<string, OptionDeclaration>;
 
 export type OptionKey = keyof typeof OPTIONS;

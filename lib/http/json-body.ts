@@ -1,3 +1,4 @@
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth';
 import { HttpProblem } from './problem';
 
 /**
@@ -8,6 +9,7 @@ import { HttpProblem } from './problem';
 export function jsonObjectBody(raw: unknown): Record<string, unknown> {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
   if (text.trim() === '') throw new HttpProblem(400, 'Request body is empty: send a JSON object');
+  if (jsonDepthExceeds(text)) throw new HttpProblem(400, `Request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

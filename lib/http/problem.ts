@@ -1,4 +1,5 @@
 import { Errors } from 'moleculer';
+import { dataTooLongProblem } from './store-errors';
 
 /** What an HTTP surface answers when a call fails; each surface renders it in its own shape. */
 export interface Problem {
@@ -39,8 +40,25 @@ export function toProblem(err: unknown, onUnexpected: (err: unknown) => void): P
     return { status: 503, message: `A service this request needs is not reachable (${moleculerError.message})` };
   }
   if (typeof moleculerError?.code === 'number' && moleculerError.code >= 400 && moleculerError.code < 500) {
-    return { status: moleculerError.code, message: moleculerError.message };
+    return withErrors({ status: moleculerError.code, message: moleculerError.message }, moleculerError.data);
   }
+  // A catalogued error (`GW_ERR_*`) keeps its status, 5xx included (a failed upstream is 502).
+  if (isCatalogued(moleculerError) && moleculerError.code >= 500 && moleculerError.code < 600) {
+    return withErrors({ status: moleculerError.code, message: moleculerError.message }, moleculerError.data);
+  }
+  const tooLong = dataTooLongProblem(err);
+  if (tooLong) return tooLong;
   onUnexpected(err);
   return { status: 500, message: 'Internal server error' };
+}
+
+function isCatalogued(err: Errors.MoleculerError | undefined): err is Errors.MoleculerError {
+  return typeof err?.type === 'string' && err.type.startsWith('GW_ERR_') && typeof err.code === 'number';
+}
+
+/** A service error may list one problem per failed check in `data.errors` (schema checks). */
+function withErrors(problem: Problem, data: unknown): Problem {
+  const errors = (data as { errors?: unknown } | undefined)?.errors;
+  if (Array.isArray(errors) && errors.every((e) => typeof e === 'string')) problem.errors = errors;
+  return problem;
 }

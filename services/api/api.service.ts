@@ -3,8 +3,10 @@ import express from 'express';
 import type { ServiceSchema } from 'moleculer';
 import type { LoginResult } from '../../contracts/users/actions';
 import { envelopeError } from '../../lib/http/envelope';
+import { jsonFallbacks } from '../../lib/http/fallback';
 import { toProblem } from '../../lib/http/problem';
 import { buildRouter } from '../../lib/http/surface';
+import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { adminSurface } from './routes/admin';
@@ -37,7 +39,9 @@ export function apiService(runtime: Runtime): ServiceSchema {
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });
+      app.use(...jsonFallbacks(envelopeError, (err) => this.logger.error('unexpected error on the dashboard port', err)));
       server = createServer(app);
+      this.connections = trackConnections(server);
     },
     async started() {
       const port = await listen(server, config.dashboardPort, config.host);

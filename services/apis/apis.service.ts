@@ -1,15 +1,19 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
-import { APIS_CHANGED } from '../../contracts/apis/events';
+import { APIS_CHANGED, APIS_REVISION, type ApisRevisionEvent } from '../../contracts/apis/events';
+import type { KeysApiUsageResult } from '../../contracts/keys/actions';
 import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
 import { ApiStore } from './lib/api-store';
+import { checkCustomMiddleware } from './lib/custom-middleware';
+import { checkHookReferences } from './lib/hook-references';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
 
-/** API definitions: storage, rules, and the `apis.changed` broadcast. */
+/** API definitions: storage, rules, and the `apis.changed` and `apis.revision` broadcasts. */
 export function apisService(runtime: Runtime): ServiceSchema {
   let catalogue: ApiCatalogue;
   return {
@@ -21,12 +25,25 @@ export function apisService(runtime: Runtime): ServiceSchema {
       update: { params: apisActionParams.update, handler: (ctx: Context<ApisUpdateParams>) => catalogue.update(ctx.params) },
       remove: { params: apisActionParams.remove, handler: (ctx: Context<ApisRemoveParams>) => catalogue.remove(ctx.params) },
       snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
+      currentRevision: { params: apisActionParams.currentRevision, handler: () => catalogue.currentRevision() },
       syncGraphqlSchema: {
         params: apisActionParams.syncGraphqlSchema,
         handler: (ctx: Context<ApisSyncGraphqlSchemaParams>) => catalogue.syncGraphqlSchema(ctx.params, introspectUpstream),
       },
     },
     events: {
+      // A node joined or came back: it may have missed changes before this node could reach it.
+      '$services.changed': {
+        async handler(ctx: Context<{ localService: boolean }>) {
+          if (ctx.params.localService || !catalogue) return;
+          try {
+            const announcement: ApisRevisionEvent = await catalogue.currentRevision();
+            await this.broker.broadcast(APIS_REVISION, announcement);
+          } catch (err) {
+            this.logger.warn(`could not announce the API revision: ${(err as Error).message}`);
+          }
+        },
+      },
       [ORGS_DELETED]: {
         async handler(ctx: Context<OrgsDeletedEvent>) {
           const removed = await catalogue.removeOrganisation(ctx.params.org_id);
@@ -37,7 +54,22 @@ export function apisService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'apis', APIS_MIGRATIONS);
-      catalogue = new ApiCatalogue(new ApiStore(db), runtime.config.pageSize, (event) => this.broker.broadcast(APIS_CHANGED, event));
+      const hookExists = (id: string, orgId: string) =>
+        this.broker.call('webhooks.get', { id, org_scope: orgId }).then(
+          () => true,
+          (err: unknown) => (isGwError(err, 'GW_ERR_WEBHOOKS_NOT_FOUND') ? false : Promise.reject(err)),
+        );
+      catalogue = new ApiCatalogue(
+        new ApiStore(db),
+        runtime.config.pageSize,
+        (event) => this.broker.broadcast(APIS_CHANGED, event),
+        Date.now,
+        (apiId) => this.broker.call<KeysApiUsageResult, object>('keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
+        async (definition, hookReferences) => {
+          checkCustomMiddleware(definition, runtime.config.pluginPackages);
+          await checkHookReferences(hookReferences, definition.org_id, hookExists);
+        },
+      );
     },
   };
 }

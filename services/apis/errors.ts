@@ -10,6 +10,14 @@ export const ApisErrors = {
       `Listen path ${listenPath} is already used by API '${holder.name}' (api_id ${holder.api_id})`,
       { listen_path: listenPath, api_id: holder.api_id },
     ),
+  // Says nothing of the other API: its name, id and organisation are not the caller's to know.
+  listenPathOverlaps: (listenPath: string) =>
+    new GwError(
+      'GW_ERR_APIS_LISTEN_PATH_OVERLAP',
+      400,
+      `Listen path ${listenPath} overlaps a listen path of another organisation on the same domain; choose another listen path or set a domain of your own`,
+      { listen_path: listenPath },
+    ),
   idTaken: (apiId: string) => new GwError('GW_ERR_APIS_ID_TAKEN', 400, `API with this ID already exists: ${apiId}`, { api_id: apiId }),
   idMismatch: (pathId: string, bodyId: string) =>
     new GwError('GW_ERR_APIS_ID_MISMATCH', 400, `Request API id '${pathId}' does not match the api_id '${bodyId}' in the definition; for updates these must match`, {
@@ -19,5 +27,13 @@ export const ApisErrors = {
   wrongOrg: (orgId: string) =>
     new GwError('GW_ERR_APIS_WRONG_ORG', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`, { org_id: orgId }),
   invalid: (message: string) => new GwError('GW_ERR_APIS_INVALID', 400, message),
+  invalidSchema: (problems: string[]) => new GwError('GW_ERR_APIS_INVALID', 400, 'Invalid GraphQL schema', { errors: problems }),
+  idInUse: (apiId: string, requested: string) =>
+    new GwError(
+      'GW_ERR_APIS_ID_IN_USE',
+      400,
+      `api_id ${apiId} can not be changed to ${requested}: keys or policies grant access to it; create a new API instead`,
+      { api_id: apiId, requested },
+    ),
   upstreamUnreachable: (url: string, reason: string) => new GwError('GW_ERR_APIS_UPSTREAM', 502, `Could not reach the GraphQL upstream ${url}: ${reason}`, { url }),
 };

@@ -1,16 +1,22 @@
-import type { Context, ServiceSchema } from 'moleculer';
+import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { authActionParams, type AuthCheckParams, type AuthCheckResult } from '../../contracts/auth/actions';
-import type { KeysLookupResult } from '../../contracts/keys/actions';
-import { KEYS_CHANGED, POLICIES_CHANGED, type KeysChangedEvent } from '../../contracts/keys/events';
+import type { KeysLookupResult, KeysRevisionResult } from '../../contracts/keys/actions';
+import { KEYS_CHANGED, KEYS_REVISION, POLICIES_CHANGED, type KeysChangedEvent, type KeysRevisionEvent, type PoliciesChangedEvent } from '../../contracts/keys/events';
+import type { Runtime } from '../../lib/runtime';
 import { Authenticator } from './lib/authenticator';
+import { KeyFreshness } from './lib/key-freshness';
 
 /**
- * Credential checks for the gateway, with the session cache in memory. It reads keys through
- * `keys.lookup` (never the database) and drops cached sessions on `keys.changed` and
- * `policies.changed`, so a deleted or changed key stops working on every node at once.
+ * Credential checks for the gateway, with a bounded session cache in memory. It reads keys
+ * through `keys.lookup` (never the database) and drops cached sessions on `keys.changed` and
+ * `policies.changed`, so a deleted or changed key stops working on every node at once; a gap in
+ * their revisions, a store node (re)appearing, or the periodic check finding another revision
+ * drops every cached session (lib/key-freshness.ts).
  */
-export function authService(): ServiceSchema {
+export function authService(runtime: Runtime): ServiceSchema {
   let authenticator: Authenticator;
+  let freshness: KeyFreshness;
+  let checkTimer: NodeJS.Timeout | undefined;
   return {
     name: 'auth',
     actions: {
@@ -27,16 +33,47 @@ export function authService(): ServiceSchema {
       [KEYS_CHANGED]: {
         handler(ctx: Context<KeysChangedEvent>) {
           authenticator.forget(ctx.params.key_hash);
+          freshness.followed(ctx.params.revision);
         },
       },
       [POLICIES_CHANGED]: {
-        handler() {
+        handler(ctx: Context<PoliciesChangedEvent>) {
           authenticator.forgetAll();
+          freshness.followed(ctx.params.revision);
+        },
+      },
+      [KEYS_REVISION]: {
+        handler(ctx: Context<KeysRevisionEvent>) {
+          if (typeof ctx.params?.revision === 'number') freshness.announced(ctx.params.revision);
+        },
+      },
+      '$services.changed': {
+        handler() {
+          if (keyStoreReachable(this.broker)) void freshness.check();
         },
       },
     },
     created() {
       authenticator = new Authenticator((keyHash) => this.broker.call<KeysLookupResult | null, object>('keys.lookup', { key_hash: keyHash }));
+      freshness = new KeyFreshness(
+        () => authenticator.forgetAll(),
+        async () => (await this.broker.call<KeysRevisionResult>('keys.currentRevision')).revision,
+        this.logger,
+      );
+    },
+    started() {
+      // A backstop for a node that missed broadcasts and saw no event at all (e.g. it was paused).
+      checkTimer = setInterval(() => {
+        if (keyStoreReachable(this.broker)) void freshness.check();
+      }, runtime.config.storeCheckInterval * 1000);
+      checkTimer.unref();
+    },
+    stopped() {
+      clearInterval(checkTimer);
     },
   };
+}
+
+function keyStoreReachable(broker: ServiceBroker): boolean {
+  return (broker.registry as unknown as { hasService(name: string): boolean }).hasService('keys');
 }

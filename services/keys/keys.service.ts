@@ -3,6 +3,7 @@ import type { ApiRecord } from '../../contracts/apis/api-definition';
 import {
   keysActionParams,
   policiesActionParams,
+  type KeysApiUsageParams,
   type KeysCreateParams,
   type KeysGetParams,
   type KeysListParams,
@@ -12,7 +13,7 @@ import {
   type PoliciesGetParams,
   type PoliciesUpdateParams,
 } from '../../contracts/keys/actions';
-import { KEYS_CHANGED, POLICIES_CHANGED } from '../../contracts/keys/events';
+import { KEYS_CHANGED, KEYS_REVISION, POLICIES_CHANGED, type KeysRevisionEvent } from '../../contracts/keys/events';
 import { quotaCounter } from '../../contracts/limiter/actions';
 import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import { isGwError } from '../../lib/errors';
@@ -38,6 +39,8 @@ export function keysService(runtime: Runtime): ServiceSchema {
       remove: { params: keysActionParams.remove, handler: (ctx: Context<KeysGetParams>) => registry.remove(ctx.params) },
       list: { params: keysActionParams.list, handler: (ctx: Context<KeysListParams>) => registry.list(ctx.params) },
       lookup: { params: keysActionParams.lookup, handler: (ctx: Context<{ key_hash: string }>) => registry.lookup(ctx.params.key_hash) },
+      apiUsage: { params: keysActionParams.apiUsage, handler: (ctx: Context<KeysApiUsageParams>) => registry.apiUsage(ctx.params.api_id) },
+      currentRevision: { params: keysActionParams.currentRevision, handler: () => registry.currentRevision() },
       'policies.create': { params: policiesActionParams.create, handler: (ctx: Context<PoliciesCreateParams>) => policies.create(ctx.params.policy, ctx.params.org_scope) },
       'policies.get': { params: policiesActionParams.get, handler: (ctx: Context<PoliciesGetParams>) => policies.get(ctx.params.id, ctx.params.org_scope) },
       'policies.update': {
@@ -57,6 +60,18 @@ export function keysService(runtime: Runtime): ServiceSchema {
       },
     },
     events: {
+      // A node joined or came back: it may hold sessions of keys changed while it was unreachable.
+      '$services.changed': {
+        async handler(ctx: Context<{ localService: boolean }>) {
+          if (ctx.params.localService || !registry) return;
+          try {
+            const announcement: KeysRevisionEvent = await registry.currentRevision();
+            await this.broker.broadcast(KEYS_REVISION, announcement);
+          } catch (err) {
+            this.logger.warn(`could not announce the key revision: ${(err as Error).message}`);
+          }
+        },
+      },
       [ORGS_DELETED]: {
         async handler(ctx: Context<OrgsDeletedEvent>) {
           const keys = await registry.removeOrganisation(ctx.params.org_id);
@@ -68,16 +83,17 @@ export function keysService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'keys', KEYS_MIGRATIONS);
-      policies = new PolicyRegistry(db, config.pageSize, (event) => void this.broker.broadcast(POLICIES_CHANGED, event));
+      const findApi = (apiId: string, orgScope: string | undefined) =>
+        this.broker.call<ApiRecord, object>('apis.get', { id: apiId, org_scope: orgScope }).then(
+          (record) => (record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined),
+          (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
+        );
+      policies = new PolicyRegistry(db, config.pageSize, (event) => void this.broker.broadcast(POLICIES_CHANGED, event), findApi);
       registry = new KeyRegistry(new KeyStore(db), policies, {
         hashKeys: config.hashKeys,
         listHashes: config.enableHashedKeysListing,
         pageSize: config.pageSize,
-        findApi: (apiId, orgScope) =>
-          this.broker.call<ApiRecord, object>('apis.get', { id: apiId, org_scope: orgScope }).then(
-            (record) => (record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined),
-            (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
-          ),
+        findApi,
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
         quotaState: async (keyHash, max, renewalRate) => {
           if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter')) return undefined;

@@ -2,10 +2,11 @@ import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
-import type { ApiDefinition } from '../../contracts/apis/api-definition';
-import { APIS_CHANGED, GATEWAY_RELOAD, type ApisChangedEvent } from '../../contracts/apis/events';
+import type { ApisSnapshotResult, StoreRevisionResult } from '../../contracts/apis/actions';
+import { APIS_CHANGED, APIS_REVISION, GATEWAY_RELOAD, type ApisChangedEvent, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { buildRouter } from '../../lib/http/surface';
+import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
@@ -13,14 +14,15 @@ import { gatewaySurface, type GatewayView } from '../api/routes/gateway';
 import { readAppFiles } from './lib/app-files';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
+import { StoreSync } from './lib/store-sync';
 import { UpstreamPools } from './pipeline/upstream-pools';
 import { setDocumentCacheBudget } from '../graphql-engine/lib/graphql-gate';
 
 /**
  * The gateway port: a plain node:http server (PERFORMANCE.md says why not express) that routes
  * to compiled APIs and serves the `/gw` management API. Definitions come from the `apis`
- * service (a snapshot whenever that service appears, then `apis.changed` broadcasts) and from
- * GW_APPS_DIR; this node never opens the database.
+ * service (a snapshot, then `apis.changed` broadcasts, re-synced on any revision gap: see
+ * lib/store-sync.ts) and from GW_APPS_DIR; this node never opens the database.
  */
 export function proxyService(runtime: Runtime): ServiceSchema {
   const { config } = runtime;
@@ -28,19 +30,20 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   const pools = new UpstreamPools();
   let gateway: Gateway;
   let server: Server;
-  let storeAvailable = false;
-  let syncedAt: number | undefined;
-  /** Changes that arrive while a snapshot is in flight, replayed on top of it. */
-  let pendingChanges: ApisChangedEvent[] | undefined;
+  let sync: StoreSync;
+  let checkTimer: NodeJS.Timeout | undefined;
 
   return {
     name: 'proxy',
     events: {
       [APIS_CHANGED]: {
         handler(ctx: Context<ApisChangedEvent>) {
-          pendingChanges?.push(ctx.params);
-          registry.apply(ctx.params);
-          gateway.rebuild();
+          sync.onChange(ctx.params);
+        },
+      },
+      [APIS_REVISION]: {
+        handler(ctx: Context<ApisRevisionEvent>) {
+          if (typeof ctx.params?.revision === 'number') sync.onAnnounced(ctx.params.revision);
         },
       },
       [GATEWAY_RELOAD]: {
@@ -48,30 +51,14 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           return this.reload();
         },
       },
+      // A store node (re)appeared: compare revisions, it may hold changes this node missed.
       '$services.changed': {
         handler() {
-          const available = storeReachable(this.broker);
-          if (available && !storeAvailable) void this.syncFromStore();
-          storeAvailable = available;
+          if (storeReachable(this.broker)) void sync.check();
         },
       },
     },
     methods: {
-      async syncFromStore(): Promise<void> {
-        pendingChanges = [];
-        try {
-          const snapshot = await this.broker.call<ApiDefinition[]>('apis.snapshot');
-          registry.replaceStore(snapshot);
-          for (const change of pendingChanges) registry.apply(change);
-          syncedAt = Date.now();
-          gateway.rebuild();
-          this.logger.info(`loaded ${snapshot.length} API definitions from the store`);
-        } catch (err) {
-          this.logger.warn(`could not load API definitions from the store: ${(err as Error).message}`);
-        } finally {
-          pendingChanges = undefined;
-        }
-      },
       async loadAppFiles(): Promise<void> {
         const { definitions, problems } = await readAppFiles(config.appsDir);
         for (const problem of problems) this.logger.warn(`skipped API definition file ${problem}`);
@@ -79,20 +66,27 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
       async reload(): Promise<void> {
         await this.loadAppFiles();
-        if (storeReachable(this.broker)) await this.syncFromStore();
-        else gateway.rebuild();
+        if (storeReachable(this.broker)) await sync.sync();
+        gateway.rebuild();
       },
     },
     created() {
       setDocumentCacheBudget(config.graphqlDocumentCacheBytes);
+      sync = new StoreSync({
+        snapshot: () => this.broker.call<ApisSnapshotResult>('apis.snapshot'),
+        currentRevision: async () => (await this.broker.call<StoreRevisionResult>('apis.currentRevision')).revision,
+        replaceStore: (definitions) => registry.replaceStore(definitions),
+        apply: (change) => registry.apply(change),
+        changed: () => gateway.rebuild(),
+        logger: this.logger,
+      });
       const view: GatewayView = {
         loadedApis: () => registry.all(),
         applyLocally: (definition) => {
-          registry.upsert(definition);
-          gateway.rebuild();
+          void sync.applyLocal({ action: 'updated', definition });
         },
         forgetLocally: (id) => {
-          if (registry.remove(id)) gateway.rebuild();
+          void sync.applyLocal({ action: 'deleted', id });
         },
         reload: () => this.reload(),
         reloadGroup: async () => {
@@ -104,7 +98,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           node: this.broker.nodeID,
           apis_served: gateway.servedCount,
           apis_failed: Object.fromEntries(gateway.loadFailures),
-          store: syncedAt === undefined ? 'not loaded yet' : `loaded at ${new Date(syncedAt).toISOString()}`,
+          store: sync.syncedAt === undefined ? 'not loaded yet' : `loaded at ${new Date(sync.syncedAt).toISOString()} (revision ${sync.revision})`,
         }),
       };
       const management = express();
@@ -117,6 +111,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           pools,
           logger: this.logger,
           pluginsDir: resolve(config.pluginsDir),
+          pluginPackages: config.pluginPackages,
           defaultTimeoutMs: config.proxyTimeout * 1000,
           maxResponseBody: config.maxResponseBodyBuffer,
           call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
@@ -134,16 +129,23 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       );
       server = createServer({ keepAliveTimeout: 65_000 }, gateway.handle);
       server.on('upgrade', gateway.handleUpgrade);
+      this.connections = trackConnections(server);
     },
     async started() {
       await this.loadAppFiles();
       gateway.rebuild();
       this.port = await listen(server, config.gatewayPort, config.host);
       this.logger.info(`gateway listening on http://${config.host}:${this.port}`);
-      storeAvailable = storeReachable(this.broker);
-      if (storeAvailable) void this.syncFromStore();
+      if (storeReachable(this.broker)) void sync.sync();
+      // A backstop for a node that missed broadcasts and saw no event at all (e.g. it was paused).
+      checkTimer = setInterval(() => {
+        if (storeReachable(this.broker)) void sync.check();
+      }, config.storeCheckInterval * 1000);
+      checkTimer.unref();
     },
     async stopped() {
+      clearInterval(checkTimer);
+      sync.stop();
       await close(server);
       await pools.close();
     },

@@ -19,7 +19,7 @@ import { GroupDirectory } from './lib/group-directory';
 import { LoginSessions } from './lib/login-sessions';
 import { SsoNonces } from './lib/sso-nonces';
 import { USERS_MIGRATIONS } from './lib/migrations';
-import { UserDirectory } from './lib/user-directory';
+import { revealNewKey, UserDirectory } from './lib/user-directory';
 
 type Scoped = { org_scope?: string; page?: number };
 
@@ -36,11 +36,11 @@ export function usersService(runtime: Runtime): ServiceSchema {
     actions: {
       list: { params: usersActionParams.list, handler: (ctx: Context<Scoped>) => users.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize) },
       get: { params: usersActionParams.get, handler: (ctx: Context<UsersGetParams>) => users.get(ctx.params.id, ctx.params.org_scope) },
-      create: { params: usersActionParams.create, handler: (ctx: Context<UsersCreateParams>) => users.create(ctx.params.user, ctx.params.org_scope) },
+      create: { params: usersActionParams.create, handler: async (ctx: Context<UsersCreateParams>) => revealNewKey(await users.create(ctx.params.user, ctx.params.org_scope)) },
       update: { params: usersActionParams.update, handler: (ctx: Context<UsersUpdateParams>) => users.update(ctx.params.id, ctx.params.user, ctx.params.org_scope) },
       remove: { params: usersActionParams.remove, handler: (ctx: Context<UsersGetParams>) => users.remove(ctx.params.id, ctx.params.org_scope) },
       resetPassword: { params: usersActionParams.resetPassword, handler: (ctx: Context<UsersResetPasswordParams>) => users.resetPassword(ctx.params) },
-      resetKey: { params: usersActionParams.resetKey, handler: (ctx: Context<UsersGetParams>) => users.resetKey(ctx.params.id, ctx.params.org_scope) },
+      resetKey: { params: usersActionParams.resetKey, handler: async (ctx: Context<UsersGetParams>) => revealNewKey(await users.resetKey(ctx.params.id, ctx.params.org_scope)) },
       setResetPasswords: {
         params: usersActionParams.setResetPasswords,
         handler: (ctx: Context<{ id: string; allowed: boolean }>) => users.setResetPasswords(ctx.params.id, ctx.params.allowed),
@@ -78,7 +78,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
           const grant = await nonces.consume(ctx.params.nonce);
           const user =
             (await users.findByEmail(grant.org_id, grant.email_address)) ??
-            (await users.create({ email_address: grant.email_address, org_id: grant.org_id, group_id: grant.group_id || undefined }));
+            (await users.create({ email_address: grant.email_address, org_id: grant.org_id, group_id: grant.group_id || undefined })).user;
           if (!user.active) throw UsersErrors.inactive();
           const { session, expiresAt } = await sessions.open(user.id);
           return { session, expires_at: new Date(expiresAt).toISOString(), user };

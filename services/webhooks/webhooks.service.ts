@@ -7,8 +7,10 @@ import { webhooksActionParams, type Webhook } from '../../contracts/webhooks/act
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
+import { webhookTemplatesFolder } from '../../lib/webhook-templates';
 import { EventDelivery } from './lib/event-delivery';
 import { HookStore } from './lib/hook-store';
+import { checkTemplatePath } from './lib/template-file';
 import { WEBHOOKS_MIGRATIONS } from './lib/migrations';
 
 type Scoped = { id: string; org_scope?: string };
@@ -17,15 +19,28 @@ type Scoped = { id: string; org_scope?: string };
 export function webhooksService(runtime: Runtime, options: { backoffMs?: number[] } = {}): ServiceSchema {
   let store: HookStore;
   let delivery: EventDelivery;
-  /** hook references per API id, dropped when the API changes */
-  const references = new Map<string, HookReference[]>();
+  /** hook references (and the organisation) per API id, dropped when the API changes */
+  type ApiHooks = { orgId: string; references: HookReference[] };
+  const references = new Map<string, ApiHooks>();
   return {
     name: 'webhooks',
     actions: {
       list: { params: webhooksActionParams.list, handler: (ctx: Context<{ org_scope?: string; page?: number }>) => store.list(ctx.params.org_scope, ctx.params.page ?? 1) },
       get: { params: webhooksActionParams.get, handler: (ctx: Context<Scoped>) => store.get(ctx.params.id, ctx.params.org_scope) },
-      create: { params: webhooksActionParams.create, handler: (ctx: Context<{ hook: Webhook; org_scope?: string }>) => store.create(ctx.params.hook, ctx.params.org_scope) },
-      update: { params: webhooksActionParams.update, handler: (ctx: Context<Scoped & { hook: Webhook }>) => store.update(ctx.params.id, ctx.params.hook, ctx.params.org_scope) },
+      create: {
+        params: webhooksActionParams.create,
+        handler: (ctx: Context<{ hook: Webhook; org_scope?: string }>) => {
+          checkTemplatePath(ctx.params.hook);
+          return store.create(ctx.params.hook, ctx.params.org_scope);
+        },
+      },
+      update: {
+        params: webhooksActionParams.update,
+        handler: (ctx: Context<Scoped & { hook: Webhook }>) => {
+          checkTemplatePath(ctx.params.hook);
+          return store.update(ctx.params.id, ctx.params.hook, ctx.params.org_scope);
+        },
+      },
       remove: { params: webhooksActionParams.remove, handler: (ctx: Context<Scoped>) => store.remove(ctx.params.id, ctx.params.org_scope) },
       deliveries: {
         params: webhooksActionParams.deliveries,
@@ -61,14 +76,15 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
           let refs = references.get(apiId);
           if (!refs) {
             refs = await this.broker.call<ApiRecord, object>('apis.get', { id: apiId }).then(
-              (record): HookReference[] => record.hook_references ?? [],
-              (err: unknown): HookReference[] | Promise<never> => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? [] : Promise.reject(err)),
+              (record): ApiHooks => ({ orgId: record.api_definition.org_id, references: record.hook_references ?? [] }),
+              (err: unknown): ApiHooks | Promise<never> => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? { orgId: '', references: [] } : Promise.reject(err)),
             );
             references.set(apiId, refs!);
           }
           return refs!;
         },
-        storedHook: (id) => store.find(id),
+        storedHook: (id, orgId) => store.find(id, orgId),
+        templatesFolder: webhookTemplatesFolder(runtime.config.templatePath),
         log: (entry) => store.logDelivery(entry),
         warn: (message) => this.logger.warn(message),
         backoffMs: options.backoffMs,

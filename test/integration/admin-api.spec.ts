@@ -118,7 +118,7 @@ describe('admin API (/admin)', () => {
       orgId = (await admin('/organisations', { method: 'POST', body: { owner_name: 'Hooli' } })).json.Meta;
     });
 
-    it('creates a dashboard user with its access key in Meta and never returns the password', async () => {
+    it('creates a dashboard user with its access key in Meta, shown this once, and never returns the password', async () => {
       const res = await admin('/users', {
         method: 'POST',
         body: { first_name: 'Gavin', last_name: 'Belson', email_address: 'gavin@hooli.test', password: 's3cret!', org_id: orgId, active: true, user_permissions: { IsAdmin: 'admin' } },
@@ -134,9 +134,14 @@ describe('admin API (/admin)', () => {
 
       const fetched = await admin(`/users/${user.id}`);
       assert.equal(fetched.status, 200);
-      assert.equal(fetched.json.access_key, user.access_key);
+      assert.equal(fetched.json.email_address, 'gavin@hooli.test');
+      assert.equal(fetched.json.access_key, '', 'the key is shown at creation only');
       assert.equal(fetched.json.password, '');
       assert.ok(!fetched.text.includes('s3cret!'));
+      assert.ok(!fetched.text.includes(user.access_key));
+      const withKey = await http(`${node.dashboardUrl}/api/users/${user.id}`, { headers: { authorization: user.access_key } });
+      assert.equal(withKey.status, 200, 'the key from the creation answer signs the user in');
+      assert.equal(withKey.json.id, user.id);
     });
 
     it('creates a user without a password', async () => {

@@ -209,11 +209,11 @@ for (const store of STORE_VARIANTS) {
       });
 
       it('manages policies', async () => {
-        const created = await gw('/policies', { method: 'POST', body: { id: 'gw-policy', rate: 5, per: 1, access_rights: {} } });
+        const created = await gw('/policies', { method: 'POST', body: { id: 'gw-policy', name: 'GW policy', rate: 5, per: 1, access_rights: {} } });
         assert.deepEqual(created.json, { key: 'gw-policy', status: 'ok', action: 'added' });
         assert.equal((await gw('/policies/gw-policy')).json.rate, 5);
         assert.ok((await gw('/policies')).json.some((p: { id: string }) => p.id === 'gw-policy'));
-        assert.deepEqual((await gw('/policies/gw-policy', { method: 'PUT', body: { rate: 6, per: 1 } })).json, { key: 'gw-policy', status: 'ok', action: 'modified' });
+        assert.deepEqual((await gw('/policies/gw-policy', { method: 'PUT', body: { name: 'GW policy', rate: 6, per: 1 } })).json, { key: 'gw-policy', status: 'ok', action: 'modified' });
         assert.deepEqual((await gw('/policies/gw-policy', { method: 'DELETE' })).json, { key: 'gw-policy', status: 'ok', action: 'deleted' });
         assert.equal((await gw('/policies/gw-policy')).status, 404);
       });

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
 import type { GatewayEvent } from '../../contracts/events';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
+import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
 import { startUpstream, type Upstream } from '../support/upstream';
@@ -124,22 +125,43 @@ describe('rate limits, quotas and throttling in the request path', function () {
   });
 
   describe('throttling', () => {
-    it('holds a request over the limit and lets it through when capacity frees up', async () => {
-      const key = await createKey({ rate: 1, per: 1, throttle_interval: 1, throttle_retry_limit: 3 }, 'throttled');
-      assert.equal((await call('/throttled/a', key)).status, 200);
+    /** The limiter's refusals of a key's requests: each check of a held request that is still over the limit. */
+    const refusals = (keyHash: string) => events.filter((e) => e.event === 'RateLimitExceeded' && e.key === keyHash).length;
+    /** The hash of the key of the newest refusal on an API (the only key being refused on it at that moment). */
+    const refusedKey = async (api: string) => eventually(() => {
+      const event = [...events].reverse().find((e) => e.event === 'RateLimitExceeded' && e.api_id === ids[api]);
+      assert.ok(event, 'a request was refused');
+      return event.key;
+    });
+    const timed = async (path: string, key: string) => {
       const started = Date.now();
-      assert.equal((await call('/throttled/a', key)).status, 200);
-      const waited = Date.now() - started;
-      assert.ok(waited >= 900 && waited < 2500, `held for ${waited} ms`);
+      const { status } = await call(path, key);
+      return { status, waited: Date.now() - started };
+    };
+
+    it('holds requests over the limit, re-checking them, and lets one through per slot as capacity frees up', async () => {
+      await createApi('throttle-release');
+      // One request per second; a held request is checked again every 200 ms, at most 20 times (4 s).
+      const key = await createKey({ rate: 1, per: 1, throttle_interval: 0.2, throttle_retry_limit: 20 }, 'throttle-release');
+      assert.equal((await call('/throttle-release/a', key)).status, 200);
+      const [first, second] = (await Promise.all([timed('/throttle-release/b', key), timed('/throttle-release/c', key)])).sort((a, b) => a.waited - b.waited);
+      assert.deepEqual([first.status, second.status], [200, 200]);
+      // Released when the slot frees (1 s), not at the end of the retries (4 s); the next one a slot later.
+      assert.ok(first.waited >= 800 && first.waited < 1700, `first held for ${first.waited} ms`);
+      assert.ok(second.waited >= first.waited + 700 && second.waited < 3000, `second held for ${second.waited} ms`);
+      const checks = refusals(await refusedKey('throttle-release'));
+      assert.ok(checks >= 8 && checks <= 16, `the limiter refused the held requests ${checks} times (every 200 ms while held)`);
     });
 
     it('answers 429 after about interval × retry limit when capacity does not free up', async () => {
-      const key = await createKey({ rate: 1, per: 60, throttle_interval: 0.5, throttle_retry_limit: 3 }, 'throttled');
-      await call('/throttled/a', key);
-      const started = Date.now();
-      assert.equal((await call('/throttled/a', key)).status, 429);
-      const waited = Date.now() - started;
+      await createApi('throttle-refuse');
+      const key = await createKey({ rate: 1, per: 60, throttle_interval: 0.5, throttle_retry_limit: 3 }, 'throttle-refuse');
+      await call('/throttle-refuse/a', key);
+      const { status, waited } = await timed('/throttle-refuse/a', key);
+      assert.equal(status, 429);
       assert.ok(waited >= 1400 && waited < 3000, `answered after ${waited} ms`);
+      const keyHash = await refusedKey('throttle-refuse');
+      await eventually(() => assert.equal(refusals(keyHash), 4, 'the first check and 3 retries'));
     });
 
     it('does not throttle when the retry limit is 0', async () => {
@@ -150,17 +172,26 @@ describe('rate limits, quotas and throttling in the request path', function () {
       assert.ok(Date.now() - started < 500);
     });
 
-    it('drops a held request whose client went away: the upstream never sees it', async () => {
-      const key = await createKey({ rate: 1, per: 60, throttle_interval: 0.3, throttle_retry_limit: 10 }, 'throttled');
-      await call('/throttled/held', key);
+    it('drops a held request whose client went away: no more checks, and the upstream never sees it', async () => {
+      await createApi('throttle-drop');
+      const session = { rate: 1, per: 60, throttle_interval: 0.1, throttle_retry_limit: 50 };
+      const gone = await createKey(session, 'throttle-drop');
+      const other = await createKey({ ...session, throttle_retry_limit: 4 }, 'throttle-drop');
+      await call('/throttle-drop/a', gone);
+      await call('/throttle-drop/a', other);
       const before = upstream.received.length;
-      await new Promise<void>((resolve) => {
-        const req = request(`${node.gatewayUrl}/throttled/held`, { headers: { authorization: key } });
-        req.on('error', () => resolve());
-        req.end();
-        setTimeout(() => req.destroy(), 200);
-      });
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      const req = request(`${node.gatewayUrl}/throttle-drop/held`, { headers: { authorization: gone } });
+      req.on('error', () => undefined);
+      req.end();
+      const goneHash = await refusedKey('throttle-drop');
+      req.destroy();
+      const checksWhenGone = refusals(goneHash);
+      // The other key's held request is the clock: 5 checks 100 ms apart, then 429.
+      assert.equal((await call('/throttle-drop/b', other)).status, 429);
+      const otherHash = await refusedKey('throttle-drop');
+      await eventually(() => assert.equal(refusals(otherHash), 5));
+      assert.notEqual(otherHash, goneHash);
+      assert.ok(refusals(goneHash) <= checksWhenGone + 1, `checked ${refusals(goneHash) - checksWhenGone} more times after the client went away`);
       assert.equal(upstream.received.length, before);
       assert.equal((await call('/open-off/a')).status, 200, 'the gateway is still serving');
     });

@@ -48,7 +48,10 @@ for (const store of STORE_VARIANTS) {
         const org = await http(`${second.dashboardUrl}/admin/organisations/${tenant.orgId}`, { headers: second.adminHeaders });
         assert.equal(org.json.owner_name, 'Persisted');
         const user = await http(`${second.dashboardUrl}/admin/users/${tenant.userId}`, { headers: second.adminHeaders });
-        assert.equal(user.json.access_key, tenant.accessKey);
+        assert.equal(user.json.id, tenant.userId);
+        const self = await http(`${second.dashboardUrl}/api/users/${tenant.userId}`, { headers: tenant.headers });
+        assert.equal(self.status, 200, 'the access key given at creation still signs the user in');
+        assert.equal(self.json.id, tenant.userId);
         const api = await http(`${second.dashboardUrl}/api/apis/${created.json.Meta}`, { headers: tenant.headers });
         assert.equal(api.status, 200);
         assert.equal(api.json.api_definition.name, 'Kept');

@@ -3,22 +3,28 @@ import { resolve } from 'node:path';
 import { http } from '../support/http';
 import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 
-const TEST_PLUGINS = resolve(__dirname, '../support/plugins');
-
 describe('plugins in the request path', () => {
   let gw: GatewayFixture;
   const health = async () => (await http(`${gw.node.gatewayUrl}/gw/health`, { headers: gw.node.gwHeaders })).json;
 
   before(async () => {
-    // Relative plugin paths resolve against GW_PLUGINS_DIR: here the project's plugins folder.
-    gw = await startGatewayFixture({ pluginsDir: resolve(__dirname, '../../plugins') });
+    // Plugin paths are relative to GW_PLUGINS_DIR, and plugin files come only from there: here
+    // the folder of this suite's test plugins.
+    gw = await startGatewayFixture({ pluginsDir: resolve(__dirname, '../support/plugins') });
   });
   after(() => gw.stop());
 
   describe('the example plugins, loaded from custom_middleware', () => {
+    let examples: GatewayFixture;
+    // The project's plugins folder, as GW_PLUGINS_DIR defaults to it.
+    before(async () => {
+      examples = await startGatewayFixture({ pluginsDir: resolve(__dirname, '../../plugins') });
+    });
+    after(() => examples.stop());
+
     before(() =>
-      gw.addApi(
-        apiDefinition('examples', '/examples', gw.upstream.url, {
+      examples.addApi(
+        apiDefinition('examples', '/examples', examples.upstream.url, {
           use_keyless: false,
           config_data: { static_keys: { 'key-alice': { owner: 'alice' } } },
           custom_middleware: {
@@ -32,17 +38,17 @@ describe('plugins in the request path', () => {
     );
 
     it('refuses a request without a key (401) and with an unknown key (403)', async () => {
-      const before = gw.upstream.received.length;
-      assert.deepEqual((await gw.call('/examples/a')).json, { error: 'Authorization field missing' });
-      const unknown = await gw.call('/examples/a', { headers: { 'x-api-key': 'nope' } });
+      const before = examples.upstream.received.length;
+      assert.deepEqual((await examples.call('/examples/a')).json, { error: 'Authorization field missing' });
+      const unknown = await examples.call('/examples/a', { headers: { 'x-api-key': 'nope' } });
       assert.equal(unknown.status, 403);
-      assert.equal(gw.upstream.received.length, before);
+      assert.equal(examples.upstream.received.length, before);
     });
 
     it('lets a known key through, tags the request upstream and times the upstream', async () => {
-      const res = await gw.call('/examples/a', { headers: { 'x-api-key': 'key-alice', 'x-request-id': 'req-1' } });
+      const res = await examples.call('/examples/a', { headers: { 'x-api-key': 'key-alice', 'x-request-id': 'req-1' } });
       assert.equal(res.status, 200);
-      const received = gw.upstream.received.at(-1)!;
+      const received = examples.upstream.received.at(-1)!;
       assert.equal(received.headers['x-request-id'], 'req-1');
       assert.equal(received.headers['x-key-owner'], 'alice');
       assert.equal(received.headers['x-api-key'], undefined);
@@ -56,9 +62,9 @@ describe('plugins in the request path', () => {
       await gw.addApi(
         apiDefinition('plugins', '/plugins', gw.upstream.url, {
           custom_middleware: {
-            pre: [{ name: 'gatekeeper', path: `${TEST_PLUGINS}/gatekeeper.ts` }],
-            post: [{ name: 'rewrite', path: `${TEST_PLUGINS}/rewrite.ts` }],
-            response: [{ name: 'rewrite', path: `${TEST_PLUGINS}/rewrite.ts` }],
+            pre: [{ name: 'gatekeeper', path: 'gatekeeper.ts' }],
+            post: [{ name: 'rewrite', path: 'rewrite.ts' }],
+            response: [{ name: 'rewrite', path: 'rewrite.ts' }],
           },
         }),
       );
@@ -95,12 +101,12 @@ describe('plugins in the request path', () => {
 
   describe('definitions whose plugins can not be loaded are not served half-configured', () => {
     const broken: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['an unknown hook', { prre: [{ name: 'gatekeeper', path: `${TEST_PLUGINS}/gatekeeper.ts` }] }, /unknown hook 'prre'/],
+      ['an unknown hook', { prre: [{ name: 'gatekeeper', path: 'gatekeeper.ts' }] }, /unknown hook 'prre'/],
       ['another driver', { driver: 'python', pre: [{ name: 'x', path: 'x.py' }] }, /driver 'python' is not supported/],
       ['a missing module', { pre: [{ name: 'ghost', path: './nowhere/ghost.js' }] }, /plugin module '.\/nowhere\/ghost.js' not found/],
-      ['an SDK it does not support', { pre: [{ name: 'old-sdk', path: `${TEST_PLUGINS}/old-sdk.ts` }] }, /needs SDK \^0\.1\.0, this gateway provides 1\.0\.0/],
-      ['a module without a plugin', { pre: [{ name: 'not-a-plugin', path: `${TEST_PLUGINS}/not-a-plugin.ts` }] }, /does not export a plugin made with definePlugin/],
-      ['a hook the plugin lacks', { response: [{ name: 'gatekeeper', path: `${TEST_PLUGINS}/gatekeeper.ts` }] }, /does not implement that hook/],
+      ['an SDK it does not support', { pre: [{ name: 'old-sdk', path: 'old-sdk.ts' }] }, /needs SDK \^0\.1\.0, this gateway provides 1\.0\.0/],
+      ['a module without a plugin', { pre: [{ name: 'not-a-plugin', path: 'not-a-plugin.ts' }] }, /does not export a plugin made with definePlugin/],
+      ['a hook the plugin lacks', { response: [{ name: 'gatekeeper', path: 'gatekeeper.ts' }] }, /does not implement that hook/],
     ];
     for (const [what, customMiddleware, reason] of broken) {
       it(`${what}: 503 on its listen path, and the reason in /gw/health`, async () => {

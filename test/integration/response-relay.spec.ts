@@ -10,7 +10,7 @@ describe('gateway: response plugins and large upstream bodies', function () {
   const big = Buffer.alloc(1024 * 1024, 'x');
 
   before(async () => {
-    gw = await startGatewayFixture({ maxResponseBodyBuffer: CAP });
+    gw = await startGatewayFixture({ maxResponseBodyBuffer: CAP, pluginsDir: TEST_PLUGINS });
     gw.upstream.respondWith((req, res) => {
       const size = req.url.includes('small') ? 1000 : big.length;
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -18,8 +18,8 @@ describe('gateway: response plugins and large upstream bodies', function () {
       for (let at = 0; at < size; at += 16 * 1024) res.write(big.subarray(at, Math.min(size, at + 16 * 1024)));
       res.end();
     });
-    await gw.addApi(apiDefinition('reads-body', '/reads', gw.upstream.url, { custom_middleware: { response: [{ name: 'rewrite', path: `${TEST_PLUGINS}/rewrite.ts` }] } }));
-    await gw.addApi(apiDefinition('header-only', '/header', gw.upstream.url, { custom_middleware: { response: [{ name: 'slow-header', path: `${TEST_PLUGINS}/slow-header.ts` }] } }));
+    await gw.addApi(apiDefinition('reads-body', '/reads', gw.upstream.url, { custom_middleware: { response: [{ name: 'rewrite', path: 'rewrite.ts' }] } }));
+    await gw.addApi(apiDefinition('header-only', '/header', gw.upstream.url, { custom_middleware: { response: [{ name: 'slow-header', path: 'slow-header.ts' }] } }));
   });
   after(() => gw.stop());
 

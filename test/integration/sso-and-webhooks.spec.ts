@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { close, listen } from '../../lib/http/listen';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
@@ -41,7 +42,9 @@ describe('single sign-on and webhooks', function () {
       });
     });
     receiverUrl = `http://127.0.0.1:${await listen(receiver, 0, '127.0.0.1')}`;
-    node = await startTestNode();
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
+    mkdirSync(join(dataDir, 'templates', 'webhooks'), { recursive: true });
+    node = await startTestNode({ dataDir, templatePath: join(dataDir, 'templates') });
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Hooks & SSO');
   });
   after(async () => {
@@ -140,8 +143,9 @@ describe('single sign-on and webhooks', function () {
     });
 
     it('renders a template body, and keeps quiet during the event_timeout for the same key', async () => {
-      const template = join(node.dataDir, 'hook-template.txt');
-      writeFileSync(template, 'event={{.Event}} api={{ api_id }} path={{.meta.path}}');
+      // Templates are read from the webhooks folder under GW_TEMPLATE_PATH, by relative path.
+      const template = 'hook-template.txt';
+      writeFileSync(join(node.dataDir, 'templates', 'webhooks', template), 'event={{.Event}} api={{ api_id }} path={{.meta.path}}');
       const created = await api('/apis', {
         method: 'POST',
         body: {

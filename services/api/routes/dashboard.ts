@@ -4,7 +4,6 @@ import type { Caller } from '../../../contracts/users/actions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
-import { schemaProblems } from '../../../lib/graphql/schema-check';
 import { headerValue } from '../lib/credentials';
 import { pageFromQuery } from '../lib/page-param';
 import { allows } from '../../../lib/permissions';
@@ -60,7 +59,6 @@ export const dashboardSurface: Surface<Caller> = {
       permission: { name: 'apis', level: 'write' },
       handle: async ({ caller, body, call }) => {
         const { api_definition, hook_references } = body();
-        assertValidGraphqlSchema(api_definition);
         // Ids are generated on the dashboard, whatever the client sent.
         const definition = isObject(api_definition) ? withoutIds(api_definition) : api_definition;
         const created = await call<ApiRecord>('apis.create', { org_scope: caller.org_id, api_definition: definition, hook_references });
@@ -73,7 +71,6 @@ export const dashboardSurface: Surface<Caller> = {
       permission: { name: 'apis', level: 'write' },
       handle: async ({ caller, params, body, call }) => {
         const { api_definition, hook_references } = body();
-        assertValidGraphqlSchema(api_definition);
         await call('apis.update', { id: params.id, org_scope: caller.org_id, api_definition, hook_references });
         return { body: ok('Api updated') };
       },
@@ -108,14 +105,6 @@ export const dashboardSurface: Surface<Caller> = {
 function listApis(call: (action: string, params: object) => Promise<unknown>, caller: Caller, query: Record<string, unknown>) {
   const q = typeof query.q === 'string' && query.q !== '' ? query.q : undefined;
   return call('apis.list', { org_scope: caller.org_id, q, page: pageFromQuery(query) }) as Promise<ApisListResult>;
-}
-
-/** On dashboard saves only, as in the reference: a GraphQL API's schema must be valid SDL. */
-function assertValidGraphqlSchema(definition: unknown): void {
-  const schema = isObject(definition) && isObject(definition.graphql) ? definition.graphql.schema : undefined;
-  if (typeof schema !== 'string' || schema.trim() === '') return;
-  const problems = schemaProblems(schema);
-  if (problems.length > 0) throw new HttpProblem(400, 'Invalid GraphQL schema', problems);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -22,6 +22,12 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
     handle: async ({ body, call }) => ({ body: result(await call<KeyRecord>('keys.create', { session: body() }), 'added') }),
   },
   {
+    // As the reference gateway's /tyk/keys/create: a generated key, not a key named "create".
+    method: 'post',
+    path: '/keys/create',
+    handle: async ({ body, call }) => ({ body: result(await call<KeyRecord>('keys.create', { session: body() }), 'added') }),
+  },
+  {
     method: 'post',
     path: '/keys/:key',
     handle: async ({ params, body, call }) => {

@@ -35,7 +35,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       if (!secretMatches(headerValue(req.headers['x-gw-authorization']), secret)) throw new HttpProblem(403, FORBIDDEN);
       return 'gateway-admin';
     },
-    renderError: (problem: Problem) => ({ status: 'error', message: problem.message }),
+    renderError: (problem: Problem) => ({ status: 'error', message: withChecks(problem) }),
     routes: [
       { method: 'get', path: '/apis', handle: async () => ({ body: view.loadedApis() }) },
       {
@@ -52,7 +52,6 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         path: '/apis',
         handle: async ({ body, call }) => {
           const definition = body();
-          requireGraphqlSchema(definition);
           const created = await call<ApiRecord>('apis.create', { api_definition: definition });
           view.applyLocally(created.api_definition);
           return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
@@ -63,7 +62,6 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         path: '/apis/:id',
         handle: async ({ params, body, call }) => {
           const definition = body();
-          requireGraphqlSchema(definition);
           if (definition.api_id !== undefined && definition.api_id !== params.id) {
             throw new HttpProblem(400, `Request API id '${params.id}' does not match the api_id '${String(definition.api_id)}' in the definition; for updates these must match`);
           }
@@ -103,11 +101,8 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
   };
 }
 
-/** The gateway never introspects by itself: a GraphQL definition sent to it must carry its schema. */
-function requireGraphqlSchema(definition: Record<string, unknown>): void {
-  const graphql = definition.graphql as { enabled?: boolean; execution_mode?: string; schema?: unknown } | undefined;
-  const isGraphql = graphql && (graphql.enabled === true || (graphql.enabled !== false && graphql.execution_mode));
-  if (isGraphql && (typeof graphql.schema !== 'string' || graphql.schema.trim() === '')) {
-    throw new HttpProblem(400, 'graphql.schema is required: the gateway validates requests against it and does not introspect the upstream');
-  }
+/** One message: the checks that failed (an invalid schema's problems) are part of it. */
+function withChecks(problem: Problem): string {
+  const missing = (problem.errors ?? []).filter((check) => !problem.message.includes(check));
+  return missing.length > 0 ? `${problem.message}: ${missing.join('; ')}` : problem.message;
 }

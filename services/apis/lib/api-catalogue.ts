@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
-import type { ApiDefinition, ApiRecord } from '../../../contracts/apis/api-definition';
+import type { ApiDefinition, ApiRecord, HookReference } from '../../../contracts/apis/api-definition';
 import type {
   ApisCreateParams,
   ApisGetParams,
   ApisListParams,
   ApisListResult,
   ApisRemoveParams,
+  ApisSnapshotResult,
+  StoreRevisionResult,
   ApisSyncGraphqlSchemaParams,
   ApisUpdateParams,
 } from '../../../contracts/apis/actions';
@@ -15,7 +17,19 @@ import { pageCount, pageWindow } from '../../../lib/pagination';
 import { isUniqueViolation } from '../../../lib/store/database';
 import { ApisErrors } from '../errors';
 import { ApiStore, type StoredApi } from './api-store';
+import { assertFitsColumns } from './column-limits';
 import { buildDefinition, isReservedListenPath } from './definition-rules';
+import { listenPathProblem } from './listen-path-rules';
+import { patternProblem } from './pattern-rules';
+import { assertNoForeignOverlap, isLockConflict } from './route-ownership';
+import { assertServable } from './serving-checks';
+
+/**
+ * Checks a definition must pass before it is stored, beyond its schema (plugin locations, hook
+ * references); throws a coded 400. `hookReferences` is undefined when the caller keeps the
+ * stored ones.
+ */
+export type DefinitionCheck = (definition: ApiDefinition, hookReferences: HookReference[] | undefined) => Promise<void>;
 
 /**
  * The rules around API definitions: ids, organisation scope, listen-path uniqueness, and the
@@ -27,6 +41,9 @@ export class ApiCatalogue {
     private readonly pageSize: number,
     private readonly publish: (event: ApisChangedEvent) => void,
     private readonly now: () => number = Date.now,
+    /** whether keys or policies grant access to an api_id; unknown = in use, so an id is never changed under a key */
+    private readonly apiIdInUse: (apiId: string) => Promise<boolean> = async () => true,
+    private readonly check: DefinitionCheck = async () => {},
   ) {}
 
   async list(params: ApisListParams): Promise<ApisListResult> {
@@ -40,8 +57,12 @@ export class ApiCatalogue {
     return toRecord(found);
   }
 
-  snapshot(): Promise<ApiDefinition[]> {
+  snapshot(): Promise<ApisSnapshotResult> {
     return this.store.all();
+  }
+
+  async currentRevision(): Promise<StoreRevisionResult> {
+    return { revision: await this.store.revision() };
   }
 
   async create(params: ApisCreateParams): Promise<ApiRecord> {
@@ -51,10 +72,11 @@ export class ApiCatalogue {
       api_id: input.api_id ?? newPublicId(),
       org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? ''),
     });
+    await this.check(definition, params.hook_references);
     const now = this.now();
     const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now };
-    await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
-    this.publish({ action: 'created', definition });
+    const revision = await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
+    this.publish({ action: 'created', definition, revision });
     return toRecord(stored);
   }
 
@@ -68,14 +90,16 @@ export class ApiCatalogue {
       api_id: input.api_id ?? current.api_id,
       org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? current.org_id),
     });
+    if (definition.api_id !== current.api_id && (await this.apiIdInUse(current.api_id))) throw ApisErrors.idInUse(current.api_id, definition.api_id);
+    await this.check(definition, params.hook_references);
     const stored: StoredApi = {
       definition,
       hook_references: params.hook_references ?? existing.hook_references,
       created_at: existing.created_at,
       updated_at: this.now(),
     };
-    await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx));
-    this.publish({ action: 'updated', definition });
+    const revision = await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx));
+    this.publish({ action: 'updated', definition, revision });
     return toRecord(stored);
   }
 
@@ -83,8 +107,11 @@ export class ApiCatalogue {
     const existing = await this.store.findByAnyId(params.id, params.org_scope);
     if (!existing) throw ApisErrors.notFound(params.id);
     const { id, api_id } = existing.definition;
-    if ((await this.store.delete(id)) === 0) throw ApisErrors.notFound(params.id);
-    this.publish({ action: 'deleted', id, api_id });
+    const revision = await this.store.transaction(async (trx) => {
+      if ((await this.store.delete(id, trx)) === 0) throw ApisErrors.notFound(params.id);
+      return this.store.bumpRevision(trx);
+    });
+    this.publish({ action: 'deleted', id, api_id, revision });
     return { id, api_id };
   }
 
@@ -104,7 +131,7 @@ export class ApiCatalogue {
     const schema = await introspect(definition.proxy.target_url, headers);
     const nextProxy = params.persist_headers && params.introspection_headers ? { ...proxy, auth_headers: params.introspection_headers } : proxy;
     const next = { ...definition, graphql: { ...graphql, schema, proxy: nextProxy, last_schema_update: new Date(this.now()).toISOString() } };
-    return this.update({ id: definition.id, api_definition: next, hook_references: existing.hook_references });
+    return this.update({ id: definition.id, api_definition: next });
   }
 
   /** Every API of a deleted organisation; each is announced as deleted, so gateways stop serving it. */
@@ -121,24 +148,34 @@ export class ApiCatalogue {
     return scope;
   }
 
-  /** Runs a write after the uniqueness checks, in one transaction; a lost race still gets a clear error. */
-  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<void> {
+  /**
+   * Runs a write after the uniqueness checks, in one transaction with its revision (returned);
+   * a lost race still gets a clear error.
+   */
+  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<number> {
+    assertServable(definition);
+    assertFitsColumns(definition);
     if (isReservedListenPath(definition.proxy.listen_path)) {
       throw ApisErrors.invalid(`Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`);
     }
+    const problem = listenPathProblem(definition.proxy.listen_path) ?? patternProblem(definition);
+    if (problem) throw ApisErrors.invalid(problem);
     try {
-      await this.store.transaction(async (trx) => {
+      return await this.store.transaction(async (trx) => {
         await this.assertUnique(definition, previous, trx);
         await save(trx);
+        return this.store.bumpRevision(trx);
       });
     } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+      if (!isUniqueViolation(err) && !isLockConflict(err)) throw err;
       await this.assertUnique(definition, previous, undefined);
       throw err;
     }
   }
 
   private async assertUnique(definition: ApiDefinition, previous: ApiDefinition | undefined, trx: Knex | undefined): Promise<void> {
+    // First, so a path another organisation holds is refused without naming its API.
+    await assertNoForeignOverlap(this.store, definition, previous?.id, trx);
     if (definition.api_id !== previous?.api_id) {
       const sameId = await this.store.findByApiId(definition.api_id, trx);
       if (sameId) throw ApisErrors.idTaken(definition.api_id);

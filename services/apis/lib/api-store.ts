@@ -3,13 +3,23 @@ import { inOrg } from '../../../lib/store/org-scope';
 import type { ApiDefinition, HookReference } from '../../../contracts/apis/api-definition';
 import { parseJson } from '../../../lib/store/migrate';
 import type { PageWindow } from '../../../lib/pagination';
+import { bumpRevision, currentRevision } from '../../../lib/store/revision';
 import { normaliseDomain, normaliseListenPath } from './definition-rules';
+import { enclosingPaths } from './route-ownership';
+import { APIS_REVISION_TABLE } from './migrations';
 
 export interface StoredApi {
   definition: ApiDefinition;
   hook_references: HookReference[];
   created_at: number;
   updated_at: number;
+}
+
+/** Who listens where (normalised listen path and domain). */
+export interface RouteClaim {
+  org_id: string;
+  listen_path: string;
+  domain: string;
 }
 
 interface ApiRow {
@@ -40,10 +50,25 @@ export class ApiStore {
     return { items: rows.map(fromRow), total: Number(total) };
   }
 
-  /** Every definition of every organisation (for gateway nodes). */
-  async all(): Promise<ApiDefinition[]> {
-    const rows = await this.db<ApiRow>('apis').select('definition');
-    return rows.map((row) => parseJson<ApiDefinition>(row.definition, {} as ApiDefinition));
+  /** Every definition of every organisation (for gateway nodes), with the revision they reflect. */
+  async all(): Promise<{ revision: number; apis: ApiDefinition[] }> {
+    // One transaction: MySQL's consistent read (and SQLite's single connection) keep the
+    // definitions and the revision from the same moment.
+    return this.db.transaction(async (trx) => {
+      const revision = await currentRevision(trx, APIS_REVISION_TABLE);
+      const rows = await trx<ApiRow>('apis').select('definition');
+      return { revision, apis: rows.map((row) => parseJson<ApiDefinition>(row.definition, {} as ApiDefinition)) };
+    });
+  }
+
+  /** The latest revision: bumped in the transaction of every write. */
+  revision(): Promise<number> {
+    return currentRevision(this.db, APIS_REVISION_TABLE);
+  }
+
+  /** Numbers a change inside its transaction. */
+  bumpRevision(trx: Knex): Promise<number> {
+    return bumpRevision(trx, APIS_REVISION_TABLE);
   }
 
   /** By internal id or by public api_id. */
@@ -69,6 +94,23 @@ export class ApiStore {
       })
       .first();
     return row ? fromRow(row).definition : undefined;
+  }
+
+  /**
+   * The APIs (other than `exceptId`) listening on a path that encloses `listenPath` or lies below
+   * it, on any domain. On MySQL the rows and the gaps between them are locked until the
+   * transaction ends, so two concurrent writes can not both pass the ownership check.
+   */
+  async findRouteNeighbours(listenPath: string, exceptId: string | undefined, trx: Knex = this.db): Promise<RouteClaim[]> {
+    const below = `${escapeLike(listenPath === '/' ? '' : listenPath)}/%`;
+    const query = trx<ApiRow>('apis')
+      .select('org_id', 'listen_path', 'domain')
+      .where((q) => q.whereIn('listen_path', enclosingPaths(listenPath)).orWhereRaw('listen_path like ? escape ?', [below, '\\']))
+      .modify((q) => {
+        if (exceptId !== undefined) q.whereNot('id', exceptId);
+      });
+    if (!isSqlite(trx)) query.forUpdate();
+    return (await query).map((row: Pick<ApiRow, 'org_id' | 'listen_path' | 'domain'>) => ({ org_id: row.org_id, listen_path: row.listen_path, domain: row.domain }));
   }
 
   async insert(api: StoredApi, trx: Knex = this.db): Promise<void> {
@@ -111,6 +153,10 @@ function fromRow(row: ApiRow): StoredApi {
     created_at: Number(row.created_at),
     updated_at: Number(row.updated_at),
   };
+}
+
+function isSqlite(db: Knex): boolean {
+  return String(db.client.config.client).includes('sqlite');
 }
 
 function escapeLike(text: string): string {

@@ -1,4 +1,8 @@
 import type { Migration } from '../../../lib/store/migrate';
+import { createRevisionTable } from '../../../lib/store/revision';
+
+/** The revision counter of API definitions (see lib/store/revision.ts). */
+export const APIS_REVISION_TABLE = 'apis_revision';
 
 export const APIS_MIGRATIONS: Migration[] = [
   {
@@ -22,6 +26,15 @@ export const APIS_MIGRATIONS: Migration[] = [
     },
     async down(db) {
       await db.schema.dropTable('apis');
+    },
+  },
+  {
+    name: '002_create_apis_revision',
+    async up(db) {
+      await createRevisionTable(db, APIS_REVISION_TABLE);
+    },
+    async down(db) {
+      await db.schema.dropTable(APIS_REVISION_TABLE);
     },
   },
 ];

@@ -7,7 +7,7 @@ import type { AccessDefinition, AccessLimit, AllowedUrl, Policy, Session } from 
  *   methods unioned; a per-API limit taken from the policy with the higher rate);
  * - rate and per come from the policy with the highest effective rate (rate / per);
  * - quota, throttle and query depth take the most generous value (-1 = unlimited wins);
- * - one inactive policy makes the key inactive; tags are unioned.
+ * - one inactive policy (`active: false` or `is_inactive: true`) makes the key inactive; tags are unioned.
  * Each access right says which rate-limit counter it uses (`allowance_scope`): the key's own
  * counter, shared across the APIs, unless the API has a limit of its own.
  */
@@ -33,7 +33,7 @@ export function applyPolicies(session: Session, policies: Policy[]): Session {
   effective.throttle_retry_limit = Math.max(...policies.map((p) => p.throttle_retry_limit ?? -1));
   const depthPolicy = mostGenerous(policies, (p) => p.max_query_depth);
   if (depthPolicy) effective.max_query_depth = depthPolicy.max_query_depth;
-  if (policies.some((p) => p.active === false)) effective.is_inactive = true;
+  if (policies.some((p) => p.active === false || p.is_inactive === true)) effective.is_inactive = true;
   effective.tags = [...new Set([...(session.tags ?? []), ...policies.flatMap((p) => p.tags ?? [])])];
   return withScopes(effective);
 }

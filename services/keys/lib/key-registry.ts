@@ -4,7 +4,9 @@ import type { AccessDefinition, Session } from '../../../contracts/keys/session'
 import { pageCount, pageWindow } from '../../../lib/pagination';
 import { hashPassword } from '../../../lib/password';
 import { KeysErrors } from '../errors';
+import { isGwError } from '../../../lib/errors';
 import { applyPolicies } from './apply-policies';
+import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
 import type { KeyStore, StoredKey } from './key-store';
 import type { PolicyRegistry } from './policy-registry';
@@ -42,16 +44,18 @@ export class KeyRegistry {
     const orgId = this.orgFor(params.org_scope, params.session.org_id);
     const session = await this.validSession(params.session, orgId, params.org_scope, true);
     const key = params.custom_key ?? generateKey(orgId);
+    assertKeyFits({ key, org_id: orgId });
     const keyHash = hashKey(key);
     if (await this.store.find(keyHash)) throw KeysErrors.taken();
     const now = this.now();
-    await this.store.insert({ key_hash: keyHash, key_id: this.options.hashKeys ? null : key, org_id: orgId, kind: 'key', username: null, session, password_hash: '', created_at: now, updated_at: now });
-    this.options.publish({ action: 'created', key_hash: keyHash });
+    const revision = await this.store.insert({ key_hash: keyHash, key_id: this.options.hashKeys ? null : key, org_id: orgId, kind: 'key', username: null, session, password_hash: '', created_at: now, updated_at: now });
+    this.options.publish({ action: 'created', key_hash: keyHash, revision });
     return { key_id: key, key_hash: keyHash, data: publicSession(session) };
   }
 
   async saveBasicUser(params: KeysSaveBasicUserParams): Promise<KeyRecord> {
     const orgId = this.orgFor(params.org_scope, params.session.org_id);
+    assertKeyFits({ username: params.username, org_id: orgId });
     const keyHash = hashKey(basicUserKey(orgId, params.username));
     const existing = await this.store.find(keyHash);
     if (params.mode === 'create' && existing) throw KeysErrors.basicUserTaken(params.username);
@@ -71,9 +75,8 @@ export class KeyRegistry {
       created_at: existing?.created_at ?? now,
       updated_at: now,
     };
-    if (existing) await this.store.update(stored);
-    else await this.store.insert(stored);
-    this.options.publish({ action: existing ? 'updated' : 'created', key_hash: keyHash });
+    const revision = existing ? await this.store.update(stored) : await this.store.insert(stored);
+    this.options.publish({ action: existing ? 'updated' : 'created', key_hash: keyHash, revision });
     return { key_id: params.username, key_hash: keyHash, data: publicSession(stored.session) };
   }
 
@@ -94,17 +97,18 @@ export class KeyRegistry {
   async update(params: KeysUpdateParams): Promise<KeyRecord> {
     const found = await this.find(params.key, params.org_scope);
     const orgId = this.orgFor(params.org_scope ?? found.org_id, params.session.org_id ?? found.org_id);
+    assertKeyFits({ org_id: orgId });
     const session = await this.validSession(params.session, orgId, params.org_scope, false);
     const updated: StoredKey = { ...found, org_id: orgId, session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session, updated_at: this.now() };
-    await this.store.update(updated);
-    this.options.publish({ action: 'updated', key_hash: found.key_hash });
+    const revision = await this.store.update(updated);
+    this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
     return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: publicSession(updated.session) };
   }
 
   async remove(params: KeysGetParams): Promise<{ key_hash: string }> {
     const found = await this.find(params.key, params.org_scope);
-    await this.store.delete(found.key_hash);
-    this.options.publish({ action: 'deleted', key_hash: found.key_hash });
+    const revision = await this.store.delete(found.key_hash);
+    this.options.publish({ action: 'deleted', key_hash: found.key_hash, revision });
     return { key_hash: found.key_hash };
   }
 
@@ -118,10 +122,15 @@ export class KeyRegistry {
   async removeOrganisation(orgId: string): Promise<number> {
     const hashes = await this.store.hashesOfOrganisation(orgId);
     for (const keyHash of hashes) {
-      await this.store.delete(keyHash);
-      this.options.publish({ action: 'deleted', key_hash: keyHash });
+      const revision = await this.store.delete(keyHash);
+      this.options.publish({ action: 'deleted', key_hash: keyHash, revision });
     }
     return hashes.length;
+  }
+
+  /** The latest key/policy revision, for gateway nodes checking that they missed nothing. */
+  async currentRevision(): Promise<{ revision: number }> {
+    return { revision: await this.store.revision() };
   }
 
   /** For the auth service: the effective session (policies applied), or null for an unknown key. */
@@ -131,11 +140,18 @@ export class KeyRegistry {
     let session: Session;
     try {
       session = applyPolicies(found.session, await this.policies.getMany(found.session.apply_policies ?? []));
-    } catch {
+    } catch (err) {
       // A policy the key names has been deleted: the key must not keep the access it gave.
+      // Anything else (the store failing) is not an answer about the key: the caller gets a 503.
+      if (!isGwError(err, 'GW_ERR_KEYS_INVALID')) throw err;
       session = { ...found.session, is_inactive: true };
     }
     return { key_hash: keyHash, session, password_hash: found.kind === 'basic' ? found.password_hash : undefined };
+  }
+
+  /** How many keys name this API in their own access rights, and how many policies do. */
+  async apiUsage(apiId: string): Promise<{ keys: number; policies: number }> {
+    return { keys: await this.store.countForApi(apiId), policies: await this.policies.countForApi(apiId) };
   }
 
   /** By the key, its hash, or (within an organisation) a basic-auth username. */

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Session } from '../../../contracts/keys/session';
 import { parseJson } from '../../../lib/store/migrate';
 import type { PageWindow } from '../../../lib/pagination';
+import { bumpRevision, currentRevision } from '../../../lib/store/revision';
+import { KEYS_REVISION_TABLE } from './migrations';
 
 export interface StoredKey {
   key_hash: string;
@@ -31,26 +33,35 @@ export class KeyStore {
     return row ? fromRow(row) : undefined;
   }
 
-  async insert(key: StoredKey): Promise<void> {
-    await this.db.transaction(async (trx) => {
+  /** Each write returns its store revision (shared with policies). */
+  async insert(key: StoredKey): Promise<number> {
+    return this.db.transaction(async (trx) => {
       await trx('keys').insert(toRow(key));
       await this.indexApis(trx, key);
+      return bumpRevision(trx, KEYS_REVISION_TABLE);
     });
   }
 
-  async update(key: StoredKey): Promise<void> {
-    await this.db.transaction(async (trx) => {
+  async update(key: StoredKey): Promise<number> {
+    return this.db.transaction(async (trx) => {
       await trx('keys').where('key_hash', key.key_hash).update(toRow(key));
       await trx('key_apis').where('key_hash', key.key_hash).delete();
       await this.indexApis(trx, key);
+      return bumpRevision(trx, KEYS_REVISION_TABLE);
     });
   }
 
-  async delete(keyHash: string): Promise<void> {
-    await this.db.transaction(async (trx) => {
+  async delete(keyHash: string): Promise<number> {
+    return this.db.transaction(async (trx) => {
       await trx('key_apis').where('key_hash', keyHash).delete();
       await trx('keys').where('key_hash', keyHash).delete();
+      return bumpRevision(trx, KEYS_REVISION_TABLE);
     });
+  }
+
+  /** The latest key/policy revision. */
+  revision(): Promise<number> {
+    return currentRevision(this.db, KEYS_REVISION_TABLE);
   }
 
   /** The hashes of an organisation's keys. */
@@ -68,6 +79,11 @@ export class KeyStore {
     const page = base.clone().select('*').orderBy('created_at').offset(window.offset);
     if (window.limit !== undefined) page.limit(window.limit);
     return { keys: (await page).map(fromRow), total: Number(total) };
+  }
+
+  async countForApi(apiId: string): Promise<number> {
+    const [{ total }] = await this.db('key_apis').where('api_id', apiId).count({ total: '*' });
+    return Number(total);
   }
 
   private async indexApis(trx: Knex, key: StoredKey): Promise<void> {

@@ -1,4 +1,8 @@
 import type { Migration } from '../../../lib/store/migrate';
+import { createRevisionTable } from '../../../lib/store/revision';
+
+/** The revision counter shared by keys and policies (see lib/store/revision.ts). */
+export const KEYS_REVISION_TABLE = 'keys_revision';
 
 export const KEYS_MIGRATIONS: Migration[] = [
   {
@@ -34,6 +38,15 @@ export const KEYS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('key_apis');
       await db.schema.dropTable('keys');
       await db.schema.dropTable('policies');
+    },
+  },
+  {
+    name: '002_create_keys_revision',
+    async up(db) {
+      await createRevisionTable(db, KEYS_REVISION_TABLE);
+    },
+    async down(db) {
+      await db.schema.dropTable(KEYS_REVISION_TABLE);
     },
   },
 ];

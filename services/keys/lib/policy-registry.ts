@@ -6,7 +6,10 @@ import { parseJson } from '../../../lib/store/migrate';
 import { paginate } from '../../../lib/store/paginate';
 import { newRecordId } from '../../../lib/ids';
 import type { PoliciesChangedEvent } from '../../../contracts/keys/events';
+import { bumpRevision } from '../../../lib/store/revision';
 import { KeysErrors } from '../errors';
+import { KEYS_REVISION_TABLE } from './migrations';
+import { assertPolicyApisExist, type FindApi } from './policy-checks';
 
 interface PolicyRow {
   id: string;
@@ -25,6 +28,7 @@ export class PolicyRegistry {
     private readonly db: Knex,
     private readonly pageSize: number,
     private readonly publish: (event: PoliciesChangedEvent) => void,
+    private readonly findApi: FindApi,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -57,23 +61,39 @@ export class PolicyRegistry {
 
   async create(input: Partial<Policy>, orgScope: string | undefined): Promise<Policy> {
     const policy = withDefaults(input, input.id ?? newRecordId(), ownOrg(orgScope, input.org_id, ''));
+    await assertPolicyApisExist(policy, this.findApi);
     const now = this.now();
+    let revision: number;
     try {
-      await this.db('policies').insert({ id: policy.id, org_id: policy.org_id, document: JSON.stringify(policy), created_at: now, updated_at: now });
+      revision = await this.db.transaction(async (trx) => {
+        await trx('policies').insert({ id: policy.id, org_id: policy.org_id, document: JSON.stringify(policy), created_at: now, updated_at: now });
+        return bumpRevision(trx, KEYS_REVISION_TABLE);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw KeysErrors.policyTaken(policy.id);
       throw err;
     }
-    this.publish({ action: 'created', policy_id: policy.id });
+    this.publish({ action: 'created', policy_id: policy.id, revision });
     return policy;
   }
 
   async update(id: string, input: Partial<Policy>, orgScope: string | undefined): Promise<Policy> {
     const current = await this.get(id, orgScope);
     const policy = withDefaults(input, id, ownOrg(orgScope, input.org_id, current.org_id));
-    await this.db('policies').where('id', id).update({ org_id: policy.org_id, document: JSON.stringify(policy), updated_at: this.now() });
-    this.publish({ action: 'updated', policy_id: id });
+    await assertPolicyApisExist(policy, this.findApi);
+    const revision = await this.db.transaction(async (trx) => {
+      await trx('policies').where('id', id).update({ org_id: policy.org_id, document: JSON.stringify(policy), updated_at: this.now() });
+      return bumpRevision(trx, KEYS_REVISION_TABLE);
+    });
+    this.publish({ action: 'updated', policy_id: id, revision });
     return policy;
+  }
+
+  /** Policies whose access rights name this API (a text match narrows, the parsed rights decide). */
+  async countForApi(apiId: string): Promise<number> {
+    const needle = `%${JSON.stringify(apiId).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await this.db<PolicyRow>('policies').whereRaw('document like ? escape ?', [needle, '\\']).select('document');
+    return rows.filter((row) => Object.hasOwn(parseJson<Policy>(row.document, {} as Policy).access_rights ?? {}, apiId)).length;
   }
 
   async removeOrganisation(orgId: string): Promise<number> {
@@ -84,8 +104,11 @@ export class PolicyRegistry {
 
   async remove(id: string, orgScope: string | undefined): Promise<void> {
     await this.get(id, orgScope);
-    await this.db('policies').where('id', id).delete();
-    this.publish({ action: 'deleted', policy_id: id });
+    const revision = await this.db.transaction(async (trx) => {
+      await trx('policies').where('id', id).delete();
+      return bumpRevision(trx, KEYS_REVISION_TABLE);
+    });
+    this.publish({ action: 'deleted', policy_id: id, revision });
   }
 }
 

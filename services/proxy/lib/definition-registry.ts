@@ -1,5 +1,7 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import type { ApisChangedEvent } from '../../../contracts/apis/events';
+
+/** A change to one store definition: an `apis.changed` event, or a write this node just made. */
+export type DefinitionChange = { action: 'created' | 'updated'; definition: ApiDefinition } | { action: 'deleted'; id: string; api_id?: string };
 
 /**
  * The definitions a gateway node knows: those of the `apis` store (kept fresh by
@@ -15,8 +17,18 @@ export class DefinitionRegistry {
     return [...this.fromStore.values(), ...this.fromFiles.filter((def) => !storeIds.has(def.api_id))];
   }
 
+  /**
+   * A definition that did not change keeps its object, so the gateway reuses its compiled chain
+   * (a re-sync does not recompile every API).
+   */
   replaceStore(definitions: ApiDefinition[]): void {
-    this.fromStore = new Map(definitions.map((def) => [def.id, def]));
+    const previous = this.fromStore;
+    this.fromStore = new Map(
+      definitions.map((def) => {
+        const known = previous.get(def.id);
+        return [def.id, known && JSON.stringify(known) === JSON.stringify(def) ? known : def];
+      }),
+    );
   }
 
   replaceFiles(definitions: ApiDefinition[]): void {
@@ -32,7 +44,7 @@ export class DefinitionRegistry {
   }
 
   /** Applies a change from the bus; one of the wrong shape is ignored (false), not thrown. */
-  apply(event: ApisChangedEvent): boolean {
+  apply(event: DefinitionChange): boolean {
     if (!isApisChange(event)) return false;
     if (event.action === 'deleted') this.remove(event.id);
     else this.upsert(event.definition);
@@ -40,7 +52,7 @@ export class DefinitionRegistry {
   }
 }
 
-function isApisChange(event: unknown): event is ApisChangedEvent {
+function isApisChange(event: unknown): event is DefinitionChange {
   if (!event || typeof event !== 'object') return false;
   const change = event as { action?: unknown; id?: unknown; definition?: { id?: unknown; api_id?: unknown } };
   if (change.action === 'deleted') return typeof change.id === 'string';

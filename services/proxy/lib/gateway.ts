@@ -4,11 +4,12 @@ import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { compileApi, type CompileDeps } from '../pipeline/compile-api';
 import type { CompiledApi } from '../pipeline/compiled-api';
-import { GatewayMessages, sendGatewayError } from '../pipeline/gateway-errors';
+import { GatewayMessages, sendGatewayError, sendJson } from '../pipeline/gateway-errors';
 import { NO_PLUGINS } from '../pipeline/plugins/plugin-loader';
 import { PluginFailure } from '../pipeline/plugins/hook-context';
 import { BodyTooLarge, RequestContext } from '../pipeline/request-context';
 import type { DefinitionRegistry } from './definition-registry';
+import { normaliseRequestPath } from './request-path';
 import { RoutingTable } from './routing-table';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -66,8 +67,10 @@ export class Gateway {
   readonly handle: Handler = (req, res) => {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
-    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const path = cleanPath(req, url, queryStart);
     if (path === '/gw' || path.startsWith('/gw/')) return this.management(req, res);
+    // The liveness check (the reference gateway's health_check_endpoint_name): no secret, before any API.
+    if (path === '/hello') return sendJson(res, 200, { status: 'pass', description: 'gw gateway' });
     const match = path.startsWith('/') ? this.table.match(hostName(req.headers.host), path) : undefined;
     if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
     this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength));
@@ -81,7 +84,7 @@ export class Gateway {
     res.once('finish', () => socket.end());
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
-    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const path = cleanPath(req, url, queryStart);
     const match = path.startsWith('/') && !path.startsWith('/gw/') ? this.table.match(hostName(req.headers.host), path) : undefined;
     if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
     this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength, { socket, head }));
@@ -121,6 +124,18 @@ export class Gateway {
 function unavailable(definition: ApiDefinition): CompiledApi {
   const message = `API ${definition.name} is not available: its definition failed to load (see the gateway log)`;
   return { definition, plugins: NO_PLUGINS, handle: (ctx) => sendGatewayError(ctx.res, 503, message) };
+}
+
+/**
+ * The request path with its dot segments resolved (request-path.ts). When that changes it,
+ * `req.url` is rewritten too, so nothing later (the management API, a plugin) sees the raw one.
+ */
+function cleanPath(req: IncomingMessage, url: string, queryStart: number): string {
+  const raw = queryStart === -1 ? url : url.slice(0, queryStart);
+  if (!raw.startsWith('/')) return raw;
+  const path = normaliseRequestPath(raw);
+  if (path !== raw) req.url = queryStart === -1 ? path : path + url.slice(queryStart);
+  return path;
 }
 
 function hostName(host: string | undefined): string {

@@ -28,8 +28,10 @@ import { parseExpiry, readVersionSettings } from './versions';
 export interface CompileDeps {
   pools: UpstreamPools;
   logger: LoggerInstance;
-  /** where relative plugin paths are resolved */
+  /** where relative plugin paths are resolved (and the only folder plugin files may come from) */
   pluginsDir: string;
+  /** package names allowed as plugin paths (GW_PLUGIN_PACKAGES) */
+  pluginPackages: readonly string[];
   /** the most upstream body bytes held for `response` plugins */
   maxResponseBody: number;
   /** upstream hard timeout when no `hard_timeouts` entry matches, in ms */
@@ -56,7 +58,7 @@ export interface CompileDeps {
  * definition can not be served as written (bad target, pattern, IP range or plugin).
  */
 export function compileApi(definition: ApiDefinition, deps: CompileDeps): CompiledApi {
-  const plugins = loadPlugins(definition.custom_middleware, deps.pluginsDir);
+  const plugins = loadPlugins(definition.custom_middleware, { dir: deps.pluginsDir, packages: deps.pluginPackages });
   const settings = readVersionSettings(definition);
   const versions = new Map<string, CompiledVersion>();
   for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps));

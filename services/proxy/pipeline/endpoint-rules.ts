@@ -1,3 +1,5 @@
+import { compileEndpointPattern, type PathMatcher } from '../../../lib/patterns/endpoint-pattern';
+
 /**
  * Endpoint rules of a version (SPEC.md "Version object"): `ignored`, `white_list` and
  * `black_list`, either the legacy `paths` lists (path patterns, every method) or the
@@ -26,7 +28,7 @@ type ListKind = 'ignored' | 'allowed' | 'blocked';
 
 interface Rule {
   kind: ListKind;
-  pattern: RegExp;
+  pattern: PathMatcher;
   /** per method: its reply, or null for `no_action`; undefined = every method, no reply */
   methods?: Map<string, ReplyAction | null>;
 }
@@ -99,13 +101,10 @@ function replyOf(action: MethodAction): ReplyAction {
   return { code: Number(action.code) || 200, body: action.data ?? '', headers: action.headers ?? {} };
 }
 
-/** `/users/{id}` → `^/users/([^/]+)`; the rest of the path is a regular expression. */
-export function pathPattern(path: string, ignoreCase: boolean): RegExp {
-  const withSlash = path.startsWith('/') ? path : `/${path}`;
-  const source = withSlash.replace(/\{[^/{}]+\}/g, '([^/]+)');
-  try {
-    return new RegExp(`^${source}`, ignoreCase ? 'i' : '');
-  } catch (err) {
-    throw new Error(`endpoint path '${path}' is not a valid pattern: ${(err as Error).message}`);
-  }
+/**
+ * `/users/{id}` matches `/users/1` and `/users/1/orders`; the rest of the path is a regular
+ * expression, run in linear time (lib/patterns/endpoint-pattern.ts).
+ */
+export function pathPattern(path: string, ignoreCase: boolean): PathMatcher {
+  return compileEndpointPattern(path, ignoreCase);
 }

@@ -1,3 +1,4 @@
+import { compileTenantPattern } from '../../../lib/patterns/tenant-pattern';
 import { expandContextVars } from './context-vars';
 import type { RequestContext } from './request-context';
 
@@ -31,7 +32,7 @@ export function compilePersistedQueries(entries: unknown, contextVars: boolean):
         names.push(name);
         return '([^/]+)';
       });
-      return { method: (entry.method ?? 'GET').toUpperCase(), pattern: new RegExp(`^${source}/?$`), names, operation: entry.operation!, variables: entry.variables ?? {} };
+      return { method: (entry.method ?? 'GET').toUpperCase(), pattern: compileTenantPattern(`^${source}/?$`), names, operation: entry.operation!, variables: entry.variables ?? {} };
     });
   if (rules.length === 0) return undefined;
   return (method, relativePath) => {
@@ -39,7 +40,7 @@ export function compilePersistedQueries(entries: unknown, contextVars: boolean):
       if (rule.method !== method) continue;
       const match = rule.pattern.exec(relativePath);
       if (!match) continue;
-      const segments = Object.fromEntries(rule.names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+      const segments = Object.fromEntries(rule.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
       return {
         operation: rule.operation,
         variables: (ctx) => Object.fromEntries(Object.entries(rule.variables).map(([name, value]) => [name, resolve(value, segments, ctx, contextVars)])),

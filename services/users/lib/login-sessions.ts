@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { hashSecret as hash } from '../../../lib/secret-hash';
 import { UsersErrors } from '../errors';
 
 /** How long a dashboard login lasts. */
@@ -24,8 +25,4 @@ export class LoginSessions {
     if (!row || Number(row.expires_at) <= this.now()) throw UsersErrors.badSession();
     return row.user_id;
   }
-}
-
-function hash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -1,4 +1,5 @@
 import type { Migration } from '../../../lib/store/migrate';
+import { hashAccessKeys } from './hash-access-keys';
 
 export const USERS_MIGRATIONS: Migration[] = [
   {
@@ -62,6 +63,13 @@ export const USERS_MIGRATIONS: Migration[] = [
     },
     async down(db) {
       await db.schema.dropTable('sso_nonces');
+    },
+  },
+  {
+    name: '004_hash_access_keys',
+    up: hashAccessKeys,
+    async down() {
+      throw new Error('004_hash_access_keys cannot be undone: the plaintext access keys are gone; give users new keys instead');
     },
   },
 ];

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { hashSecret as hash } from '../../../lib/secret-hash';
 import { UsersErrors } from '../errors';
 
 /** SPEC.md "Other constants": a single sign-on token lives 60 seconds. */
@@ -33,8 +34,4 @@ export class SsoNonces {
     if (Number(row.expires_at) <= this.now()) throw UsersErrors.badNonce();
     return { org_id: row.org_id, email_address: row.email_address, group_id: row.group_id };
   }
-}
-
-function hash(nonce: string): string {
-  return createHash('sha256').update(nonce).digest('hex');
 }

@@ -3,6 +3,7 @@ import { inOrg } from '../../../lib/store/org-scope';
 import type { Caller, PermissionLevel, User, UserInput, UsersListResult, UsersResetPasswordParams } from '../../../contracts/users/actions';
 import { newPublicId, newRecordId } from '../../../lib/ids';
 import { hashPassword, verifyPassword } from '../../../lib/password';
+import { hashSecret } from '../../../lib/secret-hash';
 import { isUniqueViolation } from '../../../lib/store/database';
 import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
@@ -18,11 +19,18 @@ interface UserRow {
   last_name: string;
   password_hash: string;
   active: number | boolean;
-  access_key: string;
+  /** SHA-256 of the access key; the key itself is known only to the user (migration 004) */
+  access_key_hash: string;
   group_id: string;
   user_permissions: string;
   created_at: number | string;
   updated_at: number | string;
+}
+
+/** A user just given an access key: the only moment the key is known, to hand to the caller once. */
+export interface WithNewKey {
+  user: User;
+  accessKey: string;
 }
 
 export interface UserDirectoryDeps {
@@ -33,7 +41,9 @@ export interface UserDirectoryDeps {
 
 /**
  * Dashboard users and their API credentials. Passwords are kept only as a slow salted hash and
- * are never returned; an access key that is renewed stops working at once.
+ * are never returned. Access keys are kept only as a hash: the key is handed out once, when it
+ * is made (`create`, `resetKey`), and every user object read back carries `access_key: ''`. A
+ * renewed key stops working at once.
  */
 export class UserDirectory {
   private readonly now: () => number;
@@ -51,12 +61,13 @@ export class UserDirectory {
     return { users: rows.map(fromRow), pages };
   }
 
-  async create(input: UserInput, orgScope?: string): Promise<User> {
+  async create(input: UserInput, orgScope?: string): Promise<WithNewKey> {
     const orgId = ownOrg(orgScope, input.org_id);
     if (!orgId) throw UsersErrors.orgRequired();
     if (!(await this.deps.orgExists(orgId))) throw UsersErrors.unknownOrg(orgId);
     if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, orgId);
     const now = this.now();
+    const accessKey = newPublicId();
     const row: UserRow = {
       id: newRecordId(),
       org_id: orgId,
@@ -65,14 +76,14 @@ export class UserDirectory {
       last_name: input.last_name ?? '',
       password_hash: input.password ? await hashPassword(input.password) : '',
       active: input.active ?? true,
-      access_key: newPublicId(),
+      access_key_hash: hashSecret(accessKey),
       group_id: input.group_id ?? '',
       user_permissions: JSON.stringify(input.user_permissions ?? {}),
       created_at: now,
       updated_at: now,
     };
     await this.write(() => this.db('users').insert(row), input.email_address);
-    return fromRow(row);
+    return { user: fromRow(row), accessKey };
   }
 
   async get(id: string, orgScope?: string): Promise<User> {
@@ -128,11 +139,12 @@ export class UserDirectory {
   }
 
   /** A new access key; the old one stops working at once. */
-  async resetKey(id: string, orgScope?: string): Promise<User> {
+  async resetKey(id: string, orgScope?: string): Promise<WithNewKey> {
     const current = await this.row(id, orgScope);
-    const next = { ...current, access_key: newPublicId(), updated_at: this.now() };
-    await this.db('users').where('id', id).update({ access_key: next.access_key, updated_at: next.updated_at });
-    return fromRow(next);
+    const accessKey = newPublicId();
+    const next = { ...current, access_key_hash: hashSecret(accessKey), updated_at: this.now() };
+    await this.db('users').where('id', id).update({ access_key_hash: next.access_key_hash, updated_at: next.updated_at });
+    return { user: fromRow(next), accessKey };
   }
 
   /** The admin API's allow/disallow_reset_passwords: the user's `ResetPassword` permission. */
@@ -149,8 +161,12 @@ export class UserDirectory {
     return row ? fromRow(row) : undefined;
   }
 
+  /**
+   * Looked up by the key's hash, so neither the query nor a failed query's logged SQL carries
+   * the key, and no comparison of secrets happens here whose timing could leak it.
+   */
   async callerByAccessKey(accessKey: string): Promise<Caller> {
-    const row = await this.db<UserRow>('users').where('access_key', accessKey).first();
+    const row = await this.db<UserRow>('users').where('access_key_hash', hashSecret(accessKey)).first();
     if (!row) throw UsersErrors.badAccessKey();
     return this.caller(row);
   }
@@ -213,9 +229,14 @@ function fromRow(row: UserRow): User {
     email_address: row.email_address,
     password: '',
     active: Boolean(row.active),
-    access_key: row.access_key,
+    access_key: '',
     user_permissions: parseJson<Record<string, PermissionLevel>>(row.user_permissions, {}),
     group_id: row.group_id,
     created_at: new Date(Number(row.created_at)).toISOString(),
   };
+}
+
+/** What `users.create` and `users.resetKey` answer: the user, carrying the new key this once. */
+export function revealNewKey({ user, accessKey }: WithNewKey): User {
+  return { ...user, access_key: accessKey };
 }

@@ -1,17 +1,19 @@
-import { readFile } from 'node:fs/promises';
 import { request } from 'undici';
 import type { HookReference } from '../../../contracts/apis/api-definition';
 import type { GatewayEvent } from '../../../contracts/events';
 import type { Webhook } from '../../../contracts/webhooks/actions';
+import { readTemplate } from './template-file';
 
 /** a cap on the cool-downs held, in case events with ever new keys outrun the sweep */
 const MAX_COOL_DOWNS = 100_000;
 
 export interface DeliveryDeps {
-  /** the hook references of the API an event is about */
-  hookReferences(apiId: string): Promise<HookReference[]>;
-  /** a stored webhook, when a reference names one by id */
-  storedHook(id: string): Promise<Webhook | undefined>;
+  /** the hook references of the API an event is about, and that API's organisation */
+  hookReferences(apiId: string): Promise<{ orgId: string; references: HookReference[] }>;
+  /** a stored webhook of this organisation (and no other), when a reference names one by id */
+  storedHook(id: string, orgId: string): Promise<Webhook | undefined>;
+  /** the folder templates are read from (GW_TEMPLATE_PATH/webhooks) */
+  templatesFolder: string;
   log(entry: { hook_id: string; org_id: string; api_id: string; event: string; status: 'delivered' | 'failed'; attempts: number; response_code: number; error: string }): Promise<void>;
   warn(message: string): void;
   now?: () => number;
@@ -24,6 +26,8 @@ export interface DeliveryDeps {
  * Delivers gateway events to the webhooks an API's `hook_references` name: the hook's method
  * and headers, a body from its template (`{{.Field}}` or `{{ field }}` placeholders of the
  * event; the event as JSON without one), retried after a failure, never on the request path.
+ * A reference by id resolves only among the webhooks of the API's own organisation, and a
+ * template is read only from inside the templates folder (symlinks followed).
  * Within `event_timeout` seconds the same event for the same key is not sent again.
  */
 export class EventDelivery {
@@ -41,9 +45,9 @@ export class EventDelivery {
   async handle(event: GatewayEvent): Promise<void> {
     // A bus message: only a gateway event of the right shape is delivered.
     if (!event || typeof event !== 'object' || typeof event.event !== 'string' || typeof event.api_id !== 'string' || !event.api_id) return;
-    const references = (await this.deps.hookReferences(event.api_id)).filter((ref) => ref.event_name === event.event);
-    for (const reference of references) {
-      const hook = await this.resolve(reference);
+    const { orgId, references } = await this.deps.hookReferences(event.api_id);
+    for (const reference of references.filter((ref) => ref.event_name === event.event)) {
+      const hook = await this.resolve(reference, orgId);
       if (!hook) continue;
       const cooldown = (reference.event_timeout ?? hook.event_timeout ?? 0) * 1000;
       if (cooldown > 0 && this.cooling(`${hook.id}|${event.event}|${event.key}`, cooldown)) continue;
@@ -75,9 +79,13 @@ export class EventDelivery {
     for (const [dedupe, until] of this.coolingUntil) if (until <= now) this.coolingUntil.delete(dedupe);
   }
 
-  private async resolve(reference: HookReference): Promise<Webhook | undefined> {
+  private async resolve(reference: HookReference, orgId: string): Promise<Webhook | undefined> {
     const embedded = reference.hook as Partial<Webhook>;
-    const stored = embedded.id ? await this.deps.storedHook(embedded.id) : undefined;
+    const stored = embedded.id ? await this.deps.storedHook(String(embedded.id), orgId) : undefined;
+    if (embedded.id && !stored) {
+      this.deps.warn(`hook reference for ${reference.event_name} names webhook ${String(embedded.id)}, which organisation ${orgId} does not have; skipped`);
+      return undefined;
+    }
     const hook = { method: 'POST', header_map: {}, template_path: '', event_timeout: 0, ...embedded, ...stored } as Webhook;
     if (!hook.target_path) {
       this.deps.warn(`hook reference for ${reference.event_name} has no target_path; skipped`);
@@ -88,9 +96,9 @@ export class EventDelivery {
   }
 
   private async deliver(hook: Webhook, event: GatewayEvent): Promise<void> {
-    let body: string;
+    let body: { text: string; type: string };
     try {
-      body = await renderBody(hook, event);
+      body = await this.renderBody(hook, event);
     } catch (err) {
       await this.record(hook, event, 'failed', 0, 0, `template ${hook.template_path}: ${(err as Error).message}`);
       return;
@@ -103,8 +111,8 @@ export class EventDelivery {
       try {
         const response = await request(hook.target_path, {
           method: (hook.method || 'POST').toUpperCase() as 'POST',
-          headers: { 'content-type': hook.template_path ? 'text/plain' : 'application/json', ...hook.header_map },
-          body: hook.method?.toUpperCase() === 'GET' ? undefined : body,
+          headers: { 'content-type': body.type, ...hook.header_map },
+          body: hook.method?.toUpperCase() === 'GET' ? undefined : body.text,
           headersTimeout: this.deps.attemptTimeoutMs ?? 5000,
           bodyTimeout: this.deps.attemptTimeoutMs ?? 5000,
         });
@@ -122,6 +130,16 @@ export class EventDelivery {
     await this.record(hook, event, 'failed', attempts, lastCode, lastError);
   }
 
+  /** The template's rendering, or the event as JSON without a template (or with a refused one). */
+  private async renderBody(hook: Webhook, event: GatewayEvent): Promise<{ text: string; type: string }> {
+    const template = hook.template_path ? await readTemplate(this.deps.templatesFolder, hook.template_path) : undefined;
+    if (template === undefined) {
+      if (hook.template_path) this.deps.warn(`webhook ${hook.id}: template_path '${hook.template_path}' is outside the webhook templates folder; sent the event as JSON`);
+      return { text: JSON.stringify(event), type: 'application/json' };
+    }
+    return { text: render(template, event), type: 'text/plain' };
+  }
+
   private record(hook: Webhook, event: GatewayEvent, status: 'delivered' | 'failed', attempts: number, code: number, error: string): Promise<void> {
     return this.deps
       .log({ hook_id: hook.id, org_id: event.org_id, api_id: event.api_id, event: event.event, status, attempts, response_code: code, error })
@@ -129,9 +147,7 @@ export class EventDelivery {
   }
 }
 
-async function renderBody(hook: Webhook, event: GatewayEvent): Promise<string> {
-  if (!hook.template_path) return JSON.stringify(event);
-  const template = await readFile(hook.template_path, 'utf8');
+function render(template: string, event: GatewayEvent): string {
   const fields: Record<string, unknown> = { ...event, Event: event.event, Time: event.time, APIID: event.api_id, OrgID: event.org_id, Key: event.key, Message: event.message, Origin: event.origin };
   return template.replace(/\{\{\s*\.?([A-Za-z_][\w.]*)\s*\}\}/g, (_match, path: string) => {
     const value = path.split('.').reduce<unknown>((at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), fields);

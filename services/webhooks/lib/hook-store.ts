@@ -39,8 +39,9 @@ export class HookStore {
     return parseJson<Webhook>(row.document, {} as Webhook);
   }
 
-  async find(id: string): Promise<Webhook | undefined> {
-    const row = await this.db<HookRow>('hooks').where('id', id).first();
+  /** A webhook of one organisation, by id; another organisation's id finds nothing. */
+  async find(id: string, orgId: string): Promise<Webhook | undefined> {
+    const row = await this.db<HookRow>('hooks').where({ id, org_id: orgId }).first();
     return row ? parseJson<Webhook>(row.document, {} as Webhook) : undefined;
   }
 

@@ -37,7 +37,7 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
     assert.equal(def.active, true);
     assert.equal(def.use_keyless, false);
     assert.equal(def.proxy.strip_listen_path, false);
-    assert.deepEqual(events, [{ action: 'created', definition: def }]);
+    assert.deepEqual(events, [{ action: 'created', definition: def, revision: 1 }]);
   });
 
   it('keeps a given api_id and refuses it a second time without storing or announcing anything', async () => {
@@ -86,8 +86,21 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
     const created = await catalogue.create({ api_definition: definition('A', '/a') });
     const { id, api_id } = created.api_definition;
     assert.deepEqual(await catalogue.remove({ id: api_id }), { id, api_id });
-    assert.deepEqual(events.at(-1), { action: 'deleted', id, api_id });
+    assert.deepEqual(events.at(-1), { action: 'deleted', id, api_id, revision: 2 });
     await assert.rejects(catalogue.get({ id }), { type: 'GW_ERR_APIS_NOT_FOUND' });
+  });
+
+  it('numbers every committed change with the next store revision, and snapshots with the revision they reflect', async () => {
+    assert.deepEqual(await catalogue.snapshot(), { revision: 0, apis: [] });
+    const a = await catalogue.create({ api_definition: definition('A', '/a') });
+    await assert.rejects(catalogue.create({ api_definition: definition('B', '/a') }), { type: 'GW_ERR_APIS_LISTEN_PATH_TAKEN' });
+    await catalogue.update({ id: a.api_definition.id, api_definition: definition('A2', '/a') });
+    const b = await catalogue.create({ api_definition: definition('B', '/b') });
+    await catalogue.remove({ id: a.api_definition.id });
+    await assert.rejects(catalogue.remove({ id: a.api_definition.id }), { type: 'GW_ERR_APIS_NOT_FOUND' });
+    assert.deepEqual(events.map((e) => [e.action, e.revision]), [['created', 1], ['updated', 2], ['created', 3], ['deleted', 4]]);
+    assert.deepEqual(await catalogue.currentRevision(), { revision: 4 });
+    assert.deepEqual(await catalogue.snapshot(), { revision: 4, apis: [b.api_definition] });
   });
 
   it('refuses listen paths under the reserved /gw prefix', async () => {

@@ -94,4 +94,51 @@ describe('auth: Authenticator', () => {
     store.set(sha256('org1token'), { key_hash: sha256('org1token'), session: {} });
     assert.deepEqual(await auth.basic('org1', 'token', 'x', { cacheTtlSeconds: 60, disableCaching: false }), { ok: false, reason: 'unknown' });
   });
+
+  it('does not cache a lookup that was in flight when the key was deleted', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = new Authenticator(async (hash) => {
+      lookups.push(hash);
+      const answer = store.get(hash) ?? null;
+      await gate;
+      return answer;
+    });
+    const inFlight = slow.token('good-key');
+    store.delete(sha256('good-key'));
+    slow.forget(sha256('good-key'));
+    release();
+    assert.equal((await inFlight).ok, true, 'the request that started before the deletion is answered');
+    assert.deepEqual(await slow.token('good-key'), { ok: false, reason: 'unknown' });
+    assert.equal(lookups.length, 2);
+  });
+
+  it('keeps at most maxUnknown unknown keys, so a flood of random keys neither grows it nor evicts known sessions', async () => {
+    const bounded = new Authenticator(async (hash) => {
+      lookups.push(hash);
+      return store.get(hash) ?? null;
+    }, undefined, () => clock, { maxSessions: 100, maxUnknown: 1000 });
+    await bounded.token('good-key');
+    for (let i = 0; i < 100_000; i++) await bounded.token(`random-${i}`);
+    assert.ok(bounded.cachedEntries <= 1001, `${bounded.cachedEntries} entries`);
+    lookups = [];
+    await bounded.token('good-key');
+    assert.equal(lookups.length, 0, 'the known key is still cached');
+  });
+
+  it('evicts the least recently used session beyond maxSessions', async () => {
+    for (let i = 0; i < 5; i++) store.set(sha256(`k${i}`), { key_hash: sha256(`k${i}`), session: {} });
+    const bounded = new Authenticator(async (hash) => {
+      lookups.push(hash);
+      return store.get(hash) ?? null;
+    }, undefined, () => clock, { maxSessions: 3, maxUnknown: 3 });
+    for (let i = 0; i < 3; i++) await bounded.token(`k${i}`);
+    await bounded.token('k0');
+    await bounded.token('k3');
+    lookups = [];
+    await bounded.token('k0');
+    await bounded.token('k1');
+    assert.deepEqual(lookups, [sha256('k1')], 'k1 was the least recently used');
+    assert.equal(bounded.cachedEntries, 3);
+  });
 });

@@ -52,6 +52,16 @@ describe('config: loadConfig', () => {
     assert.equal(config.host, '10.0.0.3');
   });
 
+  it('reads GW_PLUGIN_PACKAGES as a comma list (a JSON array in GW_CONFIG), empty by default', () => {
+    assert.deepEqual(loadConfig({}).pluginPackages, []);
+    assert.deepEqual(loadConfig({ GW_PLUGIN_PACKAGES: 'gw-plugin-audit, @acme/gw-auth' }).pluginPackages, ['gw-plugin-audit', '@acme/gw-auth']);
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-config-')), 'gw.json');
+    writeFileSync(file, JSON.stringify({ pluginPackages: ['gw-plugin-audit'] }));
+    const config = loadConfig({ GW_CONFIG: file });
+    assert.deepEqual(config.pluginPackages, ['gw-plugin-audit']);
+    assert.ok(Object.isFrozen(config.pluginPackages));
+  });
+
   it('freezes the result', () => {
     const config = loadConfig({});
     assert.ok(Object.isFrozen(config));
@@ -63,6 +73,7 @@ describe('config: loadConfig', () => {
     ['a port out of range', { GW_DASHBOARD_PORT: '70000' }, /GW_DASHBOARD_PORT/],
     ['an unsupported database', { GW_DATABASE_URL: 'postgres://x' }, /GW_DATABASE_URL must start with 'sqlite:' or 'mysql:\/\/'/],
     ['an unknown log level', { GW_LOG_LEVEL: 'loud' }, /GW_LOG_LEVEL/],
+    ['a plugin package that is a path', { GW_PLUGIN_PACKAGES: 'ok-name,/tmp/evil.js' }, /GW_PLUGIN_PACKAGES: '\/tmp\/evil.js' is not an npm package name/],
   ];
   for (const [what, env, message] of invalid) {
     it(`refuses ${what}`, () => {

@@ -13,8 +13,9 @@ describe('webhooks: event cool-downs', () => {
   beforeEach(async () => {
     upstream = await startUpstream();
     delivery = new EventDelivery({
-      hookReferences: async () => [{ event_name: 'QuotaExceeded', event_timeout: 10, hook: { id: 'quota-hook', target_path: `${upstream.url}/hook`, method: 'POST' } }],
+      hookReferences: async () => ({ orgId: 'org', references: [{ event_name: 'QuotaExceeded', event_timeout: 10, hook: { target_path: `${upstream.url}/hook`, method: 'POST' } }] }),
       storedHook: async () => undefined,
+      templatesFolder: '/nonexistent',
       log: async (entry) => void logged.push(entry.status),
       warn: () => undefined,
       now: () => clock.now,
@@ -53,8 +54,9 @@ describe('webhooks: events from the bus', () => {
   it('ignores an event of the wrong shape without asking for hooks', async () => {
     let asked = 0;
     const delivery = new EventDelivery({
-      hookReferences: async () => (asked++, []),
+      hookReferences: async () => (asked++, { orgId: 'o', references: [] }),
       storedHook: async () => undefined,
+      templatesFolder: '/nonexistent',
       log: async () => undefined,
       warn: () => undefined,
     });

@@ -1,4 +1,5 @@
 import type { LoggerInstance } from 'moleculer';
+import { compileTenantPattern, type TenantPattern } from '../../../../lib/patterns/tenant-pattern';
 import type { AuthCheckParams, AuthCheckResult } from '../../../../contracts/auth/actions';
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
@@ -91,14 +92,13 @@ function decodeBasic(value: string): { username: string; password: string } | un
   return { username: decoded.slice(0, separator), password: decoded.slice(separator + 1) };
 }
 
-/** `extract_from_body`: each expression must have exactly one group, the value. */
-function bodyExtractors(settings: Record<string, unknown>): { user: RegExp; password: RegExp } {
+/** `extract_from_body`: each expression (RE2, linear in the body) must have exactly one group, the value. */
+function bodyExtractors(settings: Record<string, unknown>): { user: TenantPattern; password: TenantPattern } {
   const compile = (field: string) => {
     const source = settings[field];
     if (typeof source !== 'string' || source === '') throw new Error(`basic_auth.${field} is required with extract_from_body`);
-    const pattern = new RegExp(source);
-    const groups = new RegExp(`${source}|`).exec('')!.length - 1;
-    if (groups !== 1) throw new Error(`basic_auth.${field} must have exactly one group, it has ${groups}`);
+    const pattern = compileTenantPattern(source);
+    if (pattern.groupCount !== 1) throw new Error(`basic_auth.${field} must have exactly one group, it has ${pattern.groupCount}`);
     return pattern;
   };
   return { user: compile('body_user_regexp'), password: compile('body_password_regexp') };

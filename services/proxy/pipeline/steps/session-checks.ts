@@ -1,12 +1,14 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { Session } from '../../../../contracts/keys/session';
+import { compileTenantPattern, type TenantPattern } from '../../../../lib/patterns/tenant-pattern';
 import type { Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
 
 /** Compiled `allowed_urls` patterns, shared by every key that lists the same one. */
-const urlPatterns = new Map<string, RegExp>();
+const urlPatterns = new Map<string, TenantPattern>();
+const NOTHING: TenantPattern = { test: () => false, exec: () => null, groupCount: 0 };
 
 /**
  * After authentication and the `post_key_auth` plugins: an inactive key is 403, an expired one
@@ -33,19 +35,19 @@ export function sessionChecksStep(definition: ApiDefinition, emitEvent: (event: 
   };
 }
 
-/** As in the reference gateway: each `url` is a regular expression searched in the request path. */
+/** As in the reference gateway: each `url` is a regular expression (RE2, linear time) searched in the request path. */
 function urlAllowed(allowed: Array<{ url: string; methods?: string[] }>, ctx: RequestContext): boolean {
   const method = ctx.req.method ?? 'GET';
   return allowed.some(({ url, methods }) => pattern(url).test(ctx.path) && (!methods || methods.length === 0 || methods.includes(method)));
 }
 
-function pattern(url: string): RegExp {
+function pattern(url: string): TenantPattern {
   let compiled = urlPatterns.get(url);
   if (!compiled) {
     try {
-      compiled = new RegExp(url);
+      compiled = compileTenantPattern(url);
     } catch {
-      compiled = /(?!)/; // a pattern that does not compile allows nothing
+      compiled = NOTHING; // a pattern that does not compile allows nothing
     }
     if (urlPatterns.size > 10_000) urlPatterns.clear();
     urlPatterns.set(url, compiled);

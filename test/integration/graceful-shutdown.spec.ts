@@ -1,0 +1,197 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventually } from '../support/eventually';
+import { http } from '../support/http';
+import { removeDir } from '../support/node';
+import { exited, killProgram, startProgram, type StartedProgram } from '../support/program';
+import { startUpstream, type Upstream } from '../support/upstream';
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One kept-alive client connection, written to by hand so the test decides what goes on it and when. */
+class Connection {
+  private readonly socket: Socket;
+  private data = Buffer.alloc(0);
+  closed = false;
+  readonly ready: Promise<void>;
+
+  constructor(url: string) {
+    const { hostname, port } = new URL(url);
+    this.socket = connect(Number(port), hostname);
+    this.ready = new Promise((resolve, reject) => this.socket.once('connect', resolve).once('error', reject));
+    this.socket.on('data', (chunk: Buffer) => (this.data = Buffer.concat([this.data, chunk])));
+    this.socket.on('error', () => undefined);
+    this.socket.on('close', () => (this.closed = true));
+  }
+
+  send(path: string): void {
+    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: gw.test\r\n\r\n`);
+  }
+
+  /** The complete responses received so far, in order. */
+  responses(): RawResponse[] {
+    const out: RawResponse[] = [];
+    let rest = this.data.toString('latin1');
+    for (;;) {
+      const head = rest.indexOf('\r\n\r\n');
+      if (head < 0) return out;
+      const [statusLine, ...lines] = rest.slice(0, head).split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      let body = '';
+      let end: number;
+      if (headers['content-length'] !== undefined) {
+        end = head + 4 + Number(headers['content-length']);
+        if (rest.length < end) return out;
+        body = rest.slice(head + 4, end);
+      } else if (headers['transfer-encoding'] === 'chunked') {
+        let at = head + 4;
+        for (;;) {
+          const lineEnd = rest.indexOf('\r\n', at);
+          if (lineEnd < 0) return out;
+          const size = parseInt(rest.slice(at, lineEnd), 16);
+          if (rest.length < lineEnd + 2 + size + 2) return out;
+          body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+          at = lineEnd + 2 + size + 2;
+          if (size === 0) break;
+        }
+        end = at;
+      } else return out;
+      out.push({ status: Number(statusLine.split(' ')[1]), headers, body });
+      rest = rest.slice(end);
+    }
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+function refusesConnections(url: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      reject(new Error('a new connection was accepted'));
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNREFUSED' ? resolve() : reject(err)));
+  });
+}
+
+describe('graceful shutdown (SIGTERM)', function () {
+  this.timeout(60_000);
+  let cwd: string;
+  let upstream: Upstream;
+  let program: StartedProgram | undefined;
+  const connections: Connection[] = [];
+  /** upstream answers held back until the test releases them */
+  const held: ServerResponse[] = [];
+  const release = () => {
+    for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'text/plain' }).end('done');
+  };
+
+  const start = async (env: NodeJS.ProcessEnv) => {
+    program = await startProgram(cwd, { GW_GATEWAY_PORT: '0', GW_DASHBOARD_PORT: '0', GW_LOG_LEVEL: 'warn', GW_SECRET: 'shutdown-secret', ...env });
+    const created = await http(`${program.gatewayUrl}/gw/apis`, {
+      method: 'POST',
+      headers: { 'x-gw-authorization': 'shutdown-secret' },
+      body: { api_id: 'slow', name: 'slow', use_keyless: true, proxy: { listen_path: '/slow/', target_url: upstream.url, strip_listen_path: true } },
+    });
+    assert.equal(created.status, 200, created.text);
+    await eventually(async () => assert.equal((await http(`${program!.gatewayUrl}/slow/ping`)).status, 200), 5000);
+    return program;
+  };
+
+  beforeEach(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'gw-shutdown-'));
+    upstream = await startUpstream();
+    upstream.respondWith((req, res) => {
+      if (req.url.startsWith('/held')) held.push(res);
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end('quick');
+    });
+  });
+  afterEach(async () => {
+    for (const connection of connections.splice(0)) connection.destroy();
+    release();
+    await killProgram(program?.child);
+    program = undefined;
+    await upstream.close();
+    removeDir(cwd);
+  });
+
+  it('finishes the requests in flight, serves the ones that arrive on open connections with Connection: close, refuses new connections, and exits 0', async () => {
+    const { gatewayUrl, child, output } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
+    const busy = Array.from({ length: 4 }, () => new Connection(gatewayUrl!));
+    const idle = new Connection(gatewayUrl!);
+    connections.push(...busy, idle);
+    await Promise.all([...busy, idle].map((c) => c.ready));
+    idle.send('/slow/quick');
+    await eventually(() => assert.equal(idle.responses().length, 1));
+    assert.equal(idle.responses()[0].headers.connection, 'keep-alive');
+    busy.forEach((c, i) => c.send(`/slow/held/before-${i}`));
+    await eventually(() => assert.equal(held.length, 4), 5000);
+
+    const stopping = Date.now();
+    child.kill('SIGTERM');
+    await eventually(() => refusesConnections(gatewayUrl!), 5000);
+    await eventually(() => assert.ok(idle.closed, 'the idle connection is closed'));
+    assert.equal(idle.responses().length, 1, 'nothing more was sent on the idle connection');
+
+    busy.forEach((c, i) => c.send(`/slow/held/after-${i}`));
+    await eventually(() => assert.equal(held.length, 8, 'the requests that arrived during the drain reached the upstream'), 5000);
+    release();
+
+    const code = await exited(child);
+    assert.equal(code, 0, output());
+    assert.ok(Date.now() - stopping < 20_000, 'exited before GW_SHUTDOWN_TIMEOUT');
+    for (const [i, connection] of busy.entries()) {
+      await eventually(() => assert.ok(connection.closed));
+      const [before, after, ...more] = connection.responses();
+      assert.deepEqual([before?.status, before?.body, after?.status, after?.body], [200, 'done', 200, 'done'], `connection ${i}: ${JSON.stringify(connection.responses())}`);
+      assert.notEqual(before.headers.connection, 'close', 'the connection stays open for the request queued behind');
+      assert.equal(after.headers.connection, 'close');
+      assert.deepEqual(more, []);
+    }
+    assert.deepEqual(upstream.received.map((r) => r.url).filter((url) => url.startsWith('/held')).sort(), [0, 1, 2, 3].flatMap((i) => [`/held/after-${i}`, `/held/before-${i}`]).sort());
+  });
+
+  it('answers a request in flight with Connection: close when nothing follows it on its connection', async () => {
+    const { gatewayUrl, child } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
+    const connection = new Connection(gatewayUrl!);
+    connections.push(connection);
+    await connection.ready;
+    connection.send('/slow/held/one');
+    await eventually(() => assert.equal(held.length, 1), 5000);
+    child.kill('SIGTERM');
+    await eventually(() => refusesConnections(gatewayUrl!), 5000);
+    release();
+    assert.equal(await exited(child), 0);
+    await eventually(() => assert.ok(connection.closed));
+    assert.deepEqual(connection.responses().map((r) => [r.status, r.headers.connection, r.body]), [[200, 'close', 'done']]);
+  });
+
+  it('closes what is still open after GW_SHUTDOWN_TIMEOUT and exits anyway', async () => {
+    const { gatewayUrl, child, output } = await start({ GW_SHUTDOWN_TIMEOUT: '1', GW_PROXY_TIMEOUT: '120' });
+    const connection = new Connection(gatewayUrl!);
+    connections.push(connection);
+    await connection.ready;
+    connection.send('/slow/held/hung');
+    await eventually(() => assert.equal(held.length, 1), 5000);
+    const stopping = Date.now();
+    child.kill('SIGTERM');
+    assert.equal(await exited(child), 0, output());
+    const took = Date.now() - stopping;
+    assert.ok(took >= 900 && took < 8000, `exited after ${took} ms`);
+    await eventually(() => assert.ok(connection.closed));
+    assert.deepEqual(connection.responses(), [], 'the hung request got no 502, its connection was closed');
+    assert.match(output(), /GW_SHUTDOWN_TIMEOUT/);
+  });
+});
