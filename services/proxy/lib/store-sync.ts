@@ -40,6 +40,7 @@ export class StoreSync {
 
   /** An `apis.changed` broadcast. */
   onChange(change: ApisChangedEvent): void {
+    if (!change || typeof change !== 'object') return; // a bus message of the wrong shape
     if (this.pending) {
       this.pending.push(change);
       return;
