@@ -24,6 +24,8 @@ export class ResponseRelay {
   private readonly chunks: Buffer[] = [];
   private held = 0;
   private overflowed = false;
+  /** the answer is decided (plugin failure, overflow): the rest of the body is read and dropped */
+  private discarding = false;
   private readonly resumeWaiters: Array<() => void> = [];
   private ended = false;
   private pluginsDone = false;
@@ -46,6 +48,7 @@ export class ResponseRelay {
           await plugin.hooks.response!(this.hookContext(plugin, logger));
         } catch (err) {
           if (this.overflowed) return;
+          this.discard();
           this.onFailure(new PluginFailure(plugin.name, 'response', err));
           return;
         }
@@ -59,7 +62,7 @@ export class ResponseRelay {
 
   /** One chunk of the upstream body. Returns false when the caller should pause until `whenWritable`. */
   data(chunk: Buffer): boolean {
-    if (this.overflowed || this.replacement !== undefined) return true;
+    if (this.discarding || this.replacement !== undefined) return true;
     if (!this.pluginsDone || this.buffered) {
       this.chunks.push(chunk);
       this.held += chunk.length;
@@ -85,10 +88,16 @@ export class ResponseRelay {
 
   private overflow(): void {
     this.overflowed = true;
-    this.chunks.length = 0;
-    this.held = 0;
+    this.discard();
     this.endWaiters.splice(0).forEach((wake) => wake());
     this.limits.onOverflow();
+  }
+
+  private discard(): void {
+    this.discarding = true;
+    this.chunks.length = 0;
+    this.held = 0;
+    this.wakeResumers();
   }
 
   private wakeResumers(): void {
