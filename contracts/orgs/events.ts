@@ -6,3 +6,9 @@ export const ORGS_DELETED = 'orgs.deleted';
 export interface OrgsDeletedEvent {
   org_id: string;
 }
+
+/**
+ * Validator rule of the payload: every handler removes records scoped by `org_id`, so a payload
+ * without one must never reach a handler (an unscoped removal would wipe every organisation).
+ */
+export const orgsDeletedEventParams = { org_id: { type: 'string', empty: false } } as const;

@@ -2,7 +2,7 @@ import type { Context, ServiceSchema } from 'moleculer';
 import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, type ApisRevisionEvent } from '../../contracts/apis/events';
 import type { KeysApiUsageResult } from '../../contracts/keys/actions';
-import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -45,6 +45,7 @@ export function apisService(runtime: Runtime): ServiceSchema {
         },
       },
       [ORGS_DELETED]: {
+        params: orgsDeletedEventParams,
         async handler(ctx: Context<OrgsDeletedEvent>) {
           const removed = await catalogue.removeOrganisation(ctx.params.org_id);
           this.logger.info(`organisation ${ctx.params.org_id} deleted: removed its ${removed} APIs`);

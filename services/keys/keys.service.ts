@@ -15,7 +15,7 @@ import {
 } from '../../contracts/keys/actions';
 import { KEYS_CHANGED, KEYS_REVISION, POLICIES_CHANGED, type KeysRevisionEvent } from '../../contracts/keys/events';
 import { quotaCounter } from '../../contracts/limiter/actions';
-import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -73,6 +73,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
         },
       },
       [ORGS_DELETED]: {
+        params: orgsDeletedEventParams,
         async handler(ctx: Context<OrgsDeletedEvent>) {
           const keys = await registry.removeOrganisation(ctx.params.org_id);
           const removedPolicies = await policies.removeOrganisation(ctx.params.org_id);

@@ -1,5 +1,5 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import {
   usersActionParams,
   type LoginResult,
@@ -98,6 +98,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
     },
     events: {
       [ORGS_DELETED]: {
+        params: orgsDeletedEventParams,
         async handler(ctx: Context<OrgsDeletedEvent>) {
           const removed = await users.removeOrganisation(ctx.params.org_id);
           await groups.removeOrganisation(ctx.params.org_id);

@@ -2,7 +2,7 @@ import type { Context, ServiceSchema } from 'moleculer';
 import type { ApiRecord, HookReference } from '../../contracts/apis/api-definition';
 import { APIS_CHANGED } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
-import { ORGS_DELETED, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import { webhooksActionParams, type Webhook } from '../../contracts/webhooks/actions';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
@@ -62,6 +62,7 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
         },
       },
       [ORGS_DELETED]: {
+        params: orgsDeletedEventParams,
         handler(ctx: Context<OrgsDeletedEvent>) {
           return store.removeOrganisation(ctx.params.org_id);
         },
