@@ -18,6 +18,7 @@ import { UsersErrors } from './errors';
 import { GroupDirectory } from './lib/group-directory';
 import { LoginSessions } from './lib/login-sessions';
 import { SsoNonces } from './lib/sso-nonces';
+import { assertSsoGrantFits } from './lib/column-limits';
 import { USERS_MIGRATIONS } from './lib/migrations';
 import { revealNewKey, UserDirectory } from './lib/user-directory';
 
@@ -66,6 +67,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
         async handler(ctx: Context<SsoCreateParams>) {
           const { ForSection, OrgID, EmailAddress, GroupID, org_scope } = ctx.params;
           if (ForSection === 'portal') throw UsersErrors.portalUnsupported();
+          assertSsoGrantFits(ctx.params);
           if (org_scope !== undefined && OrgID !== org_scope) throw UsersErrors.wrongOrg(OrgID);
           if (GroupID) await groups.requireInOrg(GroupID, OrgID);
           else if (!(await orgExists(OrgID))) throw UsersErrors.unknownOrg(OrgID);
