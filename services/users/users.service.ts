@@ -50,7 +50,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
         params: usersActionParams.authenticate,
         async handler(ctx: Context<UsersAuthenticateParams>) {
           if (ctx.params.session) return users.callerById(await sessions.userOf(ctx.params.session));
-          if (ctx.params.access_key) return users.callerByAccessKey(ctx.params.access_key);
+          if (ctx.params.access_key_hash) return users.callerByAccessKeyHash(ctx.params.access_key_hash);
           throw UsersErrors.badAccessKey();
         },
       },

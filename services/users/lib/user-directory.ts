@@ -168,8 +168,9 @@ export class UserDirectory {
    * Looked up by the key's hash, so neither the query nor a failed query's logged SQL carries
    * the key, and no comparison of secrets happens here whose timing could leak it.
    */
-  async callerByAccessKey(accessKey: string): Promise<Caller> {
-    const row = await this.db<UserRow>('users').where('access_key_hash', hashSecret(accessKey)).first();
+  /** The caller whose access key hashes (lib/secret-hash.ts) to `accessKeyHash`. */
+  async callerByAccessKeyHash(accessKeyHash: string): Promise<Caller> {
+    const row = await this.db<UserRow>('users').where('access_key_hash', accessKeyHash).first();
     if (!row) throw UsersErrors.badAccessKey();
     return this.caller(row);
   }
