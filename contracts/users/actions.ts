@@ -89,7 +89,7 @@ export const usersActionParams = {
   resetPassword: { id, org_scope: scope, current_password: { type: 'string', optional: true }, new_password: { type: 'string', min: 1 } },
   resetKey: { id, org_scope: scope },
   setResetPasswords: { id, allowed: 'boolean' },
-  authenticate: { access_key: { type: 'string', optional: true }, session: { type: 'string', optional: true } },
+  authenticate: { access_key_hash: { type: 'string', optional: true, pattern: /^[0-9a-f]{64}$/ }, session: { type: 'string', optional: true } },
   login: { email_address: { type: 'string', empty: false }, password: { type: 'string' } },
   'sso.create': {
     ForSection: { type: 'enum', values: ['dashboard', 'portal'] },
@@ -151,7 +151,8 @@ export interface UsersGetParams {
   org_scope?: string;
 }
 export interface UsersAuthenticateParams {
-  access_key?: string;
+  /** lib/secret-hash.ts `hashSecret` of the presented access key: the key itself never crosses the bus */
+  access_key_hash?: string;
   session?: string;
 }
 

@@ -18,6 +18,7 @@ import { UsersErrors } from './errors';
 import { GroupDirectory } from './lib/group-directory';
 import { LoginSessions } from './lib/login-sessions';
 import { SsoNonces } from './lib/sso-nonces';
+import { assertSsoGrantFits } from './lib/column-limits';
 import { USERS_MIGRATIONS } from './lib/migrations';
 import { revealNewKey, UserDirectory } from './lib/user-directory';
 
@@ -49,7 +50,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
         params: usersActionParams.authenticate,
         async handler(ctx: Context<UsersAuthenticateParams>) {
           if (ctx.params.session) return users.callerById(await sessions.userOf(ctx.params.session));
-          if (ctx.params.access_key) return users.callerByAccessKey(ctx.params.access_key);
+          if (ctx.params.access_key_hash) return users.callerByAccessKeyHash(ctx.params.access_key_hash);
           throw UsersErrors.badAccessKey();
         },
       },
@@ -66,6 +67,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
         async handler(ctx: Context<SsoCreateParams>) {
           const { ForSection, OrgID, EmailAddress, GroupID, org_scope } = ctx.params;
           if (ForSection === 'portal') throw UsersErrors.portalUnsupported();
+          assertSsoGrantFits(ctx.params);
           if (org_scope !== undefined && OrgID !== org_scope) throw UsersErrors.wrongOrg(OrgID);
           if (GroupID) await groups.requireInOrg(GroupID, OrgID);
           else if (!(await orgExists(OrgID))) throw UsersErrors.unknownOrg(OrgID);

@@ -7,6 +7,7 @@ import type { Surface } from '../../../lib/http/surface';
 import { headerValue } from '../lib/credentials';
 import { pageFromQuery } from '../lib/page-param';
 import { allows } from '../../../lib/permissions';
+import { hashSecret } from '../../../lib/secret-hash';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOrgRoutes } from './dashboard-org';
@@ -20,7 +21,8 @@ export const dashboardSurface: Surface<Caller> = {
   name: 'dashboard',
   async authenticate(req, call) {
     const presented = headerValue(req.headers.authorization)?.replace(/^Bearer\s+/i, '');
-    if (presented) return call<Caller>('users.authenticate', { access_key: presented });
+    // Only the hash goes on the bus (NATS in distributed mode); the users service looks it up by hash.
+    if (presented) return call<Caller>('users.authenticate', { access_key_hash: hashSecret(presented) });
     const session = sessionCookie(req.headers.cookie);
     if (session) return call<Caller>('users.authenticate', { session });
     throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');

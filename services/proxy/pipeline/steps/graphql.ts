@@ -5,7 +5,9 @@ import { Playground } from '../../../graphql-engine/lib/playground';
 import type { UpstreamSubscriptionType } from '../../../graphql-engine/lib/upstream-operations';
 import { acceptSubscriptions, pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';
 import { DONE, type Step } from '../compose';
-import { answerJson } from '../refuse';
+import { GatewayMessages } from '../gateway-errors';
+import { MALFORMED_PATH } from '../persisted-queries';
+import { answerJson, refuse } from '../refuse';
 import { compileHeaderTransform, applyHeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
 
@@ -31,6 +33,7 @@ export function graphqlStep(
   const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws') as UpstreamSubscriptionType;
   return async (ctx) => {
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
+    if (persisted === MALFORMED_PATH) return refuse(ctx, 400, GatewayMessages.malformedPath);
     if (persisted) return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
     if (!gate) return;
     const page = playground && ctx.req.method === 'GET' ? playground.site.serve(ctx.relativePath, playground.path) : undefined;
