@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
-import type { ApisSnapshotResult, StoreRevisionResult } from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, GATEWAY_RELOAD, type ApisChangedEvent, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
+import { callAction, callerOf } from '../../lib/bus/call';
 import { buildRouter } from '../../lib/http/surface';
 import { close, listen } from '../../lib/http/listen';
 import { projectFile } from '../../lib/project-file';
@@ -70,8 +70,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
     },
     created() {
       sync = new StoreSync({
-        snapshot: () => this.broker.call<ApisSnapshotResult>('apis.snapshot'),
-        currentRevision: async () => (await this.broker.call<StoreRevisionResult>('apis.currentRevision')).revision,
+        snapshot: () => callAction(this.broker, 'apis.snapshot'),
+        currentRevision: async () => (await callAction(this.broker, 'apis.currentRevision')).revision,
         replaceStore: (definitions) => registry.replaceStore(definitions),
         apply: (change) => registry.apply(change),
         changed: () => gateway.rebuild(),
@@ -110,7 +110,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           pluginsDir: resolve(config.pluginsDir),
           pluginPackages: config.pluginPackages,
           defaultTimeoutMs: config.proxyTimeout * 1000,
-          call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
+          call: callerOf(this.broker),
           responseHeaders: config.rateLimitResponseHeaders,
           graphqlWsInitTimeoutMs: config.graphqlWsInitTimeout * 1000,
           playgroundFolder: join(config.templatePath ? resolve(config.templatePath) : projectFile('templates'), 'playground'),

@@ -24,6 +24,7 @@ import { versionStep } from './steps/version';
 import { parseTarget } from './target';
 import type { UpstreamPools } from './upstream-pools';
 import { parseExpiry, readVersionSettings } from './versions';
+import type { Call } from '../../../lib/bus/call';
 
 export interface CompileDeps {
   pools: UpstreamPools;
@@ -39,7 +40,7 @@ export interface CompileDeps {
   /** a plugin failed after the upstream answered */
   onFailure(ctx: RequestContext, err: unknown): void;
   /** calls an action of another service (`auth.check`, `limiter.check`) */
-  call<T>(action: string, params: object): Promise<T>;
+  call: Call;
   /** what X-RateLimit-* headers describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
   /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
