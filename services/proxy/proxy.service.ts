@@ -9,7 +9,7 @@ import { buildRouter } from '../../lib/http/surface';
 import { close, listen } from '../../lib/http/listen';
 import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
-import { gatewaySurface, type GatewayView } from '../api/routes/gateway';
+import { gatewaySurface, type GatewayView } from './management/gateway';
 import { readAppFiles } from './lib/app-files';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';

@@ -2,7 +2,7 @@ import type { UserInput } from '../../../contracts/users/actions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
-import { headerValue, secretMatches } from '../lib/credentials';
+import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { pageFromQuery } from '../lib/page-param';
 
 /** The dashboard admin API (`/admin`), guarded by the `admin-auth` shared secret. */

@@ -3,7 +3,7 @@ import type { Caller } from '../../../contracts/users/actions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { RouteContext, Surface } from '../../../lib/http/surface';
-import { headerValue } from '../lib/credentials';
+import { headerValue } from '../../../lib/http/credentials';
 import { pageFromQuery } from '../lib/page-param';
 import { allows } from '../../../lib/permissions';
 import { dashboardHookRoutes } from './dashboard-hooks';

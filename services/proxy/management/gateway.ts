@@ -1,8 +1,8 @@
 import type { ApisCreateParams } from '../../../contracts/apis/actions';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
-import { headerValue, secretMatches } from '../lib/credentials';
 import { gatewayKeyRoutes } from './gateway-keys';
 
 /**
