@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { APIS_CHANGED, APIS_REVISION, GATEWAY_RELOAD, type ApisChangedEvent, type ApisRevisionEvent } from '../../contracts/apis/events';
@@ -7,7 +7,6 @@ import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events'
 import { callAction, callerOf } from '../../lib/bus/call';
 import { buildRouter } from '../../lib/http/surface';
 import { close, listen } from '../../lib/http/listen';
-import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from './management/gateway';
 import { readAppFiles } from './lib/app-files';
@@ -112,8 +111,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           defaultTimeoutMs: config.proxyTimeout * 1000,
           call: callerOf(this.broker),
           responseHeaders: config.rateLimitResponseHeaders,
-          graphqlWsInitTimeoutMs: config.graphqlWsInitTimeout * 1000,
-          playgroundFolder: join(config.templatePath ? resolve(config.templatePath) : projectFile('templates'), 'playground'),
+          graphqlEngine: () => runtime.handOffs.get('graphql-engine'),
           emitEvent: (event, ctx, message) => {
             const { api_id, org_id } = ctx.api.definition;
             const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };
