@@ -9,9 +9,10 @@ import { GatewayMessages } from '../gateway-errors';
 import { refuse } from '../refuse';
 import { PluginFailure, requestHookContext } from '../plugins/hook-context';
 import type { RequestContext } from '../request-context';
+import type { Call } from '../../../../lib/bus/call';
 
 export interface AuthStepDeps {
-  call<T>(action: string, params: object): Promise<T>;
+  call: Call;
   logger: LoggerInstance;
   emitEvent(event: 'AuthFailure', ctx: RequestContext, message: string): void;
 }
@@ -107,7 +108,7 @@ function bodyExtractors(settings: Record<string, unknown>): { user: TenantPatter
 /** Asks the auth service; an unreachable key store is a 503, never a pass or a refusal. */
 async function check(deps: AuthStepDeps, params: AuthCheckParams): Promise<AuthCheckResult | Error> {
   try {
-    return await deps.call<AuthCheckResult>('auth.check', params);
+    return await deps.call('auth.check', params);
   } catch (err) {
     deps.logger.error(`credential check failed: ${(err as Error).message}`);
     return err as Error;
