@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { BrokerOptions } from 'moleculer';
 import type { NodeConfig } from './lib/runtime';
+import { StoreErrorRedaction } from './lib/store/store-errors';
 
 /**
  * Broker options for one gw node, derived from its configuration. Without a transporter the
@@ -22,5 +23,7 @@ export function brokerOptions(config: NodeConfig): BrokerOptions {
     heartbeatTimeout: config.heartbeatTimeout,
     validator: true,
     errorHandler: undefined,
+    // Store errors leave every handler without the values of the failed query (logs, NATS).
+    middlewares: [StoreErrorRedaction],
   };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { GwConfig } from './config/load-config';
+import { createHandOffs, type HandOffs } from './hand-offs';
 import { openDatabase } from './store/database';
 
 /** The resolved secrets are part of a running node's configuration. */
@@ -14,6 +15,8 @@ export interface Runtime {
   database(): Knex;
   /** Whether this node has opened its database (a gateway node never does). */
   hasOpenedDatabase(): boolean;
+  /** what the services of this node hand each other in process (proxy → graphql-engine) */
+  handOffs: HandOffs;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,7 @@ export function createRuntime(config: NodeConfig): Runtime {
       return db;
     },
     hasOpenedDatabase: () => db !== undefined,
+    handOffs: createHandOffs(),
     async close() {
       const open = db;
       db = undefined;

@@ -4,6 +4,7 @@ import type { Runtime } from '../lib/runtime';
 import { apiService } from './api/api.service';
 import { apisService } from './apis/apis.service';
 import { authService } from './auth/auth.service';
+import { graphqlEngineService } from './graphql-engine/graphql-engine.service';
 import { keysService } from './keys/keys.service';
 import { limiterService } from './limiter/limiter.service';
 import { orgsService } from './orgs/orgs.service';
@@ -16,6 +17,7 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
   proxy: proxyService,
   auth: authService,
   limiter: (runtime) => limiterService(runtime),
+  'graphql-engine': graphqlEngineService,
   api: apiService,
   apis: apisService,
   keys: keysService,
@@ -25,10 +27,10 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
 };
 
 /**
- * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (graphql-engine, streams, oauth, analytics) join these lists as they land.
+ * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (streams, oauth, analytics) join these lists as they land.
  */
 export const ROLES: Record<string, string[]> = {
-  gateway: ['proxy', 'auth', 'limiter'],
+  gateway: ['proxy', 'auth', 'limiter', 'graphql-engine'],
   management: ['api', 'apis', 'keys', 'orgs', 'users', 'webhooks'],
 };
 

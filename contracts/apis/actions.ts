@@ -146,3 +146,21 @@ export interface ApisSnapshotResult {
 export interface StoreRevisionResult {
   revision: number;
 }
+
+/** `apis.remove`: the internal and public id of the definition that was deleted. */
+export interface ApisRemoveResult {
+  id: string;
+  api_id: string;
+}
+
+/** The `apis.*` actions: params and result of each (see contracts/actions.ts). */
+export interface ApisActions {
+  'apis.list': { params: ApisListParams; result: ApisListResult };
+  'apis.get': { params: ApisGetParams; result: ApiRecord };
+  'apis.create': { params: ApisCreateParams; result: ApiRecord };
+  'apis.update': { params: ApisUpdateParams; result: ApiRecord };
+  'apis.remove': { params: ApisRemoveParams; result: ApisRemoveResult };
+  'apis.snapshot': { params: Record<string, never>; result: ApisSnapshotResult };
+  'apis.currentRevision': { params: Record<string, never>; result: StoreRevisionResult };
+  'apis.syncGraphqlSchema': { params: ApisSyncGraphqlSchemaParams; result: ApiRecord };
+}

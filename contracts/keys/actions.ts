@@ -178,3 +178,35 @@ export interface PoliciesListResult {
   policies: Policy[];
   pages: number;
 }
+
+/** `keys.remove`: the hash of the key that was deleted. */
+export interface KeysRemoveResult {
+  key_hash: string;
+}
+export interface KeysLookupParams {
+  key_hash: string;
+}
+export interface PoliciesListParams {
+  org_scope?: string;
+  /** page number; 0 or lower = all */
+  page?: number;
+}
+export type PoliciesRemoveParams = PoliciesGetParams;
+
+/** The `keys.*` actions, policies included: params and result of each (see contracts/actions.ts). */
+export interface KeysActions {
+  'keys.create': { params: KeysCreateParams; result: KeyRecord };
+  'keys.saveBasicUser': { params: KeysSaveBasicUserParams; result: KeyRecord };
+  'keys.get': { params: KeysGetParams; result: KeyRecord };
+  'keys.update': { params: KeysUpdateParams; result: KeyRecord };
+  'keys.remove': { params: KeysRemoveParams; result: KeysRemoveResult };
+  'keys.list': { params: KeysListParams; result: KeysListResult };
+  'keys.lookup': { params: KeysLookupParams; result: KeysLookupResult | null };
+  'keys.apiUsage': { params: KeysApiUsageParams; result: KeysApiUsageResult };
+  'keys.currentRevision': { params: Record<string, never>; result: KeysRevisionResult };
+  'keys.policies.create': { params: PoliciesCreateParams; result: Policy };
+  'keys.policies.get': { params: PoliciesGetParams; result: Policy };
+  'keys.policies.update': { params: PoliciesUpdateParams; result: Policy };
+  'keys.policies.remove': { params: PoliciesRemoveParams; result: { id: string } };
+  'keys.policies.list': { params: PoliciesListParams; result: PoliciesListResult };
+}

@@ -57,6 +57,18 @@ export interface LimiterQuotaParams {
   renewal_rate: number;
 }
 
+/** `limiter.quotaState`: what is left of a quota and when it renews (epoch seconds), as a session shows it. */
+export interface LimiterQuotaResult {
+  quota_remaining: number;
+  quota_renews: number;
+}
+
+/** The `limiter.*` actions: params and result of each (see contracts/actions.ts). */
+export interface LimiterActions {
+  'limiter.check': { params: LimiterCheckParams; result: LimiterCheckResult };
+  'limiter.quotaState': { params: LimiterQuotaParams; result: LimiterQuotaResult };
+}
+
 /** Load one gateway node reports to the others, for the distributed rate limiter. */
 export const DRL_LOAD = 'limiter.drl.load';
 export interface DrlLoadEvent {

@@ -90,3 +90,32 @@ export interface OrgsUpdateParams {
 export interface OrgsRemoveParams {
   id: string;
 }
+
+/** An organisation's open policy (policy-engine rules). */
+export interface OpenPolicy {
+  enabled: boolean;
+  rules: string;
+}
+export interface OrgsSettingsGetParams {
+  org_id: string;
+}
+export interface OrgsSetPermissionsParams {
+  org_id: string;
+  additional_permissions: Record<string, string>;
+}
+export interface OrgsSetOpenPolicyParams {
+  org_id: string;
+  open_policy: OpenPolicy;
+}
+
+/** The `orgs.*` actions: params and result of each (see contracts/actions.ts). */
+export interface OrgsActions {
+  'orgs.list': { params: OrgsListParams; result: OrgsListResult };
+  'orgs.get': { params: OrgsGetParams; result: Organisation };
+  'orgs.create': { params: OrgsCreateParams; result: Organisation };
+  'orgs.update': { params: OrgsUpdateParams; result: Organisation };
+  'orgs.remove': { params: OrgsRemoveParams; result: void };
+  'orgs.settings.get': { params: OrgsSettingsGetParams; result: OrgSettingsResult };
+  'orgs.settings.setPermissions': { params: OrgsSetPermissionsParams; result: void };
+  'orgs.settings.setOpenPolicy': { params: OrgsSetOpenPolicyParams; result: void };
+}

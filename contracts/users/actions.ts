@@ -89,7 +89,7 @@ export const usersActionParams = {
   resetPassword: { id, org_scope: scope, current_password: { type: 'string', optional: true }, new_password: { type: 'string', min: 1 } },
   resetKey: { id, org_scope: scope },
   setResetPasswords: { id, allowed: 'boolean' },
-  authenticate: { access_key: { type: 'string', optional: true }, session: { type: 'string', optional: true } },
+  authenticate: { access_key_hash: { type: 'string', optional: true, pattern: /^[0-9a-f]{64}$/ }, session: { type: 'string', optional: true } },
   login: { email_address: { type: 'string', empty: false }, password: { type: 'string' } },
   'sso.create': {
     ForSection: { type: 'enum', values: ['dashboard', 'portal'] },
@@ -151,7 +151,8 @@ export interface UsersGetParams {
   org_scope?: string;
 }
 export interface UsersAuthenticateParams {
-  access_key?: string;
+  /** lib/secret-hash.ts `hashSecret` of the presented access key: the key itself never crosses the bus */
+  access_key_hash?: string;
   session?: string;
 }
 
@@ -161,4 +162,54 @@ export interface SsoCreateParams {
   EmailAddress: string;
   GroupID?: string;
   org_scope?: string;
+}
+
+export interface UsersListParams {
+  org_scope?: string;
+  /** page number; 0 or lower = all */
+  page?: number;
+}
+export interface UsersSetResetPasswordsParams {
+  id: string;
+  allowed: boolean;
+}
+export interface UsersLoginParams {
+  email_address: string;
+  password: string;
+}
+export interface SsoConsumeParams {
+  nonce: string;
+}
+/** A user group as clients send it: every field but the name optional. */
+export type UserGroupInput = Partial<Omit<UserGroup, 'id'>> & { name: string };
+export interface GroupsCreateParams {
+  group: UserGroupInput;
+  org_scope?: string;
+}
+export interface GroupsUpdateParams extends GroupsCreateParams {
+  id: string;
+}
+
+/** The `users.*` actions, user groups included: params and result of each (see contracts/actions.ts). */
+export interface UsersActions {
+  'users.list': { params: UsersListParams; result: UsersListResult };
+  'users.get': { params: UsersGetParams; result: User };
+  /** the answer carries the new user's access key, once */
+  'users.create': { params: UsersCreateParams; result: User };
+  'users.update': { params: UsersUpdateParams; result: User };
+  'users.remove': { params: UsersGetParams; result: void };
+  'users.resetPassword': { params: UsersResetPasswordParams; result: void };
+  /** the answer carries the new access key, once */
+  'users.resetKey': { params: UsersGetParams; result: User };
+  'users.setResetPasswords': { params: UsersSetResetPasswordsParams; result: User };
+  'users.authenticate': { params: UsersAuthenticateParams; result: Caller };
+  'users.login': { params: UsersLoginParams; result: LoginResult };
+  /** the nonce */
+  'users.sso.create': { params: SsoCreateParams; result: string };
+  'users.sso.consume': { params: SsoConsumeParams; result: LoginResult };
+  'users.groups.list': { params: UsersListParams; result: GroupsListResult };
+  'users.groups.get': { params: UsersGetParams; result: UserGroup };
+  'users.groups.create': { params: GroupsCreateParams; result: UserGroup };
+  'users.groups.update': { params: GroupsUpdateParams; result: UserGroup };
+  'users.groups.remove': { params: UsersGetParams; result: void };
 }

@@ -55,3 +55,32 @@ export interface WebhooksListResult {
   hooks: Webhook[];
   pages: number;
 }
+
+export interface WebhooksListParams {
+  org_scope?: string;
+  /** page number; 0 or lower = all */
+  page?: number;
+}
+export interface WebhooksGetParams {
+  id: string;
+  org_scope?: string;
+}
+/** A webhook as clients send it: name and target required, the rest defaulted. */
+export type WebhookInput = Partial<Webhook> & Pick<Webhook, 'name' | 'target_path'>;
+export interface WebhooksCreateParams {
+  hook: WebhookInput;
+  org_scope?: string;
+}
+export interface WebhooksUpdateParams extends WebhooksCreateParams {
+  id: string;
+}
+
+/** The `webhooks.*` actions: params and result of each (see contracts/actions.ts). */
+export interface WebhooksActions {
+  'webhooks.list': { params: WebhooksListParams; result: WebhooksListResult };
+  'webhooks.get': { params: WebhooksGetParams; result: Webhook };
+  'webhooks.create': { params: WebhooksCreateParams; result: Webhook };
+  'webhooks.update': { params: WebhooksUpdateParams; result: Webhook };
+  'webhooks.remove': { params: WebhooksGetParams; result: void };
+  'webhooks.deliveries': { params: WebhooksGetParams; result: { deliveries: Delivery[] } };
+}

@@ -1,4 +1,5 @@
 import { Errors } from 'moleculer';
+import { redactStoreError } from '../store/store-errors';
 import { dataTooLongProblem } from './store-errors';
 
 /** What an HTTP surface answers when a call fails; each surface renders it in its own shape. */
@@ -26,7 +27,8 @@ const UNREACHABLE = new Set(['SERVICE_NOT_AVAILABLE', 'SERVICE_NOT_FOUND', 'REQU
 /**
  * Translates anything a route handler can throw into a Problem. Errors from services arrive as
  * Moleculer errors (also across NATS): their `code` is the HTTP status. Anything else is a bug
- * and is reported by `onUnexpected`, never shown to the client.
+ * and is reported by `onUnexpected` (a store error without the values of its query), never
+ * shown to the client.
  */
 export function toProblem(err: unknown, onUnexpected: (err: unknown) => void): Problem {
   if (err instanceof HttpProblem) return err;
@@ -48,7 +50,7 @@ export function toProblem(err: unknown, onUnexpected: (err: unknown) => void): P
   }
   const tooLong = dataTooLongProblem(err);
   if (tooLong) return tooLong;
-  onUnexpected(err);
+  onUnexpected(redactStoreError(err));
   return { status: 500, message: 'Internal server error' };
 }
 

@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { ServiceBroker } from 'moleculer';
+import { callerOf, type Call } from '../bus/call';
 import { jsonObjectBody } from './json-body';
 import { HttpProblem, toProblem, type Problem } from './problem';
 
@@ -9,9 +10,13 @@ export interface RouteContext<Caller> {
   params: Record<string, string>;
   query: Record<string, unknown>;
   headers: Request['headers'];
-  /** The body as one JSON object; throws a 400 Problem otherwise. */
-  body(): Record<string, unknown>;
-  call<T = unknown>(action: string, params?: object): Promise<T>;
+  /**
+   * The body as one JSON object; throws a 400 Problem otherwise. Handed to an action, it takes
+   * the type of that action's params: the action's validator checks it before a handler sees it.
+   */
+  body<T extends object = Record<string, unknown>>(): T;
+  /** calls an action of contracts/actions.ts */
+  call: Call;
 }
 
 export interface Reply {
@@ -38,7 +43,7 @@ export interface Route<Caller> {
  */
 export interface Surface<Caller> {
   name: string;
-  authenticate(req: Request, call: RouteContext<Caller>['call']): Promise<Caller>;
+  authenticate(req: Request, call: Call): Promise<Caller>;
   /** throws a 403 Problem when the caller may not use the route */
   authorize?(caller: Caller, route: Route<Caller>): void;
   renderError(problem: Problem): unknown;
@@ -50,7 +55,7 @@ const BODY_LIMIT = '10mb';
 export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Caller>): Router {
   const router = express.Router();
   const logger = broker.getLogger(`http-${surface.name}`);
-  const call = <T>(action: string, params?: object) => broker.call<T, object>(action, params ?? {});
+  const call = callerOf(broker);
   const fail = (res: Response, err: unknown) => {
     const problem = toProblem(err, (unexpected) => logger.error(`unexpected error on ${surface.name} surface`, unexpected));
     res.status(problem.status).json(surface.renderError(problem));
@@ -67,7 +72,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
           params: req.params as Record<string, string>,
           query: req.query as Record<string, unknown>,
           headers: req.headers,
-          body: () => jsonObjectBody(req.body),
+          body: <T extends object>() => jsonObjectBody(req.body) as T,
           call,
         });
         if (reply.cookies) for (const cookie of reply.cookies) res.append('set-cookie', cookie);

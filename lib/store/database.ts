@@ -13,6 +13,8 @@ export function openDatabase(url: string): Knex {
     client: 'mysql2',
     connection: { uri: mysqlUrl, supportBigNumbers: true, charset: 'utf8mb4' } as Knex.MySql2ConnectionConfig,
     pool: { min: 0, max: 10 },
+    // An error message carries the SQL with placeholders, not the values (store-errors.ts).
+    compileSqlOnError: false,
   });
 }
 
@@ -23,6 +25,7 @@ function openSqlite(path: string): Knex {
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    compileSqlOnError: false,
     pool: {
       // One connection: SQLite serialises writers anyway, and one connection keeps
       // transactions from waiting on each other's locks.

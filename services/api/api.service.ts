@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import express from 'express';
 import type { ServiceSchema } from 'moleculer';
-import type { LoginResult } from '../../contracts/users/actions';
+import { callAction } from '../../lib/bus/call';
 import { envelopeError } from '../../lib/http/envelope';
 import { jsonFallbacks } from '../../lib/http/fallback';
 import { toProblem } from '../../lib/http/problem';
@@ -29,7 +29,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
       // The single sign-on landing: a nonce from POST /api/sso becomes a login session, once.
       app.get('/tap', async (req, res) => {
         try {
-          const login = await this.broker.call<LoginResult, object>('users.sso.consume', { nonce: String(req.query.nonce ?? '') });
+          const login = await callAction(this.broker, 'users.sso.consume', { nonce: String(req.query.nonce ?? '') });
           res.append('set-cookie', sessionSetCookie(login)).redirect(302, '/');
         } catch (err) {
           const problem = toProblem(err, (unexpected) => this.logger.error('single sign-on failed', unexpected));

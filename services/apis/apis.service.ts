@@ -1,8 +1,9 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, type ApisRevisionEvent } from '../../contracts/apis/events';
-import type { KeysApiUsageResult } from '../../contracts/keys/actions';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import type { ServiceActions } from '../../lib/bus/actions';
+import { callAction } from '../../lib/bus/call';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -30,7 +31,7 @@ export function apisService(runtime: Runtime): ServiceSchema {
         params: apisActionParams.syncGraphqlSchema,
         handler: (ctx: Context<ApisSyncGraphqlSchemaParams>) => catalogue.syncGraphqlSchema(ctx.params, introspectUpstream),
       },
-    },
+    } satisfies ServiceActions<'apis'>,
     events: {
       // A node joined or came back: it may have missed changes before this node could reach it.
       '$services.changed': {
@@ -56,7 +57,7 @@ export function apisService(runtime: Runtime): ServiceSchema {
       const db = runtime.database();
       await migrate(db, 'apis', APIS_MIGRATIONS);
       const hookExists = (id: string, orgId: string) =>
-        this.broker.call('webhooks.get', { id, org_scope: orgId }).then(
+        callAction(this.broker, 'webhooks.get', { id, org_scope: orgId }).then(
           () => true,
           (err: unknown) => (isGwError(err, 'GW_ERR_WEBHOOKS_NOT_FOUND') ? false : Promise.reject(err)),
         );
@@ -65,7 +66,7 @@ export function apisService(runtime: Runtime): ServiceSchema {
         runtime.config.pageSize,
         (event) => this.broker.broadcast(APIS_CHANGED, event),
         Date.now,
-        (apiId) => this.broker.call<KeysApiUsageResult, object>('keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
+        (apiId) => callAction(this.broker, 'keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
         async (definition, hookReferences) => {
           checkCustomMiddleware(definition, runtime.config.pluginPackages);
           await checkHookReferences(hookReferences, definition.org_id, hookExists);

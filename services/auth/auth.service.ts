@@ -1,7 +1,8 @@
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { authActionParams, type AuthCheckParams, type AuthCheckResult } from '../../contracts/auth/actions';
-import type { KeysLookupResult, KeysRevisionResult } from '../../contracts/keys/actions';
 import { KEYS_CHANGED, KEYS_REVISION, POLICIES_CHANGED, type KeysChangedEvent, type KeysRevisionEvent, type PoliciesChangedEvent } from '../../contracts/keys/events';
+import type { ServiceActions } from '../../lib/bus/actions';
+import { callAction } from '../../lib/bus/call';
 import type { Runtime } from '../../lib/runtime';
 import { Authenticator } from './lib/authenticator';
 import { KeyFreshness } from './lib/key-freshness';
@@ -28,7 +29,7 @@ export function authService(runtime: Runtime): ServiceSchema {
           return authenticator.basic(params.org_id, params.username, params.password, { cacheTtlSeconds: params.cache_ttl, disableCaching: params.disable_caching });
         },
       },
-    },
+    } satisfies ServiceActions<'auth'>,
     events: {
       [KEYS_CHANGED]: {
         handler(ctx: Context<KeysChangedEvent>) {
@@ -54,10 +55,10 @@ export function authService(runtime: Runtime): ServiceSchema {
       },
     },
     created() {
-      authenticator = new Authenticator((keyHash) => this.broker.call<KeysLookupResult | null, object>('keys.lookup', { key_hash: keyHash }));
+      authenticator = new Authenticator((keyHash) => callAction(this.broker, 'keys.lookup', { key_hash: keyHash }));
       freshness = new KeyFreshness(
         () => authenticator.forgetAll(),
-        async () => (await this.broker.call<KeysRevisionResult>('keys.currentRevision')).revision,
+        async () => (await callAction(this.broker, 'keys.currentRevision')).revision,
         this.logger,
       );
     },

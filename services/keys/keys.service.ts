@@ -1,5 +1,4 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import type { ApiRecord } from '../../contracts/apis/api-definition';
 import {
   keysActionParams,
   policiesActionParams,
@@ -16,6 +15,8 @@ import {
 import { KEYS_CHANGED, KEYS_REVISION, POLICIES_CHANGED, type KeysRevisionEvent } from '../../contracts/keys/events';
 import { quotaCounter } from '../../contracts/limiter/actions';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
+import type { ServiceActions } from '../../lib/bus/actions';
+import { callAction } from '../../lib/bus/call';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -58,7 +59,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
         params: policiesActionParams.list,
         handler: (ctx: Context<{ org_scope?: string; page?: number }>) => policies.list(ctx.params.org_scope, ctx.params.page ?? 1),
       },
-    },
+    } satisfies ServiceActions<'keys'>,
     events: {
       // A node joined or came back: it may hold sessions of keys changed while it was unreachable.
       '$services.changed': {
@@ -85,7 +86,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
       const db = runtime.database();
       await migrate(db, 'keys', KEYS_MIGRATIONS);
       const findApi = (apiId: string, orgScope: string | undefined) =>
-        this.broker.call<ApiRecord, object>('apis.get', { id: apiId, org_scope: orgScope }).then(
+        callAction(this.broker, 'apis.get', { id: apiId, org_scope: orgScope }).then(
           (record) => (record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined),
           (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
         );
@@ -98,7 +99,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
         quotaState: async (keyHash, max, renewalRate) => {
           if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter')) return undefined;
-          return this.broker.call('limiter.quotaState', { counter: quotaCounter(keyHash), max, renewal_rate: renewalRate });
+          return callAction(this.broker, 'limiter.quotaState', { counter: quotaCounter(keyHash), max, renewal_rate: renewalRate });
         },
       });
     },

@@ -1,6 +1,7 @@
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { DRL_LOAD, type DrlLoadEvent, type LimiterCheckParams, type LimiterQuotaParams } from '../../contracts/limiter/actions';
+import type { ServiceActions } from '../../lib/bus/actions';
 import type { Runtime } from '../../lib/runtime';
 import type { CounterStore } from './lib/counter-store';
 import { DrlShare } from './lib/drl-share';
@@ -32,7 +33,7 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
         const { used, renewsAt } = await store.quotaState(ctx.params.counter, clock());
         return { quota_remaining: Math.max(0, ctx.params.max - used), quota_renews: Math.ceil(renewsAt / 1000) };
       },
-    },
+    } satisfies ServiceActions<'limiter'>,
     events: {
       // The live limiter nodes change rarely: count them here, not on every request.
       '$services.changed'() {

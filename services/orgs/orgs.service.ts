@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Context, ServiceSchema } from 'moleculer';
 import { orgsActionParams, type OrgsCreateParams, type OrgsGetParams, type OrgsListParams, type OrgsRemoveParams, type OrgsUpdateParams } from '../../contracts/orgs/actions';
 import { ORGS_DELETED } from '../../contracts/orgs/events';
+import type { ServiceActions } from '../../lib/bus/actions';
 import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -43,7 +44,7 @@ export function orgsService(runtime: Runtime): ServiceSchema {
         params: orgsActionParams['settings.setOpenPolicy'],
         handler: (ctx: Context<{ org_id: string; open_policy: OpenPolicy }>) => settings.setOpenPolicy(ctx.params.org_id, ctx.params.open_policy),
       },
-    },
+    } satisfies ServiceActions<'orgs'>,
     async started() {
       const db = runtime.database();
       await migrate(db, 'orgs', ORGS_MIGRATIONS);

@@ -1,22 +1,20 @@
 import { createServer, type Server } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
-import type { ApisSnapshotResult, StoreRevisionResult } from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, GATEWAY_RELOAD, type ApisChangedEvent, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
+import { callAction, callerOf } from '../../lib/bus/call';
 import { buildRouter } from '../../lib/http/surface';
 import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
-import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
-import { gatewaySurface, type GatewayView } from '../api/routes/gateway';
+import { gatewaySurface, type GatewayView } from './management/gateway';
 import { readAppFiles } from './lib/app-files';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { StoreSync } from './lib/store-sync';
 import { UpstreamPools } from './pipeline/upstream-pools';
-import { setDocumentCacheBudget } from '../graphql-engine/lib/graphql-gate';
 
 /**
  * The gateway port: a plain node:http server (PERFORMANCE.md says why not express) that routes
@@ -71,10 +69,9 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
     },
     created() {
-      setDocumentCacheBudget(config.graphqlDocumentCacheBytes);
       sync = new StoreSync({
-        snapshot: () => this.broker.call<ApisSnapshotResult>('apis.snapshot'),
-        currentRevision: async () => (await this.broker.call<StoreRevisionResult>('apis.currentRevision')).revision,
+        snapshot: () => callAction(this.broker, 'apis.snapshot'),
+        currentRevision: async () => (await callAction(this.broker, 'apis.currentRevision')).revision,
         replaceStore: (definitions) => registry.replaceStore(definitions),
         apply: (change) => registry.apply(change),
         changed: () => gateway.rebuild(),
@@ -114,10 +111,9 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           pluginPackages: config.pluginPackages,
           defaultTimeoutMs: config.proxyTimeout * 1000,
           maxResponseBody: config.maxResponseBodyBuffer,
-          call: <T>(action: string, params: object) => this.broker.call<T, object>(action, params),
+          call: callerOf(this.broker),
           responseHeaders: config.rateLimitResponseHeaders,
-          graphqlWsInitTimeoutMs: config.graphqlWsInitTimeout * 1000,
-          playgroundFolder: join(config.templatePath ? resolve(config.templatePath) : projectFile('templates'), 'playground'),
+          graphqlEngine: () => runtime.handOffs.get('graphql-engine'),
           emitEvent: (event, ctx, message) => {
             const { api_id, org_id } = ctx.api.definition;
             const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };

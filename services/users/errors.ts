@@ -6,6 +6,7 @@ export const UsersErrors = {
   unknownOrg: (orgId: string) => new GwError('GW_ERR_USERS_UNKNOWN_ORG', 400, `Organisation ${orgId} does not exist`, { org_id: orgId }),
   badAccessKey: () => new GwError('GW_ERR_USERS_BAD_ACCESS_KEY', 403, 'Access key not recognised'),
   inactive: () => new GwError('GW_ERR_USERS_INACTIVE', 403, 'User account is inactive'),
+  invalid: (message: string) => new GwError('GW_ERR_USERS_INVALID', 400, message),
   orgRequired: () => new GwError('GW_ERR_USERS_INVALID', 400, 'org_id is required'),
   wrongOrg: (orgId: string) => new GwError('GW_ERR_USERS_INVALID', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`),
   wrongPassword: () => new GwError('GW_ERR_USERS_BAD_PASSWORD', 403, 'Current password is not correct'),

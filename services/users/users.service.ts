@@ -4,13 +4,16 @@ import {
   usersActionParams,
   type LoginResult,
   type SsoCreateParams,
-  type UserGroup,
+  type GroupsCreateParams,
+  type GroupsUpdateParams,
   type UsersAuthenticateParams,
   type UsersCreateParams,
   type UsersGetParams,
   type UsersResetPasswordParams,
   type UsersUpdateParams,
 } from '../../contracts/users/actions';
+import type { ServiceActions } from '../../lib/bus/actions';
+import { callAction } from '../../lib/bus/call';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -18,6 +21,7 @@ import { UsersErrors } from './errors';
 import { GroupDirectory } from './lib/group-directory';
 import { LoginSessions } from './lib/login-sessions';
 import { SsoNonces } from './lib/sso-nonces';
+import { assertSsoGrantFits } from './lib/column-limits';
 import { USERS_MIGRATIONS } from './lib/migrations';
 import { revealNewKey, UserDirectory } from './lib/user-directory';
 
@@ -49,7 +53,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
         params: usersActionParams.authenticate,
         async handler(ctx: Context<UsersAuthenticateParams>) {
           if (ctx.params.session) return users.callerById(await sessions.userOf(ctx.params.session));
-          if (ctx.params.access_key) return users.callerByAccessKey(ctx.params.access_key);
+          if (ctx.params.access_key_hash) return users.callerByAccessKeyHash(ctx.params.access_key_hash);
           throw UsersErrors.badAccessKey();
         },
       },
@@ -66,6 +70,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
         async handler(ctx: Context<SsoCreateParams>) {
           const { ForSection, OrgID, EmailAddress, GroupID, org_scope } = ctx.params;
           if (ForSection === 'portal') throw UsersErrors.portalUnsupported();
+          assertSsoGrantFits(ctx.params);
           if (org_scope !== undefined && OrgID !== org_scope) throw UsersErrors.wrongOrg(OrgID);
           if (GroupID) await groups.requireInOrg(GroupID, OrgID);
           else if (!(await orgExists(OrgID))) throw UsersErrors.unknownOrg(OrgID);
@@ -88,14 +93,14 @@ export function usersService(runtime: Runtime): ServiceSchema {
       'groups.get': { params: usersActionParams['groups.get'], handler: (ctx: Context<UsersGetParams>) => groups.get(ctx.params.id, ctx.params.org_scope) },
       'groups.create': {
         params: usersActionParams['groups.create'],
-        handler: (ctx: Context<{ group: UserGroup; org_scope?: string }>) => groups.create(ctx.params.group, ctx.params.org_scope),
+        handler: (ctx: Context<GroupsCreateParams>) => groups.create(ctx.params.group, ctx.params.org_scope),
       },
       'groups.update': {
         params: usersActionParams['groups.update'],
-        handler: (ctx: Context<{ id: string; group: UserGroup; org_scope?: string }>) => groups.update(ctx.params.id, ctx.params.group, ctx.params.org_scope),
+        handler: (ctx: Context<GroupsUpdateParams>) => groups.update(ctx.params.id, ctx.params.group, ctx.params.org_scope),
       },
       'groups.remove': { params: usersActionParams['groups.remove'], handler: (ctx: Context<UsersGetParams>) => groups.remove(ctx.params.id, ctx.params.org_scope) },
-    },
+    } satisfies ServiceActions<'users'>,
     events: {
       [ORGS_DELETED]: {
         params: orgsDeletedEventParams,
@@ -110,7 +115,7 @@ export function usersService(runtime: Runtime): ServiceSchema {
       const db = runtime.database();
       await migrate(db, 'users', USERS_MIGRATIONS);
       orgExists = (orgId: string) =>
-        this.broker.call('orgs.get', { id: orgId }).then(
+        callAction(this.broker, 'orgs.get', { id: orgId }).then(
           () => true,
           (err: unknown) => (isGwError(err, 'GW_ERR_ORGS_NOT_FOUND') ? false : Promise.reject(err)),
         );

@@ -1,9 +1,11 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import type { ApiRecord, HookReference } from '../../contracts/apis/api-definition';
+import type { HookReference } from '../../contracts/apis/api-definition';
 import { APIS_CHANGED } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
-import { webhooksActionParams, type Webhook } from '../../contracts/webhooks/actions';
+import { webhooksActionParams, type WebhooksCreateParams, type WebhooksUpdateParams } from '../../contracts/webhooks/actions';
+import type { ServiceActions } from '../../lib/bus/actions';
+import { callAction } from '../../lib/bus/call';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
@@ -29,14 +31,14 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
       get: { params: webhooksActionParams.get, handler: (ctx: Context<Scoped>) => store.get(ctx.params.id, ctx.params.org_scope) },
       create: {
         params: webhooksActionParams.create,
-        handler: (ctx: Context<{ hook: Webhook; org_scope?: string }>) => {
+        handler: (ctx: Context<WebhooksCreateParams>) => {
           checkTemplatePath(ctx.params.hook);
           return store.create(ctx.params.hook, ctx.params.org_scope);
         },
       },
       update: {
         params: webhooksActionParams.update,
-        handler: (ctx: Context<Scoped & { hook: Webhook }>) => {
+        handler: (ctx: Context<WebhooksUpdateParams>) => {
           checkTemplatePath(ctx.params.hook);
           return store.update(ctx.params.id, ctx.params.hook, ctx.params.org_scope);
         },
@@ -49,7 +51,7 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
           return { deliveries: await store.deliveries(ctx.params.id) };
         },
       },
-    },
+    } satisfies ServiceActions<'webhooks'>,
     events: {
       [`${GATEWAY_EVENT_PREFIX}*`]: {
         handler(ctx: Context<GatewayEvent>) {
@@ -76,7 +78,7 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
         hookReferences: async (apiId) => {
           let refs = references.get(apiId);
           if (!refs) {
-            refs = await this.broker.call<ApiRecord, object>('apis.get', { id: apiId }).then(
+            refs = await callAction(this.broker, 'apis.get', { id: apiId }).then(
               (record): ApiHooks => ({ orgId: record.api_definition.org_id, references: record.hook_references ?? [] }),
               (err: unknown): ApiHooks | Promise<never> => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? { orgId: '', references: [] } : Promise.reject(err)),
             );

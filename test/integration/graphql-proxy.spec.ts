@@ -224,6 +224,19 @@ describe('GraphQL proxy-only APIs', () => {
     assert.deepEqual(JSON.parse(received.body).variables, { id: '42', ua: 'rest-client' });
   });
 
+  it('answers 400 for a persisted-query segment that is not a valid percent-encoding, and sends nothing upstream', async () => {
+    const before = seen.length;
+    for (const path of ['/persisted/users/%zz', '/persisted/users/50%', '/persisted/users/%C3']) {
+      const res = await http(`${node.gatewayUrl}${path}`);
+      assert.equal(res.status, 400, `${path}: ${res.text}`);
+      assert.deepEqual(res.json, { error: 'Bad Request: invalid URL escape in the path' });
+    }
+    assert.equal(seen.length, before);
+    const encoded = await http(`${node.gatewayUrl}/persisted/users/a%20b`);
+    assert.equal(encoded.status, 200, encoded.text);
+    assert.equal(JSON.parse(seen.at(-1)!.body).variables.id, 'a b');
+  });
+
   it('synchronises the schema from a protected upstream, and keeps the headers when asked', async () => {
     const api = graphqlApi('synced');
     api.api_definition.proxy.target_url = `${upstreamUrl}/graphql-protected`;

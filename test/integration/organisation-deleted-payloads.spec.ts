@@ -38,7 +38,7 @@ describe('organisation deleted: payloads without an organisation id remove nothi
     if (node) removeDir(node.dataDir);
   });
 
-  it('keeps other organisations' users and APIs, and unowned APIs, when org_id is missing, empty or not a string', async () => {
+  it('keeps the users and APIs of other organisations, and unowned APIs, when org_id is missing, empty or not a string', async () => {
     for (const payload of [{}, { org_id: '' }, { org_id: 42 }, null]) await node.broker.broadcast(ORGS_DELETED, payload as never);
     // A valid deletion afterwards: once it has taken effect, the bad ones above have been handled.
     await node.broker.broadcast(ORGS_DELETED, { org_id: doomed.orgId });

@@ -216,13 +216,53 @@ for (const store of STORE_VARIANTS) {
         assert.match(policyOrg.json.message, /'policy.org_id' field length must be less than or equal to 64/);
       });
 
-      if (store.name !== 'SQLite') {
-        it('maps a value the database finds too long to 400 naming the column (a safety net)', async () => {
-          const res = await admin('/organisations', { method: 'POST', body: { owner_name: long(300) } });
-          assert.equal(res.status, 400, res.text);
-          assert.deepEqual(res.json, envelope("The value of 'owner_name' is too long"));
-        });
-      }
+      it('refuses an organisation owner_name over 255 characters on create and update, naming the field', async () => {
+        const created = await admin('/organisations', { method: 'POST', body: { owner_name: long(300) } });
+        assert.equal(created.status, 400, created.text);
+        assert.deepEqual(created.json, envelope('owner_name is longer than 255 characters'));
+        const updated = await admin(`/organisations/${acme.orgId}`, { method: 'PUT', body: { owner_name: long(256) } });
+        assert.equal(updated.status, 400, updated.text);
+        assert.deepEqual(updated.json, envelope('owner_name is longer than 255 characters'));
+        assert.equal((await admin(`/organisations/${acme.orgId}`)).json.owner_name, 'Acme', 'nothing was stored');
+      });
+
+      it('refuses user names and e-mail addresses over 255 characters on /api and /admin, naming the field', async () => {
+        const user = (extra: Record<string, unknown>) => ({ first_name: 'A', last_name: 'B', email_address: `u${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse', ...extra });
+        const cases: Array<[string, ReturnType<typeof http>]> = [
+          ['first_name is longer than 255 characters', api(acme, '/users', { method: 'POST', body: user({ first_name: long(256) }) })],
+          ['last_name is longer than 255 characters', admin('/users', { method: 'POST', body: user({ last_name: long(256), org_id: acme.orgId }) })],
+          ['email_address is longer than 255 characters', api(acme, '/users', { method: 'POST', body: user({ email_address: `${long(250)}@example.com` }) })],
+          ['first_name is longer than 255 characters', api(acme, `/users/${acme.userId}`, { method: 'PUT', body: { first_name: long(256) } })],
+          ['user_permissions is longer than 65535 bytes', api(acme, `/users/${acme.userId}`, { method: 'PUT', body: { user_permissions: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`permission-${long(20)}-${i}`, 'read'])) } })],
+        ];
+        for (const [message, pending] of cases) {
+          const res = await pending;
+          assert.equal(res.status, 400, message);
+          assert.deepEqual(res.json, envelope(message));
+        }
+        const users = (await api(acme, '/users')).json.users as Array<{ first_name: string }>;
+        assert.ok(users.every((u) => u.first_name.length <= 255), 'nothing was stored');
+      });
+
+      it('refuses a user group name over 255 characters and a description over 65535 bytes, naming the field', async () => {
+        const name = await api(acme, '/usergroups', { method: 'POST', body: { name: long(256) } });
+        assert.equal(name.status, 400, name.text);
+        assert.deepEqual(name.json, envelope('name is longer than 255 characters'));
+        const description = await api(acme, '/usergroups', { method: 'POST', body: { name: 'Readers', description: 'é'.repeat(40_000) } });
+        assert.equal(description.status, 400, description.text);
+        assert.deepEqual(description.json, envelope('description is longer than 65535 bytes'));
+        const group = await api(acme, '/usergroups', { method: 'POST', body: { name: 'é'.repeat(255), description: 'é'.repeat(30_000) } });
+        assert.equal(group.status, 200, `characters, not bytes, count for name; 60000 bytes fit a TEXT column: ${group.text}`);
+        const renamed = await api(acme, `/usergroups/${group.json.Meta}`, { method: 'PUT', body: { name: long(256) } });
+        assert.equal(renamed.status, 400, renamed.text);
+        assert.deepEqual(renamed.json, envelope('name is longer than 255 characters'));
+      });
+
+      it('refuses a single sign-on e-mail address over 255 characters, naming the field', async () => {
+        const res = await api(acme, '/sso', { method: 'POST', body: { ForSection: 'dashboard', OrgID: acme.orgId, EmailAddress: `${long(250)}@example.com` } });
+        assert.equal(res.status, 400, res.text);
+        assert.deepEqual(res.json, envelope('EmailAddress is longer than 255 characters'));
+      });
     });
 
     describe('bodies nested too deeply', () => {

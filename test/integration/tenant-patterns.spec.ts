@@ -69,4 +69,61 @@ describe('proxy: tenant regular expressions run in linear time', function () {
       assert.match(onGateway.json.message, /has a dot segment/);
     });
   }
+
+  describe('allowed_urls of keys and policies', () => {
+    let tenantApi: string;
+    const rights = (apiId: string, url: string) => ({ [apiId]: { api_id: apiId, versions: ['Default'], allowed_urls: [{ url: '/fine', methods: ['GET'] }, { url, methods: ['GET'] }] } });
+    const keyBody = (apiId: string, url: string) => ({ rate: 10, per: 60, expires: 0, quota_max: -1, access_rights: rights(apiId, url) });
+    const policyBody = (apiId: string, url: string) => ({ name: 'p', rate: 10, per: 60, quota_max: -1, access_rights: rights(apiId, url) });
+    const send = (url: string, method: string, body: unknown, headers: Record<string, string>) => http(url, { method, body, headers });
+
+    before(async () => {
+      const created = await dashboard('/apis', keylessApi('urls', '/urls/', gw.upstream.url, { use_keyless: false }));
+      assert.equal(created.status, 200, created.text);
+      tenantApi = created.json.ID;
+    });
+
+    for (const bad of ['/users/(\\d+)/\\1', '/(?!admin)']) {
+      it(`refuses ${bad} with 400 naming the field: keys and policies, on /api and on /gw`, async () => {
+        const field = /^access_rights\.[^.]+\.allowed_urls\[1\]\.url is not a valid pattern: /;
+        const api = gw.node.dashboardUrl + '/api';
+        const onDashboard = [
+          await send(`${api}/keys`, 'POST', keyBody(tenantApi, bad), tenant.headers),
+          await send(`${api}/portal/policies`, 'POST', policyBody(tenantApi, bad), tenant.headers),
+        ];
+        for (const res of onDashboard) {
+          assert.equal(res.status, 400, res.text);
+          assert.equal(res.json.Status, 'Error');
+          assert.match(res.json.Message, field);
+        }
+        const onGateway = [
+          await send(`${gw.node.gatewayUrl}/gw/keys`, 'POST', keyBody('redos', bad), gw.node.gwHeaders),
+          await send(`${gw.node.gatewayUrl}/gw/policies`, 'POST', { ...policyBody('redos', bad), id: 'bad-urls' }, gw.node.gwHeaders),
+        ];
+        for (const res of onGateway) {
+          assert.equal(res.status, 400, res.text);
+          assert.equal(res.json.status, 'error');
+          assert.match(res.json.message, field);
+        }
+        assert.equal((await send(`${gw.node.gatewayUrl}/gw/policies/bad-urls`, 'GET', undefined, gw.node.gwHeaders)).status, 404, 'the policy was not stored');
+      });
+    }
+
+    it('refuses the pattern on update too, and keeps the stored key and policy', async () => {
+      const gwUrl = `${gw.node.gatewayUrl}/gw`;
+      const key = await send(`${gwUrl}/keys`, 'POST', keyBody('redos', '/ok'), gw.node.gwHeaders);
+      assert.equal(key.status, 200, key.text);
+      const policy = await send(`${gwUrl}/policies`, 'POST', { ...policyBody('redos', '/ok'), id: 'good-urls' }, gw.node.gwHeaders);
+      assert.equal(policy.status, 200, policy.text);
+      const keyUpdate = await send(`${gwUrl}/keys/${key.json.key}`, 'PUT', keyBody('redos', '(a)\\1'), gw.node.gwHeaders);
+      assert.equal(keyUpdate.status, 400, keyUpdate.text);
+      assert.match(keyUpdate.json.message, /^access_rights\.redos\.allowed_urls\[1\]\.url is not a valid pattern: /);
+      const policyUpdate = await send(`${gwUrl}/policies/good-urls`, 'PUT', policyBody('redos', '(a)\\1'), gw.node.gwHeaders);
+      assert.equal(policyUpdate.status, 400, policyUpdate.text);
+      const stored = await send(`${gwUrl}/keys/${key.json.key}`, 'GET', undefined, gw.node.gwHeaders);
+      assert.equal(stored.json.access_rights.redos.allowed_urls[1].url, '/ok');
+      const storedPolicy = await send(`${gwUrl}/policies/good-urls`, 'GET', undefined, gw.node.gwHeaders);
+      assert.equal(storedPolicy.json.access_rights.redos.allowed_urls[1].url, '/ok');
+    });
+  });
 });

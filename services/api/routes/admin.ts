@@ -1,9 +1,8 @@
-import type { Organisation, OrgsListResult } from '../../../contracts/orgs/actions';
-import type { User } from '../../../contracts/users/actions';
+import type { UserInput } from '../../../contracts/users/actions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
-import { headerValue, secretMatches } from '../lib/credentials';
+import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { pageFromQuery } from '../lib/page-param';
 
 /** The dashboard admin API (`/admin`), guarded by the `admin-auth` shared secret. */
@@ -21,18 +20,18 @@ export function adminSurface(adminSecret: string): Surface<'admin'> {
       {
         method: 'get',
         path: '/organisations',
-        handle: async ({ query, call }) => ({ body: await call<OrgsListResult>('orgs.list', { page: pageFromQuery(query) }) }),
+        handle: async ({ query, call }) => ({ body: await call('orgs.list', { page: pageFromQuery(query) }) }),
       },
       {
         method: 'get',
         path: '/organisations/:id',
-        handle: async ({ params, call }) => ({ body: await call<Organisation>('orgs.get', { id: params.id }) }),
+        handle: async ({ params, call }) => ({ body: await call('orgs.get', { id: params.id }) }),
       },
       {
         method: 'post',
         path: '/organisations',
         handle: async ({ body, call }) => {
-          const created = await call<Organisation>('orgs.create', { organisation: body() });
+          const created = await call('orgs.create', { organisation: body() });
           return { body: ok('Org created', created.id) };
         },
       },
@@ -56,24 +55,24 @@ export function adminSurface(adminSecret: string): Surface<'admin'> {
         method: 'post',
         path: '/users',
         handle: async ({ body, call }) => {
-          const user = await call<User>('users.create', { user: body() });
+          const user = await call('users.create', { user: body<UserInput>() });
           return { body: ok('User created', user) };
         },
       },
       {
         method: 'get',
         path: '/users/:id',
-        handle: async ({ params, call }) => ({ body: await call<User>('users.get', { id: params.id }) }),
+        handle: async ({ params, call }) => ({ body: await call('users.get', { id: params.id }) }),
       },
       {
         method: 'put',
         path: '/users/:id/actions/allow_reset_passwords',
-        handle: async ({ params, call }) => ({ body: ok('User updated', await call<User>('users.setResetPasswords', { id: params.id, allowed: true })) }),
+        handle: async ({ params, call }) => ({ body: ok('User updated', await call('users.setResetPasswords', { id: params.id, allowed: true })) }),
       },
       {
         method: 'put',
         path: '/users/:id/actions/disallow_reset_passwords',
-        handle: async ({ params, call }) => ({ body: ok('User updated', await call<User>('users.setResetPasswords', { id: params.id, allowed: false })) }),
+        handle: async ({ params, call }) => ({ body: ok('User updated', await call('users.setResetPasswords', { id: params.id, allowed: false })) }),
       },
     ],
   };

@@ -1,6 +1,5 @@
-import type { ApiRecord } from '../../../contracts/apis/api-definition';
-import type { KeyRecord, KeysListResult, PoliciesListResult } from '../../../contracts/keys/actions';
-import type { Policy } from '../../../contracts/keys/session';
+import type { KeyRecord } from '../../../contracts/keys/actions';
+import type { Session } from '../../../contracts/keys/session';
 import type { Caller } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import type { Route, RouteContext } from '../../../lib/http/surface';
@@ -15,14 +14,14 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/keys',
     permission: { name: 'keys', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: withModel(await call<KeyRecord>('keys.create', { session: body(), org_scope: caller.org_id })) }),
+    handle: async ({ caller, body, call }) => ({ body: withModel(await call('keys.create', { session: body<Session>(), org_scope: caller.org_id })) }),
   },
   {
     method: 'post',
     path: '/keys/:customKey',
     permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => ({
-      body: withModel(await call<KeyRecord>('keys.create', { session: body(), custom_key: params.customKey, org_scope: caller.org_id })),
+      body: withModel(await call('keys.create', { session: body<Session>(), custom_key: params.customKey, org_scope: caller.org_id })),
     }),
   },
   {
@@ -30,7 +29,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     path: '/apis/keys/basic/:username',
     permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
-      const created = await call<KeyRecord>('keys.saveBasicUser', { username: params.username, session: body(), mode: 'create', org_scope: caller.org_id });
+      const created = await call('keys.saveBasicUser', { username: params.username, session: body<Session>(), mode: 'create', org_scope: caller.org_id });
       return { body: { api_model: {}, key_id: created.key_id, data: created.data } };
     },
   },
@@ -39,7 +38,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     path: '/apis/keys/basic/:username',
     permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
-      await call('keys.saveBasicUser', { username: params.username, session: body(), mode: 'update', org_scope: caller.org_id });
+      await call('keys.saveBasicUser', { username: params.username, session: body<Session>(), mode: 'update', org_scope: caller.org_id });
       return { body: ok('Key updated') };
     },
   },
@@ -49,7 +48,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     permission: { name: 'keys', level: 'read' },
     handle: async (ctx) => {
       const apiId = await publicApiId(ctx);
-      const listed = await ctx.call<KeysListResult>('keys.list', { api_id: apiId, org_scope: ctx.caller.org_id, page: pageFromQuery(ctx.query) });
+      const listed = await ctx.call('keys.list', { api_id: apiId, org_scope: ctx.caller.org_id, page: pageFromQuery(ctx.query) });
       return { body: { data: { keys: listed.keys }, pages: listed.pages } };
     },
   },
@@ -59,7 +58,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     permission: { name: 'keys', level: 'read' },
     handle: async (ctx) => {
       await publicApiId(ctx);
-      const found = await ctx.call<KeyRecord>('keys.get', { key: ctx.params.keyId, org_scope: ctx.caller.org_id });
+      const found = await ctx.call('keys.get', { key: ctx.params.keyId, org_scope: ctx.caller.org_id });
       return { body: { api_model: {}, key_id: found.key_id, data: found.data } };
     },
   },
@@ -69,7 +68,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     permission: { name: 'keys', level: 'write' },
     handle: async (ctx) => {
       await publicApiId(ctx);
-      await ctx.call('keys.update', { key: ctx.params.keyId, session: ctx.body(), org_scope: ctx.caller.org_id });
+      await ctx.call('keys.update', { key: ctx.params.keyId, session: ctx.body<Session>(), org_scope: ctx.caller.org_id });
       return { body: ok('Key updated') };
     },
   },
@@ -88,20 +87,20 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/portal/policies',
     permission: { name: 'policies', level: 'read' },
-    handle: async ({ caller, query, call }) => ({ body: await call<PoliciesListResult>('keys.policies.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, query, call }) => ({ body: await call('keys.policies.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
   },
   {
     method: 'get',
     path: '/portal/policies/:id',
     permission: { name: 'policies', level: 'read' },
-    handle: async ({ caller, params, call }) => ({ body: await call<Policy>('keys.policies.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({ body: await call('keys.policies.get', { id: params.id, org_scope: caller.org_id }) }),
   },
   {
     method: 'post',
     path: '/portal/policies',
     permission: { name: 'policies', level: 'write' },
     handle: async ({ caller, body, call }) => {
-      const created = await call<Policy>('keys.policies.create', { policy: body(), org_scope: caller.org_id });
+      const created = await call('keys.policies.create', { policy: body(), org_scope: caller.org_id });
       return { body: ok('Policy created', created.id) };
     },
   },
@@ -127,7 +126,7 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
 
 /** The API named in the path must exist in the caller's organisation. */
 async function publicApiId({ caller, params, call }: RouteContext<Caller>): Promise<string> {
-  const record = await call<ApiRecord>('apis.get', { id: params.apiId, org_scope: caller.org_id });
+  const record = await call('apis.get', { id: params.apiId, org_scope: caller.org_id });
   return record.api_definition.api_id;
 }
 

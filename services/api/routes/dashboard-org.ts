@@ -1,4 +1,4 @@
-import type { OrgSettingsResult } from '../../../contracts/orgs/actions';
+import type { OrgSettingsResult, OrgsSetOpenPolicyParams, OrgsSetPermissionsParams } from '../../../contracts/orgs/actions';
 import type { Caller } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
@@ -41,15 +41,15 @@ export const dashboardOrgRoutes: Array<Route<Caller>> = [
 ];
 
 function settings(call: RouteContext<Caller>['call'], caller: Caller): Promise<OrgSettingsResult> {
-  return call<OrgSettingsResult>('orgs.settings.get', { org_id: caller.org_id });
+  return call('orgs.settings.get', { org_id: caller.org_id });
 }
 
 async function savePermissions({ caller, body, call }: RouteContext<Caller>) {
-  await call('orgs.settings.setPermissions', { org_id: caller.org_id, additional_permissions: body().additional_permissions });
+  await call('orgs.settings.setPermissions', { org_id: caller.org_id, additional_permissions: body<OrgsSetPermissionsParams>().additional_permissions });
   return { body: ok('Additional Permissions updated in org level') };
 }
 
 async function saveOpenPolicy({ caller, body, call }: RouteContext<Caller>) {
-  await call('orgs.settings.setOpenPolicy', { org_id: caller.org_id, open_policy: body().open_policy });
+  await call('orgs.settings.setOpenPolicy', { org_id: caller.org_id, open_policy: body<OrgsSetOpenPolicyParams>().open_policy });
   return { body: ok('OPA rules has been updated on org level') };
 }

@@ -1,4 +1,4 @@
-import type { Caller, GroupsListResult, LoginResult, User, UserGroup, UsersListResult } from '../../../contracts/users/actions';
+import type { Caller, LoginResult, SsoConsumeParams, UserInput, UsersLoginParams, UsersResetPasswordParams } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Reply, Route } from '../../../lib/http/surface';
@@ -17,39 +17,39 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/login',
     open: true,
     handle: async ({ body, call }) => {
-      const { email_address, password } = body();
-      return loginReply(await call<LoginResult>('users.login', { email_address, password }));
+      const { email_address, password } = body<UsersLoginParams>();
+      return loginReply(await call('users.login', { email_address, password }));
     },
   },
   {
     method: 'post',
     path: '/sso',
     permission: { name: 'users', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('SSO Nonce created', await call<string>('users.sso.create', { ...body(), org_scope: caller.org_id })) }),
+    handle: async ({ caller, body, call }) => ({ body: ok('SSO Nonce created', await call('users.sso.create', { ...body(), org_scope: caller.org_id })) }),
   },
   {
     method: 'post',
     path: '/sso/login',
     open: true,
-    handle: async ({ body, call }) => loginReply(await call<LoginResult>('users.sso.consume', { nonce: body().nonce })),
+    handle: async ({ body, call }) => loginReply(await call('users.sso.consume', { nonce: body<SsoConsumeParams>().nonce })),
   },
   {
     method: 'get',
     path: '/users',
     permission: { name: 'users', level: 'read' },
-    handle: async ({ caller, query, call }) => ({ body: await call<UsersListResult>('users.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, query, call }) => ({ body: await call('users.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
   },
   {
     method: 'get',
     path: '/users/:id',
     permission: { name: 'users', level: 'read' },
-    handle: async ({ caller, params, call }) => ({ body: await call<User>('users.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({ body: await call('users.get', { id: params.id, org_scope: caller.org_id }) }),
   },
   {
     method: 'post',
     path: '/users',
     permission: { name: 'users', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('User created', await call<User>('users.create', { user: body(), org_scope: caller.org_id })) }),
+    handle: async ({ caller, body, call }) => ({ body: ok('User created', await call('users.create', { user: body<UserInput>(), org_scope: caller.org_id })) }),
   },
   {
     method: 'put',
@@ -80,7 +80,7 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
       if (params.id !== caller.user_id && !allows(caller, 'users', 'write')) {
         throw new HttpProblem(403, "Access denied: changing another user's password needs the 'users' permission at level 'write'");
       }
-      const { current_password, new_password } = body();
+      const { current_password, new_password } = body<UsersResetPasswordParams>();
       await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password });
       return { body: ok('User password updated') };
     },
@@ -90,7 +90,7 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/users/:id/actions/key/reset',
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, params, call }) => {
-      const user = await call<User>('users.resetKey', { id: params.id, org_scope: caller.org_id });
+      const user = await call('users.resetKey', { id: params.id, org_scope: caller.org_id });
       return { body: ok('User session renewed', user.access_key) };
     },
   },
@@ -98,19 +98,19 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/usergroups',
     permission: { name: 'user_groups', level: 'read' },
-    handle: async ({ caller, query, call }) => ({ body: await call<GroupsListResult>('users.groups.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, query, call }) => ({ body: await call('users.groups.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
   },
   {
     method: 'get',
     path: '/usergroups/:id',
     permission: { name: 'user_groups', level: 'read' },
-    handle: async ({ caller, params, call }) => ({ body: await call<UserGroup>('users.groups.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({ body: await call('users.groups.get', { id: params.id, org_scope: caller.org_id }) }),
   },
   {
     method: 'post',
     path: '/usergroups',
     permission: { name: 'user_groups', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('User group created', (await call<UserGroup>('users.groups.create', { group: body(), org_scope: caller.org_id })).id) }),
+    handle: async ({ caller, body, call }) => ({ body: ok('User group created', (await call('users.groups.create', { group: body(), org_scope: caller.org_id })).id) }),
   },
   {
     method: 'put',

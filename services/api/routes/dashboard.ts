@@ -1,12 +1,12 @@
-import type { ApiRecord } from '../../../contracts/apis/api-definition';
-import type { ApisListResult } from '../../../contracts/apis/actions';
+import type { ApisCreateParams, ApisSyncGraphqlSchemaParams } from '../../../contracts/apis/actions';
 import type { Caller } from '../../../contracts/users/actions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
-import type { Surface } from '../../../lib/http/surface';
-import { headerValue } from '../lib/credentials';
+import type { RouteContext, Surface } from '../../../lib/http/surface';
+import { headerValue } from '../../../lib/http/credentials';
 import { pageFromQuery } from '../lib/page-param';
 import { allows } from '../../../lib/permissions';
+import { hashSecret } from '../../../lib/secret-hash';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOrgRoutes } from './dashboard-org';
@@ -20,9 +20,10 @@ export const dashboardSurface: Surface<Caller> = {
   name: 'dashboard',
   async authenticate(req, call) {
     const presented = headerValue(req.headers.authorization)?.replace(/^Bearer\s+/i, '');
-    if (presented) return call<Caller>('users.authenticate', { access_key: presented });
+    // Only the hash goes on the bus (NATS in distributed mode); the users service looks it up by hash.
+    if (presented) return call('users.authenticate', { access_key_hash: hashSecret(presented) });
     const session = sessionCookie(req.headers.cookie);
-    if (session) return call<Caller>('users.authenticate', { session });
+    if (session) return call('users.authenticate', { session });
     throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
   },
   authorize(caller, route) {
@@ -51,17 +52,17 @@ export const dashboardSurface: Surface<Caller> = {
       method: 'get',
       path: '/apis/:id',
       permission: { name: 'apis', level: 'read' },
-      handle: async ({ caller, params, call }) => ({ body: await call<ApiRecord>('apis.get', { id: params.id, org_scope: caller.org_id }) }),
+      handle: async ({ caller, params, call }) => ({ body: await call('apis.get', { id: params.id, org_scope: caller.org_id }) }),
     },
     {
       method: 'post',
       path: '/apis',
       permission: { name: 'apis', level: 'write' },
       handle: async ({ caller, body, call }) => {
-        const { api_definition, hook_references } = body();
+        const { api_definition, hook_references } = body<ApisCreateParams>();
         // Ids are generated on the dashboard, whatever the client sent.
         const definition = isObject(api_definition) ? withoutIds(api_definition) : api_definition;
-        const created = await call<ApiRecord>('apis.create', { org_scope: caller.org_id, api_definition: definition, hook_references });
+        const created = await call('apis.create', { org_scope: caller.org_id, api_definition: definition, hook_references });
         return { body: ok('API created', created.api_definition.id, { ID: created.api_definition.api_id }) };
       },
     },
@@ -70,7 +71,7 @@ export const dashboardSurface: Surface<Caller> = {
       path: '/apis/:id',
       permission: { name: 'apis', level: 'write' },
       handle: async ({ caller, params, body, call }) => {
-        const { api_definition, hook_references } = body();
+        const { api_definition, hook_references } = body<ApisCreateParams>();
         await call('apis.update', { id: params.id, org_scope: caller.org_id, api_definition, hook_references });
         return { body: ok('Api updated') };
       },
@@ -89,8 +90,8 @@ export const dashboardSurface: Surface<Caller> = {
       path: '/apis/:id/graphql/schema/sync',
       permission: { name: 'apis', level: 'write' },
       handle: async ({ caller, params, body, call }) => {
-        const { introspection_headers, persist_headers } = body();
-        const synced = await call<ApiRecord>('apis.syncGraphqlSchema', { id: params.id, org_scope: caller.org_id, introspection_headers, persist_headers });
+        const { introspection_headers, persist_headers } = body<ApisSyncGraphqlSchemaParams>();
+        const synced = await call('apis.syncGraphqlSchema', { id: params.id, org_scope: caller.org_id, introspection_headers, persist_headers });
         const graphql = synced.api_definition.graphql as { last_schema_update?: string };
         return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
       },
@@ -102,16 +103,16 @@ export const dashboardSurface: Surface<Caller> = {
   ],
 };
 
-function listApis(call: (action: string, params: object) => Promise<unknown>, caller: Caller, query: Record<string, unknown>) {
+function listApis(call: RouteContext<Caller>['call'], caller: Caller, query: Record<string, unknown>) {
   const q = typeof query.q === 'string' && query.q !== '' ? query.q : undefined;
-  return call('apis.list', { org_scope: caller.org_id, q, page: pageFromQuery(query) }) as Promise<ApisListResult>;
+  return call('apis.list', { org_scope: caller.org_id, q, page: pageFromQuery(query) });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+function isObject<T>(value: T): value is T & object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function withoutIds(definition: Record<string, unknown>): Record<string, unknown> {
-  const { id: _id, api_id: _apiId, ...rest } = definition;
-  return rest;
+function withoutIds<T extends object>(definition: T): T {
+  const { id: _id, api_id: _apiId, ...rest } = definition as T & { id?: unknown; api_id?: unknown };
+  return rest as T;
 }

@@ -1,5 +1,5 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import { overlongField } from '../../../lib/store/column-limits';
+import { columnLengthProblem } from '../../../lib/store/column-limits';
 import { ApisErrors } from '../errors';
 
 /** The string columns of the `apis` table (migrations.ts) and the definition fields stored in them. */
@@ -13,6 +13,6 @@ const API_COLUMNS: Array<[field: string, value: (d: ApiDefinition) => unknown, m
 
 /** Refuses a definition whose indexed fields do not fit their columns, naming the field. */
 export function assertFitsColumns(definition: ApiDefinition): void {
-  const tooLong = overlongField(API_COLUMNS.map(([field, value, max]) => [field, value(definition), max]));
-  if (tooLong) throw ApisErrors.invalid(`${tooLong.field} is longer than ${tooLong.max} characters`);
+  const problem = columnLengthProblem(API_COLUMNS.map(([field, value, max]) => [field, value(definition), max]));
+  if (problem) throw ApisErrors.invalid(problem);
 }

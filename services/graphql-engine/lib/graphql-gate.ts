@@ -58,10 +58,9 @@ export function setDocumentCacheBudget(bytes: number): void {
   analyses.setBudget(bytes);
 }
 
-/** Builds the gate of a GraphQL API; undefined for other APIs. */
-export function graphqlGateFor(definition: ApiDefinition): GraphqlGate | undefined {
-  const graphql = definition.graphql as { enabled?: boolean; schema?: string; execution_mode?: string } | undefined;
-  if (!graphql || graphql.enabled === false || (graphql.enabled !== true && !graphql.execution_mode)) return undefined;
+/** Builds the gate of a GraphQL API (lib/graphql/graphql-api.ts says which APIs are); throws when it can not be served. */
+export function graphqlGateFor(definition: ApiDefinition): GraphqlGate {
+  const graphql = (definition.graphql ?? {}) as { schema?: string; execution_mode?: string };
   if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported yet; only proxyOnly`);
   if (typeof graphql.schema !== 'string' || graphql.schema.trim() === '') throw new Error('graphql.schema is required: the gateway validates requests against it');
   return new GraphqlGate(definition, graphql.schema);

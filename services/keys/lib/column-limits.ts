@@ -1,4 +1,4 @@
-import { overlongField } from '../../../lib/store/column-limits';
+import { columnLengthProblem } from '../../../lib/store/column-limits';
 import { KeysErrors } from '../errors';
 
 /**
@@ -7,10 +7,10 @@ import { KeysErrors } from '../errors';
  * are hashed, so the limit does not depend on configuration.
  */
 export function assertKeyFits(fields: { key?: string; username?: string; org_id: string }): void {
-  const tooLong = overlongField([
+  const problem = columnLengthProblem([
     ['key', fields.key, 255],
     ['username', fields.username, 255],
     ['org_id', fields.org_id, 64],
   ]);
-  if (tooLong) throw KeysErrors.invalid(`${tooLong.field} is longer than ${tooLong.max} characters`);
+  if (problem) throw KeysErrors.invalid(problem);
 }

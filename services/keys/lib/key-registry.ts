@@ -6,6 +6,7 @@ import { hashPassword } from '../../../lib/password';
 import { KeysErrors } from '../errors';
 import { isGwError } from '../../../lib/errors';
 import { applyPolicies } from './apply-policies';
+import { assertAllowedUrlsCompile } from './allowed-urls';
 import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
 import type { KeyStore, StoredKey } from './key-store';
@@ -180,6 +181,7 @@ export class KeyRegistry {
     const accessRights: Record<string, AccessDefinition> = {};
     for (const [apiId, access] of Object.entries(input.access_rights ?? {})) {
       if (access.api_id !== undefined && access.api_id !== apiId) throw KeysErrors.invalid(`access_rights.${apiId}.api_id must be ${apiId}`);
+      assertAllowedUrlsCompile(apiId, access);
       const api = await this.options.findApi(apiId, orgScope);
       if (!api) throw KeysErrors.invalid(`access_rights names an API that does not exist: ${apiId}`);
       accessRights[apiId] = { ...access, api_id: apiId, api_name: access.api_name ?? api.name, versions: access.versions ?? [] };

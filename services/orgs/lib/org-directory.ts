@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../../lib/store/database';
 import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
 import { OrgsErrors } from '../errors';
+import { assertOrgFits } from './column-limits';
 
 interface OrgRow {
   id: string;
@@ -36,6 +37,7 @@ export class OrgDirectory {
 
   async create(input: OrganisationInput): Promise<Organisation> {
     const organisation = withDefaults(input, input.id ?? newRecordId());
+    assertOrgFits(organisation);
     const now = this.now();
     try {
       await this.db('organisations').insert({ ...toRow(organisation), created_at: now, updated_at: now });
@@ -48,6 +50,7 @@ export class OrgDirectory {
 
   async update(id: string, input: OrganisationInput): Promise<Organisation> {
     const organisation = withDefaults(input, id);
+    assertOrgFits(organisation);
     const changed = await this.db('organisations').where('id', id).update({ ...toRow(organisation), updated_at: this.now() });
     if (changed === 0) throw OrgsErrors.notFound(id);
     return organisation;

@@ -127,8 +127,9 @@ function unavailable(definition: ApiDefinition): CompiledApi {
 }
 
 /**
- * The request path with its dot segments resolved (request-path.ts). When that changes it,
- * `req.url` is rewritten too, so nothing later (the management API, a plugin) sees the raw one.
+ * The request path normalised (request-path.ts: unreserved escapes decoded, dot segments
+ * resolved). When that changes it, `req.url` is rewritten too, so nothing later (the
+ * management API, a plugin) sees the raw one.
  */
 function cleanPath(req: IncomingMessage, url: string, queryStart: number): string {
   const raw = queryStart === -1 ? url : url.slice(0, queryStart);

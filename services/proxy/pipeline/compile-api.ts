@@ -1,5 +1,7 @@
 import type { LoggerInstance } from 'moleculer';
+import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
 import type { GatewayEventName } from '../../../contracts/events';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import { compose, type Step } from './compose';
@@ -9,7 +11,6 @@ import { loadPlugins } from './plugins/plugin-loader';
 import type { RequestContext } from './request-context';
 import { authenticationStep } from './steps/authentication';
 import { batchStep } from './steps/batch';
-import { graphqlGateFor } from '../../graphql-engine/lib/graphql-gate';
 import { compilePersistedQueries } from './persisted-queries';
 import { graphqlStep } from './steps/graphql';
 import { ipRulesStep } from './steps/ip-rules';
@@ -24,6 +25,7 @@ import { versionStep } from './steps/version';
 import { parseTarget } from './target';
 import type { UpstreamPools } from './upstream-pools';
 import { parseExpiry, readVersionSettings } from './versions';
+import type { Call } from '../../../lib/bus/call';
 
 export interface CompileDeps {
   pools: UpstreamPools;
@@ -41,13 +43,11 @@ export interface CompileDeps {
   /** a plugin failed after the upstream answered */
   onFailure(ctx: RequestContext, err: unknown): void;
   /** calls an action of another service (`auth.check`, `limiter.check`) */
-  call<T>(action: string, params: object): Promise<T>;
+  call: Call;
   /** what X-RateLimit-* headers describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
-  /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
-  graphqlWsInitTimeoutMs: number;
-  /** the folder of the GraphQL playground's page and assets */
-  playgroundFolder: string;
+  /** graphql-engine's hand-off, when this node runs it (GraphQL APIs are not served otherwise) */
+  graphqlEngine(): GraphqlEngineHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
 }
@@ -74,7 +74,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     usesLimits(definition, all) ? limitsStep(definition, deps) : undefined,
-    graphqlStep(definition, graphqlGateFor(definition), all.some((v) => v.persistedQueryFor !== undefined), { initTimeoutMs: deps.graphqlWsInitTimeoutMs, playgroundFolder: deps.playgroundFolder }),
+    graphqlStep(definition, graphqlApiOf(definition, deps), all.some((v) => v.persistedQueryFor !== undefined)),
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
@@ -108,6 +108,14 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
   };
+}
+
+/** The GraphQL side of a GraphQL API, compiled by graphql-engine; undefined for other APIs. */
+function graphqlApiOf(definition: ApiDefinition, deps: CompileDeps): GraphqlApi | undefined {
+  if (!isGraphqlApi(definition)) return undefined;
+  const engine = deps.graphqlEngine();
+  if (!engine) throw new Error('it is a GraphQL API and this node does not run the graphql-engine service (GW_SERVICES)');
+  return engine.compile(definition);
 }
 
 /** Keys always go through the limiter (their quota and limits); keyless APIs only when they set a limit. */

@@ -1,4 +1,5 @@
 import { compileEndpointPattern, type PathMatcher } from '../../../lib/patterns/endpoint-pattern';
+import { encodedSlashReading } from '../lib/request-path';
 
 /**
  * Endpoint rules of a version (SPEC.md "Version object"): `ignored`, `white_list` and
@@ -9,6 +10,10 @@ import { compileEndpointPattern, type PathMatcher } from '../../../lib/patterns/
  * path below the listen path, so sub-paths match automatically; `{name}` stands for one
  * segment. Rules are tried in array order, ignored entries first, then the black list, then the
  * white list; the first that matches the path and method decides.
+ *
+ * A path with `%2F` is read twice: as written (most upstreams take `a%2Fb` as one segment) and
+ * with the slashes decoded (some, e.g. WSGI apps, route on the decoded path, as the reference
+ * gateway matches); the request passes only if neither reading is refused.
  */
 
 export interface ReplyAction {
@@ -73,16 +78,29 @@ export function compileEndpointRules(version: Record<string, unknown>): Endpoint
   return {
     empty: false,
     decide(method, relativePath) {
-      for (const rule of rules) {
-        if (!rule.pattern.test(relativePath)) continue;
-        if (rule.methods !== undefined && !rule.methods.has(method)) continue;
-        if (rule.kind === 'blocked') return { kind: 'blocked' };
-        const reply = rule.methods?.get(method) ?? undefined;
-        return reply ? { kind: rule.kind, reply } : { kind: rule.kind };
-      }
-      return hasWhiteList ? { kind: 'not-allowed' } : NONE;
+      const decision = firstDecision(rules, hasWhiteList, method, relativePath);
+      if (refused(decision)) return decision;
+      const decoded = encodedSlashReading(relativePath);
+      if (decoded === undefined) return decision;
+      const other = firstDecision(rules, hasWhiteList, method, decoded);
+      return refused(other) ? other : decision;
     },
   };
+}
+
+function firstDecision(rules: Rule[], hasWhiteList: boolean, method: string, relativePath: string): EndpointDecision {
+  for (const rule of rules) {
+    if (!rule.pattern.test(relativePath)) continue;
+    if (rule.methods !== undefined && !rule.methods.has(method)) continue;
+    if (rule.kind === 'blocked') return { kind: 'blocked' };
+    const reply = rule.methods?.get(method) ?? undefined;
+    return reply ? { kind: rule.kind, reply } : { kind: rule.kind };
+  }
+  return hasWhiteList ? { kind: 'not-allowed' } : NONE;
+}
+
+function refused(decision: EndpointDecision): boolean {
+  return decision.kind === 'blocked' || decision.kind === 'not-allowed';
 }
 
 function compileRule(kind: ListKind, entry: string | ExtendedEntry, ignoreCase: boolean): Rule {

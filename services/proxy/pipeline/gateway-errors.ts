@@ -17,6 +17,8 @@ export const GatewayMessages = {
   requestTooLarge: 'Request is too large',
   lengthRequired: 'Content length is required for this request',
   lengthInvalid: 'Content length is not a valid integer',
+  /** Go's URL parser's words for what its HTTP server refuses with 400 */
+  malformedPath: 'Bad Request: invalid URL escape in the path',
   ipDisallowed: 'access from this IP has been disallowed',
   internal: 'There was an internal error processing the request',
   keyStoreUnavailable: 'The key store is not reachable, please try again later',

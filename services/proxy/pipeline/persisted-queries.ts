@@ -15,7 +15,13 @@ export interface PersistedQuery {
   variables(ctx: RequestContext): Record<string, unknown>;
 }
 
-export type PersistedQueryLookup = (method: string, relativePath: string) => PersistedQuery | undefined;
+/**
+ * A `{name}` segment that is not a valid percent-encoding (`%zz`, a lone `%`, broken UTF-8).
+ * The reference gateway's HTTP server refuses such a path with 400 before routing it.
+ */
+export const MALFORMED_PATH = Symbol('malformed path');
+
+export type PersistedQueryLookup = (method: string, relativePath: string) => PersistedQuery | typeof MALFORMED_PATH | undefined;
 
 /**
  * `extended_paths.persist_graphql` (SPEC.md "persist_graphql entry"): a REST path (with
@@ -40,7 +46,8 @@ export function compilePersistedQueries(entries: unknown, contextVars: boolean):
       if (rule.method !== method) continue;
       const match = rule.pattern.exec(relativePath);
       if (!match) continue;
-      const segments = Object.fromEntries(rule.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
+      const segments = decodeSegments(rule.names, match);
+      if (!segments) return MALFORMED_PATH;
       return {
         operation: rule.operation,
         variables: (ctx) => Object.fromEntries(Object.entries(rule.variables).map(([name, value]) => [name, resolve(value, segments, ctx, contextVars)])),
@@ -48,6 +55,14 @@ export function compilePersistedQueries(entries: unknown, contextVars: boolean):
     }
     return undefined;
   };
+}
+
+function decodeSegments(names: string[], match: Array<string | undefined>): Record<string, string> | undefined {
+  try {
+    return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
+  } catch {
+    return undefined; // URIError
+  }
 }
 
 function resolve(value: unknown, segments: Record<string, string>, ctx: RequestContext, contextVars: boolean): unknown {

@@ -59,7 +59,7 @@ export class RequestContext {
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
     readonly api: CompiledApi,
-    /** the request path, as sent (still percent-encoded) */
+    /** the request path, normalised (services/proxy/lib/request-path.ts): reserved escapes such as `%2F` kept as sent */
     readonly path: string,
     /** the query string including its `?`, or '' (credential stripping may shorten it) */
     public search: string,

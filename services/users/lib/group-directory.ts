@@ -5,6 +5,7 @@ import { newRecordId } from '../../../lib/ids';
 import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
 import { UsersErrors } from '../errors';
+import { assertGroupFits } from './column-limits';
 
 interface GroupRow {
   id: string;
@@ -51,6 +52,7 @@ export class GroupDirectory {
       created_at: now,
       updated_at: now,
     };
+    assertGroupFits(row);
     await this.db('user_groups').insert(row);
     return fromRow(row);
   }
@@ -66,6 +68,7 @@ export class GroupDirectory {
       user_permissions: input.user_permissions ? JSON.stringify(input.user_permissions) : current.user_permissions,
       updated_at: this.now(),
     };
+    assertGroupFits(next);
     await this.db('user_groups').where('id', id).update(next);
     return fromRow(next);
   }

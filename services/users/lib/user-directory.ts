@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../../lib/store/database';
 import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
 import { UsersErrors } from '../errors';
+import { assertUserFits } from './column-limits';
 import type { GroupDirectory } from './group-directory';
 import { effectivePermissions, isAdmin } from '../../../lib/permissions';
 
@@ -64,6 +65,7 @@ export class UserDirectory {
   async create(input: UserInput, orgScope?: string): Promise<WithNewKey> {
     const orgId = ownOrg(orgScope, input.org_id);
     if (!orgId) throw UsersErrors.orgRequired();
+    assertUserFits({ ...input, org_id: orgId, user_permissions: JSON.stringify(input.user_permissions ?? {}) });
     if (!(await this.deps.orgExists(orgId))) throw UsersErrors.unknownOrg(orgId);
     if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, orgId);
     const now = this.now();
@@ -105,6 +107,7 @@ export class UserDirectory {
       user_permissions: input.user_permissions ? JSON.stringify(input.user_permissions) : current.user_permissions,
       updated_at: this.now(),
     };
+    assertUserFits(next);
     await this.write(() => this.db('users').where('id', id).update(next), next.email_address);
     if (!next.active) await this.db('user_sessions').where('user_id', id).delete();
     return fromRow(next);
@@ -165,8 +168,9 @@ export class UserDirectory {
    * Looked up by the key's hash, so neither the query nor a failed query's logged SQL carries
    * the key, and no comparison of secrets happens here whose timing could leak it.
    */
-  async callerByAccessKey(accessKey: string): Promise<Caller> {
-    const row = await this.db<UserRow>('users').where('access_key_hash', hashSecret(accessKey)).first();
+  /** The caller whose access key hashes (lib/secret-hash.ts) to `accessKeyHash`. */
+  async callerByAccessKeyHash(accessKeyHash: string): Promise<Caller> {
+    const row = await this.db<UserRow>('users').where('access_key_hash', accessKeyHash).first();
     if (!row) throw UsersErrors.badAccessKey();
     return this.caller(row);
   }

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import type { HookReference } from '../../../contracts/apis/api-definition';
 import type { GatewayEvent } from '../../../contracts/events';
 import type { Webhook } from '../../../contracts/webhooks/actions';
+import { errorMessage } from '../../../lib/store/store-errors';
 import { readTemplate } from './template-file';
 
 /** a cap on the cool-downs held, in case events with ever new keys outrun the sweep */
@@ -143,7 +144,7 @@ export class EventDelivery {
   private record(hook: Webhook, event: GatewayEvent, status: 'delivered' | 'failed', attempts: number, code: number, error: string): Promise<void> {
     return this.deps
       .log({ hook_id: hook.id, org_id: event.org_id, api_id: event.api_id, event: event.event, status, attempts, response_code: code, error })
-      .catch((err: Error) => this.deps.warn(`could not record the delivery of webhook ${hook.id}: ${err.message}`));
+      .catch((err: unknown) => this.deps.warn(`could not record the delivery of webhook ${hook.id}: ${errorMessage(err)}`));
   }
 }
 

@@ -5,6 +5,7 @@ import { newRecordId } from '../../../lib/ids';
 import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
 import { WebhooksErrors } from '../errors';
+import { assertHookFits } from './column-limits';
 
 interface HookRow {
   id: string;
@@ -47,6 +48,7 @@ export class HookStore {
 
   async create(input: HookInput, orgScope: string | undefined): Promise<Webhook> {
     const hook = withDefaults(input, newRecordId(), orgScope ?? input.org_id ?? '');
+    assertHookFits(hook);
     const now = this.now();
     await this.db('hooks').insert({ id: hook.id, org_id: hook.org_id, document: JSON.stringify(hook), created_at: now, updated_at: now });
     return hook;

@@ -1,4 +1,3 @@
-import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
 import type { Step } from '../compose';

@@ -1,11 +1,10 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
+import type { GraphqlApi, GraphqlSubscriptionType } from '../../../../contracts/graphql-engine/hand-off';
 import type { Session } from '../../../../contracts/keys/session';
-import type { GraphqlGate } from '../../../graphql-engine/lib/graphql-gate';
-import { Playground } from '../../../graphql-engine/lib/playground';
-import type { UpstreamSubscriptionType } from '../../../graphql-engine/lib/upstream-operations';
-import { acceptSubscriptions, pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';
 import { DONE, type Step } from '../compose';
-import { answerJson } from '../refuse';
+import { GatewayMessages } from '../gateway-errors';
+import { MALFORMED_PATH } from '../persisted-queries';
+import { answerJson, refuse } from '../refuse';
 import { compileHeaderTransform, applyHeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
 
@@ -15,53 +14,39 @@ import type { RequestContext } from '../request-context';
  * operation: parsed and validated against the API's schema (never forwarded when invalid),
  * checked against the key's depth limits, field permissions and introspection right, then
  * forwarded as received with `graphql.proxy.request_headers` added (`auth_headers` are for
- * schema introspection by the dashboard only, never sent here).
+ * schema introspection by the dashboard only, never sent here). The checks, the playground and
+ * subscriptions are graphql-engine's, handed over in process (`engine`, contracts/graphql-engine).
  */
-export function graphqlStep(
-  definition: ApiDefinition,
-  gate: GraphqlGate | undefined,
-  hasPersistedQueries: boolean,
-  options: { initTimeoutMs: number; playgroundFolder: string },
-): Step | undefined {
-  if (!gate && !hasPersistedQueries) return undefined;
-  const { initTimeoutMs } = options;
-  const playground = gate ? playgroundOf(definition, options.playgroundFolder) : undefined;
+export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | undefined, hasPersistedQueries: boolean): Step | undefined {
+  if (!engine && !hasPersistedQueries) return undefined;
   const proxy = ((definition.graphql as Record<string, unknown> | undefined)?.proxy ?? {}) as Record<string, unknown>;
   const requestHeaders = compileHeaderTransform(proxy.request_headers, undefined, definition.enable_context_vars === true);
-  const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws') as UpstreamSubscriptionType;
+  const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws') as GraphqlSubscriptionType;
   return async (ctx) => {
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
+    if (persisted === MALFORMED_PATH) return refuse(ctx, 400, GatewayMessages.malformedPath);
     if (persisted) return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
-    if (!gate) return;
-    const page = playground && ctx.req.method === 'GET' ? playground.site.serve(ctx.relativePath, playground.path) : undefined;
+    if (!engine) return;
+    const page = ctx.req.method === 'GET' ? engine.playground(ctx.relativePath) : undefined;
     if (page) {
       ctx.res.writeHead(page.status, { ...page.headers, 'content-length': page.body.length });
       ctx.res.end(page.body);
       return DONE;
     }
     if (ctx.upgrade) {
-      if (!pickProtocol(ctx.req.headers['sec-websocket-protocol'])) return answerJson(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
+      if (!engine.speaksProtocol(ctx.req.headers['sec-websocket-protocol'])) return answerJson(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
       const headers: Record<string, string> = {};
       if (requestHeaders) applyHeaderTransform(requestHeaders, headers, ctx);
       const upstream = { url: ctx.version!.target.origin + (ctx.version!.target.fullPath || '/'), headers, subscriptionType };
-      acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { gate, session: ctx.session as Session | undefined, upstream, initTimeoutMs });
+      engine.acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { session: ctx.session as Session | undefined, upstream });
       return DONE;
     }
     const request = await readOperation(ctx);
     if ('error' in request) return answerJson(ctx, 400, { errors: [{ message: request.error }] });
-    const refusal = gate.refusal(gate.analyse(request.query, request.operationName), ctx.session as Session | undefined);
+    const refusal = engine.refusal(request.query, request.operationName, ctx.session as Session | undefined);
     if (refusal) return answerJson(ctx, refusal.status, refusal.body);
     if (requestHeaders) applyHeaderTransform(requestHeaders, ctx.upstreamHeaders(), ctx);
   };
-}
-
-/** `graphql.playground {enabled, path}`: the page is served below the listen path, after the API's authentication. */
-function playgroundOf(definition: ApiDefinition, folder: string): { site: Playground; path: string } | undefined {
-  const settings = ((definition.graphql as Record<string, unknown>).playground ?? {}) as { enabled?: boolean; path?: string };
-  if (settings.enabled !== true) return undefined;
-  const path = `/${(settings.path || '/playground').replace(/^\/+|\/+$/g, '')}`;
-  const listen = definition.proxy.listen_path.replace(/\/+$/, '');
-  return { site: new Playground(folder, `${listen}${path}`, listen || '/', definition.name), path };
 }
 
 function runPersisted(ctx: RequestContext, operation: string, variables: Record<string, unknown>): void {

@@ -6,9 +6,10 @@ import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
+import type { Call } from '../../../../lib/bus/call';
 
 export interface LimitsStepDeps {
-  call<T>(action: string, params: object): Promise<T>;
+  call: Call;
   logger: LoggerInstance;
   /** what X-RateLimit-* describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
@@ -119,7 +120,7 @@ function held(ctx: RequestContext, ms: number): Promise<boolean> {
 
 async function check(deps: LimitsStepDeps, params: LimiterCheckParams): Promise<LimiterCheckResult> {
   try {
-    return await deps.call<LimiterCheckResult>('limiter.check', params);
+    return await deps.call('limiter.check', params);
   } catch (err) {
     return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
   }

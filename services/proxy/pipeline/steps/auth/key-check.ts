@@ -1,4 +1,5 @@
 import type { LoggerInstance } from 'moleculer';
+import type { Call } from '../../../../../lib/bus/call';
 import type { AuthCheckParams, AuthCheckResult } from '../../../../../contracts/auth/actions';
 import { DONE, type Step } from '../../compose';
 import { stripCredential, type CredentialLocations, type FoundCredential } from '../../credentials';
@@ -7,7 +8,7 @@ import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
 
 export interface AuthStepDeps {
-  call<T>(action: string, params: object): Promise<T>;
+  call: Call;
   logger: LoggerInstance;
   emitEvent(event: 'AuthFailure', ctx: RequestContext, message: string): void;
 }
@@ -31,7 +32,7 @@ export interface Authenticator {
 /** Asks the auth service; an unreachable key store is a 503, never a pass or a refusal. */
 export async function checkCredential(deps: AuthStepDeps, params: AuthCheckParams): Promise<AuthCheckResult | Error> {
   try {
-    return await deps.call<AuthCheckResult>('auth.check', params);
+    return await deps.call('auth.check', params);
   } catch (err) {
     deps.logger.error(`credential check failed: ${(err as Error).message}`);
     return err as Error;

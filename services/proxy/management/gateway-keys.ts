@@ -1,5 +1,5 @@
-import type { KeyRecord, KeysListResult, PoliciesListResult } from '../../../contracts/keys/actions';
-import type { Policy, Session } from '../../../contracts/keys/session';
+import type { KeyRecord } from '../../../contracts/keys/actions';
+import type { Session } from '../../../contracts/keys/session';
 import type { Route } from '../../../lib/http/surface';
 
 type Admin = 'gateway-admin';
@@ -14,46 +14,46 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
   {
     method: 'get',
     path: '/keys',
-    handle: async ({ call }) => ({ body: { keys: (await call<KeysListResult>('keys.list', { page: 0 })).keys } }),
+    handle: async ({ call }) => ({ body: { keys: (await call('keys.list', { page: 0 })).keys } }),
   },
   {
     method: 'post',
     path: '/keys',
-    handle: async ({ body, call }) => ({ body: result(await call<KeyRecord>('keys.create', { session: body() }), 'added') }),
+    handle: async ({ body, call }) => ({ body: result(await call('keys.create', { session: body<Session>() }), 'added') }),
   },
   {
     // As the reference gateway's /tyk/keys/create: a generated key, not a key named "create".
     method: 'post',
     path: '/keys/create',
-    handle: async ({ body, call }) => ({ body: result(await call<KeyRecord>('keys.create', { session: body() }), 'added') }),
+    handle: async ({ body, call }) => ({ body: result(await call('keys.create', { session: body<Session>() }), 'added') }),
   },
   {
     method: 'post',
     path: '/keys/:key',
     handle: async ({ params, body, call }) => {
-      const session = body() as Session;
+      const session = body<Session>();
       if (session.basic_auth_data?.password) {
-        const created = await call<KeyRecord>('keys.saveBasicUser', { username: params.key, session, mode: 'create' });
+        const created = await call('keys.saveBasicUser', { username: params.key, session, mode: 'create' });
         return { body: { ...result(created, 'added'), key: `${created.data.org_id ?? ''}${params.key}` } };
       }
-      return { body: result(await call<KeyRecord>('keys.create', { session, custom_key: params.key }), 'added') };
+      return { body: result(await call('keys.create', { session, custom_key: params.key }), 'added') };
     },
   },
   {
     method: 'get',
     path: '/keys/:key',
-    handle: async ({ params, call }) => ({ body: (await call<KeyRecord>('keys.get', { key: params.key })).data }),
+    handle: async ({ params, call }) => ({ body: (await call('keys.get', { key: params.key })).data }),
   },
   {
     method: 'put',
     path: '/keys/:key',
     handle: async ({ params, body, call }) => {
-      const session = body() as Session;
+      const session = body<Session>();
       if (session.basic_auth_data !== undefined) {
-        const updated = await call<KeyRecord>('keys.saveBasicUser', { username: params.key, session, mode: 'update' });
+        const updated = await call('keys.saveBasicUser', { username: params.key, session, mode: 'update' });
         return { body: { ...result(updated, 'modified'), key: `${updated.data.org_id ?? ''}${params.key}` } };
       }
-      const updated = await call<KeyRecord>('keys.update', { key: params.key, session });
+      const updated = await call('keys.update', { key: params.key, session });
       return { body: { ...result(updated, 'modified'), key: params.key } };
     },
   },
@@ -65,12 +65,12 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
       return { body: { key: params.key, status: 'ok', action: 'deleted' } };
     },
   },
-  { method: 'get', path: '/policies', handle: async ({ call }) => ({ body: (await call<PoliciesListResult>('keys.policies.list', { page: 0 })).policies }) },
-  { method: 'get', path: '/policies/:id', handle: async ({ params, call }) => ({ body: await call<Policy>('keys.policies.get', { id: params.id }) }) },
+  { method: 'get', path: '/policies', handle: async ({ call }) => ({ body: (await call('keys.policies.list', { page: 0 })).policies }) },
+  { method: 'get', path: '/policies/:id', handle: async ({ params, call }) => ({ body: await call('keys.policies.get', { id: params.id }) }) },
   {
     method: 'post',
     path: '/policies',
-    handle: async ({ body, call }) => ({ body: { key: (await call<Policy>('keys.policies.create', { policy: body() })).id, status: 'ok', action: 'added' } }),
+    handle: async ({ body, call }) => ({ body: { key: (await call('keys.policies.create', { policy: body() })).id, status: 'ok', action: 'added' } }),
   },
   {
     method: 'put',

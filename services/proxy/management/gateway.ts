@@ -1,7 +1,8 @@
-import type { ApiDefinition, ApiRecord } from '../../../contracts/apis/api-definition';
+import type { ApisCreateParams } from '../../../contracts/apis/actions';
+import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
-import { headerValue, secretMatches } from '../lib/credentials';
 import { gatewayKeyRoutes } from './gateway-keys';
 
 /**
@@ -51,8 +52,8 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         method: 'post',
         path: '/apis',
         handle: async ({ body, call }) => {
-          const definition = body();
-          const created = await call<ApiRecord>('apis.create', { api_definition: definition });
+          const definition = body<ApisCreateParams['api_definition']>();
+          const created = await call('apis.create', { api_definition: definition });
           view.applyLocally(created.api_definition);
           return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
         },
@@ -61,11 +62,11 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         method: 'put',
         path: '/apis/:id',
         handle: async ({ params, body, call }) => {
-          const definition = body();
+          const definition = body<ApisCreateParams['api_definition']>();
           if (definition.api_id !== undefined && definition.api_id !== params.id) {
             throw new HttpProblem(400, `Request API id '${params.id}' does not match the api_id '${String(definition.api_id)}' in the definition; for updates these must match`);
           }
-          const updated = await call<ApiRecord>('apis.update', { id: params.id, api_definition: definition });
+          const updated = await call('apis.update', { id: params.id, api_definition: definition });
           view.applyLocally(updated.api_definition);
           return { body: { key: updated.api_definition.api_id, status: 'ok', action: 'modified' } };
         },
@@ -74,7 +75,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         method: 'delete',
         path: '/apis/:id',
         handle: async ({ params, call }) => {
-          const removed = await call<{ id: string; api_id: string }>('apis.remove', { id: params.id });
+          const removed = await call('apis.remove', { id: params.id });
           view.forgetLocally(removed.id);
           return { body: { key: removed.api_id, status: 'ok', action: 'deleted' } };
         },

@@ -1,0 +1,19 @@
+import type { ApisActions } from './apis/actions';
+import type { AuthActions } from './auth/actions';
+import type { KeysActions } from './keys/actions';
+import type { LimiterActions } from './limiter/actions';
+import type { OrgsActions } from './orgs/actions';
+import type { UsersActions } from './users/actions';
+import type { WebhooksActions } from './webhooks/actions';
+
+/**
+ * Every action on the bus: its full name → the params it takes and the result it answers. Each
+ * service declares its part in `contracts/<service>/actions.ts`. Callers go through
+ * lib/bus/call.ts and services type their handlers with lib/bus/actions.ts, both against this
+ * map, so renaming an action or changing a result fails `tsc` on both sides.
+ */
+export interface ActionMap extends ApisActions, AuthActions, KeysActions, LimiterActions, OrgsActions, UsersActions, WebhooksActions {}
+
+export type ActionName = keyof ActionMap;
+export type ActionParams<A extends ActionName> = ActionMap[A]['params'];
+export type ActionResult<A extends ActionName> = ActionMap[A]['result'];

@@ -1,0 +1,54 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ApiDefinition } from '../apis/api-definition';
+import type { Session } from '../keys/session';
+
+/**
+ * The in-process hand-off from proxy to graphql-engine (ARCHITECTURE.md): proxy runs an API's
+ * chain (version, IP rules, authentication, limits) and hands GraphQL requests and WebSocket
+ * upgrades over to the engine of the same node. Types only: the engine registers its
+ * implementation on the node's Runtime (lib/hand-offs.ts), proxy looks it up there.
+ */
+export interface GraphqlEngineHandOff {
+  /**
+   * Compiles the GraphQL side of an API, once, with its chain. Throws when its GraphQL settings
+   * can not be served (an unsupported execution mode, no schema): the API is then not served.
+   */
+  compile(definition: ApiDefinition): GraphqlApi;
+}
+
+/** How the upstream of a GraphQL API speaks subscriptions (`graphql.proxy.subscription_type`). */
+export type GraphqlSubscriptionType = 'graphql-ws' | 'graphql-transport-ws' | 'sse';
+
+export interface GraphqlUpstream {
+  /** the API's target URL (http or https) */
+  url: string;
+  /** headers sent with every upstream operation (`graphql.proxy.request_headers`) */
+  headers: Record<string, string>;
+  subscriptionType: GraphqlSubscriptionType;
+}
+
+/** A refusal in the shape the reference gateway uses for it. */
+export interface GraphqlRefusal {
+  status: number;
+  body: unknown;
+}
+
+/** A reply the engine gives whole: a page or asset of the API's playground. */
+export interface GraphqlPageReply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** One GraphQL API, compiled. */
+export interface GraphqlApi {
+  /** The playground page or asset for a GET of this path below the listen path; undefined when it is not the playground's. */
+  playground(relativePath: string): GraphqlPageReply | undefined;
+  /** Why this caller may not run this operation (invalid, too deep, a restricted field, introspection), or undefined. */
+  refusal(query: string, operationName: string | undefined, session: Session | undefined): GraphqlRefusal | undefined;
+  /** Whether the client offers a WebSocket subprotocol gw speaks (`sec-websocket-protocol`). */
+  speaksProtocol(offered: string | undefined): boolean;
+  /** Takes over an upgrade that passed the API's chain: operations run against `upstream`. */
+  acceptSubscriptions(req: IncomingMessage, socket: Duplex, head: Buffer, options: { session: Session | undefined; upstream: GraphqlUpstream }): void;
+}

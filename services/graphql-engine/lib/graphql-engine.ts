@@ -1,0 +1,37 @@
+import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
+import { graphqlGateFor } from './graphql-gate';
+import { Playground } from './playground';
+import { acceptSubscriptions, pickProtocol } from './websocket-hand-off';
+
+export interface GraphqlEngineOptions {
+  /** the folder of the GraphQL playground's page and assets */
+  playgroundFolder: string;
+  /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
+  initTimeoutMs: number;
+}
+
+/** The engine's side of the proxy → graphql-engine hand-off (contracts/graphql-engine/hand-off.ts). */
+export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngineHandOff {
+  return { compile: (definition) => compileGraphqlApi(definition, options) };
+}
+
+function compileGraphqlApi(definition: ApiDefinition, options: GraphqlEngineOptions): GraphqlApi {
+  const gate = graphqlGateFor(definition);
+  const playground = playgroundOf(definition, options.playgroundFolder);
+  return {
+    playground: (relativePath) => playground?.site.serve(relativePath, playground.path),
+    refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
+    speaksProtocol: (offered) => pickProtocol(offered) !== undefined,
+    acceptSubscriptions: (req, socket, head, { session, upstream }) => acceptSubscriptions(req, socket, head, { gate, session, upstream, initTimeoutMs: options.initTimeoutMs }),
+  };
+}
+
+/** `graphql.playground {enabled, path}`: the page is served below the listen path, after the API's authentication. */
+function playgroundOf(definition: ApiDefinition, folder: string): { site: Playground; path: string } | undefined {
+  const settings = ((definition.graphql as Record<string, unknown>).playground ?? {}) as { enabled?: boolean; path?: string };
+  if (settings.enabled !== true) return undefined;
+  const path = `/${(settings.path || '/playground').replace(/^\/+|\/+$/g, '')}`;
+  const listen = definition.proxy.listen_path.replace(/\/+$/, '');
+  return { site: new Playground(folder, `${listen}${path}`, listen || '/', definition.name), path };
+}

@@ -1,0 +1,65 @@
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/**
+ * Services import each other only through contracts/ (ARCHITECTURE.md, CONVENTIONS.md "Calls
+ * the compiler checks"); services/index.ts, the node's composition root, is the one file that
+ * wires them all. contracts/ holds types and validator data, importing nothing but itself.
+ */
+const root = resolve(__dirname, '../../..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module a file names: `import … from`, `export … from`, `import(…)`, `require(…)`. */
+function specifiers(source: string): string[] {
+  const found: string[] = [];
+  const patterns = [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s+['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g];
+  for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1]);
+  return found;
+}
+
+/** The files that reach into another service, as `file -> imported path`. */
+export function crossServiceImports(files: Array<{ path: string; source: string }>): string[] {
+  const problems: string[] = [];
+  for (const { path, source } of files) {
+    const [top, service] = relative(root, path).split(/[\\/]/);
+    if (top !== 'services' || service === 'index.ts') continue;
+    for (const specifier of specifiers(source)) {
+      if (!specifier.startsWith('.')) continue;
+      const [targetTop, targetService] = relative(root, resolve(dirname(path), specifier)).split(/[\\/]/);
+      if (targetTop === 'services' && targetService !== service) problems.push(`${relative(root, path)} -> ${specifier}`);
+    }
+  }
+  return problems;
+}
+
+describe('service boundaries', () => {
+  const read = (dir: string) => sourceFiles(join(root, dir)).map((path) => ({ path, source: readFileSync(path, 'utf8') }));
+
+  it('no service imports another service\'s files (only services/index.ts wires them)', () => {
+    assert.deepEqual(crossServiceImports(read('services')), []);
+  });
+
+  it('the check sees an import of another service\'s internals', () => {
+    const file = { path: join(root, 'services/proxy/pipeline/steps/graphql.ts'), source: "import { pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';\nimport type { Step } from '../compose';" };
+    assert.deepEqual(crossServiceImports([file]), ['services/proxy/pipeline/steps/graphql.ts -> ../../../graphql-engine/lib/websocket-hand-off']);
+  });
+
+  it('contracts import only contracts (and node: types)', () => {
+    const contracts = join(root, 'contracts');
+    const inContracts = (path: string, specifier: string) => !relative(contracts, resolve(dirname(path), specifier)).startsWith('..');
+    const outside = read('contracts').flatMap(({ path, source }) =>
+      specifiers(source)
+        .filter((specifier) => (specifier.startsWith('.') ? !inContracts(path, specifier) : !specifier.startsWith('node:')))
+        .map((specifier) => `${relative(root, path)} -> ${specifier}`),
+    );
+    assert.deepEqual(outside, []);
+  });
+});
