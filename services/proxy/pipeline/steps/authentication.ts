@@ -3,6 +3,7 @@ import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
 import type { Step } from '../compose';
 import { allOf } from './auth/all-of';
 import { basicAuthenticator } from './auth/basic';
+import { hmacAuthenticator } from './auth/hmac';
 import type { Authenticator, AuthStepDeps, IdentityMode } from './auth/key-check';
 import { oauthAuthenticator } from './auth/oauth';
 import { pluginAuthenticator } from './auth/plugin';
@@ -14,8 +15,9 @@ const IDENTITY_MODES: readonly IdentityMode[] = ['auth_token', 'basic_auth_user'
 
 /**
  * Authentication of a protected API (not `use_keyless`), one authenticator per enabled mode in
- * the reference gateway's order: OAuth 2.0 (`use_oauth2`), basic (`use_basic_auth`), an
- * `auth_check` plugin, then the auth token (`use_standard_auth`, or when no other mode is on).
+ * the reference gateway's order: OAuth 2.0 (`use_oauth2`), basic (`use_basic_auth`), HMAC
+ * signatures (`enable_signature_checking`), an `auth_check` plugin, then the auth token
+ * (`use_standard_auth`, or when no other mode is on).
  * One mode is its own step; several must all pass (auth/all-of.ts). Credentials are checked by
  * the `auth` service. Ignored endpoints skip authentication, as in the reference gateway.
  * Throws (the API is not served) when `base_identity_provided_by` names a mode the API does not use.
@@ -25,6 +27,7 @@ export function authenticationStep(definition: ApiDefinition, authCheck: GwPlugi
   const modes: Authenticator[] = [];
   if (definition.use_oauth2 === true) modes.push(oauthAuthenticator(definition, deps));
   if (definition.use_basic_auth === true) modes.push(basicAuthenticator(definition, deps));
+  if (definition.enable_signature_checking === true) modes.push(hmacAuthenticator(definition, deps));
   if (authCheck) modes.push(pluginAuthenticator(authCheck, deps.logger));
   if (definition.use_standard_auth === true || modes.length === 0) modes.push(tokenAuthenticator(definition, deps));
   if (modes.length === 1) return modes[0].step;
