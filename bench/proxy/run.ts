@@ -1,7 +1,7 @@
 /**
  * `npm run bench:proxy`: the proxy benchmark of PERFORMANCE.md. Runs the upstream directly,
  * nginx, fast-gateway and gw (a keyless API among 10, and among 1,000; token auth; token auth
- * with a rate limit and a quota) with wrk, 1 thread and 32
+ * with a rate limit and a quota; an HMAC-signed request, see hmac.ts) with wrk, 1 thread and 32
  * connections, 5 s rounds alternated between the systems, and prints the median of the rounds
  * with the ratio to fast-gateway. Then the added p99 latency of gw over direct at half of gw's
  * peak rate (wrk with a fixed delay between requests), and gw's resident memory with 1,000 APIs.
@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
+import { createHmacApi } from './hmac';
 
 const ROOT = resolve(__dirname, '../..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   const gwAuth = await startGw(work, 'gw-auth', upstreamPort, 0, 'all');
   const authKey = await createTokenApi(gwAuth.url, upstreamPort, 'token-api', {});
   const limitedKey = await createTokenApi(gwAuth.url, upstreamPort, 'limited-api', { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 3600 });
+  const hmacHeaders = await createHmacApi(gwAuth.url, upstreamPort, 'hmac-api');
 
   const systems: System[] = [
     { name: 'upstream, direct (the limit)', url: `http://127.0.0.1:${upstreamPort}/api/hello` },
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
     { name: 'gw, keyless, 1,000 APIs loaded (last one)', url: `${gwThousand.url}/api-999/hello`, pid: gwThousand.pid },
     { name: 'gw, auth token', url: `${gwAuth.url}/token-api/hello`, pid: gwAuth.pid, headers: { authorization: authKey } },
     { name: 'gw, auth token + rate limit + quota', url: `${gwAuth.url}/limited-api/hello`, pid: gwAuth.pid, headers: { authorization: limitedKey } },
+    { name: 'gw, HMAC signature (hmac-sha256, pre-signed)', url: `${gwAuth.url}/hmac-api/hello`, pid: gwAuth.pid, headers: hmacHeaders },
   ];
   for (const system of systems) wrk(system, 1); // warm-up: JIT, pools
   const results = new Map<string, number[]>(systems.map((s) => [s.name, []]));

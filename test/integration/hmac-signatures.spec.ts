@@ -261,6 +261,7 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
       const received = upstream.received.at(-1)!;
       assert.equal(received.headers['x-api-key'], keys.token.key);
       assert.match(String(received.headers.authorization), /^Signature keyId=/);
+      assert.equal((await call('/both-token/a', { 'x-api-key': keys.token.key })).status, 400, 'the signature is required too');
     });
 
     it('base_identity_provided_by hmac_key: the HMAC key gives the session (the token key has no access there)', async () => {
@@ -269,6 +270,7 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
 
     it('unset: the last mode (the token) gives the session', async () => {
       assert.equal((await call('/both-unset/a', both('/both-unset/a'))).status, 200);
+      assert.equal((await call('/both-unset/a', { 'x-api-key': keys.token.key })).status, 400, 'the signature is required too');
     });
 
     it('each mode must pass: no token → 401, an unknown token → 403, no or a bad signature → 400', async () => {
