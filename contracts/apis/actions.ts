@@ -1,4 +1,4 @@
-import type { ApiDefinition, ApiRecord, HookReference } from './api-definition';
+import { BASE_IDENTITY_MODES, type ApiDefinition, type ApiRecord, type HookReference } from './api-definition';
 
 /**
  * `apis.*` actions. `org_scope` limits an action to one organisation's records (the dashboard
@@ -27,7 +27,7 @@ export const apiDefinitionRule = {
     use_basic_auth: optionalBoolean,
     enable_signature_checking: optionalBoolean,
     use_standard_auth: optionalBoolean,
-    base_identity_provided_by: { type: 'enum', optional: true, values: ['', 'auth_token', 'basic_auth_user', 'hmac_key', 'oauth_key', 'custom_auth', 'jwt_claim', 'oidc_user'] },
+    base_identity_provided_by: { type: 'enum', optional: true, values: ['', ...BASE_IDENTITY_MODES] },
     hmac_allowed_algorithms: { type: 'array', optional: true, items: { type: 'enum', values: ['hmac-sha1', 'hmac-sha256', 'hmac-sha384', 'hmac-sha512', 'rsa-sha256'] } },
     hmac_allowed_clock_skew: { type: 'number', optional: true },
     enable_batch_request_support: optionalBoolean,

@@ -71,13 +71,14 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders);
     await createApi('hmac', '/hmac', { enable_signature_checking: true, hmac_allowed_clock_skew: 5000 });
     await createApi('no-skew', '/no-skew', { enable_signature_checking: true, hmac_allowed_clock_skew: -1 });
+    await createApi('strip', '/strip', { enable_signature_checking: true, strip_auth_data: true });
     await createApi('limited', '/limited', { enable_signature_checking: true, hmac_allowed_algorithms: ['hmac-sha256'] });
     const both = { enable_signature_checking: true, use_standard_auth: true, auth: { auth_header_name: 'X-Api-Key' } };
     await createApi('both-token', '/both-token', { ...both, base_identity_provided_by: 'auth_token' });
     await createApi('both-hmac', '/both-hmac', { ...both, base_identity_provided_by: 'hmac_key' });
     await createApi('both-unset', '/both-unset', both);
     await createApi('both-bad', '/both-bad', { ...both, base_identity_provided_by: 'basic_auth_user' });
-    await createKey('signer', { hmac_enabled: true, hmac_string: 'chosen-by-the-client', access_rights: rights('hmac', 'no-skew', 'limited', 'both-hmac') });
+    await createKey('signer', { hmac_enabled: true, hmac_string: 'chosen-by-the-client', access_rights: rights('hmac', 'no-skew', 'strip', 'limited', 'both-hmac') });
     await createKey('plain', { access_rights: rights('hmac') });
     await createKey('token', { access_rights: rights('both-token', 'both-unset') });
   });
@@ -192,6 +193,12 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
       assert.equal((await call('/hmac/a', { ...signed, date: 'Mon, 02 Jan 2006 15:04:05 GMT' })).status, 200);
       const old = signedHeaders('signer', '/hmac/a', { headers: ['(request-target)', 'x-aux-date'] }, { 'x-aux-date': new Date(Date.now() - 60_000).toUTCString() });
       await refused('/hmac/a', old);
+    });
+
+    it('strip_auth_data: the signature does not go upstream', async () => {
+      assert.equal((await call('/strip/a', signedHeaders('signer', '/strip/a'))).status, 200);
+      assert.equal(upstream.received.at(-1)!.headers.authorization, undefined);
+      assert.ok(upstream.received.at(-1)!.headers.date, 'the signed date does');
     });
 
     it('no Authorization header → 400', () => refused('/hmac/a', { date: new Date().toUTCString() }));

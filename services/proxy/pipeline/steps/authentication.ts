@@ -1,17 +1,15 @@
-import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
+import { BASE_IDENTITY_MODES, type ApiDefinition, type IdentityMode } from '../../../../contracts/apis/api-definition';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
 import type { Step } from '../compose';
 import { allOf } from './auth/all-of';
 import { basicAuthenticator } from './auth/basic';
 import { hmacAuthenticator } from './auth/hmac';
-import type { Authenticator, AuthStepDeps, IdentityMode } from './auth/key-check';
+import type { Authenticator, AuthStepDeps } from './auth/key-check';
 import { oauthAuthenticator } from './auth/oauth';
 import { pluginAuthenticator } from './auth/plugin';
 import { tokenAuthenticator } from './auth/token';
 
 export type { AuthStepDeps } from './auth/key-check';
-
-const IDENTITY_MODES: readonly IdentityMode[] = ['auth_token', 'basic_auth_user', 'hmac_key', 'oauth_key', 'custom_auth', 'jwt_claim', 'oidc_user'];
 
 /**
  * Authentication of a protected API (not `use_keyless`), one authenticator per enabled mode in
@@ -38,8 +36,8 @@ export function authenticationStep(definition: ApiDefinition, authCheck: GwPlugi
 function baseIdentity(definition: ApiDefinition, modes: Authenticator[]): IdentityMode | undefined {
   const base = definition.base_identity_provided_by;
   if (base === undefined || base === null || base === '') return undefined;
-  if (typeof base !== 'string' || !IDENTITY_MODES.includes(base as IdentityMode)) {
-    throw new Error(`base_identity_provided_by must be one of ${IDENTITY_MODES.join(', ')}, got ${JSON.stringify(base)}`);
+  if (typeof base !== 'string' || !(BASE_IDENTITY_MODES as readonly string[]).includes(base)) {
+    throw new Error(`base_identity_provided_by must be one of ${BASE_IDENTITY_MODES.join(', ')}, got ${JSON.stringify(base)}`);
   }
   if (!modes.some((m) => m.mode === base)) {
     throw new Error(`base_identity_provided_by is ${base}, a mode this API does not use (it uses ${modes.map((m) => m.mode).join(', ')})`);

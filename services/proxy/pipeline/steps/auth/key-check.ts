@@ -1,4 +1,5 @@
 import type { LoggerInstance } from 'moleculer';
+import type { IdentityMode } from '../../../../../contracts/apis/api-definition';
 import type { Call } from '../../../../../lib/bus/call';
 import type { AuthCheckParams, AuthCheckResult } from '../../../../../contracts/auth/actions';
 import { DONE, type Step } from '../../compose';
@@ -13,12 +14,7 @@ export interface AuthStepDeps {
   emitEvent(event: 'AuthFailure', ctx: RequestContext, message: string): void;
 }
 
-/**
- * The reference gateway's names of the modes that can provide an API's session
- * (`base_identity_provided_by`). `oidc_user` and `jwt_claim` are kept for definitions written
- * for the reference; gw has no such mode, so naming them is a definition error.
- */
-export type IdentityMode = 'auth_token' | 'basic_auth_user' | 'hmac_key' | 'oauth_key' | 'custom_auth' | 'jwt_claim' | 'oidc_user';
+export type { IdentityMode } from '../../../../../contracts/apis/api-definition';
 
 /**
  * One client authentication mode. Its step refuses the request (DONE) or records the session it
