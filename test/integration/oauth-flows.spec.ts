@@ -250,6 +250,43 @@ describe('OAuth 2.0 on the gateway (simple-oauth2 as the client)', () => {
     });
   });
 
+  describe('/oauth/revoke and /oauth/revoke_all on the gateway', () => {
+    const post = (path: string, fields: Record<string, string>) => http(`${node.gatewayUrl}/oauthapi/oauth/${path}`, form(fields));
+
+    it('refuses a revoke without client authentication, with a wrong secret, or without a token; the token keeps working', async () => {
+      const token = (await new ClientCredentials(config(client.client_id, client.secret)).getToken({})).token.access_token as string;
+      const anonymous = await post('revoke', { token });
+      assert.equal(anonymous.status, 401);
+      assert.equal(anonymous.json.error, 'invalid_client');
+      const wrong = await post('revoke', { token, client_id: client.client_id, client_secret: 'wrong-secret' });
+      assert.equal(wrong.status, 401);
+      assert.equal(wrong.json.error, 'invalid_client');
+      const noToken = await post('revoke', { client_id: client.client_id, client_secret: client.secret });
+      assert.equal(noToken.status, 400);
+      assert.equal(noToken.json.error, 'invalid_request');
+      assert.equal((await api('/still', token)).status, 200);
+      const unknown = await post('revoke', { token: 'not-a-token', client_id: client.client_id, client_secret: client.secret });
+      assert.equal(unknown.status, 200, 'RFC 7009: an unknown token is not an error');
+    });
+
+    it('a client cannot revoke another client\'s token', async () => {
+      const other = (await dashboard(`/apis/oauth/${apiId}`, { method: 'POST', body: { redirect_uri: REDIRECT_URI } })).json;
+      const token = (await new ClientCredentials(config(client.client_id, client.secret)).getToken({})).token.access_token as string;
+      assert.equal((await post('revoke', { token, client_id: other.client_id, client_secret: other.secret })).status, 200);
+      assert.equal((await api('/still', token)).status, 200);
+    });
+
+    it('/oauth/revoke_all with the client\'s credentials revokes its tokens', async () => {
+      const own = (await dashboard(`/apis/oauth/${apiId}`, { method: 'POST', body: { redirect_uri: REDIRECT_URI, policy_id: policyId } })).json;
+      const token = (await new ClientCredentials(config(own.client_id, own.secret)).getToken({})).token.access_token as string;
+      assert.equal((await post('revoke_all', { client_id: own.client_id, client_secret: 'nope-nope' })).status, 401);
+      assert.equal((await api('/x', token)).status, 200);
+      const res = await post('revoke_all', { client_id: own.client_id, client_secret: own.secret });
+      assert.equal(res.status, 200, res.text);
+      await eventually(async () => assert.equal((await api('/x', token)).status, 403));
+    });
+  });
+
   describe('client credentials and password grants', () => {
     it('client credentials: a token without a refresh token, limited by the client\'s policy', async () => {
       const token = await new ClientCredentials(config(client.client_id, client.secret)).getToken({});

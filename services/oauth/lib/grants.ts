@@ -89,7 +89,7 @@ export class Grants {
     // Taken before any check: a code is used once, whoever presents it.
     const grant = await this.deps.store.takeCode(hashSecret(params.code));
     if (!grant || grant.api_id !== api.api_id || grant.client_id !== client.client_id) throw OAuthErrors.protocol(400, 'invalid_grant', 'The authorisation code is unknown, used already, or for another client');
-    if (grant.expires < this.nowSeconds()) throw OAuthErrors.protocol(400, 'invalid_grant', 'The authorisation code has expired');
+    if (grant.expires * 1000 < this.now()) throw OAuthErrors.protocol(400, 'invalid_grant', 'The authorisation code has expired');
     if (params.redirect_uri !== undefined && params.redirect_uri !== grant.redirect_uri) throw OAuthErrors.protocol(400, 'invalid_grant', 'redirect_uri does not match the one the code was issued for');
     const issued = await this.issue(api, client, grant.session, this.allows(api, 'refresh_token'));
     this.notify(api, { auth_code: params.code, new_oauth_token: issued.access_token, refresh_token: issued.refresh_token ?? '', old_refresh_token: '', notification_type: 'new' });
@@ -103,7 +103,7 @@ export class Grants {
     if (!found || found.client_id !== client.client_id || found.api_id !== api.api_id) throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token is unknown, revoked, or for another client');
     const grant = await this.deps.store.takeRefresh(hash);
     if (!grant) throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token is unknown, revoked, or for another client');
-    if (grant.expires < this.nowSeconds()) throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token has expired');
+    if (grant.expires * 1000 < this.now()) throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token has expired');
     // The access token it replaces stops working (the reference gateway's default).
     if (grant.access_key_hash) await this.clients.revokeAccess(grant.access_key_hash).catch(() => undefined);
     const issued = await this.issue(api, client, grant.session, true);
