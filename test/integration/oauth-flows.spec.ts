@@ -323,6 +323,27 @@ describe('OAuth 2.0 on the gateway (simple-oauth2 as the client)', () => {
     });
   });
 
+  describe('implicit grant (response_type token)', () => {
+    it('authorize-client hands the login app an access token in the redirect fragment', async () => {
+      const res = await dashboard(`/apis/oauth/${apiId}/authorize-client/`, form({ response_type: 'token', client_id: client.client_id, redirect_uri: REDIRECT_URI }));
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.token_type, 'bearer');
+      assert.equal(res.json.expires_in, 3600);
+      assert.equal(res.json.code, undefined);
+      const fragment = new URLSearchParams(new URL(res.json.redirect_to).hash.slice(1));
+      assert.equal(fragment.get('access_token'), res.json.access_token);
+      assert.equal((await api('/implicit', res.json.access_token)).status, 200);
+    });
+
+    it('is refused on an API whose allowed_authorize_types lacks token', async () => {
+      const ccClient = (await dashboard(`/apis/oauth/${ccOnlyApiId}`, { method: 'POST', body: { redirect_uri: REDIRECT_URI } })).json;
+      const res = await dashboard(`/apis/oauth/${ccOnlyApiId}/authorize-client/`, form({ response_type: 'token', client_id: ccClient.client_id, redirect_uri: REDIRECT_URI }));
+      assert.equal(res.status, 400);
+      assert.match(res.json.Message, /response type token is not allowed/);
+      assert.deepEqual((await dashboard(`/apis/oauth/${ccOnlyApiId}/${ccClient.client_id}/tokens`)).json, []);
+    });
+  });
+
   describe('revoke_all and deleted clients', () => {
     it('revoke_all needs the client secret, then every token of the client is refused', async () => {
       const other = (await dashboard(`/apis/oauth/${apiId}`, { method: 'POST', body: { redirect_uri: REDIRECT_URI, policy_id: policyId } })).json;

@@ -131,6 +131,22 @@ describe('OAuth 2.0 client management (dashboard and /gw)', () => {
     });
   });
 
+  describe('a deleted organisation', () => {
+    it('takes its OAuth clients with it', async () => {
+      const initech = await createTenant(node.dashboardUrl, node.adminHeaders, 'Initech');
+      const initechApi = await createOAuthApi(dashboardOf(node.dashboardUrl, initech), 'initech-oauth', '/initech', upstream.url);
+      const created = await gw('/oauth/clients/create', { method: 'POST', body: { api_id: initechApi, redirect_uri: REDIRECT_URI, client_id: 'initech-app' } });
+      assert.equal(created.status, 200, created.text);
+      const removed = await http(`${node.dashboardUrl}/admin/organisations/${initech.orgId}`, { method: 'DELETE', headers: node.adminHeaders });
+      assert.equal(removed.status, 200, removed.text);
+      // The client id is free again only once the organisation's clients are gone.
+      await eventually(async () => {
+        const again = await gw('/oauth/clients/create', { method: 'POST', body: { api_id: acmeApi, redirect_uri: REDIRECT_URI, client_id: 'initech-app' } });
+        assert.equal(again.status, 200, again.text);
+      }, 3000);
+    });
+  });
+
   describe('the gateway management API mirror (/gw/oauth)', () => {
     it('creates, lists, gets, authorises, lists tokens of and deletes a client', async () => {
       const created = await gw('/oauth/clients/create', { method: 'POST', body: { api_id: acmeApi, redirect_uri: REDIRECT_URI, description: 'mobile app' } });

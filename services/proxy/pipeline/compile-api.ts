@@ -66,7 +66,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const all = [...versions.values()];
 
   const steps: Array<Step | undefined> = [
-    oauthEndpointsStep(definition, deps.call),
+    oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),
     versionStep(settings, versions, deps.emitEvent),
     pluginStep('pre', plugins.pre, deps.logger),

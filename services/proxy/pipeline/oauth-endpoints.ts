@@ -1,3 +1,4 @@
+import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { OAuthApiSettings } from '../../../contracts/oauth/actions';
 import type { Call } from '../../../lib/bus/call';
@@ -15,7 +16,7 @@ const ENDPOINTS = new Set(['/oauth/authorize', '/oauth/token', '/oauth/revoke', 
  * `/oauth/revoke_all`. Bodies are form-encoded; clients authenticate with HTTP Basic or
  * `client_id` + `client_secret` fields. The `oauth` service decides; errors are RFC 6749 §5.2.
  */
-export function oauthEndpointsStep(definition: ApiDefinition, call: Call): Step | undefined {
+export function oauthEndpointsStep(definition: ApiDefinition, call: Call, logger: LoggerInstance): Step | undefined {
   if (definition.use_oauth2 !== true) return undefined;
   const api: OAuthApiSettings = {
     api_id: definition.api_id,
@@ -59,7 +60,7 @@ export function oauthEndpointsStep(definition: ApiDefinition, call: Call): Step 
       sendJson(ctx.res, 200, {}, NO_STORE);
       return DONE;
     } catch (err) {
-      return fromServiceError(ctx, err, realm);
+      return fromServiceError(ctx, err, realm, logger);
     }
   };
 }
@@ -108,7 +109,7 @@ function formDecode(value: string): string {
   }
 }
 
-function fromServiceError(ctx: RequestContext, err: unknown, realm: string): typeof DONE {
+function fromServiceError(ctx: RequestContext, err: unknown, realm: string, logger: LoggerInstance): typeof DONE {
   const failure = err as { type?: string; code?: number; message?: string; data?: { error?: string; error_description?: string } };
   if (failure.type === 'GW_ERR_OAUTH_PROTOCOL' && failure.data?.error) {
     const status = failure.code === 401 ? 401 : 400;
@@ -118,6 +119,7 @@ function fromServiceError(ctx: RequestContext, err: unknown, realm: string): typ
     return oauthError(ctx, 401, 'invalid_client', 'Client authentication failed', { 'www-authenticate': realm });
   }
   if (failure.type === 'VALIDATION_ERROR') return oauthError(ctx, 400, 'invalid_request', 'A parameter is missing or malformed');
+  logger.error(`OAuth endpoint ${ctx.relativePath} failed: ${failure.message ?? String(err)}`);
   return oauthError(ctx, 503, 'temporarily_unavailable', 'The authorisation server is not reachable, please try again later');
 }
 
