@@ -1,11 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AuthorizationCode, ClientCredentials, ResourceOwnerPassword, type ModuleOptions } from 'simple-oauth2';
 import { createTenant, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
 import { createOAuthApi, dashboardOf, form, LOGIN_APP, REDIRECT_URI } from '../support/oauth';
+import { STORE_VARIANTS } from '../support/stores';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -23,8 +27,9 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; bod
   assert.fail('the OAuth client expected a refusal');
 }
 
-describe('OAuth 2.0 on the gateway (simple-oauth2 as the client)', () => {
+for (const store of STORE_VARIANTS) describe(`OAuth 2.0 on the gateway (simple-oauth2 as the client) on ${store.name}`, () => {
   let node: TestNode;
+  let database: { url: string; cleanup(): Promise<void> };
   let upstream: Upstream;
   let receiver: Upstream;
   let tenant: Tenant;
@@ -46,10 +51,13 @@ describe('OAuth 2.0 on the gateway (simple-oauth2 as the client)', () => {
     return res.json as { code: string; redirect_to: string };
   };
 
-  before(async () => {
+  before(async function () {
+    if (!store.enabled) this.skip();
     upstream = await startUpstream();
     receiver = await startUpstream();
-    node = await startTestNode();
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-oauth-'));
+    database = await store.open(dataDir);
+    node = await startTestNode({ dataDir, databaseUrl: database.url });
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders);
     dashboard = dashboardOf(node.dashboardUrl, tenant);
     apiId = await createOAuthApi(dashboard, 'oauth', '/oauthapi', upstream.url, { notifications: { oauth_on_keychange_url: `${receiver.url}/keychange`, shared_secret: 'sssh' } });
@@ -67,7 +75,9 @@ describe('OAuth 2.0 on the gateway (simple-oauth2 as the client)', () => {
     await eventually(async () => assert.equal((await api('/ready')).status, 401), 3000);
   });
   after(async () => {
+    if (!node) return;
     await node.stop();
+    await database.cleanup();
     await upstream.close();
     await receiver.close();
     removeDir(node.dataDir);
