@@ -186,7 +186,7 @@ describe('OAuth 2.0 client management (dashboard and /gw)', () => {
   });
 });
 
-describe('OAuth 2.0 expiry (1-second tokens and codes, 2-second retention)', () => {
+describe('OAuth 2.0 expiry (1-second tokens and codes, 2-second retention, keys not hashed)', () => {
   let node: TestNode;
   let upstream: Upstream;
   let dashboard: ReturnType<typeof dashboardOf>;
@@ -194,7 +194,7 @@ describe('OAuth 2.0 expiry (1-second tokens and codes, 2-second retention)', () 
 
   before(async () => {
     upstream = await startUpstream();
-    node = await startTestNode({ oauthTokenExpire: 1, oauthAuthCodeExpire: 1, oauthTokenExpiredRetainPeriod: 2 });
+    node = await startTestNode({ oauthTokenExpire: 1, oauthAuthCodeExpire: 1, oauthTokenExpiredRetainPeriod: 2, hashKeys: false });
     dashboard = dashboardOf(node.dashboardUrl, await createTenant(node.dashboardUrl, node.adminHeaders));
     apiId = await createOAuthApi(dashboard, 'short', '/short', upstream.url);
   });
@@ -228,7 +228,9 @@ describe('OAuth 2.0 expiry (1-second tokens and codes, 2-second retention)', () 
     assert.equal(late.json.error, 'invalid_grant');
 
     const tokens = () => dashboard(`/apis/oauth/${apiId}/${client.client_id}/tokens`);
-    assert.equal((await tokens()).json.length, 1, 'an expired token stays listed for the retain period');
+    const listed = (await tokens()).json;
+    assert.equal(listed.length, 1, 'an expired token stays listed for the retain period');
+    assert.equal(listed[0].code, issued.access_token, 'with keys not hashed, the listing shows the token itself');
     await eventually(async () => assert.deepEqual((await tokens()).json, []), 6000, 200);
   });
 });
