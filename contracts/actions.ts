@@ -2,6 +2,7 @@ import type { ApisActions } from './apis/actions';
 import type { AuthActions } from './auth/actions';
 import type { KeysActions } from './keys/actions';
 import type { LimiterActions } from './limiter/actions';
+import type { OAuthActions } from './oauth/actions';
 import type { OrgsActions } from './orgs/actions';
 import type { UsersActions } from './users/actions';
 import type { WebhooksActions } from './webhooks/actions';
@@ -12,7 +13,7 @@ import type { WebhooksActions } from './webhooks/actions';
  * lib/bus/call.ts and services type their handlers with lib/bus/actions.ts, both against this
  * map, so renaming an action or changing a result fails `tsc` on both sides.
  */
-export interface ActionMap extends ApisActions, AuthActions, KeysActions, LimiterActions, OrgsActions, UsersActions, WebhooksActions {}
+export interface ActionMap extends ApisActions, AuthActions, KeysActions, LimiterActions, OAuthActions, OrgsActions, UsersActions, WebhooksActions {}
 
 export type ActionName = keyof ActionMap;
 export type ActionParams<A extends ActionName> = ActionMap[A]['params'];

@@ -32,7 +32,12 @@ export type GwErrorCode =
   | 'GW_ERR_WEBHOOKS_NOT_FOUND'
   | 'GW_ERR_WEBHOOKS_INVALID'
   | 'GW_ERR_POLICIES_NOT_FOUND'
-  | 'GW_ERR_POLICIES_TAKEN';
+  | 'GW_ERR_POLICIES_TAKEN'
+  | 'GW_ERR_OAUTH_NOT_FOUND'
+  | 'GW_ERR_OAUTH_INVALID'
+  | 'GW_ERR_OAUTH_TAKEN'
+  | 'GW_ERR_OAUTH_BAD_SECRET'
+  | 'GW_ERR_OAUTH_PROTOCOL';
 
 export interface GwErrorWire {
   name: string;

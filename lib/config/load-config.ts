@@ -37,6 +37,10 @@ export interface GwConfig {
   heartbeatInterval: number;
   heartbeatTimeout: number;
   storeCheckInterval: number;
+  oauthTokenExpire: number;
+  oauthRefreshTokenExpire: number;
+  oauthAuthCodeExpire: number;
+  oauthTokenExpiredRetainPeriod: number;
 }
 
 export class ConfigError extends Error {

@@ -182,6 +182,34 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds between a gateway node\'s checks that its definitions and sessions match the store revision (a backstop for missed broadcasts)',
   },
+  /** @default 3600 */
+  oauthTokenExpire: {
+    env: 'GW_OAUTH_TOKEN_EXPIRE',
+    default: 3600,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc: 'seconds an OAuth access token lives (oauth_token_expire)',
+  },
+  /** @default 1209600 (14 days) */
+  oauthRefreshTokenExpire: {
+    env: 'GW_OAUTH_REFRESH_TOKEN_EXPIRE',
+    default: 14 * 24 * 3600,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc: 'seconds an OAuth refresh token lives (oauth_refresh_token_expire)',
+  },
+  /** @default 60 */
+  oauthAuthCodeExpire: {
+    env: 'GW_OAUTH_AUTH_CODE_EXPIRE',
+    default: 60,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc: 'seconds an OAuth authorisation code can be exchanged for a token (it is single use)',
+  },
+  /** @default 0 (expired tokens are never removed) */
+  oauthTokenExpiredRetainPeriod: {
+    env: 'GW_OAUTH_TOKEN_EXPIRED_RETAIN_PERIOD',
+    default: 0,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc: 'seconds an expired OAuth access token stays in the token listing (oauth_token_expired_retain_period); 0 keeps it',
+  },
 } satisfies Record<string, OptionDeclaration>;
 
 export type OptionKey = keyof typeof OPTIONS;

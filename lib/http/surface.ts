@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { ServiceBroker } from 'moleculer';
 import { callerOf, type Call } from '../bus/call';
+import { formFields } from './form-body';
 import { jsonObjectBody } from './json-body';
 import { HttpProblem, toProblem, type Problem } from './problem';
 
@@ -15,6 +16,8 @@ export interface RouteContext<Caller> {
    * the type of that action's params: the action's validator checks it before a handler sees it.
    */
   body<T extends object = Record<string, unknown>>(): T;
+  /** The body's fields, form-encoded or a JSON object (lib/http/form-body.ts). */
+  fields(): Record<string, string>;
   /** calls an action of contracts/actions.ts */
   call: Call;
 }
@@ -73,6 +76,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
           query: req.query as Record<string, unknown>,
           headers: req.headers,
           body: <T extends object>() => jsonObjectBody(req.body) as T,
+          fields: () => formFields(req.body, req.headers['content-type']),
           call,
         });
         if (reply.cookies) for (const cookie of reply.cookies) res.append('set-cookie', cookie);

@@ -9,6 +9,7 @@ import { allows } from '../../../lib/permissions';
 import { hashSecret } from '../../../lib/secret-hash';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
+import { dashboardOAuthRoutes } from './dashboard-oauth';
 import { dashboardOrgRoutes } from './dashboard-org';
 import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
 
@@ -96,6 +97,7 @@ export const dashboardSurface: Surface<Caller> = {
         return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
       },
     },
+    ...dashboardOAuthRoutes,
     ...dashboardKeyRoutes,
     ...dashboardUserRoutes,
     ...dashboardOrgRoutes,

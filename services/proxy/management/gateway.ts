@@ -4,6 +4,7 @@ import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
 import { gatewayKeyRoutes } from './gateway-keys';
+import { gatewayOAuthRoutes } from './gateway-oauth';
 
 /**
  * What the gateway node running this surface exposes to it: the definitions it has loaded
@@ -98,6 +99,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       },
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
       ...gatewayKeyRoutes,
+      ...gatewayOAuthRoutes,
     ],
   };
 }

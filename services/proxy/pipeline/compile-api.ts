@@ -7,6 +7,7 @@ import type { CompiledApi, CompiledVersion } from './compiled-api';
 import { compose, type Step } from './compose';
 import { compileEndpointRules, pathPattern } from './endpoint-rules';
 import { compileHeaderTransform } from './header-transform';
+import { oauthEndpointsStep } from './oauth-endpoints';
 import { loadPlugins } from './plugins/plugin-loader';
 import type { RequestContext } from './request-context';
 import { authenticationStep } from './steps/authentication';
@@ -65,6 +66,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const all = [...versions.values()];
 
   const steps: Array<Step | undefined> = [
+    oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),
     versionStep(settings, versions, deps.emitEvent),
     pluginStep('pre', plugins.pre, deps.logger),
