@@ -32,7 +32,10 @@ export type GwErrorCode =
   | 'GW_ERR_WEBHOOKS_NOT_FOUND'
   | 'GW_ERR_WEBHOOKS_INVALID'
   | 'GW_ERR_POLICIES_NOT_FOUND'
-  | 'GW_ERR_POLICIES_TAKEN';
+  | 'GW_ERR_POLICIES_TAKEN'
+  | 'GW_ERR_CERTS_NOT_FOUND'
+  | 'GW_ERR_CERTS_INVALID'
+  | 'GW_ERR_CERTS_EXISTS';
 
 export interface GwErrorWire {
   name: string;

@@ -5,6 +5,7 @@ import { apiService } from './api/api.service';
 import { apisService } from './apis/apis.service';
 import { authService } from './auth/auth.service';
 import { graphqlEngineService } from './graphql-engine/graphql-engine.service';
+import { certsService } from './certs/certs.service';
 import { keysService } from './keys/keys.service';
 import { limiterService } from './limiter/limiter.service';
 import { orgsService } from './orgs/orgs.service';
@@ -21,6 +22,7 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
   api: apiService,
   apis: apisService,
   keys: keysService,
+  certs: certsService,
   orgs: orgsService,
   users: usersService,
   webhooks: (runtime) => webhooksService(runtime),
@@ -31,7 +33,7 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
  */
 export const ROLES: Record<string, string[]> = {
   gateway: ['proxy', 'auth', 'limiter', 'graphql-engine'],
-  management: ['api', 'apis', 'keys', 'orgs', 'users', 'webhooks'],
+  management: ['api', 'apis', 'keys', 'certs', 'orgs', 'users', 'webhooks'],
 };
 
 /** Expands GW_SERVICES (`all`, role names, service names) into service names, or says what is unknown. */

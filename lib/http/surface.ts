@@ -15,6 +15,8 @@ export interface RouteContext<Caller> {
    * the type of that action's params: the action's validator checks it before a handler sees it.
    */
   body<T extends object = Record<string, unknown>>(): T;
+  /** The body as sent, as text ('' when there is none): for uploads that are not JSON (PEM). */
+  rawBody(): string;
   /** calls an action of contracts/actions.ts */
   call: Call;
 }
@@ -73,6 +75,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
           query: req.query as Record<string, unknown>,
           headers: req.headers,
           body: <T extends object>() => jsonObjectBody(req.body) as T,
+          rawBody: () => (typeof req.body === 'string' ? req.body : ''),
           call,
         });
         if (reply.cookies) for (const cookie of reply.cookies) res.append('set-cookie', cookie);
