@@ -58,7 +58,7 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
  * services it calls (keys, limiter, ...) to finish.
  */
 async function drainServers(broker: ServiceBroker, timeoutMs: number): Promise<void> {
-  const servers = broker.services.flatMap((service) => (service as unknown as { connections?: Drainable }).connections ?? []);
+  const servers = broker.services.flatMap((service) => (service as unknown as { connections?: Drainable | Drainable[] }).connections ?? []);
   const closedOnTheirOwn = await Promise.all(servers.map((server) => server.drain(timeoutMs)));
   if (closedOnTheirOwn.includes(false)) broker.logger.warn(`connections still open after ${timeoutMs / 1000} s (GW_SHUTDOWN_TIMEOUT) were closed`);
 }

@@ -14,6 +14,7 @@ import { batchStep } from './steps/batch';
 import { compilePersistedQueries } from './persisted-queries';
 import { graphqlStep } from './steps/graphql';
 import { ipRulesStep } from './steps/ip-rules';
+import { mutualTlsStep, type CertificateSource } from './steps/mutual-tls';
 import { limitsStep } from './steps/limits';
 import { pluginStep } from './steps/plugins';
 import { replyStep } from './steps/reply';
@@ -50,6 +51,8 @@ export interface CompileDeps {
   graphqlEngine(): GraphqlEngineHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
+  /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
+  certificates: CertificateSource;
 }
 
 /**
@@ -70,6 +73,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('pre', plugins.pre, deps.logger),
     ipRulesStep(definition),
     all.some((v) => v.sizeLimit > 0) ? sizeLimitStep : undefined,
+    mutualTlsStep(definition, deps.certificates),
     authenticationStep(definition, plugins.auth_check, deps),
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
