@@ -24,8 +24,9 @@ export interface RunningNode {
  */
 export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode> {
   const services = resolveServiceNames(config.services);
-  // proxy serves the /gw API (x-gw-authorization), api the /admin API (admin-auth); certs derives its key-encryption key from the secret.
-  const secrets = resolveSecrets(config, { secret: services.includes('proxy') || services.includes('certs'), adminSecret: services.includes('api') });
+  // proxy serves the /gw API (x-gw-authorization), api the /admin API (admin-auth); keys (HMAC
+  // secrets) and certs (private keys) seal what they store with a key derived from the gateway secret.
+  const secrets = resolveSecrets(config, { secret: ['proxy', 'keys', 'certs'].some((name) => services.includes(name)), adminSecret: services.includes('api') });
   const nodeConfig: NodeConfig = Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret });
   const runtime = createRuntime(nodeConfig);
   const broker = new ServiceBroker(brokerOptions(nodeConfig));

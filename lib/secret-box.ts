@@ -1,37 +1,40 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-const VERSION = 'v1';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
 /**
- * Encryption at rest for secrets a service must be able to read back (certificate private keys):
- * AES-256-GCM under a key derived (HKDF-SHA256) from a node secret and a purpose, so one node
- * secret yields unrelated keys for unrelated uses. The sealed form is
- * `v1:<base64 of iv | tag | ciphertext>`; a wrong secret or a changed byte fails to open.
+ * Encryption at rest of secrets the gateway must read back (a key's HMAC secret): AES-256-GCM
+ * with a key derived (HKDF-SHA256) from a node secret and a purpose, so one node secret gives
+ * each kind of stored secret a key of its own. The sealed form is text, `gcm1.<iv>.<tag>.<data>`
+ * in base64url; a changed node secret or a tampered value fails to open instead of giving garbage.
  */
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(secret: string, purpose: string) {
-    if (secret === '') throw new Error(`SecretBox(${purpose}): no secret to derive the key from`);
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'gw-secret-box', purpose, 32));
+  constructor(nodeSecret: string, purpose: string) {
+    if (nodeSecret === '') throw new Error('a secret box needs a non-empty node secret');
+    this.key = Buffer.from(hkdfSync('sha256', nodeSecret, 'gw secret box', purpose, 32));
   }
 
-  seal(plaintext: string): string {
-    const iv = randomBytes(IV_BYTES);
+  seal(plain: string): string {
+    const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64')}`;
+    const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return ['gcm1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
   }
 
-  /** Throws when the text was not sealed with this secret and purpose, or was altered. */
-  open(sealed: string): string {
-    if (!sealed.startsWith(`${VERSION}:`)) throw new Error('not a sealed secret');
-    const raw = Buffer.from(sealed.slice(VERSION.length + 1), 'base64');
-    if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('sealed secret too short');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES));
-    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  /** The plain text, or undefined when the value is not sealed by this box (other secret, tampered, not sealed). */
+  open(sealed: string): string | undefined {
+    const parts = sealed.split('.');
+    if (parts.length !== 4 || parts[0] !== 'gcm1') return undefined;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(parts[1], 'base64url'));
+      decipher.setAuthTag(Buffer.from(parts[2], 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(parts[3], 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  static isSealed(value: string): boolean {
+    return value.startsWith('gcm1.');
   }
 }

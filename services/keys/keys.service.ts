@@ -20,7 +20,9 @@ import { callAction } from '../../lib/bus/call';
 import { isGwError } from '../../lib/errors';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
+import { HmacSecrets } from './lib/hmac-secret';
 import { KeyRegistry } from './lib/key-registry';
+import { SecretBox } from '../../lib/secret-box';
 import { KeyStore } from './lib/key-store';
 import { KEYS_MIGRATIONS } from './lib/migrations';
 import { PolicyRegistry } from './lib/policy-registry';
@@ -96,6 +98,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
         listHashes: config.enableHashedKeysListing,
         pageSize: config.pageSize,
         findApi,
+        hmacSecrets: new HmacSecrets(new SecretBox(config.secret, 'keys.hmac_string')),
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
         quotaState: async (keyHash, max, renewalRate) => {
           if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter')) return undefined;

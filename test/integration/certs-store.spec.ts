@@ -67,7 +67,7 @@ for (const store of STORE_VARIANTS) {
       }
 
       const [row] = (await rows()).filter((r: { id: string }) => r.id === id);
-      assert.ok(row.sealed_key.startsWith('v1:'), 'the key is stored sealed');
+      assert.ok(row.sealed_key.startsWith('gcm1.'), 'the key is stored sealed');
       assert.doesNotMatch(JSON.stringify(row), /PRIVATE KEY/);
       assert.ok(!JSON.stringify(row).includes(server.key.split('\n')[1]));
     });

@@ -68,8 +68,9 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     permission: { name: 'keys', level: 'write' },
     handle: async (ctx) => {
       await publicApiId(ctx);
-      await ctx.call('keys.update', { key: ctx.params.keyId, session: ctx.body<Session>(), org_scope: ctx.caller.org_id });
-      return { body: ok('Key updated') };
+      const updated = await ctx.call('keys.update', { key: ctx.params.keyId, session: ctx.body<Session>(), org_scope: ctx.caller.org_id });
+      // A key that turns HMAC on gets a new secret, shown in this answer only.
+      return { body: ok('Key updated', updated.data.hmac_string ? { hmac_string: updated.data.hmac_string } : null) };
     },
   },
   {

@@ -81,9 +81,16 @@ export class CertStore {
       org_id: row.org_id,
       fingerprint: row.fingerprint,
       cert_pem: row.cert_pem,
-      key_pem: row.sealed_key ? this.box.open(row.sealed_key) : undefined,
+      key_pem: row.sealed_key ? this.openKey(row) : undefined,
       not_after: Date.parse(new X509Certificate(row.cert_pem).validTo),
     }));
+  }
+
+  private openKey(row: CertRow): string {
+    const key = this.box.open(row.sealed_key);
+    // Sealed under another GW_SECRET (or altered): say so instead of serving without the key.
+    if (key === undefined) throw CertsErrors.keyUnreadable(row.id);
+    return key;
   }
 
   private async find(id: string, orgScope: string | undefined): Promise<CertRow> {

@@ -9,6 +9,7 @@ import { applyPolicies } from './apply-policies';
 import { assertAllowedUrlsCompile } from './allowed-urls';
 import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
+import { hideHmacSecret, type HmacSecrets } from './hmac-secret';
 import type { KeyStore, StoredKey } from './key-store';
 import type { PolicyRegistry } from './policy-registry';
 
@@ -24,6 +25,8 @@ export interface KeyRegistryOptions {
   /** the live quota of a key from the limiter, when one runs (management nodes may not see one) */
   quotaState?(keyHash: string, max: number, renewalRate: number): Promise<{ quota_remaining: number; quota_renews: number } | undefined>;
   now?: () => number;
+  /** issues, keeps and opens the HMAC secrets of keys with hmac_enabled */
+  hmacSecrets: HmacSecrets;
 }
 
 /**
@@ -43,7 +46,8 @@ export class KeyRegistry {
 
   async create(params: KeysCreateParams): Promise<KeyRecord> {
     const orgId = this.orgFor(params.org_scope, params.session.org_id);
-    const session = await this.validSession(params.session, orgId, params.org_scope, true);
+    const hmac = this.options.hmacSecrets.issue(await this.validSession(params.session, orgId, params.org_scope, true));
+    const session = hmac.stored;
     const key = params.custom_key ?? generateKey(orgId);
     assertKeyFits({ key, org_id: orgId });
     const keyHash = hashKey(key);
@@ -51,7 +55,7 @@ export class KeyRegistry {
     const now = this.now();
     const revision = await this.store.insert({ key_hash: keyHash, key_id: this.options.hashKeys ? null : key, org_id: orgId, kind: 'key', username: null, session, password_hash: '', created_at: now, updated_at: now });
     this.options.publish({ action: 'created', key_hash: keyHash, revision });
-    return { key_id: key, key_hash: keyHash, data: publicSession(session) };
+    return { key_id: key, key_hash: keyHash, data: hideHmacSecret(publicSession(session), hmac.shown) };
   }
 
   async saveBasicUser(params: KeysSaveBasicUserParams): Promise<KeyRecord> {
@@ -84,7 +88,7 @@ export class KeyRegistry {
   async get(params: KeysGetParams): Promise<KeyRecord> {
     const found = await this.find(params.key, params.org_scope);
     const session = await this.withLiveQuota(found.key_hash, found.session);
-    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: publicSession(session) };
+    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: hideHmacSecret(publicSession(session), undefined) };
   }
 
   /** quota_remaining and quota_renews as the limiter counts them now. */
@@ -99,11 +103,12 @@ export class KeyRegistry {
     const found = await this.find(params.key, params.org_scope);
     const orgId = this.orgFor(params.org_scope ?? found.org_id, params.session.org_id ?? found.org_id);
     assertKeyFits({ org_id: orgId });
-    const session = await this.validSession(params.session, orgId, params.org_scope, false);
+    const hmac = this.options.hmacSecrets.carry(await this.validSession(params.session, orgId, params.org_scope, false), found.session);
+    const session = hmac.stored;
     const updated: StoredKey = { ...found, org_id: orgId, session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session, updated_at: this.now() };
     const revision = await this.store.update(updated);
     this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
-    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: publicSession(updated.session) };
+    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: hideHmacSecret(publicSession(updated.session), hmac.shown) };
   }
 
   async remove(params: KeysGetParams): Promise<{ key_hash: string }> {
@@ -147,7 +152,7 @@ export class KeyRegistry {
       if (!isGwError(err, 'GW_ERR_KEYS_INVALID')) throw err;
       session = { ...found.session, is_inactive: true };
     }
-    return { key_hash: keyHash, session, password_hash: found.kind === 'basic' ? found.password_hash : undefined };
+    return { key_hash: keyHash, session: this.options.hmacSecrets.open(session), password_hash: found.kind === 'basic' ? found.password_hash : undefined };
   }
 
   /** How many keys name this API in their own access rights, and how many policies do. */

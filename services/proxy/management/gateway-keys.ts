@@ -90,6 +90,8 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
   },
 ];
 
+/** A newly generated HMAC secret is in the answer that made it, and nowhere else. */
 function result(record: KeyRecord, action: 'added' | 'modified') {
-  return { key: record.key_id, status: 'ok', action, key_hash: record.key_hash };
+  const secret = record.data.hmac_string;
+  return { key: record.key_id, status: 'ok', action, key_hash: record.key_hash, ...(secret ? { hmac_string: secret } : {}) };
 }

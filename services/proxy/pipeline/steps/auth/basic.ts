@@ -1,0 +1,61 @@
+import { compileTenantPattern, type TenantPattern } from '../../../../../lib/patterns/tenant-pattern';
+import type { ApiDefinition } from '../../../../../contracts/apis/api-definition';
+import { basicLocations, findCredential } from '../../credentials';
+import { GatewayMessages } from '../../gateway-errors';
+import { refuse } from '../../refuse';
+import { admit, checkCredential, type Authenticator, type AuthStepDeps } from './key-check';
+
+const MALFORMED_BASIC = 'Attempted access with malformed header, header not in basic auth format.';
+
+/** Basic authentication (`use_basic_auth`): a user and password, from a header, query, cookie or the body. */
+export function basicAuthenticator(definition: ApiDefinition, deps: AuthStepDeps): Authenticator {
+  const where = basicLocations(definition);
+  const settings = (definition.basic_auth ?? {}) as Record<string, unknown>;
+  const fromBody = settings.extract_from_body === true ? bodyExtractors(settings) : undefined;
+  const cacheTtl = Number(settings.cache_ttl) > 0 ? Number(settings.cache_ttl) : 60;
+  const disableCaching = settings.disable_caching === true;
+  const strip = definition.strip_auth_data === true;
+  const challenge = { 'www-authenticate': `Basic realm="${definition.name.replace(/"/g, '')}"` };
+  return {
+    mode: 'basic_auth_user',
+    step: async (ctx) => {
+      if (ctx.endpoint.kind === 'ignored') return;
+      const found = findCredential(ctx, where);
+      let credentials: { username: string; password: string } | undefined;
+      if (found) {
+        credentials = decodeBasic(found.value);
+        if (!credentials) return refuse(ctx, 400, MALFORMED_BASIC);
+      } else if (fromBody) {
+        const body = (await ctx.readBody()).toString('utf8');
+        const username = fromBody.user.exec(body)?.[1];
+        const password = fromBody.password.exec(body)?.[1];
+        if (username !== undefined && password !== undefined) credentials = { username, password };
+      }
+      if (!credentials) return refuse(ctx, 401, GatewayMessages.authFieldMissing, challenge);
+      const result = await checkCredential(deps, { kind: 'basic', org_id: definition.org_id, ...credentials, cache_ttl: cacheTtl, disable_caching: disableCaching });
+      return admit(ctx, deps, result, strip && found ? [where, found] : undefined);
+    },
+  };
+}
+
+/** `Basic <base64(username:password)>` (the word `Basic` may be left out in a query or cookie). */
+function decodeBasic(value: string): { username: string; password: string } | undefined {
+  const encoded = value.replace(/^Basic\s+/i, '').trim();
+  if (!/^[A-Za-z0-9+/]+=*$/.test(encoded)) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  if (separator <= 0) return undefined;
+  return { username: decoded.slice(0, separator), password: decoded.slice(separator + 1) };
+}
+
+/** `extract_from_body`: each expression (RE2, linear in the body) must have exactly one group, the value. */
+function bodyExtractors(settings: Record<string, unknown>): { user: TenantPattern; password: TenantPattern } {
+  const compile = (field: string) => {
+    const source = settings[field];
+    if (typeof source !== 'string' || source === '') throw new Error(`basic_auth.${field} is required with extract_from_body`);
+    const pattern = compileTenantPattern(source);
+    if (pattern.groupCount !== 1) throw new Error(`basic_auth.${field} must have exactly one group, it has ${pattern.groupCount}`);
+    return pattern;
+  };
+  return { user: compile('body_user_regexp'), password: compile('body_password_regexp') };
+}

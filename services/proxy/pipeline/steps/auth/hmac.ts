@@ -1,0 +1,66 @@
+import type { ApiDefinition } from '../../../../../contracts/apis/api-definition';
+import type { DONE } from '../../compose';
+import { findCredential, type CredentialLocations } from '../../credentials';
+import { GatewayMessages } from '../../gateway-errors';
+import { refuse } from '../../refuse';
+import type { RequestContext } from '../../request-context';
+import { dateWithinSkew, HMAC_ALGORITHMS, hmacMatches, parseSignatureHeader, signatureBytes, signedDate, signingString, type HmacAlgorithm, type SignatureFields } from './http-signature';
+import { admit, checkCredential, type Authenticator, type AuthStepDeps } from './key-check';
+
+/** The reference gateway answers every refused signature alike: 400 with this message. */
+export const HMAC_REFUSED = 'Authorization field missing, malformed or invalid';
+
+/**
+ * HMAC request signatures (`enable_signature_checking`, `hmac_key`): the `keyId` is a key with
+ * `hmac_enabled`, whose `hmac_string` signs the request. `hmac_allowed_algorithms` limits the
+ * algorithms, `hmac_allowed_clock_skew` (ms, ≤ 0 = unlimited) how old or new the signed date may be.
+ */
+export function hmacAuthenticator(definition: ApiDefinition, deps: AuthStepDeps): Authenticator {
+  const configs = definition.auth_configs as Record<string, Record<string, unknown> | undefined> | undefined;
+  const headerName = configs?.hmac?.auth_header_name;
+  const where: CredentialLocations = { header: typeof headerName === 'string' && headerName !== '' ? headerName : 'Authorization', query: undefined, cookie: undefined };
+  const allowed = Array.isArray(definition.hmac_allowed_algorithms) && definition.hmac_allowed_algorithms.length > 0 ? new Set(definition.hmac_allowed_algorithms.map(String)) : undefined;
+  const skewMs = Number(definition.hmac_allowed_clock_skew) || 0;
+  const strip = definition.strip_auth_data === true;
+
+  const refuseSignature = (ctx: RequestContext, why: string): typeof DONE => {
+    deps.emitEvent('AuthFailure', ctx, `HMAC signature refused: ${why}`);
+    return refuse(ctx, 400, HMAC_REFUSED);
+  };
+
+  return {
+    mode: 'hmac_key',
+    step: async (ctx) => {
+      if (ctx.endpoint.kind === 'ignored') return;
+      const found = findCredential(ctx, where);
+      const fields = found ? parseSignatureHeader(found.value) : undefined;
+      if (!fields) return refuseSignature(ctx, found ? 'malformed signature header' : 'no signature header');
+      // No algorithm named: the reference signs with hmac-sha1, unless it limits the algorithms.
+      const algorithm = (fields.algorithm === '' && !allowed ? 'hmac-sha1' : fields.algorithm) as HmacAlgorithm;
+      if (!(algorithm in HMAC_ALGORITHMS) || (allowed && !allowed.has(algorithm))) return refuseSignature(ctx, `algorithm not allowed: ${fields.algorithm}`);
+      const signature = signatureBytes(fields.signature);
+      if (!signature) return refuseSignature(ctx, 'signature is not base64');
+
+      const result = await checkCredential(deps, { kind: 'token', key: fields.keyId });
+      if (result instanceof Error) return refuse(ctx, 503, GatewayMessages.keyStoreUnavailable);
+      if (!result.ok) return refuseSignature(ctx, 'unknown keyId');
+      const secret = result.session.hmac_string;
+      if (result.session.hmac_enabled !== true || typeof secret !== 'string' || secret === '') return refuseSignature(ctx, 'the key has no HMAC secret');
+      if (!signatureMatches(ctx, fields, algorithm, secret, signature)) return refuseSignature(ctx, 'signature does not match');
+      if (!dateWithinSkew(signedDate(ctx.req.headers)?.value, skewMs, Date.now())) return refuseSignature(ctx, 'date missing or outside the allowed clock skew');
+      return admit(ctx, deps, result, strip && found ? [where, found] : undefined);
+    },
+  };
+}
+
+/**
+ * `(request-target)` is the path and query as the draft (and the npm `http-signature` client)
+ * signs it; the reference gateway signs the path alone, so that is accepted too.
+ */
+function signatureMatches(ctx: RequestContext, fields: SignatureFields, algorithm: HmacAlgorithm, secret: string, signature: Buffer): boolean {
+  const url = ctx.req.url ?? ctx.path;
+  const headers = ctx.req.headers;
+  if (hmacMatches(algorithm, secret, signingString(fields, ctx.req.method ?? 'GET', url, headers), signature)) return true;
+  const query = url.indexOf('?');
+  return query !== -1 && fields.headers.includes('(request-target)') && hmacMatches(algorithm, secret, signingString(fields, ctx.req.method ?? 'GET', url.slice(0, query), headers), signature);
+}

@@ -1,0 +1,52 @@
+import type { LoggerInstance } from 'moleculer';
+import type { Call } from '../../../../../lib/bus/call';
+import type { AuthCheckParams, AuthCheckResult } from '../../../../../contracts/auth/actions';
+import { DONE, type Step } from '../../compose';
+import { stripCredential, type CredentialLocations, type FoundCredential } from '../../credentials';
+import { GatewayMessages } from '../../gateway-errors';
+import { refuse } from '../../refuse';
+import type { RequestContext } from '../../request-context';
+
+export interface AuthStepDeps {
+  call: Call;
+  logger: LoggerInstance;
+  emitEvent(event: 'AuthFailure', ctx: RequestContext, message: string): void;
+}
+
+/**
+ * The reference gateway's names of the modes that can provide an API's session
+ * (`base_identity_provided_by`). `oidc_user` and `jwt_claim` are kept for definitions written
+ * for the reference; gw has no such mode, so naming them is a definition error.
+ */
+export type IdentityMode = 'auth_token' | 'basic_auth_user' | 'hmac_key' | 'oauth_key' | 'custom_auth' | 'jwt_claim' | 'oidc_user';
+
+/**
+ * One client authentication mode. Its step refuses the request (DONE) or records the session it
+ * found on the context (`session`, `keyHash`, `sessionFromPlugin`); ignored endpoints pass.
+ */
+export interface Authenticator {
+  mode: IdentityMode;
+  step: Step;
+}
+
+/** Asks the auth service; an unreachable key store is a 503, never a pass or a refusal. */
+export async function checkCredential(deps: AuthStepDeps, params: AuthCheckParams): Promise<AuthCheckResult | Error> {
+  try {
+    return await deps.call('auth.check', params);
+  } catch (err) {
+    deps.logger.error(`credential check failed: ${(err as Error).message}`);
+    return err as Error;
+  }
+}
+
+/** Records a verified session on the context, or refuses: 503 key store down, 403 unknown key. */
+export function admit(ctx: RequestContext, deps: AuthStepDeps, result: AuthCheckResult | Error, strip: [CredentialLocations, FoundCredential] | undefined): typeof DONE | void {
+  if (result instanceof Error) return refuse(ctx, 503, GatewayMessages.keyStoreUnavailable);
+  if (!result.ok) {
+    deps.emitEvent('AuthFailure', ctx, result.reason === 'wrong_password' ? 'Wrong password for a basic-auth user' : 'Attempted access with an unknown key');
+    return refuse(ctx, 403, GatewayMessages.accessDisallowed);
+  }
+  ctx.session = result.session;
+  ctx.keyHash = result.key_hash;
+  if (strip) stripCredential(ctx, strip[0], strip[1]);
+}
