@@ -22,6 +22,7 @@ import { requestHeadersStep } from './steps/request-headers';
 import { sessionChecksStep } from './steps/session-checks';
 import { sizeLimitStep } from './steps/size-limit';
 import { upstreamStep } from './steps/upstream';
+import { upstreamCertificatesStep } from './steps/upstream-certificates';
 import { versionStep } from './steps/version';
 import { parseTarget } from './target';
 import type { UpstreamPools } from './upstream-pools';
@@ -82,6 +83,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
+    upstreamCertificatesStep(definition, deps.certificates),
     upstreamStep({
       stripListenPath: definition.proxy.strip_listen_path === true,
       stripVersionSegment: settings.location.stripUrlSegment,
