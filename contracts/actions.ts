@@ -1,5 +1,6 @@
 import type { ApisActions } from './apis/actions';
 import type { AuthActions } from './auth/actions';
+import type { CertsActions } from './certs/actions';
 import type { KeysActions } from './keys/actions';
 import type { LimiterActions } from './limiter/actions';
 import type { OAuthActions } from './oauth/actions';
@@ -13,7 +14,7 @@ import type { WebhooksActions } from './webhooks/actions';
  * lib/bus/call.ts and services type their handlers with lib/bus/actions.ts, both against this
  * map, so renaming an action or changing a result fails `tsc` on both sides.
  */
-export interface ActionMap extends ApisActions, AuthActions, KeysActions, LimiterActions, OAuthActions, OrgsActions, UsersActions, WebhooksActions {}
+export interface ActionMap extends ApisActions, AuthActions, CertsActions, KeysActions, LimiterActions, OAuthActions, OrgsActions, UsersActions, WebhooksActions {}
 
 export type ActionName = keyof ActionMap;
 export type ActionParams<A extends ActionName> = ActionMap[A]['params'];

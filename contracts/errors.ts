@@ -37,7 +37,10 @@ export type GwErrorCode =
   | 'GW_ERR_OAUTH_INVALID'
   | 'GW_ERR_OAUTH_TAKEN'
   | 'GW_ERR_OAUTH_BAD_SECRET'
-  | 'GW_ERR_OAUTH_PROTOCOL';
+  | 'GW_ERR_OAUTH_PROTOCOL'
+  | 'GW_ERR_CERTS_NOT_FOUND'
+  | 'GW_ERR_CERTS_INVALID'
+  | 'GW_ERR_CERTS_EXISTS';
 
 export interface GwErrorWire {
   name: string;

@@ -5,6 +5,7 @@ import { apiService } from './api/api.service';
 import { apisService } from './apis/apis.service';
 import { authService } from './auth/auth.service';
 import { graphqlEngineService } from './graphql-engine/graphql-engine.service';
+import { certsService } from './certs/certs.service';
 import { keysService } from './keys/keys.service';
 import { limiterService } from './limiter/limiter.service';
 import { oauthService } from './oauth/oauth.service';
@@ -22,6 +23,7 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
   api: apiService,
   apis: apisService,
   keys: keysService,
+  certs: certsService,
   orgs: orgsService,
   oauth: (runtime) => oauthService(runtime),
   users: usersService,
@@ -33,7 +35,7 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
  */
 export const ROLES: Record<string, string[]> = {
   gateway: ['proxy', 'auth', 'limiter', 'graphql-engine'],
-  management: ['api', 'apis', 'keys', 'orgs', 'users', 'oauth', 'webhooks'],
+  management: ['api', 'apis', 'keys', 'certs', 'orgs', 'users', 'oauth', 'webhooks'],
 };
 
 /** Expands GW_SERVICES (`all`, role names, service names) into service names, or says what is unknown. */

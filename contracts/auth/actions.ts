@@ -3,6 +3,8 @@ import type { Session } from '../keys/session';
 /** `auth.check`: is this credential a known key (or basic-auth user), and what is its session? */
 export type AuthCheckParams =
   | { kind: 'token'; key: string }
+  /** dynamic mutual TLS: the key bound to the client certificate `cert_id` (organisation id + SHA-256) */
+  | { kind: 'certificate'; org_id: string; cert_id: string }
   | {
       kind: 'basic';
       org_id: string;
@@ -16,7 +18,8 @@ export type AuthCheckParams =
 
 export const authActionParams = {
   check: {
-    kind: { type: 'enum', values: ['token', 'basic'] },
+    kind: { type: 'enum', values: ['token', 'basic', 'certificate'] },
+    cert_id: { type: 'string', optional: true },
     key: { type: 'string', optional: true },
     org_id: { type: 'string', optional: true },
     username: { type: 'string', optional: true },

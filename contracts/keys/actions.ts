@@ -45,6 +45,7 @@ export const sessionRule = {
     tags: { type: 'array', items: 'string', optional: true },
     meta_data: { type: 'object', optional: true },
     alias: { type: 'string', optional: true },
+    certificate: { type: 'string', optional: true, max: 200 },
   },
 } as const;
 

@@ -58,6 +58,12 @@ export interface Session {
   org_id?: string;
   oauth_client_id?: string;
   basic_auth_data?: { password?: string; hash_type?: string };
+  /**
+   * Dynamic mutual TLS: the id of a certificate in the store (organisation id + SHA-256). The
+   * key is then named after it and is accepted only from a client presenting that certificate,
+   * on APIs with `auth_configs.authToken.use_certificate`. Set at creation, never changed.
+   */
+  certificate?: string;
   hmac_enabled?: boolean;
   hmac_string?: string;
   is_inactive?: boolean;

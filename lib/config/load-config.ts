@@ -4,6 +4,10 @@ import { OPTIONS, RENAMED, type OptionKey } from './options';
 
 export interface GwConfig {
   gatewayPort: number;
+  gatewayTlsPort?: number;
+  gatewayTlsCertFile?: string;
+  gatewayTlsKeyFile?: string;
+  gatewayTlsCertId?: string;
   dashboardPort: number;
   host: string;
   secret?: string;

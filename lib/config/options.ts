@@ -18,6 +18,24 @@ const port = { type: 'number', integer: true, min: 0, max: 65535, convert: true 
 export const OPTIONS = {
   /** @default 8080 */
   gatewayPort: { env: 'GW_GATEWAY_PORT', default: 8080, rule: port, doc: 'proxy listen port (the /gw API is here too)' },
+  /** @default none: the gateway serves plain HTTP only */
+  gatewayTlsPort: {
+    env: 'GW_GATEWAY_TLS_PORT',
+    default: undefined,
+    rule: { ...port, optional: true },
+    doc: 'HTTPS port of the gateway, beside GW_GATEWAY_PORT (same APIs); needs GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE, or GW_GATEWAY_TLS_CERT_ID',
+  },
+  /** @default none */
+  gatewayTlsCertFile: { env: 'GW_GATEWAY_TLS_CERT_FILE', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'PEM certificate (and chain) of the HTTPS port' },
+  /** @default none */
+  gatewayTlsKeyFile: { env: 'GW_GATEWAY_TLS_KEY_FILE', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'PEM private key of the HTTPS port' },
+  /** @default none */
+  gatewayTlsCertId: {
+    env: 'GW_GATEWAY_TLS_CERT_ID',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'id of a certificate (with its private key) in the certificate store, for the HTTPS port instead of the files',
+  },
   /** @default 3000 */
   dashboardPort: { env: 'GW_DASHBOARD_PORT', default: 3000, rule: port, doc: 'dashboard, /api and /admin' },
   /** @default '127.0.0.1' */

@@ -1,5 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 
 export interface Drainable {
   /**
@@ -24,14 +26,15 @@ interface Connection {
  * connections are closed once the plain ones are. Call it after adding the server's `upgrade`
  * listener, if any.
  */
-export function trackConnections(server: Server): Drainable {
+export function trackConnections(server: Server | HttpsServer): Drainable {
   const connections = new Map<Socket, Connection>();
   const upgraded = new Set<Socket>();
   let draining = false;
   /** while draining: checks whether every plain HTTP connection has closed */
   let settled: (() => void) | undefined;
 
-  server.on('connection', (socket: Socket) => {
+  // Over TLS the request's socket is the TLS socket, which exists once the handshake is done.
+  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
     connections.set(socket, { pending: [] });
     socket.once('close', () => {
       connections.delete(socket);

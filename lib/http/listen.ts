@@ -1,4 +1,7 @@
-import type { Server } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+
+type Server = HttpServer | HttpsServer;
 
 /** Starts listening and resolves once bound (port 0 picks a free port). */
 export function listen(server: Server, port: number, host: string): Promise<number> {

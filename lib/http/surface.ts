@@ -18,6 +18,8 @@ export interface RouteContext<Caller> {
   body<T extends object = Record<string, unknown>>(): T;
   /** The body's fields, form-encoded or a JSON object (lib/http/form-body.ts). */
   fields(): Record<string, string>;
+  /** The body as sent, as text ('' when there is none): for uploads that are not JSON (PEM). */
+  rawBody(): string;
   /** calls an action of contracts/actions.ts */
   call: Call;
 }
@@ -77,6 +79,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
           headers: req.headers,
           body: <T extends object>() => jsonObjectBody(req.body) as T,
           fields: () => formFields(req.body, req.headers['content-type']),
+          rawBody: () => (typeof req.body === 'string' ? req.body : ''),
           call,
         });
         if (reply.cookies) for (const cookie of reply.cookies) res.append('set-cookie', cookie);

@@ -26,6 +26,7 @@ export function authService(runtime: Runtime): ServiceSchema {
         handler(ctx: Context<AuthCheckParams>): Promise<AuthCheckResult> {
           const params = ctx.params;
           if (params.kind === 'token') return authenticator.token(params.key);
+          if (params.kind === 'certificate') return authenticator.certificate(params.org_id, params.cert_id);
           return authenticator.basic(params.org_id, params.username, params.password, { cacheTtlSeconds: params.cache_ttl, disableCaching: params.disable_caching });
         },
       },

@@ -99,6 +99,11 @@ export function keysService(runtime: Runtime): ServiceSchema {
         pageSize: config.pageSize,
         findApi,
         hmacSecrets: new HmacSecrets(new SecretBox(config.secret, 'keys.hmac_string')),
+        certificateExists: (id, orgId) =>
+          callAction(this.broker, 'certs.get', { id, org_scope: orgId }).then(
+            () => true,
+            (err: unknown) => (isGwError(err, 'GW_ERR_CERTS_NOT_FOUND') ? false : Promise.reject(err)),
+          ),
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
         quotaState: async (keyHash, max, renewalRate) => {
           if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter')) return undefined;

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import { resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
+import { CERTS_CHANGED, type CertsChangedEvent } from '../../contracts/certs/events';
 import { APIS_CHANGED, APIS_REVISION, GATEWAY_RELOAD, type ApisChangedEvent, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { callAction, callerOf } from '../../lib/bus/call';
@@ -14,6 +16,8 @@ import { readAppFiles } from './lib/app-files';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { StoreSync } from './lib/store-sync';
+import { CertificateCache } from './lib/certificate-cache';
+import { createTlsPort, loadTlsCredentials } from './lib/tls-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
 
 /**
@@ -28,6 +32,9 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   const pools = new UpstreamPools();
   let gateway: Gateway;
   let server: Server;
+  /** the HTTPS port (GW_GATEWAY_TLS_PORT), when configured */
+  let tlsServer: HttpsServer | undefined;
+  let certificates: CertificateCache;
   let sync: StoreSync;
   let checkTimer: NodeJS.Timeout | undefined;
 
@@ -47,6 +54,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       [GATEWAY_RELOAD]: {
         handler() {
           return this.reload();
+        },
+      },
+      [CERTS_CHANGED]: {
+        handler(ctx: Context<CertsChangedEvent>) {
+          if (typeof ctx.params?.id === 'string') certificates.forget(ctx.params.id);
         },
       },
       // A store node (re)appeared: compare revisions, it may hold changes this node missed.
@@ -69,6 +81,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
     },
     created() {
+      certificates = new CertificateCache((ids, orgId) => callAction(this.broker, 'certs.material', { ids, org_id: orgId }));
       sync = new StoreSync({
         snapshot: () => callAction(this.broker, 'apis.snapshot'),
         currentRevision: async () => (await callAction(this.broker, 'apis.currentRevision')).revision,
@@ -119,19 +132,31 @@ export function proxyService(runtime: Runtime): ServiceSchema {
             const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },
+          certificates,
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,
       );
       server = createServer({ keepAliveTimeout: 65_000 }, gateway.handle);
       server.on('upgrade', gateway.handleUpgrade);
-      this.connections = trackConnections(server);
+      const drainable = [trackConnections(server)];
+      if (config.gatewayTlsPort !== undefined) {
+        tlsServer = createTlsPort(gateway.handle, gateway.handleUpgrade);
+        drainable.push(trackConnections(tlsServer));
+      }
+      this.connections = drainable;
     },
     async started() {
       await this.loadAppFiles();
       gateway.rebuild();
       this.port = await listen(server, config.gatewayPort, config.host);
       this.logger.info(`gateway listening on http://${config.host}:${this.port}`);
+      if (tlsServer) {
+        if (config.gatewayTlsCertId !== undefined) await this.broker.waitForServices('certs', 30_000);
+        tlsServer.setSecureContext(await loadTlsCredentials(config, async (id) => (await certificates.get([id], undefined)).get(id)));
+        this.tlsPort = await listen(tlsServer, config.gatewayTlsPort!, config.host);
+        this.logger.info(`gateway listening on https://${config.host}:${this.tlsPort}`);
+      }
       if (storeReachable(this.broker)) void sync.sync();
       // A backstop for a node that missed broadcasts and saw no event at all (e.g. it was paused).
       checkTimer = setInterval(() => {
@@ -143,6 +168,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       clearInterval(checkTimer);
       sync.stop();
       await close(server);
+      if (tlsServer) await close(tlsServer);
       await pools.close();
     },
   };

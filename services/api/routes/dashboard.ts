@@ -7,6 +7,7 @@ import { headerValue } from '../../../lib/http/credentials';
 import { pageFromQuery } from '../lib/page-param';
 import { allows } from '../../../lib/permissions';
 import { hashSecret } from '../../../lib/secret-hash';
+import { dashboardCertRoutes } from './dashboard-certs';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOAuthRoutes } from './dashboard-oauth';
@@ -102,6 +103,7 @@ export const dashboardSurface: Surface<Caller> = {
     ...dashboardUserRoutes,
     ...dashboardOrgRoutes,
     ...dashboardHookRoutes,
+    ...dashboardCertRoutes,
   ],
 };
 

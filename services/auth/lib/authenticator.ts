@@ -56,7 +56,18 @@ export class Authenticator {
   async token(key: string): Promise<AuthCheckResult> {
     const keyHash = sha256(key);
     const found = await this.session(keyHash);
-    return found ? { ok: true, key_hash: keyHash, session: found.session } : { ok: false, reason: 'unknown' };
+    // A key bound to a client certificate is named after public data: only the certificate opens it.
+    if (!found || boundToCertificate(found.session)) return { ok: false, reason: 'unknown' };
+    return { ok: true, key_hash: keyHash, session: found.session };
+  }
+
+  /** Dynamic mutual TLS: the key named after the client certificate, if it is bound to that certificate. */
+  async certificate(orgId: string, certId: string): Promise<AuthCheckResult> {
+    // The name keys gives such a key (services/keys/lib/certificate-binding.ts).
+    const keyHash = sha256(`${orgId}${certId}`);
+    const found = await this.session(keyHash);
+    if (!found || found.session.certificate !== certId) return { ok: false, reason: 'unknown' };
+    return { ok: true, key_hash: keyHash, session: found.session };
   }
 
   async basic(orgId: string, username: string, password: string, options: { cacheTtlSeconds: number; disableCaching: boolean }): Promise<AuthCheckResult> {
@@ -110,6 +121,10 @@ export class Authenticator {
     }
     return result;
   }
+}
+
+function boundToCertificate(session: { certificate?: unknown }): boolean {
+  return typeof session.certificate === 'string' && session.certificate !== '';
 }
 
 function sha256(text: string): string {

@@ -10,6 +10,7 @@ import { assertAllowedUrlsCompile } from './allowed-urls';
 import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
 import { hideHmacSecret, type HmacSecrets } from './hmac-secret';
+import { boundCertificate, certificateKey, keepCertificate } from './certificate-binding';
 import type { KeyStore, StoredKey } from './key-store';
 import type { PolicyRegistry } from './policy-registry';
 
@@ -27,6 +28,8 @@ export interface KeyRegistryOptions {
   now?: () => number;
   /** issues, keeps and opens the HMAC secrets of keys with hmac_enabled */
   hmacSecrets: HmacSecrets;
+  /** whether the certificate store holds this certificate for the organisation (dynamic mutual TLS) */
+  certificateExists(id: string, orgId: string): Promise<boolean>;
 }
 
 /**
@@ -48,7 +51,8 @@ export class KeyRegistry {
     const orgId = this.orgFor(params.org_scope, params.session.org_id);
     const hmac = this.options.hmacSecrets.issue(await this.validSession(params.session, orgId, params.org_scope, true));
     const session = hmac.stored;
-    const key = params.custom_key ?? generateKey(orgId);
+    const certificate = await boundCertificate(session, orgId, this.options.certificateExists);
+    const key = certificate !== undefined ? certificateKey(orgId, certificate) : (params.custom_key ?? generateKey(orgId));
     assertKeyFits({ key, org_id: orgId });
     const keyHash = hashKey(key);
     if (await this.store.find(keyHash)) throw KeysErrors.taken();
@@ -103,7 +107,7 @@ export class KeyRegistry {
     const found = await this.find(params.key, params.org_scope);
     const orgId = this.orgFor(params.org_scope ?? found.org_id, params.session.org_id ?? found.org_id);
     assertKeyFits({ org_id: orgId });
-    const hmac = this.options.hmacSecrets.carry(await this.validSession(params.session, orgId, params.org_scope, false), found.session);
+    const hmac = this.options.hmacSecrets.carry(keepCertificate(await this.validSession(params.session, orgId, params.org_scope, false), found.session), found.session);
     const session = hmac.stored;
     const updated: StoredKey = { ...found, org_id: orgId, session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session, updated_at: this.now() };
     const revision = await this.store.update(updated);

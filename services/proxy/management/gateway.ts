@@ -3,6 +3,7 @@ import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
+import { gatewayCertRoutes } from './gateway-certs';
 import { gatewayKeyRoutes } from './gateway-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
 
@@ -100,6 +101,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
       ...gatewayKeyRoutes,
       ...gatewayOAuthRoutes,
+      ...gatewayCertRoutes,
     ],
   };
 }

@@ -15,6 +15,7 @@ import { batchStep } from './steps/batch';
 import { compilePersistedQueries } from './persisted-queries';
 import { graphqlStep } from './steps/graphql';
 import { ipRulesStep } from './steps/ip-rules';
+import { mutualTlsStep, type CertificateSource } from './steps/mutual-tls';
 import { limitsStep } from './steps/limits';
 import { pluginStep } from './steps/plugins';
 import { replyStep } from './steps/reply';
@@ -22,6 +23,7 @@ import { requestHeadersStep } from './steps/request-headers';
 import { sessionChecksStep } from './steps/session-checks';
 import { sizeLimitStep } from './steps/size-limit';
 import { upstreamStep } from './steps/upstream';
+import { upstreamCertificatesStep } from './steps/upstream-certificates';
 import { versionStep } from './steps/version';
 import { parseTarget } from './target';
 import type { UpstreamPools } from './upstream-pools';
@@ -51,6 +53,8 @@ export interface CompileDeps {
   graphqlEngine(): GraphqlEngineHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
+  /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
+  certificates: CertificateSource;
 }
 
 /**
@@ -72,6 +76,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('pre', plugins.pre, deps.logger),
     ipRulesStep(definition),
     all.some((v) => v.sizeLimit > 0) ? sizeLimitStep : undefined,
+    mutualTlsStep(definition, deps.certificates),
     authenticationStep(definition, plugins.auth_check, deps),
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
@@ -80,6 +85,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
+    upstreamCertificatesStep(definition, deps.certificates),
     upstreamStep({
       stripListenPath: definition.proxy.strip_listen_path === true,
       stripVersionSegment: settings.location.stripUrlSegment,

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import type { EndpointDecision } from './endpoint-rules';
 import { forwardedRequestHeaders, type HeaderMap } from './forward-headers';
+import type { UpstreamTls } from './upstream-pools';
 import type { UpgradeSocket } from './websocket-tunnel';
 
 const NO_DECISION: EndpointDecision = { kind: 'none' };
@@ -42,6 +43,8 @@ export class RequestContext {
   rewrittenUrl: string | undefined;
   /** the method to use upstream instead of the client's (persisted GraphQL queries POST) */
   upstreamMethod: string | undefined;
+  /** how to connect to an HTTPS upstream when not with the defaults (steps/upstream-certificates.ts) */
+  upstreamTls: UpstreamTls | undefined;
   /** a request body that replaces the client's (set by a plugin) */
   replacedBody: Buffer | undefined;
   /** set once a step or plugin has answered the client */

@@ -8,6 +8,17 @@ export interface UpstreamPoolsOptions {
   now?: () => number;
 }
 
+/** How the gateway connects to an HTTPS upstream, when not with the defaults. */
+export interface UpstreamTls {
+  /** names these options among the pools of one origin (a certificate id, the verification mode) */
+  id: string;
+  /** a client certificate (PEM) and its private key, for upstreams that require one */
+  cert?: string;
+  key?: string;
+  /** false: the upstream's certificate is not verified (`proxy.transport.ssl_insecure_skip_verify`) */
+  rejectUnauthorized: boolean;
+}
+
 interface Entry {
   pool: Pool;
   usedAt: number;
@@ -36,17 +47,20 @@ export class UpstreamPools {
     this.sweeper.unref();
   }
 
-  get(origin: string): Pool {
+  /** The pool of an origin; one per TLS setting when `tls` is given (a client certificate is part of the connection). */
+  get(origin: string, tls?: UpstreamTls): Pool {
     const now = this.now();
-    let entry = this.pools.get(origin);
+    const name = tls ? `${origin}\u0000${tls.id}` : origin;
+    let entry = this.pools.get(name);
     if (!entry) {
-      entry = { pool: new Pool(origin, { connections: 256, keepAliveTimeout: 30_000, pipelining: 1 }), usedAt: now };
-      this.pools.set(origin, entry);
-      if (this.pools.size > this.maxPools) this.evictOne(origin);
+      const connect = tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined;
+      entry = { pool: new Pool(origin, { connections: 256, keepAliveTimeout: 30_000, pipelining: 1, connect }), usedAt: now };
+      this.pools.set(name, entry);
+      if (this.pools.size > this.maxPools) this.evictOne(name);
     } else {
       // Keep the map in least-recently-used order (two hash operations).
-      this.pools.delete(origin);
-      this.pools.set(origin, entry);
+      this.pools.delete(name);
+      this.pools.set(name, entry);
     }
     entry.usedAt = now;
     return entry.pool;

@@ -8,6 +8,7 @@ import type { Authenticator, AuthStepDeps } from './auth/key-check';
 import { oauthAuthenticator } from './auth/oauth';
 import { pluginAuthenticator } from './auth/plugin';
 import { tokenAuthenticator } from './auth/token';
+import { withCertificateIdentity } from './auth/certificate';
 
 export type { AuthStepDeps } from './auth/key-check';
 
@@ -27,7 +28,7 @@ export function authenticationStep(definition: ApiDefinition, authCheck: GwPlugi
   if (definition.use_basic_auth === true) modes.push(basicAuthenticator(definition, deps));
   if (definition.enable_signature_checking === true) modes.push(hmacAuthenticator(definition, deps));
   if (authCheck) modes.push(pluginAuthenticator(authCheck, deps.logger));
-  if (definition.use_standard_auth === true || modes.length === 0) modes.push(tokenAuthenticator(definition, deps));
+  if (definition.use_standard_auth === true || modes.length === 0) modes.push(withCertificateIdentity(definition, tokenAuthenticator(definition, deps), deps));
   if (modes.length === 1) return modes[0].step;
   return allOf(modes, baseIdentity(definition, modes));
 }

@@ -47,7 +47,7 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       return DONE;
     }
     const timeout = version.timeoutFor(method, ctx.relativePath);
-    options.pools.get(version.target.origin).dispatch(
+    options.pools.get(version.target.origin, ctx.upstreamTls).dispatch(
       { method: method as Dispatcher.HttpMethod, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
       new UpstreamHandler(ctx, options),
     );
