@@ -61,13 +61,14 @@ export const certsActionParams = {
   get: { id, org_scope: scope },
   remove: { id, org_scope: scope },
   /** `org_id` unset: any organisation (the gateway's own TLS certificate, named by the operator) */
-  material: { ids: { type: 'array', items: id, max: 1000 }, org_id: { type: 'string', optional: true } },
+  material: { ids: { type: 'array', items: id, max: 1000 }, org_id: { type: 'string', optional: true }, public_only: { type: 'boolean', optional: true } },
 };
 
 export type CertsCreateParams = { pem: string; org_scope?: string; org_id?: string };
 export type CertsListParams = { org_scope?: string; mode?: string; page?: number };
 export type CertsGetParams = { id: string; org_scope?: string };
-export type CertsMaterialParams = { ids: string[]; org_id?: string };
+/** `public_only`: the certificates without their private keys (for services that only check a public key) */
+export type CertsMaterialParams = { ids: string[]; org_id?: string; public_only?: boolean };
 
 /** The `certs.*` actions: params and result of each (see contracts/actions.ts). */
 export interface CertsActions {

@@ -46,6 +46,8 @@ export const sessionRule = {
     meta_data: { type: 'object', optional: true },
     alias: { type: 'string', optional: true },
     certificate: { type: 'string', optional: true, max: 200 },
+    rsa_certificate_id: { type: 'string', optional: true, max: 200 },
+    enable_http_signature_validation: { type: 'boolean', optional: true },
   },
 } as const;
 

@@ -66,6 +66,13 @@ export interface Session {
   certificate?: string;
   hmac_enabled?: boolean;
   hmac_string?: string;
+  /**
+   * `rsa-sha256` request signatures: the id of a certificate in the organisation's store whose
+   * RSA public key checks them (the reference's `rsa_certificate_id`), with `hmac_enabled` or
+   * `enable_http_signature_validation`.
+   */
+  rsa_certificate_id?: string;
+  enable_http_signature_validation?: boolean;
   is_inactive?: boolean;
   smoothing?: Record<string, unknown>;
   tags?: string[];

@@ -40,7 +40,7 @@ export function certsService(runtime: Runtime): ServiceSchema {
           return { id: ctx.params.id };
         },
       },
-      material: { params: certsActionParams.material, handler: (ctx: Context<CertsMaterialParams>) => store.material(ctx.params.ids, ctx.params.org_id) },
+      material: { params: certsActionParams.material, handler: (ctx: Context<CertsMaterialParams>) => store.material(ctx.params.ids, ctx.params.org_id, ctx.params.public_only === true) },
     } satisfies ServiceActions<'certs'>,
     events: {
       [ORGS_DELETED]: {

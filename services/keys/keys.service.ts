@@ -24,6 +24,7 @@ import { HmacSecrets } from './lib/hmac-secret';
 import { KeyRegistry } from './lib/key-registry';
 import { SecretBox } from '../../lib/secret-box';
 import { KeyStore } from './lib/key-store';
+import { certificatePublicKey } from '../../lib/certificate-public-key';
 import { KEYS_MIGRATIONS } from './lib/migrations';
 import { PolicyRegistry } from './lib/policy-registry';
 
@@ -104,6 +105,8 @@ export function keysService(runtime: Runtime): ServiceSchema {
             () => true,
             (err: unknown) => (isGwError(err, 'GW_ERR_CERTS_NOT_FOUND') ? false : Promise.reject(err)),
           ),
+        certificatePublicKeyType: (id, orgId) =>
+          callAction(this.broker, 'certs.material', { ids: [id], org_id: orgId, public_only: true }).then(([found]) => (found ? (certificatePublicKey(found.cert_pem)?.asymmetricKeyType ?? 'an unreadable key') : undefined)),
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
         quotaState: async (keyHash, max, renewalRate) => {
           if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter')) return undefined;

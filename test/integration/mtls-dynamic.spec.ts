@@ -115,6 +115,24 @@ describe('dynamic mutual TLS (use_certificate)', () => {
     assert.equal(change.status, 400, change.text);
   });
 
+  it('refuses a bound key once its certificate is deleted from the store (403, as the reference gateway)', async () => {
+    const doomed = pki.issue('doomed client');
+    const doomedId = await addCert(acme, doomed);
+    const key = await dashboard(acme, '/keys', { method: 'POST', body: { certificate: doomedId, access_rights: { [apiId]: { api_id: apiId } } } });
+    assert.equal(key.status, 200, key.text);
+    const sendDoomed = () => httpsRequest(`${httpsUrl}/dyn/doomed`, { ca: pki.ca.cert, cert: doomed.cert, key: doomed.key });
+    await eventually(async () => assert.equal((await sendDoomed()).status, 200), 3000);
+    assert.equal((await dashboard(acme, `/certs/${doomedId}`, { method: 'DELETE' })).status, 200);
+    const before = upstream.received.length;
+    await eventually(async () => {
+      const res = await sendDoomed();
+      assert.equal(res.status, 403);
+      assert.deepEqual(res.json, { error: 'Access to this API has been disallowed' });
+    }, 3000);
+    assert.equal(upstream.received.length, before, 'the upstream saw none of the refused requests');
+    assert.equal((await dashboard(acme, `/apis/${apiId}/keys/${key.json.key_id}`)).status, 200, 'the key itself is kept');
+  });
+
   it('stops admitting the certificate once its key is deleted', async () => {
     assert.equal((await dashboard(acme, `/apis/${apiId}/keys/${boundKey}`, { method: 'DELETE' })).status, 200);
     await eventually(async () => assert.equal((await send(bound)).status, 403), 3000);

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { WebSocket, WebSocketServer } from 'ws';
 import { close, listen } from '../../lib/http/listen';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { createTestPki, type Issued, type TestPki } from '../support/certificates';
@@ -13,6 +14,7 @@ describe('upstream client certificates (upstream_certificates)', () => {
   let pki: TestPki;
   let gatewayClient: Issued;
   let upstream: Server;
+  let wss: WebSocketServer;
   let upstreamUrl: string;
   /** the common name of the client certificate each request to the upstream came with */
   const seen: string[] = [];
@@ -39,6 +41,9 @@ describe('upstream client certificates (upstream_certificates)', () => {
       seen.push(client);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client }));
     });
+    // The same upstream speaks WebSocket (wss): it greets each socket with its client certificate's name.
+    wss = new WebSocketServer({ server: upstream });
+    wss.on('connection', (socket, req) => socket.send(`hello ${String((req.socket as TLSSocket).getPeerCertificate().subject.CN)}`));
     upstreamUrl = `https://127.0.0.1:${await listen(upstream, 0, '127.0.0.1')}`;
     node = await startTestNode();
     acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
@@ -55,6 +60,7 @@ describe('upstream client certificates (upstream_certificates)', () => {
   });
   after(async () => {
     await node.stop();
+    wss.close();
     await close(upstream);
     removeDir(node.dataDir);
     pki.cleanup();
@@ -86,6 +92,32 @@ describe('upstream client certificates (upstream_certificates)', () => {
   it("still verifies the upstream's own certificate unless ssl_insecure_skip_verify is set", async () => {
     const res = await call('verified');
     assert.equal(res.status, 502, res.text);
+  });
+
+  /** Opens a WebSocket through the gateway: the upstream's greeting, or the status the upgrade was refused with. */
+  const openSocket = (name: string) =>
+    new Promise<{ greeting?: string; status?: number }>((resolve, reject) => {
+      const socket = new WebSocket(`${node.gatewayUrl.replace('http', 'ws')}/${name}/ws`);
+      socket.on('message', (data) => {
+        resolve({ greeting: data.toString() });
+        socket.close();
+      });
+      socket.on('unexpected-response', (_req, res) => {
+        resolve({ status: res.statusCode });
+        res.resume();
+        socket.terminate();
+      });
+      socket.on('error', reject);
+    });
+
+  for (const name of ['by-host', 'by-wildcard']) {
+    it(`presents the same certificate on a WebSocket tunnel to a wss upstream (${name})`, async () => {
+      assert.deepEqual(await openSocket(name), { greeting: 'hello gateway as a client' });
+    });
+  }
+
+  it('presents none on a WebSocket tunnel when the API names none: the upstream refuses the handshake, 502', async () => {
+    assert.deepEqual(await openSocket('none'), { status: 502 });
   });
 
   it('stops presenting a certificate removed from the store', async () => {

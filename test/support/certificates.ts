@@ -16,7 +16,7 @@ export interface TestPki {
   dir: string;
   ca: Issued;
   /** A certificate signed by the CA (valid from an hour ago for a day unless dates are given). */
-  issue(commonName: string, options?: { dns?: string[]; ips?: string[]; notBefore?: Date; notAfter?: Date }): Issued;
+  issue(commonName: string, options?: { dns?: string[]; ips?: string[]; notBefore?: Date; notAfter?: Date; keyType?: 'ec' | 'rsa' }): Issued;
   cleanup(): void;
 }
 
@@ -59,7 +59,8 @@ export function createTestPki(): TestPki {
     issue(commonName, options = {}) {
       const name = `cert${++count}`;
       const san = [...(options.dns ?? []).map((d) => `DNS:${d}`), ...(options.ips ?? []).map((ip) => `IP:${ip}`)];
-      run('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${commonName}`, ...(san.length > 0 ? ['-addext', `subjectAltName=${san.join(',')}`] : []));
+      const keyArgs = options.keyType === 'rsa' ? ['-newkey', 'rsa:2048'] : ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'];
+      run('req', ...keyArgs, '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${commonName}`, ...(san.length > 0 ? ['-addext', `subjectAltName=${san.join(',')}`] : []));
       const notBefore = options.notBefore ?? new Date(Date.now() - 3600_000);
       const notAfter = options.notAfter ?? new Date(Date.now() + 86400_000);
       run('ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.pem`, '-notext', '-startdate', asn1Time(notBefore), '-enddate', asn1Time(notAfter));

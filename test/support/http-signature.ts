@@ -1,16 +1,18 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSign } from 'node:crypto';
 
 /**
  * A second, independent HTTP signature signer, written from draft-cavage-http-signatures
  * (section 2.3, "Signature String Construction") and not from the gateway's code, so a bug the
  * gateway shares with one signer can not hide: each signed header is a line `name: value`, the
  * `(request-target)` line is `(request-target): <lower-case method> <path>`, lines are joined
- * with a single newline, and the signature is the base64 HMAC of that string.
+ * with a single newline, and the signature is the base64 HMAC of that string; for `rsa-sha256`
+ * the base64 RSASSA-PKCS1-v1_5 SHA-256 signature of it made with the PEM private key in `secret`.
  */
 export interface DraftSignOptions {
   keyId: string;
   secret: string;
-  algorithm: 'hmac-sha1' | 'hmac-sha256' | 'hmac-sha384' | 'hmac-sha512';
+  /** `rsa-sha256`: `secret` is the PEM private key */
+  algorithm: 'hmac-sha1' | 'hmac-sha256' | 'hmac-sha384' | 'hmac-sha512' | 'rsa-sha256';
   method: string;
   /** path and query, as sent */
   target: string;
@@ -28,8 +30,10 @@ export function draftSignature(options: DraftSignOptions): string {
     if (name === '(request-target)') lines.push(`(request-target): ${options.method.toLowerCase()} ${options.target}`);
     else lines.push(`${name}: ${options.values[name]}`);
   }
-  const digest = options.algorithm.slice('hmac-'.length);
-  const base64 = createHmac(digest, options.secret).update(lines.join('\n')).digest('base64');
+  const base64 =
+    options.algorithm === 'rsa-sha256'
+      ? createSign('sha256').update(lines.join('\n')).sign(options.secret, 'base64')
+      : createHmac(options.algorithm.slice('hmac-'.length), options.secret).update(lines.join('\n')).digest('base64');
   const signature = options.urlEscape ? encodeURIComponent(base64) : base64;
   return `Signature keyId="${options.keyId}",algorithm="${options.algorithm}",headers="${options.headers.join(' ')}",signature="${signature}"`;
 }

@@ -73,7 +73,7 @@ export class CertStore {
   }
 
   /** The certificates (with their keys opened) among `ids` that belong to `orgId` (any organisation when unset). */
-  async material(ids: string[], orgId: string | undefined): Promise<CertificateMaterial[]> {
+  async material(ids: string[], orgId: string | undefined, publicOnly = false): Promise<CertificateMaterial[]> {
     if (ids.length === 0) return [];
     const rows: CertRow[] = await this.db('certificates').whereIn('id', ids).modify(inOrg(orgId));
     return rows.map((row) => ({
@@ -81,7 +81,7 @@ export class CertStore {
       org_id: row.org_id,
       fingerprint: row.fingerprint,
       cert_pem: row.cert_pem,
-      key_pem: row.sealed_key ? this.openKey(row) : undefined,
+      key_pem: row.sealed_key && !publicOnly ? this.openKey(row) : undefined,
       not_after: Date.parse(new X509Certificate(row.cert_pem).validTo),
     }));
   }

@@ -11,6 +11,7 @@ import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
 import { hideHmacSecret, type HmacSecrets } from './hmac-secret';
 import { boundCertificate, certificateKey, keepCertificate } from './certificate-binding';
+import { checkRsaCertificate } from './rsa-certificate';
 import type { KeyStore, StoredKey } from './key-store';
 import type { PolicyRegistry } from './policy-registry';
 
@@ -30,6 +31,8 @@ export interface KeyRegistryOptions {
   hmacSecrets: HmacSecrets;
   /** whether the certificate store holds this certificate for the organisation (dynamic mutual TLS) */
   certificateExists(id: string, orgId: string): Promise<boolean>;
+  /** the public key type (`rsa`, `ec`, …) of a certificate in the organisation's store; undefined when it is not there */
+  certificatePublicKeyType(id: string, orgId: string): Promise<string | undefined>;
 }
 
 /**
@@ -52,6 +55,7 @@ export class KeyRegistry {
     const hmac = this.options.hmacSecrets.issue(await this.validSession(params.session, orgId, params.org_scope, true));
     const session = hmac.stored;
     const certificate = await boundCertificate(session, orgId, this.options.certificateExists);
+    await checkRsaCertificate(session, undefined, orgId, this.options.certificatePublicKeyType);
     const key = certificate !== undefined ? certificateKey(orgId, certificate) : (params.custom_key ?? generateKey(orgId));
     assertKeyFits({ key, org_id: orgId });
     const keyHash = hashKey(key);
@@ -109,6 +113,7 @@ export class KeyRegistry {
     assertKeyFits({ org_id: orgId });
     const hmac = this.options.hmacSecrets.carry(keepCertificate(await this.validSession(params.session, orgId, params.org_scope, false), found.session), found.session);
     const session = hmac.stored;
+    await checkRsaCertificate(session, found.org_id === orgId ? found.session : undefined, orgId, this.options.certificatePublicKeyType);
     const updated: StoredKey = { ...found, org_id: orgId, session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session, updated_at: this.now() };
     const revision = await this.store.update(updated);
     this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });

@@ -14,17 +14,21 @@ export interface UpgradeSocket {
 /**
  * WebSocket pass-through: replays the client's upgrade request to the target and, once the
  * upstream switches protocols, joins the two sockets. An upstream that refuses the upgrade has
- * its answer relayed; one that can not be reached is 502.
+ * its answer relayed; one that can not be reached is 502. An HTTPS upstream gets the same TLS
+ * settings as the API's HTTP requests (`upstream_certificates`, `ssl_insecure_skip_verify`).
  */
 export function tunnel(ctx: RequestContext, client: UpgradeSocket, path: string, headers: HeaderMap): void {
   const target = ctx.version!.target;
-  const upstream = (target.protocol === 'https:' ? httpsRequest : httpRequest)({
+  const https = target.protocol === 'https:';
+  const tls = https ? ctx.upstreamTls : undefined;
+  const upstream = (https ? httpsRequest : httpRequest)({
     host: target.hostname,
     port: target.port,
     method: ctx.req.method,
     path,
     headers: { ...headers, connection: 'Upgrade', upgrade: ctx.req.headers.upgrade ?? 'websocket' },
     agent: false,
+    ...(tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : {}),
   });
   upstream.on('upgrade', (response: IncomingMessage, upstreamSocket: Duplex, upstreamHead: Buffer) => {
     const lines = [`HTTP/1.1 101 ${response.statusMessage ?? 'Switching Protocols'}`];

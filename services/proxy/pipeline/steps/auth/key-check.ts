@@ -7,11 +7,14 @@ import { stripCredential, type CredentialLocations, type FoundCredential } from 
 import { GatewayMessages } from '../../gateway-errors';
 import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
+import type { CertificateSource } from '../mutual-tls';
 
 export interface AuthStepDeps {
   call: Call;
   logger: LoggerInstance;
   emitEvent(event: 'AuthFailure', ctx: RequestContext, message: string): void;
+  /** the certificate store as this node sees it (dynamic mutual TLS, rsa-sha256 signatures) */
+  certificates: CertificateSource;
 }
 
 export type { IdentityMode } from '../../../../../contracts/apis/api-definition';
