@@ -35,6 +35,8 @@ export interface GwConfig {
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
   pageSize: number;
+  dashboardMetrics: boolean;
+  gatewayMetrics: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;
   namespace: string;

@@ -8,6 +8,7 @@ import { toProblem } from '../../lib/http/problem';
 import { buildRouter } from '../../lib/http/surface';
 import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
+import { writeMetrics } from '../../lib/observability/metrics';
 import type { Runtime } from '../../lib/runtime';
 import { adminSurface } from './routes/admin';
 import { dashboardSurface } from './routes/dashboard';
@@ -36,6 +37,8 @@ export function apiService(runtime: Runtime): ServiceSchema {
           res.status(problem.status).json(envelopeError(problem));
         }
       });
+      // Prometheus scrapers rarely send secrets: GW_DASHBOARD_METRICS turns this off instead.
+      if (config.dashboardMetrics) app.get('/metrics', (req, res, next) => writeMetrics(runtime.metrics.registry, res, req.method === 'HEAD').catch(next));
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });
