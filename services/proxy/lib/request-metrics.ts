@@ -20,6 +20,7 @@ export function requestWatcher(metrics: GatewayMetrics): (ctx: RequestContext) =
   return (ctx) => {
     const res = ctx.res as WatchedResponse;
     res[CONTEXT] = ctx;
-    res.once('finish', finished);
+    // `on`, not `once` (which wraps the listener): a response finishes once.
+    res.on('finish', finished);
   };
 }
