@@ -66,6 +66,11 @@ export class GatewayMetrics {
     }
   }
 
+  /** Drops the series of APIs no longer served, so deleted APIs do not pile up. */
+  retain(apiIds: ReadonlySet<string>): void {
+    for (const apiId of this.apis.keys()) if (!apiIds.has(apiId)) this.apis.delete(apiId);
+  }
+
   /** Adds this gateway's series to a registry. */
   registerIn(registry: Registry): void {
     registry.registerMetric(customMetric('gw_requests_total', 'Requests the gateway answered, by API, method and status class', 'counter', () => this.requestValues()));

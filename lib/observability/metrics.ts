@@ -6,11 +6,13 @@ import { GatewayMetrics } from './gateway-metrics';
 
 /**
  * One node's Prometheus metrics: its own registry (not prom-client's global one, so several
- * nodes in one process keep theirs apart), the process metrics, the gateway's request
- * metrics, webhook deliveries and the analytics records dropped.
+ * nodes in one process keep theirs apart) with the gateway's request metrics, webhook
+ * deliveries and the analytics records dropped; the process metrics are added when scraped.
  */
 export interface NodeMetrics {
   registry: Registry;
+  /** this node's series and the process metrics, in the Prometheus text format */
+  exposition(): Promise<string>;
   gateway: GatewayMetrics;
   /** a webhook delivery finished: `delivered`, or `failed` after its retries */
   webhookDelivered(event: string, outcome: 'delivered' | 'failed'): void;
@@ -18,7 +20,6 @@ export interface NodeMetrics {
 
 export function createNodeMetrics(): NodeMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const gateway = new GatewayMetrics();
   gateway.registerIn(registry);
   const webhooks = new Counter({ name: 'gw_webhook_deliveries_total', help: 'Webhook deliveries, by gateway event and outcome', labelNames: ['event', 'outcome'], registers: [registry] });
@@ -29,17 +30,33 @@ export function createNodeMetrics(): NodeMetrics {
   );
   return {
     registry,
+    exposition: async () => `${await registry.metrics()}\n${await processMetrics().metrics()}`,
     gateway,
     webhookDelivered: (event, outcome) => webhooks.inc({ event, outcome }),
   };
 }
 
+let processRegistry: Registry | undefined;
+
 /**
- * Writes the registry in the Prometheus text format as a 200 answer (headers only for HEAD).
+ * The process metrics (CPU, memory, event loop lag, GC), collected once per process: they
+ * describe the process, however many nodes it runs, and prom-client's monitors (an event
+ * loop delay histogram, a GC observer) can not be stopped, so one per node would pile up.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * Writes the node's metrics in the Prometheus text format as a 200 answer (headers only for HEAD).
  * Rejects, with nothing sent, when a collector fails: the caller answers in its port's shape.
  */
-export async function writeMetrics(registry: Registry, res: ServerResponse, head: boolean): Promise<void> {
-  const text = await registry.metrics();
-  res.writeHead(200, { 'content-type': registry.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+export async function writeMetrics(metrics: NodeMetrics, res: ServerResponse, head: boolean): Promise<void> {
+  const text = await metrics.exposition();
+  res.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
   res.end(head ? undefined : text);
 }

@@ -38,7 +38,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
         }
       });
       // Prometheus scrapers rarely send secrets: GW_DASHBOARD_METRICS turns this off instead.
-      if (config.dashboardMetrics) app.get('/metrics', (req, res, next) => writeMetrics(runtime.metrics.registry, res, req.method === 'HEAD').catch(next));
+      if (config.dashboardMetrics) app.get('/metrics', (req, res, next) => writeMetrics(runtime.metrics, res, req.method === 'HEAD').catch(next));
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });

@@ -118,6 +118,19 @@ describe('Prometheus metrics at GET /metrics', function () {
       assert.ok(samples.some((s) => s.name === 'nodejs_eventloop_lag_seconds'));
     });
 
+    it('drops the series of a deleted API', async () => {
+      await createApi('passing');
+      assert.equal((await call('/passing/x')).status, 200);
+      const counted = { api_id: ids.passing, method: 'GET', status_class: '2xx' };
+      await eventually(async () => assert.equal(sampleValue(await scrape(`${node.gatewayUrl}/metrics`), 'gw_requests_total', counted), 1));
+      assert.equal((await dashboard(`/apis/${ids.passing}`, { method: 'DELETE' })).status, 200);
+      await eventually(async () => {
+        const samples = await scrape(`${node.gatewayUrl}/metrics`);
+        assert.ok(!samples.some((s) => s.labels.api_id === ids.passing), 'no series of the deleted API');
+        assert.equal(sampleValue(samples, 'gw_requests_total', { api_id: ids.open, method: 'GET', status_class: '2xx' }), 3, 'the others stay');
+      }, 3000);
+    });
+
     it('answers HEAD without a body and refuses other methods on the gateway port', async () => {
       const head = await http(`${node.gatewayUrl}/metrics`, { method: 'HEAD' });
       assert.equal(head.status, 200);

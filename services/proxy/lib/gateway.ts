@@ -72,6 +72,7 @@ export class Gateway {
     }
     this.table = table;
     this.compiled = compiled;
+    this.deps.metrics?.retain(new Set([...compiled.keys()].map((definition) => definition.api_id)));
   }
 
   readonly handle: Handler = (req, res) => {

@@ -1,14 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
-import type { Registry } from 'prom-client';
-import { writeMetrics } from '../../../lib/observability/metrics';
+import { writeMetrics, type NodeMetrics } from '../../../lib/observability/metrics';
 import { sendGatewayError } from '../pipeline/gateway-errors';
 
 /** `GET /metrics` on the gateway port (GW_GATEWAY_METRICS), answered before any API. */
-export function metricsEndpoint(registry: Registry, logger: LoggerInstance): (req: IncomingMessage, res: ServerResponse) => void {
+export function metricsEndpoint(metrics: NodeMetrics, logger: LoggerInstance): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendGatewayError(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
-    writeMetrics(registry, res, req.method === 'HEAD').catch((err: unknown) => {
+    writeMetrics(metrics, res, req.method === 'HEAD').catch((err: unknown) => {
       logger.error('metrics could not be collected', err);
       sendGatewayError(res, 500, 'Metrics could not be collected');
     });
