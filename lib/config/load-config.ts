@@ -37,6 +37,7 @@ export interface GwConfig {
   pageSize: number;
   dashboardMetrics: boolean;
   gatewayMetrics: boolean;
+  metricsToken?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;
   namespace: string;

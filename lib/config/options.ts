@@ -187,6 +187,13 @@ export const OPTIONS = {
     rule: { type: 'boolean', convert: true },
     doc: "serve Prometheus metrics at GET /metrics on the gateway port, before any API (an API listening on exactly /metrics is then not reachable there)",
   },
+  /** @default none: /metrics needs no credentials */
+  metricsToken: {
+    env: 'GW_METRICS_TOKEN',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'when set, GET /metrics (both ports) needs `Authorization: Bearer <token>` (Prometheus: `authorization.credentials`)',
+  },
   /** @default 'info' */
   logLevel: {
     env: 'GW_LOG_LEVEL',

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { secretMatches } from '../http/credentials';
 import { COUNTERS, read } from './counters';
 import { customMetric } from './custom-metric';
 import { GatewayMetrics } from './gateway-metrics';
@@ -59,4 +60,14 @@ export async function writeMetrics(metrics: NodeMetrics, res: ServerResponse, he
   const text = await metrics.exposition();
   res.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
   res.end(head ? undefined : text);
+}
+
+/** What a scrape without the right token is told (GW_METRICS_TOKEN itself is never echoed). */
+export const METRICS_UNAUTHORISED = 'Authorization: Bearer <GW_METRICS_TOKEN> required';
+
+/** Whether a scrape may read the metrics: always without GW_METRICS_TOKEN, else with `Authorization: Bearer <token>`. */
+export function scrapeAllowed(authorization: string | undefined, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match !== null && secretMatches(match[1], token);
 }

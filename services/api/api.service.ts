@@ -8,8 +8,8 @@ import { toProblem } from '../../lib/http/problem';
 import { buildRouter } from '../../lib/http/surface';
 import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
-import { writeMetrics } from '../../lib/observability/metrics';
 import type { Runtime } from '../../lib/runtime';
+import { metricsRoute } from './lib/metrics-route';
 import { adminSurface } from './routes/admin';
 import { dashboardSurface } from './routes/dashboard';
 import { sessionSetCookie } from './routes/dashboard-users';
@@ -38,7 +38,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
         }
       });
       // Prometheus scrapers rarely send secrets: GW_DASHBOARD_METRICS turns this off instead.
-      if (config.dashboardMetrics) app.get('/metrics', (req, res, next) => writeMetrics(runtime.metrics, res, req.method === 'HEAD').catch(next));
+      if (config.dashboardMetrics) app.get('/metrics', metricsRoute(runtime.metrics, config.metricsToken));
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });

@@ -181,6 +181,24 @@ describe('Prometheus metrics at GET /metrics', function () {
       assert.equal(res.json.Status, 'Error');
     });
 
+    it('GW_METRICS_TOKEN: both ports want `Authorization: Bearer <token>`', async () => {
+      const node = await startTestNode({ gatewayMetrics: true, metricsToken: 'scrape-me' });
+      nodes.push(node);
+      for (const url of [`${node.gatewayUrl}/metrics`, `${node.dashboardUrl}/metrics`]) {
+        for (const authorization of [undefined, 'Bearer wrong', 'scrape-me', 'Basic scrape-me']) {
+          const res = await http(url, { headers: authorization ? { authorization } : {} });
+          assert.equal(res.status, 401, `${url} with ${authorization}`);
+          assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="metrics"');
+          assert.ok(!res.text.includes('scrape-me'), 'the token is not echoed');
+        }
+        const ok = await http(url, { headers: { authorization: 'Bearer scrape-me' } });
+        assert.equal(ok.status, 200);
+        assert.match(ok.text, /^# HELP gw_requests_total /m);
+      }
+      assert.deepEqual((await http(`${node.gatewayUrl}/metrics`)).json, { error: 'Authorization: Bearer <GW_METRICS_TOKEN> required' });
+      assert.deepEqual((await http(`${node.dashboardUrl}/metrics`)).json, { Status: 'Error', Message: 'Authorization: Bearer <GW_METRICS_TOKEN> required', Meta: null });
+    });
+
     it('gives each node in one process its own registry', async () => {
       const [a, b] = [await startTestNode({ gatewayMetrics: true }), await startTestNode({ gatewayMetrics: true })];
       nodes.push(a, b);
