@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { GwConfig } from './config/load-config';
 import { createHandOffs, type HandOffs } from './hand-offs';
+import { createNodeMetrics, type NodeMetrics } from './observability/metrics';
 import { openDatabase } from './store/database';
 
 /** The resolved secrets are part of a running node's configuration. */
@@ -17,6 +18,8 @@ export interface Runtime {
   hasOpenedDatabase(): boolean;
   /** what the services of this node hand each other in process (proxy → graphql-engine) */
   handOffs: HandOffs;
+  /** this node's Prometheus registry and the counters its services feed */
+  metrics: NodeMetrics;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,7 @@ export function createRuntime(config: NodeConfig): Runtime {
     },
     hasOpenedDatabase: () => db !== undefined,
     handOffs: createHandOffs(),
+    metrics: createNodeMetrics(),
     async close() {
       const open = db;
       db = undefined;

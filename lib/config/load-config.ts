@@ -35,6 +35,9 @@ export interface GwConfig {
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
   pageSize: number;
+  dashboardMetrics: boolean;
+  gatewayMetrics: boolean;
+  metricsToken?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   nodeId?: string;
   namespace: string;

@@ -173,6 +173,27 @@ export const OPTIONS = {
   },
   /** @default 10 */
   pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
+  /** @default true */
+  dashboardMetrics: {
+    env: 'GW_DASHBOARD_METRICS',
+    default: true,
+    rule: { type: 'boolean', convert: true },
+    doc: 'serve Prometheus metrics at GET /metrics on the dashboard port, without authentication (keep the port private or turn this off)',
+  },
+  /** @default false */
+  gatewayMetrics: {
+    env: 'GW_GATEWAY_METRICS',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: "serve Prometheus metrics at GET /metrics on the gateway port, before any API (an API listening on exactly /metrics is then not reachable there)",
+  },
+  /** @default none: /metrics needs no credentials */
+  metricsToken: {
+    env: 'GW_METRICS_TOKEN',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'when set, GET /metrics (both ports) needs `Authorization: Bearer <token>` (Prometheus: `authorization.credentials`)',
+  },
   /** @default 'info' */
   logLevel: {
     env: 'GW_LOG_LEVEL',

@@ -9,6 +9,7 @@ import { buildRouter } from '../../lib/http/surface';
 import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
+import { metricsRoute } from './lib/metrics-route';
 import { adminSurface } from './routes/admin';
 import { dashboardSurface } from './routes/dashboard';
 import { sessionSetCookie } from './routes/dashboard-users';
@@ -36,6 +37,8 @@ export function apiService(runtime: Runtime): ServiceSchema {
           res.status(problem.status).json(envelopeError(problem));
         }
       });
+      // Prometheus scrapers rarely send secrets: GW_DASHBOARD_METRICS turns this off instead.
+      if (config.dashboardMetrics) app.get('/metrics', metricsRoute(runtime.metrics, config.metricsToken));
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });

@@ -13,6 +13,7 @@ import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from './management/gateway';
 import { readAppFiles } from './lib/app-files';
+import { metricsEndpoint } from './lib/metrics-endpoint';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { StoreSync } from './lib/store-sync';
@@ -133,6 +134,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },
           certificates,
+          metrics: runtime.metrics.gateway,
+          serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken, this.logger) : undefined,
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,

@@ -88,7 +88,10 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
         },
         storedHook: (id, orgId) => store.find(id, orgId),
         templatesFolder: webhookTemplatesFolder(runtime.config.templatePath),
-        log: (entry) => store.logDelivery(entry),
+        log: (entry) => {
+          runtime.metrics.webhookDelivered(entry.event, entry.status);
+          return store.logDelivery(entry);
+        },
         warn: (message) => this.logger.warn(message),
         backoffMs: options.backoffMs,
       });

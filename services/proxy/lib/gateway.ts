@@ -2,6 +2,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import type { GatewayMetrics } from '../../../lib/observability/gateway-metrics';
 import { compileApi, type CompileDeps } from '../pipeline/compile-api';
 import type { CompiledApi } from '../pipeline/compiled-api';
 import { GatewayMessages, sendGatewayError, sendJson } from '../pipeline/gateway-errors';
@@ -10,6 +11,7 @@ import { PluginFailure } from '../pipeline/plugins/hook-context';
 import { BodyTooLarge, RequestContext } from '../pipeline/request-context';
 import type { DefinitionRegistry } from './definition-registry';
 import { normaliseRequestPath } from './request-path';
+import { requestWatcher } from './request-metrics';
 import { RoutingTable } from './routing-table';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -20,7 +22,13 @@ interface CompileOutcome {
   failure?: string;
 }
 
-export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & { logger: LoggerInstance };
+export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & {
+  logger: LoggerInstance;
+  /** counts each request an API answered (lib/observability) */
+  metrics?: GatewayMetrics;
+  /** answers GET /metrics before any API, when GW_GATEWAY_METRICS is on */
+  serveMetrics?: Handler;
+};
 
 /**
  * The gateway port's request handler. It serves from an immutable routing table that a reload
@@ -32,6 +40,7 @@ export class Gateway {
   /** api_id → why its definition could not be compiled */
   readonly loadFailures = new Map<string, string>();
   private readonly compileDeps: CompileDeps;
+  private readonly watch: ((ctx: RequestContext) => void) | undefined;
 
   constructor(
     private readonly registry: DefinitionRegistry,
@@ -39,6 +48,7 @@ export class Gateway {
     private readonly management: Handler,
   ) {
     this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err) };
+    this.watch = deps.metrics && requestWatcher(deps.metrics);
   }
 
   get servedCount(): number {
@@ -62,6 +72,7 @@ export class Gateway {
     }
     this.table = table;
     this.compiled = compiled;
+    this.deps.metrics?.retain(new Set([...compiled.keys()].map((definition) => definition.api_id)));
   }
 
   readonly handle: Handler = (req, res) => {
@@ -71,6 +82,7 @@ export class Gateway {
     if (path === '/gw' || path.startsWith('/gw/')) return this.management(req, res);
     // The liveness check (the reference gateway's health_check_endpoint_name): no secret, before any API.
     if (path === '/hello') return sendJson(res, 200, { status: 'pass', description: 'gw gateway' });
+    if (path === '/metrics' && this.deps.serveMetrics) return this.deps.serveMetrics(req, res);
     const match = path.startsWith('/') ? this.table.match(hostName(req.headers.host), path) : undefined;
     if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
     this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength));
@@ -91,6 +103,7 @@ export class Gateway {
   };
 
   private run(ctx: RequestContext): void {
+    this.watch?.(ctx);
     try {
       const pending = ctx.api.handle(ctx);
       if (pending) pending.catch((err: unknown) => this.fail(ctx, err));

@@ -29,6 +29,7 @@ import { parseTarget } from './target';
 import type { UpstreamPools } from './upstream-pools';
 import { parseExpiry, readVersionSettings } from './versions';
 import type { Call } from '../../../lib/bus/call';
+import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
 
 export interface CompileDeps {
   pools: UpstreamPools;
@@ -77,10 +78,10 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     ipRulesStep(definition),
     all.some((v) => v.sizeLimit > 0) ? sizeLimitStep : undefined,
     mutualTlsStep(definition, deps.certificates),
-    authenticationStep(definition, plugins.auth_check, deps),
+    ...staged('auth', authenticationStep(definition, plugins.auth_check, deps)),
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
-    usesLimits(definition, all) ? limitsStep(definition, deps) : undefined,
+    ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
     graphqlStep(definition, graphqlApiOf(definition, deps), all.some((v) => v.persistedQueryFor !== undefined)),
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
@@ -98,6 +99,25 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   ];
   return { definition, plugins, handle: compose(steps.filter((step): step is Step => step !== undefined)) };
 }
+
+/**
+ * A step between two that mark the stage it runs in (ctx.stage), so the request metrics can
+ * tell its refusals (authentication failures, limiter refusals) from other 4xx answers.
+ */
+function staged(stage: NonNullable<RefusalStage>, step: Step | undefined): Array<Step | undefined> {
+  if (!step) return [];
+  return [
+    (ctx) => {
+      ctx.stage = stage;
+    },
+    step,
+    leaveStage,
+  ];
+}
+
+const leaveStage: Step = (ctx) => {
+  ctx.stage = undefined;
+};
 
 function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps): CompiledVersion {
   const contextVars = definition.enable_context_vars === true;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import type { EndpointDecision } from './endpoint-rules';
 import { forwardedRequestHeaders, type HeaderMap } from './forward-headers';
@@ -51,6 +52,14 @@ export class RequestContext {
   answered = false;
   /** set by an `auth_check` plugin that let the request through */
   authorised = false;
+  /** when the gateway got the request (performance.now(), ms) */
+  readonly startedAt = performance.now();
+  /** when the request went upstream (performance.now(), ms) */
+  upstreamSentAt = 0;
+  /** ms from sending the request upstream to the upstream's response headers; undefined when none answered */
+  upstreamMs: number | undefined;
+  /** the part of the chain running (authentication, limits): a refusal there is counted as such */
+  stage: RefusalStage;
   /** headers the gateway adds to the response (X-RateLimit-*) */
   readonly responseHeaders: Record<string, string> = {};
   /** free-form state shared by the plugins of one request */

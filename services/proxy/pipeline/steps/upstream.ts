@@ -47,6 +47,7 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       return DONE;
     }
     const timeout = version.timeoutFor(method, ctx.relativePath);
+    ctx.upstreamSentAt = performance.now();
     options.pools.get(version.target.origin, ctx.upstreamTls).dispatch(
       { method: method as Dispatcher.HttpMethod, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
       new UpstreamHandler(ctx, options),
@@ -93,6 +94,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, upstreamHeaders: IncomingHttpHeaders): void {
     if (statusCode < 200) return;
+    this.ctx.upstreamMs = performance.now() - this.ctx.upstreamSentAt;
     const headers = forwardedResponseHeaders(upstreamHeaders);
     Object.assign(headers, this.ctx.responseHeaders);
     const transform = this.ctx.version!.responseHeaders;

@@ -1,0 +1,73 @@
+import type { ServerResponse } from 'node:http';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { secretMatches } from '../http/credentials';
+import { COUNTERS, read } from './counters';
+import { customMetric } from './custom-metric';
+import { GatewayMetrics } from './gateway-metrics';
+
+/**
+ * One node's Prometheus metrics: its own registry (not prom-client's global one, so several
+ * nodes in one process keep theirs apart) with the gateway's request metrics, webhook
+ * deliveries and the analytics records dropped; the process metrics are added when scraped.
+ */
+export interface NodeMetrics {
+  registry: Registry;
+  /** this node's series and the process metrics, in the Prometheus text format */
+  exposition(): Promise<string>;
+  gateway: GatewayMetrics;
+  /** a webhook delivery finished: `delivered`, or `failed` after its retries */
+  webhookDelivered(event: string, outcome: 'delivered' | 'failed'): void;
+}
+
+export function createNodeMetrics(): NodeMetrics {
+  const registry = new Registry();
+  const gateway = new GatewayMetrics();
+  gateway.registerIn(registry);
+  const webhooks = new Counter({ name: 'gw_webhook_deliveries_total', help: 'Webhook deliveries, by gateway event and outcome', labelNames: ['event', 'outcome'], registers: [registry] });
+  registry.registerMetric(
+    customMetric('gw_analytics_records_dropped_total', 'Analytics records dropped (batch full or analytics service unreachable), in this process', 'counter', () =>
+      (read().find((counter) => counter.name === COUNTERS.analyticsRecordsDropped)?.series ?? []).map((series) => ({ labels: { ...series.labels }, value: series.value })),
+    ),
+  );
+  return {
+    registry,
+    exposition: async () => `${await registry.metrics()}\n${await processMetrics().metrics()}`,
+    gateway,
+    webhookDelivered: (event, outcome) => webhooks.inc({ event, outcome }),
+  };
+}
+
+let processRegistry: Registry | undefined;
+
+/**
+ * The process metrics (CPU, memory, event loop lag, GC), collected once per process: they
+ * describe the process, however many nodes it runs, and prom-client's monitors (an event
+ * loop delay histogram, a GC observer) can not be stopped, so one per node would pile up.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * Writes the node's metrics in the Prometheus text format as a 200 answer (headers only for HEAD).
+ * Rejects, with nothing sent, when a collector fails: the caller answers in its port's shape.
+ */
+export async function writeMetrics(metrics: NodeMetrics, res: ServerResponse, head: boolean): Promise<void> {
+  const text = await metrics.exposition();
+  res.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(head ? undefined : text);
+}
+
+/** What a scrape without the right token is told (GW_METRICS_TOKEN itself is never echoed). */
+export const METRICS_UNAUTHORISED = 'Authorization: Bearer <GW_METRICS_TOKEN> required';
+
+/** Whether a scrape may read the metrics: always without GW_METRICS_TOKEN, else with `Authorization: Bearer <token>`. */
+export function scrapeAllowed(authorization: string | undefined, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match !== null && secretMatches(match[1], token);
+}
