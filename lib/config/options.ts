@@ -187,12 +187,12 @@ export const OPTIONS = {
     rule: { type: 'boolean', convert: true },
     doc: "serve Prometheus metrics at GET /metrics on the gateway port, before any API (an API listening on exactly /metrics is then not reachable there)",
   },
-  /** @default none: /metrics needs no credentials */
+  /** @default none: /metrics wants the port's own secret (admin-auth secret on the dashboard, gateway secret on the gateway) */
   metricsToken: {
     env: 'GW_METRICS_TOKEN',
     default: undefined,
     rule: { type: 'string', empty: false, optional: true },
-    doc: 'when set, GET /metrics (both ports) needs `Authorization: Bearer <token>` (Prometheus: `authorization.credentials`)',
+    doc: 'the bearer token GET /metrics wants on both ports (Prometheus: `authorization.credentials`); without it each port wants its own secret',
   },
   /** @default 'info' */
   logLevel: {

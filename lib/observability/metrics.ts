@@ -63,11 +63,14 @@ export async function writeMetrics(metrics: NodeMetrics, res: ServerResponse, he
 }
 
 /** What a scrape without the right token is told (GW_METRICS_TOKEN itself is never echoed). */
-export const METRICS_UNAUTHORISED = 'Authorization: Bearer <GW_METRICS_TOKEN> required';
+export const METRICS_UNAUTHORISED = 'Authorization: Bearer <GW_METRICS_TOKEN, or the port\'s secret> required';
 
-/** Whether a scrape may read the metrics: always without GW_METRICS_TOKEN, else with `Authorization: Bearer <token>`. */
-export function scrapeAllowed(authorization: string | undefined, token: string | undefined): boolean {
-  if (token === undefined) return true;
+/**
+ * Whether a scrape may read the metrics: with `Authorization: Bearer <token>`, where the token is
+ * GW_METRICS_TOKEN or, without it, the port's own secret. Never open: the metrics name every
+ * organisation's APIs and their traffic.
+ */
+export function scrapeAllowed(authorization: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   return match !== null && secretMatches(match[1], token);
 }

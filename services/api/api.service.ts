@@ -38,7 +38,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
         }
       });
       // Prometheus scrapers rarely send secrets: GW_DASHBOARD_METRICS turns this off instead.
-      if (config.dashboardMetrics) app.get('/metrics', metricsRoute(runtime.metrics, config.metricsToken));
+      if (config.dashboardMetrics) app.get('/metrics', metricsRoute(runtime.metrics, config.metricsToken ?? config.adminSecret));
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });

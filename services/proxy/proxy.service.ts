@@ -135,7 +135,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           },
           certificates,
           metrics: runtime.metrics.gateway,
-          serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken, this.logger) : undefined,
+          serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger) : undefined,
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,

@@ -4,7 +4,7 @@ import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
-import { sampleValue, scrape, type Sample } from '../support/prometheus';
+import { TEST_METRICS_TOKEN, sampleValue, scrape, type Sample } from '../support/prometheus';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 describe('Prometheus metrics at GET /metrics', function () {
@@ -34,7 +34,7 @@ describe('Prometheus metrics at GET /metrics', function () {
 
     before(async () => {
       upstream = await startUpstream();
-      node = await startTestNode({ gatewayMetrics: true });
+      node = await startTestNode({ gatewayMetrics: true, metricsToken: TEST_METRICS_TOKEN });
       tenant = await createTenant(node.dashboardUrl, node.adminHeaders);
       await createApi('open');
       await createApi('guarded', { use_keyless: false }, { hook_references: [{ event_name: 'AuthFailure', hook: { name: 'inline', method: 'POST', target_path: `${upstream.url}/hook` }, event_timeout: 0 }] });
@@ -132,7 +132,7 @@ describe('Prometheus metrics at GET /metrics', function () {
     });
 
     it('answers HEAD without a body and refuses other methods on the gateway port', async () => {
-      const head = await http(`${node.gatewayUrl}/metrics`, { method: 'HEAD' });
+      const head = await http(`${node.gatewayUrl}/metrics`, { method: 'HEAD', headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
       assert.equal(head.status, 200);
       assert.equal(head.text, '');
       const post = await http(`${node.gatewayUrl}/metrics`, { method: 'POST' });
@@ -159,7 +159,7 @@ describe('Prometheus metrics at GET /metrics', function () {
     it('by default: the dashboard port serves /metrics, the gateway port does not (an API there is reached)', async () => {
       const node = await startTestNode();
       nodes.push(node);
-      assert.equal((await http(`${node.dashboardUrl}/metrics`)).status, 200);
+      assert.equal((await http(`${node.dashboardUrl}/metrics`, { headers: { authorization: `Bearer ${node.config.adminSecret}` } })).status, 200);
       const off = await http(`${node.gatewayUrl}/metrics`);
       assert.equal(off.status, 404);
       assert.deepEqual(Object.keys(off.json), ['error']);
@@ -181,6 +181,25 @@ describe('Prometheus metrics at GET /metrics', function () {
       assert.equal(res.json.Status, 'Error');
     });
 
+    it("without GW_METRICS_TOKEN: never open; each port wants its own secret as the bearer token", async () => {
+      const node = await startTestNode({ gatewayMetrics: true });
+      nodes.push(node);
+      const ports = [
+        { url: `${node.dashboardUrl}/metrics`, own: node.config.adminSecret, other: node.config.secret },
+        { url: `${node.gatewayUrl}/metrics`, own: node.config.secret, other: node.config.adminSecret },
+      ];
+      for (const { url, own, other } of ports) {
+        for (const authorization of [undefined, `Bearer ${other}`, own]) {
+          const res = await http(url, { headers: authorization ? { authorization } : {} });
+          assert.equal(res.status, 401, `${url} with ${authorization === undefined ? 'nothing' : 'a wrong credential'}`);
+          assert.ok(!res.text.includes(own) && !res.text.includes(other), 'no secret is echoed');
+        }
+        const ok = await http(url, { headers: { authorization: `Bearer ${own}` } });
+        assert.equal(ok.status, 200);
+        assert.match(ok.text, /^# HELP gw_requests_total /m);
+      }
+    });
+
     it('GW_METRICS_TOKEN: both ports want `Authorization: Bearer <token>`', async () => {
       const node = await startTestNode({ gatewayMetrics: true, metricsToken: 'scrape-me' });
       nodes.push(node);
@@ -195,12 +214,12 @@ describe('Prometheus metrics at GET /metrics', function () {
         assert.equal(ok.status, 200);
         assert.match(ok.text, /^# HELP gw_requests_total /m);
       }
-      assert.deepEqual((await http(`${node.gatewayUrl}/metrics`)).json, { error: 'Authorization: Bearer <GW_METRICS_TOKEN> required' });
-      assert.deepEqual((await http(`${node.dashboardUrl}/metrics`)).json, { Status: 'Error', Message: 'Authorization: Bearer <GW_METRICS_TOKEN> required', Meta: null });
+      assert.deepEqual((await http(`${node.gatewayUrl}/metrics`)).json, { error: "Authorization: Bearer <GW_METRICS_TOKEN, or the port's secret> required" });
+      assert.deepEqual((await http(`${node.dashboardUrl}/metrics`)).json, { Status: 'Error', Message: "Authorization: Bearer <GW_METRICS_TOKEN, or the port's secret> required", Meta: null });
     });
 
     it('gives each node in one process its own registry', async () => {
-      const [a, b] = [await startTestNode({ gatewayMetrics: true }), await startTestNode({ gatewayMetrics: true })];
+      const [a, b] = [await startTestNode({ gatewayMetrics: true, metricsToken: TEST_METRICS_TOKEN }), await startTestNode({ gatewayMetrics: true, metricsToken: TEST_METRICS_TOKEN })];
       nodes.push(a, b);
       const tenant = await createTenant(a.dashboardUrl, a.adminHeaders);
       const api = await http(`${a.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('only-a', '/only-a', upstream.url) });

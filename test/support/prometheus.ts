@@ -22,8 +22,11 @@ export function parseExposition(text: string): Sample[] {
 }
 
 /** GETs a /metrics URL with a plain HTTP request and parses it. */
-export async function scrape(url: string): Promise<Sample[]> {
-  const res = await http(url);
+/** The metrics token the metrics tests give their nodes (GW_METRICS_TOKEN). */
+export const TEST_METRICS_TOKEN = 'metrics-test-token';
+
+export async function scrape(url: string, token = TEST_METRICS_TOKEN): Promise<Sample[]> {
+  const res = await http(url, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(res.status, 200, res.text);
   assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
   return parseExposition(res.text);

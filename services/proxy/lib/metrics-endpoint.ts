@@ -4,7 +4,7 @@ import { METRICS_UNAUTHORISED, scrapeAllowed, writeMetrics, type NodeMetrics } f
 import { sendGatewayError } from '../pipeline/gateway-errors';
 
 /** `GET /metrics` on the gateway port (GW_GATEWAY_METRICS), answered before any API. */
-export function metricsEndpoint(metrics: NodeMetrics, token: string | undefined, logger: LoggerInstance): (req: IncomingMessage, res: ServerResponse) => void {
+export function metricsEndpoint(metrics: NodeMetrics, token: string, logger: LoggerInstance): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendGatewayError(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
     if (!scrapeAllowed(req.headers.authorization, token)) return sendGatewayError(res, 401, METRICS_UNAUTHORISED, { 'www-authenticate': 'Bearer realm="metrics"' });
