@@ -7,6 +7,7 @@ import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { createOAuthApi, dashboardOf, form, REDIRECT_URI } from '../support/oauth';
 import { STORE_VARIANTS } from '../support/stores';
 import { startUpstream, type Upstream } from '../support/upstream';
 
@@ -174,6 +175,36 @@ for (const store of STORE_VARIANTS) {
         const res = await http(`${node.dashboardUrl}/api/activity/apis/${today()}`, { headers: { authorization: user.json.Meta.access_key } });
         assert.equal(res.status, 403);
         assert.equal(res.json.Message, "Access denied: this needs the 'analytics' permission at level 'read'");
+      });
+    });
+
+    describe('traffic with an OAuth access token', () => {
+      it("groups an OAuth client's requests per endpoint and totals them per day", async () => {
+        const apiId = await createOAuthApi(dashboardOf(node.dashboardUrl, acme), 'OAuthed', '/oauthed', upstream.url);
+        const policy = await dashboard(acme, '/portal/policies', { method: 'POST', body: { name: 'apps', rate: 1000, per: 60, quota_max: -1, access_rights: { [apiId]: { api_id: apiId, versions: [] } } } });
+        assert.equal(policy.status, 200, policy.text);
+        const client = await dashboard(acme, `/apis/oauth/${apiId}`, { method: 'POST', body: { redirect_uri: REDIRECT_URI, policy_id: policy.json.Meta } });
+        assert.equal(client.status, 200, client.text);
+        const clientId = client.json.client_id as string;
+        await eventually(async () => assert.equal((await gateway('/oauthed/ready')).status, 401), 5000);
+        const token = await http(`${node.gatewayUrl}/oauthed/oauth/token`, form({ grant_type: 'client_credentials', client_id: clientId, client_secret: client.json.secret }));
+        assert.equal(token.status, 200, token.text);
+        const bearer = { headers: { authorization: `Bearer ${token.json.access_token}` } };
+        assert.equal((await gateway('/oauthed/things', bearer)).status, 200);
+        assert.equal((await gateway('/oauthed/things', bearer)).status, 200);
+        assert.equal((await gateway('/oauthed/boom', bearer)).status, 500);
+        // /ready, /oauth/token and the three calls with the token
+        await waitForHits(acme, apiId, 5);
+        const endpoints = await dashboard(acme, `/activity/oauthid/endpoint/${clientId}/${today()}`);
+        assert.equal(endpoints.status, 200, endpoints.text);
+        const base = { api_id: apiId, api_name: 'OAuthed' };
+        assert.deepEqual(endpoints.json.data.map(counts), [
+          { id: { ...base, path: '/things', url: 'GET /things' }, hits: 2, success: 2, error: 0 },
+          { id: { ...base, path: '/boom', url: 'GET /boom' }, hits: 1, success: 0, error: 1 },
+        ]);
+        const totals = await dashboard(acme, `/activity/oauthid/${clientId}/${today()}`);
+        assert.deepEqual(totals.json.data.map((r: AnalyticsRecord) => [r.hits, r.success, r.error]), [[3, 2, 1]]);
+        assert.deepEqual((await dashboard(globex, `/activity/oauthid/endpoint/${clientId}/${today()}`)).json, { data: [], pages: 0 });
       });
     });
 
