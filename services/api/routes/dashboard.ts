@@ -7,6 +7,7 @@ import { headerValue } from '../../../lib/http/credentials';
 import { pageFromQuery } from '../lib/page-param';
 import { allows } from '../../../lib/permissions';
 import { hashSecret } from '../../../lib/secret-hash';
+import { dashboardAnalyticsRoutes } from './dashboard-analytics';
 import { dashboardCertRoutes } from './dashboard-certs';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
@@ -100,6 +101,7 @@ export const dashboardSurface: Surface<Caller> = {
     ...dashboardOrgRoutes,
     ...dashboardHookRoutes,
     ...dashboardCertRoutes,
+    ...dashboardAnalyticsRoutes,
   ],
 };
 

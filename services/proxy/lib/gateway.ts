@@ -20,7 +20,11 @@ interface CompileOutcome {
   failure?: string;
 }
 
-export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & { logger: LoggerInstance };
+export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & {
+  logger: LoggerInstance;
+  /** sees every request routed to an API before its chain runs (analytics records it when it finishes) */
+  onRequest?(ctx: RequestContext): void;
+};
 
 /**
  * The gateway port's request handler. It serves from an immutable routing table that a reload
@@ -91,6 +95,7 @@ export class Gateway {
   };
 
   private run(ctx: RequestContext): void {
+    this.deps.onRequest?.(ctx);
     try {
       const pending = ctx.api.handle(ctx);
       if (pending) pending.catch((err: unknown) => this.fail(ctx, err));

@@ -47,6 +47,8 @@ export class RequestContext {
   upstreamTls: UpstreamTls | undefined;
   /** a request body that replaces the client's (set by a plugin) */
   replacedBody: Buffer | undefined;
+  /** milliseconds the upstream took to answer (for analytics); 0 when it was not asked */
+  upstreamLatency = 0;
   /** set once a step or plugin has answered the client */
   answered = false;
   /** set by an `auth_check` plugin that let the request through */

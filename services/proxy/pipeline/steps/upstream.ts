@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
 import type { Dispatcher } from 'undici';
@@ -76,6 +77,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   private tooLarge = false;
   /** body bytes still expected when the upstream stated a length; -1 when it did not */
   private remaining = -1;
+  private readonly sentAt = performance.now();
 
   constructor(
     private readonly ctx: RequestContext,
@@ -93,6 +95,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, upstreamHeaders: IncomingHttpHeaders): void {
     if (statusCode < 200) return;
+    this.ctx.upstreamLatency = performance.now() - this.sentAt;
     const headers = forwardedResponseHeaders(upstreamHeaders);
     Object.assign(headers, this.ctx.responseHeaders);
     const transform = this.ctx.version!.responseHeaders;
