@@ -2,13 +2,17 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { getIntrospectionQuery } from 'graphql';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
+import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { startUpstream, type Upstream } from '../support/upstream';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('dashboard GraphQL API (POST /graphql, GET /playground)', () => {
   let node: TestNode;
+  let upstream: Upstream;
+  let billingId: string;
   let acme: Tenant;
   let globex: Tenant;
   let acmeApi: { id: string; apiId: string };
@@ -25,12 +29,17 @@ describe('dashboard GraphQL API (POST /graphql, GET /playground)', () => {
   };
 
   before(async () => {
-    node = await startTestNode({ enableHashedKeysListing: true });
+    upstream = await startUpstream();
+    upstream.respondWith((req, res) => {
+      res.writeHead(req.url.endsWith('/boom') ? 500 : 200, { 'content-type': 'text/plain' });
+      res.end('answer');
+    });
+    node = await startTestNode({ enableHashedKeysListing: true, analyticsFlushInterval: 0.05 });
     acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
     globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
     const orders = await rest(acme, '/apis', keylessApi('Orders', '/orders', 'http://127.0.0.1:9', { use_keyless: false, tags: ['shop'] }));
     acmeApi = { id: orders.json.Meta, apiId: orders.json.ID };
-    assert.equal((await rest(acme, '/apis', keylessApi('Billing', '/billing', 'http://127.0.0.1:9'))).status, 200);
+    billingId = (await rest(acme, '/apis', keylessApi('Billing', '/billing', upstream.url))).json.ID;
     globexApiId = (await rest(globex, '/apis', keylessApi('Globex Secret', '/secret', 'http://127.0.0.1:9'))).json.Meta;
     const key = await rest(acme, '/keys', { rate: 5, per: 60, alias: 'mobile-app', tags: ['t1'], access_rights: { [acmeApi.apiId]: { api_id: acmeApi.apiId, versions: ['Default'] } } });
     assert.equal(key.status, 200, key.text);
@@ -42,6 +51,7 @@ describe('dashboard GraphQL API (POST /graphql, GET /playground)', () => {
   });
   after(async () => {
     await node.stop();
+    await upstream.close();
     removeDir(node.dataDir);
   });
 
@@ -137,6 +147,82 @@ describe('dashboard GraphQL API (POST /graphql, GET /playground)', () => {
     assert.ok(wrong.json.errors[0].message);
   });
 
+  describe('analytics', () => {
+    const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+    const started = Date.now();
+    const period = () => `from: "${day(started)}", to: "${day(Date.now())}"`;
+    const counts = (r: { id: Record<string, unknown>; hits: number; success: number; error: number }) => ({ id: r.id, hits: r.hits, success: r.success, error: r.error });
+
+    before(async () => {
+      // The probe that finds the API served is itself recorded (one hit on /ready).
+      await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/billing/ready`)).status, 200), 5000);
+      for (const path of ['/a', '/a', '/a', '/boom', '/boom']) await http(`${node.gatewayUrl}/billing${path}`);
+      await eventually(async () => {
+        const res = await graphql(acme.headers, `{ activityByApi(${period()}) { items { hits } } }`);
+        assert.deepEqual(res.json.data?.activityByApi?.items, [{ hits: 6 }], res.text);
+      }, 5000);
+    });
+
+    it('reads activity per API, per endpoint, over time and per error code, as the REST activity endpoints', async () => {
+      const fields = 'items { id { apiId apiName path url hour day code } hits success error lastHit latency } pages';
+      const res = await graphql(
+        acme.headers,
+        `{ byApi: activityByApi(${period()}) { ${fields} }
+           byEndpoint: activityByEndpoint(${period()}, apiId: "${billingId}") { ${fields} }
+           hourly: usage(${period()}, resolution: HOUR) { ${fields} }
+           daily: usage(${period()}) { ${fields} }
+           errorsByApi(${period()}) { ${fields} } }`,
+      );
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.errors, undefined, res.text);
+      const { byApi, byEndpoint, hourly, daily, errorsByApi } = res.json.data;
+      const none = { path: null, url: null, hour: null, day: null, code: null };
+      assert.deepEqual(byApi.items.map(counts), [{ id: { ...none, apiId: billingId, apiName: 'Billing' }, hits: 6, success: 4, error: 2 }]);
+      assert.ok(!Number.isNaN(Date.parse(byApi.items[0].lastHit)) && byApi.items[0].latency >= 0);
+      const endpoint = (path: string) => ({ ...none, apiId: billingId, apiName: 'Billing', path, url: `GET ${path}` });
+      assert.deepEqual(
+        byEndpoint.items.map(counts).sort((x: { id: { path: string } }, y: { id: { path: string } }) => x.id.path.localeCompare(y.id.path)),
+        [
+          { id: endpoint('/a'), hits: 3, success: 3, error: 0 },
+          { id: endpoint('/boom'), hits: 2, success: 0, error: 2 },
+          { id: endpoint('/ready'), hits: 1, success: 1, error: 0 },
+        ],
+      );
+      assert.equal(hourly.items.reduce((sum: number, r: { hits: number }) => sum + r.hits, 0), 6);
+      for (const r of hourly.items) assert.equal(typeof r.id.hour, 'number');
+      assert.equal(daily.items.reduce((sum: number, r: { hits: number }) => sum + r.hits, 0), 6);
+      for (const r of daily.items) assert.deepEqual([r.id.hour, typeof r.id.day], [null, 'number']);
+      assert.deepEqual(errorsByApi.items.map((r: { id: { code: number; apiId: string }; hits: number }) => [r.id.apiId, r.id.code, r.hits]), [[billingId, 500, 2]]);
+      // The REST API says the same.
+      const [y, m, d] = day(Date.now()).split('-').map(Number);
+      const [sy, sm, sd] = day(started).split('-').map(Number);
+      const restApis = await rest(acme, `/activity/apis/${sd}/${sm}/${sy}/${d}/${m}/${y}`);
+      assert.deepEqual(restApis.json.data.map((r: { hits: number }) => r.hits), [6]);
+    });
+
+    it("shows no activity of another organisation, and needs the 'analytics' permission", async () => {
+      const other = await graphql(globex.headers, `{ activityByApi(${period()}) { items { hits } pages } activityByEndpoint(${period()}, apiId: "${billingId}") { items { hits } } }`);
+      assert.deepEqual(other.json, { data: { activityByApi: { items: [], pages: 0 }, activityByEndpoint: { items: [] } } });
+      const reader = await createUser(acme, 'no-analytics@acme.test', { apis: 'read' });
+      const res = await graphql(reader, `{ apis { pages } usage(${period()}) { items { hits } } }`);
+      assert.deepEqual(res.json.data, { apis: { pages: 1 }, usage: null });
+      assert.deepEqual([res.json.errors[0].path, res.json.errors[0].extensions.code], [['usage'], 'FORBIDDEN']);
+    });
+
+    it('refuses a date that is not one, as the REST API does', async () => {
+      const res = await graphql(acme.headers, '{ a: activityByApi(from: "2024-02-31", to: "2024-03-01") { pages } b: activityByApi(from: "yesterday", to: "2024-03-01") { pages } }');
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.json.data, { a: null, b: null });
+      assert.deepEqual(
+        res.json.errors.map((e: { message: string; extensions: { code: string } }) => [e.message, e.extensions.code]),
+        [
+          ['The start date 31/02/2024 is not a valid date (day/month/year)', 'BAD_REQUEST'],
+          ["from must be a date as YYYY-MM-DD, got 'yesterday'", 'BAD_REQUEST'],
+        ],
+      );
+    });
+  });
+
   describe('bad requests: 400 with errors', () => {
     const cases: Array<[string, unknown, string]> = [
       ['a syntax error', { query: '{ apis { items { name } }' }, 'GRAPHQL_PARSE_FAILED'],
@@ -172,7 +258,7 @@ describe('dashboard GraphQL API (POST /graphql, GET /playground)', () => {
       const res = await graphql(acme.headers, getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true }));
       assert.equal(res.status, 200, res.text);
       const query = res.json.data.__schema.types.find((t: { name: string }) => t.name === 'Query');
-      assert.deepEqual(query.fields.map((f: { name: string }) => f.name).sort(), ['api', 'apis', 'key', 'keys', 'policies', 'policy']);
+      assert.deepEqual(query.fields.map((f: { name: string }) => f.name).sort(), ['activityByApi', 'activityByEndpoint', 'api', 'apis', 'errorsByApi', 'key', 'keys', 'policies', 'policy', 'usage']);
     });
 
     it('answers 405 to other methods on /graphql', async () => {

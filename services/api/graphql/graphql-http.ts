@@ -7,7 +7,8 @@ import { Playground } from '../../../lib/graphql/playground';
 import { jsonObjectBody } from '../../../lib/http/json-body';
 import { HttpProblem, toProblem } from '../../../lib/http/problem';
 import { dashboardSurface } from '../routes/dashboard';
-import { rootResolvers, type GraphqlContext } from './resolvers';
+import type { GraphqlContext } from './guard';
+import { rootResolvers } from './resolvers';
 import { dashboardSchema } from './schema';
 
 /**

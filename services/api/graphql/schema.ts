@@ -24,6 +24,57 @@ const SDL = /* GraphQL */ `
     policies(page: Int = 1): PolicyPage
     "One policy by id. Needs policies: read (GET /api/portal/policies/{id})."
     policy(id: ID!): Policy
+    "Requests per API over whole UTC days, from and to inclusive (YYYY-MM-DD). Needs analytics: read (GET /api/activity/apis/...)."
+    activityByApi(from: String!, to: String!, page: Int = 1): AnalyticsPage
+    "Requests per API and endpoint; of one API, key (by hash) or OAuth client when given. Needs analytics: read (GET /api/activity/endpoints/..., /api/activity/keys/endpoint/...)."
+    activityByEndpoint(from: String!, to: String!, page: Int = 1, apiId: ID, keyHash: String, oauthClientId: String): AnalyticsPage
+    "Requests over time, per hour or per day. Needs analytics: read (GET /api/usage/apis/...)."
+    usage(from: String!, to: String!, resolution: Resolution = DAY, page: Int = 1, apiId: ID, keyHash: String): AnalyticsPage
+    "Error answers (codes of 400 and more) per API and code. Needs analytics: read (GET /api/activity/errors/...)."
+    errorsByApi(from: String!, to: String!, page: Int = 1, apiId: ID): AnalyticsPage
+  }
+
+  enum Resolution {
+    HOUR
+    DAY
+  }
+
+  type AnalyticsPage {
+    items: [AnalyticsRecord!]!
+    pages: Int!
+  }
+
+  "One group of requests (SPEC.md 'Analytics record'); counts are Float as they may pass 2^31."
+  type AnalyticsRecord {
+    id: AnalyticsGroup!
+    hits: Float!
+    success: Float!
+    error: Float!
+    "ISO 8601"
+    lastHit: String!
+    "average milliseconds, arrival to answer"
+    latency: Float!
+    upstreamLatency: Float!
+    maxLatency: Float!
+    minLatency: Float!
+    maxUpstreamLatency: Float!
+    minUpstreamLatency: Float!
+  }
+
+  "What the requests of a group share; only the fields of the grouping are set."
+  type AnalyticsGroup {
+    day: Int
+    month: Int
+    year: Int
+    hour: Int
+    code: Int
+    path: String
+    key: String
+    alias: String
+    url: String
+    isoCountry: String
+    apiId: String
+    apiName: String
   }
 
   type ApiPage {
