@@ -7,7 +7,7 @@ import { Playground } from '../../../lib/graphql/playground';
 import { jsonObjectBody } from '../../../lib/http/json-body';
 import { HttpProblem, toProblem } from '../../../lib/http/problem';
 import { dashboardSurface } from '../routes/dashboard';
-import type { GraphqlContext } from './guard';
+import { codeOf, type GraphqlContext } from './guard';
 import { rootResolvers } from './resolvers';
 import { dashboardSchema } from './schema';
 
@@ -56,7 +56,7 @@ export function dashboardGraphqlRouter(broker: ServiceBroker, playgroundFolder: 
       context = { caller: await dashboardSurface.authenticate(req, call), call, onUnexpected };
     } catch (err) {
       const problem = toProblem(err, onUnexpected);
-      return res.status(problem.status).json(errorBody(problem.message, problem.status === 401 ? 'UNAUTHENTICATED' : problem.status === 403 ? 'FORBIDDEN' : 'INTERNAL_SERVER_ERROR'));
+      return res.status(problem.status).json(errorBody(problem.message, codeOf(problem.status)));
     }
     const request = readRequest(req.body);
     if ('errors' in request) return res.status(400).json(request);

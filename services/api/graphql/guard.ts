@@ -16,6 +16,11 @@ type Permission = 'apis' | 'keys' | 'policies' | 'analytics';
 
 const CODES: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT', 503: 'SERVICE_UNAVAILABLE' };
 
+/** The `extensions.code` of an error with this HTTP status. */
+export function codeOf(status: number): string {
+  return CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
+}
+
 /**
  * A root field's resolver: the caller must hold `permission` at read level, as on the REST
  * route, else the field is null with a FORBIDDEN error and the other fields still resolve.
@@ -29,7 +34,7 @@ export function guarded<A, R>(permission: Permission, resolve: (args: A, ctx: Gr
     } catch (err) {
       if (err instanceof GraphQLError) throw err;
       const problem = toProblem(err, ctx.onUnexpected);
-      const code = CODES[problem.status] ?? (problem.status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
+      const code = codeOf(problem.status);
       // A catalogued service error also names itself, as err.code does on the bus.
       const type = (err as { type?: unknown }).type;
       const extensions = typeof type === 'string' && type.startsWith('GW_ERR_') ? { code, status: problem.status, type } : { code, status: problem.status };
