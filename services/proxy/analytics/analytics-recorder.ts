@@ -66,27 +66,27 @@ export class AnalyticsRecorder {
     }
     if (tracking === NOT_TRACKED) return;
     // One shared listener and the request's state on the response: no closure per request.
-    (ctx.res as TrackedResponse)[PENDING] = { recorder: this, ctx, tracking, started: performance.now() };
+    // The client's address is read now: by `finish` the socket may be detached from the request.
+    (ctx.res as TrackedResponse)[PENDING] = { recorder: this, ctx, tracking, started: performance.now(), ip: ctx.clientIp };
     ctx.res.on('finish', onFinish);
   }
 
   /** @internal called by the `finish` listener */
-  finished(ctx: RequestContext, tracking: ApiTracking, started: number): void {
+  finished(ctx: RequestContext, tracking: ApiTracking, started: number, ip: string): void {
     const method = ctx.req.method ?? 'GET';
     const trackPath = tracking.decide(ctx.version?.name, method, ctx.relativePath);
     if (trackPath === undefined) return;
     if (this.pending.length + this.inFlight >= this.options.bufferSize) return this.drop(1, 'buffer full');
-    this.pending.push(this.record(ctx, tracking, trackPath, method, Math.round(performance.timeOrigin + started), performance.now() - started));
+    this.pending.push(this.record(ctx, tracking, trackPath, method, ip, Math.round(performance.timeOrigin + started), performance.now() - started));
     if (this.pending.length >= MAX_BATCH && !this.flushQueued) {
       this.flushQueued = true;
       setImmediate(() => this.flush());
     }
   }
 
-  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string, arrivedAt: number, latency: number): AnalyticsRecordIn {
+  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string, ip: string, arrivedAt: number, latency: number): AnalyticsRecordIn {
     const { definition } = ctx.api;
     const session = ctx.session ?? {};
-    const ip = ctx.clientIp;
     const userAgent = ctx.req.headers['user-agent'];
     return {
       api_id: definition.api_id,
@@ -132,6 +132,11 @@ export class AnalyticsRecorder {
     }
   }
 
+  /** @internal a record could not be built (a bug): counted as dropped, never thrown */
+  failed(err: unknown): void {
+    this.drop(1, `a record could not be built (${(err as Error)?.message ?? err})`);
+  }
+
   private drop(records: number, why: string): void {
     count(COUNTERS.analyticsRecordsDropped, {}, records);
     this.droppedSinceWarning += records;
@@ -151,6 +156,7 @@ interface PendingRecord {
   tracking: ApiTracking;
   /** performance.now() when the request arrived */
   started: number;
+  ip: string;
 }
 
 type TrackedResponse = RequestContext['res'] & { [PENDING]?: PendingRecord };
@@ -159,7 +165,12 @@ function onFinish(this: TrackedResponse): void {
   const pending = this[PENDING];
   if (!pending) return;
   this[PENDING] = undefined;
-  pending.recorder.finished(pending.ctx, pending.tracking, pending.started);
+  try {
+    pending.recorder.finished(pending.ctx, pending.tracking, pending.started, pending.ip);
+  } catch (err) {
+    // A listener that throws would take the gateway down: analytics must never do that.
+    pending.recorder.failed(err);
+  }
 }
 
 const NO_TAGS: string[] = [];
