@@ -33,7 +33,7 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
 };
 
 /**
- * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (streams, analytics) join these lists as they land.
+ * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (streams) join these lists as they land.
  */
 export const ROLES: Record<string, string[]> = {
   gateway: ['proxy', 'auth', 'limiter', 'graphql-engine'],

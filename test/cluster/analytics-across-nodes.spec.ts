@@ -58,6 +58,12 @@ describe('cluster: analytics records from a gateway node to the management node 
       assert.deepEqual(res.json.data.map((r: AnalyticsRecord) => [r.id.api_id, r.hits]), [[apiId, 5]]);
     }, 5000);
     assert.equal(gateway.runtime.hasOpenedDatabase(), false);
+    // A batch from another node is validated before it is stored.
+    await assert.rejects(gateway.broker.call('analytics.ingest', { records: [{ api_id: 7 }] }), (err: { type?: string; code?: number }) => {
+      assert.equal(err.type, 'VALIDATION_ERROR');
+      assert.equal(err.code, 422);
+      return true;
+    });
 
     const droppedBefore = valueOf(COUNTERS.analyticsRecordsDropped);
     await management!.stop();

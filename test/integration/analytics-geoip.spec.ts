@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 import { eventually } from '../support/eventually';
+import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
 import { countryMmdb } from '../support/mmdb';
 import { removeDir, startTestNode } from '../support/node';
 
@@ -27,7 +28,7 @@ describe('analytics: iso_country from GW_GEOIP_DB', () => {
     assert.equal((await gw.call('/geo/a', { headers: { 'x-real-ip': '81.2.69.160' } })).status, 200);
     assert.equal((await gw.call('/geo/b', { headers: { 'x-forwarded-for': '2.125.160.216, 10.0.0.1' } })).status, 200);
     assert.equal((await gw.call('/geo/c')).status, 200);
-    const rows = () => gw.node.runtime.database()('analytics_records').orderBy('id').select('path', 'ip_address', 'iso_country');
+    const rows = async () => (await new AnalyticsStore(gw.node.runtime.database()).rawRecords('', 'geo')).map(({ path, ip_address, iso_country }) => ({ path, ip_address, iso_country }));
     await eventually(async () => assert.equal((await rows()).length, 3), 5000);
     assert.deepEqual(await rows(), [
       { path: '/a', ip_address: '81.2.69.160', iso_country: 'GB' },

@@ -9,6 +9,7 @@ import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
 import { createOAuthApi, dashboardOf, form, REDIRECT_URI } from '../support/oauth';
 import { STORE_VARIANTS } from '../support/stores';
+import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 /** Today (UTC) as the day/month/year path parts of an activity period, twice. */
@@ -50,6 +51,8 @@ for (const store of STORE_VARIANTS) {
       assert.equal(res.status, 200, res.text);
       return { key: res.json.key_id as string, hash: res.json.key_hash as string };
     };
+    /** The raw records the analytics service stored (its own reader: they are stored packed). */
+    const raw = (orgId: string, apiId: string) => new AnalyticsStore(node.runtime.database()).rawRecords(orgId, apiId);
     /** Waits until the organisation's activity shows `hits` requests on the API. */
     const waitForHits = (tenant: Tenant, apiId: string, hits: number) =>
       eventually(async () => {
@@ -129,9 +132,9 @@ for (const store of STORE_VARIANTS) {
       });
 
       it('records the request details in the raw record (user agent, client IP, alias, codes)', async () => {
-        const rows = await node.runtime.database()('analytics_records').where({ api_id: ordersId, key_hash: aliceHash }).orderBy('id');
+        const rows = (await raw(acme.orgId, ordersId)).filter((row) => row.key_hash === aliceHash);
         assert.deepEqual(
-          rows.map((row: Record<string, unknown>) => [row.method, row.path, row.raw_path, Number(row.response_code), row.alias, row.user_agent, row.ip_address, row.org_id]),
+          rows.map((row) => [row.method, row.path, row.raw_path, row.response_code, row.alias, row.user_agent, row.ip_address, row.org_id]),
           [
             ...Array(3).fill(['GET', '/items', '/orders/items', 200, 'alice', 'analytics-test', '127.0.0.1', acme.orgId]),
             ['GET', '/boom', '/orders/boom', 500, 'alice', 'analytics-test', '127.0.0.1', acme.orgId],
@@ -239,7 +242,7 @@ for (const store of STORE_VARIANTS) {
         await waitForHits(acme, loud, 2);
         const res = await dashboard(acme, `/activity/apis/${today()}?p=0`);
         assert.equal(res.json.data.some((r: AnalyticsRecord) => r.id.api_id === quiet), false);
-        assert.equal((await node.runtime.database()('analytics_records').where({ api_id: quiet }).count({ n: '*' }))[0].n, 0);
+        assert.deepEqual(await raw(acme.orgId, quiet), []);
       });
 
       it('skips do_not_track_endpoints and, with track_endpoints, counts only those per endpoint', async () => {
@@ -261,8 +264,12 @@ for (const store of STORE_VARIANTS) {
         await waitForHits(acme, paths, 4);
         const endpoints = await dashboard(acme, `/activity/endpoints/${today()}?api_id=${paths}`);
         assert.deepEqual(endpoints.json.data.map(counts), [{ id: { api_id: paths, api_name: 'Paths', path: '/tracked', url: 'GET /tracked' }, hits: 2, success: 2, error: 0 }]);
-        const rows = await node.runtime.database()('analytics_records').where({ api_id: paths }).select('path');
-        assert.deepEqual(rows.map((row: { path: string }) => row.path).sort(), ['/other', '/ready', '/tracked', '/tracked']);
+        assert.deepEqual((await raw(acme.orgId, paths)).map((row) => [row.path, row.track_path]).sort(), [
+          ['/other', false],
+          ['/ready', false],
+          ['/tracked', true],
+          ['/tracked', true],
+        ]);
       });
 
       it('removes raw records after expire_analytics_after and keeps the aggregates', async () => {
@@ -270,8 +277,7 @@ for (const store of STORE_VARIANTS) {
         const kept = await createApi(acme, 'Kept', '/kept');
         assert.equal((await gateway('/brief/a')).status, 200);
         assert.equal((await gateway('/kept/a')).status, 200);
-        const db = node.runtime.database();
-        const rowsOf = async (apiId: string) => Number((await db('analytics_records').where({ api_id: apiId }).count({ n: '*' }))[0].n);
+        const rowsOf = async (apiId: string) => (await raw(acme.orgId, apiId)).length;
         await eventually(async () => assert.equal(await rowsOf(brief), 2), 5000);
         await eventually(async () => assert.equal(await rowsOf(brief), 0), 5000);
         assert.equal(await rowsOf(kept), 2);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+import { parseJson } from '../../../lib/store/migrate';
 
 const HOUR = 3_600_000;
 const MAX_PATH = 2048;
@@ -36,8 +37,11 @@ export function isError(code: number): boolean {
 }
 
 /**
- * The analytics service's tables: raw records (expired per API) and hourly aggregates
- * (kept). A batch is stored in one transaction, so it lands whole or not at all.
+ * The analytics service's tables: raw records (expired per API) and hourly aggregates (kept).
+ * Raw records are stored packed: one row per API (and expiry) per batch, holding that batch's
+ * records as a compact JSON array (PACKED_FIELDS). Storing a record as a row of its own costs several microseconds
+ * per request in SQLite, which in the embedded setup is the gateway's own process; packed,
+ * a record costs about its JSON text. A batch is stored in one transaction, whole or not at all.
  */
 export class AnalyticsStore {
   constructor(private readonly db: Knex) {}
@@ -45,18 +49,24 @@ export class AnalyticsStore {
   async ingest(records: AnalyticsRecordIn[]): Promise<number> {
     if (records.length === 0) return 0;
     const deltas = aggregate(records);
+    const packs = pack(records);
     await this.db.transaction(async (trx) => {
-      for (let i = 0; i < records.length; i += 200) {
-        await trx('analytics_records').insert(records.slice(i, i + 200).map(rawRow));
-      }
+      for (const row of packs) await trx('analytics_records').insert(row);
       for (const delta of deltas.values()) await this.upsert(trx, delta);
     });
     return records.length;
   }
 
-  /** Removes raw records past their expiry; answers how many went. */
+  /** Removes raw records past their expiry; answers how many packs went. */
   async sweep(now = Date.now()): Promise<number> {
     return this.db('analytics_records').whereNotNull('expire_at').andWhere('expire_at', '<=', now).delete();
+  }
+
+  /** The raw records of an organisation (and API), oldest first. */
+  async rawRecords(orgId: string, apiId?: string): Promise<AnalyticsRecordIn[]> {
+    const query = this.db('analytics_records').where('org_id', orgId).orderBy('id');
+    if (apiId !== undefined) query.andWhere('api_id', apiId);
+    return ((await query) as RawPack[]).flatMap(unpack);
   }
 
   private async upsert(trx: Knex.Transaction, delta: HourlyDelta): Promise<void> {
@@ -85,9 +95,87 @@ export class AnalyticsStore {
   }
 }
 
-function rawRow(record: AnalyticsRecordIn): Record<string, unknown> {
-  const { expire_after: expireAfter, tags, ...row } = record;
-  return { ...row, tags: JSON.stringify(tags), expire_at: expireAfter > 0 ? record.request_time + expireAfter * 1000 : null };
+/**
+ * The fields of a record stored in a pack, in order: each record is a JSON array of these
+ * values (the API and the expiry are the pack's columns), which keeps a record near 160
+ * bytes instead of 430 with its keys repeated.
+ */
+const PACKED_FIELDS = [
+  'path',
+  'raw_path',
+  'method',
+  'response_code',
+  'key_hash',
+  'alias',
+  'oauth_client_id',
+  'request_time',
+  'latency',
+  'upstream_latency',
+  'ip_address',
+  'user_agent',
+  'iso_country',
+  'tags',
+  'track_path',
+] as const satisfies ReadonlyArray<keyof AnalyticsRecordIn>;
+
+/** One `analytics_records` row: the records of one API (and expiry) in one batch. */
+interface RawPack {
+  org_id: string;
+  api_id: string;
+  api_name: string;
+  expire_after: number;
+  first_request: number;
+  last_request: number;
+  count: number;
+  /** epoch ms after which the sweep removes the pack (its newest record's expiry); null keeps it */
+  expire_at: number | null;
+  /** JSON array of records, each an array of PACKED_FIELDS values */
+  records: string;
+}
+
+function pack(records: AnalyticsRecordIn[]): RawPack[] {
+  const groups = new Map<string, AnalyticsRecordIn[]>();
+  for (const record of records) {
+    const key = `${record.org_id}\u0000${record.api_id}\u0000${record.api_name}\u0000${record.expire_after}`;
+    const group = groups.get(key);
+    if (group) group.push(record);
+    else groups.set(key, [record]);
+  }
+  return [...groups.values()].map((group) => {
+    let first = Infinity;
+    let last = -Infinity;
+    const values = group.map((record) => {
+      if (record.request_time < first) first = record.request_time;
+      if (record.request_time > last) last = record.request_time;
+      return [
+        record.path,
+        record.raw_path,
+        record.method,
+        record.response_code,
+        record.key_hash,
+        record.alias,
+        record.oauth_client_id,
+        record.request_time,
+        record.latency,
+        record.upstream_latency,
+        record.ip_address,
+        record.user_agent,
+        record.iso_country,
+        record.tags,
+        record.track_path,
+      ];
+    });
+    const { org_id, api_id, api_name, expire_after } = group[0];
+    return { org_id, api_id, api_name, expire_after, first_request: first, last_request: last, count: group.length, expire_at: expire_after > 0 ? last + expire_after * 1000 : null, records: JSON.stringify(values) };
+  });
+}
+
+function unpack(row: RawPack): AnalyticsRecordIn[] {
+  return parseJson<unknown[][]>(row.records, []).map((values) => {
+    const record: Record<string, unknown> = { api_id: row.api_id, api_name: row.api_name, org_id: row.org_id, expire_after: Number(row.expire_after) };
+    PACKED_FIELDS.forEach((field, i) => (record[field] = values[i]));
+    return record as unknown as AnalyticsRecordIn;
+  });
 }
 
 /** Folds a batch into its hourly groups. */
@@ -97,13 +185,12 @@ function aggregate(records: AnalyticsRecordIn[]): Map<string, HourlyDelta> {
     const hourStart = Math.floor(record.request_time / HOUR) * HOUR;
     const path = record.track_path ? record.path.slice(0, MAX_PATH) : '';
     const method = record.track_path ? record.method : '';
-    const dims = [record.org_id, record.api_id, record.key_hash, record.oauth_client_id, path, method, String(record.response_code), String(hourStart)];
-    const id = createHash('sha256').update(dims.join('\u0000')).digest('hex');
+    const group = `${record.org_id}\u0000${record.api_id}\u0000${record.key_hash}\u0000${record.oauth_client_id}\u0000${path}\u0000${method}\u0000${record.response_code}\u0000${hourStart}`;
     const error = isError(record.response_code) ? 1 : 0;
-    const found = deltas.get(id);
+    const found = deltas.get(group);
     if (!found) {
-      deltas.set(id, {
-        id,
+      deltas.set(group, {
+        id: createHash('sha256').update(group).digest('hex'),
         org_id: record.org_id,
         hour_start: hourStart,
         api_id: record.api_id,

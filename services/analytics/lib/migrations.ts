@@ -4,30 +4,23 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
   {
     name: '001_create_analytics',
     async up(db) {
-      // One row per proxied request; removed after the API's expire_analytics_after.
+      // Raw records, packed: one row per API (and expiry) per batch; removed after the API's
+      // expire_analytics_after (analytics-store.ts says why packed).
       await db.schema.createTable('analytics_records', (t) => {
         t.bigIncrements('id').primary();
-        t.string('org_id', 255).notNullable().index();
+        t.string('org_id', 255).notNullable();
         t.string('api_id', 255).notNullable();
         t.string('api_name', 1000).notNullable();
-        t.text('path').notNullable();
-        t.text('raw_path').notNullable();
-        t.string('method', 32).notNullable();
-        t.integer('response_code').notNullable();
-        t.string('key_hash', 255).notNullable();
-        t.string('alias', 1000).notNullable();
-        t.string('oauth_client_id', 255).notNullable();
-        t.bigInteger('request_time').notNullable();
-        t.double('latency').notNullable();
-        t.double('upstream_latency').notNullable();
-        t.string('ip_address', 255).notNullable();
-        t.text('user_agent').notNullable();
-        t.string('iso_country', 8).notNullable();
-        /** JSON array */
-        t.text('tags').notNullable();
-        t.boolean('track_path').notNullable();
+        /** the API's expire_analytics_after when the records were made, in seconds (0: kept) */
+        t.integer('expire_after').notNullable();
+        t.bigInteger('first_request').notNullable();
+        t.bigInteger('last_request').notNullable();
+        t.integer('count').notNullable();
         /** epoch ms after which the sweep removes the row; null keeps it */
         t.bigInteger('expire_at').nullable().index();
+        /** JSON array of records, each an array of values (analytics-store.ts PACKED_FIELDS) */
+        t.text('records', 'longtext').notNullable();
+        t.index(['org_id', 'api_id']);
       });
       // Hourly aggregates per (org, api, key, OAuth client, endpoint, code, hour); kept forever.
       await db.schema.createTable('analytics_hourly', (t) => {

@@ -65,27 +65,28 @@ export class AnalyticsRecorder {
       this.tracking.set(definition, tracking);
     }
     if (tracking === NOT_TRACKED) return;
-    const arrivedAt = Date.now();
-    const started = performance.now();
-    ctx.res.once('finish', () => this.finished(ctx, tracking, arrivedAt, started));
+    // One shared listener and the request's state on the response: no closure per request.
+    // The client's address is read now: by `finish` the socket may be detached from the request.
+    (ctx.res as TrackedResponse)[PENDING] = { recorder: this, ctx, tracking, started: performance.now(), ip: ctx.clientIp };
+    ctx.res.on('finish', onFinish);
   }
 
-  private finished(ctx: RequestContext, tracking: ApiTracking, arrivedAt: number, started: number): void {
+  /** @internal called by the `finish` listener */
+  finished(ctx: RequestContext, tracking: ApiTracking, started: number, ip: string): void {
     const method = ctx.req.method ?? 'GET';
     const trackPath = tracking.decide(ctx.version?.name, method, ctx.relativePath);
     if (trackPath === undefined) return;
     if (this.pending.length + this.inFlight >= this.options.bufferSize) return this.drop(1, 'buffer full');
-    this.pending.push(this.record(ctx, tracking, trackPath, method, arrivedAt, performance.now() - started));
+    this.pending.push(this.record(ctx, tracking, trackPath, method, ip, Math.round(performance.timeOrigin + started), performance.now() - started));
     if (this.pending.length >= MAX_BATCH && !this.flushQueued) {
       this.flushQueued = true;
       setImmediate(() => this.flush());
     }
   }
 
-  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string, arrivedAt: number, latency: number): AnalyticsRecordIn {
+  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string, ip: string, arrivedAt: number, latency: number): AnalyticsRecordIn {
     const { definition } = ctx.api;
     const session = ctx.session ?? {};
-    const ip = ctx.clientIp;
     const userAgent = ctx.req.headers['user-agent'];
     return {
       api_id: definition.api_id,
@@ -131,6 +132,11 @@ export class AnalyticsRecorder {
     }
   }
 
+  /** @internal a record could not be built (a bug): counted as dropped, never thrown */
+  failed(err: unknown): void {
+    this.drop(1, `a record could not be built (${(err as Error)?.message ?? err})`);
+  }
+
   private drop(records: number, why: string): void {
     count(COUNTERS.analyticsRecordsDropped, {}, records);
     this.droppedSinceWarning += records;
@@ -142,8 +148,38 @@ export class AnalyticsRecorder {
   }
 }
 
-function tagsOf(...lists: unknown[]): string[] {
+const PENDING = Symbol('gw.analytics');
+
+interface PendingRecord {
+  recorder: AnalyticsRecorder;
+  ctx: RequestContext;
+  tracking: ApiTracking;
+  /** performance.now() when the request arrived */
+  started: number;
+  ip: string;
+}
+
+type TrackedResponse = RequestContext['res'] & { [PENDING]?: PendingRecord };
+
+function onFinish(this: TrackedResponse): void {
+  const pending = this[PENDING];
+  if (!pending) return;
+  this[PENDING] = undefined;
+  try {
+    pending.recorder.finished(pending.ctx, pending.tracking, pending.started, pending.ip);
+  } catch (err) {
+    // A listener that throws would take the gateway down: analytics must never do that.
+    pending.recorder.failed(err);
+  }
+}
+
+const NO_TAGS: string[] = [];
+
+function tagsOf(sessionTags: unknown, apiTags: unknown): string[] {
+  const fromSession = Array.isArray(sessionTags) && sessionTags.length > 0;
+  const fromApi = Array.isArray(apiTags) && apiTags.length > 0;
+  if (!fromSession && !fromApi) return NO_TAGS;
   const tags = new Set<string>();
-  for (const list of lists) if (Array.isArray(list)) for (const tag of list) if (typeof tag === 'string') tags.add(tag);
+  for (const list of [sessionTags, apiTags]) if (Array.isArray(list)) for (const tag of list) if (typeof tag === 'string') tags.add(tag);
   return [...tags];
 }

@@ -71,6 +71,32 @@ describe('proxy: AnalyticsRecorder', () => {
     });
   });
 
+  it("reads the client's address when the request arrives (the socket may be gone at finish), and never throws from the listener", async () => {
+    const batches: AnalyticsRecordIn[][] = [];
+    recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records), logger, flushIntervalMs: 60_000, bufferSize: 10 });
+    const one = request();
+    const req = { method: 'GET', headers: {}, socket: { remoteAddress: '198.51.100.7' } as { remoteAddress: string } | null };
+    Object.defineProperty(one.ctx, 'req', { value: req });
+    Object.defineProperty(one.ctx, 'clientIp', { get: () => req.socket!.remoteAddress });
+    recorder.track(one.ctx);
+    req.socket = null;
+    one.finish();
+    recorder.flush();
+    assert.equal(batches[0][0].ip_address, '198.51.100.7');
+
+    const before = valueOf(COUNTERS.analyticsRecordsDropped);
+    const broken = request();
+    recorder.track(broken.ctx);
+    Object.defineProperty(broken.ctx, 'relativePath', {
+      get: () => {
+        throw new Error('boom');
+      },
+    });
+    assert.doesNotThrow(() => broken.finish());
+    assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 1);
+    assert.match(warnings.at(-1)!, /a record could not be built \(boom\)/);
+  });
+
   it('sends at most MAX_BATCH records per batch, and a batch as soon as it is full', async () => {
     const batches: number[] = [];
     recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records.length), logger, flushIntervalMs: 60_000, bufferSize: 5000 });
