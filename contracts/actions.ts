@@ -1,3 +1,4 @@
+import type { AnalyticsActions } from './analytics/actions';
 import type { ApisActions } from './apis/actions';
 import type { AuthActions } from './auth/actions';
 import type { CertsActions } from './certs/actions';
@@ -14,7 +15,7 @@ import type { WebhooksActions } from './webhooks/actions';
  * lib/bus/call.ts and services type their handlers with lib/bus/actions.ts, both against this
  * map, so renaming an action or changing a result fails `tsc` on both sides.
  */
-export interface ActionMap extends ApisActions, AuthActions, CertsActions, KeysActions, LimiterActions, OAuthActions, OrgsActions, UsersActions, WebhooksActions {}
+export interface ActionMap extends ApisActions, AuthActions, CertsActions, KeysActions, LimiterActions, OAuthActions, OrgsActions, UsersActions, WebhooksActions, AnalyticsActions {}
 
 export type ActionName = keyof ActionMap;
 export type ActionParams<A extends ActionName> = ActionMap[A]['params'];

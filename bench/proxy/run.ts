@@ -1,7 +1,7 @@
 /**
  * `npm run bench:proxy`: the proxy benchmark of PERFORMANCE.md. Runs the upstream directly,
  * nginx, fast-gateway and gw (a keyless API among 10, and among 1,000; token auth; token auth
- * with a rate limit and a quota; an HMAC-signed request, see hmac.ts) with wrk, 1 thread and 32
+ * with a rate limit and a quota, without and with analytics; an HMAC-signed request, see hmac.ts) with wrk, 1 thread and 32
  * connections, 5 s rounds alternated between the systems, and prints the median of the rounds
  * with the ratio to fast-gateway. Then the added p99 latency of gw over direct at half of gw's
  * peak rate (wrk with a fixed delay between requests), and gw's resident memory with 1,000 APIs.
@@ -43,10 +43,13 @@ async function main(): Promise<void> {
   const nginxPort = await startNginx(work, upstreamPort);
   const gw = await startGw(work, 'gw-10', upstreamPort, 10);
   const gwThousand = await startGw(work, 'gw-1000', upstreamPort, 1000);
-  const gwAuth = await startGw(work, 'gw-auth', upstreamPort, 0, 'all');
+  // Analytics off here, so these rows measure the chain alone; gw-analytics is the same node as shipped.
+  const gwAuth = await startGw(work, 'gw-auth', upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' });
+  const gwAnalytics = await startGw(work, 'gw-analytics', upstreamPort, 0, 'all');
   const authKey = await createTokenApi(gwAuth.url, upstreamPort, 'token-api', {});
   const limitedKey = await createTokenApi(gwAuth.url, upstreamPort, 'limited-api', { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 3600 });
   const hmacHeaders = await createHmacApi(gwAuth.url, upstreamPort, 'hmac-api');
+  const analyticsKey = await createTokenApi(gwAnalytics.url, upstreamPort, 'limited-api', { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 3600 });
 
   const systems: System[] = [
     { name: 'upstream, direct (the limit)', url: `http://127.0.0.1:${upstreamPort}/api/hello` },
@@ -56,6 +59,12 @@ async function main(): Promise<void> {
     { name: 'gw, keyless, 1,000 APIs loaded (last one)', url: `${gwThousand.url}/api-999/hello`, pid: gwThousand.pid },
     { name: 'gw, auth token', url: `${gwAuth.url}/token-api/hello`, pid: gwAuth.pid, headers: { authorization: authKey } },
     { name: 'gw, auth token + rate limit + quota', url: `${gwAuth.url}/limited-api/hello`, pid: gwAuth.pid, headers: { authorization: limitedKey } },
+    {
+      name: 'gw, auth token + rate limit + quota + analytics',
+      url: `${gwAnalytics.url}/limited-api/hello`,
+      pid: gwAnalytics.pid,
+      headers: { authorization: analyticsKey },
+    },
     { name: 'gw, HMAC signature (hmac-sha256, pre-signed)', url: `${gwAuth.url}/hmac-api/hello`, pid: gwAuth.pid, headers: hmacHeaders },
   ];
   for (const system of systems) wrk(system, 1); // warm-up: JIT, pools
@@ -137,7 +146,7 @@ async function createTokenApi(gwUrl: string, upstreamPort: number, apiId: string
   return ((await key.json()) as { key: string }).key;
 }
 
-async function startGw(work: string, name: string, upstreamPort: number, apiCount: number, services = 'gateway'): Promise<{ url: string; pid: number }> {
+async function startGw(work: string, name: string, upstreamPort: number, apiCount: number, services = 'gateway', env: Record<string, string> = {}): Promise<{ url: string; pid: number }> {
   const dir = join(work, name);
   const apps = join(dir, 'apps');
   mkdirSync(apps, { recursive: true });
@@ -148,7 +157,7 @@ async function startGw(work: string, name: string, upstreamPort: number, apiCoun
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'dist/lib/main.js')], {
     cwd: dir,
-    env: { ...process.env, GW_SERVICES: services, GW_GATEWAY_PORT: String(port), GW_DASHBOARD_PORT: '0', GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', GW_ADMIN_SECRET: 'bench', NODE_ENV: 'production' },
+    env: { ...process.env, GW_SERVICES: services, GW_GATEWAY_PORT: String(port), GW_DASHBOARD_PORT: '0', GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', GW_ADMIN_SECRET: 'bench', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);

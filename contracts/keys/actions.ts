@@ -92,7 +92,7 @@ export const keysActionParams = {
   get: { key: keyParam, org_scope: scope },
   update: { key: keyParam, session: sessionRule, org_scope: scope },
   remove: { key: keyParam, org_scope: scope },
-  list: { api_id: { type: 'string', optional: true }, org_scope: scope, page: { type: 'number', integer: true, optional: true } },
+  list: { api_id: { type: 'string', optional: true }, org_scope: scope, page: { type: 'number', integer: true, optional: true }, hashes: { type: 'boolean', optional: true } },
   lookup: { key_hash: keyParam },
   apiUsage: { api_id: keyParam },
   currentRevision: {},
@@ -131,6 +131,8 @@ export interface KeysListParams {
   api_id?: string;
   org_scope?: string;
   page?: number;
+  /** list key hashes even where keys are stored in the clear (the dashboard GraphQL API) */
+  hashes?: boolean;
 }
 
 /** A key as the management APIs return it. The key itself is only in the creation result. */

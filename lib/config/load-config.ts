@@ -48,6 +48,11 @@ export interface GwConfig {
   oauthRefreshTokenExpire: number;
   oauthAuthCodeExpire: number;
   oauthTokenExpiredRetainPeriod: number;
+  analytics: boolean;
+  geoipDb?: string;
+  analyticsFlushInterval: number;
+  analyticsBufferSize: number;
+  analyticsSweepInterval: number;
 }
 
 export class ConfigError extends Error {

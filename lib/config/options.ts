@@ -249,6 +249,31 @@ export const OPTIONS = {
     rule: { type: 'number', integer: true, min: 0, convert: true },
     doc: 'seconds an expired OAuth access token stays in the token listing (oauth_token_expired_retain_period); 0 keeps it',
   },
+  /** @default true */
+  analytics: { env: 'GW_ANALYTICS', default: true, rule: { type: 'boolean', convert: true }, doc: 'gateway nodes record an analytics record per proxied request (sent to the analytics service)' },
+  /** @default none */
+  geoipDb: { env: 'GW_GEOIP_DB', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'a MaxMind .mmdb (GeoLite2/GeoIP2 Country or City): analytics records get iso_country' },
+  /** @default 1 */
+  analyticsFlushInterval: {
+    env: 'GW_ANALYTICS_FLUSH_INTERVAL',
+    default: 1,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds between a gateway node\'s analytics batches (a batch also leaves at 1,000 records)',
+  },
+  /** @default 10000 */
+  analyticsBufferSize: {
+    env: 'GW_ANALYTICS_BUFFER_SIZE',
+    default: 10_000,
+    rule: { type: 'number', integer: true, min: 1, convert: true },
+    doc: 'analytics records a gateway node holds while batches are in flight; past it records are dropped (counted, logged)',
+  },
+  /** @default 60 */
+  analyticsSweepInterval: {
+    env: 'GW_ANALYTICS_SWEEP_INTERVAL',
+    default: 60,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds between the analytics service\'s removals of raw records past their API\'s expire_analytics_after',
+  },
 } satisfies Record<string, OptionDeclaration>;
 
 export type OptionKey = keyof typeof OPTIONS;

@@ -10,6 +10,8 @@ import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { metricsRoute } from './lib/metrics-route';
+import { playgroundFolder } from '../../lib/graphql/playground';
+import { dashboardGraphqlRouter } from './graphql/graphql-http';
 import { adminSurface } from './routes/admin';
 import { dashboardSurface } from './routes/dashboard';
 import { sessionSetCookie } from './routes/dashboard-users';
@@ -27,6 +29,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
       app.set('etag', false);
       app.use('/api', buildRouter(this.broker, dashboardSurface));
       app.use('/admin', buildRouter(this.broker, adminSurface(config.adminSecret)));
+      app.use(dashboardGraphqlRouter(this.broker, playgroundFolder(config.templatePath)));
       // The single sign-on landing: a nonce from POST /api/sso becomes a login session, once.
       app.get('/tap', async (req, res) => {
         try {

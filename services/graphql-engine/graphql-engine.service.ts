@@ -1,6 +1,5 @@
-import { join, resolve } from 'node:path';
 import type { ServiceSchema } from 'moleculer';
-import { projectFile } from '../../lib/project-file';
+import { playgroundFolder } from '../../lib/graphql/playground';
 import type { Runtime } from '../../lib/runtime';
 import { createGraphqlEngine } from './lib/graphql-engine';
 import { setDocumentCacheBudget } from './lib/graphql-gate';
@@ -20,7 +19,7 @@ export function graphqlEngineService(runtime: Runtime): ServiceSchema {
       runtime.handOffs.provide(
         'graphql-engine',
         createGraphqlEngine({
-          playgroundFolder: join(config.templatePath ? resolve(config.templatePath) : projectFile('templates'), 'playground'),
+          playgroundFolder: playgroundFolder(config.templatePath),
           initTimeoutMs: config.graphqlWsInitTimeout * 1000,
         }),
       );

@@ -20,6 +20,7 @@ import { StoreSync } from './lib/store-sync';
 import { CertificateCache } from './lib/certificate-cache';
 import { createTlsPort, loadTlsCredentials } from './lib/tls-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
+import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
 
 /**
  * The gateway port: a plain node:http server (PERFORMANCE.md says why not express) that routes
@@ -38,6 +39,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let certificates: CertificateCache;
   let sync: StoreSync;
   let checkTimer: NodeJS.Timeout | undefined;
+  let analytics: AnalyticsRecorder | undefined;
 
   return {
     name: 'proxy',
@@ -136,6 +138,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           certificates,
           metrics: runtime.metrics.gateway,
           serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger) : undefined,
+          onRequest: (ctx) => analytics?.track(ctx),
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,
@@ -150,6 +153,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       this.connections = drainable;
     },
     async started() {
+      analytics = await createRecorder(config, this.broker, this.logger);
       await this.loadAppFiles();
       gateway.rebuild();
       this.port = await listen(server, config.gatewayPort, config.host);
@@ -173,6 +177,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       await close(server);
       if (tlsServer) await close(tlsServer);
       await pools.close();
+      await analytics?.stop();
     },
   };
 }

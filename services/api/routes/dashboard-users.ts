@@ -1,4 +1,4 @@
-import type { Caller, LoginResult, SsoConsumeParams, UserInput, UsersLoginParams, UsersResetPasswordParams } from '../../../contracts/users/actions';
+import type { Caller, LoginResult, SsoConsumeParams, UserGroupInput, UserInput, UsersLoginParams, UsersResetPasswordParams } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Reply, Route } from '../../../lib/http/surface';
@@ -110,14 +110,14 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/usergroups',
     permission: { name: 'user_groups', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('User group created', (await call('users.groups.create', { group: body(), org_scope: caller.org_id })).id) }),
+    handle: async ({ caller, body, call }) => ({ body: ok('User group created', (await call('users.groups.create', { group: body<UserGroupInput>(), org_scope: caller.org_id })).id) }),
   },
   {
     method: 'put',
     path: '/usergroups/:id',
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
-      await call('users.groups.update', { id: params.id, group: body(), org_scope: caller.org_id });
+      await call('users.groups.update', { id: params.id, group: body<UserGroupInput>(), org_scope: caller.org_id });
       return { body: ok('User group updated') };
     },
   },

@@ -2,11 +2,12 @@ import type { ApisCreateParams, ApisSyncGraphqlSchemaParams } from '../../../con
 import type { Caller } from '../../../contracts/users/actions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
-import type { RouteContext, Surface } from '../../../lib/http/surface';
+import type { Route, RouteContext, Surface } from '../../../lib/http/surface';
 import { headerValue } from '../../../lib/http/credentials';
 import { pageFromQuery } from '../lib/page-param';
 import { allows } from '../../../lib/permissions';
 import { hashSecret } from '../../../lib/secret-hash';
+import { dashboardAnalyticsRoutes } from './dashboard-analytics';
 import { dashboardCertRoutes } from './dashboard-certs';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
@@ -29,12 +30,8 @@ export const dashboardSurface: Surface<Caller> = {
     throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
   },
   authorize(caller, route) {
-    const needed = route.permission;
-    if (!needed) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
-    const granted = needed.level === 'admin' ? caller.is_admin : allows(caller, needed.name, needed.level);
-    if (!granted) {
-      throw new HttpProblem(403, needed.level === 'admin' ? 'Access denied: only administrators may do this' : `Access denied: this needs the '${needed.name}' permission at level '${needed.level}'`);
-    }
+    if (!route.permission) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
+    requirePermission(caller, route.permission);
   },
   renderError: envelopeError,
   routes: [
@@ -104,8 +101,17 @@ export const dashboardSurface: Surface<Caller> = {
     ...dashboardOrgRoutes,
     ...dashboardHookRoutes,
     ...dashboardCertRoutes,
+    ...dashboardAnalyticsRoutes,
   ],
 };
+
+/** Throws a 403 Problem unless the caller holds the permission (the dashboard REST and GraphQL APIs). */
+export function requirePermission(caller: Caller, needed: NonNullable<Route<Caller>['permission']>): void {
+  const granted = needed.level === 'admin' ? caller.is_admin : allows(caller, needed.name, needed.level);
+  if (!granted) {
+    throw new HttpProblem(403, needed.level === 'admin' ? 'Access denied: only administrators may do this' : `Access denied: this needs the '${needed.name}' permission at level '${needed.level}'`);
+  }
+}
 
 function listApis(call: RouteContext<Caller>['call'], caller: Caller, query: Record<string, unknown>) {
   const q = typeof query.q === 'string' && query.q !== '' ? query.q : undefined;

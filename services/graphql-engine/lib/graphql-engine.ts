@@ -1,7 +1,7 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
 import { graphqlGateFor } from './graphql-gate';
-import { Playground } from './playground';
+import { Playground } from '../../../lib/graphql/playground';
 import { acceptSubscriptions, pickProtocol } from './websocket-hand-off';
 
 export interface GraphqlEngineOptions {

@@ -130,7 +130,7 @@ export class KeyRegistry {
   async list(params: KeysListParams): Promise<KeysListResult> {
     if (this.options.hashKeys && !this.options.listHashes) throw KeysErrors.listingDisabled();
     const { keys, total } = await this.store.list({ apiId: params.api_id, orgScope: params.org_scope }, pageWindow(params.page ?? 1, this.options.pageSize));
-    return { keys: keys.map((key) => key.key_id ?? key.key_hash), pages: pageCount(total, this.options.pageSize) };
+    return { keys: keys.map((key) => (params.hashes ? key.key_hash : (key.key_id ?? key.key_hash))), pages: pageCount(total, this.options.pageSize) };
   }
 
   /** Every key of a deleted organisation; each is announced, so gateways drop it at once. */

@@ -28,6 +28,8 @@ export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & {
   metrics?: GatewayMetrics;
   /** answers GET /metrics before any API, when GW_GATEWAY_METRICS is on */
   serveMetrics?: Handler;
+  /** sees every request routed to an API before its chain runs (analytics records it when it finishes) */
+  onRequest?(ctx: RequestContext): void;
 };
 
 /**
@@ -104,6 +106,7 @@ export class Gateway {
 
   private run(ctx: RequestContext): void {
     this.watch?.(ctx);
+    this.deps.onRequest?.(ctx);
     try {
       const pending = ctx.api.handle(ctx);
       if (pending) pending.catch((err: unknown) => this.fail(ctx, err));

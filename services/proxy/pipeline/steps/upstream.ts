@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
 import type { Dispatcher } from 'undici';

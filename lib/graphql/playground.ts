@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { extname, join, resolve } from 'node:path';
+import { projectFile } from '../project-file';
 
 const TYPES: Record<string, string> = { '.js': 'application/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
 
@@ -9,10 +10,15 @@ export interface PlaygroundReply {
   body: Buffer;
 }
 
+/** The folder of the playground's page and assets: `playground` in the template path (`templates/` by default). */
+export function playgroundFolder(templatePath: string | undefined): string {
+  return join(templatePath ? resolve(templatePath) : projectFile('templates'), 'playground');
+}
+
 /**
- * The GraphQL playground of an API (`graphql.playground {enabled, path}`, default path
+ * A GraphQL playground: the one of an API (`graphql.playground {enabled, path}`, default path
  * `/playground`): a GraphiQL page and its assets, all from the `playground` folder of the
- * template path. Only files in that folder are served.
+ * template path. Only files in that folder are served. The dashboard's `/playground` is another.
  */
 export class Playground {
   private readonly page: Buffer;

@@ -1,0 +1,154 @@
+/**
+ * `analytics.*` actions: gateway nodes hand batches of records to the analytics service
+ * (`analytics.ingest`), the dashboard reads hourly aggregates (`analytics.activity`).
+ */
+
+/** One proxied request, as a gateway node records it (SPEC.md "Analytics record", per request). */
+export interface AnalyticsRecordIn {
+  api_id: string;
+  api_name: string;
+  org_id: string;
+  /** the path below the listen path */
+  path: string;
+  /** the request path as the client sent it (normalised) */
+  raw_path: string;
+  method: string;
+  response_code: number;
+  /** '' for a keyless request */
+  key_hash: string;
+  alias: string;
+  oauth_client_id: string;
+  /** epoch milliseconds when the request arrived */
+  request_time: number;
+  /** milliseconds, arrival to the last byte of the answer */
+  latency: number;
+  /** milliseconds the upstream took to answer; 0 when the request never reached it */
+  upstream_latency: number;
+  ip_address: string;
+  user_agent: string;
+  /** ISO 3166-1 alpha-2, '' when unknown or no GeoIP database is configured */
+  iso_country: string;
+  tags: string[];
+  /** counted in per-endpoint activity (the reference gateway's TrackPath) */
+  track_path: boolean;
+  /** seconds the raw record is kept (the API's expire_analytics_after); 0 keeps it */
+  expire_after: number;
+}
+
+/** A dashboard analytics record (SPEC.md "Analytics record"): one group of requests. */
+export interface AnalyticsRecord {
+  id: {
+    day?: number;
+    month?: number;
+    year?: number;
+    hour?: number;
+    code?: number;
+    path?: string;
+    key?: string;
+    alias?: string;
+    url?: string;
+    iso_country?: string;
+    api_id?: string;
+    api_name?: string;
+  };
+  hits: number;
+  success: number;
+  error: number;
+  /** ISO 8601 */
+  last_hit: string;
+  /** average milliseconds, arrival to answer (the same figure as `latency`) */
+  request_time: number;
+  latency: number;
+  upstream_latency: number;
+  max_upstream_latency: number;
+  min_upstream_latency: number;
+  max_latency: number;
+  min_latency: number;
+}
+
+/** How `analytics.activity` groups the hourly aggregates. */
+export type ActivityGrouping =
+  /** per API and endpoint (path, method) */
+  | 'endpoint'
+  /** per API */
+  | 'api'
+  /** per day */
+  | 'day'
+  /** per hour */
+  | 'hour'
+  /** per API and error response code (codes ≥ 400 only) */
+  | 'error';
+
+export interface AnalyticsActivityParams {
+  org_id: string;
+  group: ActivityGrouping;
+  /** epoch ms, inclusive */
+  from: number;
+  /** epoch ms, exclusive */
+  to: number;
+  key_hash?: string;
+  oauth_client_id?: string;
+  api_id?: string;
+  /** 1-based; 0 or less: every group */
+  page?: number;
+}
+
+export interface AnalyticsActivityResult {
+  data: AnalyticsRecord[];
+  pages: number;
+}
+
+export interface AnalyticsIngestParams {
+  records: AnalyticsRecordIn[];
+}
+
+const text = (max: number) => ({ type: 'string', max });
+export const analyticsActionParams = {
+  ingest: {
+    records: {
+      type: 'array',
+      max: 10_000,
+      items: {
+        type: 'object',
+        props: {
+          api_id: text(255),
+          api_name: text(1000),
+          org_id: text(255),
+          path: 'string',
+          raw_path: 'string',
+          method: text(32),
+          response_code: { type: 'number', integer: true },
+          key_hash: text(255),
+          alias: 'string',
+          oauth_client_id: text(255),
+          request_time: { type: 'number' },
+          latency: { type: 'number', min: 0 },
+          upstream_latency: { type: 'number', min: 0 },
+          ip_address: text(255),
+          user_agent: 'string',
+          iso_country: text(8),
+          tags: { type: 'array', items: 'string' },
+          track_path: 'boolean',
+          expire_after: { type: 'number', min: 0 },
+        },
+      },
+    },
+  },
+  activity: {
+    org_id: 'string',
+    group: { type: 'enum', values: ['endpoint', 'api', 'day', 'hour', 'error'] },
+    from: { type: 'number', integer: true },
+    to: { type: 'number', integer: true },
+    key_hash: { type: 'string', optional: true },
+    oauth_client_id: { type: 'string', optional: true },
+    api_id: { type: 'string', optional: true },
+    page: { type: 'number', integer: true, optional: true },
+  },
+};
+
+/** The `analytics.*` actions: params and result of each (see contracts/actions.ts). */
+export interface AnalyticsActions {
+  /** stores a batch: raw records and hourly aggregates, in one transaction; answers how many were stored */
+  'analytics.ingest': { params: AnalyticsIngestParams; result: { stored: number } };
+  'analytics.activity': { params: AnalyticsActivityParams; result: AnalyticsActivityResult };
+}

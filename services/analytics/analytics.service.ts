@@ -1,0 +1,57 @@
+import Validator from 'fastest-validator';
+import { Errors, type Context, type ServiceSchema } from 'moleculer';
+import { analyticsActionParams, type AnalyticsActivityParams, type AnalyticsIngestParams } from '../../contracts/analytics/actions';
+import type { ServiceActions } from '../../lib/bus/actions';
+import type { Runtime } from '../../lib/runtime';
+import { migrate } from '../../lib/store/migrate';
+import { queryActivity } from './lib/activity-query';
+import { AnalyticsStore } from './lib/analytics-store';
+import { ANALYTICS_MIGRATIONS } from './lib/migrations';
+
+const validateIngest = new Validator().compile(analyticsActionParams.ingest);
+
+function checkIngest(params: AnalyticsIngestParams): void {
+  const result = validateIngest(params);
+  if (result !== true) throw new Errors.ValidationError('Parameters validation error!', 'VALIDATION_ERROR', result as never);
+}
+
+/**
+ * Analytics built into gw (no separate pump): gateway nodes send batches of records
+ * (`analytics.ingest`), this service stores them raw (expired per API) and as hourly aggregates
+ * (kept), and answers the dashboard's activity views (`analytics.activity`).
+ */
+export function analyticsService(runtime: Runtime): ServiceSchema {
+  let store: AnalyticsStore;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  return {
+    name: 'analytics',
+    actions: {
+      ingest: {
+        // Validated here rather than by Moleculer's validator: a batch from this node's own
+        // recorder is checked by the compiler, and validating 1,000 records costs about as
+        // much as storing them. A batch from another node is checked.
+        handler: async (ctx: Context<AnalyticsIngestParams>) => {
+          if (ctx.nodeID !== ctx.broker.nodeID) checkIngest(ctx.params);
+          return { stored: await store.ingest(ctx.params.records) };
+        },
+      },
+      activity: {
+        params: analyticsActionParams.activity,
+        handler: (ctx: Context<AnalyticsActivityParams>) => queryActivity(runtime.database(), ctx.params, runtime.config.pageSize),
+      },
+    } satisfies ServiceActions<'analytics'>,
+    async started() {
+      const db = runtime.database();
+      await migrate(db, 'analytics', ANALYTICS_MIGRATIONS);
+      store = new AnalyticsStore(db);
+      sweepTimer = setInterval(() => {
+        store.sweep().catch((err: unknown) => this.logger.warn(`analytics: removing expired records failed: ${(err as Error).message}`));
+      }, runtime.config.analyticsSweepInterval * 1000);
+      sweepTimer.unref();
+    },
+    stopped() {
+      clearInterval(sweepTimer);
+      sweepTimer = undefined;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { ActivityGrouping, AnalyticsActivityParams } from '../../../contracts/analytics/actions';
+import type { Caller } from '../../../contracts/users/actions';
+import { HttpProblem } from '../../../lib/http/problem';
+import type { Route, RouteContext } from '../../../lib/http/surface';
+import { PERIOD_PATH, periodFromParams } from '../lib/activity-period';
+import { pageFromQuery } from '../lib/page-param';
+
+const READ = { name: 'analytics', level: 'read' } as const;
+
+type Filter = Pick<AnalyticsActivityParams, 'key_hash' | 'oauth_client_id' | 'api_id'>;
+
+/** One activity view: the caller's organisation, the period of the URL, a grouping and a filter. */
+function activity(path: string, group: ActivityGrouping | ((ctx: RouteContext<Caller>) => ActivityGrouping), filter: (ctx: RouteContext<Caller>) => Filter = () => ({})): Route<Caller> {
+  return {
+    method: 'get',
+    path: `${path}/${PERIOD_PATH}`,
+    permission: READ,
+    handle: async (ctx) => {
+      const { from, to } = periodFromParams(ctx.params);
+      const page = pageFromQuery(ctx.query);
+      const apiId = typeof ctx.query.api_id === 'string' && ctx.query.api_id !== '' ? ctx.query.api_id : undefined;
+      const grouping = typeof group === 'function' ? group(ctx) : group;
+      return { body: await ctx.call('analytics.activity', { org_id: ctx.caller.org_id, group: grouping, from, to, page, api_id: apiId, ...filter(ctx) }) };
+    },
+  };
+}
+
+/** `?resolution=hour|day` of the usage views (day when absent). */
+function resolution({ query }: RouteContext<Caller>): ActivityGrouping {
+  const value = query.resolution ?? 'day';
+  if (value !== 'hour' && value !== 'day') throw new HttpProblem(400, `Query parameter resolution must be 'hour' or 'day', got '${String(value)}'`);
+  return value;
+}
+
+/**
+ * Analytics of the caller's organisation (SPEC.md "Analytics"): `{data: [<analytics record>],
+ * pages}`, read from the hourly aggregates of the analytics service. Periods are whole UTC days.
+ */
+export const dashboardAnalyticsRoutes: Array<Route<Caller>> = [
+  activity('/activity/keys/endpoint/:keyHash', 'endpoint', ({ params }) => ({ key_hash: params.keyHash })),
+  activity('/activity/oauthid/endpoint/:clientId', 'endpoint', ({ params }) => ({ oauth_client_id: params.clientId })),
+  activity('/activity/keys/:keyHash', 'day', ({ params }) => ({ key_hash: params.keyHash })),
+  activity('/activity/oauthid/:clientId', 'day', ({ params }) => ({ oauth_client_id: params.clientId })),
+  activity('/activity/apis', 'api'),
+  activity('/activity/endpoints', 'endpoint'),
+  activity('/activity/errors', 'error'),
+  activity('/usage/apis', resolution),
+];

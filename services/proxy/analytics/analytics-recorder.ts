@@ -1,0 +1,185 @@
+import { performance } from 'node:perf_hooks';
+import type { LoggerInstance } from 'moleculer';
+import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import { COUNTERS, count } from '../../../lib/observability/counters';
+import type { RequestContext } from '../pipeline/request-context';
+import type { CountryLookup } from './geoip';
+import { NOT_TRACKED, compileTracking, type ApiTracking } from './track-rules';
+
+/** A batch leaves at this many records even before the flush interval. */
+export const MAX_BATCH = 1000;
+/** Dropped records are logged at most this often (with the count since the last warning). */
+const WARN_EVERY_MS = 10_000;
+
+export interface RecorderOptions {
+  /** sends one batch to the analytics service (once: it is never retried) */
+  send(records: AnalyticsRecordIn[]): Promise<unknown>;
+  logger: LoggerInstance;
+  /** ms between flushes */
+  flushIntervalMs: number;
+  /** records held (waiting and in flight) before new ones are dropped */
+  bufferSize: number;
+  /** the client's country, when a GeoIP database is configured */
+  country?: CountryLookup;
+}
+
+/**
+ * Builds one analytics record per proxied request when its answer has gone, and hands records
+ * to the analytics service in batches (every flush interval, or at MAX_BATCH records). Nothing
+ * on the request path waits: a request only adds a `finish` listener. Delivery is at most once:
+ * a batch is sent once, and one that fails (no analytics service, timeout) is dropped and
+ * counted (`analytics_records_dropped`), as are records that find the buffer full.
+ */
+export class AnalyticsRecorder {
+  private pending: AnalyticsRecordIn[] = [];
+  private inFlight = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private flushQueued = false;
+  private readonly tracking = new WeakMap<ApiDefinition, ApiTracking>();
+  private droppedSinceWarning = 0;
+  private lastWarning = 0;
+  private readonly sending = new Set<Promise<void>>();
+
+  constructor(private readonly options: RecorderOptions) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.flush(), this.options.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Sends what is held and waits for the batches in flight. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.flush();
+    await Promise.all(this.sending);
+  }
+
+  /** Called once per request, when the chain starts. */
+  track(ctx: RequestContext): void {
+    const definition = ctx.api.definition;
+    let tracking = this.tracking.get(definition);
+    if (!tracking) {
+      tracking = compileTracking(definition);
+      this.tracking.set(definition, tracking);
+    }
+    if (tracking === NOT_TRACKED) return;
+    // One shared listener and the request's state on the response: no closure per request.
+    // The client's address is read now: by `finish` the socket may be detached from the request.
+    (ctx.res as TrackedResponse)[PENDING] = { recorder: this, ctx, tracking, started: performance.now(), ip: ctx.clientIp };
+    ctx.res.on('finish', onFinish);
+  }
+
+  /** @internal called by the `finish` listener */
+  finished(ctx: RequestContext, tracking: ApiTracking, started: number, ip: string): void {
+    const method = ctx.req.method ?? 'GET';
+    const trackPath = tracking.decide(ctx.version?.name, method, ctx.relativePath);
+    if (trackPath === undefined) return;
+    if (this.pending.length + this.inFlight >= this.options.bufferSize) return this.drop(1, 'buffer full');
+    this.pending.push(this.record(ctx, tracking, trackPath, method, ip, Math.round(performance.timeOrigin + started), performance.now() - started));
+    if (this.pending.length >= MAX_BATCH && !this.flushQueued) {
+      this.flushQueued = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string, ip: string, arrivedAt: number, latency: number): AnalyticsRecordIn {
+    const { definition } = ctx.api;
+    const session = ctx.session ?? {};
+    const userAgent = ctx.req.headers['user-agent'];
+    return {
+      api_id: definition.api_id,
+      api_name: definition.name,
+      org_id: definition.org_id ?? '',
+      path: ctx.relativePath,
+      raw_path: ctx.path,
+      method,
+      response_code: ctx.res.statusCode,
+      key_hash: ctx.keyHash ?? '',
+      alias: typeof session.alias === 'string' ? session.alias : '',
+      oauth_client_id: typeof session.oauth_client_id === 'string' ? session.oauth_client_id : '',
+      request_time: arrivedAt,
+      latency: Math.round(latency * 1000) / 1000,
+      upstream_latency: Math.round((ctx.upstreamMs ?? 0) * 1000) / 1000,
+      ip_address: ip,
+      user_agent: typeof userAgent === 'string' ? userAgent : '',
+      iso_country: this.options.country ? this.options.country(ip) : '',
+      tags: tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags),
+      track_path: trackPath,
+      expire_after: tracking.expireAfter,
+    };
+  }
+
+  /** Sends the held records, MAX_BATCH at a time. */
+  flush(): void {
+    this.flushQueued = false;
+    while (this.pending.length > 0) {
+      const batch = this.pending.length <= MAX_BATCH ? this.pending : this.pending.slice(0, MAX_BATCH);
+      this.pending = this.pending.length <= MAX_BATCH ? [] : this.pending.slice(MAX_BATCH);
+      this.inFlight += batch.length;
+      const sent: Promise<void> = this.options
+        .send(batch)
+        .then(
+          () => undefined,
+          (err: unknown) => this.drop(batch.length, `analytics service unreachable (${(err as Error)?.message ?? err})`),
+        )
+        .finally(() => {
+          this.inFlight -= batch.length;
+          this.sending.delete(sent);
+        });
+      this.sending.add(sent);
+    }
+  }
+
+  /** @internal a record could not be built (a bug): counted as dropped, never thrown */
+  failed(err: unknown): void {
+    this.drop(1, `a record could not be built (${(err as Error)?.message ?? err})`);
+  }
+
+  private drop(records: number, why: string): void {
+    count(COUNTERS.analyticsRecordsDropped, {}, records);
+    this.droppedSinceWarning += records;
+    const now = Date.now();
+    if (now - this.lastWarning < WARN_EVERY_MS) return;
+    this.options.logger.warn(`analytics: dropped ${this.droppedSinceWarning} record(s): ${why}`);
+    this.droppedSinceWarning = 0;
+    this.lastWarning = now;
+  }
+}
+
+const PENDING = Symbol('gw.analytics');
+
+interface PendingRecord {
+  recorder: AnalyticsRecorder;
+  ctx: RequestContext;
+  tracking: ApiTracking;
+  /** performance.now() when the request arrived */
+  started: number;
+  ip: string;
+}
+
+type TrackedResponse = RequestContext['res'] & { [PENDING]?: PendingRecord };
+
+function onFinish(this: TrackedResponse): void {
+  const pending = this[PENDING];
+  if (!pending) return;
+  this[PENDING] = undefined;
+  try {
+    pending.recorder.finished(pending.ctx, pending.tracking, pending.started, pending.ip);
+  } catch (err) {
+    // A listener that throws would take the gateway down: analytics must never do that.
+    pending.recorder.failed(err);
+  }
+}
+
+const NO_TAGS: string[] = [];
+
+function tagsOf(sessionTags: unknown, apiTags: unknown): string[] {
+  const fromSession = Array.isArray(sessionTags) && sessionTags.length > 0;
+  const fromApi = Array.isArray(apiTags) && apiTags.length > 0;
+  if (!fromSession && !fromApi) return NO_TAGS;
+  const tags = new Set<string>();
+  for (const list of [sessionTags, apiTags]) if (Array.isArray(list)) for (const tag of list) if (typeof tag === 'string') tags.add(tag);
+  return [...tags];
+}

@@ -1,0 +1,68 @@
+import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import { compileEndpointPattern, type PathMatcher } from '../../../lib/patterns/endpoint-pattern';
+import { readVersionSettings } from '../pipeline/versions';
+
+interface EndpointMatcher {
+  pattern: PathMatcher;
+  /** '' = any method */
+  method: string;
+}
+
+interface VersionTracking {
+  doNotTrack: EndpointMatcher[];
+  track: EndpointMatcher[];
+}
+
+/**
+ * What an API records, as the reference gateway decides it: `do_not_track` on the API records
+ * nothing; an `extended_paths.do_not_track_endpoints` entry (also read as
+ * `do_not_track_endpoint`) records nothing for the endpoints it matches; `track_endpoints`
+ * (`track_endpoint`) entries mark the records of their endpoints as tracked (TrackPath), which
+ * is what per-endpoint activity counts. A version without any track entry tracks every path
+ * (the reference pump's `track_all_paths`).
+ */
+export interface ApiTracking {
+  /** undefined: the request is not recorded; otherwise whether it counts per endpoint */
+  decide(versionName: string | undefined, method: string, relativePath: string): boolean | undefined;
+  /** seconds a raw record is kept (expire_analytics_after); 0 keeps it */
+  expireAfter: number;
+}
+
+export const NOT_TRACKED: ApiTracking = { decide: () => undefined, expireAfter: 0 };
+
+export function compileTracking(definition: ApiDefinition): ApiTracking {
+  const raw = definition as unknown as Record<string, unknown>;
+  if (raw.do_not_track === true) return NOT_TRACKED;
+  const settings = readVersionSettings(definition);
+  const versions = new Map<string, VersionTracking>();
+  for (const [name, version] of settings.versions) versions.set(name, compileVersion(version));
+  const fallback = versions.values().next().value as VersionTracking;
+  const expire = Number(raw.expire_analytics_after);
+  return {
+    expireAfter: Number.isFinite(expire) && expire > 0 ? expire : 0,
+    decide(versionName, method, relativePath) {
+      const tracking = (versionName !== undefined ? versions.get(versionName) : undefined) ?? fallback;
+      if (tracking.doNotTrack.some((one) => matches(one, method, relativePath))) return undefined;
+      return tracking.track.length === 0 || tracking.track.some((one) => matches(one, method, relativePath));
+    },
+  };
+}
+
+function matches(matcher: EndpointMatcher, method: string, relativePath: string): boolean {
+  return (matcher.method === '' || matcher.method === method) && matcher.pattern.test(relativePath);
+}
+
+function compileVersion(version: Record<string, unknown>): VersionTracking {
+  const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as Record<string, unknown> | undefined;
+  const ignoreCase = version.ignore_endpoint_case === true;
+  const list = (...names: string[]) =>
+    names
+      .flatMap((name) => (Array.isArray(extended?.[name]) ? (extended![name] as unknown[]) : []))
+      .filter((entry): entry is { path?: unknown; method?: unknown } => typeof entry === 'object' && entry !== null)
+      .filter((entry) => (entry as { disabled?: unknown }).disabled !== true)
+      .map((entry) => ({
+        pattern: compileEndpointPattern(typeof entry.path === 'string' ? entry.path : '/', ignoreCase),
+        method: typeof entry.method === 'string' ? entry.method.toUpperCase() : '',
+      }));
+  return { doNotTrack: list('do_not_track_endpoints', 'do_not_track_endpoint'), track: list('track_endpoints', 'track_endpoint') };
+}

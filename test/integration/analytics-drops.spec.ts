@@ -1,0 +1,38 @@
+import { strict as assert } from 'node:assert';
+import type { Service } from 'moleculer';
+import { COUNTERS, valueOf } from '../../lib/observability/counters';
+import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
+import { eventually } from '../support/eventually';
+import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
+
+describe('analytics: the analytics service goes away mid-traffic', () => {
+  let gw: GatewayFixture;
+  const dropped = () => valueOf(COUNTERS.analyticsRecordsDropped);
+  const stored = async () => (await new AnalyticsStore(gw.node.runtime.database()).rawRecords('', 'drops')).length;
+
+  before(async () => {
+    gw = await startGatewayFixture({ analyticsFlushInterval: 0.05 });
+    await gw.addApi(apiDefinition('drops', '/drops', gw.upstream.url));
+  });
+  after(() => gw.stop());
+
+  it('keeps answering every request and counts the records it drops', async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await gw.call('/drops/before')).status, 200);
+    await eventually(async () => assert.equal(await stored(), 5), 5000);
+    const droppedBefore = dropped();
+
+    const burst = () => Promise.all(Array.from({ length: 20 }, () => gw.call('/drops/during')));
+    const started = Date.now();
+    // One burst in flight while the service is destroyed, one after it is gone.
+    const [during] = await Promise.all([burst(), gw.node.broker.destroyService(gw.node.broker.getLocalService('analytics') as Service)]);
+    const after = await burst();
+    assert.deepEqual(
+      [...during, ...after].map((res) => res.status),
+      Array(40).fill(200),
+    );
+    assert.ok(Date.now() - started < 2000, 'requests do not wait for analytics');
+    // Every record of the 40 requests is either stored (before the service went) or dropped and counted, never both.
+    await eventually(async () => assert.equal((await stored()) - 5 + (dropped() - droppedBefore), 40), 5000);
+    assert.ok(dropped() - droppedBefore >= 20, `dropped ${dropped() - droppedBefore}`);
+  });
+});

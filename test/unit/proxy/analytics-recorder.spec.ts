@@ -1,0 +1,205 @@
+import { strict as assert } from 'node:assert';
+import { EventEmitter } from 'node:events';
+import type { LoggerInstance } from 'moleculer';
+import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+import { COUNTERS, valueOf } from '../../../lib/observability/counters';
+import { AnalyticsRecorder, MAX_BATCH } from '../../../services/proxy/analytics/analytics-recorder';
+import { countryLookup } from '../../../services/proxy/analytics/geoip';
+import type { RequestContext } from '../../../services/proxy/pipeline/request-context';
+
+const definition = { api_id: 'a1', name: 'Orders', org_id: 'org1', tags: ['api-tag'], proxy: { listen_path: '/orders', target_url: 'http://x' } };
+
+/** A finished request as the gateway's RequestContext shows it to the recorder. */
+function request(path = '/items', status = 200): { ctx: RequestContext; finish(): void } {
+  const res = Object.assign(new EventEmitter(), { statusCode: status });
+  const ctx = {
+    api: { definition },
+    req: { method: 'GET', headers: { 'user-agent': 'ua' } },
+    res,
+    path: `/orders${path}`,
+    relativePath: path,
+    clientIp: '81.2.69.160',
+    session: { alias: 'alice', oauth_client_id: 'client-1', tags: ['key-tag', 'api-tag'] },
+    keyHash: 'hash1',
+    version: { name: 'Default' },
+    upstreamLatency: 2.5,
+  } as unknown as RequestContext;
+  return { ctx, finish: () => res.emit('finish') };
+}
+
+describe('proxy: AnalyticsRecorder', () => {
+  const warnings: string[] = [];
+  const logger = { warn: (message: string) => warnings.push(message) } as unknown as LoggerInstance;
+  let recorder: AnalyticsRecorder | undefined;
+  afterEach(async () => {
+    await recorder?.stop();
+    recorder = undefined;
+    warnings.length = 0;
+  });
+
+  it('builds the record when the answer has gone, with key, alias, OAuth client, tags and country', async () => {
+    const batches: AnalyticsRecordIn[][] = [];
+    recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records), logger, flushIntervalMs: 60_000, bufferSize: 10, country: countryLookup({ get: (ip) => (ip === '81.2.69.160' ? { country: { iso_code: 'GB' } } : null) as never }) });
+    const one = request('/items', 201);
+    recorder.track(one.ctx);
+    recorder.flush();
+    assert.equal(batches.length, 0, 'nothing before the response finished');
+    one.finish();
+    recorder.flush();
+    const [record] = batches[0];
+    assert.ok(record.latency >= 0);
+    assert.deepEqual({ ...record, latency: 0, request_time: 0 }, {
+      api_id: 'a1',
+      api_name: 'Orders',
+      org_id: 'org1',
+      path: '/items',
+      raw_path: '/orders/items',
+      method: 'GET',
+      response_code: 201,
+      key_hash: 'hash1',
+      alias: 'alice',
+      oauth_client_id: 'client-1',
+      request_time: 0,
+      latency: 0,
+      upstream_latency: 2.5,
+      ip_address: '81.2.69.160',
+      user_agent: 'ua',
+      iso_country: 'GB',
+      tags: ['key-tag', 'api-tag'],
+      track_path: true,
+      expire_after: 0,
+    });
+  });
+
+  it("reads the client's address when the request arrives (the socket may be gone at finish), and never throws from the listener", async () => {
+    const batches: AnalyticsRecordIn[][] = [];
+    recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records), logger, flushIntervalMs: 60_000, bufferSize: 10 });
+    const one = request();
+    const req = { method: 'GET', headers: {}, socket: { remoteAddress: '198.51.100.7' } as { remoteAddress: string } | null };
+    Object.defineProperty(one.ctx, 'req', { value: req });
+    Object.defineProperty(one.ctx, 'clientIp', { get: () => req.socket!.remoteAddress });
+    recorder.track(one.ctx);
+    req.socket = null;
+    one.finish();
+    recorder.flush();
+    assert.equal(batches[0][0].ip_address, '198.51.100.7');
+
+    const before = valueOf(COUNTERS.analyticsRecordsDropped);
+    const broken = request();
+    recorder.track(broken.ctx);
+    Object.defineProperty(broken.ctx, 'relativePath', {
+      get: () => {
+        throw new Error('boom');
+      },
+    });
+    assert.doesNotThrow(() => broken.finish());
+    assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 1);
+    assert.match(warnings.at(-1)!, /a record could not be built \(boom\)/);
+  });
+
+  it('sends at most MAX_BATCH records per batch, and a batch as soon as it is full', async () => {
+    const batches: number[] = [];
+    recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records.length), logger, flushIntervalMs: 60_000, bufferSize: 5000 });
+    for (let i = 0; i < MAX_BATCH + 1; i++) {
+      const one = request();
+      recorder.track(one.ctx);
+      one.finish();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(batches, [MAX_BATCH, 1], 'the full batch left without waiting for the interval');
+  });
+
+  it('drops (and counts) records past the buffer, and never sends a failed batch again', async () => {
+    const sent: number[] = [];
+    let fail = true;
+    let hold = true;
+    const held: Array<() => void> = [];
+    recorder = new AnalyticsRecorder({
+      send: (records) => {
+        sent.push(records.length);
+        if (fail) return Promise.reject(new Error('Service analytics is not available'));
+        return hold ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
+      },
+      logger,
+      flushIntervalMs: 60_000,
+      bufferSize: 3,
+    });
+    const before = valueOf(COUNTERS.analyticsRecordsDropped);
+    const finishOne = () => {
+      const one = request();
+      recorder!.track(one.ctx);
+      one.finish();
+    };
+    finishOne();
+    finishOne();
+    recorder.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 2, 'the failed batch is dropped');
+    assert.match(warnings[0], /analytics: dropped 2 record\(s\): analytics service unreachable \(Service analytics is not available\)/);
+
+    fail = false;
+    recorder.flush();
+    assert.deepEqual(sent, [2], 'nothing to resend');
+    finishOne();
+    finishOne();
+    recorder.flush();
+    finishOne();
+    finishOne();
+    assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 3, '2 in flight + 1 held fill the buffer of 3');
+    assert.equal(warnings.length, 1, 'warnings are rate-limited');
+    hold = false;
+    held.forEach((resolve) => resolve());
+    await recorder.stop();
+    assert.deepEqual(sent, [2, 2, 1]);
+  });
+});
+
+describe('proxy: analytics tracking rules', () => {
+  const batchOf = async (extra: Record<string, unknown>, paths: string[]) => {
+    const batches: AnalyticsRecordIn[][] = [];
+    const recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records), logger: {} as LoggerInstance, flushIntervalMs: 60_000, bufferSize: 100 });
+    for (const path of paths) {
+      const one = request(path);
+      (one.ctx.api as { definition: unknown }).definition = { ...definition, ...extra };
+      recorder.track(one.ctx);
+      one.finish();
+    }
+    await recorder.stop();
+    return batches.flat().map((record) => [record.path, record.track_path, record.expire_after]);
+  };
+  const version = (extended: Record<string, unknown>) => ({ version_data: { versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: extended } } } });
+
+  it('records nothing for do_not_track', async () => {
+    assert.deepEqual(await batchOf({ do_not_track: true }, ['/a']), []);
+  });
+
+  it('skips do_not_track_endpoint(s) and marks only track_endpoint(s) as tracked', async () => {
+    assert.deepEqual(await batchOf(version({ do_not_track_endpoint: [{ path: '/secret', method: 'GET' }], track_endpoints: [{ path: '/users/{id}', method: 'GET' }] }), ['/secret', '/users/1', '/other']), [
+      ['/users/1', true, 0],
+      ['/other', false, 0],
+    ]);
+    assert.deepEqual(await batchOf(version({ do_not_track_endpoints: [{ path: '/secret', method: 'POST' }] }), ['/secret']), [['/secret', true, 0]]);
+  });
+
+  it('carries expire_analytics_after', async () => {
+    assert.deepEqual(await batchOf({ expire_analytics_after: 30 }, ['/a']), [['/a', true, 30]]);
+  });
+});
+
+describe('proxy: GeoIP country lookup', () => {
+  it('answers the country code, the registered country without one, and "" for unknown or malformed addresses', () => {
+    const lookup = countryLookup({
+      get: (ip) => {
+        if (ip === 'bad') throw new Error('not an IP');
+        if (ip === '1.2.3.4') return { country: { iso_code: 'DE' } } as never;
+        if (ip === '5.6.7.8') return { registered_country: { iso_code: 'FR' } } as never;
+        return null;
+      },
+    });
+    assert.equal(lookup('1.2.3.4'), 'DE');
+    assert.equal(lookup('::ffff:1.2.3.4'), 'DE');
+    assert.equal(lookup('5.6.7.8'), 'FR');
+    assert.equal(lookup('9.9.9.9'), '');
+    assert.equal(lookup('bad'), '');
+  });
+});
