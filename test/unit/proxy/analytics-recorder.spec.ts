@@ -22,7 +22,7 @@ function request(path = '/items', status = 200): { ctx: RequestContext; finish()
     session: { alias: 'alice', oauth_client_id: 'client-1', tags: ['key-tag', 'api-tag'] },
     keyHash: 'hash1',
     version: { name: 'Default' },
-    upstreamLatency: 2.5,
+    upstreamMs: 2.5,
   } as unknown as RequestContext;
   return { ctx, finish: () => res.emit('finish') };
 }
