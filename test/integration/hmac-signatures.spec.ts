@@ -1,17 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { request as httpRequest, type ClientRequest } from 'node:http';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http, type HttpResult } from '../support/http';
+import { librarySignedGet } from '../support/library-signed-request';
 import { draftSignature, type DraftSignOptions } from '../support/http-signature';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
 import { startUpstream, type Upstream } from '../support/upstream';
-
-// The client library an integrator would use; it has no type declarations of its own.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const httpSignature = require('http-signature') as {
-  sign(request: ClientRequest, options: { keyId: string; key: string; algorithm: string; headers: string[] }): boolean;
-};
 
 const REFUSED = { error: 'Authorization field missing, malformed or invalid' };
 const ALGORITHMS = ['hmac-sha1', 'hmac-sha256', 'hmac-sha384', 'hmac-sha512'] as const;
@@ -37,26 +31,7 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
   };
 
   /** Sends a request signed by the npm `http-signature` client on a node http.ClientRequest. */
-  const signedByLibrary = (path: string, options: { keyId: string; key: string; algorithm: string; headers?: string[]; extra?: Record<string, string> }) =>
-    new Promise<HttpResult>((resolve, reject) => {
-      const req = httpRequest(`${node.gatewayUrl}${path}`, { method: 'GET', headers: options.extra ?? {} }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, json });
-        });
-      });
-      req.on('error', reject);
-      httpSignature.sign(req, { keyId: options.keyId, key: options.key, algorithm: options.algorithm, headers: options.headers ?? ['(request-target)', 'date'] });
-      req.end();
-    });
+  const signedByLibrary = (path: string, options: { keyId: string; key: string; algorithm: string; headers?: string[]; extra?: Record<string, string> }) => librarySignedGet(`${node.gatewayUrl}${path}`, options);
 
   /** Headers of a request signed by the independent signer (test/support/http-signature.ts). */
   const signedHeaders = (name: string, path: string, overrides: Partial<DraftSignOptions> = {}, values: Record<string, string> = {}) => {

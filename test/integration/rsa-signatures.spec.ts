@@ -1,18 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { request as httpRequest, type ClientRequest } from 'node:http';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { createTestPki, type Issued, type TestPki } from '../support/certificates';
 import { eventually } from '../support/eventually';
-import { http, type HttpResult } from '../support/http';
+import { http } from '../support/http';
+import { librarySignedGet } from '../support/library-signed-request';
 import { draftSignature, type DraftSignOptions } from '../support/http-signature';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
 import { startUpstream, type Upstream } from '../support/upstream';
-
-// The client library an integrator would use; it has no type declarations of its own.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const httpSignature = require('http-signature') as {
-  sign(request: ClientRequest, options: { keyId: string; key: string; algorithm: string; headers: string[] }): boolean;
-};
 
 const REFUSED = { error: 'Authorization field missing, malformed or invalid' };
 
@@ -51,25 +45,7 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
 
   /** Sends a request signed by the npm `http-signature` client, with a PEM private key. */
   const signedByLibrary = (path: string, options: { keyId: string; key: string; algorithm?: string }) =>
-    new Promise<HttpResult>((resolve, reject) => {
-      const req = httpRequest(`${node.gatewayUrl}${path}`, { method: 'GET' }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, json });
-        });
-      });
-      req.on('error', reject);
-      httpSignature.sign(req, { keyId: options.keyId, key: options.key, algorithm: options.algorithm ?? 'rsa-sha256', headers: ['(request-target)', 'date'] });
-      req.end();
-    });
+    librarySignedGet(`${node.gatewayUrl}${path}`, { ...options, algorithm: options.algorithm ?? 'rsa-sha256' });
 
   /** Headers of a request signed by the independent signer (test/support/http-signature.ts). */
   const signedHeaders = (keyId: string, privateKey: string, path: string, overrides: Partial<DraftSignOptions> = {}) => {

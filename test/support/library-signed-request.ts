@@ -1,0 +1,42 @@
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import type { HttpResult } from './http';
+
+// The client library an integrator would use; it has no type declarations of its own.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const httpSignature = require('http-signature') as {
+  sign(request: ClientRequest, options: { keyId: string; key: string; algorithm: string; headers: string[] }): boolean;
+};
+
+export interface LibrarySignOptions {
+  keyId: string;
+  /** the HMAC secret, or a PEM private key for rsa-sha256 */
+  key: string;
+  algorithm: string;
+  /** the headers signed; default `(request-target)` and `date` */
+  headers?: string[];
+  /** more request headers, sent as they are */
+  extra?: Record<string, string>;
+}
+
+/** A GET signed by the npm `http-signature` client on a node http.ClientRequest, read like test/support/http.ts reads answers. */
+export function librarySignedGet(url: string, options: LibrarySignOptions): Promise<HttpResult> {
+  return new Promise<HttpResult>((resolve, reject) => {
+    const req = httpRequest(url, { method: 'GET', headers: options.extra ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, json });
+      });
+    });
+    req.on('error', reject);
+    httpSignature.sign(req, { keyId: options.keyId, key: options.key, algorithm: options.algorithm, headers: options.headers ?? ['(request-target)', 'date'] });
+    req.end();
+  });
+}
