@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { randomBytes } from 'node:crypto';
 import type { AnalyticsRecord } from '../../contracts/analytics/actions';
 import { COUNTERS, valueOf } from '../../lib/observability/counters';
+import { clusterSettings, startGatewayNode, startManagementNode, stopCluster } from '../support/cluster';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { createTestDatabase, type TestDatabase } from '../support/mysql';
-import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { removeDir, type TestNode } from '../support/node';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 /**
@@ -23,26 +23,20 @@ describe('cluster: analytics records from a gateway node to the management node 
   let gateway: TestNode;
   let upstream: Upstream;
   let tenant: Tenant;
-  const namespace = `gw-test-${randomBytes(4).toString('hex')}`;
-  const shared = { transporter: natsUrl, namespace, secret: 'cluster-gateway-secret', adminSecret: 'cluster-admin-secret', analyticsFlushInterval: 0.05 };
+  const cluster = clusterSettings(natsUrl, { analyticsFlushInterval: 0.05 });
 
   before(async function () {
     if (!natsUrl || !mysqlUrl) this.skip();
     upstream = await startUpstream();
     database = await createTestDatabase(mysqlUrl);
-    gateway = await startTestNode({ ...shared, services: ['gateway'], nodeId: `gateway-${randomBytes(3).toString('hex')}`, databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened' });
-    management = await startTestNode({ ...shared, services: ['management'], nodeId: `management-${randomBytes(3).toString('hex')}`, databaseUrl: database.url });
+    gateway = await startGatewayNode(cluster);
+    management = await startManagementNode(cluster, database);
     await gateway.broker.waitForServices(['apis', 'analytics'], 10_000);
     tenant = await createTenant(management.dashboardUrl, management.adminHeaders, 'Cluster analytics');
   });
   after(async () => {
     if (!natsUrl || !mysqlUrl) return;
-    await gateway?.stop();
-    await management?.stop();
-    await upstream?.close();
-    await database?.drop();
-    removeDir(gateway.dataDir);
-    if (management) removeDir(management.dataDir);
+    await stopCluster({ nodes: [gateway, management], upstream, database });
   });
 
   it('stores what the gateway node recorded, then keeps serving and counts drops once the management node is gone', async () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { randomBytes } from 'node:crypto';
+import { clusterSettings, startGatewayNode, startManagementNode, stopCluster } from '../support/cluster';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { createTestPki, type Issued, type TestPki } from '../support/certificates';
 import { eventually } from '../support/eventually';
@@ -7,7 +7,7 @@ import { http } from '../support/http';
 import { draftSignature } from '../support/http-signature';
 import { httpsRequest } from '../support/https-client';
 import { createTestDatabase, type TestDatabase } from '../support/mysql';
-import { removeDir, startTestNode, type TestNode } from '../support/node';
+import type { TestNode } from '../support/node';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 const tlsPortOf = (node: TestNode) => (node.broker.getLocalService('proxy') as unknown as { tlsPort: number }).tlsPort;
@@ -30,8 +30,7 @@ describe('cluster: a certificate deleted on the management node, on a gateway no
   let upstream: Upstream;
   let tenant: Tenant;
   let httpsUrl: string;
-  const namespace = `gw-test-${randomBytes(4).toString('hex')}`;
-  const shared = { transporter: natsUrl, namespace, secret: 'cluster-gateway-secret', adminSecret: 'cluster-admin-secret' };
+  const cluster = clusterSettings(natsUrl);
   const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${management.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const addCert = async (issued: Issued) => {
     const res = await dashboard('/certs', { method: 'POST', body: issued.cert });
@@ -57,12 +56,8 @@ describe('cluster: a certificate deleted on the management node, on a gateway no
     signer = pki.issue('rsa signer', { keyType: 'rsa' });
     upstream = await startUpstream();
     database = await createTestDatabase(mysqlUrl);
-    management = await startTestNode({ ...shared, services: ['management'], nodeId: 'management', databaseUrl: database.url });
-    gateway = await startTestNode({
-      ...shared,
-      services: ['gateway'],
-      nodeId: `gateway-${randomBytes(3).toString('hex')}`,
-      databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened',
+    management = await startManagementNode(cluster, database);
+    gateway = await startGatewayNode(cluster, {
       gatewayTlsPort: 0,
       gatewayTlsCertFile: serverCert.certFile,
       gatewayTlsKeyFile: serverCert.keyFile,
@@ -73,13 +68,8 @@ describe('cluster: a certificate deleted on the management node, on a gateway no
   });
   after(async () => {
     if (!natsUrl || !mysqlUrl) return;
-    await gateway?.stop();
-    await management?.stop();
-    await upstream?.close();
-    await database?.drop();
-    removeDir(gateway.dataDir);
-    removeDir(management.dataDir);
-    pki.cleanup();
+    await stopCluster({ nodes: [gateway, management], upstream, database });
+    pki?.cleanup();
   });
 
   it('dynamic mutual TLS: the bound key is refused (403) once its certificate is deleted', async () => {

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { randomBytes } from 'node:crypto';
+import { clusterSettings, startGatewayNode, startManagementNode, stopCluster } from '../support/cluster';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { createTestDatabase, type TestDatabase } from '../support/mysql';
-import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { removeDir, type TestNode } from '../support/node';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 /**
@@ -21,9 +21,8 @@ describe('cluster: a management node and a gateway node over NATS', function () 
   let gateway: TestNode;
   let upstream: Upstream;
   let tenant: Tenant;
-  const namespace = `gw-test-${randomBytes(4).toString('hex')}`;
-  const shared = { transporter: natsUrl, namespace, secret: 'cluster-gateway-secret', adminSecret: 'cluster-admin-secret' };
-  const startGateway = () => startTestNode({ ...shared, services: ['gateway'], nodeId: `gateway-${randomBytes(3).toString('hex')}`, databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened' });
+  const cluster = clusterSettings(natsUrl);
+  const startGateway = () => startGatewayNode(cluster);
 
   before(async function () {
     if (!natsUrl || !mysqlUrl) this.skip();
@@ -31,18 +30,13 @@ describe('cluster: a management node and a gateway node over NATS', function () 
     database = await createTestDatabase(mysqlUrl);
     // The gateway node starts first: it must pick the definitions up once the store appears.
     gateway = await startGateway();
-    management = await startTestNode({ ...shared, services: ['management'], nodeId: 'management', databaseUrl: database.url });
+    management = await startManagementNode(cluster, database);
     await gateway.broker.waitForServices(['apis'], 10_000);
     tenant = await createTenant(management.dashboardUrl, management.adminHeaders, 'Cluster');
   });
   after(async () => {
     if (!natsUrl || !mysqlUrl) return;
-    await gateway?.stop();
-    await management?.stop();
-    await upstream?.close();
-    await database?.drop();
-    removeDir(gateway.dataDir);
-    removeDir(management.dataDir);
+    await stopCluster({ nodes: [gateway, management], upstream, database });
   });
 
   const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
