@@ -24,11 +24,25 @@ export async function http(url: string, options: HttpOptions = {}): Promise<Http
   }
   const response = await fetch(url, { method: options.method ?? 'GET', headers, body, redirect: 'manual' });
   const text = await response.text();
-  let json: unknown;
+  return { status: response.status, headers: response.headers, text, json: jsonOrUndefined(text) };
+}
+
+/** A body parsed as JSON, or undefined when it is empty or not JSON. */
+export function jsonOrUndefined(text: string): unknown {
+  if (text === '') return undefined;
   try {
-    json = text === '' ? undefined : JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    json = undefined;
+    return undefined;
   }
-  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** The whole body of a node:http(s) response, as text. */
+export function readText(res: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', reject);
+  });
 }

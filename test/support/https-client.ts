@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { jsonOrUndefined, readText } from './http';
 
 export interface HttpsResult {
   status: number;
@@ -30,20 +31,10 @@ export function httpsRequest(url: string, options: HttpsOptions): Promise<HttpsR
     const agent = options.keepAlive ? new Agent({ keepAlive: true }) : false;
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers, ca: options.ca, cert: options.cert, key: options.key, agent }, (res) => {
       const serverFingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
+      readText(res).then((text) => {
         if (agent) agent.destroy();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, serverFingerprint });
-      });
-      res.on('error', reject);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: jsonOrUndefined(text), serverFingerprint });
+      }, reject);
     });
     req.on('error', reject);
     req.end();

@@ -1,5 +1,5 @@
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import type { HttpResult } from './http';
+import { jsonOrUndefined, readText, type HttpResult } from './http';
 
 // The client library an integrator would use; it has no type declarations of its own.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -22,18 +22,7 @@ export interface LibrarySignOptions {
 export function librarySignedGet(url: string, options: LibrarySignOptions): Promise<HttpResult> {
   return new Promise<HttpResult>((resolve, reject) => {
     const req = httpRequest(url, { method: 'GET', headers: options.extra ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, json });
-      });
+      readText(res).then((text) => resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, json: jsonOrUndefined(text) }), reject);
     });
     req.on('error', reject);
     httpSignature.sign(req, { keyId: options.keyId, key: options.key, algorithm: options.algorithm, headers: options.headers ?? ['(request-target)', 'date'] });
