@@ -77,7 +77,9 @@ export type ActivityGrouping =
   /** per hour */
   | 'hour'
   /** per API and error response code (codes ≥ 400 only) */
-  | 'error';
+  | 'error'
+  /** per client country (ISO 3166-1 alpha-2; requests of unknown country are not counted) */
+  | 'geo';
 
 export interface AnalyticsActivityParams {
   org_id: string;
@@ -89,6 +91,11 @@ export interface AnalyticsActivityParams {
   key_hash?: string;
   oauth_client_id?: string;
   api_id?: string;
+  /**
+   * only requests from this country (ISO 3166-1 alpha-2), read from the per-country aggregates:
+   * with the groupings `geo`, `api`, `day` and `hour`, and without a key or client filter
+   */
+  iso_country?: string;
   /** 1-based; 0 or less: every group */
   page?: number;
 }
@@ -136,12 +143,13 @@ export const analyticsActionParams = {
   },
   activity: {
     org_id: 'string',
-    group: { type: 'enum', values: ['endpoint', 'api', 'day', 'hour', 'error'] },
+    group: { type: 'enum', values: ['endpoint', 'api', 'day', 'hour', 'error', 'geo'] },
     from: { type: 'number', integer: true },
     to: { type: 'number', integer: true },
     key_hash: { type: 'string', optional: true },
     oauth_client_id: { type: 'string', optional: true },
     api_id: { type: 'string', optional: true },
+    iso_country: { type: 'string', optional: true, pattern: /^[A-Z]{2}$/ },
     page: { type: 'number', integer: true, optional: true },
   },
 };

@@ -9,7 +9,23 @@ const GROUP_COLUMNS: Record<AnalyticsActivityParams['group'], string[]> = {
   error: ['api_id', 'code'],
   hour: ['hour_start'],
   day: ['hour_start'],
+  geo: ['iso_country'],
 };
+
+/** The groupings the per-country aggregates (analytics_hourly_geo) can answer. */
+const PER_COUNTRY_GROUPS: ReadonlySet<AnalyticsActivityParams['group']> = new Set(['geo', 'api', 'day', 'hour']);
+
+/**
+ * The table a view reads: the per-country aggregates for the country views, which keep no key,
+ * client, endpoint or code (the reference pump's separate "geo" dimension).
+ */
+function tableOf(params: AnalyticsActivityParams): 'analytics_hourly' | 'analytics_hourly_geo' {
+  if (params.group !== 'geo' && params.iso_country === undefined) return 'analytics_hourly';
+  if (!PER_COUNTRY_GROUPS.has(params.group) || params.key_hash !== undefined || params.oauth_client_id !== undefined) {
+    throw new Error(`analytics.activity: the per-country aggregates answer the groupings geo, api, day and hour, without a key or client filter (asked: ${params.group})`);
+  }
+  return 'analytics_hourly_geo';
+}
 
 interface GroupRow {
   api_id?: string;
@@ -17,6 +33,7 @@ interface GroupRow {
   method?: string;
   code?: number;
   hour_start?: number | string;
+  iso_country?: string;
   api_name: string;
   alias: string;
   hits: number | string;
@@ -37,14 +54,15 @@ interface GroupRow {
  */
 export async function queryActivity(db: Knex, params: AnalyticsActivityParams, pageSize: number): Promise<AnalyticsActivityResult> {
   const columns = GROUP_COLUMNS[params.group];
-  const query = db('analytics_hourly')
+  const table = tableOf(params);
+  const query = db(table)
     .where('org_id', params.org_id)
     .andWhere('hour_start', '>=', params.from)
     .andWhere('hour_start', '<', params.to)
     .select(columns)
     .select(
       db.raw('max(api_name) as api_name'),
-      db.raw('max(alias) as alias'),
+      db.raw(table === 'analytics_hourly' ? 'max(alias) as alias' : "'' as alias"),
       db.raw('sum(hits) as hits'),
       db.raw('sum(success) as success'),
       db.raw('sum(error) as error'),
@@ -60,6 +78,7 @@ export async function queryActivity(db: Knex, params: AnalyticsActivityParams, p
   if (params.key_hash !== undefined) query.andWhere('key_hash', params.key_hash);
   if (params.oauth_client_id !== undefined) query.andWhere('oauth_client_id', params.oauth_client_id);
   if (params.api_id !== undefined) query.andWhere('api_id', params.api_id);
+  if (params.iso_country !== undefined) query.andWhere('iso_country', params.iso_country);
   if (params.group === 'endpoint') query.andWhere('path', '<>', '');
   if (params.group === 'error') query.andWhere('code', '>=', 400);
   const rows = (await query) as GroupRow[];
@@ -151,6 +170,8 @@ function toRecord(params: AnalyticsActivityParams, { row, totals }: Group): Anal
   if (row.api_id !== undefined) Object.assign(id, { api_id: row.api_id, api_name: row.api_name });
   if (row.path !== undefined) Object.assign(id, { path: row.path, url: `${row.method} ${row.path}` });
   if (row.code !== undefined) id.code = Number(row.code);
+  const country = row.iso_country ?? params.iso_country;
+  if (country !== undefined) id.iso_country = country;
   if (params.key_hash !== undefined) Object.assign(id, { key: params.key_hash, alias: row.alias });
   const latency = round(totals.latencySum / totals.hits);
   return {

@@ -55,4 +55,36 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('analytics_records');
     },
   },
+  {
+    name: '002_create_analytics_hourly_geo',
+    async up(db) {
+      // Hourly aggregates per (org, api, country, hour): the reference pump's "geo" dimension,
+      // kept apart from analytics_hourly so countries do not multiply its (key, endpoint, code)
+      // rows. Only requests with a known country are counted here; kept forever.
+      await db.schema.createTable('analytics_hourly_geo', (t) => {
+        /** SHA-256 (hex) of the grouping columns and the hour */
+        t.string('id', 64).primary();
+        t.string('org_id', 255).notNullable();
+        t.bigInteger('hour_start').notNullable();
+        t.string('api_id', 255).notNullable();
+        t.string('api_name', 1000).notNullable();
+        /** ISO 3166-1 alpha-2, as the GeoIP database answers it */
+        t.string('iso_country', 8).notNullable();
+        t.integer('hits').notNullable();
+        t.integer('success').notNullable();
+        t.integer('error').notNullable();
+        t.double('latency_sum').notNullable();
+        t.double('latency_min').notNullable();
+        t.double('latency_max').notNullable();
+        t.double('upstream_sum').notNullable();
+        t.double('upstream_min').notNullable();
+        t.double('upstream_max').notNullable();
+        t.bigInteger('last_hit').notNullable();
+        t.index(['org_id', 'hour_start']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('analytics_hourly_geo');
+    },
+  },
 ];

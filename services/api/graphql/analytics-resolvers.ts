@@ -40,6 +40,7 @@ export const analyticsResolvers = {
   activityByEndpoint: guarded('analytics', (args: PeriodArgs, ctx) => activity('endpoint', args, ctx)),
   usage: guarded('analytics', (args: PeriodArgs & { resolution?: 'HOUR' | 'DAY' }, ctx) => activity(args.resolution === 'HOUR' ? 'hour' : 'day', args, ctx)),
   errorsByApi: guarded('analytics', (args: PeriodArgs, ctx) => activity('error', args, ctx)),
+  activityByCountry: guarded('analytics', (args: PeriodArgs, ctx) => activity('geo', args, ctx)),
 };
 
 function recordOf(record: AnalyticsRecord) {

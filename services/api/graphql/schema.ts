@@ -32,6 +32,8 @@ const SDL = /* GraphQL */ `
     usage(from: String!, to: String!, resolution: Resolution = DAY, page: Int = 1, apiId: ID, keyHash: String): AnalyticsPage
     "Error answers (codes of 400 and more) per API and code. Needs analytics: read (GET /api/activity/errors/...)."
     errorsByApi(from: String!, to: String!, page: Int = 1, apiId: ID): AnalyticsPage
+    "Requests per client country (id.isoCountry), of one API when given; only requests whose country the GeoIP database knew. Needs analytics: read (GET /api/activity/geo/...)."
+    activityByCountry(from: String!, to: String!, page: Int = 1, apiId: ID): AnalyticsPage
   }
 
   enum Resolution {

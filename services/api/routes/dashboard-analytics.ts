@@ -7,7 +7,7 @@ import { pageFromQuery } from '../lib/page-param';
 
 const READ = { name: 'analytics', level: 'read' } as const;
 
-type Filter = Pick<AnalyticsActivityParams, 'key_hash' | 'oauth_client_id' | 'api_id'>;
+type Filter = Pick<AnalyticsActivityParams, 'key_hash' | 'oauth_client_id' | 'api_id' | 'iso_country'>;
 
 /** One activity view: the caller's organisation, the period of the URL, a grouping and a filter. */
 function activity(path: string, group: ActivityGrouping | ((ctx: RouteContext<Caller>) => ActivityGrouping), filter: (ctx: RouteContext<Caller>) => Filter = () => ({})): Route<Caller> {
@@ -32,6 +32,12 @@ function resolution({ query }: RouteContext<Caller>): ActivityGrouping {
   return value;
 }
 
+/** The `:country` of a per-country view: an ISO 3166-1 alpha-2 code, in either case. */
+function country({ params }: RouteContext<Caller>): Filter {
+  if (!/^[A-Za-z]{2}$/.test(params.country)) throw new HttpProblem(400, `The country must be an ISO 3166-1 alpha-2 code such as GB, got '${params.country}'`);
+  return { iso_country: params.country.toUpperCase() };
+}
+
 /**
  * Analytics of the caller's organisation (SPEC.md "Analytics"): `{data: [<analytics record>],
  * pages}`, read from the hourly aggregates of the analytics service. Periods are whole UTC days.
@@ -45,4 +51,8 @@ export const dashboardAnalyticsRoutes: Array<Route<Caller>> = [
   activity('/activity/endpoints', 'endpoint'),
   activity('/activity/errors', 'error'),
   activity('/usage/apis', resolution),
+  // The reference dashboard's geographic distribution: requests per country, then one
+  // country's requests over time. Only requests whose country GW_GEOIP_DB knew are counted.
+  activity('/activity/geo', 'geo'),
+  activity('/activity/geo/:country', resolution, country),
 ];

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+
+const HOUR = 3_600_000;
+const MAX_PATH = 2048;
+
+/** The figures every hourly aggregate row keeps; a batch adds its own to a row's. */
+interface Counters {
+  hits: number;
+  success: number;
+  error: number;
+  latency_sum: number;
+  latency_min: number;
+  latency_max: number;
+  upstream_sum: number;
+  upstream_min: number;
+  upstream_max: number;
+  last_hit: number;
+}
+
+/** One row of `analytics_hourly` as a batch adds to it: per (org, api, key, client, endpoint, code, hour). */
+export interface HourlyDelta extends Counters {
+  id: string;
+  org_id: string;
+  hour_start: number;
+  api_id: string;
+  api_name: string;
+  key_hash: string;
+  alias: string;
+  oauth_client_id: string;
+  path: string;
+  method: string;
+  code: number;
+}
+
+/** One row of `analytics_hourly_geo` as a batch adds to it: per (org, api, country, hour). */
+export interface GeoDelta extends Counters {
+  id: string;
+  org_id: string;
+  hour_start: number;
+  api_id: string;
+  api_name: string;
+  iso_country: string;
+}
+
+/** A request is an error from 400 up (the reference pump's error count). */
+export function isError(code: number): boolean {
+  return code >= 400;
+}
+
+const hourOf = (record: AnalyticsRecordIn) => Math.floor(record.request_time / HOUR) * HOUR;
+
+function countersOf(record: AnalyticsRecordIn): Counters {
+  const error = isError(record.response_code) ? 1 : 0;
+  const { latency, upstream_latency: upstream } = record;
+  return { hits: 1, success: 1 - error, error, latency_sum: latency, latency_min: latency, latency_max: latency, upstream_sum: upstream, upstream_min: upstream, upstream_max: upstream, last_hit: record.request_time };
+}
+
+function add(into: Counters, record: AnalyticsRecordIn): void {
+  const error = isError(record.response_code) ? 1 : 0;
+  into.hits += 1;
+  into.success += 1 - error;
+  into.error += error;
+  into.latency_sum += record.latency;
+  into.latency_min = Math.min(into.latency_min, record.latency);
+  into.latency_max = Math.max(into.latency_max, record.latency);
+  into.upstream_sum += record.upstream_latency;
+  into.upstream_min = Math.min(into.upstream_min, record.upstream_latency);
+  into.upstream_max = Math.max(into.upstream_max, record.upstream_latency);
+  into.last_hit = Math.max(into.last_hit, record.request_time);
+}
+
+/**
+ * Folds a batch into rows: `groupOf` names a record's row (undefined: the record has none),
+ * `rowOf` gives a new row's grouping columns; the id is a hash of the group name.
+ */
+function fold<T extends Counters & { id: string }>(records: AnalyticsRecordIn[], groupOf: (record: AnalyticsRecordIn) => string | undefined, rowOf: (record: AnalyticsRecordIn, id: string) => T, onAdd?: (row: T, record: AnalyticsRecordIn) => void): Map<string, T> {
+  const rows = new Map<string, T>();
+  for (const record of records) {
+    const group = groupOf(record);
+    if (group === undefined) continue;
+    const found = rows.get(group);
+    if (found) {
+      add(found, record);
+      onAdd?.(found, record);
+    } else rows.set(group, rowOf(record, createHash('sha256').update(group).digest('hex')));
+  }
+  return rows;
+}
+
+/** The batch's `analytics_hourly` rows. Paths of untracked endpoints are kept as ''. */
+export function foldHourly(records: AnalyticsRecordIn[]): Map<string, HourlyDelta> {
+  const endpointOf = (record: AnalyticsRecordIn) => (record.track_path ? { path: record.path.slice(0, MAX_PATH), method: record.method } : { path: '', method: '' });
+  return fold<HourlyDelta>(
+    records,
+    (record) => {
+      const { path, method } = endpointOf(record);
+      return `${record.org_id}\u0000${record.api_id}\u0000${record.key_hash}\u0000${record.oauth_client_id}\u0000${path}\u0000${method}\u0000${record.response_code}\u0000${hourOf(record)}`;
+    },
+    (record, id) => ({
+      id,
+      org_id: record.org_id,
+      hour_start: hourOf(record),
+      api_id: record.api_id,
+      api_name: record.api_name,
+      key_hash: record.key_hash,
+      alias: record.alias,
+      oauth_client_id: record.oauth_client_id,
+      ...endpointOf(record),
+      code: record.response_code,
+      ...countersOf(record),
+    }),
+    (row, record) => {
+      if (record.alias) row.alias = record.alias;
+    },
+  );
+}
+
+/**
+ * The batch's `analytics_hourly_geo` rows. As in the reference pump, a request whose country
+ * is unknown (no GeoIP database, or an address it does not know) is not counted per country.
+ */
+export function foldGeo(records: AnalyticsRecordIn[]): Map<string, GeoDelta> {
+  return fold<GeoDelta>(
+    records,
+    (record) => (record.iso_country === '' ? undefined : `geo\u0000${record.org_id}\u0000${record.api_id}\u0000${record.iso_country}\u0000${hourOf(record)}`),
+    (record, id) => ({ id, org_id: record.org_id, hour_start: hourOf(record), api_id: record.api_id, api_name: record.api_name, iso_country: record.iso_country, ...countersOf(record) }),
+  );
+}
+
+/** Adds a row's figures to the stored row of the same id, or inserts it; `replace` names columns the newest batch sets. */
+export async function upsertCounters<T extends Counters & { id: string }>(trx: Knex.Transaction, table: string, delta: T, replace: Array<keyof T>): Promise<void> {
+  const mysql = !String(trx.client.config.client).includes('sqlite');
+  const least = mysql ? 'least' : 'min';
+  const greatest = mysql ? 'greatest' : 'max';
+  const sum = (column: keyof Counters) => trx.raw('?? + ?', [`${table}.${column}`, delta[column]]);
+  const pick = (fn: string, column: keyof Counters) => trx.raw(`${fn}(??, ?)`, [`${table}.${column}`, delta[column]]);
+  const merge: Record<string, unknown> = {
+    hits: sum('hits'),
+    success: sum('success'),
+    error: sum('error'),
+    latency_sum: sum('latency_sum'),
+    upstream_sum: sum('upstream_sum'),
+    latency_min: pick(least, 'latency_min'),
+    latency_max: pick(greatest, 'latency_max'),
+    upstream_min: pick(least, 'upstream_min'),
+    upstream_max: pick(greatest, 'upstream_max'),
+    last_hit: pick(greatest, 'last_hit'),
+  };
+  for (const column of replace) merge[column as string] = delta[column];
+  await trx(table).insert(delta).onConflict('id').merge(merge as never);
+}
