@@ -68,6 +68,14 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       '$services.changed': {
         handler() {
           if (storeReachable(this.broker)) void sync.check();
+          // The analytics service appeared or went: build records again, or stop building them.
+          analytics?.refreshAvailability();
+        },
+      },
+      // A node that goes away takes its services without a $services.changed.
+      '$node.disconnected': {
+        handler() {
+          analytics?.refreshAvailability();
         },
       },
     },

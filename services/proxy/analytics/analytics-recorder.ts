@@ -22,6 +22,11 @@ export interface RecorderOptions {
   bufferSize: number;
   /** the client's country, when a GeoIP database is configured */
   country?: CountryLookup;
+  /**
+   * whether some node of the cluster runs the analytics service (the node's service registry);
+   * read at start, at every flush and when the registry changes (refreshAvailability)
+   */
+  analyticsKnown?(): boolean;
 }
 
 /**
@@ -40,12 +45,27 @@ export class AnalyticsRecorder {
   private droppedSinceWarning = 0;
   private lastWarning = 0;
   private readonly sending = new Set<Promise<void>>();
+  /** false while no node of the cluster runs the analytics service (analyticsAvailable) */
+  private analyticsPresent = true;
+  /** records not made while the analytics service was absent, not yet added to the counter */
+  private unmade = 0;
 
   constructor(private readonly options: RecorderOptions) {}
 
   start(): void {
+    this.refreshAvailability();
     this.timer = setInterval(() => this.flush(), this.options.flushIntervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * Reads again whether any node runs the analytics service (called when the node's service
+   * registry changes, and at every flush in case a change went unseen). While none does, a
+   * tracked request builds no record and looks no country up: it is counted as dropped, as its
+   * record would have been when its batch failed to send.
+   */
+  refreshAvailability(): void {
+    if (this.options.analyticsKnown) this.analyticsPresent = this.options.analyticsKnown();
   }
 
   /** Sends what is held and waits for the batches in flight. */
@@ -76,6 +96,7 @@ export class AnalyticsRecorder {
     const method = ctx.req.method ?? 'GET';
     const trackPath = tracking.decide(ctx.version?.name, method, ctx.relativePath);
     if (trackPath === undefined) return;
+    if (!this.analyticsPresent) return this.dropUnmade();
     if (this.pending.length + this.inFlight >= this.options.bufferSize) return this.drop(1, 'buffer full');
     this.pending.push(this.record(ctx, tracking, trackPath, method, ip, Math.round(performance.timeOrigin + started), performance.now() - started));
     if (this.pending.length >= MAX_BATCH && !this.flushQueued) {
@@ -114,6 +135,8 @@ export class AnalyticsRecorder {
   /** Sends the held records, MAX_BATCH at a time. */
   flush(): void {
     this.flushQueued = false;
+    this.countUnmade();
+    this.refreshAvailability();
     while (this.pending.length > 0) {
       const batch = this.pending.length <= MAX_BATCH ? this.pending : this.pending.slice(0, MAX_BATCH);
       this.pending = this.pending.length <= MAX_BATCH ? [] : this.pending.slice(MAX_BATCH);
@@ -135,6 +158,23 @@ export class AnalyticsRecorder {
   /** @internal a record could not be built (a bug): counted as dropped, never thrown */
   failed(err: unknown): void {
     this.drop(1, `a record could not be built (${(err as Error)?.message ?? err})`);
+  }
+
+  /**
+   * A record not made as no analytics service is known. Counted at the next flush (within the
+   * flush interval; `stop()` flushes) rather than here: adding to the labelled counter costs
+   * about as much as the record it stands for.
+   */
+  private dropUnmade(): void {
+    this.unmade += 1;
+    if (this.unmade >= MAX_BATCH) this.countUnmade();
+  }
+
+  private countUnmade(): void {
+    if (this.unmade === 0) return;
+    const records = this.unmade;
+    this.unmade = 0;
+    this.drop(records, 'no node of the cluster runs the analytics service');
   }
 
   private drop(records: number, why: string): void {

@@ -152,6 +152,55 @@ describe('proxy: AnalyticsRecorder', () => {
     await recorder.stop();
     assert.deepEqual(sent, [2, 2, 1]);
   });
+  it('builds no record while no analytics service is known, counts each finished request as dropped, and records again once one is', async () => {
+    const batches: AnalyticsRecordIn[][] = [];
+    const lookedUp: string[] = [];
+    let known = false;
+    recorder = new AnalyticsRecorder({
+      send: async (records) => batches.push(records),
+      logger,
+      flushIntervalMs: 60_000,
+      bufferSize: 10,
+      country: (ip) => (lookedUp.push(ip), 'GB'),
+      analyticsKnown: () => known,
+    });
+    recorder.start();
+    const before = valueOf(COUNTERS.analyticsRecordsDropped);
+    const unfinished = request();
+    recorder.track(unfinished.ctx);
+    for (let i = 0; i < 3; i++) {
+      const one = request();
+      recorder.track(one.ctx);
+      one.finish();
+    }
+    recorder.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual([batches, lookedUp], [[], []], 'no record built, no country looked up, nothing sent');
+    assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 3, 'the 3 finished requests, not the one still open');
+    assert.match(warnings[0], /analytics: dropped 3 record\(s\): no node of the cluster runs the analytics service/);
+
+    known = true;
+    recorder.refreshAvailability();
+    unfinished.finish();
+    recorder.flush();
+    assert.deepEqual(
+      batches.map((batch) => batch.map((record) => record.iso_country)),
+      [['GB']],
+    );
+    assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 3);
+  });
+
+  it('counts at stop() the requests it made no record for since the last flush', async () => {
+    recorder = new AnalyticsRecorder({ send: async () => undefined, logger, flushIntervalMs: 60_000, bufferSize: 10, analyticsKnown: () => false });
+    recorder.start();
+    const before = valueOf(COUNTERS.analyticsRecordsDropped);
+    const one = request();
+    recorder.track(one.ctx);
+    one.finish();
+    await recorder.stop();
+    recorder = undefined;
+    assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 1);
+  });
 });
 
 describe('proxy: analytics tracking rules', () => {
