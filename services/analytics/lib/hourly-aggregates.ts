@@ -49,19 +49,22 @@ export function isError(code: number): boolean {
   return code >= 400;
 }
 
+/** A request is a success from 200 to 299: a redirect or a 1xx is neither (as the reference pump counts). */
+export function isSuccess(code: number): boolean {
+  return code >= 200 && code < 300;
+}
+
 const hourOf = (record: AnalyticsRecordIn) => Math.floor(record.request_time / HOUR) * HOUR;
 
 function countersOf(record: AnalyticsRecordIn): Counters {
-  const error = isError(record.response_code) ? 1 : 0;
-  const { latency, upstream_latency: upstream } = record;
-  return { hits: 1, success: 1 - error, error, latency_sum: latency, latency_min: latency, latency_max: latency, upstream_sum: upstream, upstream_min: upstream, upstream_max: upstream, last_hit: record.request_time };
+  const { latency, upstream_latency: upstream, response_code: code } = record;
+  return { hits: 1, success: isSuccess(code) ? 1 : 0, error: isError(code) ? 1 : 0, latency_sum: latency, latency_min: latency, latency_max: latency, upstream_sum: upstream, upstream_min: upstream, upstream_max: upstream, last_hit: record.request_time };
 }
 
 function add(into: Counters, record: AnalyticsRecordIn): void {
-  const error = isError(record.response_code) ? 1 : 0;
   into.hits += 1;
-  into.success += 1 - error;
-  into.error += error;
+  if (isSuccess(record.response_code)) into.success += 1;
+  if (isError(record.response_code)) into.error += 1;
   into.latency_sum += record.latency;
   into.latency_min = Math.min(into.latency_min, record.latency);
   into.latency_max = Math.max(into.latency_max, record.latency);
