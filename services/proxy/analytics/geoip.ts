@@ -8,15 +8,29 @@ export interface CountryReader {
   get(ip: string): CountryResponse | null;
 }
 
-/** Wraps a reader: a malformed address or one not in the database is '' (never a failed request). */
+/** Addresses whose country is remembered; past this the memory starts afresh (a bound, not an LRU). */
+const REMEMBERED_ADDRESSES = 10_000;
+
+/**
+ * Wraps a reader: a malformed address or one not in the database is '' (never a failed request).
+ * Answers are remembered per address: the reader walks its tree for every lookup (its own cache
+ * holds decoded records, not addresses), about 1 µs, while clients mostly come back.
+ */
 export function countryLookup(reader: CountryReader): CountryLookup {
+  const remembered = new Map<string, string>();
   return (ip) => {
+    const known = remembered.get(ip);
+    if (known !== undefined) return known;
+    let country = '';
     try {
       const found = reader.get(stripZone(ip));
-      return found?.country?.iso_code ?? found?.registered_country?.iso_code ?? '';
+      country = found?.country?.iso_code ?? found?.registered_country?.iso_code ?? '';
     } catch {
-      return '';
+      // a malformed address: no country
     }
+    if (remembered.size >= REMEMBERED_ADDRESSES) remembered.clear();
+    remembered.set(ip, country);
+    return country;
   };
 }
 

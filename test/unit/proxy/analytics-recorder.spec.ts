@@ -251,4 +251,21 @@ describe('proxy: GeoIP country lookup', () => {
     assert.equal(lookup('9.9.9.9'), '');
     assert.equal(lookup('bad'), '');
   });
+
+  it('asks the database once per address (answers, unknown and malformed alike) and remembers at most 10,000', () => {
+    const asked: string[] = [];
+    const lookup = countryLookup({
+      get: (ip) => {
+        asked.push(ip);
+        if (ip === 'bad') throw new Error('not an IP');
+        return ip === '1.2.3.4' ? ({ country: { iso_code: 'DE' } } as never) : null;
+      },
+    });
+    for (let i = 0; i < 3; i++) assert.deepEqual([lookup('1.2.3.4'), lookup('9.9.9.9'), lookup('bad')], ['DE', '', '']);
+    assert.deepEqual(asked, ['1.2.3.4', '9.9.9.9', 'bad']);
+    for (let i = 0; i < 10_000; i++) lookup(`10.0.${i >> 8}.${i & 255}`);
+    asked.length = 0;
+    assert.equal(lookup('1.2.3.4'), 'DE');
+    assert.deepEqual(asked, ['1.2.3.4'], 'forgotten once 10,000 other addresses came');
+  });
 });
