@@ -45,7 +45,7 @@ export class AnalyticsRecorder {
   private droppedSinceWarning = 0;
   private lastWarning = 0;
   private readonly sending = new Set<Promise<void>>();
-  /** false while no node of the cluster runs the analytics service (analyticsAvailable) */
+  /** false while no node of the cluster runs the analytics service (refreshAvailability) */
   private analyticsPresent = true;
   /** records not made while the analytics service was absent, not yet added to the counter */
   private unmade = 0;
