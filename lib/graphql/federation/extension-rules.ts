@@ -1,5 +1,5 @@
 import { compositionError, quotedList, type CompositionError } from './composition-errors';
-import { canonicalFieldSet, kindWord, type Declaration, type TypeGroup } from './declarations';
+import { canonicalFieldSet, fieldSetOf, kindWord, type Declaration, type TypeGroup } from './declarations';
 import { fieldSetProblem, parseFieldSet, type FieldLookup } from './field-sets';
 
 /**
@@ -22,7 +22,9 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
     errors.push(...keyErrors(group.name, base, extension, lookup), ...externalErrors(group.name, base, extension));
     const own = [...extension.type.fields.values()].filter((f) => !f.external);
     if (own.length === 0) errors.push(...stubErrors(group.name, base, extension));
-    for (const field of own) {
+    // A key field without @external is reported once, by keyErrors.
+    const keyFields = new Set(extension.type.keys.flatMap((key) => [...(fieldSetOf(key)?.fields.keys() ?? [])]));
+    for (const field of own.filter((f) => !keyFields.has(f.name))) {
       const owner = owners.get(field.name);
       if (owner) {
         errors.push(
