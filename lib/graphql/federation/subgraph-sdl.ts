@@ -116,7 +116,7 @@ export function parseSubgraph(name: string, sdl: string): { subgraph: ParsedSubg
 }
 
 /** The SDL without what federation adds for the gateway (`_service`, `_entities`, `_Any`, the directive definitions). */
-function withoutFederationSupport(definitions: readonly DefinitionNode[]): DefinitionNode[] {
+export function withoutFederationSupport(definitions: readonly DefinitionNode[]): DefinitionNode[] {
   const kept: DefinitionNode[] = [];
   for (const definition of definitions) {
     if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) {
@@ -152,7 +152,7 @@ function renamedRoot(definitions: readonly DefinitionNode[]): { operation: strin
  * The first extension of a type with no definition here becomes its definition, so the
  * subgraph validates on its own (`extend type Product @key(fields: "upc")` declares `Product`).
  */
-function asStandalone(definitions: readonly DefinitionNode[]): DefinitionNode[] {
+export function asStandalone(definitions: readonly DefinitionNode[]): DefinitionNode[] {
   const defined = new Set(definitions.filter((node) => isTypeNode(node) && !isExtension(node)).map((node) => (node as TypeNodeOfSubgraph).name.value));
   return definitions
     .filter((node) => node.kind !== Kind.SCHEMA_DEFINITION && node.kind !== Kind.SCHEMA_EXTENSION)

@@ -1,7 +1,7 @@
 import type { LoggerInstance } from 'moleculer';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
+import type { ApiLookup, GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
 import type { GatewayEventName } from '../../../contracts/events';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import { compose, type Step } from './compose';
@@ -52,6 +52,8 @@ export interface CompileDeps {
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
   /** graphql-engine's hand-off, when this node runs it (GraphQL APIs are not served otherwise) */
   graphqlEngine(): GraphqlEngineHandOff | undefined;
+  /** the other APIs of the node, for an API that names some (a supergraph's subgraphs) */
+  lookupApi?: ApiLookup;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
@@ -143,7 +145,7 @@ function graphqlApiOf(definition: ApiDefinition, deps: CompileDeps): GraphqlApi 
   if (!isGraphqlApi(definition)) return undefined;
   const engine = deps.graphqlEngine();
   if (!engine) throw new Error('it is a GraphQL API and this node does not run the graphql-engine service (GW_SERVICES)');
-  return engine.compile(definition);
+  return engine.compile(definition, deps.lookupApi);
 }
 
 /** Keys always go through the limiter (their quota and limits); keyless APIs only when they set a limit. */
