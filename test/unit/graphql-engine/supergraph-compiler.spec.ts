@@ -42,6 +42,12 @@ describe('graphql-engine: SupergraphCompiler', () => {
     assert.deepEqual(lookups, ['org1/acc-name', 'org1/prod']);
   });
 
+  it('takes the SDL of the subgraph API an entry names when the entry carries none', () => {
+    const api = { ...subgraphApi('acc', 'http://accounts.internal/graphql'), graphql: { enabled: true, execution_mode: 'subgraph', subgraph: { sdl: accounts } } };
+    const supergraph = new SupergraphCompiler().supergraphOf(supergraphApi([{ name: 'accounts', url: 'gw://acc' }]), (ref) => (ref === 'acc' ? api : undefined));
+    assert.deepEqual(Object.keys(supergraph.schema.getQueryType()!.getFields()), ['me', 'user', 'users']);
+  });
+
   it('keeps the last good composition of an API when a new version does not compose, and says so', () => {
     const warnings: string[] = [];
     const compiler = new SupergraphCompiler((message) => warnings.push(message));
