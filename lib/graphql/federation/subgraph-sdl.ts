@@ -108,6 +108,7 @@ export function parseSubgraph(name: string, sdl: string): { subgraph: ParsedSubg
     return fail(`the SDL does not parse: ${(err as Error).message}`);
   }
   const definitions = withoutFederationSupport(document.definitions);
+  if (linksFederationV2(definitions)) return fail('it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs');
   const renamed = renamedRoot(definitions);
   if (renamed) return fail(`it names its ${renamed.operation} root type '${renamed.type}'; gw composes subgraphs whose root types are named Query, Mutation and Subscription`);
   const problems = validateSDL({ kind: Kind.DOCUMENT, definitions: [...asStandalone(definitions), ...federationDefinitions()] }).map((error) => withVersionHint(error.message));
@@ -135,6 +136,10 @@ export function withoutFederationSupport(definitions: readonly DefinitionNode[])
     kept.push(definition);
   }
   return kept;
+}
+
+function linksFederationV2(definitions: readonly DefinitionNode[]): boolean {
+  return definitions.some((node) => (node.kind === Kind.SCHEMA_DEFINITION || node.kind === Kind.SCHEMA_EXTENSION) && Boolean(node.directives?.some((d) => d.name.value === 'link')));
 }
 
 function renamedRoot(definitions: readonly DefinitionNode[]): { operation: string; type: string } | undefined {
