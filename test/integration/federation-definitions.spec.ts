@@ -25,7 +25,8 @@ for (const store of STORE_VARIANTS) describe(`federation: subgraph and supergrap
   const api = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const subgraphApi = (name: string, sdl: string, extra: Record<string, unknown> = {}) =>
     keylessApi(name, `/${name}/`, upstream.url, { graphql: { enabled: true, execution_mode: 'subgraph', schema: sdl, subgraph: { sdl } }, ...extra });
-  const supergraphApi = (name: string, subgraphs: unknown[]) => keylessApi(name, `/${name}/`, upstream.url, { graphql: { enabled: true, execution_mode: 'supergraph', supergraph: { subgraphs, global_headers: {} } } });
+  // As the reference gateway stores a supergraph: no target of its own.
+  const supergraphApi = (name: string, subgraphs: unknown[]) => keylessApi(name, `/${name}/`, '', { graphql: { enabled: true, execution_mode: 'supergraph', supergraph: { subgraphs, global_headers: {} } } });
   const gql = (path: string, query: string) => http(`${node.gatewayUrl}${path}`, { method: 'POST', body: { query } });
 
   before(async function () {
@@ -89,6 +90,12 @@ for (const store of STORE_VARIANTS) describe(`federation: subgraph and supergrap
     assert.equal(invalid.status, 400);
     assert.match(invalid.json.errors[0].message, /Cannot query field "_entities" on type "Product"/);
     assert.equal(upstream.received.length, before, 'a supergraph never proxies to its target');
+  });
+
+  it('accepts an empty target_url only on a supergraph', async () => {
+    const res = await api(acme, '/apis', { method: 'POST', body: keylessApi('no-target', '/no-target/', '') });
+    assert.equal(res.status, 400);
+    assert.equal(res.json.Message, "proxy.target_url '' is not a valid URL");
   });
 
   it('refuses a supergraph that does not compose with a 400 envelope listing every error, storing nothing', async () => {

@@ -1,5 +1,6 @@
 import type { LoggerInstance } from 'moleculer';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
+import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { ApiLookup, GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
 import type { GatewayEventName } from '../../../contracts/events';
@@ -124,7 +125,7 @@ const leaveStage: Step = (ctx) => {
 function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps): CompiledVersion {
   const contextVars = definition.enable_context_vars === true;
   const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
-  const target = parseTarget(override ?? definition.proxy.target_url);
+  const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
   const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as Record<string, unknown> | undefined;
   return {
     name,
@@ -138,6 +139,14 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
   };
+}
+
+/**
+ * A supergraph may have no target (the reference gateway stores `target_url: ""`): its
+ * operations go to its subgraphs, never to a target, so a reserved never-resolving name stands in.
+ */
+function targetlessFallback(definition: ApiDefinition): string {
+  return isSupergraphApi(definition) ? 'http://supergraph-without-target.invalid' : definition.proxy.target_url;
 }
 
 /** The GraphQL side of a GraphQL API, compiled by graphql-engine; undefined for other APIs. */
