@@ -1,6 +1,7 @@
 import { buildSchema, validateSchema } from 'graphql';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { schemaProblems } from '../../../lib/graphql/schema-check';
+import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import { ApisErrors } from '../errors';
 
 /**
@@ -9,7 +10,8 @@ import { ApisErrors } from '../errors';
  * build (gateways validate requests against it and never introspect by themselves).
  */
 export function assertServable(definition: ApiDefinition): void {
-  assertTargetUrlParses(definition.proxy.target_url);
+  // A supergraph sends its operations to its subgraphs; the reference gateway stores it with an empty target.
+  if (!(isSupergraphApi(definition) && definition.proxy.target_url === '')) assertTargetUrlParses(definition.proxy.target_url);
   assertGraphqlSchema(definition.graphql);
 }
 
@@ -26,6 +28,8 @@ function assertGraphqlSchema(graphql: unknown): void {
   if (typeof graphql !== 'object' || graphql === null) return;
   const { enabled, execution_mode: mode, schema } = graphql as { enabled?: unknown; execution_mode?: unknown; schema?: unknown };
   if (enabled === false || (enabled !== true && !mode)) return;
+  // Subgraph SDL carries federation directives and a supergraph's schema is composed: both are checked by federation (supergraph-composition.ts).
+  if (mode === 'subgraph' || mode === 'supergraph') return;
   if (typeof schema !== 'string' || schema.trim() === '') {
     throw ApisErrors.invalid('graphql.schema is required: the gateway validates requests against it and does not introspect the upstream');
   }
