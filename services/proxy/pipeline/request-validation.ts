@@ -1,5 +1,5 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { openApiAjv } from '../../../lib/openapi/schema-compiler';
 import { readCookie } from './credentials';
 import type { RequestContext } from './request-context';
 
@@ -30,15 +30,6 @@ interface ParameterCheck {
 
 const DEFAULT_STATUS = 422;
 const PREFIX = 'request validation error: ';
-
-/** A schema compiler for OpenAPI 3.0 schemas (`nullable`, `example` and the like are allowed). */
-export function openApiAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: coerceTypes ? 'array' : false, validateFormats: true, discriminator: true });
-  addFormats(ajv);
-  // OpenAPI 3.0 keywords that are not JSON Schema: annotations only.
-  for (const keyword of ['example', 'xml', 'externalDocs', 'x-gw']) ajv.addKeyword(keyword);
-  return ajv;
-}
 
 export function compileRequestValidator(entry: Record<string, unknown>): RequestValidator | undefined {
   const parameters = Array.isArray(entry.parameters) ? (entry.parameters as OpenApiParameter[]) : [];
