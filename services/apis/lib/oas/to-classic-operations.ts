@@ -49,13 +49,15 @@ const UNSHADOWED = new Set(['ignored', 'white_list', 'black_list', 'track_endpoi
  */
 export function operationsToClassic(document: OasDocument, operations: Record<string, OperationSettings>): Lists {
   const lists: Lists = {};
-  const ops = listOperations(document).filter((op) => op.operationId !== undefined && operations[op.operationId] !== undefined);
+  // Every operation takes part, configured or not: one listed first wins over a later catch-all either way.
+  const ops = listOperations(document);
+  const settingsOf = (op: OasOperation): OperationSettings => (op.operationId !== undefined ? operations[op.operationId] : undefined) ?? {};
   for (const feature of FEATURES) {
     ops.forEach((op, i) => {
-      const settings = operations[op.operationId!];
+      const settings = settingsOf(op);
       const base = { path: classicPath(op.path), method: op.method };
       if (feature.isOn(settings)) (lists[feature.list] ??= []).push({ ...base, ...feature.entry(settings, op, document) });
-      else if (!UNSHADOWED.has(feature.list) && ops.slice(i + 1).some((later) => feature.isOn(operations[later.operationId!]) && later.method === op.method && templateCovers(later.path, op.path))) {
+      else if (!UNSHADOWED.has(feature.list) && ops.slice(i + 1).some((later) => feature.isOn(settingsOf(later)) && later.method === op.method && templateCovers(later.path, op.path))) {
         (lists[feature.list] ??= []).push({ ...base, disabled: true });
       }
     });
