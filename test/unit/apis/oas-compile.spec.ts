@@ -119,7 +119,7 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.enable_context_vars, true);
     assert.equal(classic.use_mutual_tls_auth, true);
     assert.equal(classic.disable_quota, true);
-    assert.equal(classic.version_data.versions.Default.global_size_limit, 99);
+    assert.equal((classic as any).version_data.versions.Default.global_size_limit, 99);
     assert.deepEqual(classic.custom_middleware, { driver: 'node', pre: [{ name: 'tagger', path: 'tagger.js', disabled: false }] });
     assert.equal(classic.proxy.strip_listen_path, true);
   });
