@@ -70,6 +70,13 @@ describe('OAS API definitions: dashboard and gateway management APIs', () => {
       assert.equal(parse(res.text)['x-gw-api-gateway'].info.id, apiId);
     });
 
+    it('leaves the gateway settings out with ?mode=public', async () => {
+      const res = await api(acme, `/apis/oas/${apiId}?mode=public`);
+      assert.equal(res.status, 200);
+      assert.equal(res.json['x-gw-api-gateway'], undefined);
+      assert.equal(res.json.info.title, 'Petstore');
+    });
+
     it('serves the compiled classic definition on /api/apis/{id}, marked is_oas', async () => {
       const res = await api(acme, `/apis/${apiId}`);
       assert.equal(res.status, 200);
@@ -93,7 +100,7 @@ describe('OAS API definitions: dashboard and gateway management APIs', () => {
       document['x-gw-api-gateway'].middleware.operations.listPets.rateLimit.rate = 30;
       const res = await api(acme, `/apis/oas/${apiId}`, { method: 'PUT', body: document });
       assert.equal(res.status, 200, res.text);
-      assert.equal(res.json.Status, 'OK');
+      assert.deepEqual(res.json, { Status: 'OK', Message: 'API updated.', Meta: null });
       const classic = (await api(acme, `/apis/${apiId}`)).json.api_definition;
       assert.equal(classic.name, 'Petstore v2');
       assert.equal(classic.api_id, apiId);

@@ -1,7 +1,7 @@
 import type { Caller } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import type { Route } from '../../../lib/http/surface';
-import { documentReply } from '../../../lib/openapi/document-format';
+import { documentReply, publicView } from '../../../lib/openapi/document-format';
 import { pageFromQuery } from '../lib/page-param';
 
 const read = { name: 'apis', level: 'read' } as const;
@@ -17,7 +17,10 @@ export const dashboardOasRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/apis/oas',
     permission: read,
-    handle: async ({ caller, query, call }) => ({ body: await call('apis.listOas', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, query, call }) => {
+      const { apis, pages } = await call('apis.listOas', { org_scope: caller.org_id, page: pageFromQuery(query) });
+      return { body: { apis: apis.map((document) => publicView(document, query)), pages } };
+    },
   },
   {
     method: 'post',
@@ -45,8 +48,9 @@ export const dashboardOasRoutes: Array<Route<Caller>> = [
     path: '/apis/oas/:id',
     permission: write,
     handle: async ({ caller, params, rawBody, call }) => {
-      const updated = await call('apis.updateOas', { id: params.id, org_scope: caller.org_id, document_text: rawBody() });
-      return { body: ok('API updated', updated.api_definition.id, { ID: updated.api_definition.api_id }) };
+      await call('apis.updateOas', { id: params.id, org_scope: caller.org_id, document_text: rawBody() });
+      // The reference dashboard's words for it, full stop included.
+      return { body: ok('API updated.') };
     },
   },
   {

@@ -1,5 +1,5 @@
 import type { Route } from '../../../lib/http/surface';
-import { documentReply } from '../../../lib/openapi/document-format';
+import { documentReply, publicView } from '../../../lib/openapi/document-format';
 import type { GatewayView } from './gateway';
 
 /**
@@ -13,7 +13,7 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
     {
       method: 'get',
       path: '/apis/oas',
-      handle: async ({ call }) => ({ body: (await call('apis.listOas', { page: 0 })).apis }),
+      handle: async ({ query, call }) => ({ body: (await call('apis.listOas', { page: 0 })).apis.map((document) => publicView(document, query)) }),
     },
     {
       method: 'post',
