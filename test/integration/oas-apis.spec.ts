@@ -1,16 +1,21 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
 import { oasFixture, oasFixtureText } from '../support/oas-fixtures';
+import { STORE_VARIANTS } from '../support/stores';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 const YAML = { 'content-type': 'application/x-yaml' };
 
-describe('OAS API definitions: dashboard and gateway management APIs', () => {
+for (const store of STORE_VARIANTS) describe(`OAS API definitions: dashboard and gateway management APIs on ${store.name}`, () => {
   let node: TestNode;
+  let database: { url: string; cleanup(): Promise<void> } | undefined;
   let upstream: Upstream;
   let acme: Tenant;
   let globex: Tenant;
@@ -23,15 +28,19 @@ describe('OAS API definitions: dashboard and gateway management APIs', () => {
     return document;
   };
 
-  before(async () => {
+  before(async function () {
+    if (!store.enabled) this.skip();
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-oas-'));
+    database = await store.open(dataDir);
     upstream = await startUpstream();
-    node = await startTestNode();
+    node = await startTestNode({ dataDir, databaseUrl: database.url });
     acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
     globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
   });
   after(async () => {
     await node?.stop();
     await upstream?.close();
+    await database?.cleanup();
     if (node) removeDir(node.dataDir);
   });
 
@@ -162,6 +171,14 @@ describe('OAS API definitions: dashboard and gateway management APIs', () => {
           assert.equal((await api(acme, '/apis/oas')).json.apis.length, 1);
         });
       }
+
+      it('refuses a document nested deeper than the body limit', async () => {
+        let deep = 'x: 1';
+        for (let i = 0; i < 120; i++) deep = `a:\n${deep.replace(/^/gm, '  ')}`;
+        const res = await api(acme, '/apis/oas', { method: 'POST', body: deep, headers: YAML });
+        assert.equal(res.status, 400);
+        assert.match(res.json.Message, /nests objects or arrays more than 100 levels deep/);
+      });
 
       it('refuses text that is neither JSON nor YAML', async () => {
         const res = await api(acme, '/apis/oas', { method: 'POST', body: 'openapi: [3.0.3\n  paths: {', headers: YAML });
