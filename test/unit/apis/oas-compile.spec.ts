@@ -124,6 +124,20 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.proxy.strip_listen_path, true);
   });
 
+  it('mocks from the document’s examples (fromOASExamples), and refuses when there is none', () => {
+    const doc = document({ middleware: { operations: { special: { mockResponse: { enabled: true, fromOASExamples: { enabled: true, exampleName: 'cat' } } } } } });
+    doc.paths['/things/special'].get.responses = {
+      200: { description: 'ok', content: { 'application/json': { examples: { dog: { value: { name: 'Rex' } }, cat: { value: { name: 'Tom' } } } } } },
+    };
+    const { classic } = compileOasDefinition(doc);
+    assert.deepEqual(extendedPaths(classic).mock_response, [{ path: '/things/special$', method: 'GET', code: 200, body: '{"name":"Tom"}', headers: { 'Content-Type': 'application/json' } }]);
+    doc['x-gw-api-gateway'].middleware.operations.special.mockResponse.fromOASExamples.exampleName = 'bird';
+    assert.throws(
+      () => compileOasDefinition(doc),
+      (err: any) => err.data.errors[0] === '/paths/~1things~1special/get/responses/200: fromOASExamples is enabled but the operation documents no example named "bird" for application/json',
+    );
+  });
+
   it('leaves every per-endpoint step out of the chain when no list is used', () => {
     const features = compileEndpointFeatures({ rate_limit: [] }, false, false);
     assert.deepEqual(Object.values(features), [undefined, undefined, undefined, undefined, undefined]);

@@ -45,7 +45,7 @@ export interface OperationSettings {
   ignoreAuthentication?: Toggle;
   trackEndpoint?: Toggle;
   doNotTrackEndpoint?: Toggle;
-  mockResponse?: Toggle & { code?: number; body?: string; headers?: HeaderEntry[] };
+  mockResponse?: Toggle & { code?: number; body?: string; headers?: HeaderEntry[]; fromOASExamples?: Toggle & { code?: number; contentType?: string; exampleName?: string } };
   requestSizeLimit?: ValueSetting;
   transformRequestHeaders?: HeaderTransformSettings;
   transformResponseHeaders?: HeaderTransformSettings;

@@ -3,6 +3,7 @@ import { openApiAjv } from '../../../../lib/openapi/schema-compiler';
 import { durationSeconds } from './duration';
 import { pointer, type OasDocument } from './document';
 import { on, type HeaderEntry, type HeaderTransformSettings, type OperationSettings } from './gateway-extension';
+import { mockFromExamples } from './mock-examples';
 import { classicPath, listOperations, type OasOperation } from './operations';
 import { resolveLocalRefs } from './refs';
 
@@ -27,7 +28,7 @@ const FEATURES: Feature[] = [
   {
     list: 'mock_response',
     isOn: (s) => on(s.mockResponse),
-    entry: (s) => ({ code: s.mockResponse!.code ?? 200, body: s.mockResponse!.body ?? '', headers: headerMap(s.mockResponse!.headers) }),
+    entry: (s, op, document) => (on(s.mockResponse!.fromOASExamples) ? mockFromExamples(s, op, document) : { code: s.mockResponse!.code ?? 200, body: s.mockResponse!.body ?? '', headers: headerMap(s.mockResponse!.headers) }),
   },
   { list: 'size_limits', isOn: (s) => on(s.requestSizeLimit), entry: (s) => ({ size_limit: s.requestSizeLimit!.value }) },
   { list: 'transform_headers', isOn: (s) => on(s.transformRequestHeaders), entry: (s) => headerTransform(s.transformRequestHeaders!) },
