@@ -183,6 +183,34 @@ describe('OAS API definitions through the gateway: the petstore', () => {
     });
   });
 
+  describe('event handlers', () => {
+    let receiver: Upstream;
+    before(async () => {
+      receiver = await startUpstream();
+    });
+    after(() => receiver?.close());
+
+    it('delivers a gateway event to the webhook of x-gw-api-gateway.server.eventHandlers', async () => {
+      const document = oasFixture('petstore.yaml', upstream.url);
+      document['x-gw-api-gateway'].server.eventHandlers = [
+        { enabled: true, trigger: 'AuthFailure', type: 'webhook', url: `${receiver.url}/alerts`, method: 'PUT', headers: [{ name: 'X-Alert', value: 'pets' }] },
+        { enabled: false, trigger: 'AuthFailure', type: 'webhook', url: `${receiver.url}/switched-off` },
+      ];
+      const updated = await dashboard(`/apis/oas/${apiId}`, { method: 'PUT', body: document });
+      assert.equal(updated.status, 200, updated.text);
+      assert.equal((await dashboard(`/apis/${apiId}`)).json.hook_references.length, 1);
+      await eventually(async () => {
+        assert.equal((await call('/pets/mine', { headers: { 'x-api-key': 'not-a-key' } })).status, 403);
+        const delivered = receiver.received.find((r) => r.url === '/alerts');
+        assert.ok(delivered, 'delivered');
+        assert.equal(delivered.method, 'PUT');
+        assert.equal(delivered.headers['x-alert'], 'pets');
+        assert.equal(JSON.parse(delivered.body).event, 'AuthFailure');
+      }, 5000, 100);
+      assert.equal(receiver.received.filter((r) => r.url === '/switched-off').length, 0);
+    });
+  });
+
   describe('changing the document', () => {
     it('switches the API to basic authentication with a PUT of the document (basic_auth enabled, api_key off)', async () => {
       const document = oasFixture('petstore.yaml', upstream.url);

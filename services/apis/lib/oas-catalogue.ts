@@ -21,17 +21,17 @@ export class OasCatalogue {
   async create(params: ApisCreateOasParams): Promise<ApiRecord> {
     const raw = parseDocumentText(params.document_text);
     if (params.generate_ids) dropIds(raw);
-    const { document, classic } = compileOasDefinition(raw);
-    return this.catalogue.create({ org_scope: params.org_scope, api_definition: classic }, (ids) => withStoredIds(document, ids));
+    const { document, classic, hookReferences } = compileOasDefinition(raw);
+    return this.catalogue.create({ org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
   }
 
   async update(params: ApisUpdateOasParams): Promise<ApiRecord> {
-    const { document, classic } = compileOasDefinition(parseDocumentText(params.document_text));
+    const { document, classic, hookReferences } = compileOasDefinition(parseDocumentText(params.document_text));
     if (params.keep_api_id && classic.api_id !== undefined) {
       const existing = await this.store.findByAnyId(params.id, params.org_scope);
       if (existing && existing.definition.api_id !== classic.api_id) throw ApisErrors.idMismatch(params.id, classic.api_id);
     }
-    return this.catalogue.update({ id: params.id, org_scope: params.org_scope, api_definition: classic }, (ids) => withStoredIds(document, ids));
+    return this.catalogue.update({ id: params.id, org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
   }
 
   async get(params: ApisGetParams): Promise<OasApiDocument> {

@@ -1,5 +1,6 @@
 import { cloneJson, GATEWAY_EXTENSION, type OasDocument } from './document';
-import { gatewayExtensionToClassic, type ClassicInput } from './to-classic';
+import type { HookReference } from '../../../../contracts/apis/api-definition';
+import { eventHandlersToHookReferences, gatewayExtensionToClassic, type ClassicInput } from './to-classic';
 import { validateDocument } from './validate-document';
 
 export { parseDocumentText, GATEWAY_EXTENSION, type OasDocument } from './document';
@@ -24,6 +25,8 @@ const EXTENSIONS: OasExtension[] = [{ key: GATEWAY_EXTENSION, compile: (document
 export interface CompiledOas {
   document: OasDocument;
   classic: ClassicInput;
+  /** the document's event handlers, as the hook references of the API */
+  hookReferences: HookReference[];
 }
 
 /** Checks a document and compiles it; throws a 400 naming the JSON pointer of each problem. */
@@ -31,7 +34,7 @@ export function compileOasDefinition(raw: Record<string, unknown>): CompiledOas 
   const document = validateDocument(cloneJson(raw));
   let classic: ClassicInput | undefined;
   for (const extension of EXTENSIONS) if (document[extension.key] !== undefined) classic = extension.compile(document, classic);
-  return { document, classic: classic! };
+  return { document, classic: classic!, hookReferences: eventHandlersToHookReferences(document) };
 }
 
 /** The document as stored: the ids and organisation the store gave the API written into its extension. */
