@@ -92,7 +92,7 @@ describe('apis: compiling OAS definitions into classic ones', () => {
       document({ middleware: { operations: { one: { rateLimit: { enabled: true, rate: 1, per: '1m' } }, put: { rateLimit: { enabled: true, rate: 5, per: '1s' } } } } }),
     );
     assert.deepEqual(extendedPaths(classic).rate_limit, [
-      { path: '/things/special$', method: 'GET', disabled: true },
+      { path: '/things/special$', method: 'GET', disabled: true, stop_matching: true },
       { path: '/things/{id}$', method: 'GET', enabled: true, rate: 1, per: 60 },
       { path: '/things/{id}$', method: 'PUT', enabled: true, rate: 5, per: 1 },
     ]);
@@ -141,7 +141,7 @@ describe('apis: compiling OAS definitions into classic ones', () => {
   it('leaves every per-endpoint step out of the chain when no list is used', () => {
     const features = compileEndpointFeatures({ rate_limit: [] }, false, false);
     assert.deepEqual(Object.values(features), [undefined, undefined, undefined, undefined, undefined]);
-    const offOnly = compileEndpointFeatures({ mock_response: [{ path: '/x', method: 'GET', disabled: true }] }, false, false);
+    const offOnly = compileEndpointFeatures({ mock_response: [{ path: '/x', method: 'GET', disabled: true, stop_matching: true }] }, false, false);
     assert.equal(offOnly.mockResponses, undefined);
   });
 });
