@@ -73,6 +73,17 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.base_identity_provided_by, 'basic_auth_user');
   });
 
+  it('maps a mutualTLS scheme to client certificate authentication with the allowlist', () => {
+    const doc = document({
+      server: { listenPath: { value: '/t/' }, clientCertificates: { enabled: true, allowlist: ['cert-1'] }, authentication: { enabled: true, securitySchemes: { mtls: { enabled: true } } } },
+    });
+    doc.components.securitySchemes.mtls = { type: 'mutualTLS' };
+    const { classic } = compileOasDefinition(doc);
+    assert.equal(classic.use_mutual_tls_auth, true);
+    assert.deepEqual(classic.client_certificates, ['cert-1']);
+    assert.equal(classic.use_keyless, true, 'the certificate is the only credential: no key is asked for');
+  });
+
   it('refuses authentication that is enabled with no scheme on, naming the pointer', () => {
     assert.throws(
       () => compileOasDefinition(document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: false } } } } })),
