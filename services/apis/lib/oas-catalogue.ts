@@ -4,7 +4,7 @@ import { pageCount, pageWindow } from '../../../lib/pagination';
 import { ApisErrors } from '../errors';
 import type { ApiCatalogue } from './api-catalogue';
 import type { ApiStore } from './api-store';
-import { classicToOas, compileOasDefinition, GATEWAY_EXTENSION, parseDocumentText, withStoredIds } from './oas';
+import { classicToOas, compileOasDefinition, GATEWAY_EXTENSION, parseDocumentText, withStoredIds, type ClassicInput } from './oas';
 
 /**
  * API definitions in OAS form. The document is checked and compiled into a classic definition,
@@ -52,6 +52,11 @@ export class OasCatalogue {
     const { items, total } = await this.store.list({ orgScope: params.org_scope, oasOnly: true }, pageWindow(params.page ?? 1, this.pageSize));
     return { apis: items.map((item) => item.oas!), pages: pageCount(total, this.pageSize) };
   }
+}
+
+/** A document compiled without storing it: the classic definition a gateway serves for an OAS definition file. */
+export async function compileOasText(text: string): Promise<{ api_definition: ClassicInput }> {
+  return { api_definition: compileOasDefinition(parseDocumentText(text)).classic };
 }
 
 /** On the dashboard the store gives the ids, whatever the document says. */

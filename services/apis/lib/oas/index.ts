@@ -5,6 +5,7 @@ import { validateDocument } from './validate-document';
 
 export { parseDocumentText, GATEWAY_EXTENSION, type OasDocument } from './document';
 export { classicToOas } from './from-classic';
+export type { ClassicInput } from './to-classic';
 
 /**
  * The extensions an OAS definition may carry, each compiled into the classic definition the
