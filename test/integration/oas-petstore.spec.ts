@@ -212,6 +212,20 @@ describe('OAS API definitions through the gateway: the petstore', () => {
   });
 
   describe('changing the document', () => {
+    it('skipQuota (middleware.global) lets a key past its spent quota', async () => {
+      const key = await dashboard('/keys', { method: 'POST', body: { quota_max: 1, quota_renewal_rate: 3600, access_rights: { [apiId]: { api_id: apiId } } } });
+      assert.equal(key.status, 200, key.text);
+      const withKey = { headers: { 'x-api-key': key.json.key_id } };
+      assert.equal((await call('/pets/mine', withKey)).status, 200);
+      const spent = await call('/pets/mine', withKey);
+      assert.equal(spent.status, 403);
+      assert.deepEqual(spent.json, { error: 'Quota exceeded' });
+      const document = oasFixture('petstore.yaml', upstream.url);
+      document['x-gw-api-gateway'].middleware.global.skipQuota = true;
+      assert.equal((await dashboard(`/apis/oas/${apiId}`, { method: 'PUT', body: document })).status, 200);
+      await eventually(async () => assert.equal((await call('/pets/mine', withKey)).status, 200));
+    });
+
     it('switches the API to basic authentication with a PUT of the document (basic_auth enabled, api_key off)', async () => {
       const document = oasFixture('petstore.yaml', upstream.url);
       const schemes = document['x-gw-api-gateway'].server.authentication.securitySchemes;
