@@ -16,7 +16,34 @@ export interface EvalLimits {
 export const DEFAULT_LIMITS: EvalLimits = { maxSteps: 100_000, maxMillis: 200 };
 
 const UNBOUND = Symbol('unbound');
-type Env = ReadonlyMap<string, Value | typeof UNBOUND>;
+
+/**
+ * Variable bindings as a persistent linked list: binding is O(1) and never copies, and bodies
+ * bind few variables, so a lookup walks a short chain.
+ */
+class Env {
+  static readonly EMPTY = new Env(undefined, '', UNBOUND);
+
+  private constructor(
+    private readonly parent: Env | undefined,
+    private readonly name: string,
+    private readonly value: Value | typeof UNBOUND,
+  ) {}
+
+  with(name: string, value: Value | typeof UNBOUND): Env {
+    return new Env(this, name, value);
+  }
+
+  /** the binding, UNBOUND when declared without a value, undefined when never mentioned */
+  get(name: string): Value | typeof UNBOUND | undefined {
+    for (let env: Env | undefined = this; env && env !== Env.EMPTY; env = env.parent) if (env.name === name) return env.value;
+    return undefined;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+}
 type Solutions = Generator<[Value, Env]>;
 
 /** Rules grouped by name, defaults apart (lib/rego/compile.ts). */
@@ -74,22 +101,22 @@ export class Evaluation implements BuiltinContext {
   }
 
   private complete(name: string, definitions: RuleDefinition[]): Value | undefined {
-    const found = this.distinctValues(name, definitions.map((d) => ({ def: d, env: new Map() })));
+    const found = this.distinctValues(name, definitions.map((d) => ({ def: d, env: Env.EMPTY })));
     if (found !== undefined) return found;
     const fallback = this.rules.defaults.get(name);
-    return fallback ? firstValue(this.expr(fallback.value, new Map())) : undefined;
+    return fallback ? firstValue(this.expr(fallback.value, Env.EMPTY)) : undefined;
   }
 
   private partialSet(definitions: RuleDefinition[]): Value {
     const set = new RegoSet();
-    for (const def of definitions) for (const env of this.body(def.body, 0, new Map())) for (const [member] of this.expr(def.key!, env)) set.add(member);
+    for (const def of definitions) for (const env of this.body(def.body, 0, Env.EMPTY)) for (const [member] of this.expr(def.key!, env)) set.add(member);
     return set;
   }
 
   private partialObject(definitions: RuleDefinition[]): Value {
     const out: { [key: string]: Value } = {};
     for (const def of definitions) {
-      for (const env of this.body(def.body, 0, new Map())) {
+      for (const env of this.body(def.body, 0, Env.EMPTY)) {
         for (const [key, envK] of this.expr(def.key!, env)) {
           for (const [value] of this.expr(def.value, envK)) {
             if (typeof key !== 'string') throw new RegoEvalError('unsafe', `the object rule '${def.name}' needs string keys`);
@@ -309,7 +336,7 @@ export class Evaluation implements BuiltinContext {
       const key = `${name}(${args.map(canonical).join(',')})`;
       let known = this.memo.get(key);
       if (!known) {
-        const starts = functions.flatMap((def) => [...this.unifyEach(def.args, args, 0, new Map())].map((start) => ({ def, env: start })));
+        const starts = functions.flatMap((def) => [...this.unifyEach(def.args, args, 0, Env.EMPTY)].map((start) => ({ def, env: start })));
         known = { value: this.distinctValues(name, starts) };
         this.memo.set(key, known);
       }
@@ -390,12 +417,12 @@ function hasSolution(solutions: Iterable<unknown>): boolean {
 }
 
 function bind(env: Env, name: string, value: Value): Env {
-  return new Map(env).set(name, value);
+  return env.with(name, value);
 }
 
 function declare(env: Env, names: string[]): Env {
-  const out = new Map(env);
-  for (const name of names) if (name !== '_') out.set(name, UNBOUND);
+  let out = env;
+  for (const name of names) if (name !== '_') out = out.with(name, UNBOUND);
   return out;
 }
 
