@@ -12,3 +12,14 @@ export interface OrgsDeletedEvent {
  * without one must never reach a handler (an unscoped removal would wipe every organisation).
  */
 export const orgsDeletedEventParams = { org_id: { type: 'string', empty: false } } as const;
+
+/**
+ * Broadcast after an organisation's policy rules, or the organisation itself, changed or was
+ * deleted: dashboard nodes drop their compiled copy. `revision` is the organisations' settings
+ * revision, one more than the previous change's; a node that sees a gap drops every copy.
+ */
+export const ORGS_SETTINGS_CHANGED = 'orgs.settings.changed';
+export interface OrgsSettingsChangedEvent {
+  org_id: string;
+  revision: number;
+}
