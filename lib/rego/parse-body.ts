@@ -12,6 +12,7 @@ export function parseQuery(cur: TokenCursor, close: string): Literal[] {
     for (;;) {
       while (cur.peek().kind === 'newline' || cur.isPunct(';')) cur.next();
       if (cur.isPunct(close)) return literals;
+      if (cur.peek().kind === 'eof') throw cur.error(`expected '${close}' before the end of the file`);
       literals.push(parseLiteral(cur));
       if (!cur.isPunct(close) && cur.peek().kind !== 'newline' && !cur.isPunct(';')) {
         throw cur.error(`expected the end of the expression, a new line or '${close}'`);

@@ -123,7 +123,7 @@ function parseTerm(cur: TokenCursor): Expr {
     if (token.text === '[') return parseArray(cur);
     if (token.text === '{') return parseBraces(cur);
   }
-  throw cur.error(`unexpected ${describe(token)}`);
+  throw cur.error(`expected a value but found ${describe(token)}`);
 }
 
 function parseArray(cur: TokenCursor): Expr {
