@@ -54,15 +54,11 @@ export class OpenPolicyGate {
       return;
     }
     if (debug) {
+      // One line of JSON per decision, so that it can be searched and replayed against the rules.
+      const millis = Math.round((performance.now() - started) * 100) / 100;
       const decision = denials.length > 0 ? 'deny' : 'allow';
-      this.logger.info(`policy rules: ${decision} ${admission.method} ${admission.path}`, {
-        org_id: caller.org_id,
-        user_id: caller.user_id,
-        decision,
-        messages: denials,
-        millis: Math.round((performance.now() - started) * 100) / 100,
-        input: inputForLog(input),
-      });
+      const details = { org_id: caller.org_id, user_id: caller.user_id, decision, messages: denials, millis, input: inputForLog(input) };
+      this.logger.info(`policy rules: ${decision} ${admission.method} ${admission.path} ${JSON.stringify(details)}`);
     }
     if (denials.length > 0) throw new HttpProblem(403, denials.join('; '));
   }
