@@ -23,3 +23,13 @@ export interface OrgsSettingsChangedEvent {
   org_id: string;
   revision: number;
 }
+
+/**
+ * Broadcast by a node running `orgs` whenever the nodes or services it sees change: the current
+ * settings revision, so a dashboard node that missed changes (it joined while one was broadcast)
+ * drops its compiled rules.
+ */
+export const ORGS_SETTINGS_REVISION = 'orgs.settings.revision';
+export interface OrgsSettingsRevisionEvent {
+  revision: number;
+}

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
-import { ORGS_SETTINGS_CHANGED, type OrgsSettingsChangedEvent } from '../../contracts/orgs/events';
+import { ORGS_SETTINGS_CHANGED, ORGS_SETTINGS_REVISION, type OrgsSettingsChangedEvent, type OrgsSettingsRevisionEvent } from '../../contracts/orgs/events';
 import { callAction } from '../../lib/bus/call';
 import { envelopeError } from '../../lib/http/envelope';
 import { jsonFallbacks } from '../../lib/http/fallback';
@@ -33,6 +33,11 @@ export function apiService(runtime: Runtime): ServiceSchema {
       [ORGS_SETTINGS_CHANGED]: {
         handler(ctx: Context<OrgsSettingsChangedEvent>) {
           policies.changed(ctx.params.org_id, ctx.params.revision);
+        },
+      },
+      [ORGS_SETTINGS_REVISION]: {
+        handler(ctx: Context<OrgsSettingsRevisionEvent>) {
+          if (typeof ctx.params?.revision === 'number') policies.announced(ctx.params.revision);
         },
       },
       '$services.changed': {

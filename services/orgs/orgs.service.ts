@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { orgsActionParams, type OrgsCreateParams, type OrgsGetParams, type OrgsListParams, type OrgsRemoveParams, type OrgsUpdateParams } from '../../contracts/orgs/actions';
-import { ORGS_DELETED, ORGS_SETTINGS_CHANGED, type OrgsSettingsChangedEvent } from '../../contracts/orgs/events';
+import { ORGS_DELETED, ORGS_SETTINGS_CHANGED, ORGS_SETTINGS_REVISION, type OrgsSettingsChangedEvent, type OrgsSettingsRevisionEvent } from '../../contracts/orgs/events';
 import type { ServiceActions } from '../../lib/bus/actions';
 import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
@@ -75,6 +75,19 @@ export function orgsService(runtime: Runtime): ServiceSchema {
         handler: async () => ({ revision: await settings.revision() }),
       },
     } satisfies ServiceActions<'orgs'>,
+    events: {
+      // A node joined or came back: it may hold policy rules changed while it was unreachable.
+      '$services.changed': {
+        async handler(ctx: Context<{ localService: boolean }>) {
+          if (ctx.params.localService || !settings) return;
+          try {
+            await this.broker.broadcast(ORGS_SETTINGS_REVISION, { revision: await settings.revision() } satisfies OrgsSettingsRevisionEvent);
+          } catch (err) {
+            this.logger.warn(`could not announce the organisation settings revision: ${(err as Error).message}`);
+          }
+        },
+      },
+    },
     async started() {
       const db = runtime.database();
       await migrate(db, 'orgs', ORGS_MIGRATIONS);

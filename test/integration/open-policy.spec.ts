@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { format } from 'node:util';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
-import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
 

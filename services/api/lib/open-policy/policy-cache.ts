@@ -16,8 +16,9 @@ const MAX_ORGS = 1000;
 
 /**
  * Compiled rules per organisation, fresh across management nodes: `orgs.settings.changed`
- * drops the organisation it names; a gap in its revisions, a store node (re)appearing, or the
- * periodic check finding another revision drops everything.
+ * drops the organisation it names; a gap in its revisions, an announced revision that differs
+ * (a store node saw this node (re)appear), or the periodic check finding another revision
+ * drops everything.
  */
 export class OrgPolicyCache {
   private readonly entries = new Map<string, CachedPolicy>();
@@ -58,14 +59,17 @@ export class OrgPolicyCache {
     this.revision = revision;
   }
 
+  /** `orgs.settings.revision`, announced by a store node that saw this node (re)appear. */
+  announced(revision: number): void {
+    if (revision === this.revision) return;
+    this.entries.clear();
+    this.revision = revision;
+  }
+
   /** Asks the store (cheap) whether this node missed changes. */
   async check(): Promise<void> {
     try {
-      const revision = await this.currentRevision();
-      if (revision !== this.revision) {
-        this.entries.clear();
-        this.revision = revision;
-      }
+      this.announced(await this.currentRevision());
     } catch (err) {
       this.logger.warn(`could not check the policy-rules revision of the store: ${(err as Error).message}`);
     }
