@@ -1,4 +1,4 @@
-import { equal, isObject, RegoSet, type Value } from './values';
+import { compare, equal, isObject, RegoSet, type Value } from './values';
 
 /** Key/value pairs of a collection: array index, object key, set member (as both). */
 export function* entries(value: Value): Generator<[Value, Value]> {
@@ -39,5 +39,25 @@ export function arithmetic(op: string, a: Value, b: Value): Value | undefined {
       return b === 0 || !Number.isInteger(a) || !Number.isInteger(b) ? undefined : a % b;
     default:
       return undefined;
+  }
+}
+
+/** A binary operator other than `=` and `:=`: comparisons give booleans, the rest is arithmetic. */
+export function operate(op: string, left: Value, right: Value): Value | undefined {
+  switch (op) {
+    case '==':
+      return equal(left, right);
+    case '!=':
+      return !equal(left, right);
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const order = compare(left, right);
+      if (order === undefined) return undefined;
+      return op === '<' ? order < 0 : op === '<=' ? order <= 0 : op === '>' ? order > 0 : order >= 0;
+    }
+    default:
+      return arithmetic(op, left, right);
   }
 }
