@@ -27,6 +27,11 @@ export class PolicyProgram {
     return this.rules.definitions.has(name) || this.rules.defaults.has(name);
   }
 
+  /** Where the rule is first defined, or undefined. */
+  ruleLocation(name: string): { line: number; column: number } | undefined {
+    return (this.rules.definitions.get(name)?.[0] ?? this.rules.defaults.get(name))?.loc;
+  }
+
   /** The JSON value of a rule for this input (sets as sorted arrays), or undefined. */
   evaluate(ruleName: string, input: unknown, limits: EvalLimits = DEFAULT_LIMITS): unknown {
     if (!this.hasRule(ruleName)) return undefined;

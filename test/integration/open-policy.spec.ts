@@ -157,6 +157,7 @@ describe("an organisation's policy-engine rules (open_policy) on the dashboard A
     it('refuses a construct outside the subset, naming it and its line', async () => {
       await refuse('package dashboard_users\n\ndeny["x"] { input.user.active with input as {} }', "Invalid policy rules: line 3, column 31: the 'with' keyword is not supported by gw's policy engine");
       await refuse('package dashboard_users\n\ndeny[m] {\n  m := TykAPIGet(input.request.path)\n}', "Invalid policy rules: line 4, column 8: the reference dashboard's function 'TykAPIGet' is not supported by gw's policy engine");
+      await refuse('package dashboard_users\n\npatch_request[x] { x := {"api_definition": {"active": false}} }', "Invalid policy rules: line 3, column 1: 'patch_request' rules (changing the request) are not supported by gw's policy engine");
     });
 
     it('refuses a parse error with its line and column', async () => {

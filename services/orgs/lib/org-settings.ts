@@ -78,10 +78,15 @@ export class OrgSettings {
 }
 
 function assertRulesCompile(rules: string): void {
+  let program: PolicyProgram;
   try {
-    PolicyProgram.compile(rules);
+    program = PolicyProgram.compile(rules);
   } catch (err) {
     if (err instanceof RegoError) throw OrgsErrors.badRules(err.message, err.location.line, err.location.column);
     throw err;
   }
+  // The reference dashboard rewrites requests with `patch_request`; gw only denies, and a rule
+  // it would ignore is refused rather than stored.
+  const patch = program.ruleLocation('patch_request');
+  if (patch) throw OrgsErrors.badRules(`line ${patch.line}, column ${patch.column}: 'patch_request' rules (changing the request) are not supported by gw's policy engine`, patch.line, patch.column);
 }
