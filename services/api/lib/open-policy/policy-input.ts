@@ -51,7 +51,7 @@ export function policyInput(caller: Caller, admission: Admission<Caller>, org: P
   };
 }
 
-const SECRET_FIELD = /pass(word)?|secret|token|access_key|api_key|private|authori[sz]ation|credential|^key$|_key$/i;
+const SECRET_FIELD = /pass(word)?|secret|token|hmac|access_key|api_key|private|authori[sz]ation|credential|^key$|_key$/i;
 
 /**
  * The input as debug mode logs it: secrets (passwords, keys, tokens, PEM blocks) replaced, a
