@@ -48,8 +48,8 @@ export interface Admission<Caller> {
   /** the full path, mount included (`/api/users/1`), without the query */
   path: string;
   query: Record<string, unknown>;
-  /** the body as JSON when it parses, else its text; null when there is none */
-  body: unknown;
+  /** the body as JSON when it parses, else its text; null when there is none (parsed on first use) */
+  body(): unknown;
 }
 
 /**
@@ -74,14 +74,21 @@ export interface Surface<Caller> {
 const BODY_LIMIT = '10mb';
 
 function admission<Caller>(route: Route<Caller>, req: Request): Admission<Caller> {
-  const text = typeof req.body === 'string' ? req.body : '';
-  let body: unknown = text === '' ? null : text;
-  try {
-    if (text !== '') body = JSON.parse(text);
-  } catch {
-    // not JSON: the rules see the text
-  }
+  let parsed: { value: unknown } | undefined;
+  const body = () => {
+    parsed ??= { value: parseOrText(typeof req.body === 'string' ? req.body : '') };
+    return parsed.value;
+  };
   return { route, method: req.method, path: req.originalUrl.split('?')[0], query: req.query as Record<string, unknown>, body };
+}
+
+function parseOrText(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not JSON: the check sees the text
+  }
 }
 
 export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Caller>): Router {

@@ -12,6 +12,7 @@ export function parseLiteralExpr(cur: TokenCursor): Expr {
   for (const op of [':=', '='] as const) {
     if (cur.isPunct(op)) {
       const token = cur.next();
+      cur.skipNewlines();
       return { type: 'binary', op, left, right: parseMembership(cur), loc: locOf(token) };
     }
   }
@@ -23,6 +24,7 @@ export function parseMembership(cur: TokenCursor): Expr {
   const value = parseComparison(cur);
   if (!cur.isWord('in')) return value;
   const token = cur.next();
+  cur.skipNewlines();
   return { type: 'in', value, collection: parseComparison(cur), loc: locOf(token) };
 }
 
@@ -30,6 +32,7 @@ function parseComparison(cur: TokenCursor): Expr {
   let left = parseAdditive(cur);
   while (cur.peek().kind === 'punct' && COMPARISONS.has(cur.peek().text)) {
     const token = cur.next();
+    cur.skipNewlines();
     left = { type: 'binary', op: token.text as BinaryOp, left, right: parseAdditive(cur), loc: locOf(token) };
   }
   if (cur.isPunct('&')) throw unsupported("the set intersection operator '&'", locOf(cur.peek()));

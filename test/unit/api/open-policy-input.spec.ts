@@ -20,7 +20,7 @@ describe('the input of the policy rules (services/api/lib/open-policy)', () => {
   });
 
   it('shows an administrator without permissions as IsAdmin, as rules written for the reference expect', () => {
-    const input = policyInput(caller, { route: route('get', '/apis', { name: 'apis', level: 'read' }), method: 'GET', path: '/api/apis', query: {}, body: null }, { id: 'o1' }, []);
+    const input = policyInput(caller, { route: route('get', '/apis', { name: 'apis', level: 'read' }), method: 'GET', path: '/api/apis', query: {}, body: () => null }, { id: 'o1' }, []);
     assert.deepEqual(input.user.user_permissions, { IsAdmin: 'admin' });
     assert.deepEqual(input.request.permission, { name: 'apis', level: 'read' });
     assert.equal(input.user.group_name, '');
@@ -36,11 +36,11 @@ describe('the input of the policy rules (services/api/lib/open-policy)', () => {
       certificate: '-----BEGIN PRIVATE KEY-----\nabc',
       list: [{ new_password: 'p3' }],
     };
-    const input = policyInput(caller, { route: route('post', '/users'), method: 'POST', path: '/api/users', query: { token: 't1' }, body }, { id: 'o1' }, []);
+    const input = policyInput(caller, { route: route('post', '/users'), method: 'POST', path: '/api/users', query: { token: 't1' }, body: () => body }, { id: 'o1' }, []);
     const logged = JSON.stringify(inputForLog(input));
     for (const secret of ['p1', 'p2', 'p3', 'k1', 'k2', 'h1', 's1', 't1', 'BEGIN PRIVATE']) assert.ok(!logged.includes(`"${secret}`), `${secret} is not logged: ${logged}`);
     assert.match(logged, /"email_address":"x@y.z"/);
-    const text = policyInput(caller, { route: route('post', '/certs'), method: 'POST', path: '/api/certs', query: {}, body: '-----BEGIN CERTIFICATE-----' }, { id: 'o1' }, []);
+    const text = policyInput(caller, { route: route('post', '/certs'), method: 'POST', path: '/api/certs', query: {}, body: () => '-----BEGIN CERTIFICATE-----' }, { id: 'o1' }, []);
     assert.deepEqual((inputForLog(text) as { request: { body: unknown } }).request.body, '[27 characters]');
   });
 });

@@ -43,6 +43,7 @@ describe('policy engine (lib/rego): evaluation', () => {
     { name: 'aggregates', rules: 'v := [sum([1, 2]), max([1, 5]), min({4, 2}), abs(-3), array.concat([1], [2])]', expected: [3, 5, 2, 3, [1, 2]] },
     { name: 'raw strings and comments', rules: 'v := `a\\b` # a comment', expected: 'a\\b' },
     { name: 'expressions span lines inside brackets', rules: 'v := [\n  1,\n  2,\n]', expected: [1, 2] },
+    { name: 'and after an operator', rules: 'v if {\n  x :=\n    1 +\n    2\n  x ==\n    3\n  2 in\n    [x, 2]\n}', expected: true },
     { name: 'a missing input path is undefined, not an error', rules: 'v if input.a.b.c == 1', expected: undefined },
     { name: 'data-free modules may import keywords', rules: 'import future.keywords.in\nimport future.keywords.if\nimport rego.v1\nv := 1', expected: 1 },
   ];

@@ -97,6 +97,6 @@ function isOrgSettings(admission: Admission<Caller>): boolean {
 
 function newRules(admission: Admission<Caller>): string | undefined {
   if (admission.method !== 'PUT' || !isOrgSettings(admission)) return undefined;
-  const rules = (admission.body as { open_policy?: { rules?: unknown } } | null)?.open_policy?.rules;
+  const rules = (admission.body() as { open_policy?: { rules?: unknown } } | null)?.open_policy?.rules;
   return typeof rules === 'string' ? rules : undefined;
 }

@@ -43,7 +43,7 @@ export function policyInput(caller: Caller, admission: Admission<Caller>, org: P
       method: admission.method,
       path: admission.path,
       query: admission.query,
-      body: admission.body,
+      body: admission.body(),
       permission: admission.route.permission ? { name: admission.route.permission.name, level: admission.route.permission.level } : null,
     },
     org,
