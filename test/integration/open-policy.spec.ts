@@ -160,6 +160,12 @@ describe("an organisation's policy-engine rules (open_policy) on the dashboard A
       await refuse('package dashboard_users\n\npatch_request[x] { x := {"api_definition": {"active": false}} }', "Invalid policy rules: line 3, column 1: 'patch_request' rules (changing the request) are not supported by gw's policy engine");
     });
 
+    it('refuses enabled rules that deny their own saving (nobody could replace them)', async () => {
+      await refuse('package dashboard_users\ndeny["read only"] { input.request.method != "GET" }', 'Invalid policy rules: they deny the request that saves them (read only), so nobody could change them afterwards');
+      const disabled = await adminA('/org/opa', { method: 'PUT', body: { open_policy: { enabled: false, rules: 'package dashboard_users\ndeny["read only"] { input.request.method != "GET" }' } } });
+      assert.equal(disabled.status, 200, 'stored disabled, they lock nobody out');
+    });
+
     it('refuses a parse error with its line and column', async () => {
       await refuse('package dashboard_users\ndeny["x"] {\n  input.request.method == "GET"\n', "Invalid policy rules: line 4, column 1: expected '}' before the end of the file");
       await refuse('package dashboard_users\ndeny["x"] { input.a == }', 'Invalid policy rules: line 2, column 24: expected a value but found \'}\'');

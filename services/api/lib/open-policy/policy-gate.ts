@@ -71,22 +71,27 @@ export class OpenPolicyGate {
 
   /**
    * New rules are run once on the request that saves them, so a rule set that explodes or
-   * conflicts is refused now rather than on every later request. (Whether they parse and stay in
-   * the subset is the orgs service's check, with the construct and line in its answer.)
+   * conflicts is refused now rather than on every later request, and enabled rules that deny
+   * their own saving are refused: no administrator could replace them afterwards. (Whether they
+   * parse and stay in the subset is the orgs service's check, with the construct and line.)
    */
-  private trialOf(rules: string, input: PolicyInput): void {
+  private trialOf(update: { rules: string; enabled: boolean }, input: PolicyInput): void {
     let program: PolicyProgram;
     try {
-      program = PolicyProgram.compile(rules);
+      program = PolicyProgram.compile(update.rules);
     } catch (err) {
       if (err instanceof RegoError) return;
       throw err;
     }
+    let denials: string[];
     try {
-      program.denials(input, this.options.limits);
+      denials = program.denials(input, this.options.limits);
     } catch (err) {
       if (!(err instanceof RegoEvalError)) throw err;
       throw new HttpProblem(400, `Invalid policy rules: evaluating them for this request failed: ${err.message}`);
+    }
+    if (update.enabled && denials.length > 0) {
+      throw new HttpProblem(400, `Invalid policy rules: they deny the request that saves them (${denials.join('; ')}), so nobody could change them afterwards`);
     }
   }
 }
@@ -95,8 +100,9 @@ function isOrgSettings(admission: Admission<Caller>): boolean {
   return admission.route.path.startsWith('/org/');
 }
 
-function newRules(admission: Admission<Caller>): string | undefined {
+/** The rules a PUT of the organisation settings would store, if it is one. */
+function newRules(admission: Admission<Caller>): { rules: string; enabled: boolean } | undefined {
   if (admission.method !== 'PUT' || !isOrgSettings(admission)) return undefined;
-  const rules = (admission.body() as { open_policy?: { rules?: unknown } } | null)?.open_policy?.rules;
-  return typeof rules === 'string' ? rules : undefined;
+  const policy = (admission.body() as { open_policy?: { rules?: unknown; enabled?: unknown } } | null)?.open_policy;
+  return typeof policy?.rules === 'string' ? { rules: policy.rules, enabled: policy.enabled === true } : undefined;
 }
