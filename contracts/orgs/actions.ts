@@ -58,13 +58,15 @@ export const orgsActionParams = {
   },
   'settings.setOpenPolicy': {
     org_id: { type: 'string', empty: false },
-    open_policy: { type: 'object', props: { enabled: 'boolean', rules: { type: 'string' } } },
+    open_policy: { type: 'object', props: { enabled: 'boolean', rules: { type: 'string' }, debug: { type: 'boolean', optional: true } } },
   },
+  'openPolicy.get': { org_id: { type: 'string', empty: false } },
+  'openPolicy.revision': {},
 };
 
 export interface OrgSettingsResult {
   additional_permissions: Record<string, string>;
-  open_policy: { enabled: boolean; rules: string };
+  open_policy: OpenPolicy;
 }
 
 export type OrganisationInput = Partial<Organisation> & Pick<Organisation, 'owner_name'>;
@@ -91,10 +93,23 @@ export interface OrgsRemoveParams {
   id: string;
 }
 
-/** An organisation's open policy (policy-engine rules). */
+/** An organisation's open policy (policy-engine rules, lib/rego). */
 export interface OpenPolicy {
   enabled: boolean;
   rules: string;
+  /** log every decision (the input without secrets); only present once set */
+  debug?: boolean;
+}
+
+/**
+ * What a dashboard node needs to enforce an organisation's rules: the policy, what `input.org`
+ * shows of the organisation (only `id` when it has no record), and the settings revision the
+ * answer reflects (see ORGS_SETTINGS_CHANGED).
+ */
+export interface OrgsOpenPolicyResult {
+  open_policy: OpenPolicy;
+  org: { id: string; owner_name?: string; owner_slug?: string };
+  revision: number;
 }
 export interface OrgsSettingsGetParams {
   org_id: string;
@@ -118,4 +133,6 @@ export interface OrgsActions {
   'orgs.settings.get': { params: OrgsSettingsGetParams; result: OrgSettingsResult };
   'orgs.settings.setPermissions': { params: OrgsSetPermissionsParams; result: void };
   'orgs.settings.setOpenPolicy': { params: OrgsSetOpenPolicyParams; result: void };
+  'orgs.openPolicy.get': { params: OrgsSettingsGetParams; result: OrgsOpenPolicyResult };
+  'orgs.openPolicy.revision': { params: Record<string, never>; result: { revision: number } };
 }

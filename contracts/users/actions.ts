@@ -30,6 +30,9 @@ export interface Caller {
   user_permissions: Record<string, PermissionLevel>;
   /** `IsAdmin: admin`, or no permissions set at all (as in the reference dashboard) */
   is_admin: boolean;
+  /** the user's group (its permissions are merged above), when it has an active one */
+  group_id?: string;
+  group_name?: string;
 }
 
 export interface UserGroup {

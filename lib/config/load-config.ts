@@ -30,6 +30,7 @@ export interface GwConfig {
   drlThreshold: number;
   rateLimitResponseHeaders: 'quotas' | 'rate_limits' | 'none';
   additionalPermissions: string;
+  openPolicyDebug: boolean;
   templatePath: string;
   graphqlWsInitTimeout: number;
   graphqlDocumentCacheBytes: number;

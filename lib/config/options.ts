@@ -143,6 +143,13 @@ export const OPTIONS = {
     rule: { type: 'string', pattern: /^\s*\{[\s\S]*\}\s*$/, messages: { stringPattern: 'GW_ADDITIONAL_PERMISSIONS must be a JSON object of permission id to label' } },
     doc: "security.additional_permissions: the initial additional permissions of every organisation (JSON, id → label)",
   },
+  /** @default false */
+  openPolicyDebug: {
+    env: 'GW_OPEN_POLICY_DEBUG',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: "security.open_policy.debug: log every policy-engine decision of every organisation (the input without secrets); an organisation can also set open_policy.debug",
+  },
   /** @default the project's templates folder */
   templatePath: {
     env: 'GW_TEMPLATE_PATH',

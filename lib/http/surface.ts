@@ -43,6 +43,17 @@ export interface Route<Caller> {
   handle(ctx: RouteContext<Caller>): Promise<Reply>;
 }
 
+/** The request as a surface's `admit` check sees it. */
+export interface Admission<Caller> {
+  route: Route<Caller>;
+  method: string;
+  /** the full path, mount included (`/api/users/1`), without the query */
+  path: string;
+  query: Record<string, unknown>;
+  /** the body as JSON when it parses, else its text; null when there is none (parsed on first use) */
+  body(): unknown;
+}
+
 /**
  * One HTTP surface (dashboard `/api`, admin `/admin`, gateway `/gw`): how callers prove who they
  * are, how errors look, and the route table. Everything else (body reading, error translation,
@@ -53,11 +64,34 @@ export interface Surface<Caller> {
   authenticate(req: Request, call: Call): Promise<Caller>;
   /** throws a 403 Problem when the caller may not use the route */
   authorize?(caller: Caller, route: Route<Caller>): void;
+  /**
+   * Runs after `authorize` and before the handler, for checks that need the request itself
+   * (an organisation's policy rules); throws a Problem to refuse.
+   */
+  admit?(caller: Caller, request: Admission<Caller>): Promise<void>;
   renderError(problem: Problem): unknown;
   routes: Array<Route<Caller>>;
 }
 
 const BODY_LIMIT = '10mb';
+
+function admission<Caller>(route: Route<Caller>, req: Request): Admission<Caller> {
+  let parsed: { value: unknown } | undefined;
+  const body = () => {
+    parsed ??= { value: parseOrText(typeof req.body === 'string' ? req.body : '') };
+    return parsed.value;
+  };
+  return { route, method: req.method, path: req.originalUrl.split('?')[0], query: req.query as Record<string, unknown>, body };
+}
+
+function parseOrText(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not JSON: the check sees the text
+  }
+}
 
 export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Caller>): Router {
   const router = express.Router();
@@ -74,6 +108,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
       try {
         const caller = route.open ? (undefined as Caller) : await surface.authenticate(req, call);
         if (!route.open) surface.authorize?.(caller, route);
+        if (!route.open && surface.admit) await surface.admit(caller, admission(route, req));
         const reply = await route.handle({
           caller,
           params: req.params as Record<string, string>,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import express from 'express';
-import type { ServiceSchema } from 'moleculer';
+import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
+import { ORGS_SETTINGS_CHANGED, ORGS_SETTINGS_REVISION, type OrgsSettingsChangedEvent, type OrgsSettingsRevisionEvent } from '../../contracts/orgs/events';
 import { callAction } from '../../lib/bus/call';
 import { envelopeError } from '../../lib/http/envelope';
 import { jsonFallbacks } from '../../lib/http/fallback';
@@ -10,6 +11,9 @@ import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { metricsRoute } from './lib/metrics-route';
+import { OrgPolicyCache } from './lib/open-policy/policy-cache';
+import { OpenPolicyGate } from './lib/open-policy/policy-gate';
+import { routePermissions } from './lib/open-policy/route-permissions';
 import { playgroundFolder } from '../../lib/graphql/playground';
 import { dashboardGraphqlRouter } from './graphql/graphql-http';
 import { adminSurface } from './routes/admin';
@@ -20,14 +24,39 @@ import { sessionSetCookie } from './routes/dashboard-users';
 export function apiService(runtime: Runtime): ServiceSchema {
   const { config } = runtime;
   let server: Server;
+  let policies: OrgPolicyCache;
+  let checkTimer: NodeJS.Timeout | undefined;
   return {
     name: 'api',
     settings: { $noVersionPrefix: true },
+    events: {
+      [ORGS_SETTINGS_CHANGED]: {
+        handler(ctx: Context<OrgsSettingsChangedEvent>) {
+          policies.changed(ctx.params.org_id, ctx.params.revision);
+        },
+      },
+      [ORGS_SETTINGS_REVISION]: {
+        handler(ctx: Context<OrgsSettingsRevisionEvent>) {
+          if (typeof ctx.params?.revision === 'number') policies.announced(ctx.params.revision);
+        },
+      },
+      '$services.changed': {
+        handler() {
+          if (orgsReachable(this.broker)) void policies.check();
+        },
+      },
+    },
     created() {
       const app = express();
       app.disable('x-powered-by');
       app.set('etag', false);
-      app.use('/api', buildRouter(this.broker, dashboardSurface));
+      policies = new OrgPolicyCache(
+        (orgId) => callAction(this.broker, 'orgs.openPolicy.get', { org_id: orgId }),
+        async () => (await callAction(this.broker, 'orgs.openPolicy.revision', {})).revision,
+        this.logger,
+      );
+      const gate = new OpenPolicyGate(policies, routePermissions('/api', dashboardSurface.routes), { debug: config.openPolicyDebug }, this.logger);
+      app.use('/api', buildRouter(this.broker, { ...dashboardSurface, admit: (caller, admission) => gate.admit(caller, admission) }));
       app.use('/admin', buildRouter(this.broker, adminSurface(config.adminSecret)));
       app.use(dashboardGraphqlRouter(this.broker, playgroundFolder(config.templatePath)));
       // The single sign-on landing: a nonce from POST /api/sso becomes a login session, once.
@@ -53,9 +82,19 @@ export function apiService(runtime: Runtime): ServiceSchema {
       const port = await listen(server, config.dashboardPort, config.host);
       this.port = port;
       this.logger.info(`dashboard listening on http://${config.host}:${port}`);
+      // A backstop for a node that missed broadcasts of changed policy rules.
+      checkTimer = setInterval(() => {
+        if (orgsReachable(this.broker)) void policies.check();
+      }, config.storeCheckInterval * 1000);
+      checkTimer.unref();
     },
     async stopped() {
+      clearInterval(checkTimer);
       await close(server);
     },
   };
+}
+
+function orgsReachable(broker: ServiceBroker): boolean {
+  return (broker.registry as unknown as { hasService(name: string): boolean }).hasService('orgs');
 }

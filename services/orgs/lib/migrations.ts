@@ -1,4 +1,5 @@
 import type { Migration } from '../../../lib/store/migrate';
+import { createRevisionTable } from '../../../lib/store/revision';
 
 export const ORGS_MIGRATIONS: Migration[] = [
   {
@@ -29,6 +30,16 @@ export const ORGS_MIGRATIONS: Migration[] = [
     },
     async down(db) {
       await db.schema.dropTable('org_settings');
+    },
+  },
+  {
+    name: '003_create_org_settings_revision',
+    async up(db) {
+      // Numbers each change of policy rules or organisations, for the dashboard nodes' caches.
+      await createRevisionTable(db, 'org_settings_revision');
+    },
+    async down(db) {
+      await db.schema.dropTable('org_settings_revision');
     },
   },
 ];

@@ -35,6 +35,12 @@ export class OrgDirectory {
     return fromRow(row);
   }
 
+  /** The organisation, or undefined when it has no record. */
+  async find(id: string): Promise<Organisation | undefined> {
+    const row = await this.db<OrgRow>('organisations').where('id', id).first();
+    return row ? fromRow(row) : undefined;
+  }
+
   async create(input: OrganisationInput): Promise<Organisation> {
     const organisation = withDefaults(input, input.id ?? newRecordId());
     assertOrgFits(organisation);

@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
+import type { OpenPolicy } from '../../../contracts/orgs/actions';
+import { PolicyProgram, RegoError } from '../../../lib/rego/policy';
 import { parseJson } from '../../../lib/store/migrate';
+import { bumpRevision, currentRevision } from '../../../lib/store/revision';
+import { OrgsErrors } from '../errors';
 
-export interface OpenPolicy {
-  enabled: boolean;
-  rules: string;
-}
+export type { OpenPolicy };
+
+const REVISION_TABLE = 'org_settings_revision';
 
 interface SettingsRow {
   org_id: string;
@@ -36,19 +39,54 @@ export class OrgSettings {
     await this.upsert(orgId, { additional_permissions: JSON.stringify(value) });
   }
 
-  async setOpenPolicy(orgId: string, value: OpenPolicy): Promise<void> {
-    await this.upsert(orgId, { open_policy: JSON.stringify(value) });
+  /**
+   * Stores the rules only when they parse and stay inside the subset gw evaluates (a file that
+   * would be ignored is refused, with the construct and its line). Returns the change's revision.
+   */
+  async setOpenPolicy(orgId: string, value: OpenPolicy): Promise<number> {
+    assertRulesCompile(value.rules);
+    const stored: OpenPolicy = { enabled: value.enabled, rules: value.rules, ...(value.debug === undefined ? {} : { debug: value.debug }) };
+    return this.db.transaction(async (trx) => {
+      await this.upsert(orgId, { open_policy: JSON.stringify(stored) }, trx);
+      return bumpRevision(trx, REVISION_TABLE);
+    });
   }
 
-  async remove(orgId: string): Promise<void> {
-    await this.db('org_settings').where('org_id', orgId).delete();
+  /** Numbers a change of the organisation itself (its name is in the rules' input). */
+  touch(): Promise<number> {
+    return this.db.transaction((trx) => bumpRevision(trx, REVISION_TABLE));
+  }
+
+  revision(): Promise<number> {
+    return currentRevision(this.db, REVISION_TABLE);
+  }
+
+  async remove(orgId: string): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      await trx('org_settings').where('org_id', orgId).delete();
+      return bumpRevision(trx, REVISION_TABLE);
+    });
   }
 
   private row(orgId: string): Promise<SettingsRow | undefined> {
     return this.db<SettingsRow>('org_settings').where('org_id', orgId).first();
   }
 
-  private async upsert(orgId: string, values: Partial<SettingsRow>): Promise<void> {
-    await this.db('org_settings').insert({ org_id: orgId, ...values }).onConflict('org_id').merge(values);
+  private async upsert(orgId: string, values: Partial<SettingsRow>, db: Knex = this.db): Promise<void> {
+    await db('org_settings').insert({ org_id: orgId, ...values }).onConflict('org_id').merge(values);
   }
+}
+
+function assertRulesCompile(rules: string): void {
+  let program: PolicyProgram;
+  try {
+    program = PolicyProgram.compile(rules);
+  } catch (err) {
+    if (err instanceof RegoError) throw OrgsErrors.badRules(err.message, err.location.line, err.location.column);
+    throw err;
+  }
+  // The reference dashboard rewrites requests with `patch_request`; gw only denies, and a rule
+  // it would ignore is refused rather than stored.
+  const patch = program.ruleLocation('patch_request');
+  if (patch) throw OrgsErrors.badRules(`line ${patch.line}, column ${patch.column}: 'patch_request' rules (changing the request) are not supported by gw's policy engine`, patch.line, patch.column);
 }

@@ -88,8 +88,13 @@ export class GroupDirectory {
 
   /** An inactive or missing group grants nothing. */
   async permissionsOf(id: string): Promise<Record<string, PermissionLevel> | undefined> {
+    return (await this.membershipOf(id))?.permissions;
+  }
+
+  /** An active group's name and permissions, or undefined. */
+  async membershipOf(id: string): Promise<{ name: string; permissions: Record<string, PermissionLevel> } | undefined> {
     const row = await this.db<GroupRow>('user_groups').where('id', id).first();
-    return row && row.active ? parseJson<Record<string, PermissionLevel>>(row.user_permissions, {}) : undefined;
+    return row && row.active ? { name: row.name, permissions: parseJson<Record<string, PermissionLevel>>(row.user_permissions, {}) } : undefined;
   }
 
   async requireInOrg(id: string, orgId: string): Promise<void> {

@@ -194,9 +194,10 @@ export class UserDirectory {
   private async caller(row: UserRow): Promise<Caller> {
     if (!row.active) throw UsersErrors.inactive();
     const own = parseJson<Record<string, PermissionLevel>>(row.user_permissions, {});
-    const group = row.group_id ? await this.deps.groups.permissionsOf(row.group_id) : undefined;
-    const permissions = effectivePermissions(own, group);
-    return { user_id: row.id, org_id: row.org_id, email_address: row.email_address, user_permissions: permissions, is_admin: isAdmin(permissions, group !== undefined) };
+    const group = row.group_id ? await this.deps.groups.membershipOf(row.group_id) : undefined;
+    const permissions = effectivePermissions(own, group?.permissions);
+    const caller: Caller = { user_id: row.id, org_id: row.org_id, email_address: row.email_address, user_permissions: permissions, is_admin: isAdmin(permissions, group !== undefined) };
+    return group ? { ...caller, group_id: row.group_id, group_name: group.name } : caller;
   }
 
   private async row(id: string, orgScope: string | undefined): Promise<UserRow> {
