@@ -148,7 +148,9 @@ describe('the combined graph (execution_mode executionEngine)', function () {
 
     node = await startTestNode();
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Graph Co');
-    const open = await dashboard('/apis', { method: 'POST', body: definition('udg') });
+    const persisted = { method: 'GET', path: '/users/{id}', operation: 'query($id: ID!) { user(id: $id) { id name } }', variables: { id: '$path.id' } };
+    const versionData = { not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { persist_graphql: [persisted] } } } };
+    const open = await dashboard('/apis', { method: 'POST', body: definition('udg', { version_data: versionData }) });
     assert.equal(open.status, 200, open.text);
     const keyed = await dashboard('/apis', { method: 'POST', body: definition('udg-keyed', { use_keyless: false }) });
     assert.equal(keyed.status, 200, keyed.text);
@@ -241,6 +243,14 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.doesNotMatch(forwarded, /users/);
     assert.match(forwarded, /code/);
     assert.deepEqual(restCalls(before).map((r) => r.url).sort(), ['/countries/DE/users', '/countries/FR/users']);
+  });
+
+  it('serves a persisted query through the graph: path segments become variables', async () => {
+    const before = rest.received.length;
+    const res = await http(`${node.gatewayUrl}/udg/users/7%20x`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json, { data: { user: { id: '7 x', name: 'user 7 x' } } });
+    assert.deepEqual(restCalls(before).map((r) => r.url), ['/users/7%20x']);
   });
 
   it('answers introspection from the graph’s own schema, calling no data source', async () => {
