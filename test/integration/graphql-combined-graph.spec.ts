@@ -59,7 +59,8 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     api_definition: {
       name,
       use_keyless: true,
-      proxy: { listen_path: `/${name}`, target_url: 'http://example.invalid', strip_listen_path: true },
+      // The reference gateway leaves a combined graph's target empty: it answers from its data sources.
+      proxy: { listen_path: `/${name}`, target_url: '', strip_listen_path: true },
       graphql: {
         enabled: true,
         execution_mode: 'executionEngine',
@@ -350,6 +351,8 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       await refused(withSources([{ kind: 'REST', name: 'ftp', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'ftp://x.test/users' } }]), /data source 'ftp': config.url 'ftp:\/\/x.test\/users' must be http/);
       await refused(withSources([{ kind: 'GraphQL', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'http://{{.arguments.host}}/graphql' } }]), /data source 'host': .*not in its host/);
     });
+    it('an empty target_url on an API that is not a combined graph', () =>
+      refused({ api_definition: { name: 'no-target', use_keyless: true, proxy: { listen_path: '/no-target', target_url: '', strip_listen_path: true } } }, /proxy.target_url '' is not a valid URL/));
     it('an SDL that does not parse', () => refused(withSources([], 'type Query { users: [User }'), /Invalid GraphQL schema/));
   });
 });
