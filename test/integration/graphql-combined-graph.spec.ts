@@ -137,6 +137,10 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       const path = req.url.split('?')[0]!;
       const user = (id: string, countryCode = 'FR') => ({ id, name: `user ${id}`, countryCode, profile: { display: `User #${id}` } });
       let body: unknown = null;
+      if (path === '/users/broken') {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        return void res.end('{}');
+      }
       if (path === '/users' && req.method === 'GET') body = { items: [user('1'), user('2', 'DE'), user('1')] };
       else if (path === '/users' && req.method === 'POST') body = { id: '9', ...JSON.parse(req.body) };
       else if (path === '/search') body = [user('3')];
@@ -244,6 +248,33 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.doesNotMatch(forwarded, /users/);
     assert.match(forwarded, /code/);
     assert.deepEqual(restCalls(before).map((r) => r.url).sort(), ['/countries/DE/users', '/countries/FR/users']);
+  });
+
+  it('sends the operation’s variables with a forwarded field', async () => {
+    const gqlBefore = graphqlSeen.length;
+    const res = await query('/udg', 'query Pick($c: ID!) { country(code: $c) { name } }', {}, { c: 'DE' });
+    assert.deepEqual(res.json, { data: { country: { name: 'Germany' } } });
+    const sent = JSON.parse(graphqlSeen[gqlBefore]!.body);
+    assert.match(sent.query, /^query\(\$c: ID!\) \{ _0: country\(code: \$c\)/);
+    assert.deepEqual(sent.variables, { c: 'DE' });
+  });
+
+  it('answers a failing data source with a GraphQL error on its field, naming the data source', async () => {
+    const res = await query('/udg', '{ user(id: "broken") { id } search(term: "x") { id } }');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data, { user: null, search: [{ id: '3' }] });
+    assert.equal(res.json.errors[0].message, "data source 'users' failed: it answered 503");
+    assert.deepEqual(res.json.errors[0].path, ['user']);
+  });
+
+  it('runs queries sent over the WebSocket through the graph too', async () => {
+    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    const values = await new Promise<unknown[]>((resolve, reject) => {
+      const seen: unknown[] = [];
+      client.subscribe({ query: '{ user(id: "5") { name } }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
+    });
+    assert.deepEqual(values, [{ data: { user: { name: 'user 5' } } }]);
   });
 
   it('serves a persisted query through the graph: path segments become variables', async () => {
