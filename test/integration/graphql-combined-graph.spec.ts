@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { buildSchema, graphql } from 'graphql';
+import { createHandler as createSseHandler } from 'graphql-sse/lib/use/http';
 import { createClient, type Client } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -119,7 +120,9 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     ticks.subscribe = async function* (_source: unknown, { from }: { from: number }) {
       for (let i = from; i > 0; i--) yield { ticks: i };
     };
+    const sse = createSseHandler({ schema });
     graphqlUpstream = createServer((req, res) => {
+      if (req.url?.startsWith('/sse')) return void sse(req, res);
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk));
       req.on('end', async () => {
@@ -160,6 +163,23 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     const keyed = await dashboard('/apis', { method: 'POST', body: definition('udg-keyed', { use_keyless: false }) });
     assert.equal(keyed.status, 200, keyed.text);
     keyedId = keyed.json.Meta;
+    const overSse = await dashboard('/apis', {
+      method: 'POST',
+      body: {
+        api_definition: {
+          name: 'udg-sse',
+          use_keyless: true,
+          proxy: { listen_path: '/udg-sse', target_url: '', strip_listen_path: true },
+          graphql: {
+            enabled: true,
+            execution_mode: 'executionEngine',
+            schema: 'type Query { unused: String } type Subscription { ticks(from: Int!): Int }',
+            engine: { data_sources: [{ kind: 'GraphQL', name: 'ticks-sse', subscription_type: 'sse', root_fields: [{ type: 'Subscription', fields: ['ticks'] }], config: { url: graphqlUrl.replace('/graphql', '/sse'), method: 'POST' } }] },
+          },
+        },
+      },
+    });
+    assert.equal(overSse.status, 200, overSse.text);
     keyedApiId = keyed.json.ID;
     await eventually(async () => assert.equal((await query('/udg', '{ search(term: "x") { id } }')).status, 200), 5000);
     await eventually(async () => assert.equal((await query('/udg-keyed', '{ search(term: "x") { id } }')).status, 401), 5000);
@@ -336,6 +356,17 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       client.subscribe({ query: 'subscription { t: ticks(from: 3) }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
     });
     assert.deepEqual(values, [{ data: { t: 3 } }, { data: { t: 2 } }, { data: { t: 1 } }]);
+  });
+
+  it('streams a subscription field from an SSE upstream (subscription_type on the data source)', async () => {
+    await eventually(async () => assert.equal((await query('/udg-sse', '{ unused }')).status, 200), 5000);
+    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg-sse`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    const values = await new Promise<unknown[]>((resolve, reject) => {
+      const seen: unknown[] = [];
+      client.subscribe({ query: 'subscription { ticks(from: 2) }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
+    });
+    assert.deepEqual(values, [{ data: { ticks: 2 } }, { data: { ticks: 1 } }]);
   });
 
   it('accepts a Kafka data source but answers its field with a clear error, and says so in /gw/health', async () => {
