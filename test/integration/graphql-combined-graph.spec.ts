@@ -279,6 +279,12 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.deepEqual(sent.variables, { c: 'DE' });
   });
 
+  it('accepts GET with the query and variables in the query string', async () => {
+    const params = new URLSearchParams({ query: 'query($c: ID!) { country(code: $c) { name } }', variables: JSON.stringify({ c: 'FR' }) });
+    const res = await http(`${node.gatewayUrl}/udg?${params}`);
+    assert.deepEqual(res.json, { data: { country: { name: 'France' } } });
+  });
+
   it('answers a failing data source with a GraphQL error on its field, naming the data source', async () => {
     const res = await query('/udg', '{ user(id: "broken") { id } search(term: "x") { id } }');
     assert.equal(res.status, 200, res.text);
