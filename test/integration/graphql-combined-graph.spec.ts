@@ -49,6 +49,8 @@ describe('the combined graph (execution_mode executionEngine)', function () {
   let graphqlUpstream: Server;
   let graphqlUrl: string;
   const graphqlSeen: Seen[] = [];
+  /** the `from` of every upstream ticks subscription that has ended */
+  const stoppedTicks: number[] = [];
   const clients: Client[] = [];
   let keyedId = '';
   let keyedApiId = '';
@@ -118,7 +120,14 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     const rootValue = { countries: () => countries, country: ({ code }: { code: string }) => countries.find((c) => c.code === code), favourite: () => countries[0] };
     const ticks = schema.getSubscriptionType()!.getFields().ticks!;
     ticks.subscribe = async function* (_source: unknown, { from }: { from: number }) {
-      for (let i = from; i > 0; i--) yield { ticks: i };
+      try {
+        for (let i = from; i > 0; i--) {
+          if (from > 100) await new Promise((resolve) => setTimeout(resolve, 10));
+          yield { ticks: i };
+        }
+      } finally {
+        stoppedTicks.push(from);
+      }
     };
     const sse = createSseHandler({ schema });
     graphqlUpstream = createServer((req, res) => {
@@ -362,6 +371,17 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       client.subscribe({ query: 'subscription { t: ticks(from: 3) }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
     });
     assert.deepEqual(values, [{ data: { t: 3 } }, { data: { t: 2 } }, { data: { t: 1 } }]);
+  });
+
+  it('stops the upstream subscription when the client completes its operation', async () => {
+    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    let unsubscribe = () => {};
+    await new Promise<void>((resolve, reject) => {
+      unsubscribe = client.subscribe({ query: 'subscription { ticks(from: 1000) }' }, { next: () => resolve(), error: reject, complete: () => undefined });
+    });
+    unsubscribe();
+    await eventually(() => assert.ok(stoppedTicks.includes(1000), 'the upstream generator ended'), 3000);
   });
 
   it('streams a subscription field from an SSE upstream (subscription_type on the data source)', async () => {
