@@ -6,9 +6,9 @@ import { ApisErrors } from '../errors';
 
 /**
  * Refuses, at save time and on every surface, a definition a gateway could not serve: its
- * `proxy.target_url` must parse as a URL (a combined graph may have none), and a GraphQL API must carry a schema the gateway can
- * build (gateways validate requests against it and never introspect by themselves), and a
- * combined graph data sources the gateway can run.
+ * `proxy.target_url` must parse as a URL (a combined graph may have none), a GraphQL API must
+ * carry a schema the gateway can build (gateways validate requests against it and never
+ * introspect by themselves), and a combined graph data sources the gateway can run.
  */
 export function assertServable(definition: ApiDefinition): void {
   const targetless = isCombinedGraph(definition.graphql) && !definition.proxy.target_url;
