@@ -2,8 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { CombinedGraphConfig, DataSource, FieldConfig, GraphqlSourceConfig } from '../../../../lib/graphql/combined-graph-config';
 import { subscribeUpstream } from '../upstream-operations';
-import type { ExecutionLoader } from './execution-loader';
+import type { ExecutionLoader, GraphqlEndpoint } from './execution-loader';
 import { mappingPath, valueAt } from './field-mapping';
+import { FixedQuery } from './fixed-operation';
 import { SelectionForwarder, variableDefinitions } from './forwarded-selection';
 import { compileRestSource, objectFieldsOf } from './rest-source';
 import { sinkIterator } from './sink-iterator';
@@ -61,24 +62,19 @@ function attach(field: GraphQLField<unknown, unknown>, parent: GraphQLObjectType
     field.resolve = resolve as GraphQLFieldResolver<unknown, unknown>;
     return;
   }
-  const resolvers = isSubscription ? subscriptionResolvers(source.name, source.config, path, forwarder) : { resolve: graphqlResolver(source.name, source.config, path, forwarder, share) };
+  const resolvers = isSubscription ? subscriptionResolvers(source.name, source.config, path, forwarder) : { resolve: graphqlResolver(source.name, source.config, path, forwarder, share, schema) };
   Object.assign(field, resolvers);
 }
 
-/** A field of a GraphQL data source: its selection, forwarded and batched with the other fields of this pass. */
-function graphqlResolver(name: string, config: GraphqlSourceConfig, path: string[], forwarder: SelectionForwarder, share: boolean): GraphQLFieldResolver<unknown, unknown> {
+/** A field of a GraphQL data source: its selection (or the source's own operation), batched with the other fields of this pass. */
+function graphqlResolver(name: string, config: GraphqlSourceConfig, path: string[], forwarder: SelectionForwarder, share: boolean, schema: GraphQLSchema): GraphQLFieldResolver<unknown, unknown> {
   const url = compileTemplate(config.url);
   const headers = Object.entries(config.headers).map(([header, value]) => [header.toLowerCase(), compileTemplate(value)] as const);
-  const fixed = config.operation ? { query: config.operation.text, variables: compileTemplate(config.operation.variables || '{}') } : undefined;
+  const fixed = config.operation ? fixedOperation(name, config.operation, share ? FixedQuery.of(config.operation.text, schema) : undefined) : undefined;
   const resolve: Resolver = async (object, args, context, info) => {
     const values = scope(object, args, context);
     const endpoint = { url: url.render(values, encoders.url), method: config.method, headers: Object.fromEntries(headers.map(([header, value]) => [header, value.render(values, encoders.header)])), operationType: share ? ('query' as const) : ('mutation' as const) };
-    if (fixed) {
-      const body = JSON.stringify({ query: fixed.query, variables: JSON.parse(fixed.variables.render(values, encoders.json) || '{}') });
-      const answer = (await failing({ name }, context.loader.fetch({ ...endpoint, headers: { ...endpoint.headers, 'content-type': 'application/json' }, body }, share))) as { data?: unknown; errors?: Array<{ message: string }> };
-      if (!answer?.data && answer?.errors?.length) throw new Error(`data source '${name}': ${answer.errors.map((e) => e.message).join('; ')}`);
-      return valueAt(answer?.data ?? null, path);
-    }
+    if (fixed) return valueAt(await fixed(endpoint, values, context.loader, share), path);
     const forwarded = forwarder.forward(info);
     const used = new Set(forwarded.variables);
     const variables = Object.fromEntries([...used].map((v) => [v, info.variableValues[v]]));
@@ -86,6 +82,29 @@ function graphqlResolver(name: string, config: GraphqlSourceConfig, path: string
     return valueAt({ [info.fieldName]: value }, path);
   };
   return resolve as GraphQLFieldResolver<unknown, unknown>;
+}
+
+type FixedRunner = (endpoint: GraphqlEndpoint, values: TemplateScope, loader: ExecutionLoader, share: boolean) => Promise<unknown>;
+
+/**
+ * The data source's own operation, its `variables` templated (JSON-escaped). A batchable query
+ * (fixed-operation.ts) goes out as literal fields with the other fields of this pass; anything
+ * else is sent as written, identical calls shared. Gives the upstream's `data`.
+ */
+function fixedOperation(name: string, operation: { text: string; variables: string }, batchable: FixedQuery | undefined): FixedRunner {
+  const variables = compileTemplate(operation.variables || '{}');
+  return async (endpoint, values, loader, share) => {
+    const filled = JSON.parse(variables.render(values, encoders.json) || '{}') as Record<string, unknown>;
+    if (batchable) {
+      const fields = batchable.fieldsWith(filled);
+      const answers = await Promise.all(fields.map(([, text]) => failing({ name }, loader.graphqlField(endpoint, { text, variables: [] }, '', {}))));
+      return Object.fromEntries(fields.map(([key], index) => [key, answers[index]]));
+    }
+    const body = JSON.stringify({ query: operation.text, variables: filled });
+    const answer = (await failing({ name }, loader.fetch({ ...endpoint, headers: { ...endpoint.headers, 'content-type': 'application/json' }, body }, share))) as { data?: unknown; errors?: Array<{ message: string }> };
+    if (!answer?.data && answer?.errors?.length) throw new Error(`data source '${name}': ${answer.errors.map((e) => e.message).join('; ')}`);
+    return answer?.data ?? null;
+  };
 }
 
 /** A subscription field of a GraphQL data source: one upstream subscription per client operation, over its `subscription_type`. */
