@@ -69,6 +69,7 @@ describe('the combined graph (execution_mode executionEngine)', function () {
         execution_mode: 'executionEngine',
         version: '2',
         schema: GRAPH_SDL,
+        playground: { enabled: true },
         engine: {
           field_configs: [
             { type_name: 'Query', field_name: 'users', disable_default_mapping: true, path: ['items'] },
@@ -320,6 +321,12 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json, { data: { user: { id: '7 x', name: 'user 7 x' } } });
     assert.deepEqual(restCalls(before).map((r) => r.url), ['/users/7%20x']);
+  });
+
+  it('serves the playground for the graph', async () => {
+    const page = await http(`${node.gatewayUrl}/udg/playground`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /const endpoint = "\/udg";/);
   });
 
   it('answers introspection from the graph’s own schema, calling no data source', async () => {
