@@ -8,7 +8,7 @@
  * (apt-get install -y wrk).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
@@ -23,11 +23,11 @@ const { SDL, QUERY } = require('./schema.js') as { SDL: string; QUERY: string };
 const combined = require('./combined-graph.js') as { GRAPH_QUERY: string; combinedGraphApi(sourcesUrl: string): object };
 
 /** Starts a benchmark child (a .js file of this folder) and waits until it listens. */
-function startChild(file: string, env: Record<string, string>): Promise<void> {
-  return new Promise<void>((resolvePromise, reject) => {
+function startChild(file: string, env: Record<string, string>): Promise<number> {
+  return new Promise<number>((resolvePromise, reject) => {
     const child = fork(join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     children.push(child);
-    child.once('message', () => resolvePromise());
+    child.once('message', () => resolvePromise(child.pid!));
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
 }
@@ -35,11 +35,11 @@ function startChild(file: string, env: Record<string, string>): Promise<void> {
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'gw-bench-graphql-'));
   const upstreamPort = await freePort();
-  await startChild('upstream.js', { PORT: String(upstreamPort) });
+  const upstreamPid = await startChild('upstream.js', { PORT: String(upstreamPort) });
   const sourcesUrl = `http://127.0.0.1:${await freePort()}`;
   await startChild('combined-graph.js', { ROLE: 'sources', PORT: new URL(sourcesUrl).port });
   const handWrittenPort = await freePort();
-  await startChild('combined-graph.js', { ROLE: 'hand-written', PORT: String(handWrittenPort), SOURCES_URL: sourcesUrl });
+  const handWrittenPid = await startChild('combined-graph.js', { ROLE: 'hand-written', PORT: String(handWrittenPort), SOURCES_URL: sourcesUrl });
   const apps = join(work, 'apps');
   mkdirSync(apps, { recursive: true });
   writeFileSync(
@@ -57,12 +57,12 @@ async function main(): Promise<void> {
   await new Promise<void>((resolvePromise) => gw.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()));
 
   const proxyOnly = await compare(work, 'proxy-only', QUERY, [
-    { name: 'upstream, direct', url: `http://127.0.0.1:${upstreamPort}/graphql` },
-    { name: 'gw, proxy-only (validated, cached)', url: `http://127.0.0.1:${gwPort}/graph` },
+    { name: 'upstream, direct', url: `http://127.0.0.1:${upstreamPort}/graphql`, pid: upstreamPid },
+    { name: 'gw, proxy-only (validated, cached)', url: `http://127.0.0.1:${gwPort}/graph`, pid: gw.pid! },
   ]);
   const udg = await compare(work, 'combined-graph', combined.GRAPH_QUERY, [
-    { name: 'hand-written graphql-js server, same sources', url: `http://127.0.0.1:${handWrittenPort}/graphql` },
-    { name: 'gw, combined graph (1 GraphQL + 5 REST calls per query)', url: `http://127.0.0.1:${gwPort}/udg` },
+    { name: 'hand-written graphql-js server, same sources', url: `http://127.0.0.1:${handWrittenPort}/graphql`, pid: handWrittenPid },
+    { name: 'gw, combined graph (1 GraphQL + 5 REST calls per query)', url: `http://127.0.0.1:${gwPort}/udg`, pid: gw.pid! },
   ]);
   process.stdout.write(['', table('share of direct', proxyOnly), '', table('share of hand-written', udg), '', 'Responses were identical.', ''].join('\n'));
 }
@@ -70,30 +70,53 @@ async function main(): Promise<void> {
 interface Target {
   name: string;
   url: string;
+  /** the process serving it: its CPU time per request is measured too (steadier than req/s on a busy machine) */
+  pid: number;
+}
+
+interface Measured {
+  name: string;
+  rps: number;
+  /** CPU time of the serving process per request, in microseconds */
+  cpuUs: number;
 }
 
 /** Checks both targets answer the query identically, then runs alternated wrk rounds; medians in `targets` order. */
-async function compare(work: string, label: string, query: string, targets: Target[]): Promise<Array<{ name: string; rps: number }>> {
+async function compare(work: string, label: string, query: string, targets: Target[]): Promise<Measured[]> {
   const script = join(work, `${label}.lua`);
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify({ query }))}\nwrk.headers["Content-Type"] = "application/json"\n`);
   const answers = await Promise.all(targets.map(async (t) => (await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).text()));
   if (answers.some((answer) => answer !== answers[0])) throw new Error(`${label}: the targets answered differently:\n${answers.join('\n')}`);
-  for (const target of targets) wrk(target.url, script, 1);
-  const results = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  for (const target of targets) wrk(target.url, script, 1); // warm-up
+  const results = new Map<string, Array<{ rps: number; cpuUs: number }>>(targets.map((t) => [t.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) results.get(target.name)!.push(wrk(target.url, script, SECONDS));
+    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+      const cpuBefore = cpuMs(target.pid);
+      const { rps, requests } = wrk(target.url, script, SECONDS);
+      results.get(target.name)!.push({ rps, cpuUs: ((cpuMs(target.pid) - cpuBefore) * 1000) / requests });
+    }
   }
-  return targets.map((t) => ({ name: t.name, rps: median(results.get(t.name)!) }));
+  return targets.map((t) => ({ name: t.name, rps: median(results.get(t.name)!.map((r) => r.rps)), cpuUs: median(results.get(t.name)!.map((r) => r.cpuUs)) }));
 }
 
-function table(shareOf: string, rows: Array<{ name: string; rps: number }>): string {
-  return [`| system | req/s (median of ${ROUNDS}) | ${shareOf} |`, '|---|---|---|', ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / rows[0]!.rps) * 100).toFixed(0)}% |`)].join('\n');
+function table(shareOf: string, rows: Measured[]): string {
+  return [
+    `| system | req/s (median of ${ROUNDS}) | ${shareOf} | CPU µs per request (median) | CPU share |`,
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / rows[0]!.rps) * 100).toFixed(0)}% | ${r.cpuUs.toFixed(0)} | ${((r.cpuUs / rows[0]!.cpuUs) * 100).toFixed(0)}% |`),
+  ].join('\n');
 }
 
-function wrk(url: string, script: string, seconds: number): number {
+/** User plus system CPU time a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function wrk(url: string, script: string, seconds: number): { rps: number; requests: number } {
   const out = execFileSync('wrk', ['-t1', '-c32', `-d${seconds}s`, '-s', script, url], { encoding: 'utf8' });
   if (/Non-2xx/.test(out)) throw new Error(`wrk against ${url} saw errors:\n${out}`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), requests: Number(/(\d+) requests in/.exec(out)?.[1]) };
 }
 
 runBenchmark('bench:graphql', main, children);

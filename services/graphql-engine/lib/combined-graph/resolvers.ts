@@ -58,7 +58,8 @@ function attach(field: GraphQLField<unknown, unknown>, parent: GraphQLObjectType
   if (source.kind === 'REST') {
     if (isSubscription) return void (field.subscribe = () => Promise.reject(new Error(`data source '${source.name}' (REST) can not resolve a subscription field`)));
     const build = compileRestSource(source.config);
-    const resolve: Resolver = async (object, args, context) => valueAt(await failing(source, context.loader.fetch(build(scope(object, args, context)), share)), path);
+    // Plain promise chains, not async functions: this runs once per parent object.
+    const resolve: Resolver = (object, args, context) => failing(source, context.loader.fetch(build(scope(object, args, context)), share)).then((answer) => valueAt(answer, path));
     field.resolve = resolve as GraphQLFieldResolver<unknown, unknown>;
     return;
   }
@@ -153,10 +154,8 @@ function scope(object: unknown, args: Record<string, unknown>, context: Executio
 }
 
 /** A data source's failure, as the field's error naming the data source. */
-async function failing<T>(source: { name: string }, pending: Promise<T>): Promise<T> {
-  try {
-    return await pending;
-  } catch (err) {
-    throw new Error(`data source '${source.name}' failed: ${(err as Error).message}`);
-  }
+function failing<T>(source: { name: string }, pending: Promise<T>): Promise<T> {
+  return pending.catch((err: Error) => {
+    throw new Error(`data source '${source.name}' failed: ${err.message}`);
+  });
 }
