@@ -45,9 +45,10 @@ export const apiDefinitionRule = {
           pattern: /^\/\S*$/,
           messages: { stringPattern: "The '{field}' field must start with '/' and hold no spaces." },
         },
+        // Empty only for a combined graph, which answers from its data sources (checked at save).
         target_url: {
           type: 'string',
-          // Empty only for a supergraph (it has no target of its own); serving-checks.ts refuses it elsewhere.
+          // Empty only for a supergraph or a combined graph (no target of their own); serving-checks.ts refuses it elsewhere.
           pattern: /^(https?:\/\/[^\s/?#]+[^\s]*)?$/i,
           messages: { stringPattern: "The '{field}' field must be an absolute http:// or https:// URL." },
         },

@@ -31,6 +31,8 @@ export const ApisErrors = {
   invalidOas: (problems: string[]) => new GwError('GW_ERR_APIS_INVALID_OAS', 400, `Invalid OAS API definition: ${problems[0]}`, { errors: problems }),
   notOas: (id: string) => new GwError('GW_ERR_APIS_NOT_OAS', 400, `API ${id} is a classic API definition: read and update it with /api/apis/${id}, or export it as OAS with /api/apis/oas/${id}/export`, { id }),
   isOas: (id: string) => new GwError('GW_ERR_APIS_IS_OAS', 400, `API ${id} is an OAS API definition: update it with PUT /api/apis/oas/${id}`, { id }),
+  invalidDataSources: (problems: string[]) =>
+    new GwError('GW_ERR_APIS_INVALID', 400, `Invalid combined graph: ${problems.join('; ')}`, { errors: problems }),
   invalidSchema: (problems: string[]) => new GwError('GW_ERR_APIS_INVALID', 400, 'Invalid GraphQL schema', { errors: problems }),
   idInUse: (apiId: string, requested: string) =>
     new GwError(

@@ -1,9 +1,13 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { ApiLookup, GraphqlApi, GraphqlEngineHandOff, GraphqlRefusal } from '../../../contracts/graphql-engine/hand-off';
+import { isCombinedGraph, readCombinedGraph } from '../../../lib/graphql/combined-graph-config';
 import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import { SupergraphCompiler } from './federation/supergraph-compiler';
-import { GraphqlGate, graphqlGateFor } from './graphql-gate';
 import { Playground } from '../../../lib/graphql/playground';
+import { CombinedGraph } from './combined-graph/combined-graph';
+import { DataSourceFetcher } from './combined-graph/fetcher';
+import { GraphqlGate, graphqlGateFor } from './graphql-gate';
+import { forwardingRunner } from './subscription-session';
 import { acceptSubscriptions, pickProtocol } from './websocket-hand-off';
 
 export interface GraphqlEngineOptions {
@@ -11,28 +15,66 @@ export interface GraphqlEngineOptions {
   playgroundFolder: string;
   /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
   initTimeoutMs: number;
+  /** how long a data source may take to answer headers and body, in ms */
+  dataSourceTimeoutMs: number;
   /** logs what an operator should know (a supergraph that keeps its last good composition) */
   warn?(message: string): void;
 }
 
+export interface GraphqlEngine extends GraphqlEngineHandOff {
+  close(): Promise<void>;
+}
+
 /** The engine's side of the proxy → graphql-engine hand-off (contracts/graphql-engine/hand-off.ts). */
-export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngineHandOff {
+export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngine {
+  const fetcher = new DataSourceFetcher(options.dataSourceTimeoutMs);
   const supergraphs = new SupergraphCompiler(options.warn);
-  return { compile: (definition, lookup) => compileGraphqlApi(definition, options, supergraphs, lookup) };
+  return {
+    compile: (definition, lookup) =>
+      isCombinedGraph(definition.graphql) ? compileCombinedGraph(definition, options, fetcher) : compileForwardedApi(definition, options, supergraphs, lookup),
+    close: () => fetcher.close(),
+  };
 }
 
 /** Until the federation planner serves supergraphs, a valid operation on one is answered this. */
 const SUPERGRAPH_NOT_SERVED: GraphqlRefusal = { status: 503, body: { errors: [{ message: 'This gateway can not execute operations on a supergraph yet' }] } };
 
-function compileGraphqlApi(definition: ApiDefinition, options: GraphqlEngineOptions, supergraphs: SupergraphCompiler, lookup: ApiLookup | undefined): GraphqlApi {
+/** Proxy-only APIs and exposed subgraphs: checked here, forwarded to their target by proxy. */
+function compileForwardedApi(definition: ApiDefinition, options: GraphqlEngineOptions, supergraphs: SupergraphCompiler, lookup: ApiLookup | undefined): GraphqlApi {
   const supergraph = isSupergraphApi(definition) ? supergraphs.supergraphOf(definition, lookup) : undefined;
   const gate = supergraph ? new GraphqlGate(definition, supergraph.schema) : graphqlGateFor(definition);
   const playground = playgroundOf(definition, options.playgroundFolder);
   return {
+    executesOperations: false,
+    execute: () => Promise.reject(new Error('a proxy-only API forwards its operations to its target')),
+    notices: [],
     playground: (relativePath) => playground?.site.serve(relativePath, playground.path),
     refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session) ?? (supergraph ? SUPERGRAPH_NOT_SERVED : undefined),
     speaksProtocol: (offered) => !supergraph && pickProtocol(offered) !== undefined,
-    acceptSubscriptions: (req, socket, head, { session, upstream }) => acceptSubscriptions(req, socket, head, { gate, session, upstream, initTimeoutMs: options.initTimeoutMs }),
+    acceptSubscriptions: (req, socket, head, { session, upstream }) => acceptSubscriptions(req, socket, head, { gate, session, run: forwardingRunner(upstream), initTimeoutMs: options.initTimeoutMs }),
+  };
+}
+
+/** `execution_mode: "executionEngine"`: the engine resolves operations from the graph's data sources. */
+function compileCombinedGraph(definition: ApiDefinition, options: GraphqlEngineOptions, fetcher: DataSourceFetcher): GraphqlApi {
+  const read = readCombinedGraph(definition.graphql as Record<string, unknown>);
+  if ('problems' in read) throw new Error(`its combined graph can not be built: ${read.problems.join('; ')}`);
+  const graph = new CombinedGraph(read.config, definition.name, fetcher);
+  const gate = new GraphqlGate(definition, graph.schema, true);
+  const playground = playgroundOf(definition, options.playgroundFolder);
+  return {
+    executesOperations: true,
+    async execute(operation, request) {
+      const analysed = gate.analyse(operation.query, operation.operationName);
+      if (!analysed.document) return { status: 400, body: { errors: analysed.errors } };
+      return { status: 200, body: await graph.execute(analysed.document, operation, request.headers) };
+    },
+    notices: graph.notices,
+    playground: (relativePath) => playground?.site.serve(relativePath, playground.path),
+    refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
+    speaksProtocol: (offered) => pickProtocol(offered) !== undefined,
+    acceptSubscriptions: (req, socket, head, { session }) =>
+      acceptSubscriptions(req, socket, head, { gate, session, run: (payload, analysed, sink) => graph.run(analysed.document!, payload, req.headers, sink), initTimeoutMs: options.initTimeoutMs }),
   };
 }
 

@@ -13,7 +13,7 @@ export interface GraphqlRefusal {
 }
 
 /**
- * The GraphQL checks of a proxy-only API (SPEC.md "GraphQL"): the query must be valid against
+ * The GraphQL checks of an API (proxy-only or combined graph) (SPEC.md "GraphQL"): the query must be valid against
  * the API's schema, within the key's depth limits, use no restricted field, and ask for
  * introspection only when the key may. Analyses are cached by query text, so a repeated query
  * costs a hash lookup; one cache per node, shared by every API, bounded by bytes of query text.
@@ -27,6 +27,8 @@ export class GraphqlGate {
   constructor(
     private readonly definition: ApiDefinition,
     schema: string | GraphQLSchema,
+    /** keep each query's parsed document with its analysis (the engine executes it) */
+    private readonly keepDocuments = false,
   ) {
     this.schema = typeof schema === 'string' ? buildSchema(schema) : schema;
   }
@@ -34,7 +36,7 @@ export class GraphqlGate {
   analyse(query: string, operationName: string | undefined): AnalysedOperation {
     const cacheKey = `${this.id}\u0000${operationName ?? ''}\u0000${query}`;
     let analysed = analyses.get(cacheKey);
-    if (!analysed) analyses.set(cacheKey, (analysed = analyseOperation(this.schema, query, operationName)));
+    if (!analysed) analyses.set(cacheKey, (analysed = analyseOperation(this.schema, query, operationName, this.keepDocuments)));
     return analysed;
   }
 
@@ -60,14 +62,14 @@ export function setDocumentCacheBudget(bytes: number): void {
   analyses.setBudget(bytes);
 }
 
-/** Builds the gate of a GraphQL API (lib/graphql/graphql-api.ts says which APIs are); throws when it can not be served. */
+/** Builds the gate of a proxy-only GraphQL API (lib/graphql/graphql-api.ts says which APIs are GraphQL); throws when it can not be served. */
 export function graphqlGateFor(definition: ApiDefinition): GraphqlGate {
   const graphql = (definition.graphql ?? {}) as { schema?: string; execution_mode?: string };
   // A subgraph exposed on its listen path (`internal: false`) is proxied like a proxy-only API, checked against the schema it serves.
   if (graphql.execution_mode === 'subgraph') return new GraphqlGate(definition, subgraphServiceSchema(definition.name, subgraphSdlOf(definition) ?? ''));
-  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported yet; only proxyOnly and subgraph`);
+  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported; use proxyOnly, subgraph, supergraph or executionEngine`);
   if (typeof graphql.schema !== 'string' || graphql.schema.trim() === '') throw new Error('graphql.schema is required: the gateway validates requests against it');
-  return new GraphqlGate(definition, graphql.schema);
+  return new GraphqlGate(definition, buildSchema(graphql.schema));
 }
 
 /**

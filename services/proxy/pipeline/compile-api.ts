@@ -1,4 +1,5 @@
 import type { LoggerInstance } from 'moleculer';
+import { isCombinedGraph } from '../../../lib/graphql/combined-graph-config';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
@@ -76,6 +77,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const versions = new Map<string, CompiledVersion>();
   for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps));
   const all = [...versions.values()];
+  const graphql = graphqlApiOf(definition, deps);
 
   const steps: Array<Step | undefined> = [
     oauthEndpointsStep(definition, deps.call, deps.logger),
@@ -89,7 +91,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
-    graphqlStep(definition, graphqlApiOf(definition, deps), all.some((v) => v.persistedQueryFor !== undefined)),
+    graphqlStep(definition, graphql, all.some((v) => v.persistedQueryFor !== undefined)),
     all.some((v) => v.validators) ? validateRequestStep : undefined,
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
@@ -106,7 +108,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       onFailure: deps.onFailure,
     }),
   ];
-  return { definition, plugins, handle: compose(steps.filter((step): step is Step => step !== undefined)) };
+  return { definition, plugins, notices: graphql?.notices, handle: compose(steps.filter((step): step is Step => step !== undefined)) };
 }
 
 /**
@@ -149,11 +151,13 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
 }
 
 /**
- * A supergraph may have no target (the reference gateway stores `target_url: ""`): its
- * operations go to its subgraphs, never to a target, so a reserved never-resolving name stands in.
+ * Supergraphs and combined graphs may have no target (the reference gateway stores
+ * `target_url: ""`): they answer from their subgraphs or data sources, never from a target, so a
+ * reserved never-resolving name stands in. Other APIs need a target.
  */
 function targetlessFallback(definition: ApiDefinition): string {
-  return isSupergraphApi(definition) ? 'http://supergraph-without-target.invalid' : definition.proxy.target_url;
+  if (definition.proxy.target_url) return definition.proxy.target_url;
+  return isSupergraphApi(definition) || isCombinedGraph(definition.graphql) ? 'http://graph-without-target.invalid/' : definition.proxy.target_url;
 }
 
 /** The GraphQL side of a GraphQL API, compiled by graphql-engine; undefined for other APIs. */
