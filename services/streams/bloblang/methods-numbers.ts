@@ -1,0 +1,53 @@
+import { asArray, valueMethod } from './method-kit';
+import { fail, typeError } from './query';
+import type { MethodSpec } from './registry';
+import { floatToInt, int64, isNumber, toFloat, type Value } from './values';
+
+const MAX_INT = 2 ** 63;
+
+/** rounding to an integer: an int64 when it fits (as Bento returns), the float otherwise */
+function integral(fn: (n: number) => number): MethodSpec {
+  return valueMethod([], (v) => {
+    if (typeof v === 'bigint') return v;
+    if (typeof v !== 'number') throw typeError(v, '', 'number');
+    const r = fn(v);
+    return Number.isFinite(r) && Math.abs(r) < MAX_INT ? floatToInt(r) : r;
+  });
+}
+
+/** Go's math.Round: half away from zero */
+const roundHalfAway = (n: number) => Math.sign(n) * Math.round(Math.abs(n));
+
+function numbersOf(v: Value): Array<number | bigint> {
+  return asArray(v).map((e, i) => {
+    if (!isNumber(e)) fail(`index ${i} of array: ${typeError(e, '', 'number').message}`);
+    return e;
+  });
+}
+
+export const NUMBER_METHODS: Record<string, MethodSpec> = {
+  round: integral(roundHalfAway),
+  floor: integral(Math.floor),
+  ceil: integral(Math.ceil),
+  abs: valueMethod([], (v) => {
+    if (typeof v === 'bigint') return v < 0n ? (v === -(1n << 63n) ? (1n << 63n) - 1n : -v) : v;
+    if (typeof v === 'number') return Math.abs(v);
+    throw typeError(v, '', 'number');
+  }),
+  sum: valueMethod([], (v) => {
+    if (isNumber(v)) return v;
+    const nums = numbersOf(v);
+    if (nums.every((n) => typeof n === 'bigint')) return int64(nums.reduce<bigint>((a, n) => a + (n as bigint), 0n));
+    return nums.reduce<number>((a, n) => a + toFloat(n), 0);
+  }),
+  min: valueMethod([], (v) => {
+    const nums = numbersOf(v);
+    if (nums.length === 0) fail('the array was empty');
+    return nums.map(toFloat).reduce((a, n) => (n < a ? n : a));
+  }),
+  max: valueMethod([], (v) => {
+    const nums = numbersOf(v);
+    if (nums.length === 0) fail('the array was empty');
+    return nums.map(toFloat).reduce((a, n) => (n > a ? n : a));
+  }),
+};
