@@ -18,6 +18,8 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
   now: simple((ctx) => formatTimestamp(ctx.run.options.now(), RFC3339_NANO)),
   timestamp_unix: simple((ctx) => ctx.run.options.now().unixSeconds),
   timestamp_unix_milli: simple((ctx) => ctx.run.options.now().epochNanos / 1_000_000n),
+  timestamp_unix_micro: simple((ctx) => ctx.run.options.now().epochNanos / 1_000n),
+  pi: simple(() => Math.PI),
   timestamp_unix_nano: simple((ctx) => ctx.run.options.now().epochNanos),
   uuid_v4: simple(() => randomUUID()),
   hostname: simple((ctx) => ctx.run.options.hostname()),
@@ -57,6 +59,19 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
         return out;
       }
       const v = input.get(key);
+      return v === undefined ? null : toText(v);
+    },
+  },
+  root_meta: {
+    params: [param('key', 'string', { default: '' })],
+    create: (args) => (ctx) => {
+      const key = args.string('key', ctx);
+      if (key === '') {
+        const out = newObject();
+        for (const [k, v] of ctx.run.meta) out[k] = toText(v);
+        return out;
+      }
+      const v = ctx.run.meta.get(key);
       return v === undefined ? null : toText(v);
     },
   },
@@ -148,7 +163,9 @@ function counter(args: Args) {
         current = BigInt(Math.trunc(Number(set)));
         return current;
       }
-      if (set !== null && set !== NOTHING) fail(`expected number value from set, got ${typeof set === 'string' ? 'string' : typeof set}`);
+      // null reads the counter without moving it
+      if (set === null) return current ?? min;
+      if (set !== NOTHING) fail(`expected number value from set, got ${typeof set === 'string' ? 'string' : typeof set}`);
     }
     current = current === null || current >= max ? min : current + 1n;
     return current;

@@ -1,4 +1,5 @@
 import { asArray, valueMethod } from './method-kit';
+import { param } from './params';
 import { fail, typeError } from './query';
 import type { MethodSpec } from './registry';
 import { floatToInt, int64, isNumber, toFloat, type Value } from './values';
@@ -18,6 +19,11 @@ function integral(fn: (n: number) => number): MethodSpec {
 /** Go's math.Round: half away from zero */
 const roundHalfAway = (n: number) => Math.sign(n) * Math.round(Math.abs(n));
 
+function numberOf(v: Value): number {
+  if (!isNumber(v)) throw typeError(v, '', 'number');
+  return toFloat(v);
+}
+
 function numbersOf(v: Value): Array<number | bigint> {
   return asArray(v).map((e, i) => {
     if (!isNumber(e)) fail(`index ${i} of array: ${typeError(e, '', 'number').message}`);
@@ -34,6 +40,9 @@ export const NUMBER_METHODS: Record<string, MethodSpec> = {
     if (typeof v === 'number') return Math.abs(v);
     throw typeError(v, '', 'number');
   }),
+  log: valueMethod([], (v) => Math.log(numberOf(v))),
+  log10: valueMethod([], (v) => Math.log10(numberOf(v))),
+  pow: valueMethod([param('exponent', 'number')], (v, args, ctx) => Math.pow(numberOf(v), args.number('exponent', ctx))),
   sum: valueMethod([], (v) => {
     if (isNumber(v)) return v;
     const nums = numbersOf(v);

@@ -154,11 +154,47 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     }
     return out;
   }),
-  split: textMethod([param('delimiter', 'string')], (s, args, ctx) => {
-    const d = args.string('delimiter', ctx);
-    if (d === '') return [...s];
-    return s.split(d);
+  split: valueMethod([param('delimiter', 'any')], (v, args, ctx) => {
+    if (Array.isArray(v)) {
+      // arrays split on elements equal to the delimiter
+      const delimiter = args.value('delimiter', ctx);
+      const groups: Value[][] = [[]];
+      for (const e of v) {
+        if (valuesEqual(e, delimiter)) groups.push([]);
+        else groups[groups.length - 1].push(e);
+      }
+      return groups.filter((g) => g.length > 0);
+    }
+    const s = asText(v);
+    const d = asText(args.value('delimiter', ctx));
+    const parts = d === '' ? [...s] : s.split(d);
+    return v instanceof Uint8Array ? parts.map((p) => new Uint8Array(Buffer.from(p))) : parts;
   }),
+  join: valueMethod([param('delimiter', 'string', { default: '' })], (v, args, ctx) => {
+    if (!Array.isArray(v)) throw typeError(v, '', 'array');
+    const delimiter = args.string('delimiter', ctx);
+    const parts = v.map((e, i) => {
+      if (typeof e === 'string') return e;
+      if (e instanceof Uint8Array) return bytesToString(e);
+      throw new QueryError(`failed to join element ${i}: ${typeError(e, '', 'string').message}`);
+    });
+    const out = parts.join(delimiter);
+    checkSize(out.length, ctx);
+    return out;
+  }),
+  repeat: textMethod([param('count', 'int')], (s, args, ctx) => {
+    const count = Number(args.int('count', ctx));
+    if (count < 0) fail('invalid count, must be greater than or equal to zero');
+    checkSize(s.length * count, ctx);
+    return s.repeat(count);
+  }),
+  escape_html: textMethod([], (s) => s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;')),
+  unescape_html: textMethod([], (s) =>
+    s.replace(/&(#[0-9]+|#x[0-9a-fA-F]+|amp|lt|gt|quot|apos|nbsp);/g, (_m, e: string) => {
+      if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+      return ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' } as Record<string, string>)[e];
+    }),
+  ),
   has_prefix: textMethod([param('value', 'string')], (s, args, ctx) => s.startsWith(args.string('value', ctx))),
   has_suffix: textMethod([param('value', 'string')], (s, args, ctx) => s.endsWith(args.string('value', ctx))),
   index_of: textMethod([param('value', 'string')], (s, args, ctx) => BigInt(Buffer.from(s).indexOf(Buffer.from(args.string('value', ctx))))),
@@ -207,7 +243,6 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     const out = newObject();
     if (!m.find()) return out;
     out['0'] = m.group() ?? '';
-    for (let i = 1; i <= re.groupCount(); i++) out[String(i)] = m.group(i) ?? '';
     for (const [name, index] of Object.entries(re.namedGroups() as Record<string, number>)) out[name] = m.group(index) ?? '';
     return out;
   }),

@@ -225,6 +225,20 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
       return fail(`index ${i}: ${typeError(key, '', 'string', 'number').message}`);
     });
   }),
+  find: valueMethod([param('value', 'any')], (v, args, ctx) => {
+    const needle = args.value('value', ctx);
+    return BigInt(asArray(v).findIndex((e) => valuesEqual(e, needle)));
+  }),
+  find_all: valueMethod([param('value', 'any')], (v, args, ctx) => {
+    const needle = args.value('value', ctx);
+    return asArray(v).flatMap((e, i) => (valuesEqual(e, needle) ? [BigInt(i)] : []));
+  }),
+  find_by: valueMethod([param('query', 'query')], (v, args, ctx) =>
+    BigInt(asArray(v).findIndex((e) => runEach(args.query('query'), ctx, e) === true)),
+  ),
+  find_all_by: valueMethod([param('query', 'query')], (v, args, ctx) =>
+    asArray(v).flatMap((e, i) => (runEach(args.query('query'), ctx, e) === true ? [BigInt(i)] : [])),
+  ),
   contains_key: valueMethod([param('key', 'string')], (v, args, ctx) => isObject(v) && Object.hasOwn(v, args.string('key', ctx))),
 };
 

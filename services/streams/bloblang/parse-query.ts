@@ -340,21 +340,25 @@ function parseMapExpression(c: Cursor, scope: Scope, target: Query): Query {
   return { annotation: body.annotation, exec: (ctx) => body.exec(ctx.withValue(execValue(target, ctx))) };
 }
 
-/** `target[index]` or `target[start:end]` */
+/** `target[index]` or `target[start:end:step]`, each bound optional */
 function parseBracket(c: Cursor, scope: Scope, target: Query): Query {
   c.pos++;
   c.gap();
-  let first: Query | undefined;
-  if (c.char() !== ':') first = parseQuery(c, scope);
-  c.gap();
+  const bound = (): Query | undefined => {
+    c.gap();
+    if (c.char() === ':' || c.char() === ']') return undefined;
+    const q = parseQuery(c, scope);
+    c.gap();
+    return q;
+  };
+  const first = bound();
   if (first && c.eat(']')) return indexValue(target, first);
   c.expect(':', 'closing bracket');
-  c.gap();
-  let end: Query | undefined;
-  if (c.char() !== ']') end = parseQuery(c, scope);
-  c.gap();
+  const end = bound();
+  let step: Query | undefined;
+  if (c.eat(':')) step = bound();
   c.expect(']', 'closing bracket');
-  return sliceValue(target, first, end);
+  return sliceValue(target, first, end, step);
 }
 
 function parseIf(c: Cursor, scope: Scope): Query {

@@ -71,8 +71,8 @@ export function indexInto(v: Value, index: bigint): Value {
   return v[i];
 }
 
-/** `target[start:end]`: the slice method with optional bounds */
-export function sliceValue(target: Query, start?: Query, end?: Query): Query {
+/** `target[start:end:step]`: negative bounds count from the end, as in Python */
+export function sliceValue(target: Query, start?: Query, end?: Query, step?: Query): Query {
   return {
     annotation: 'slice',
     exec(ctx) {
@@ -83,9 +83,26 @@ export function sliceValue(target: Query, start?: Query, end?: Query): Query {
         if (!isNumber(b)) throw typeError(b, q.annotation, 'number');
         return Number(b);
       };
-      return sliceOf(v, bound(start) ?? 0, bound(end), target.annotation);
+      const by = bound(step) ?? 1;
+      if (by === 0) fail('slice step cannot be zero');
+      if (by === 1) return sliceOf(v, bound(start) ?? 0, bound(end), target.annotation);
+      return steppedSlice(v, bound(start), bound(end), by, target.annotation);
     },
   };
+}
+
+function steppedSlice(v: Value, low: number | undefined, high: number | undefined, step: number, from: string): Value {
+  if (!(typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v))) throw typeError(v, from, 'array', 'string');
+  const items: Value[] | string[] = typeof v === 'string' ? [...v] : Array.isArray(v) ? v : [...v].map((b) => BigInt(b));
+  const n = items.length;
+  const clamp = (i: number, lo: number, hi: number) => Math.min(Math.max(i < 0 ? i + n : i, lo), hi);
+  const out: Array<Value | string> = [];
+  if (step > 0) {
+    for (let i = low === undefined ? 0 : clamp(low, 0, n); i < (high === undefined ? n : clamp(high, 0, n)); i += step) out.push(items[i]);
+  } else {
+    for (let i = low === undefined ? n - 1 : clamp(low, -1, n - 1); i > (high === undefined ? -1 : clamp(high, -1, n - 1)); i += step) out.push(items[i]);
+  }
+  return typeof v === 'string' ? (out as string[]).join('') : (out as Value[]);
 }
 
 /** Bento's slice: negative bounds count from the end, an end past the length is clipped */
