@@ -194,11 +194,14 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
       throw err;
     }
   }),
-  format_json: valueMethod([param('indent', 'string', { default: '    ' }), param('no_indent', 'bool', { default: false })], (v, args, ctx) => {
-    const out = toJson(v, args.bool('no_indent', ctx) ? '' : args.string('indent', ctx));
-    checkSize(out.length, ctx);
-    return new Uint8Array(Buffer.from(out));
-  }),
+  format_json: valueMethod(
+    [param('indent', 'string', { default: '    ' }), param('no_indent', 'bool', { default: false }), param('escape_html', 'bool', { default: true })],
+    (v, args, ctx) => {
+      const out = toJson(v, args.bool('no_indent', ctx) ? '' : args.string('indent', ctx), args.bool('escape_html', ctx));
+      checkSize(out.length, ctx);
+      return new Uint8Array(Buffer.from(out));
+    },
+  ),
   encode: valueMethod([param('scheme', 'string')], (v, args, ctx) => {
     const scheme = args.string('scheme', ctx);
     const codec = ENCODERS[scheme];

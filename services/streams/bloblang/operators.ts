@@ -1,5 +1,5 @@
 import { QueryError } from './errors';
-import { fail, type Query, type Context, typeError, checkSize } from './query';
+import { errFrom, fail, type Query, type Context, typeError, checkSize } from './query';
 import { Timestamp } from './timestamp';
 import { toText } from './values';
 import { bytesToString, int64, isNumber, isObject, isTruthyNumber, NOTHING, DELETE, toFloat, typeOf, valuesEqual, type Result, type Value } from './values';
@@ -57,7 +57,12 @@ export function binary(op: Operator, l: Query, r: Query): Query {
     };
   }
   const apply = (lv: Result, rv: Result, ctx?: Context): Result => {
-    const result = arithmetic(op, lv, rv);
+    let result: Value | undefined;
+    try {
+      result = arithmetic(op, lv, rv);
+    } catch (err) {
+      throw errFrom(err, r.annotation); // division by zero names the divisor, as Bento does
+    }
     if (result === undefined) throw mismatch(op, l, r, lv, rv);
     if (typeof result === 'string' && ctx) checkSize(result.length, ctx);
     return result;

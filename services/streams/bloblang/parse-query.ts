@@ -19,6 +19,7 @@ const OPERATORS: Operator[] = ['&&', '||', '==', '!=', '>=', '<=', '+', '-', '/'
 /** query := term (op term)*, operators on the operand's line, operands after any gap */
 export function parseQuery(c: Cursor, scope: Scope): Query {
   c.spaces();
+  const start = c.pos;
   const operands: Query[] = [];
   const ops: Operator[] = [];
   for (;;) {
@@ -29,7 +30,7 @@ export function parseQuery(c: Cursor, scope: Scope): Query {
       negate = true;
     }
     const term = parseTerm(c, scope);
-    operands.push(negate ? binary('-', literal(0n), term) : term);
+    operands.push(negate ? foldNegation(c, term) : term);
     const save = c.pos;
     c.spaces();
     const op = OPERATORS.find((o) => c.peek(o) && !(o === '|' && c.peek('||')) && !(o === '-' && c.peek('->')));
@@ -41,7 +42,22 @@ export function parseQuery(c: Cursor, scope: Scope): Query {
     c.gap();
     ops.push(op);
   }
-  return combine(operands, ops);
+  try {
+    return combine(operands, ops);
+  } catch (err) {
+    // literals are folded when parsed, so their type errors are found when the mapping is saved
+    if (err instanceof QueryError) throw c.fatal(err.message, start);
+    throw err;
+  }
+}
+
+function foldNegation(c: Cursor, term: Query): Query {
+  try {
+    return binary('-', literal(0n), term);
+  } catch (err) {
+    if (err instanceof QueryError) throw c.fatal(err.message);
+    throw err;
+  }
 }
 
 function parseTerm(c: Cursor, scope: Scope): Query {

@@ -106,8 +106,24 @@ export function toText(v: Value): string {
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
-/** Go's json.Marshal without HTML escaping (keys sorted, as Go sorts map keys) */
-export function toJson(v: Value, indent = ''): string {
+/** Go's encoding/json string quoting: \b and \f as \u escapes, U+2028/9 escaped, optionally <, >, & too */
+function quoteJson(s: string, escapeHtml: boolean): string {
+  return JSON.stringify(s).replace(/\\[\\bf]|[\u2028\u2029<>&]/g, (m) => {
+    switch (m) {
+      case '\\b': return '\\u0008';
+      case '\\f': return '\\u000c';
+      case '\u2028': return '\\u2028';
+      case '\u2029': return '\\u2029';
+      case '<': return escapeHtml ? '\\u003c' : m;
+      case '>': return escapeHtml ? '\\u003e' : m;
+      case '&': return escapeHtml ? '\\u0026' : m;
+      default: return m;
+    }
+  });
+}
+
+/** Go's JSON encoding of a value as Bento writes messages: keys sorted, no HTML escaping unless asked */
+export function toJson(v: Value, indent = '', escapeHtml = false): string {
   const parts: string[] = [];
   let size = 0;
   const push = (s: string) => {
@@ -117,7 +133,7 @@ export function toJson(v: Value, indent = ''): string {
   };
   const write = (value: Value, depth: string): void => {
     if (value === null) return push('null');
-    if (typeof value === 'string') return push(JSON.stringify(value));
+    if (typeof value === 'string') return push(quoteJson(value, escapeHtml));
     if (typeof value === 'boolean') return push(value ? 'true' : 'false');
     if (typeof value === 'bigint') return push(value.toString());
     if (typeof value === 'number') return push(jsonFloat(value));
@@ -133,7 +149,7 @@ export function toJson(v: Value, indent = ''): string {
     entries.forEach(([key, e], i) => {
       if (i > 0) push(',');
       if (indent) push(`\n${inner}`);
-      if (key !== null) push(JSON.stringify(key) + (indent ? ': ' : ':'));
+      if (key !== null) push(quoteJson(key, escapeHtml) + (indent ? ': ' : ':'));
       write(e, inner);
     });
     if (indent) push(`\n${depth}`);
