@@ -3,7 +3,7 @@ import { fail, type Context } from './query';
 import { param, type Args } from './params';
 import type { FunctionSpec } from './registry';
 import { formatTimestamp, RFC3339_NANO } from './time-layout';
-import { DELETE, NOTHING, bytesToString, newObject, toText, type Value } from './values';
+import { DELETE, NOTHING, newObject, toText, type Value } from './values';
 
 const simple = (exec: (ctx: Context) => Value | typeof DELETE | typeof NOTHING): FunctionSpec => ({ params: [], create: () => exec });
 
@@ -172,4 +172,3 @@ function counter(args: Args) {
   };
 }
 
-export { bytesToString };

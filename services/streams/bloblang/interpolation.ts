@@ -1,4 +1,4 @@
-import { MappingError, MappingSyntaxError, QueryError } from './errors';
+import { MappingError, MappingSyntaxError } from './errors';
 import { toSyntaxError } from './parse-mapping';
 import { parseQuery } from './parse-query';
 import { execValueForText, type MappingMessage, type MappingOptions } from './runner';
@@ -60,4 +60,3 @@ export function interpolate(interpolation: Interpolation, message: MappingMessag
   return out;
 }
 
-export { QueryError };

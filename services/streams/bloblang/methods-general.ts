@@ -7,7 +7,7 @@ import { checkSize, errFrom, fail, typeError } from './query';
 import type { MethodSpec } from './registry';
 import { Timestamp } from './timestamp';
 import { formatTimestamp, parseTimestamp, RFC3339_NANO, zoneOffset } from './time-layout';
-import { NOTHING, bytesToString, floatToInt, isObject, toJson, toText, typeOf, type Result, type Value } from './values';
+import { NOTHING, floatToInt, isObject, toJson, toText, typeOf, type Result, type Value } from './values';
 
 const GO_FLOAT = /^[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)$/i;
 
@@ -131,7 +131,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
       if (!program) fail(`map ${name} was not found`);
       const root: { value: Result } = { value: NOTHING };
       try {
-        program!.run(ctx.withRoot(root, typeof v === 'symbol' ? null : v), root);
+        program!.run(ctx.withRoot(root, typeof v === 'symbol' ? null : v));
       } catch (err) {
         throw errFrom(err, target.annotation);
       }
@@ -256,4 +256,3 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
   ts_unix_nano: valueMethod([], (v) => timestampOf(v).epochNanos),
 };
 
-export { bytesToString };

@@ -63,7 +63,7 @@ function trimCutset(s: string, cutset: string, left: boolean, right: boolean): s
 /** Bento's format: Go's fmt verbs, the common ones (%v %s %d %f %q %x %t %%) */
 function goFormat(template: string, args: Value[]): string {
   let i = 0;
-  return template.replace(/%([-+ 0#]*)(\d*)(?:\.(\d+))?([vsdfqxXtTeg%])/g, (whole, flags: string, width: string, precision: string | undefined, verb: string) => {
+  return template.replace(/%([-+ 0#]*)(\d*)(?:\.(\d+))?([vsdfqxXtTeg%])/g, (_whole, flags: string, width: string, precision: string | undefined, verb: string) => {
     if (verb === '%') return '%';
     if (i >= args.length) return `%!${verb}(MISSING)`;
     const arg = args[i++];
@@ -86,7 +86,6 @@ function goFormat(template: string, args: Value[]): string {
       default: out = formatV(arg);
     }
     if (width) out = flags.includes('-') ? out.padEnd(Number(width)) : out.padStart(Number(width), flags.includes('0') && verb !== 's' ? '0' : ' ');
-    void whole;
     return out;
   });
 }
@@ -256,4 +255,3 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
   }),
 };
 
-export { bytesToString };

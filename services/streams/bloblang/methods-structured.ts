@@ -4,7 +4,7 @@ import { param } from './params';
 import { getField, indexInto, sliceOf } from './paths';
 import { checkSize, errFrom, fail, typeError, type Context, type Query } from './query';
 import type { MethodSpec } from './registry';
-import { DELETE, NOTHING, bytesToString, floatToInt, isNumber, isObject, newObject, toFloat, valuesEqual, type Result, type Value, type ValueObject } from './values';
+import { DELETE, NOTHING, bytesToString, isNumber, isObject, newObject, toFloat, valuesEqual, type Result, type Value, type ValueObject } from './values';
 
 const entry = (pairs: Record<string, Value>): ValueObject => Object.assign(newObject(), pairs);
 
@@ -242,4 +242,3 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
   contains_key: valueMethod([param('key', 'string')], (v, args, ctx) => isObject(v) && Object.hasOwn(v, args.string('key', ctx))),
 };
 
-export { floatToInt, valuesEqual };

@@ -1,10 +1,8 @@
-import { MappingSyntaxError, QueryError } from './errors';
+import { LimitError, MappingSyntaxError } from './errors';
 import { parseQuery, type Scope } from './parse-query';
 import type { Context, MappingProgram, Query } from './query';
 import { Cursor, lineAndColumn, ParseFailure } from './scanner';
 import { runStatements, type Statement, type Target } from './statements';
-import { LimitError } from './errors';
-import { NOTHING, type Result } from './values';
 
 /** A parsed mapping: its statements and the maps it defines, ready to execute many times. */
 export interface CompiledMapping {
@@ -189,7 +187,7 @@ function parseMapDefinition(c: Cursor, maps: Map<string, MappingProgram>): void 
 function mapProgram(name: string, body: Statement[]): MappingProgram {
   return {
     name,
-    run(ctx: Context, target: { value: Result }) {
+    run(ctx: Context) {
       const run = ctx.run;
       if (run.depth >= run.options.limits.maxMapDepth) {
         throw new LimitError(`entering map ${name} exceeded maximum allowed stacks of ${run.options.limits.maxMapDepth}, this could be due to unbounded recursion`);
@@ -200,9 +198,7 @@ function mapProgram(name: string, body: Statement[]): MappingProgram {
       } finally {
         run.depth--;
       }
-      void target;
     },
   };
 }
 
-export { NOTHING, QueryError };

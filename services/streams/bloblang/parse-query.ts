@@ -1,14 +1,17 @@
 import { QueryError } from './errors';
-import { FUNCTIONS } from './functions';
-import { METHODS } from './methods';
 import { binary, combine, type Operator } from './operators';
-import { Args } from './params';
-import { execValue, fail, typeError, type Context, type Query } from './query';
-import type { FunctionSpec, MethodSpec } from './registry';
-import { Cursor, ParseFailure } from './scanner';
-import { getPath, indexValue, literal, sliceValue, type FieldBase } from './paths';
-import { DELETE, NOTHING, newObject, valuesEqual, type Result, type Value } from './values';
+import { parseBracket, parseFunction, parseMapExpression, parseMethod } from './parse-calls';
+import { parseIf, parseMatch } from './parse-control';
+import { parseArray, parseNumber, parseObject } from './parse-literals';
+import { getPath, literal, type FieldBase } from './paths';
+import { fail, typeError, type Context, type Query } from './query';
+import type { Cursor } from './scanner';
+import { DELETE, NOTHING, newObject } from './values';
 
+export { checkCondition } from './parse-control';
+export { delimited } from './parse-literals';
+
+/** The query grammar: operators between terms, a term is a base followed by paths, methods, indexes. */
 /** Names bound by enclosing lambdas (`x -> …`), which shadow fields of `this`. */
 export interface Scope {
   named: ReadonlySet<string>;
@@ -61,7 +64,6 @@ function foldNegation(c: Cursor, term: Query): Query {
 }
 
 function parseTerm(c: Cursor, scope: Scope): Query {
-  const start = c.pos;
   let not = false;
   if (c.char() === '!' && c.char(1) !== '=') {
     c.pos++;
@@ -96,7 +98,6 @@ function parseTerm(c: Cursor, scope: Scope): Query {
   }
   if (!not) return q;
   const target = q;
-  void start;
   return {
     annotation: 'not ' + target.annotation,
     exec(ctx) {
@@ -156,95 +157,6 @@ function parseBase(c: Cursor, scope: Scope): Query {
   return getPath(thisQuery(), [word]);
 }
 
-function parseNumber(c: Cursor): Query {
-  const m = /^[0-9]+(\.[0-9]+)?/.exec(c.text.slice(c.pos));
-  c.pos += m![0].length;
-  if (m![1]) return literal(Number(m![0]));
-  const big = BigInt(m![0]);
-  if (BigInt.asIntN(64, big) !== big) throw c.fatal(`number ${m![0]} overflows int64`);
-  return literal(big);
-}
-
-function parseArray(c: Cursor, scope: Scope): Query {
-  c.pos++;
-  const items = delimited(c, ']', () => parseQuery(c, scope));
-  if (items.every((i) => i.literal)) return literal(items.map((i) => i.literal!.value));
-  return {
-    annotation: 'array literal',
-    exec(ctx) {
-      const out: Value[] = [];
-      for (const item of items) {
-        const v = item.exec(ctx);
-        if (v === DELETE || v === NOTHING) continue;
-        out.push(v);
-      }
-      return out;
-    },
-  };
-}
-
-function parseObject(c: Cursor, scope: Scope): Query {
-  c.pos++;
-  const entries = delimited(c, '}', () => {
-    const key: string | Query = c.char() === '"' && !c.peek('"""') ? c.quoted()! : parseQuery(c, scope);
-    c.spaces();
-    c.expect(':', 'colon');
-    c.gap();
-    return { key, value: parseQuery(c, scope) };
-  });
-  if (entries.every((e) => typeof e.key === 'string' && e.value.literal)) {
-    const obj = newObject();
-    for (const e of entries) obj[e.key as string] = e.value.literal!.value;
-    return literal(obj);
-  }
-  return {
-    annotation: 'object literal',
-    exec(ctx) {
-      const out = newObject();
-      for (const { key, value } of entries) {
-        let k: string;
-        if (typeof key === 'string') k = key;
-        else {
-          const kv = key.exec(ctx);
-          if (typeof kv !== 'string') throw new QueryError(`mapping returned invalid key type: ${typeof kv === 'symbol' ? String(kv) : kv === null ? 'null' : typeof kv}`);
-          k = kv;
-        }
-        const v = value.exec(ctx);
-        if (v === DELETE || v === NOTHING) continue;
-        out[k] = v;
-      }
-      return out;
-    },
-  };
-}
-
-/** items separated by commas (newlines allowed around them), up to `close` */
-export function delimited<T>(c: Cursor, close: string, item: () => T, separators = [',']): T[] {
-  const out: T[] = [];
-  c.gap();
-  if (c.eat(close)) return out;
-  for (;;) {
-    out.push(item());
-    c.spaces();
-    if (separators.some((s) => c.eat(s))) {
-      c.gap();
-      if (c.eat(close)) return out;
-      continue;
-    }
-    if (separators.includes('\n') || c.char() === '#') {
-      const save = c.pos;
-      if (c.endOfLine() && c.pos > save) {
-        c.gap();
-        if (c.eat(close)) return out;
-        continue;
-      }
-    }
-    c.gap();
-    if (c.eat(close)) return out;
-    throw c.failure(...separators.map((s) => (s === ',' ? 'comma' : 'line break')), `closing ${close === ']' ? 'square bracket' : close === '}' ? 'curly brace' : 'bracket'}`);
-  }
-}
-
 function parseMetaReference(c: Cursor): Query {
   c.pos++;
   const name = c.word() ?? c.quoted();
@@ -298,198 +210,3 @@ function parseLambda(c: Cursor, scope: Scope, name: string, start: number): Quer
   return { annotation: body.annotation, exec: (ctx) => body.exec(ctx.popInto(name)) };
 }
 
-function parseArgs(c: Cursor, scope: Scope): { positional: Query[]; named: Map<string, Query> } {
-  c.pos++;
-  const positional: Query[] = [];
-  const named = new Map<string, Query>();
-  delimited(c, ')', () => {
-    const m = /^([a-z0-9_]+):(?!:)/.exec(c.text.slice(c.pos));
-    if (m) {
-      c.pos += m[0].length;
-      c.spaces();
-      named.set(m[1], parseQuery(c, scope));
-    } else positional.push(parseQuery(c, scope));
-  });
-  return { positional, named };
-}
-
-function bindArgs(c: Cursor, owner: string, spec: FunctionSpec | MethodSpec, scope: Scope, at: number): Args {
-  const { positional, named } = parseArgs(c, scope);
-  const args = Args.bind(owner, spec, positional, named);
-  if (typeof args === 'string') throw c.fatal(`${owner}: ${args}`, at);
-  return args;
-}
-
-function parseFunction(c: Cursor, scope: Scope, name: string, start: number): Query {
-  const spec = FUNCTIONS[name];
-  if (!spec || !Object.hasOwn(FUNCTIONS, name)) throw c.fatal(`unrecognised function '${name}'`, start);
-  const args = bindArgs(c, `function ${name}`, spec, scope, start);
-  let exec;
-  try {
-    exec = spec.create(args);
-  } catch (err) {
-    throw c.fatal(`function ${name}: ${(err as Error).message}`, start);
-  }
-  return { annotation: `function ${name}`, exec };
-}
-
-function parseMethod(c: Cursor, scope: Scope, target: Query, name: string, start: number): Query {
-  const spec = METHODS[name];
-  if (!spec || !Object.hasOwn(METHODS, name)) throw c.fatal(`unrecognised method '${name}'`, start);
-  const args = bindArgs(c, `method ${name}`, spec, scope, start);
-  let exec;
-  try {
-    exec = spec.create(target, args);
-  } catch (err) {
-    throw c.fatal(`method ${name}: ${(err as Error).message}`, start);
-  }
-  return { annotation: `method ${name}`, exec };
-}
-
-/** `target.(query)`: the query runs with the target as `this` */
-function parseMapExpression(c: Cursor, scope: Scope, target: Query): Query {
-  c.pos++;
-  c.gap();
-  const body = parseQuery(c, scope);
-  c.gap();
-  c.expect(')', 'closing bracket');
-  return { annotation: body.annotation, exec: (ctx) => body.exec(ctx.withValue(execValue(target, ctx))) };
-}
-
-/** `target[index]` or `target[start:end:step]`, each bound optional */
-function parseBracket(c: Cursor, scope: Scope, target: Query): Query {
-  c.pos++;
-  c.gap();
-  const bound = (): Query | undefined => {
-    c.gap();
-    if (c.char() === ':' || c.char() === ']') return undefined;
-    const q = parseQuery(c, scope);
-    c.gap();
-    return q;
-  };
-  const first = bound();
-  if (first && c.eat(']')) return indexValue(target, first);
-  c.expect(':', 'closing bracket');
-  const end = bound();
-  let step: Query | undefined;
-  if (c.eat(':')) step = bound();
-  c.expect(']', 'closing bracket');
-  return sliceValue(target, first, end, step);
-}
-
-function parseIf(c: Cursor, scope: Scope): Query {
-  const branches: Array<{ cond: Query; then: Query }> = [];
-  let otherwise: Query | undefined;
-  c.pos += 2;
-  const block = () => {
-    c.gap();
-    c.expect('{', 'opening curly brace');
-    c.gap();
-    const q = parseQuery(c, scope);
-    c.gap();
-    c.expect('}', 'closing curly brace');
-    return q;
-  };
-  branches.push({ cond: mustQuery(c, scope), then: block() });
-  for (;;) {
-    const save = c.pos;
-    c.gap();
-    if (c.eatWord('else')) {
-      c.spaces();
-      if (c.eatWord('if')) {
-        branches.push({ cond: mustQuery(c, scope), then: block() });
-        continue;
-      }
-      otherwise = block();
-    } else c.pos = save;
-    break;
-  }
-  return {
-    annotation: 'if expression',
-    exec(ctx) {
-      for (const [i, b] of branches.entries()) {
-        if (checkCondition(b.cond, ctx, i)) return b.then.exec(ctx);
-      }
-      return otherwise ? otherwise.exec(ctx) : NOTHING;
-    },
-  };
-}
-
-function mustQuery(c: Cursor, scope: Scope): Query {
-  c.spaces();
-  try {
-    return parseQuery(c, scope);
-  } catch (err) {
-    if (err instanceof ParseFailure && !err.fatal) throw new ParseFailure(err.pos, err.expected, 'required');
-    throw err;
-  }
-}
-
-/** `if` conditions: a boolean, or null (false); anything else fails the message */
-export function checkCondition(cond: Query, ctx: Context, index: number): boolean {
-  let v: Result;
-  try {
-    v = cond.exec(ctx);
-  } catch (err) {
-    if (err instanceof QueryError) fail(`failed to check if condition${index > 0 ? ` ${index}` : ''}: ${err.message}`);
-    throw err;
-  }
-  if (typeof v === 'boolean') return v;
-  if (v === null) return false;
-  fail(`${cond.annotation} resolved to a non-boolean value ${typeof v === 'symbol' ? 'null' : describe(v)}`);
-}
-
-function describe(v: Value): string {
-  if (typeof v === 'string') return `${v} (string)`;
-  if (typeof v === 'bigint') return `${v} (int64)`;
-  if (typeof v === 'number') return `${v} (float64)`;
-  return `${JSON.stringify(v)}`;
-}
-
-function parseMatch(c: Cursor, scope: Scope): Query {
-  c.pos += 5;
-  c.spaces();
-  let subject: Query | undefined;
-  if (c.char() !== '{') subject = parseQuery(c, scope);
-  c.gap();
-  c.expect('{', 'opening curly brace');
-  const cases = delimited(
-    c,
-    '}',
-    () => {
-      let test: ((ctx: Context) => boolean) | null = null;
-      if (c.char() === '_' && /^_[ \t]*=>/.test(c.text.slice(c.pos))) {
-        c.pos++;
-        test = () => true;
-      } else {
-        const pattern = parseQuery(c, scope);
-        test = pattern.literal
-          ? (ctx) => valuesEqual(ctx.current(), pattern.literal!.value)
-          : (ctx) => pattern.exec(ctx) === true;
-      }
-      c.spaces();
-      c.expect('=>', '=>');
-      c.spaces();
-      return { test, body: parseQuery(c, scope) };
-    },
-    [',', '\n'],
-  );
-  return {
-    annotation: 'match expression',
-    exec(ctx) {
-      const value = subject ? execValue(subject, ctx) : ctx.current();
-      const caseCtx = ctx.withValue(value);
-      for (const [i, k] of cases.entries()) {
-        let matched: boolean;
-        try {
-          matched = k.test(caseCtx);
-        } catch (err) {
-          if (err instanceof QueryError) fail(`failed to check match case ${i}: ${err.message}`);
-          throw err;
-        }
-        if (matched) return k.body.exec(caseCtx);
-      }
-      return NOTHING;
-    },
-  };
-}

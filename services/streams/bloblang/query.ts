@@ -49,9 +49,10 @@ export interface Execution {
   depth: number;
 }
 
+/** A `map` definition: runs its statements with the context's root as the new document. */
 export interface MappingProgram {
   readonly name: string;
-  run(ctx: Context, target: { value: Result }): void;
+  run(ctx: Context): void;
 }
 
 const UNSET = Symbol('unset');
