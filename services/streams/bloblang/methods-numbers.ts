@@ -2,7 +2,7 @@ import { asArray, valueMethod } from './method-kit';
 import { param } from './params';
 import { fail, typeError } from './query';
 import type { MethodSpec } from './registry';
-import { floatToInt, int64, isNumber, toFloat, type Value } from './values';
+import { floatToInt, isNumber, toFloat, type Value } from './values';
 
 const MAX_INT = 2 ** 63;
 
@@ -43,11 +43,13 @@ export const NUMBER_METHODS: Record<string, MethodSpec> = {
   log: valueMethod([], (v) => Math.log(numberOf(v))),
   log10: valueMethod([], (v) => Math.log10(numberOf(v))),
   pow: valueMethod([param('exponent', 'number')], (v, args, ctx) => Math.pow(numberOf(v), args.number('exponent', ctx))),
+  // Bento sums as float64 (a number target is returned as it is)
   sum: valueMethod([], (v) => {
     if (isNumber(v)) return v;
-    const nums = numbersOf(v);
-    if (nums.every((n) => typeof n === 'bigint')) return int64(nums.reduce<bigint>((a, n) => a + (n as bigint), 0n));
-    return nums.reduce<number>((a, n) => a + toFloat(n), 0);
+    return asArray(v).reduce<number>((total, e, i) => {
+      if (!isNumber(e)) fail(`index ${i}: ${typeError(e, '', 'number').message}`);
+      return total + toFloat(e);
+    }, 0);
   }),
   min: valueMethod([], (v) => {
     const nums = numbersOf(v);

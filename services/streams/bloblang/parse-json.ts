@@ -1,6 +1,6 @@
 import { int64, newObject, type Value } from './values';
 
-const MAX_DEPTH = 10_000;
+const MAX_DEPTH = 2_000;
 
 /**
  * JSON text → Value, keeping what JSON.parse loses: a number written without fraction or

@@ -85,7 +85,7 @@ function parseStatements(c: Cursor, maps: Map<string, MappingProgram> | null, in
 
 function parseStatement(c: Cursor, maps: Map<string, MappingProgram> | null, metaAllowed: boolean): Statement | null {
   const start = c.pos;
-  const line = lineAndColumn(c.text, start).line;
+  const line = c.lineOf(start);
   const word = c.lookWord();
   const followedBy = (w: string, chars: RegExp) => word === w && chars.test(c.text[start + w.length] ?? '');
   if (followedBy('map', /[ \t]/)) {

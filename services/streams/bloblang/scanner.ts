@@ -16,7 +16,23 @@ const WORD = /[A-Za-z0-9_]/;
 
 export class Cursor {
   pos = 0;
+  private lineStarts: number[] | null = null;
   constructor(readonly text: string) {}
+
+  /** 1-based line of a position (statements carry it for their error messages) */
+  lineOf(pos: number): number {
+    if (!this.lineStarts) {
+      this.lineStarts = [0];
+      for (let i = 0; i < this.text.length; i++) if (this.text[i] === '\n') this.lineStarts.push(i + 1);
+    }
+    let [low, high] = [0, this.lineStarts.length - 1];
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.lineStarts[mid] <= pos) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  }
 
   get done(): boolean {
     return this.pos >= this.text.length;

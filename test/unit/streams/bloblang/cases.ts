@@ -31,6 +31,7 @@ export const LANGUAGE_CASES: MappingCase[] = [
   { name: 'deleting all metadata', mapping: 'meta = deleted()', input: 'x', metadata: { a: '1', b: '2' }, output: 'x', outputMetadata: {} },
   { name: '@ is every metadata key', mapping: 'root = @', input: '{}', metadata: { a: '1', b: '2' }, output: '{"a":"1","b":"2"}' },
   { name: 'metadata keeps types', mapping: 'meta n = 5\nroot.t = @n.type()\nroot.s = root_meta("n")', input: '{}', output: '{"s":"5","t":"number"}', outputMetadata: { n: 5 } },
+  { name: 'metadata() keeps the input types, meta() gives strings', mapping: 'root.typed = metadata("n")\nroot.text = meta("n")\nroot.all = metadata()', input: '{}', metadata: { n: 3 }, output: '{"all":{"n":3},"text":"3","typed":3}' },
   { name: 'a missing metadata key is null', mapping: 'root.v = @nope\nroot.w = meta("nope")', input: '{}', output: '{"v":null,"w":null}' },
   // numbers and operators
   { name: 'multiplication before addition', mapping: 'root = 1 + 2 * 3', input: '{}', output: '7' },
@@ -71,7 +72,9 @@ export const LANGUAGE_CASES: MappingCase[] = [
   { name: 'the failing line is named', mapping: 'root.a = 1\nroot.b = this.x.not_null()', input: '{}', error: 'failed assignment (line 2): field `this.x`: value is null' },
   { name: 'this on unstructured content fails', mapping: 'root.v = this.foo', input: 'hello', error: "failed assignment (line 1): unable to reference message as structured (with 'this.foo'): parse as json: invalid character 'h' looking for beginning of value" },
   { name: 'throw fails the message with its text', mapping: 'root = if this.bad { throw("bad input") } else { "ok" }', input: '{"bad":true}', error: 'failed assignment (line 1): bad input' },
-  { name: 'error() reads the flagged error', mapping: 'root.e = error()', input: '{}', output: '{"e":null}' },
+  { name: 'error() is null on a message without an error', mapping: 'root.e = error()', input: '{}', output: '{"e":null}' },
+  { name: 'sum is a floating point total', mapping: 'root = [this.n.sum(), this.n.sum().string(), [1.5, 2].sum()]', input: '{"n":[400000,600000]}', output: '[1000000,"1e+06",3.5]' },
+  { name: 'deeply nested input is refused, not a crash', mapping: 'root = this', input: '['.repeat(3000) + ']'.repeat(3000), error: "failed assignment (line 1): unable to reference message as structured (with 'this'): parse as json: exceeded max depth" },
   // methods named by the issue
   { name: 'lowercase, trim, replace_all', mapping: 'root = this.s.trim().lowercase().replace_all(" ", "_")', input: '{"s":"  Hello Big World "}', output: 'hello_big_world' },
   { name: 'split and join', mapping: 'root = this.s.split(",").join(" | ")', input: '{"s":"a,b,c"}', output: 'a | b | c' },
