@@ -5,6 +5,7 @@
 export {
   parseMapping,
   execute,
+  executeOnto,
   check,
   DEFAULT_ENV_PREFIX,
   type Mapping,

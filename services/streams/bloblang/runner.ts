@@ -5,7 +5,7 @@ import { parseJson } from './parse-json';
 import { Context, DEFAULT_LIMITS, type Execution, type Query, type RuntimeOptions } from './query';
 import { runStatements } from './statements';
 import { Timestamp } from './timestamp';
-import { DELETE, NOTHING, fromPlain, toJson, toPlain, toText, type Result, type Value } from './values';
+import { DELETE, NOTHING, cloneValue, fromPlain, toJson, toPlain, toText, type Result, type Value } from './values';
 
 /*
  * Bloblang, the mapping language of the reference gateway's streams (Bento's language), as a
@@ -117,15 +117,41 @@ function failure(err: unknown): MappingError {
 export function execute(mapping: Mapping, message: MappingMessage, options?: MappingOptions): MappingOutcome {
   try {
     const { run, original } = prepare(mapping, message, options);
-    const root: { value: Result } = { value: NOTHING };
-    runStatements(mapping.compiled.statements, Context.start(run, root), true);
-    if (root.value === DELETE) return { kind: 'deleted' };
-    const metadata: Record<string, unknown> = {};
-    for (const [k, v] of run.meta) Object.defineProperty(metadata, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
-    return { kind: 'message', message: { ...contentOf(root.value, original, run), metadata } };
+    return finish(mapping, run, { value: NOTHING }, original);
   } catch (err) {
     return { kind: 'error', error: failure(err) };
   }
+}
+
+/**
+ * Bento's MapOnto (a branch's `result_map`): queries read `source` (the branch result: `this`,
+ * content(), meta()), while `root` starts as `onto`'s document and `meta` assignments and `@`
+ * act on `onto`'s metadata. An `onto` that is not JSON starts from an empty root and keeps its
+ * content unless the mapping assigns one.
+ */
+export function executeOnto(mapping: Mapping, source: MappingMessage, onto: MappingMessage, options?: MappingOptions): MappingOutcome {
+  try {
+    const { run } = prepare(mapping, source, options);
+    const target = prepare(mapping, onto, options);
+    run.meta = new Map(target.run.inputMeta);
+    let start: Result = NOTHING;
+    try {
+      start = cloneValue(target.run.structured());
+    } catch {
+      // not structured: the root starts empty, as in Bento
+    }
+    return finish(mapping, run, { value: start }, target.original);
+  } catch (err) {
+    return { kind: 'error', error: failure(err) };
+  }
+}
+
+function finish(mapping: Mapping, run: Execution, root: { value: Result }, original: Prepared['original']): MappingOutcome {
+  runStatements(mapping.compiled.statements, Context.start(run, root), true);
+  if (root.value === DELETE) return { kind: 'deleted' };
+  const metadata: Record<string, unknown> = {};
+  for (const [k, v] of run.meta) Object.defineProperty(metadata, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+  return { kind: 'message', message: { ...contentOf(root.value, original, run), metadata } };
 }
 
 function contentOf(root: Result, original: Prepared['original'], run: Execution): { content: Buffer; structured: unknown } {

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import {
   check,
   execute,
+  executeOnto,
   interpolate,
   parseInterpolation,
   parseMapping,
@@ -52,6 +53,17 @@ describe('streams: Bloblang runtime', () => {
       assert.ok(outcome.kind === 'message');
       assert.equal(outcome.message.content.toString(), '{"__proto__":{"a":1,"polluted":true}}');
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
+
+    it('executeOnto maps a branch result onto the original message', () => {
+      const outcome = executeOnto(
+        compile('root.user = this.name\nmeta from_branch = meta("status")\nroot.seen = @original'),
+        { content: '{"name":"Ann"}', metadata: { status: '200' } },
+        { content: '{"id":7}', metadata: { original: 'yes' } },
+      );
+      assert.ok(outcome.kind === 'message');
+      assert.equal(outcome.message.content.toString(), '{"id":7,"seen":"yes","user":"Ann"}');
+      assert.deepEqual(outcome.message.metadata, { original: 'yes', from_branch: '200' });
     });
 
     it('check() gives the boolean of a condition mapping', () => {
