@@ -39,7 +39,7 @@ export function parseInterpolation(text: string): Interpolation | MappingSyntaxE
     }
   } catch (err) {
     if (err instanceof ParseFailure) return toSyntaxError(text, err);
-    throw err;
+    return new MappingSyntaxError(1, 1, err instanceof RangeError ? 'expression is nested too deeply' : `expression could not be parsed: ${(err as Error)?.message}`);
   }
   if (literal) parts.push(literal);
   return { source: text, parts };

@@ -79,11 +79,11 @@ export function parseBracket(c: Cursor, scope: Scope, target: Query): Query {
   };
   const first = bound();
   if (first && c.eat(']')) return indexValue(target, first);
-  c.expect(':', 'closing bracket');
+  if (!c.eat(':')) throw c.failure('colon', 'closing square bracket');
   const end = bound();
   let step: Query | undefined;
   if (c.eat(':')) step = bound();
-  c.expect(']', 'closing bracket');
+  c.expect(']', 'closing square bracket');
   return sliceValue(target, first, end, step);
 }
 

@@ -51,7 +51,7 @@ export function parseMapping(text: string): Mapping | MappingSyntaxError {
     return { source: text, compiled };
   } catch (err) {
     if (err instanceof RangeError) return new MappingSyntaxError(1, 1, 'mapping is nested too deeply');
-    throw err;
+    return new MappingSyntaxError(1, 1, `mapping could not be parsed: ${(err as Error)?.message ?? String(err)}`);
   }
 }
 
