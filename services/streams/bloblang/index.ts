@@ -15,4 +15,5 @@ export {
   type MappingOptions,
 } from './runner';
 export { parseInterpolation, interpolate, type Interpolation } from './interpolation';
+export { findMappingErrors, type ConfigMappingError } from './validate-config';
 export { MappingError, MappingSyntaxError, GW_ERR_STREAMS_MAPPING_FAILED, GW_ERR_STREAMS_MAPPING_SYNTAX } from './errors';

@@ -3,6 +3,7 @@ import {
   check,
   execute,
   executeOnto,
+  findMappingErrors,
   interpolate,
   parseInterpolation,
   parseMapping,
@@ -119,6 +120,32 @@ describe('streams: Bloblang runtime', () => {
 
     it('an invalid pattern fails the message with the RE2 reason', () => {
       assert.match(errorOf('root = "x".re_match("(?<=a)b")', { content: '{}' }), /^failed assignment \(line 1\): string literal: error parsing regexp: /);
+    });
+  });
+
+  describe('stream configurations', () => {
+    it('finds every mapping and interpolation that does not parse, with its place', () => {
+      const config = {
+        input: { http_server: { path: '/in' } },
+        pipeline: {
+          processors: [
+            { mapping: 'root = this' },
+            { branch: { request_map: 'root.id = this.id', result_map: 'root.x = this.\nroot.y = 1' } },
+            { switch: [{ check: 'this.kind == "a"', processors: [{ mapping: 'root = "unterminated' }] }] },
+          ],
+        },
+        output: { kafka: { addresses: ['k:9092'], topic: 'events-${! meta("key").nope() }' } },
+      };
+      const found = findMappingErrors(config).map((e) => `${e.path}: ${e.error.message}`);
+      assert.deepEqual(found, [
+        'pipeline.processors[1].branch.result_map: line 2 char 8: expected line break',
+        'pipeline.processors[2].switch[0].processors[0].mapping: line 1 char 21: required: expected end quote',
+        "output.kafka.topic: line 1 char 24: unrecognised method 'nope'",
+      ]);
+    });
+
+    it('a valid configuration has none', () => {
+      assert.deepEqual(findMappingErrors({ pipeline: { processors: [{ mapping: 'root = this.a | "x"' }] }, output: { kafka: { topic: 't-${! this.id }' } } }), []);
     });
   });
 
