@@ -80,7 +80,7 @@ export function parseMatch(c: Cursor, scope: Scope): Query {
   let subject: Query | undefined;
   if (c.char() !== '{') subject = parseQuery(c, scope);
   c.gap();
-  c.expect('{', 'opening curly brace');
+  if (!c.eat('{')) throw new ParseFailure(c.pos, ['{'], 'required');
   const cases = delimited(
     c,
     '}',

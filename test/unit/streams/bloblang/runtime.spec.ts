@@ -140,7 +140,7 @@ describe('streams: Bloblang runtime', () => {
       assert.deepEqual(found, [
         'pipeline.processors[1].branch.result_map: line 2 char 8: expected line break',
         'pipeline.processors[2].switch[0].processors[0].mapping: line 1 char 21: required: expected end quote',
-        "output.kafka.topic: line 1 char 24: unrecognised method 'nope'",
+        "output.kafka.topic: line 1 char 30: unrecognised method 'nope'",
       ]);
     });
 
@@ -165,7 +165,7 @@ describe('streams: Bloblang runtime', () => {
     it('reports a bad query with its column', () => {
       const result = parseInterpolation('topic-${! this.id.nope() }');
       assert.ok(result instanceof MappingSyntaxError);
-      assert.equal(result.message, "line 1 char 19: unrecognised method 'nope'");
+      assert.equal(result.message, "line 1 char 25: unrecognised method 'nope'");
     });
 
     it('a failing query is a MappingError', () => {
