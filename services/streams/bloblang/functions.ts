@@ -7,8 +7,8 @@ import { DELETE, NOTHING, newObject, toText, type Value } from './values';
 
 const simple = (exec: (ctx: Context) => Value | typeof DELETE | typeof NOTHING): FunctionSpec => ({ params: [], create: () => exec });
 
-/** process-wide named counters of the deprecated `count` function */
-const namedCounters = new Map<string, bigint>();
+/** names one mapping may count with `count(name)` before the oldest is forgotten */
+const MAX_NAMED_COUNTERS = 10_000;
 
 const NANOID_ALPHABET = '_-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -121,8 +121,11 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     params: [param('name', 'string')],
     create: (args) => (ctx) => {
       const name = args.string('name', ctx);
-      const next = (namedCounters.get(name) ?? 0n) + 1n;
-      namedCounters.set(name, next);
+      const counters = ctx.run.counters;
+      const next = (counters.get(name) ?? 0n) + 1n;
+      counters.delete(name);
+      if (counters.size >= MAX_NAMED_COUNTERS) counters.delete(counters.keys().next().value as string);
+      counters.set(name, next);
       return next;
     },
   },

@@ -9,6 +9,7 @@ export interface CompiledMapping {
   readonly source: string;
   readonly statements: Statement[];
   readonly maps: Map<string, MappingProgram>;
+  readonly counters: Map<string, bigint>;
 }
 
 const TOP: Scope = { named: new Set() };
@@ -20,14 +21,14 @@ export function compileMapping(text: string): CompiledMapping | MappingSyntaxErr
     const statements = parseStatements(new Cursor(text), maps, false);
     // nothing but whitespace and comments: no query either, so no shorthand to try
     if (statements.length === 0 && maps.size === 0) return toSyntaxError(text, new ParseFailure(emptyMappingPosition(text), ['import', 'map', 'assignment']));
-    return { source: text, statements, maps };
+    return { source: text, statements, maps, counters: new Map() };
   } catch (err) {
     if (!(err instanceof ParseFailure)) throw err;
     failure = err;
   }
   if (!failure.fatal) {
     const single = singleRoot(text);
-    if (!(single instanceof ParseFailure)) return { source: text, statements: [single], maps: new Map() };
+    if (!(single instanceof ParseFailure)) return { source: text, statements: [single], maps: new Map(), counters: new Map() };
     if (single.pos > failure.pos || single.fatal) failure = single;
   }
   return toSyntaxError(text, failure);

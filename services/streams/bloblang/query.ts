@@ -45,6 +45,8 @@ export interface Execution {
   error: string | null;
   vars: Map<string, Value>;
   maps: Map<string, MappingProgram>;
+  /** `count(name)` totals, kept per parsed mapping so tenants never share them */
+  counters: Map<string, bigint>;
   options: RuntimeOptions;
   depth: number;
 }

@@ -101,6 +101,7 @@ function prepare(mapping: Mapping, message: MappingMessage, options?: MappingOpt
     error: message.error ?? null,
     vars: new Map(),
     maps: mapping.compiled.maps,
+    counters: mapping.compiled.counters,
     options: runtimeOptions(options),
     depth: 0,
   };
@@ -177,9 +178,9 @@ export function check(mapping: Mapping, message: MappingMessage, options?: Mappi
 }
 
 /** Evaluates one query (of an interpolation) against a message, as text. */
-export function execValueForText(q: Query, message: MappingMessage, options?: MappingOptions): string | MappingError {
+export function execValueForText(q: Query, message: MappingMessage, options: MappingOptions | undefined, counters: Map<string, bigint>): string | MappingError {
   try {
-    const { run } = prepare(EMPTY, message, options);
+    const { run } = prepare({ source: '', compiled: { source: '', statements: [], maps: new Map(), counters } }, message, options);
     const v = q.exec(Context.start(run, { value: NOTHING }));
     return typeof v === 'symbol' ? 'null' : toText(v);
   } catch (err) {
@@ -187,4 +188,3 @@ export function execValueForText(q: Query, message: MappingMessage, options?: Ma
   }
 }
 
-const EMPTY: Mapping = { source: '', compiled: { source: '', statements: [], maps: new Map() } };

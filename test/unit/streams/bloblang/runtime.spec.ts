@@ -110,6 +110,16 @@ describe('streams: Bloblang runtime', () => {
       assert.match(errorOf(mapping, { content: '{"n":50}' }, { limits: { maxMapDepth: 10 } }), /entering map down exceeded maximum allowed stacks of 10/);
     });
 
+    it('count() totals belong to one mapping: another tenant\'s mapping starts at 1', () => {
+      const first = compile('root = count("orders")');
+      const second = compile('root = count("orders")');
+      const content = (m: Mapping) => {
+        const outcome = execute(m, { content: '{}' });
+        return outcome.kind === 'message' ? outcome.message.content.toString() : outcome.kind;
+      };
+      assert.deepEqual([content(first), content(first), content(second), content(first)], ['1', '2', '1', '3']);
+    });
+
     it('a catastrophic pattern runs in linear time on RE2', () => {
       const started = Date.now();
       const outcome = execute(compile('root = this.s.re_match("(a+)+$")'), { content: JSON.stringify({ s: 'a'.repeat(5000) + 'b' }) });
