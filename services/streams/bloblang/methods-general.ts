@@ -253,6 +253,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
   }),
   ts_unix: valueMethod([], (v) => timestampOf(v).unixSeconds),
   ts_unix_milli: valueMethod([], (v) => timestampOf(v).epochNanos / 1_000_000n),
+  ts_unix_micro: valueMethod([], (v) => timestampOf(v).epochNanos / 1_000n),
   ts_unix_nano: valueMethod([], (v) => timestampOf(v).epochNanos),
 };
 

@@ -1,3 +1,4 @@
+import { EXTRA_METHODS } from './methods-extra';
 import { GENERAL_METHODS } from './methods-general';
 import { NUMBER_METHODS } from './methods-numbers';
 import { STRING_METHODS } from './methods-strings';
@@ -10,4 +11,5 @@ export const METHODS: Record<string, MethodSpec> = Object.assign(Object.create(n
   ...STRING_METHODS,
   ...NUMBER_METHODS,
   ...STRUCTURED_METHODS,
+  ...EXTRA_METHODS,
 });
