@@ -17,7 +17,8 @@ const TOKENS = [
   'PM', 'pm', '1', '2', '3', '4', '5',
 ];
 
-type Chunk = { literal: string } | { token: string } | { fraction: { digits: number; trim: boolean } };
+/** a layout read into pieces; `bare` fractions (strftime's %f) have no leading dot */
+export type Chunk = { literal: string } | { token: string } | { fraction: { digits: number; trim: boolean; bare?: boolean } };
 
 function chunks(layout: string): Chunk[] {
   const out: Chunk[] = [];
@@ -58,13 +59,14 @@ function formatOffset(token: string, offset: number): string {
   return `${sign}${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}`;
 }
 
-export function formatTimestamp(ts: Timestamp, layout: string): string {
+export function formatTimestamp(ts: Timestamp, layout: string | Chunk[]): string {
   const f = ts.fields();
-  return chunks(layout)
+  return (typeof layout === 'string' ? chunks(layout) : layout)
     .map((chunk) => {
       if ('literal' in chunk) return chunk.literal;
       if ('fraction' in chunk) {
         const digits = pad(f.nanos, 9).slice(0, chunk.fraction.digits);
+        if (chunk.fraction.bare) return digits;
         if (!chunk.fraction.trim) return `.${digits}`;
         const trimmed = digits.replace(/0+$/, '');
         return trimmed ? `.${trimmed}` : '';
@@ -102,13 +104,13 @@ export function formatTimestamp(ts: Timestamp, layout: string): string {
 class LayoutError extends Error {}
 
 /** Parses `value` with a Go layout; throws an Error in Go's wording when it does not match. */
-export function parseTimestamp(layout: string, value: string): Timestamp {
+export function parseTimestamp(layout: string, value: string, pieces: Chunk[] = chunks(layout)): Timestamp {
   const reader = new LayoutReader(layout, value);
-  const layoutChunks = chunks(layout);
+  const layoutChunks = pieces;
   const hasFraction = layoutChunks.some((c) => 'fraction' in c);
   for (const chunk of layoutChunks) {
     if ('literal' in chunk) reader.literal(chunk.literal);
-    else if ('fraction' in chunk) reader.fraction(chunk.fraction.digits, chunk.fraction.trim);
+    else if ('fraction' in chunk) reader.fraction(chunk.fraction.digits, chunk.fraction.trim, chunk.fraction.bare);
     else reader.token(chunk.token, hasFraction);
   }
   return reader.finish();
@@ -160,13 +162,13 @@ class LayoutReader {
     this.at += text.length;
   }
 
-  fraction(digits: number, optional: boolean): void {
-    const m = /^[.,]([0-9]+)/.exec(this.value.slice(this.at));
+  fraction(digits: number, optional: boolean, bare = false): void {
+    const m = (bare ? /^()([0-9]+)/ : /^[.,]([0-9]+)/).exec(this.value.slice(this.at));
     if (!m) {
       if (!optional) this.fail(`.${'0'.repeat(digits)}`);
       return;
     }
-    this.nanos = Number(m[1].slice(0, 9).padEnd(9, '0'));
+    this.nanos = Number(m[m.length - 1].slice(0, 9).padEnd(9, '0'));
     this.at += m[0].length;
   }
 
@@ -232,4 +234,28 @@ export function zoneOffset(zone: string, at: Timestamp): number {
   if (!m) return 0;
   const seconds = Number(m[2]) * 3600 + Number(m[3]) * 60;
   return m[1] === '-' ? -seconds : seconds;
+}
+
+/** strftime directives (as Bento's ts_strftime / ts_strptime read them) in Go layout pieces */
+const STRFTIME: Record<string, Chunk[]> = {
+  Y: [{ token: '2006' }], y: [{ token: '06' }], m: [{ token: '01' }], d: [{ token: '02' }], e: [{ token: '_2' }],
+  b: [{ token: 'Jan' }], h: [{ token: 'Jan' }], B: [{ token: 'January' }], a: [{ token: 'Mon' }], A: [{ token: 'Monday' }],
+  H: [{ token: '15' }], I: [{ token: '03' }], M: [{ token: '04' }], S: [{ token: '05' }], p: [{ token: 'PM' }],
+  j: [{ token: '002' }], z: [{ token: '-0700' }], Z: [{ token: 'MST' }], f: [{ fraction: { digits: 6, trim: false, bare: true } }],
+  F: [{ token: '2006' }, { literal: '-' }, { token: '01' }, { literal: '-' }, { token: '02' }],
+  T: [{ token: '15' }, { literal: ':' }, { token: '04' }, { literal: ':' }, { token: '05' }],
+  D: [{ token: '01' }, { literal: '/' }, { token: '02' }, { literal: '/' }, { token: '06' }],
+  '%': [{ literal: '%' }], n: [{ literal: '\n' }], t: [{ literal: '\t' }],
+};
+
+export function strftimeChunks(format: string): Chunk[] {
+  const out: Chunk[] = [];
+  for (let i = 0; i < format.length; i++) {
+    const directive = format[i] === '%' ? STRFTIME[format[i + 1]] : undefined;
+    if (directive) {
+      out.push(...directive);
+      i++;
+    } else out.push({ literal: format[i] });
+  }
+  return out;
 }
