@@ -1,7 +1,7 @@
 import { asArray, asText, textMethod, valueMethod } from './method-kit';
 import { param } from './params';
 import { pattern } from './methods-strings';
-import { fail, typeError, type Context, type Query } from './query';
+import { charge, fail, typeError, type Context, type Query } from './query';
 import type { MethodSpec } from './registry';
 import { DELETE, NOTHING, cloneValue, isObject, newObject, type Result, type Value, type ValueObject } from './values';
 
@@ -51,7 +51,10 @@ function collapse(v: Value, prefix: string, out: ValueObject, includeEmpty: bool
   out[prefix] = v;
 }
 
-const each = (q: Query, ctx: Context, v: Value): boolean => q.exec(ctx.withValue(v)) === true;
+const each = (q: Query, ctx: Context, v: Value): boolean => {
+  charge(ctx, 1);
+  return q.exec(ctx.withValue(v)) === true;
+};
 
 export const EXTRA_METHODS: Record<string, MethodSpec> = {
   array: valueMethod([], (v) => (Array.isArray(v) ? v : [v])),

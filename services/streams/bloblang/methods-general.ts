@@ -1,9 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
-import { LimitError, QueryError } from './errors';
+import { isQueryFailure } from './errors';
 import { asText, valueMethod } from './method-kit';
 import { param } from './params';
 import { parseJson } from './parse-json';
-import { checkSize, errFrom, fail, typeError } from './query';
+import { charge, checkSize, errFrom, fail, typeError } from './query';
 import type { MethodSpec } from './registry';
 import { NOTHING, floatToInt, isObject, toJson, toText, typeOf, type Result, type Value } from './values';
 
@@ -88,7 +88,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
       try {
         return target.exec(ctx);
       } catch (err) {
-        if (!(err instanceof QueryError) || err instanceof LimitError) throw err;
+        if (!isQueryFailure(err)) throw err;
         return args.query('fallback').exec(ctx.withValue(err.message));
       }
     },
@@ -100,7 +100,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
       try {
         v = target.exec(ctx);
       } catch (err) {
-        if (!(err instanceof QueryError) || err instanceof LimitError) throw err;
+        if (!isQueryFailure(err)) throw err;
       }
       return v === null || v === NOTHING ? args.query('fallback').exec(ctx) : v;
     },
@@ -110,6 +110,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     create: (target, args) => (ctx) => {
       const v = target.exec(ctx);
       const name = args.string('mapping', ctx);
+      charge(ctx, 1);
       const program = ctx.run.maps.get(name);
       if (!program) fail(`map ${name} was not found`);
       const root: { value: Result } = { value: NOTHING };
@@ -149,7 +150,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     try {
       return toNumber(v);
     } catch (err) {
-      if (args.has('default') && err instanceof QueryError) return Number(args.number('default', ctx));
+      if (args.has('default') && isQueryFailure(err)) return Number(args.number('default', ctx));
       throw err;
     }
   }),
@@ -159,7 +160,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     try {
       return toBool(v);
     } catch (err) {
-      if (args.has('default') && err instanceof QueryError) return args.bool('default', ctx);
+      if (args.has('default') && isQueryFailure(err)) return args.bool('default', ctx);
       throw err;
     }
   }),

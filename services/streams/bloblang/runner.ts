@@ -104,6 +104,7 @@ function prepare(mapping: Mapping, message: MappingMessage, options?: MappingOpt
     counters: mapping.compiled.counters,
     options: runtimeOptions(options),
     depth: 0,
+    steps: 0,
   };
   return { run, original: { bytes, get value() { return value; } } };
 }
