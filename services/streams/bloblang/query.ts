@@ -26,7 +26,10 @@ export const DEFAULT_LIMITS: Limits = { maxMapDepth: 200, maxValueBytes: 16 * 10
 export interface RuntimeOptions {
   /** only environment variables with this prefix are readable by `env()`, named without it @default 'GW_STREAMS_ENV_' */
   envPrefix: string;
-  /** the environment `env()` reads @default process.env */
+  /**
+   * the environment `env()` reads, handed over by the streams runtime (lib/config is the one
+   * module that reads process.env) @default {} (env() gives null)
+   */
   env: Record<string, string | undefined>;
   /** the clock behind now() and timestamp_unix() @default Date.now-based */
   now: () => Timestamp;
