@@ -59,6 +59,11 @@ export class SchemaTypes {
     return this.typeOf(schema, hint, 'output');
   }
 
+  /** The GraphQL output type of a schema, named `name` whatever its own name (a message's payload takes the message's). */
+  outputNamed(schema: JsonSchema, name: string): string {
+    return this.typeOf(schema, name, 'output', true);
+  }
+
   /** The GraphQL input type of a schema; objects become `<Name>Input`. */
   input(schema: JsonSchema, hint: string, required = false): string {
     const type = this.typeOf(schema, hint, 'input');
@@ -70,9 +75,9 @@ export class SchemaTypes {
     return [...this.declarations.values()].join('\n\n');
   }
 
-  private typeOf(raw: JsonSchema, hint: string, direction: 'output' | 'input'): string {
+  private typeOf(raw: JsonSchema, hint: string, direction: 'output' | 'input', preferHint = false): string {
     const { schema, name, origin } = this.resolved(raw);
-    const typeName = name ?? hint;
+    const typeName = preferHint ? hint : (name ?? hint);
     if (schema.oneOf || schema.anyOf) return this.jsonScalar();
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return this.enumType(schema, typeName, origin);
     if (schema.type === 'array' || (!schema.type && schema.items)) {
