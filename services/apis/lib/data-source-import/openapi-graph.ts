@@ -25,7 +25,7 @@ const OPERATION_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
  * and one REST data source per field calling the operation on the document's server with the
  * arguments templated into path, query, headers and body.
  */
-export function openApiGraph(document: Json, baseUrl: string): GeneratedGraph {
+export function openApiGraph(document: Json, baseUrl: string): GeneratedGraph & { dataSources: RestDataSource[] } {
   const types = new SchemaTypes((schema) => resolveSchema(document, schema));
   const roots: RootFields = { Query: [], Mutation: [], Subscription: [] };
   const dataSources: RestDataSource[] = [];
