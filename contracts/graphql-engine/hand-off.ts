@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiDefinition } from '../apis/api-definition';
 import type { Session } from '../keys/session';
@@ -41,14 +41,30 @@ export interface GraphqlPageReply {
   body: Buffer;
 }
 
+/** A GraphQL operation as a client sent it. */
+export interface GraphqlOperation {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
 /** One GraphQL API, compiled. */
 export interface GraphqlApi {
+  /**
+   * false: proxy forwards checked operations to the API's target (proxy-only); true: the engine
+   * answers them itself through `execute` (a combined graph).
+   */
+  readonly executesOperations: boolean;
+  /** Runs an operation that passed `refusal` (or a persisted query) and gives the GraphQL response. */
+  execute(operation: GraphqlOperation, request: { headers: IncomingHttpHeaders }): Promise<{ status: number; body: unknown }>;
+  /** What /gw/health should say about this API (parts that can not run on this node yet); empty when nothing. */
+  readonly notices: readonly string[];
   /** The playground page or asset for a GET of this path below the listen path; undefined when it is not the playground's. */
   playground(relativePath: string): GraphqlPageReply | undefined;
   /** Why this caller may not run this operation (invalid, too deep, a restricted field, introspection), or undefined. */
   refusal(query: string, operationName: string | undefined, session: Session | undefined): GraphqlRefusal | undefined;
   /** Whether the client offers a WebSocket subprotocol gw speaks (`sec-websocket-protocol`). */
   speaksProtocol(offered: string | undefined): boolean;
-  /** Takes over an upgrade that passed the API's chain: operations run against `upstream`. */
+  /** Takes over an upgrade that passed the API's chain: operations run against `upstream` (proxy-only) or the graph's data sources. */
   acceptSubscriptions(req: IncomingMessage, socket: Duplex, head: Buffer, options: { session: Session | undefined; upstream: GraphqlUpstream }): void;
 }

@@ -27,6 +27,8 @@ export const ApisErrors = {
   wrongOrg: (orgId: string) =>
     new GwError('GW_ERR_APIS_WRONG_ORG', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`, { org_id: orgId }),
   invalid: (message: string) => new GwError('GW_ERR_APIS_INVALID', 400, message),
+  invalidDataSources: (problems: string[]) =>
+    new GwError('GW_ERR_APIS_INVALID', 400, `Invalid combined graph: ${problems.join('; ')}`, { errors: problems }),
   invalidSchema: (problems: string[]) => new GwError('GW_ERR_APIS_INVALID', 400, 'Invalid GraphQL schema', { errors: problems }),
   idInUse: (apiId: string, requested: string) =>
     new GwError(

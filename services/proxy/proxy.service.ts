@@ -111,6 +111,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           node: this.broker.nodeID,
           apis_served: gateway.servedCount,
           apis_failed: Object.fromEntries(gateway.loadFailures),
+          apis_notices: gateway.notices,
           store: sync.syncedAt === undefined ? 'not loaded yet' : `loaded at ${new Date(sync.syncedAt).toISOString()} (revision ${sync.revision})`,
         }),
       };

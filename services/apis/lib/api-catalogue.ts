@@ -125,6 +125,7 @@ export class ApiCatalogue {
     const definition = existing.definition;
     const graphql = (definition.graphql ?? {}) as Record<string, unknown>;
     const mode = graphql.execution_mode ?? (graphql.enabled ? 'proxyOnly' : undefined);
+    if (mode === 'executionEngine') throw ApisErrors.invalid('Schema synchronisation is not available for combined-graph APIs (execution_mode executionEngine): their schema is their own, not an upstream\'s');
     if (mode !== 'proxyOnly') throw ApisErrors.invalid('Schema synchronisation is only available for proxy-only GraphQL APIs');
     const proxy = (graphql.proxy ?? {}) as Record<string, unknown>;
     const headers = params.introspection_headers ?? ((proxy.auth_headers ?? {}) as Record<string, string>);

@@ -1,12 +1,14 @@
 import { buildSchema, validateSchema } from 'graphql';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import { isCombinedGraph, readCombinedGraph } from '../../../lib/graphql/combined-graph-config';
 import { schemaProblems } from '../../../lib/graphql/schema-check';
 import { ApisErrors } from '../errors';
 
 /**
  * Refuses, at save time and on every surface, a definition a gateway could not serve: its
  * `proxy.target_url` must parse as a URL, and a GraphQL API must carry a schema the gateway can
- * build (gateways validate requests against it and never introspect by themselves).
+ * build (gateways validate requests against it and never introspect by themselves), and a
+ * combined graph data sources the gateway can run.
  */
 export function assertServable(definition: ApiDefinition): void {
   assertTargetUrlParses(definition.proxy.target_url);
@@ -31,6 +33,13 @@ function assertGraphqlSchema(graphql: unknown): void {
   }
   const problems = graphqlSchemaProblems(schema);
   if (problems.length > 0) throw ApisErrors.invalidSchema(problems);
+  if (isCombinedGraph(graphql)) assertDataSources(graphql as Record<string, unknown>);
+}
+
+/** A combined graph's data sources and field configs must name fields of its schema, a known kind and an http(s) URL. */
+function assertDataSources(graphql: Record<string, unknown>): void {
+  const read = readCombinedGraph(graphql);
+  if ('problems' in read) throw ApisErrors.invalidDataSources(read.problems);
 }
 
 /** The dashboard's SDL checks, then what the gateway needs to build it (a Query type, fields, …). */

@@ -28,13 +28,15 @@ export interface AnalysedOperation {
   fields: FieldUse[];
   /** whether it asks for `__schema` or `__type` */
   introspection: boolean;
+  /** the parsed query, kept only for APIs whose operations the engine executes itself */
+  document?: DocumentNode;
 }
 
 /**
  * Parses and validates a query against the API's schema and measures it. Depth is the number
  * of nested selection sets (`{ a { b } }` is 2); fragments count at the depth they are spread.
  */
-export function analyseOperation(schema: GraphQLSchema, query: string, operationName: string | undefined): AnalysedOperation {
+export function analyseOperation(schema: GraphQLSchema, query: string, operationName: string | undefined, keepDocument = false): AnalysedOperation {
   let document: DocumentNode;
   try {
     document = parse(query);
@@ -58,7 +60,7 @@ export function analyseOperation(schema: GraphQLSchema, query: string, operation
     const depth = 1 + selectionDepth(selection.selectionSet, fragments, new Set());
     depthByRootField.set(name, Math.max(depthByRootField.get(name) ?? 0, depth));
   }
-  return { errors: [], depthByRootField, fields: fieldUses(schema, document), introspection };
+  return { errors: [], depthByRootField, fields: fieldUses(schema, document), introspection, document: keepDocument ? document : undefined };
 }
 
 function invalid(errors: AnalysedOperation['errors']): AnalysedOperation {

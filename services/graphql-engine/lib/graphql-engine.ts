@@ -1,7 +1,11 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
-import { graphqlGateFor } from './graphql-gate';
+import { isCombinedGraph, readCombinedGraph } from '../../../lib/graphql/combined-graph-config';
 import { Playground } from '../../../lib/graphql/playground';
+import { CombinedGraph } from './combined-graph/combined-graph';
+import { DataSourceFetcher } from './combined-graph/fetcher';
+import { GraphqlGate, graphqlGateFor } from './graphql-gate';
+import { forwardingRunner } from './subscription-session';
 import { acceptSubscriptions, pickProtocol } from './websocket-hand-off';
 
 export interface GraphqlEngineOptions {
@@ -9,21 +13,59 @@ export interface GraphqlEngineOptions {
   playgroundFolder: string;
   /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
   initTimeoutMs: number;
+  /** how long a data source may take to answer headers and body, in ms */
+  dataSourceTimeoutMs: number;
+}
+
+export interface GraphqlEngine extends GraphqlEngineHandOff {
+  close(): Promise<void>;
 }
 
 /** The engine's side of the proxy → graphql-engine hand-off (contracts/graphql-engine/hand-off.ts). */
-export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngineHandOff {
-  return { compile: (definition) => compileGraphqlApi(definition, options) };
+export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngine {
+  const fetcher = new DataSourceFetcher(options.dataSourceTimeoutMs);
+  return {
+    compile: (definition) => (isCombinedGraph(definition.graphql) ? compileCombinedGraph(definition, options, fetcher) : compileProxyOnly(definition, options)),
+    close: () => fetcher.close(),
+  };
 }
 
-function compileGraphqlApi(definition: ApiDefinition, options: GraphqlEngineOptions): GraphqlApi {
+function compileProxyOnly(definition: ApiDefinition, options: GraphqlEngineOptions): GraphqlApi {
+  const mode = (definition.graphql as { execution_mode?: string }).execution_mode;
+  if (mode && mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${mode}' is not supported; use proxyOnly or executionEngine`);
   const gate = graphqlGateFor(definition);
   const playground = playgroundOf(definition, options.playgroundFolder);
   return {
+    executesOperations: false,
+    execute: () => Promise.reject(new Error('a proxy-only API forwards its operations to its target')),
+    notices: [],
     playground: (relativePath) => playground?.site.serve(relativePath, playground.path),
     refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
     speaksProtocol: (offered) => pickProtocol(offered) !== undefined,
-    acceptSubscriptions: (req, socket, head, { session, upstream }) => acceptSubscriptions(req, socket, head, { gate, session, upstream, initTimeoutMs: options.initTimeoutMs }),
+    acceptSubscriptions: (req, socket, head, { session, upstream }) => acceptSubscriptions(req, socket, head, { gate, session, run: forwardingRunner(upstream), initTimeoutMs: options.initTimeoutMs }),
+  };
+}
+
+/** `execution_mode: "executionEngine"`: the engine resolves operations from the graph's data sources. */
+function compileCombinedGraph(definition: ApiDefinition, options: GraphqlEngineOptions, fetcher: DataSourceFetcher): GraphqlApi {
+  const read = readCombinedGraph(definition.graphql as Record<string, unknown>);
+  if ('problems' in read) throw new Error(`its combined graph can not be built: ${read.problems.join('; ')}`);
+  const graph = new CombinedGraph(read.config, definition.name, fetcher);
+  const gate = new GraphqlGate(definition, graph.schema, true);
+  const playground = playgroundOf(definition, options.playgroundFolder);
+  return {
+    executesOperations: true,
+    async execute(operation, request) {
+      const analysed = gate.analyse(operation.query, operation.operationName);
+      if (!analysed.document) return { status: 400, body: { errors: analysed.errors } };
+      return { status: 200, body: await graph.execute(analysed.document, operation, request.headers) };
+    },
+    notices: graph.notices,
+    playground: (relativePath) => playground?.site.serve(relativePath, playground.path),
+    refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
+    speaksProtocol: (offered) => pickProtocol(offered) !== undefined,
+    acceptSubscriptions: (req, socket, head, { session }) =>
+      acceptSubscriptions(req, socket, head, { gate, session, run: (payload, analysed, sink) => graph.run(analysed.document!, payload, req.headers, sink), initTimeoutMs: options.initTimeoutMs }),
   };
 }
 

@@ -11,7 +11,7 @@ export interface GraphqlRefusal {
 }
 
 /**
- * The GraphQL checks of a proxy-only API (SPEC.md "GraphQL"): the query must be valid against
+ * The GraphQL checks of an API (proxy-only or combined graph) (SPEC.md "GraphQL"): the query must be valid against
  * the API's schema, within the key's depth limits, use no restricted field, and ask for
  * introspection only when the key may. Analyses are cached by query text, so a repeated query
  * costs a hash lookup; one cache per node, shared by every API, bounded by bytes of query text.
@@ -24,15 +24,17 @@ export class GraphqlGate {
 
   constructor(
     private readonly definition: ApiDefinition,
-    sdl: string,
+    schema: GraphQLSchema,
+    /** keep each query's parsed document with its analysis (the engine executes it) */
+    private readonly keepDocuments = false,
   ) {
-    this.schema = buildSchema(sdl);
+    this.schema = schema;
   }
 
   analyse(query: string, operationName: string | undefined): AnalysedOperation {
     const cacheKey = `${this.id}\u0000${operationName ?? ''}\u0000${query}`;
     let analysed = analyses.get(cacheKey);
-    if (!analysed) analyses.set(cacheKey, (analysed = analyseOperation(this.schema, query, operationName)));
+    if (!analysed) analyses.set(cacheKey, (analysed = analyseOperation(this.schema, query, operationName, this.keepDocuments)));
     return analysed;
   }
 
@@ -58,12 +60,11 @@ export function setDocumentCacheBudget(bytes: number): void {
   analyses.setBudget(bytes);
 }
 
-/** Builds the gate of a GraphQL API (lib/graphql/graphql-api.ts says which APIs are); throws when it can not be served. */
+/** Builds the gate of a proxy-only GraphQL API (lib/graphql/graphql-api.ts says which APIs are GraphQL); throws when it can not be served. */
 export function graphqlGateFor(definition: ApiDefinition): GraphqlGate {
   const graphql = (definition.graphql ?? {}) as { schema?: string; execution_mode?: string };
-  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported yet; only proxyOnly`);
   if (typeof graphql.schema !== 'string' || graphql.schema.trim() === '') throw new Error('graphql.schema is required: the gateway validates requests against it');
-  return new GraphqlGate(definition, graphql.schema);
+  return new GraphqlGate(definition, buildSchema(graphql.schema));
 }
 
 /**

@@ -1,8 +1,12 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type WebSocket from 'ws';
 import type { Session } from '../../../contracts/keys/session';
+import type { AnalysedOperation } from './analyse-operation';
 import type { GraphqlGate } from './graphql-gate';
 import { runOverHttp, subscribeUpstream, type OperationPayload, type OperationSink, type UpstreamTarget } from './upstream-operations';
+
+/** Runs one checked operation of a client's socket; returns what stops it. */
+export type OperationRunner = (payload: OperationPayload, analysed: AnalysedOperation, sink: OperationSink) => () => void;
 
 /** `graphql-transport-ws` (the graphql-ws library) and the legacy `graphql-ws` (subscriptions-transport-ws). */
 export type ClientProtocol = 'graphql-transport-ws' | 'graphql-ws';
@@ -10,7 +14,8 @@ export type ClientProtocol = 'graphql-transport-ws' | 'graphql-ws';
 export interface SessionOptions {
   gate: GraphqlGate;
   session: Session | undefined;
-  upstream: UpstreamTarget;
+  /** how operations run: forwarded to the upstream (proxy-only) or executed by a combined graph */
+  run: OperationRunner;
   /** SPEC.md: a connection without `connection_init` is closed after 15 seconds */
   initTimeoutMs: number;
 }
@@ -101,9 +106,17 @@ export function runSubscriptionSession(socket: WebSocket, protocol: ClientProtoc
     const refusal = options.gate.refusal(analysed, options.session);
     operations.set(id, () => undefined);
     if (refusal) return sink.error(refusalErrors(refusal.body));
-    if (isSubscription(payload)) operations.set(id, subscribeUpstream(options.upstream, payload, sink));
-    else void runOverHttp(options.upstream, payload, sink);
+    operations.set(id, options.run(payload, analysed, sink));
   }
+}
+
+/** A proxy-only API's operations: subscriptions streamed from its upstream, the rest one HTTP POST each. */
+export function forwardingRunner(upstream: UpstreamTarget): OperationRunner {
+  return (payload, _analysed, sink) => {
+    if (isSubscription(payload)) return subscribeUpstream(upstream, payload, sink);
+    void runOverHttp(upstream, payload, sink);
+    return () => undefined;
+  };
 }
 
 function isSubscription(payload: OperationPayload): boolean {

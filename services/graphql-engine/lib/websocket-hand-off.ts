@@ -3,8 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Session } from '../../../contracts/keys/session';
 import type { GraphqlGate } from './graphql-gate';
-import { runSubscriptionSession, type ClientProtocol } from './subscription-session';
-import type { UpstreamTarget } from './upstream-operations';
+import { runSubscriptionSession, type ClientProtocol, type OperationRunner } from './subscription-session';
 
 /** One WebSocket server for every GraphQL API of the process; the gateway's HTTP server owns the port. */
 const server = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => pickProtocol(protocols) ?? false });
@@ -25,7 +24,7 @@ export function acceptSubscriptions(
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-  options: { gate: GraphqlGate; session: Session | undefined; upstream: UpstreamTarget; initTimeoutMs: number },
+  options: { gate: GraphqlGate; session: Session | undefined; run: OperationRunner; initTimeoutMs: number },
 ): void {
   const protocol = pickProtocol(req.headers['sec-websocket-protocol'])!;
   server.handleUpgrade(req, socket, head, (client) => runSubscriptionSession(client, protocol, options));

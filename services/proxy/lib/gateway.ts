@@ -57,6 +57,13 @@ export class Gateway {
     return this.table.size;
   }
 
+  /** What the served APIs say the node can not run yet (for /gw/health), by api_id. */
+  get notices(): Record<string, readonly string[]> {
+    const notices: Record<string, readonly string[]> = {};
+    for (const [definition, outcome] of this.compiled) if (outcome.api.notices?.length) notices[definition.api_id] = outcome.api.notices;
+    return notices;
+  }
+
   /** Recompiles what changed and swaps in a new routing table. */
   rebuild(): void {
     const table = new RoutingTable<CompiledApi>();

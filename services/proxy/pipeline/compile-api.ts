@@ -69,6 +69,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const versions = new Map<string, CompiledVersion>();
   for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps));
   const all = [...versions.values()];
+  const graphql = graphqlApiOf(definition, deps);
 
   const steps: Array<Step | undefined> = [
     oauthEndpointsStep(definition, deps.call, deps.logger),
@@ -82,7 +83,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
-    graphqlStep(definition, graphqlApiOf(definition, deps), all.some((v) => v.persistedQueryFor !== undefined)),
+    graphqlStep(definition, graphql, all.some((v) => v.persistedQueryFor !== undefined)),
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
@@ -97,7 +98,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       onFailure: deps.onFailure,
     }),
   ];
-  return { definition, plugins, handle: compose(steps.filter((step): step is Step => step !== undefined)) };
+  return { definition, plugins, notices: graphql?.notices, handle: compose(steps.filter((step): step is Step => step !== undefined)) };
 }
 
 /**

@@ -37,6 +37,8 @@ export interface EndpointRateLimit {
 export interface CompiledApi {
   definition: ApiDefinition;
   plugins: LoadedPlugins;
+  /** what /gw/health says about parts of this API the node can not run yet (graphql-engine's notices) */
+  notices?: readonly string[];
   /** runs the API's chain for one request; rejects only on a bug or a failing plugin */
   handle(ctx: RequestContext): void | Promise<void>;
 }

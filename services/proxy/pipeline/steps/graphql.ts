@@ -1,5 +1,5 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
-import type { GraphqlApi, GraphqlSubscriptionType } from '../../../../contracts/graphql-engine/hand-off';
+import type { GraphqlApi, GraphqlOperation, GraphqlSubscriptionType } from '../../../../contracts/graphql-engine/hand-off';
 import type { Session } from '../../../../contracts/keys/session';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
@@ -16,6 +16,7 @@ import type { RequestContext } from '../request-context';
  * forwarded as received with `graphql.proxy.request_headers` added (`auth_headers` are for
  * schema introspection by the dashboard only, never sent here). The checks, the playground and
  * subscriptions are graphql-engine's, handed over in process (`engine`, contracts/graphql-engine).
+ * A combined graph's operations (and persisted queries) are answered by the engine itself.
  */
 export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | undefined, hasPersistedQueries: boolean): Step | undefined {
   if (!engine && !hasPersistedQueries) return undefined;
@@ -25,6 +26,7 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
   return async (ctx) => {
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
     if (persisted === MALFORMED_PATH) return refuse(ctx, 400, GatewayMessages.malformedPath);
+    if (persisted && engine?.executesOperations) return answerExecuted(ctx, engine, { query: persisted.operation, variables: persisted.variables(ctx) });
     if (persisted) return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
     if (!engine) return;
     const page = ctx.req.method === 'GET' ? engine.playground(ctx.relativePath) : undefined;
@@ -45,8 +47,15 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
     if ('error' in request) return answerJson(ctx, 400, { errors: [{ message: request.error }] });
     const refusal = engine.refusal(request.query, request.operationName, ctx.session as Session | undefined);
     if (refusal) return answerJson(ctx, refusal.status, refusal.body);
+    if (engine.executesOperations) return answerExecuted(ctx, engine, request);
     if (requestHeaders) applyHeaderTransform(requestHeaders, ctx.upstreamHeaders(), ctx);
   };
+}
+
+/** A combined graph answers the operation itself from its data sources; nothing is proxied. */
+async function answerExecuted(ctx: RequestContext, engine: GraphqlApi, operation: GraphqlOperation): Promise<typeof DONE> {
+  const reply = await engine.execute(operation, { headers: ctx.req.headers });
+  return answerJson(ctx, reply.status, reply.body);
 }
 
 function runPersisted(ctx: RequestContext, operation: string, variables: Record<string, unknown>): void {
@@ -59,19 +68,26 @@ function runPersisted(ctx: RequestContext, operation: string, variables: Record<
 }
 
 /** `{query, variables, operationName}` from a POST body, or from the query string of a GET. */
-async function readOperation(ctx: RequestContext): Promise<{ query: string; operationName?: string } | { error: string }> {
+async function readOperation(ctx: RequestContext): Promise<GraphqlOperation | { error: string }> {
   if (ctx.req.method === 'GET') {
     const params = new URLSearchParams(ctx.search);
     const query = params.get('query');
-    return query ? { query, operationName: params.get('operationName') ?? undefined } : { error: 'Must provide query string.' };
+    if (!query) return { error: 'Must provide query string.' };
+    const variables = params.get('variables');
+    try {
+      return { query, operationName: params.get('operationName') ?? undefined, variables: variables ? JSON.parse(variables) : undefined };
+    } catch {
+      return { error: 'Variables are invalid JSON.' };
+    }
   }
   const raw = await ctx.readBody();
-  let body: { query?: unknown; operationName?: unknown };
+  let body: { query?: unknown; operationName?: unknown; variables?: unknown };
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch {
     return { error: 'The request body must be JSON: {"query": ..., "variables": ..., "operationName": ...}' };
   }
   if (!body || typeof body.query !== 'string' || body.query.trim() === '') return { error: 'Must provide query string.' };
-  return { query: body.query, operationName: typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined };
+  const variables = body.variables && typeof body.variables === 'object' && !Array.isArray(body.variables) ? (body.variables as Record<string, unknown>) : undefined;
+  return { query: body.query, variables, operationName: typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined };
 }

@@ -1,0 +1,114 @@
+import type { DataSourceFetcher, DataSourceRequest } from './fetcher';
+import type { ForwardedField } from './forwarded-selection';
+
+/** One upstream GraphQL endpoint as a batch addresses it (after templating). */
+export interface GraphqlEndpoint {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  operationType: 'query' | 'mutation';
+}
+
+interface Waiting {
+  field: ForwardedField;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Batch {
+  endpoint: GraphqlEndpoint;
+  /** by field text: identical fields are asked once */
+  fields: Map<string, Waiting[]>;
+  variableDefinitions: string;
+  variables: Record<string, unknown>;
+}
+
+/**
+ * The data-source calls of one operation. Identical requests are sent once and shared (graphql-js
+ * resolves the N children of a list in one pass, so N parents asking the same thing make one
+ * call); the fields a GraphQL data source is asked for in the same pass go out as one query
+ * with an alias per distinct field. Root mutation fields are never shared: each is one call.
+ */
+export class ExecutionLoader {
+  private readonly shared = new Map<string, Promise<unknown>>();
+  private readonly batches = new Map<string, Batch>();
+  private scheduled = false;
+
+  constructor(private readonly fetcher: DataSourceFetcher) {}
+
+  /** Forgets what was shared: each event of a subscription is a new pass over fresh data. */
+  forget(): void {
+    this.shared.clear();
+  }
+
+  /** A REST call (or a fixed GraphQL operation); `share: false` for mutations. */
+  fetch(request: DataSourceRequest, share: boolean): Promise<unknown> {
+    if (!share) return this.fetcher.json(request);
+    const key = `${request.method} ${request.url}\u0000${JSON.stringify(request.headers)}\u0000${request.body ?? ''}`;
+    let pending = this.shared.get(key);
+    if (!pending) this.shared.set(key, (pending = this.fetcher.json(request)));
+    return pending;
+  }
+
+  /** The value of one field from a GraphQL data source, asked with the other fields of this pass. */
+  graphqlField(endpoint: GraphqlEndpoint, field: ForwardedField, variableDefinitions: string, variables: Record<string, unknown>): Promise<unknown> {
+    const batchKey = `${endpoint.operationType} ${endpoint.method} ${endpoint.url}\u0000${JSON.stringify(endpoint.headers)}\u0000${variableDefinitions}`;
+    const shareKey = `${batchKey}\u0000${field.text}`;
+    const existing = endpoint.operationType === 'query' ? this.shared.get(shareKey) : undefined;
+    if (existing) return existing;
+    let batch = this.batches.get(batchKey);
+    if (!batch) this.batches.set(batchKey, (batch = { endpoint, fields: new Map(), variableDefinitions, variables: {} }));
+    Object.assign(batch.variables, variables);
+    const waiting = batch.fields.get(field.text) ?? [];
+    batch.fields.set(field.text, waiting);
+    const promise = new Promise<unknown>((resolve, reject) => waiting.push({ field, resolve, reject }));
+    if (endpoint.operationType === 'query') this.shared.set(shareKey, promise);
+    this.schedule();
+    return promise;
+  }
+
+  /** After the current pass of resolvers (the same moment DataLoader picks). */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    void Promise.resolve().then(() =>
+      process.nextTick(() => {
+        this.scheduled = false;
+        const batches = [...this.batches.values()];
+        this.batches.clear();
+        for (const batch of batches) void this.send(batch);
+      }),
+    );
+  }
+
+  private async send(batch: Batch): Promise<void> {
+    const groups = [...batch.fields.values()];
+    const selections = groups.map((group, index) => `_${index}: ${group[0]!.field.text}`).join(' ');
+    const query = `${batch.endpoint.operationType}${batch.variableDefinitions} { ${selections} }`;
+    const { url, method, headers } = batch.endpoint;
+    try {
+      const body = JSON.stringify({ query, variables: batch.variables });
+      const answer = (await this.fetcher.json({ url, method, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body })) as UpstreamAnswer | null;
+      groups.forEach((group, index) => settle(group, answer, `_${index}`));
+    } catch (err) {
+      for (const group of groups) for (const waiting of group) waiting.reject(err as Error);
+    }
+  }
+}
+
+interface UpstreamAnswer {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message?: string; path?: unknown[] }>;
+}
+
+/** An aliased field's value, or its upstream error when it came back without one. */
+function settle(group: Waiting[], answer: UpstreamAnswer | null, alias: string): void {
+  const value = answer?.data?.[alias];
+  const errors = (answer?.errors ?? []).filter((error) => !Array.isArray(error.path) || error.path[0] === alias);
+  if ((value === undefined || value === null) && errors.length > 0) {
+    const error = new Error(errors.map((e) => e.message ?? 'upstream error').join('; '));
+    for (const waiting of group) waiting.reject(error);
+    return;
+  }
+  for (const waiting of group) waiting.resolve(value ?? null);
+}

@@ -1,0 +1,355 @@
+import { strict as assert } from 'node:assert';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { buildSchema, graphql } from 'graphql';
+import { createClient, type Client } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import WebSocket, { WebSocketServer } from 'ws';
+import { close, listen } from '../../lib/http/listen';
+import { createTenant, type Tenant } from '../support/bootstrap';
+import { eventually } from '../support/eventually';
+import { http } from '../support/http';
+import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { startUpstream, type Upstream } from '../support/upstream';
+
+/** The GraphQL data source's own schema (what the upstream serves). */
+const UPSTREAM_SDL = `
+  type Query { countries: [Country] country(code: ID!): Country favourite: Country }
+  type Country { code: ID! name: String }
+  type Subscription { ticks(from: Int!): Int }
+`;
+
+/** The combined graph: users and posts from REST, countries from GraphQL. */
+const GRAPH_SDL = `
+  type Query {
+    user(id: ID!): User
+    users: [User]
+    search(term: String!): [User]
+    countries: [Country]
+    country(code: ID!): Country
+  }
+  type Mutation { createUser(name: String!): User }
+  type Subscription { ticks(from: Int!): Int orders: String }
+  type User { id: ID! name: String displayName: String countryCode: String country: Country favourite: Country posts: [Post] }
+  type Post { id: ID! title: String }
+  type Country { code: ID! name: String users: [User] }
+`;
+
+interface Seen {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+describe('the combined graph (execution_mode executionEngine)', function () {
+  this.timeout(20_000);
+  let node: TestNode;
+  let tenant: Tenant;
+  let rest: Upstream;
+  let graphqlUpstream: Server;
+  let graphqlUrl: string;
+  const graphqlSeen: Seen[] = [];
+  const clients: Client[] = [];
+  let keyedId = '';
+  let keyedApiId = '';
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const query = (path: string, text: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) =>
+    http(`${node.gatewayUrl}${path}`, { method: 'POST', headers, body: { query: text, variables } });
+
+  const definition = (name: string, extra: Record<string, unknown> = {}) => ({
+    api_definition: {
+      name,
+      use_keyless: true,
+      proxy: { listen_path: `/${name}`, target_url: 'http://example.invalid', strip_listen_path: true },
+      graphql: {
+        enabled: true,
+        execution_mode: 'executionEngine',
+        version: '2',
+        schema: GRAPH_SDL,
+        engine: {
+          field_configs: [
+            { type_name: 'Query', field_name: 'users', disable_default_mapping: true, path: ['items'] },
+            { type_name: 'User', field_name: 'displayName', disable_default_mapping: true, path: ['profile', 'display'] },
+          ],
+          data_sources: [
+            {
+              kind: 'REST',
+              name: 'users',
+              internal: false,
+              root_fields: [{ type: 'Query', fields: ['user'] }],
+              config: { url: `${rest.url}/users/{{.arguments.id}}`, method: 'GET', headers: { 'x-auth': '{{.request.headers.X-Token}}' }, query: [], body: '' },
+            },
+            { kind: 'REST', name: 'user-list', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: `${rest.url}/users`, method: 'GET' } },
+            { kind: 'REST', name: 'search', root_fields: [{ type: 'Query', fields: ['search'] }], config: { url: `${rest.url}/search`, method: 'GET', query: [{ name: 'q', value: '{{.arguments.term}}' }] } },
+            { kind: 'REST', name: 'create', root_fields: [{ type: 'Mutation', fields: ['createUser'] }], config: { url: `${rest.url}/users`, method: 'POST', body: '{"name": "{{.arguments.name}}", "by": "{{.request.headers.X-Token}}"}' } },
+            { kind: 'REST', name: 'posts', root_fields: [{ type: 'User', fields: ['posts'] }], config: { url: `${rest.url}/users/{{.object.id}}/posts`, method: 'GET' } },
+            { kind: 'REST', name: 'country-users', root_fields: [{ type: 'Country', fields: ['users'] }], config: { url: `${rest.url}/countries/{{.object.code}}/users`, method: 'GET' } },
+            {
+              kind: 'GraphQL',
+              name: 'countries',
+              root_fields: [
+                { type: 'Query', fields: ['countries', 'country'] },
+                { type: 'User', fields: ['favourite'] },
+              ],
+              config: { url: graphqlUrl, method: 'POST', headers: { 'x-source': 'gw' } },
+            },
+            {
+              kind: 'GraphQL',
+              name: 'country-of-user',
+              root_fields: [{ type: 'User', fields: ['country'] }],
+              config: { url: graphqlUrl, method: 'POST', has_operation: true, operation: 'query($code: ID!) { country(code: $code) { code name } }', variables: { code: '{{.object.countryCode}}' } },
+            },
+            { kind: 'GraphQL', name: 'ticks', root_fields: [{ type: 'Subscription', fields: ['ticks'] }], config: { url: graphqlUrl, method: 'POST', subscription_type: 'graphql-transport-ws' } },
+            { kind: 'Kafka', name: 'orders', root_fields: [{ type: 'Subscription', fields: ['orders'] }], config: { broker_addresses: ['localhost:9092'], topics: ['orders'], group_id: 'gw' } },
+          ],
+        },
+      },
+      ...extra,
+    },
+  });
+
+  before(async () => {
+    const schema = buildSchema(UPSTREAM_SDL);
+    const countries = [
+      { code: 'FR', name: 'France' },
+      { code: 'DE', name: 'Germany' },
+    ];
+    const rootValue = { countries: () => countries, country: ({ code }: { code: string }) => countries.find((c) => c.code === code), favourite: () => countries[0] };
+    const ticks = schema.getSubscriptionType()!.getFields().ticks!;
+    ticks.subscribe = async function* (_source: unknown, { from }: { from: number }) {
+      for (let i = from; i > 0; i--) yield { ticks: i };
+    };
+    graphqlUpstream = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', async () => {
+        graphqlSeen.push({ url: req.url ?? '', headers: req.headers, body });
+        const { query: source, variables } = JSON.parse(body);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(await graphql({ schema, source, variableValues: variables, rootValue })));
+      });
+    });
+    useServer({ schema, roots: { query: rootValue } }, new WebSocketServer({ server: graphqlUpstream }));
+    graphqlUrl = `http://127.0.0.1:${await listen(graphqlUpstream, 0, '127.0.0.1')}/graphql`;
+
+    rest = await startUpstream();
+    rest.respondWith((req, res) => {
+      const path = req.url.split('?')[0]!;
+      const user = (id: string, countryCode = 'FR') => ({ id, name: `user ${id}`, countryCode, profile: { display: `User #${id}` } });
+      let body: unknown = null;
+      if (path === '/users' && req.method === 'GET') body = { items: [user('1'), user('2', 'DE'), user('1')] };
+      else if (path === '/users' && req.method === 'POST') body = { id: '9', ...JSON.parse(req.body) };
+      else if (path === '/search') body = [user('3')];
+      else if (/^\/users\/[^/]+\/posts$/.test(path)) body = [{ id: `p-${path.split('/')[2]}`, title: 'Hello' }];
+      else if (/^\/countries\/[^/]+\/users$/.test(path)) body = [user(`of-${path.split('/')[2]}`)];
+      else if (path.startsWith('/users/')) body = user(decodeURIComponent(path.slice('/users/'.length)));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+
+    node = await startTestNode();
+    tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Graph Co');
+    const persisted = { method: 'GET', path: '/users/{id}', operation: 'query($id: ID!) { user(id: $id) { id name } }', variables: { id: '$path.id' } };
+    const versionData = { not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { persist_graphql: [persisted] } } } };
+    const open = await dashboard('/apis', { method: 'POST', body: definition('udg', { version_data: versionData }) });
+    assert.equal(open.status, 200, open.text);
+    const keyed = await dashboard('/apis', { method: 'POST', body: definition('udg-keyed', { use_keyless: false }) });
+    assert.equal(keyed.status, 200, keyed.text);
+    keyedId = keyed.json.Meta;
+    keyedApiId = keyed.json.ID;
+    await eventually(async () => assert.equal((await query('/udg', '{ search(term: "x") { id } }')).status, 200), 5000);
+    await eventually(async () => assert.equal((await query('/udg-keyed', '{ search(term: "x") { id } }')).status, 401), 5000);
+  });
+
+  after(async () => {
+    for (const client of clients) await client.dispose();
+    await node?.stop();
+    await rest?.close();
+    graphqlUpstream?.closeAllConnections();
+    await close(graphqlUpstream);
+    removeDir(node.dataDir);
+  });
+
+  const restCalls = (from: number) => rest.received.slice(from);
+
+  it('resolves a REST field with arguments and request headers templated into the URL and headers, URL-encoded', async () => {
+    const before = rest.received.length;
+    const res = await query('/udg', '{ user(id: "a/b c?") { id name displayName } }', { 'x-token': 'secret-1' });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json, { data: { user: { id: 'a/b c?', name: 'user a/b c?', displayName: 'User #a/b c?' } } });
+    const [call] = restCalls(before);
+    assert.equal(call!.url, '/users/a%2Fb%20c%3F');
+    assert.equal(call!.headers['x-auth'], 'secret-1');
+    assert.equal(restCalls(before).length, 1);
+  });
+
+  it('templates query parameters and JSON bodies without letting a value break out', async () => {
+    let before = rest.received.length;
+    const found = await query('/udg', '{ search(term: "x&y=z #") { id } }');
+    assert.deepEqual(found.json, { data: { search: [{ id: '3' }] } });
+    assert.equal(restCalls(before)[0]!.url, '/search?q=x%26y%3Dz+%23');
+
+    before = rest.received.length;
+    const created = await query('/udg', 'mutation($n: String!) { createUser(name: $n) { id name } }', { 'x-token': 't' }, { n: 'Ada "Q", \\o/' });
+    assert.deepEqual(created.json, { data: { createUser: { id: '9', name: 'Ada "Q", \\o/' } } });
+    const [call] = restCalls(before);
+    assert.equal(call!.method, 'POST');
+    assert.deepEqual(JSON.parse(call!.body), { name: 'Ada "Q", \\o/', by: 't' });
+  });
+
+  it('maps responses by field_configs path, and resolves nested fields with the parent object, one call per distinct request', async () => {
+    const before = rest.received.length;
+    const gqlBefore = graphqlSeen.length;
+    const res = await query('/udg', '{ users { id displayName posts { id } country { name } } }');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data.users, [
+      { id: '1', displayName: 'User #1', posts: [{ id: 'p-1' }], country: { name: 'France' } },
+      { id: '2', displayName: 'User #2', posts: [{ id: 'p-2' }], country: { name: 'Germany' } },
+      { id: '1', displayName: 'User #1', posts: [{ id: 'p-1' }], country: { name: 'France' } },
+    ]);
+    const urls = restCalls(before).map((r) => r.url).sort();
+    assert.deepEqual(urls, ['/users', '/users/1/posts', '/users/2/posts'], 'user 1 appears twice, its posts are fetched once');
+    const upstream = graphqlSeen.slice(gqlBefore).map((s) => JSON.parse(s.body));
+    assert.equal(upstream.length, 2, 'one call per distinct country code');
+    assert.deepEqual(upstream.map((b) => b.variables.code).sort(), ['DE', 'FR']);
+  });
+
+  it('forwards the selection of GraphQL fields, batching the fields of one pass into one upstream query', async () => {
+    const gqlBefore = graphqlSeen.length;
+    const res = await query('/udg', '{ countries { code name } fr: country(code: "FR") { name } users { favourite { name } } }');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data.countries, [{ code: 'FR', name: 'France' }, { code: 'DE', name: 'Germany' }]);
+    assert.deepEqual(res.json.data.fr, { name: 'France' });
+    assert.deepEqual(res.json.data.users.map((u: { favourite: { name: string } }) => u.favourite.name), ['France', 'France', 'France']);
+    const calls = graphqlSeen.slice(gqlBefore);
+    assert.equal(calls.length, 2, 'the two root fields in one query, the three users’ favourites in another');
+    assert.equal(calls[0]!.headers['x-source'], 'gw');
+    const first = JSON.parse(calls[0]!.body).query as string;
+    assert.match(first, /_0: countries \{\s*code\s+name\s*\}/);
+    assert.match(first, /_1: country\(code: "FR"\) \{\s*name\s*\}/);
+    const second = JSON.parse(calls[1]!.body).query as string;
+    assert.equal((second.match(/favourite/g) ?? []).length, 1, second);
+  });
+
+  it('leaves fields of other data sources out of a forwarded selection and asks for what their templates read', async () => {
+    const before = rest.received.length;
+    const gqlBefore = graphqlSeen.length;
+    const res = await query('/udg', '{ countries { name users { id } } }');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data.countries, [
+      { name: 'France', users: [{ id: 'of-FR' }] },
+      { name: 'Germany', users: [{ id: 'of-DE' }] },
+    ]);
+    const forwarded = JSON.parse(graphqlSeen[gqlBefore]!.body).query as string;
+    assert.doesNotMatch(forwarded, /users/);
+    assert.match(forwarded, /code/);
+    assert.deepEqual(restCalls(before).map((r) => r.url).sort(), ['/countries/DE/users', '/countries/FR/users']);
+  });
+
+  it('serves a persisted query through the graph: path segments become variables', async () => {
+    const before = rest.received.length;
+    const res = await http(`${node.gatewayUrl}/udg/users/7%20x`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json, { data: { user: { id: '7 x', name: 'user 7 x' } } });
+    assert.deepEqual(restCalls(before).map((r) => r.url), ['/users/7%20x']);
+  });
+
+  it('answers introspection from the graph’s own schema, calling no data source', async () => {
+    const before = rest.received.length + graphqlSeen.length;
+    const res = await query('/udg', '{ __type(name: "User") { fields { name } } }');
+    assert.equal(res.status, 200, res.text);
+    assert.ok(res.json.data.__type.fields.some((f: { name: string }) => f.name === 'displayName'));
+    assert.equal(rest.received.length + graphqlSeen.length, before);
+  });
+
+  it('refuses an invalid query without calling any data source', async () => {
+    const before = rest.received.length + graphqlSeen.length;
+    const res = await query('/udg', '{ users { nope } }');
+    assert.equal(res.status, 400);
+    assert.match(res.json.errors[0].message, /Cannot query field "nope"/);
+    assert.equal(rest.received.length + graphqlSeen.length, before);
+  });
+
+  describe('on a keyed API', () => {
+    const key = async (access: Record<string, unknown>, session: Record<string, unknown> = {}) => {
+      const res = await dashboard('/keys', { method: 'POST', body: { ...session, access_rights: { [keyedApiId]: { api_id: keyedApiId, ...access } } } });
+      assert.equal(res.status, 200, res.text);
+      return res.json.key_id as string;
+    };
+
+    it('applies the key’s depth limit', async () => {
+      const token = await key({}, { max_query_depth: 2 });
+      const before = rest.received.length;
+      const deep = await query('/udg-keyed', '{ users { posts { title } } }', { authorization: token });
+      assert.equal(deep.status, 403);
+      assert.deepEqual(deep.json, { error: 'depth limit exceeded' });
+      assert.equal(rest.received.length, before);
+      assert.equal((await query('/udg-keyed', '{ users { id } }', { authorization: token })).status, 200);
+    });
+
+    it('refuses a restricted field and introspection when the key may not', async () => {
+      const token = await key({ restricted_types: [{ name: 'User', fields: ['name'] }], disable_introspection: true });
+      const restricted = await query('/udg-keyed', '{ users { name } }', { authorization: token });
+      assert.equal(restricted.status, 400);
+      assert.deepEqual(restricted.json, { errors: [{ message: 'field: name is restricted on type: User' }] });
+      const introspection = await query('/udg-keyed', '{ __schema { queryType { name } } }', { authorization: token });
+      assert.equal(introspection.status, 403);
+    });
+  });
+
+  it('streams a subscription field from a GraphQL upstream to a graphql-ws client', async () => {
+    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    const values = await new Promise<unknown[]>((resolve, reject) => {
+      const seen: unknown[] = [];
+      client.subscribe({ query: 'subscription { t: ticks(from: 3) }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
+    });
+    assert.deepEqual(values, [{ data: { t: 3 } }, { data: { t: 2 } }, { data: { t: 1 } }]);
+  });
+
+  it('accepts a Kafka data source but answers its field with a clear error, and says so in /gw/health', async () => {
+    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    const outcome = await new Promise<unknown>((resolve) => {
+      client.subscribe({ query: 'subscription { orders }' }, { next: (value) => resolve(value), error: (error) => resolve(error), complete: () => resolve('complete') });
+    });
+    assert.match(JSON.stringify(outcome), /data source 'orders' \(Kafka\) is not available yet/);
+    const health = await http(`${node.gatewayUrl}/gw/health`, { headers: node.gwHeaders });
+    const notices = Object.values(health.json.apis_notices as Record<string, string[]>).flat();
+    assert.ok(notices.some((n) => /data source 'orders' \(Kafka\) is not available yet/.test(n)), JSON.stringify(health.json));
+  });
+
+  it('refuses schema synchronisation for a combined graph with a clear 400', async () => {
+    const res = await dashboard(`/apis/${keyedId}/graphql/schema/sync`, { method: 'POST', body: {} });
+    assert.equal(res.status, 400);
+    assert.match(res.json.Message, /not available for combined-graph APIs/);
+  });
+
+  describe('bad definitions are refused at save time with a 400 envelope naming the problem', () => {
+    const withSources = (dataSources: unknown[], schema = GRAPH_SDL) => {
+      const api = definition(`bad-${Math.random().toString(36).slice(2, 8)}`);
+      const graphqlSettings = api.api_definition.graphql as Record<string, unknown>;
+      graphqlSettings.schema = schema;
+      graphqlSettings.engine = { data_sources: dataSources, field_configs: [] };
+      return api;
+    };
+    const refused = async (body: unknown, message: RegExp) => {
+      const before = (await dashboard('/apis')).json;
+      const res = await dashboard('/apis', { method: 'POST', body });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.json.Status, 'Error');
+      assert.match(`${res.json.Message} ${(res.json.Errors ?? []).join(' ')}`, message);
+      assert.deepEqual((await dashboard('/apis')).json, before, 'nothing stored');
+    };
+
+    it('a data source naming a field that is not in the schema', () =>
+      refused(withSources([{ kind: 'REST', name: 'ghost', root_fields: [{ type: 'Query', fields: ['ghosts'] }], config: { url: 'http://x.test/' } }]), /data source 'ghost': field 'Query.ghosts' is not in the schema/));
+    it('a data source naming a type that is not in the schema', () =>
+      refused(withSources([{ kind: 'REST', name: 'ghost', root_fields: [{ type: 'Ghost', fields: ['id'] }], config: { url: 'http://x.test/' } }]), /data source 'ghost': type 'Ghost' is not an object type/));
+    it('an unknown kind', () => refused(withSources([{ kind: 'SOAP', name: 'soap', root_fields: [{ type: 'Query', fields: ['users'] }], config: {} }]), /data source 'soap': kind must be REST, GraphQL or Kafka/));
+    it('a URL that is not http(s), or templated in its host', async () => {
+      await refused(withSources([{ kind: 'REST', name: 'ftp', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'ftp://x.test/users' } }]), /data source 'ftp': config.url 'ftp:\/\/x.test\/users' must be http/);
+      await refused(withSources([{ kind: 'GraphQL', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'http://{{.arguments.host}}/graphql' } }]), /data source 'host': .*not in its host/);
+    });
+    it('an SDL that does not parse', () => refused(withSources([], 'type Query { users: [User }'), /Invalid GraphQL schema/));
+  });
+});
