@@ -45,9 +45,10 @@ export const apiDefinitionRule = {
           pattern: /^\/\S*$/,
           messages: { stringPattern: "The '{field}' field must start with '/' and hold no spaces." },
         },
+        // Empty only for a combined graph, which answers from its data sources (checked at save).
         target_url: {
           type: 'string',
-          pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/i,
+          pattern: /^(https?:\/\/[^\s/?#]+[^\s]*)?$/i,
           messages: { stringPattern: "The '{field}' field must be an absolute http:// or https:// URL." },
         },
         strip_listen_path: optionalBoolean,

@@ -112,8 +112,10 @@ function readSource(raw: unknown, index: number, schema: GraphQLSchema, problems
     const query = (Array.isArray(config.query) ? config.query : []).filter(isRecord).map((entry) => ({ name: String(entry.name ?? ''), value: String(entry.value ?? '') }));
     return { ...base, kind, config: { url, method, headers, query, body: typeof config.body === 'string' ? config.body : '' } };
   }
-  const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(config.subscription_type)) ? config.subscription_type : 'graphql-ws') as SubscriptionType;
-  if (config.subscription_type !== undefined && config.subscription_type !== '' && !['graphql-ws', 'graphql-transport-ws', 'sse'].includes(String(config.subscription_type))) {
+  // SPEC.md names it on the data source; the reference gateway's GraphQL config carries it too.
+  const requested = raw.subscription_type ?? config.subscription_type;
+  const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(requested)) ? requested : 'graphql-ws') as SubscriptionType;
+  if (requested !== undefined && requested !== '' && !['graphql-ws', 'graphql-transport-ws', 'sse'].includes(String(requested))) {
     problems.push(`${label}: subscription_type must be graphql-ws, graphql-transport-ws or sse`);
   }
   const operation = config.has_operation === true && typeof config.operation === 'string' ? { text: config.operation, variables: variablesText(config.variables) } : undefined;

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { buildSchema, graphql } from 'graphql';
+import { createHandler as createSseHandler } from 'graphql-sse/lib/use/http';
 import { createClient, type Client } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -59,7 +60,8 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     api_definition: {
       name,
       use_keyless: true,
-      proxy: { listen_path: `/${name}`, target_url: 'http://example.invalid', strip_listen_path: true },
+      // The reference gateway leaves a combined graph's target empty: it answers from its data sources.
+      proxy: { listen_path: `/${name}`, target_url: '', strip_listen_path: true },
       graphql: {
         enabled: true,
         execution_mode: 'executionEngine',
@@ -118,7 +120,9 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     ticks.subscribe = async function* (_source: unknown, { from }: { from: number }) {
       for (let i = from; i > 0; i--) yield { ticks: i };
     };
+    const sse = createSseHandler({ schema });
     graphqlUpstream = createServer((req, res) => {
+      if (req.url?.startsWith('/sse')) return void sse(req, res);
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk));
       req.on('end', async () => {
@@ -136,6 +140,10 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       const path = req.url.split('?')[0]!;
       const user = (id: string, countryCode = 'FR') => ({ id, name: `user ${id}`, countryCode, profile: { display: `User #${id}` } });
       let body: unknown = null;
+      if (path === '/users/broken') {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        return void res.end('{}');
+      }
       if (path === '/users' && req.method === 'GET') body = { items: [user('1'), user('2', 'DE'), user('1')] };
       else if (path === '/users' && req.method === 'POST') body = { id: '9', ...JSON.parse(req.body) };
       else if (path === '/search') body = [user('3')];
@@ -155,6 +163,23 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     const keyed = await dashboard('/apis', { method: 'POST', body: definition('udg-keyed', { use_keyless: false }) });
     assert.equal(keyed.status, 200, keyed.text);
     keyedId = keyed.json.Meta;
+    const overSse = await dashboard('/apis', {
+      method: 'POST',
+      body: {
+        api_definition: {
+          name: 'udg-sse',
+          use_keyless: true,
+          proxy: { listen_path: '/udg-sse', target_url: '', strip_listen_path: true },
+          graphql: {
+            enabled: true,
+            execution_mode: 'executionEngine',
+            schema: 'type Query { unused: String } type Subscription { ticks(from: Int!): Int }',
+            engine: { data_sources: [{ kind: 'GraphQL', name: 'ticks-sse', subscription_type: 'sse', root_fields: [{ type: 'Subscription', fields: ['ticks'] }], config: { url: graphqlUrl.replace('/graphql', '/sse'), method: 'POST' } }] },
+          },
+        },
+      },
+    });
+    assert.equal(overSse.status, 200, overSse.text);
     keyedApiId = keyed.json.ID;
     await eventually(async () => assert.equal((await query('/udg', '{ search(term: "x") { id } }')).status, 200), 5000);
     await eventually(async () => assert.equal((await query('/udg-keyed', '{ search(term: "x") { id } }')).status, 401), 5000);
@@ -245,6 +270,39 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.deepEqual(restCalls(before).map((r) => r.url).sort(), ['/countries/DE/users', '/countries/FR/users']);
   });
 
+  it('sends the operation’s variables with a forwarded field', async () => {
+    const gqlBefore = graphqlSeen.length;
+    const res = await query('/udg', 'query Pick($c: ID!) { country(code: $c) { name } }', {}, { c: 'DE' });
+    assert.deepEqual(res.json, { data: { country: { name: 'Germany' } } });
+    const sent = JSON.parse(graphqlSeen[gqlBefore]!.body);
+    assert.match(sent.query, /^query\(\$c: ID!\) \{ _0: country\(code: \$c\)/);
+    assert.deepEqual(sent.variables, { c: 'DE' });
+  });
+
+  it('accepts GET with the query and variables in the query string', async () => {
+    const params = new URLSearchParams({ query: 'query($c: ID!) { country(code: $c) { name } }', variables: JSON.stringify({ c: 'FR' }) });
+    const res = await http(`${node.gatewayUrl}/udg?${params}`);
+    assert.deepEqual(res.json, { data: { country: { name: 'France' } } });
+  });
+
+  it('answers a failing data source with a GraphQL error on its field, naming the data source', async () => {
+    const res = await query('/udg', '{ user(id: "broken") { id } search(term: "x") { id } }');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data, { user: null, search: [{ id: '3' }] });
+    assert.equal(res.json.errors[0].message, "data source 'users' failed: it answered 503");
+    assert.deepEqual(res.json.errors[0].path, ['user']);
+  });
+
+  it('runs queries sent over the WebSocket through the graph too', async () => {
+    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    const values = await new Promise<unknown[]>((resolve, reject) => {
+      const seen: unknown[] = [];
+      client.subscribe({ query: '{ user(id: "5") { name } }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
+    });
+    assert.deepEqual(values, [{ data: { user: { name: 'user 5' } } }]);
+  });
+
   it('serves a persisted query through the graph: path segments become variables', async () => {
     const before = rest.received.length;
     const res = await http(`${node.gatewayUrl}/udg/users/7%20x`);
@@ -306,6 +364,17 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.deepEqual(values, [{ data: { t: 3 } }, { data: { t: 2 } }, { data: { t: 1 } }]);
   });
 
+  it('streams a subscription field from an SSE upstream (subscription_type on the data source)', async () => {
+    await eventually(async () => assert.equal((await query('/udg-sse', '{ unused }')).status, 200), 5000);
+    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg-sse`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    clients.push(client);
+    const values = await new Promise<unknown[]>((resolve, reject) => {
+      const seen: unknown[] = [];
+      client.subscribe({ query: 'subscription { ticks(from: 2) }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
+    });
+    assert.deepEqual(values, [{ data: { ticks: 2 } }, { data: { ticks: 1 } }]);
+  });
+
   it('accepts a Kafka data source but answers its field with a clear error, and says so in /gw/health', async () => {
     const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
@@ -350,6 +419,8 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       await refused(withSources([{ kind: 'REST', name: 'ftp', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'ftp://x.test/users' } }]), /data source 'ftp': config.url 'ftp:\/\/x.test\/users' must be http/);
       await refused(withSources([{ kind: 'GraphQL', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'http://{{.arguments.host}}/graphql' } }]), /data source 'host': .*not in its host/);
     });
+    it('an empty target_url on an API that is not a combined graph', () =>
+      refused({ api_definition: { name: 'no-target', use_keyless: true, proxy: { listen_path: '/no-target', target_url: '', strip_listen_path: true } } }, /proxy.target_url '' is not a valid URL/));
     it('an SDL that does not parse', () => refused(withSources([], 'type Query { users: [User }'), /Invalid GraphQL schema/));
   });
 });

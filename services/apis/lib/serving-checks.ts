@@ -6,12 +6,13 @@ import { ApisErrors } from '../errors';
 
 /**
  * Refuses, at save time and on every surface, a definition a gateway could not serve: its
- * `proxy.target_url` must parse as a URL, and a GraphQL API must carry a schema the gateway can
+ * `proxy.target_url` must parse as a URL (a combined graph may have none), and a GraphQL API must carry a schema the gateway can
  * build (gateways validate requests against it and never introspect by themselves), and a
  * combined graph data sources the gateway can run.
  */
 export function assertServable(definition: ApiDefinition): void {
-  assertTargetUrlParses(definition.proxy.target_url);
+  const targetless = isCombinedGraph(definition.graphql) && !definition.proxy.target_url;
+  if (!targetless) assertTargetUrlParses(definition.proxy.target_url);
   assertGraphqlSchema(definition.graphql);
 }
 

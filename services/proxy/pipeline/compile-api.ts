@@ -1,4 +1,5 @@
 import type { LoggerInstance } from 'moleculer';
+import { isCombinedGraph } from '../../../lib/graphql/combined-graph-config';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
@@ -123,7 +124,7 @@ const leaveStage: Step = (ctx) => {
 function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps): CompiledVersion {
   const contextVars = definition.enable_context_vars === true;
   const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
-  const target = parseTarget(override ?? definition.proxy.target_url);
+  const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
   const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as Record<string, unknown> | undefined;
   return {
     name,
@@ -137,6 +138,14 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
   };
+}
+
+/**
+ * A combined graph answers from its data sources and may have no `target_url` (the reference
+ * gateway leaves it empty); nothing is ever proxied to this stand-in. Other APIs need a target.
+ */
+function targetlessFallback(definition: ApiDefinition): string {
+  return isCombinedGraph(definition.graphql) ? 'http://combined-graph.invalid/' : definition.proxy.target_url;
 }
 
 /** The GraphQL side of a GraphQL API, compiled by graphql-engine; undefined for other APIs. */

@@ -95,6 +95,7 @@ function variablesOf(node: FieldNode): string[] {
 
 /** The variable definitions of the client's operation that a batch uses, printed. */
 export function variableDefinitions(info: GraphQLResolveInfo, used: Set<string>): string {
+  if (used.size === 0) return '';
   const definitions = (info.operation.variableDefinitions ?? []).filter((d) => used.has(d.variable.name.value));
   return definitions.length > 0 ? `(${definitions.map((d) => print(d)).join(', ')})` : '';
 }

@@ -43,7 +43,7 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
       engine.acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { session: ctx.session as Session | undefined, upstream });
       return DONE;
     }
-    const request = await readOperation(ctx);
+    const request = await readOperation(ctx, engine.executesOperations);
     if ('error' in request) return answerJson(ctx, 400, { errors: [{ message: request.error }] });
     const refusal = engine.refusal(request.query, request.operationName, ctx.session as Session | undefined);
     if (refusal) return answerJson(ctx, refusal.status, refusal.body);
@@ -67,15 +67,17 @@ function runPersisted(ctx: RequestContext, operation: string, variables: Record<
   ctx.rewrittenUrl = ctx.version!.target.fullPath || '/';
 }
 
-/** `{query, variables, operationName}` from a POST body, or from the query string of a GET. */
-async function readOperation(ctx: RequestContext): Promise<GraphqlOperation | { error: string }> {
+/** `{query, variables, operationName}` from a POST body, or from the query string of a GET (variables only when `withVariables`). */
+async function readOperation(ctx: RequestContext, withVariables: boolean): Promise<GraphqlOperation | { error: string }> {
   if (ctx.req.method === 'GET') {
     const params = new URLSearchParams(ctx.search);
     const query = params.get('query');
     if (!query) return { error: 'Must provide query string.' };
-    const variables = params.get('variables');
+    const operation = { query, operationName: params.get('operationName') ?? undefined };
+    // A proxy-only upstream reads the variables itself; a combined graph needs them here.
+    const variables = withVariables ? params.get('variables') : null;
     try {
-      return { query, operationName: params.get('operationName') ?? undefined, variables: variables ? JSON.parse(variables) : undefined };
+      return variables ? { ...operation, variables: JSON.parse(variables) } : operation;
     } catch {
       return { error: 'Variables are invalid JSON.' };
     }
