@@ -184,7 +184,7 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       assert.equal(definition.org_id, acme.orgId);
       assert.equal(definition.active, true);
       assert.equal(definition.use_keyless, false);
-      assert.deepEqual(definition.proxy, { listen_path: '/swagger-petstore/', target_url: 'http://127.0.0.1:9/v1/', strip_listen_path: true });
+      assert.deepEqual(definition.proxy, { listen_path: '/swagger-petstore/', target_url: '', strip_listen_path: true });
       const { schema, engine, ...graphql } = definition.graphql;
       assert.deepEqual(graphql, { enabled: true, execution_mode: 'executionEngine', version: '2', type_field_configurations: [], playground: { enabled: false, path: '' } });
       assert.equal(schema, PETSTORE_SDL);
@@ -236,7 +236,7 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       assert.equal(res.json.Message, 'Data source imported');
       const definition = await definitionOf(res.json.Meta);
       assert.equal(definition.name, 'Streetlights Kafka API');
-      assert.equal(definition.proxy.listen_path, '/streetlights-kafka-api/');
+      assert.deepEqual(definition.proxy, { listen_path: '/streetlights-kafka-api/', target_url: '', strip_listen_path: true });
       assert.equal(definition.graphql.execution_mode, 'executionEngine');
       assert.equal(definition.graphql.schema, STREETLIGHTS_SDL);
       const kafka = (name: string, topic: string, groupId: string, clientId: string) => ({

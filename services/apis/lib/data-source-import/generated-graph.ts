@@ -34,8 +34,6 @@ export type DataSource = RestDataSource | KafkaDataSource;
 /** What a converter makes of a document: the graph's SDL, its data sources and field configs. */
 export interface GeneratedGraph {
   title: string;
-  /** where the graph's REST data sources live (the proxy's `target_url`), when it has any */
-  baseUrl?: string;
   sdl: string;
   dataSources: DataSource[];
   fieldConfigs: FieldConfig[];

@@ -58,7 +58,6 @@ export function openApiGraph(document: Json, baseUrl: string): GeneratedGraph & 
   }));
   return {
     title: String(document.info?.title ?? 'Imported data graph'),
-    baseUrl,
     sdl: printGraphSchema(roots, types.sdl()),
     dataSources,
     fieldConfigs: [...fieldConfigs, ...types.fieldConfigs],
