@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { asyncApiGraph } from '../../../services/apis/lib/data-source-import/asyncapi-graph';
 import { openApiGraph } from '../../../services/apis/lib/data-source-import/openapi-graph';
 import { camelCase, fieldNameFromEndpoint, pascalCase, slug } from '../../../services/apis/lib/data-source-import/graphql-names';
 
@@ -78,5 +79,74 @@ describe('data-source import: OpenAPI schemas as GraphQL types', () => {
     const graph = openApiGraph(document({ '/pets/{id}/photo': { put: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '204': { description: 'stored' } } } } }), 'http://up.test');
     assert.match(graph.sdl, /type Mutation {\n {2}putPetsIdPhoto\(id: Int!\): String\n}/);
     assert.equal(graph.dataSources[0].config.url, 'http://up.test/pets/{{.arguments.id}}/photo');
+  });
+});
+
+describe('data-source import: AsyncAPI channels as subscription fields', () => {
+  const parsed = {
+    asyncapi: '2.4.0',
+    info: { title: 'Orders', version: '1' },
+    servers: { secure: { url: 'kafka://broker.test:9093', protocol: 'kafka-secure' }, ws: { url: 'ws://edge.test', protocol: 'ws' } },
+    channels: {
+      'orders.{region}.created': {
+        parameters: { region: { schema: { type: 'string' } } },
+        subscribe: {
+          message: {
+            oneOf: [
+              { name: 'orderCreated', payload: { type: 'object', properties: { id: { type: 'string' }, 'total-cents': { type: 'integer' } } } },
+              { name: 'orderImported', payload: { type: 'object', properties: { source: { type: 'string' } } } },
+            ],
+          },
+        },
+      },
+      'orders.audit': { publish: { operationId: 'audit', message: { payload: { type: 'string' } } } },
+    },
+  };
+
+  it('names a field after its channel without an operationId, types it by the first message, maps keys GraphQL cannot name', () => {
+    const graph = asyncApiGraph(parsed);
+    assert.match(graph.sdl, /type Subscription {\n {2}ordersRegionCreated\(region: String!\): OrderCreated\n}/);
+    assert.match(graph.sdl, /type OrderCreated {\n {2}id: String\n {2}totalCents: Int\n}/);
+    assert.deepEqual(graph.fieldConfigs, [
+      { type_name: 'Subscription', field_name: 'ordersRegionCreated', disable_default_mapping: true, path: [''] },
+      { type_name: 'OrderCreated', field_name: 'totalCents', disable_default_mapping: false, path: ['total-cents'] },
+    ]);
+  });
+
+  it('reads the topic from the channel and the brokers from the Kafka servers only, without their scheme', () => {
+    const [source] = asyncApiGraph(parsed).dataSources;
+    assert.deepEqual(source.config, {
+      broker_addresses: ['broker.test:9093'],
+      topics: ['orders.{{.arguments.region}}.created'],
+      group_id: 'orders-ordersRegionCreated',
+      client_id: '',
+      kafka_version: '',
+      start_consuming_latest: false,
+      balance_strategy: 'BalanceStrategyRange',
+      isolation_level: 'ReadUncommitted',
+      sasl: { enable: false, user: '', password: '' },
+    });
+  });
+
+  it('refuses a document with nothing to subscribe to', () => {
+    assert.throws(() => asyncApiGraph({ ...parsed, channels: { 'orders.audit': parsed.channels['orders.audit'] } }), {
+      type: 'GW_ERR_APIS_IMPORT_INVALID',
+      message: 'The AsyncAPI document has no channel with a subscribe operation: there is nothing to subscribe to',
+    });
+  });
+});
+
+describe('data-source import: schemas that nest themselves without a name', () => {
+  it('stops at a bounded depth instead of overflowing the stack', () => {
+    const nested: Record<string, unknown> = { type: 'array' };
+    nested.items = nested;
+    const looping: Record<string, unknown> = {};
+    looping.allOf = [looping];
+    const graph = openApiGraph(
+      document({ '/a': { get: { operationId: 'a', responses: ok(nested) } }, '/b': { get: { operationId: 'b', responses: ok(looping) } } }),
+      'http://up.test',
+    );
+    assert.match(graph.sdl, /a: \[\[\[/);
+    assert.match(graph.sdl, /b: JSON/);
   });
 });

@@ -37,6 +37,8 @@ export interface FieldConfig {
 
 const SCALARS: Record<string, string> = { string: 'String', integer: 'Int', number: 'Float', boolean: 'Boolean' };
 const JSON_SCALAR = 'JSON';
+/** deepest nesting of unnamed schemas (and of allOf) followed */
+const MAX_NESTING = 64;
 
 /**
  * Turns the JSON schemas of a document into GraphQL types: object types for responses and
@@ -51,6 +53,7 @@ export class SchemaTypes {
   private readonly owners = new Map<string, object>();
   private readonly pending = new Set<string>();
   readonly fieldConfigs: FieldConfig[] = [];
+  private depth = 0;
 
   constructor(private readonly resolve: (schema: JsonSchema) => ResolvedSchema) {}
 
@@ -76,6 +79,18 @@ export class SchemaTypes {
   }
 
   private typeOf(raw: JsonSchema, hint: string, direction: 'output' | 'input', preferHint = false): string {
+    // Named objects end recursion by name; only a schema nesting itself without one (YAML aliases,
+    // arrays of arrays of itself) gets this deep.
+    if (this.depth >= MAX_NESTING) return this.jsonScalar();
+    this.depth++;
+    try {
+      return this.typeOfResolved(raw, hint, direction, preferHint);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private typeOfResolved(raw: JsonSchema, hint: string, direction: 'output' | 'input', preferHint: boolean): string {
     const { schema, name, origin } = this.resolved(raw);
     const typeName = preferHint ? hint : (name ?? hint);
     if (schema.oneOf || schema.anyOf) return this.jsonScalar();
@@ -91,13 +106,13 @@ export class SchemaTypes {
   }
 
   /** Follows references and merges `allOf` members into one object schema. */
-  private resolved(raw: JsonSchema): TypeSource {
+  private resolved(raw: JsonSchema, nesting = 0): TypeSource {
     const resolved = this.resolve(raw);
     const members = resolved.schema.allOf;
-    if (!Array.isArray(members)) return { ...resolved, origin: resolved.schema };
+    if (!Array.isArray(members) || nesting >= MAX_NESTING) return { ...resolved, origin: resolved.schema };
     const merged: JsonSchema = { type: 'object', description: resolved.schema.description, properties: {}, required: [] };
     for (const member of [{ ...resolved.schema, allOf: undefined }, ...members]) {
-      const part = this.resolved(member).schema;
+      const part = this.resolved(member, nesting + 1).schema;
       Object.assign(merged.properties!, part.properties ?? {});
       merged.required!.push(...(part.required ?? []));
     }
