@@ -12,6 +12,8 @@ describe('outbound-address policy (URLs fetched on a tenant\'s behalf)', () => {
     ['fe80::1', true],
     ['fd00:ec2::254', true],
     ['::ffff:169.254.169.254', true],
+    ['::ffff:a9fe:a9fe', true],
+    ['0:0:0:0:0:ffff:a9fe:a9fe', true],
     ['::', true],
     ['127.0.0.1', false],
     ['10.1.2.3', false],
@@ -27,6 +29,10 @@ describe('outbound-address policy (URLs fetched on a tenant\'s behalf)', () => {
   it('judges IP literals in URLs, IPv6 brackets included', () => {
     assert.throws(() => assertOutboundHost(new URL('http://[fe80::1]:8080/x')), OutboundAddressRefused);
     assert.throws(() => assertOutboundHost(new URL('http://169.254.169.254/latest')), OutboundAddressRefused);
+    // the URL parser turns other spellings of an IPv4 address into the dotted one
+    assert.throws(() => assertOutboundHost(new URL('http://2852039166/latest')), OutboundAddressRefused);
+    assert.throws(() => assertOutboundHost(new URL('http://0xA9FEA9FE/latest')), OutboundAddressRefused);
+    assert.throws(() => assertOutboundHost(new URL('http://[::ffff:a9fe:a9fe]/latest')), OutboundAddressRefused);
     assertOutboundHost(new URL('http://127.0.0.1:3000/spec.yaml'));
     assertOutboundHost(new URL('https://specs.example.test/spec.yaml'));
   });
