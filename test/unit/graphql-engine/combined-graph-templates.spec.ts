@@ -28,6 +28,11 @@ describe('combined graph: data-source templates and field mappings', () => {
     assert.deepEqual(JSON.parse(request.body!), { id: 'a/b?c' });
   });
 
+  it('leaves out query parameters of arguments not given, and repeats one per element of a list', () => {
+    const build = compileRestSource({ url: 'http://h.test/pets', method: 'GET', headers: {}, query: [{ name: 'status', value: '{{.arguments.status}}' }, { name: 'tag', value: '{{.arguments.tags}}' }, { name: 'fixed', value: '' }], body: '' });
+    assert.equal(build({ ...scope, arguments: { tags: ['a b', 'c&d'] } }).url, 'http://h.test/pets?tag=a+b&tag=c%26d&fixed=');
+  });
+
   it('follows a field_configs path, through lists, to null when absent', () => {
     const answer = { data: { items: [{ name: { first: 'Ada' } }, { name: { first: 'Bob' } }] } };
     assert.deepEqual(valueAt(answer, ['data', 'items', 'name', 'first']), ['Ada', 'Bob']);

@@ -47,23 +47,23 @@ export class CombinedGraph {
   run(document: DocumentNode, payload: OperationPayload, headers: IncomingHttpHeaders, sink: OperationSink): () => void {
     const isSubscription = document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'subscription' && (!payload.operationName || d.name?.value === payload.operationName));
     if (!isSubscription) {
-      void this.execute(document, payload, headers).then((result) => {
-        sink.next(result);
-        sink.complete();
-      });
+      this.execute(document, payload, headers).then(
+        (result) => {
+          sink.next(result);
+          sink.complete();
+        },
+        (err: Error) => sink.error([{ message: err.message }]),
+      );
       return () => undefined;
     }
     let stream: AsyncIterator<ExecutionResult> | undefined;
     let stopped = false;
     void (async () => {
-      const result = await subscribe({ schema: this.schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue: this.context(headers), fieldResolver: parentFieldResolver });
-      if (!(Symbol.asyncIterator in result)) {
-        sink.error((result.errors ?? []).map((e) => ({ message: e.message })));
-        return;
-      }
-      stream = result;
-      if (stopped) return void stream.return?.();
       try {
+        const result = await subscribe({ schema: this.schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue: this.context(headers), fieldResolver: parentFieldResolver });
+        if (!(Symbol.asyncIterator in result)) return sink.error((result.errors ?? []).map((e) => ({ message: e.message })));
+        stream = result;
+        if (stopped) return void stream.return?.();
         for await (const event of result) sink.next(event);
         sink.complete();
       } catch (err) {

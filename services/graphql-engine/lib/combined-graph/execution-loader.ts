@@ -87,13 +87,21 @@ export class ExecutionLoader {
     const query = `${batch.endpoint.operationType}${batch.variableDefinitions} { ${selections} }`;
     const { url, method, headers } = batch.endpoint;
     try {
-      const body = JSON.stringify({ query, variables: batch.variables });
-      const answer = (await this.fetcher.json({ url, method, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body })) as UpstreamAnswer | null;
+      const answer = (await this.fetcher.json(graphqlRequest(url, method, headers, query, batch.variables))) as UpstreamAnswer | null;
       groups.forEach((group, index) => settle(group, answer, `_${index}`));
     } catch (err) {
       for (const group of groups) for (const waiting of group) waiting.reject(err as Error);
     }
   }
+}
+
+/** A GraphQL request over HTTP: a JSON POST, or for GET the query and variables in the query string. */
+function graphqlRequest(url: string, method: string, headers: Record<string, string>, query: string, variables: Record<string, unknown>): DataSourceRequest {
+  if (method === 'GET') {
+    const params = new URLSearchParams({ query, variables: JSON.stringify(variables) });
+    return { url: `${url}${url.includes('?') ? '&' : '?'}${params}`, method, headers: { ...headers, accept: 'application/json' } };
+  }
+  return { url, method, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }) };
 }
 
 interface UpstreamAnswer {

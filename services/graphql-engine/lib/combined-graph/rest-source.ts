@@ -16,16 +16,33 @@ export function compileRestSource(config: RestSourceConfig): (scope: TemplateSco
   const method = config.method;
   return (scope) => {
     let target = url.render(scope, encoders.url);
-    if (query.length > 0) {
-      const params = new URLSearchParams();
-      for (const entry of query) params.append(entry.name, entry.value.render(scope, encoders.plain));
-      target += `${target.includes('?') ? '&' : '?'}${params.toString()}`;
-    }
+    const params = queryParameters(query, scope);
+    if (params) target += `${target.includes('?') ? '&' : '?'}${params}`;
     const rendered: Record<string, string> = { accept: 'application/json' };
     for (const [name, value] of headers) rendered[name.toLowerCase()] = value.render(scope, encoders.header);
     if (body) rendered['content-type'] ??= 'application/json';
     return { method, url: target, headers: rendered, body: body?.render(scope, encoders.json) };
   };
+}
+
+/**
+ * `query` entries: a templated value that comes out empty (an optional argument not given) is
+ * left out, and a list becomes one parameter per element (`?tag=a&tag=b`).
+ */
+function queryParameters(entries: Array<{ name: string; value: Template }>, scope: TemplateScope): string {
+  if (entries.length === 0) return '';
+  const params = new URLSearchParams();
+  for (const entry of entries) {
+    const raw = entry.value.value(scope);
+    if (Array.isArray(raw)) {
+      for (const item of raw) params.append(entry.name, encoders.plain(item));
+      continue;
+    }
+    const rendered = entry.value.render(scope, encoders.plain);
+    if (rendered === '' && entry.value.dynamic) continue;
+    params.append(entry.name, rendered);
+  }
+  return params.toString();
 }
 
 /** The first step of every `{{.object.x}}` a set of templates reads: what a parent must carry for them. */

@@ -20,6 +20,8 @@ type Part = string | { root: 'arguments' | 'object' | 'headers'; path: string[] 
 export interface Template {
   readonly dynamic: boolean;
   render(scope: TemplateScope, encode: Encoder): string;
+  /** the raw value when the template is one placeholder and nothing else (so a list can become repeated query parameters) */
+  value(scope: TemplateScope): unknown;
 }
 
 const PLACEHOLDER = /\{\{\s*\.([A-Za-z_][\w.-]*)\s*\}\}/g;
@@ -34,8 +36,10 @@ export function compileTemplate(text: string): Template {
   }
   if (last < text.length) parts.push(text.slice(last));
   const dynamic = parts.some((part) => typeof part !== 'string');
+  const only = parts.length === 1 && typeof parts[0] !== 'string' ? parts[0] : undefined;
   return {
     dynamic,
+    value: (scope) => (only ? lookup(scope, only) : undefined),
     render: (scope, encode) => (dynamic ? parts.map((part) => (typeof part === 'string' ? part : encode(lookup(scope, part)))).join('') : text),
   };
 }
