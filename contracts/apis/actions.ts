@@ -106,6 +106,11 @@ export const apisActionParams = {
   },
   snapshot: {},
   currentRevision: {},
+  importDataSource: {
+    org_scope: { type: 'string', optional: true },
+    content_type: { type: 'string' },
+    body: { type: 'string' },
+  },
   syncGraphqlSchema: {
     id: { type: 'string', empty: false },
     org_scope: { type: 'string', optional: true },
@@ -113,6 +118,14 @@ export const apisActionParams = {
     persist_headers: { type: 'boolean', optional: true },
   },
 };
+
+export interface ApisImportDataSourceParams {
+  org_scope?: string;
+  /** the request's Content-Type: `application/json` (a `{url}` body) or `application/vnd.gw.udg.v2.openapi|asyncapi` */
+  content_type: string;
+  /** the request body as sent */
+  body: string;
+}
 
 export interface ApisSyncGraphqlSchemaParams {
   id: string;
@@ -231,4 +244,5 @@ export interface ApisActions {
   'apis.snapshot': { params: Record<string, never>; result: ApisSnapshotResult };
   'apis.currentRevision': { params: Record<string, never>; result: StoreRevisionResult };
   'apis.syncGraphqlSchema': { params: ApisSyncGraphqlSchemaParams; result: ApiRecord };
+  'apis.importDataSource': { params: ApisImportDataSourceParams; result: ApiRecord };
 }

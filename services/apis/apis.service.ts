@@ -1,5 +1,5 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateOasParams, type ApisListOasParams, type ApisUpdateOasParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
+import { apisActionParams, type ApisImportDataSourceParams, type ApisSyncGraphqlSchemaParams, type ApisCreateOasParams, type ApisListOasParams, type ApisUpdateOasParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { ServiceActions } from '../../lib/bus/actions';
@@ -12,6 +12,7 @@ import { ApiStore } from './lib/api-store';
 import { compileOasText, OasCatalogue } from './lib/oas-catalogue';
 import { checkCustomMiddleware } from './lib/custom-middleware';
 import { checkHookReferences } from './lib/hook-references';
+import { importDataSource } from './lib/data-source-import/data-source-importer';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
 
@@ -38,6 +39,10 @@ export function apisService(runtime: Runtime): ServiceSchema {
       syncGraphqlSchema: {
         params: apisActionParams.syncGraphqlSchema,
         handler: (ctx: Context<ApisSyncGraphqlSchemaParams>) => catalogue.syncGraphqlSchema(ctx.params, introspectUpstream),
+      },
+      importDataSource: {
+        params: apisActionParams.importDataSource,
+        handler: (ctx: Context<ApisImportDataSourceParams>) => importDataSource(ctx.params, (params) => catalogue.create(params)),
       },
     } satisfies ServiceActions<'apis'>,
     events: {

@@ -52,4 +52,17 @@ export const ApisErrors = {
       { supergraphs },
     ),
   upstreamUnreachable: (url: string, reason: string) => new GwError('GW_ERR_APIS_UPSTREAM', 502, `Could not reach the GraphQL upstream ${url}: ${reason}`, { url }),
+  // Data-source imports (SPEC.md "Errors": malformed 400, undetectable format an error with Meta null, network 500).
+  importMalformed: (reason: string) => new GwError('GW_ERR_APIS_IMPORT_MALFORMED', 400, `The document is malformed: ${reason}`),
+  importUndetectable: () =>
+    new GwError('GW_ERR_APIS_IMPORT_FORMAT', 400, 'Could not detect the document format: expected an OpenAPI 3.0 document (an "openapi" field) or an AsyncAPI 2.0.0–2.4.0 document (an "asyncapi" field)'),
+  importInvalid: (message: string, problems?: string[]) => new GwError('GW_ERR_APIS_IMPORT_INVALID', 400, message, problems ? { errors: problems } : undefined),
+  importMediaType: (contentType: string) =>
+    new GwError(
+      'GW_ERR_APIS_IMPORT_MEDIA_TYPE',
+      415,
+      `Unsupported Content-Type '${contentType}': send application/json with {"url": ...}, application/vnd.gw.udg.v2.openapi or application/vnd.gw.udg.v2.asyncapi`,
+    ),
+  importUrlRefused: (url: string, reason: string) => new GwError('GW_ERR_APIS_IMPORT_URL_REFUSED', 400, `The document URL ${url} is refused: ${reason}`, { url }),
+  importFetchFailed: (url: string, reason: string) => new GwError('GW_ERR_APIS_IMPORT_FETCH', 500, `Could not fetch the document at ${url}: ${reason}`, { url }),
 };

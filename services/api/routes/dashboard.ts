@@ -9,6 +9,7 @@ import { allows } from '../../../lib/permissions';
 import { hashSecret } from '../../../lib/secret-hash';
 import { dashboardAnalyticsRoutes } from './dashboard-analytics';
 import { dashboardCertRoutes } from './dashboard-certs';
+import { dashboardDataGraphRoutes } from './dashboard-data-graphs';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOAuthRoutes } from './dashboard-oauth';
@@ -103,6 +104,7 @@ export const dashboardSurface: Surface<Caller> = {
     ...dashboardOrgRoutes,
     ...dashboardHookRoutes,
     ...dashboardCertRoutes,
+    ...dashboardDataGraphRoutes,
     ...dashboardAnalyticsRoutes,
   ],
 };
