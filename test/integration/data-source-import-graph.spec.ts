@@ -131,9 +131,8 @@ describe('an imported OpenAPI document queried through the gateway (combined gra
   });
 
   describe('reference-engine behaviour the import relies on', () => {
-    // The combined-graph engine merged from h/udg does not follow this one yet (see the report): un-skip when it does.
-    // graphql-go-tools: disable_default_mapping false + path → the value at path (h/udg reads the field's name).
-    it.skip('maps a response key GraphQL cannot name (full-name) through its field config', async () => {
+    // graphql-go-tools: disable_default_mapping false + path → the value at path.
+    it('maps a response key GraphQL cannot name (full-name) through its field config', async () => {
       const res = await query('{ getOwner(ownerId: 10) { id fullName pets { name } } }');
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.json, { data: { getOwner: { id: 10, fullName: 'Ann Smith', pets: [{ name: 'Tom' }] } } });

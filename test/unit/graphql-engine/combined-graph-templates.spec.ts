@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { valueAt } from '../../../services/graphql-engine/lib/combined-graph/field-mapping';
+import { configuredPath, valueAt } from '../../../services/graphql-engine/lib/combined-graph/field-mapping';
 import { compileRestSource } from '../../../services/graphql-engine/lib/combined-graph/rest-source';
 import { compileTemplate, encoders } from '../../../services/graphql-engine/lib/combined-graph/templates';
 
@@ -31,6 +31,14 @@ describe('combined graph: data-source templates and field mappings', () => {
   it('leaves out query parameters of arguments not given, and repeats one per element of a list', () => {
     const build = compileRestSource({ url: 'http://h.test/pets', method: 'GET', headers: {}, query: [{ name: 'status', value: '{{.arguments.status}}' }, { name: 'tag', value: '{{.arguments.tags}}' }, { name: 'fixed', value: '' }], body: '' });
     assert.equal(build({ ...scope, arguments: { tags: ['a b', 'c&d'] } }).url, 'http://h.test/pets?tag=a+b&tag=c%26d&fixed=');
+  });
+
+  it('reads a field config as the reference does: its path when set, else the whole answer with default mapping off, else the field name', () => {
+    const config = (disableDefaultMapping: boolean, path: string[]) => ({ typeName: 'Owner', fieldName: 'fullName', disableDefaultMapping, path });
+    assert.deepEqual(configuredPath(config(false, ['full-name']), 'fullName'), ['full-name']);
+    assert.deepEqual(configuredPath(config(true, ['items']), 'fullName'), ['items']);
+    assert.deepEqual(configuredPath(config(true, []), 'fullName'), []);
+    assert.deepEqual(configuredPath(config(false, []), 'fullName'), ['fullName']);
   });
 
   it('follows a field_configs path, through lists, to null when absent', () => {

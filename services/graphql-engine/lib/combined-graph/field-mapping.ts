@@ -3,13 +3,14 @@ import type { DataSource, FieldConfig } from '../../../../lib/graphql/combined-g
 
 /**
  * Where a field's value sits in what its data source answered, or in its parent (reference
- * gateway's field mappings): by default at the field's name; with `disable_default_mapping` at
- * `path` (empty: the whole answer). A REST data source answers with the field's value itself,
+ * gateway's field mappings): at `path` when the field config names one, else at the field's
+ * name, or, with `disable_default_mapping`, the whole answer (the reference's dashboard hides
+ * the path when mapping is disabled; a path given anyway is still followed). A REST data source answers with the field's value itself,
  * so its fields map the whole answer unless a field config says otherwise; a GraphQL data
  * source answers `{<field>: value}` like the upstream's `data`.
  */
 export function mappingPath(config: FieldConfig | undefined, fieldName: string, source: DataSource | undefined): string[] {
-  if (config) return config.disableDefaultMapping ? config.path : [fieldName];
+  if (config) return configuredPath(config, fieldName);
   return source?.kind === 'REST' ? [] : [fieldName];
 }
 
@@ -37,3 +38,9 @@ export const parentFieldResolver: GraphQLFieldResolver<unknown, unknown> = (sour
   if (key !== info.fieldName && key in record) return record[key];
   return record[info.fieldName];
 };
+
+/** A field config's path: its own `path` if set, else the whole answer when default mapping is off, else the field's name. */
+export function configuredPath(config: FieldConfig, fieldName: string): string[] {
+  if (config.path.length > 0) return config.path;
+  return config.disableDefaultMapping ? [] : [fieldName];
+}

@@ -3,7 +3,7 @@ import { isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQ
 import type { CombinedGraphConfig, DataSource, FieldConfig, GraphqlSourceConfig } from '../../../../lib/graphql/combined-graph-config';
 import { subscribeUpstream } from '../upstream-operations';
 import type { ExecutionLoader, GraphqlEndpoint } from './execution-loader';
-import { mappingPath, valueAt } from './field-mapping';
+import { configuredPath, mappingPath, valueAt } from './field-mapping';
 import { FixedQuery } from './fixed-operation';
 import { SelectionForwarder, variableDefinitions } from './forwarded-selection';
 import { compileRestSource, objectFieldsOf } from './rest-source';
@@ -132,9 +132,10 @@ function subscriptionResolvers(name: string, config: GraphqlSourceConfig, path: 
 
 function mapFromParent(schema: GraphQLSchema, fc: FieldConfig): void {
   const type = schema.getType(fc.typeName);
-  if (!isObjectType(type) || !fc.disableDefaultMapping) return;
+  if (!isObjectType(type) || (!fc.disableDefaultMapping && fc.path.length === 0)) return;
   const field = type.getFields()[fc.fieldName];
-  if (field) field.resolve = (parent) => valueAt(parent, fc.path);
+  const path = configuredPath(fc, fc.fieldName);
+  if (field) field.resolve = (parent) => valueAt(parent, path);
 }
 
 /** `Type.field` → the parent fields its data source's templates read (so a GraphQL upstream is asked for them). */
