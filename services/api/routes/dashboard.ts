@@ -12,6 +12,7 @@ import { dashboardCertRoutes } from './dashboard-certs';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOAuthRoutes } from './dashboard-oauth';
+import { dashboardOasRoutes } from './dashboard-oas';
 import { dashboardOrgRoutes } from './dashboard-org';
 import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
 
@@ -35,6 +36,7 @@ export const dashboardSurface: Surface<Caller> = {
   },
   renderError: envelopeError,
   routes: [
+    ...dashboardOasRoutes,
     {
       method: 'get',
       path: '/apis/search',
