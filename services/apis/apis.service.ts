@@ -14,9 +14,16 @@ import { checkCustomMiddleware } from './lib/custom-middleware';
 import { checkHookReferences } from './lib/hook-references';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
+import { streamingProblems, type MappingCheck } from '../../lib/streams/config-check';
+import { ApisErrors } from './errors';
 
 /** API definitions: storage, rules, and the `apis.changed` and `apis.revision` broadcasts. */
-export function apisService(runtime: Runtime): ServiceSchema {
+export interface ApisServiceOptions {
+  /** the Bloblang syntax check of stream mappings, so a bad one is refused when saved */
+  streamMappingCheck?: MappingCheck;
+}
+
+export function apisService(runtime: Runtime, options: ApisServiceOptions = {}): ServiceSchema {
   let catalogue: ApiCatalogue;
   let oas: OasCatalogue;
   return {
@@ -77,10 +84,14 @@ export function apisService(runtime: Runtime): ServiceSchema {
         (apiId) => callAction(this.broker, 'keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
         async (definition, hookReferences) => {
           checkCustomMiddleware(definition, runtime.config.pluginPackages);
+          if (definition.streaming !== undefined) {
+            const problems = streamingProblems(definition.streaming, '/streaming', options.streamMappingCheck);
+            if (problems.length > 0) throw ApisErrors.invalid(`Invalid stream configuration: ${problems.join('; ')}`);
+          }
           await checkHookReferences(hookReferences, definition.org_id, hookExists);
         },
       );
-      oas = new OasCatalogue(catalogue, store, runtime.config.pageSize);
+      oas = new OasCatalogue(catalogue, store, runtime.config.pageSize, { mappingCheck: options.streamMappingCheck });
     },
   };
 }

@@ -13,6 +13,7 @@ import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOAuthRoutes } from './dashboard-oauth';
 import { dashboardOasRoutes } from './dashboard-oas';
+import { dashboardStreamsRoutes } from './dashboard-streams';
 import { dashboardOrgRoutes } from './dashboard-org';
 import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
 
@@ -37,6 +38,7 @@ export const dashboardSurface: Surface<Caller> = {
   renderError: envelopeError,
   routes: [
     ...dashboardOasRoutes,
+    ...dashboardStreamsRoutes,
     {
       method: 'get',
       path: '/apis/search',

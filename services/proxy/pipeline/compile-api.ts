@@ -16,6 +16,8 @@ import { authenticationStep } from './steps/authentication';
 import { batchStep } from './steps/batch';
 import { compilePersistedQueries } from './persisted-queries';
 import { graphqlStep } from './steps/graphql';
+import { streamsStep } from './steps/streams';
+import type { StreamApi, StreamsHandOff } from '../../../contracts/streams/hand-off';
 import { ipRulesStep } from './steps/ip-rules';
 import { mutualTlsStep, type CertificateSource } from './steps/mutual-tls';
 import { limitsStep } from './steps/limits';
@@ -56,6 +58,8 @@ export interface CompileDeps {
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
   /** graphql-engine's hand-off, when this node runs it (GraphQL APIs are not served otherwise) */
   graphqlEngine(): GraphqlEngineHandOff | undefined;
+  /** the streams service's hand-off, when this node runs it (stream APIs are not served otherwise) */
+  streams(): StreamsHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
@@ -87,6 +91,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
     graphqlStep(definition, graphqlApiOf(definition, deps), all.some((v) => v.persistedQueryFor !== undefined)),
+    streamsStep(streamApiOf(definition, deps)),
     all.some((v) => v.validators) ? validateRequestStep : undefined,
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
@@ -143,6 +148,14 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
     ...compileEndpointFeatures(extended, version.ignore_endpoint_case === true, contextVars),
   };
+}
+
+/** The streams of a stream API (`streaming`), started by the streams service; undefined for other APIs. */
+function streamApiOf(definition: ApiDefinition, deps: CompileDeps): StreamApi | undefined {
+  if (definition.streaming === undefined) return undefined;
+  const streams = deps.streams();
+  if (!streams) throw new Error('this gateway node does not run the streams service, which stream APIs need');
+  return streams.compile(definition);
 }
 
 /** The GraphQL side of a GraphQL API, compiled by graphql-engine; undefined for other APIs. */
