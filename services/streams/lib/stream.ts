@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StreamStats } from '../../../contracts/streams/actions';
 import { StreamsErrors } from '../errors';
@@ -43,11 +44,16 @@ export class Stream {
   private readonly idle: Array<() => void> = [];
   private readonly hardStop = new AbortController();
   private lastWarning = 0;
+  /** the message that retries a failing output while the others wait */
+  private prober: StreamMessage | undefined;
+  private readonly recovered: Array<() => void> = [];
 
   constructor(
     private readonly parts: StreamParts,
     private readonly options: StreamOptions,
-  ) {}
+  ) {
+    setMaxListeners(0, this.hardStop.signal);
+  }
 
   start(): void {
     this.parts.input.start((messages) => this.deliver(messages));
@@ -74,17 +80,24 @@ export class Stream {
 
   private async write(message: StreamMessage): Promise<StreamMessage | void> {
     let wait = this.options.backoffMs;
+    // While the output fails, one message probes it; the others wait for it to recover.
+    while (this.retrying && this.prober !== undefined && this.prober !== message) await new Promise<void>((resolve) => this.recovered.push(resolve));
     for (;;) {
       try {
         const reply = await this.parts.output.write(message);
         this.messagesOut++;
         this.parts.outputCounters.delivered(message.receivedAt);
-        this.retrying = false;
+        if (this.prober === message) this.prober = undefined;
+        if (this.retrying) {
+          this.retrying = false;
+          this.recovered.splice(0).forEach((resolve) => resolve());
+        }
         return reply;
       } catch (err) {
         this.errors++;
         this.parts.outputCounters.errors++;
         this.retrying = true;
+        this.prober ??= message;
         this.warn(`stream ${this.parts.name}: output failed, retrying in ${wait} ms: ${(err as Error).message}`);
         if (this.hardStop.signal.aborted) throw StreamsErrors.stopped();
         await sleep(wait, undefined, { signal: this.hardStop.signal }).catch(() => undefined);
@@ -121,6 +134,7 @@ export class Stream {
       if ((await Promise.race([drained, timer])) === 'timeout') {
         this.options.log('warn', `stream ${this.parts.name}: ${this.inFlight} messages not delivered within ${this.options.drainMs} ms of stopping`);
         this.hardStop.abort();
+        this.recovered.splice(0).forEach((resolve) => resolve());
       }
     }
     this.state = 'stopped';

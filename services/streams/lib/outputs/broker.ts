@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Output } from '../components';
 import type { StreamMessage } from '../message';
@@ -29,6 +30,7 @@ export class BrokerOutput implements Output {
     private readonly maxBackoffMs: number,
   ) {
     this.busy = children.map(() => 0);
+    setMaxListeners(0, this.closing.signal);
   }
 
   async write(message: StreamMessage): Promise<StreamMessage | void> {

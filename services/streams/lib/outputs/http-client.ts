@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Output } from '../components';
 import { httpClientSettings, succeeded, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
@@ -28,6 +29,8 @@ export class HttpClientOutput implements Output {
     private readonly counters: ConnectorCounters,
   ) {
     this.settings = httpClientSettings(config, limits, 'POST');
+    // Every write in flight listens for the close.
+    setMaxListeners(0, this.closing.signal);
   }
 
   async write(message: StreamMessage): Promise<StreamMessage | void> {
