@@ -101,6 +101,7 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
       if (spec.oneOf && !spec.oneOf.includes(v.toUpperCase()) && !spec.oneOf.includes(v)) return bad(`must be one of ${spec.oneOf.join(', ')}`);
       if (at.endsWith('/rate_limit') && !context.limits.has(v)) return bad(`names no rate_limit_resources entry of this stream ("${v}")`);
       if (at.endsWith('path') && !v.startsWith('/')) return bad(`a path must start with '/'`);
+      if (/\/(url|portal_url)$/.test(at)) return urlProblem(v, bad);
       return;
     case 'number':
       return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : bad('must be a non-negative number');
@@ -131,5 +132,20 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
     }
     default:
       return;
+  }
+}
+
+/** Outbound URLs of a stream: http(s) only, never a cloud metadata address (checked again at run time, after DNS). */
+function urlProblem(text: string, bad: (message: string) => void): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return bad('must be an http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return bad('must be an http:// or https:// URL');
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host.startsWith('169.254.') || /^fe[89ab][0-9a-f]:/.test(host) || host === 'fd00:ec2::254' || host === '100.100.100.200' || host === 'metadata.google.internal') {
+    bad('may not point at a cloud metadata address');
   }
 }

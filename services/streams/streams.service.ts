@@ -32,14 +32,20 @@ export function streamsService(runtime: Runtime): ServiceSchema {
       },
     } satisfies ServiceActions<'streams'>,
     created() {
-      const ownPorts = new Set([config.gatewayPort, config.dashboardPort, ...(config.gatewayTlsPort !== undefined ? [config.gatewayTlsPort] : [])]);
+      const configured = [config.gatewayPort, config.dashboardPort, ...(config.gatewayTlsPort !== undefined ? [config.gatewayTlsPort] : [])];
+      // The ports this node's servers really bound (port 0 in tests picks one at start).
+      const bound = () =>
+        ['proxy', 'api'].flatMap((name) => {
+          const service = this.broker.getLocalService(name) as unknown as { port?: number; tlsPort?: number } | undefined;
+          return [service?.port, service?.tlsPort].filter((p): p is number => typeof p === 'number');
+        });
       engine = new StreamsEngine({
-        policy: { ownPorts },
+        policy: { ownPorts: () => new Set([...configured, ...bound()]) },
         options: {
           maxInFlight: 64,
           backoffMs: 100,
           maxBackoffMs: 5_000,
-          drainMs: 10_000,
+          drainMs: config.streamsDrainTimeout * 1000,
           log: (level, message) => this.logger[level](message),
         },
       });

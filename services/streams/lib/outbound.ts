@@ -13,8 +13,8 @@ import { StreamsErrors } from '../errors';
  * request and again on connection (against DNS answers that change in between).
  */
 export interface OutboundPolicy {
-  /** ports of this node a stream may not call on a local address */
-  ownPorts: ReadonlySet<number>;
+  /** ports of this node a stream may not call on a local address (read per request: ports bound at 0 are known late) */
+  ownPorts(): ReadonlySet<number>;
 }
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
@@ -47,7 +47,7 @@ export async function checkOutbound(raw: string, policy: OutboundPolicy): Promis
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   for (const address of addresses) {
     if (isMetadataAddress(address)) throw StreamsErrors.outboundRefused(raw, 'a metadata address');
-    if (policy.ownPorts.has(port) && isLocalAddress(address)) throw StreamsErrors.outboundRefused(raw, "this node's own port");
+    if (policy.ownPorts().has(port) && isLocalAddress(address)) throw StreamsErrors.outboundRefused(raw, "this node's own port");
   }
   return url;
 }

@@ -31,7 +31,7 @@ describe('Streams: delivery through the gateway port', () => {
   }
 
   before(async () => {
-    node = await startTestNode();
+    node = await startTestNode({ streamsDrainTimeout: 1 });
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Streamers');
     upstream = await startUpstream();
   });

@@ -18,7 +18,7 @@ describe('Streams APIs on the dashboard (/api/apis/streams)', () => {
   const countApis = async (tenant: Tenant) => (await api(tenant, '/apis')).json.apis.length as number;
 
   before(async () => {
-    node = await startTestNode();
+    node = await startTestNode({ streamsDrainTimeout: 1 });
     acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
     globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
   });

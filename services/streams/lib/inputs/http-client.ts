@@ -24,7 +24,6 @@ export interface HttpClientInputConfig extends HttpClientConfig {
 export class HttpClientInput implements Input {
   private readonly settings: HttpClientSettings;
   private readonly stopping = new AbortController();
-  private loop: Promise<void> | undefined;
 
   constructor(
     private readonly config: HttpClientInputConfig,
@@ -37,12 +36,12 @@ export class HttpClientInput implements Input {
   }
 
   start(sink: Sink): void {
-    this.loop = (this.config.stream?.enabled ? this.streamLoop(sink) : this.pollLoop(sink)).catch(() => undefined);
+    void (this.config.stream?.enabled ? this.streamLoop(sink) : this.pollLoop(sink)).catch(() => undefined);
   }
 
+  /** Stops polling; a message already taken is still delivered by the draining stream. */
   async stop(): Promise<void> {
     this.stopping.abort();
-    await this.loop;
   }
 
   private get signal(): AbortSignal {

@@ -39,11 +39,16 @@ export class HttpServerInput implements Input {
     this.timeoutMs = parseDuration(config.timeout ?? '5s') ?? 5000;
   }
 
+  /**
+   * The paths it serves: those configured, or Bento's default `path` (/post) when none is. (A
+   * default for every path would make two streams of one API collide on paths neither uses.)
+   */
   endpoints(): Endpoint[] {
-    return [
-      { path: this.config.path ?? '/post', request: (request) => void this.onRequest(request) },
-      { path: this.config.ws_path ?? '/post/ws', upgrade: (request, socket, head) => this.wss.handleUpgrade(request.req, socket, head, (ws) => this.onSocket(ws, request.req)) },
-    ];
+    const { path, ws_path: wsPath } = this.config;
+    const endpoints: Endpoint[] = [];
+    if (path !== undefined || wsPath === undefined) endpoints.push({ path: path ?? '/post', request: (request) => void this.onRequest(request) });
+    if (wsPath !== undefined) endpoints.push({ path: wsPath, upgrade: (request, socket, head) => this.wss.handleUpgrade(request.req, socket, head, (ws) => this.onSocket(ws, request.req)) });
+    return endpoints;
   }
 
   start(sink: Sink): void {

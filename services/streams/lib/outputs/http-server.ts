@@ -36,12 +36,17 @@ export class HttpServerOutput implements Output {
     this.timeoutMs = parseDuration(config.timeout ?? '5s') ?? 5000;
   }
 
+  /** The paths configured, or Bento's three defaults (/get, /get/stream, /get/ws) when none is. */
   endpoints(): Endpoint[] {
-    return [
-      { path: this.config.path ?? '/get', request: (request) => this.guard(request, () => this.longPoll(request.res)) },
-      { path: this.config.stream_path ?? '/get/stream', request: (request) => this.guard(request, () => this.eventStream(request)) },
-      { path: this.config.ws_path ?? '/get/ws', upgrade: (request, socket, head) => this.wss.handleUpgrade(request.req, socket, head, (ws) => this.webSocket(ws)) },
-    ];
+    const none = this.config.path === undefined && this.config.stream_path === undefined && this.config.ws_path === undefined;
+    const path = this.config.path ?? (none ? '/get' : undefined);
+    const streamPath = this.config.stream_path ?? (none ? '/get/stream' : undefined);
+    const wsPath = this.config.ws_path ?? (none ? '/get/ws' : undefined);
+    const endpoints: Endpoint[] = [];
+    if (path) endpoints.push({ path, request: (request) => this.guard(request, () => this.longPoll(request.res)) });
+    if (streamPath) endpoints.push({ path: streamPath, request: (request) => this.guard(request, () => this.eventStream(request)) });
+    if (wsPath) endpoints.push({ path: wsPath, upgrade: (request, socket, head) => this.wss.handleUpgrade(request.req, socket, head, (ws) => this.webSocket(ws)) });
+    return endpoints;
   }
 
   get consumers(): number {
