@@ -31,7 +31,7 @@ describe('Streams: delivery through the gateway port', () => {
   }
 
   before(async () => {
-    node = await startTestNode({ streamsDrainTimeout: 1 });
+    node = await startTestNode({ streamsDrainTimeout: 1, gatewayMetrics: true });
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Streamers');
     upstream = await startUpstream();
   });
@@ -199,11 +199,24 @@ describe('Streams: delivery through the gateway port', () => {
   });
 
   it('shows the counters on /gw/health and /metrics', async () => {
+    const apiId = await streamsApi('Counted', '/counted/', { counted: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } } });
+    for (const body of ['1', '2', '3']) {
+      const poll = http(`${node.gatewayUrl}/counted/out`);
+      assert.equal((await post('/counted/in', body)).status, 200);
+      assert.equal((await poll).text, body);
+    }
     const health = await http(`${node.gatewayUrl}/gw/health`, { headers: node.gwHeaders });
     assert.equal(health.status, 200, health.text);
-    const fan = Object.values(health.json.streams as Record<string, { streams: Record<string, { messages_in: number }> }>).find((a) => a.streams.fan);
-    assert.equal(fan?.streams.fan.messages_in, 20);
-    const metrics = await http(`${node.gatewayUrl}/metrics`, { headers: node.gwHeaders });
-    if (metrics.status === 200) assert.match(metrics.text, /gw_stream_messages_received_total\{api_id="[0-9a-f]+",stream="fan",connector="input",type="http_server"\} 20/);
+    const counted = health.json.streams[apiId].streams.counted;
+    assert.equal(counted.messages_in, 3);
+    assert.equal(counted.messages_out, 3);
+    assert.deepEqual(counted.connectors.map((c: { role: string; type: string; received: number; sent: number }) => [c.role, c.type, c.received, c.sent]), [
+      ['input', 'http_server', 3, 3],
+      ['output', 'http_server', 0, 3],
+    ]);
+    const metrics = await http(`${node.gatewayUrl}/metrics`, { headers: { authorization: `Bearer ${node.config.secret}` } });
+    assert.equal(metrics.status, 200);
+    assert.match(metrics.text, new RegExp(`gw_stream_messages_received_total\\{api_id="${apiId}",stream="counted",connector="input",type="http_server"\\} 3`));
+    assert.match(metrics.text, new RegExp(`gw_stream_messages_sent_total\\{api_id="${apiId}",stream="counted",connector="output",type="http_server"\\} 3`));
   });
 });
