@@ -98,6 +98,7 @@ export const apisActionParams = {
     streams: { type: 'boolean', optional: true },
   },
   getOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true }, streams: { type: 'boolean', optional: true } },
+  compileOas: { document_text: { type: 'string' } },
   exportOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
   listOas: {
     org_scope: { type: 'string', optional: true },
@@ -231,6 +232,8 @@ export interface ApisActions {
   /** the stored document of an OAS API, or a classic API converted to one */
   'apis.exportOas': { params: ApisGetParams; result: OasApiDocument };
   'apis.listOas': { params: ApisListOasParams; result: ApisListOasResult };
+  /** checks and compiles a document without storing it (a gateway's OAS definition files) */
+  'apis.compileOas': { params: { document_text: string }; result: { api_definition: ApisCreateParams['api_definition'] } };
   'apis.snapshot': { params: Record<string, never>; result: ApisSnapshotResult };
   'apis.currentRevision': { params: Record<string, never>; result: StoreRevisionResult };
   'apis.syncGraphqlSchema': { params: ApisSyncGraphqlSchemaParams; result: ApiRecord };

@@ -9,7 +9,7 @@ import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
 import { ApiStore } from './lib/api-store';
-import { OasCatalogue } from './lib/oas-catalogue';
+import { compileOasText, OasCatalogue } from './lib/oas-catalogue';
 import { checkCustomMiddleware } from './lib/custom-middleware';
 import { checkHookReferences } from './lib/hook-references';
 import { introspectUpstream } from './lib/schema-sync';
@@ -38,6 +38,7 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
       updateOas: { params: apisActionParams.updateOas, handler: (ctx: Context<ApisUpdateOasParams>) => oas.update(ctx.params) },
       getOas: { params: apisActionParams.getOas, handler: (ctx: Context<ApisGetParams>) => oas.get(ctx.params) },
       exportOas: { params: apisActionParams.exportOas, handler: (ctx: Context<ApisGetParams>) => oas.export(ctx.params) },
+      compileOas: { params: apisActionParams.compileOas, handler: (ctx: Context<{ document_text: string }>) => compileOasText(ctx.params.document_text, { mappingCheck: options.streamMappingCheck }) },
       listOas: { params: apisActionParams.listOas, handler: (ctx: Context<ApisListOasParams>) => oas.list(ctx.params) },
       snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
       currentRevision: { params: apisActionParams.currentRevision, handler: () => catalogue.currentRevision() },

@@ -81,7 +81,12 @@ export function proxyService(runtime: Runtime): ServiceSchema {
     },
     methods: {
       async loadAppFiles(): Promise<void> {
-        const { definitions, problems } = await readAppFiles(config.appsDir);
+        // OAS files are compiled by the apis service; at start it may still be coming up.
+        const compileOas = async (text: string) => {
+          await this.broker.waitForServices('apis', 10_000);
+          return (await callAction(this.broker, 'apis.compileOas', { document_text: text })).api_definition;
+        };
+        const { definitions, problems } = await readAppFiles(config.appsDir, compileOas);
         for (const problem of problems) this.logger.warn(`skipped API definition file ${problem}`);
         registry.replaceFiles(definitions);
       },

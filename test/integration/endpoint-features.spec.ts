@@ -20,7 +20,8 @@ describe('classic per-endpoint lists: size limits, header transforms, mocks and 
           extended_paths: {
             size_limits: [
               { path: '/uploads/small', method: 'POST', size_limit: 10 },
-              { path: '/uploads/free', method: 'POST', disabled: true },
+              { path: '/uploads/free', method: 'POST', disabled: true, stop_matching: true },
+              { path: '/uploads/skipped', method: 'POST', size_limit: 1, disabled: true },
               { path: '/uploads', method: 'POST', size_limit: 100 },
             ],
             transform_headers: [{ path: '/users/{id}', method: 'GET', add_headers: { 'X-User-Read': 'yes' }, delete_headers: ['X-Secret'] }],
@@ -52,12 +53,14 @@ describe('classic per-endpoint lists: size limits, header transforms, mocks and 
   });
   after(() => gw.stop());
 
-  it('an endpoint size limit wins over the global one; a switched-off entry stops the search', async () => {
+  it('an endpoint size limit wins over the global one; a switched-off entry is skipped unless it says stop_matching', async () => {
     assert.equal((await gw.call('/features/uploads/small', { method: 'POST', body: 'x'.repeat(11) })).status, 400);
     assert.equal((await gw.call('/features/uploads/other', { method: 'POST', body: 'x'.repeat(101) })).status, 400);
     assert.equal((await gw.call('/features/uploads/other', { method: 'POST', body: 'x'.repeat(100) })).status, 200);
     assert.equal((await gw.call('/features/uploads/free', { method: 'POST', body: 'x'.repeat(1000) })).status, 200, 'no endpoint limit: the global 4096 applies');
     assert.equal((await gw.call('/features/uploads/free', { method: 'POST', body: 'x'.repeat(5000) })).status, 400);
+    assert.equal((await gw.call('/features/uploads/skipped', { method: 'POST', body: 'x'.repeat(50) })).status, 200, 'the disabled entry is skipped: the /uploads limit of 100 applies');
+    assert.equal((await gw.call('/features/uploads/skipped', { method: 'POST', body: 'x'.repeat(101) })).status, 400);
   });
 
   it('changes the request and response headers of one endpoint only', async () => {

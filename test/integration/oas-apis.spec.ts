@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
@@ -309,6 +309,23 @@ for (const store of STORE_VARIANTS) describe(`OAS API definitions: dashboard and
       const removed = await gw('/apis/oas/gw-pets', { method: 'DELETE' });
       assert.deepEqual(removed.json, { key: 'gw-pets', status: 'ok', action: 'deleted' });
       assert.equal((await http(`${node.gatewayUrl}/gw-pets/pets/mine`)).status, 404);
+    });
+
+    it('serves OAS definition files (YAML) from GW_APPS_DIR after a reload, and reports bad ones', async () => {
+      mkdirSync(node.config.appsDir, { recursive: true });
+      const document = gatewayDocument('Pets from a file');
+      document['x-gw-api-gateway'].info.id = 'file-pets';
+      document['x-gw-api-gateway'].server.listenPath.value = '/file-pets/';
+      writeFileSync(join(node.config.appsDir, 'pets.yaml'), stringify(document));
+      const broken = gatewayDocument();
+      delete broken['x-gw-api-gateway'].upstream;
+      writeFileSync(join(node.config.appsDir, 'broken-oas.json'), JSON.stringify(broken));
+      assert.deepEqual((await gw('/reload')).json, { status: 'ok', message: '' });
+      const mocked = await http(`${node.gatewayUrl}/file-pets/health`);
+      assert.equal(mocked.status, 200);
+      assert.deepEqual(mocked.json, { status: 'pass' });
+      assert.equal((await gw('/apis/file-pets')).json.name, 'Pets from a file');
+      assert.equal((await gw('/apis/gw-pets')).status, 404, 'the broken file is skipped');
     });
 
     it('refuses a bad document naming the JSON pointer', async () => {

@@ -183,7 +183,49 @@ describe('OAS API definitions through the gateway: the petstore', () => {
     });
   });
 
+  describe('event handlers', () => {
+    let receiver: Upstream;
+    before(async () => {
+      receiver = await startUpstream();
+    });
+    after(() => receiver?.close());
+
+    it('delivers a gateway event to the webhook of x-gw-api-gateway.server.eventHandlers', async () => {
+      const document = oasFixture('petstore.yaml', upstream.url);
+      document['x-gw-api-gateway'].server.eventHandlers = [
+        { enabled: true, trigger: 'AuthFailure', type: 'webhook', url: `${receiver.url}/alerts`, method: 'PUT', headers: [{ name: 'X-Alert', value: 'pets' }] },
+        { enabled: false, trigger: 'AuthFailure', type: 'webhook', url: `${receiver.url}/switched-off` },
+      ];
+      const updated = await dashboard(`/apis/oas/${apiId}`, { method: 'PUT', body: document });
+      assert.equal(updated.status, 200, updated.text);
+      assert.equal((await dashboard(`/apis/${apiId}`)).json.hook_references.length, 1);
+      await eventually(async () => {
+        assert.equal((await call('/pets/mine', { headers: { 'x-api-key': 'not-a-key' } })).status, 403);
+        const delivered = receiver.received.find((r) => r.url === '/alerts');
+        assert.ok(delivered, 'delivered');
+        assert.equal(delivered.method, 'PUT');
+        assert.equal(delivered.headers['x-alert'], 'pets');
+        assert.equal(JSON.parse(delivered.body).event, 'AuthFailure');
+      }, 5000, 100);
+      assert.equal(receiver.received.filter((r) => r.url === '/switched-off').length, 0);
+    });
+  });
+
   describe('changing the document', () => {
+    it('skipQuota (middleware.global) lets a key past its spent quota', async () => {
+      const key = await dashboard('/keys', { method: 'POST', body: { quota_max: 1, quota_renewal_rate: 3600, access_rights: { [apiId]: { api_id: apiId } } } });
+      assert.equal(key.status, 200, key.text);
+      const withKey = { headers: { 'x-api-key': key.json.key_id } };
+      assert.equal((await call('/pets/mine', withKey)).status, 200);
+      const spent = await call('/pets/mine', withKey);
+      assert.equal(spent.status, 403);
+      assert.deepEqual(spent.json, { error: 'Quota exceeded' });
+      const document = oasFixture('petstore.yaml', upstream.url);
+      document['x-gw-api-gateway'].middleware.global.skipQuota = true;
+      assert.equal((await dashboard(`/apis/oas/${apiId}`, { method: 'PUT', body: document })).status, 200);
+      await eventually(async () => assert.equal((await call('/pets/mine', withKey)).status, 200));
+    });
+
     it('switches the API to basic authentication with a PUT of the document (basic_auth enabled, api_key off)', async () => {
       const document = oasFixture('petstore.yaml', upstream.url);
       const schemes = document['x-gw-api-gateway'].server.authentication.securitySchemes;

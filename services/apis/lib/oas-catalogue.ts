@@ -4,7 +4,7 @@ import { pageCount, pageWindow } from '../../../lib/pagination';
 import { ApisErrors } from '../errors';
 import type { ApiCatalogue } from './api-catalogue';
 import type { ApiStore } from './api-store';
-import { classicToOas, compileOasDefinition, GATEWAY_EXTENSION, parseDocumentText, STREAMING_EXTENSION, withStoredIds, type CompileOptions } from './oas';
+import { classicToOas, compileOasDefinition, GATEWAY_EXTENSION, parseDocumentText, STREAMING_EXTENSION, withStoredIds, type ClassicInput, type CompileOptions } from './oas';
 
 /**
  * API definitions in OAS form. The document is checked and compiled into a classic definition,
@@ -22,18 +22,18 @@ export class OasCatalogue {
   async create(params: ApisCreateOasParams): Promise<ApiRecord> {
     const raw = parseDocumentText(params.document_text);
     if (params.generate_ids) dropIds(raw);
-    const { document, classic } = compileOasDefinition(raw, { ...this.options, requireStreaming: params.streams === true });
-    return this.catalogue.create({ org_scope: params.org_scope, api_definition: classic }, (ids) => withStoredIds(document, ids));
+    const { document, classic, hookReferences } = compileOasDefinition(raw, { ...this.options, requireStreaming: params.streams === true });
+    return this.catalogue.create({ org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
   }
 
   async update(params: ApisUpdateOasParams): Promise<ApiRecord> {
-    const { document, classic } = compileOasDefinition(parseDocumentText(params.document_text), { ...this.options, requireStreaming: params.streams === true });
+    const { document, classic, hookReferences } = compileOasDefinition(parseDocumentText(params.document_text), { ...this.options, requireStreaming: params.streams === true });
     if (params.streams === true) await this.get({ id: params.id, org_scope: params.org_scope, streams: true });
     if (params.keep_api_id && classic.api_id !== undefined) {
       const existing = await this.store.findByAnyId(params.id, params.org_scope);
       if (existing && existing.definition.api_id !== classic.api_id) throw ApisErrors.idMismatch(params.id, classic.api_id);
     }
-    return this.catalogue.update({ id: params.id, org_scope: params.org_scope, api_definition: classic }, (ids) => withStoredIds(document, ids));
+    return this.catalogue.update({ id: params.id, org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
   }
 
   async get(params: ApisGetParams): Promise<OasApiDocument> {
@@ -55,6 +55,11 @@ export class OasCatalogue {
     const { items, total } = await this.store.list({ orgScope: params.org_scope, oasOnly: true }, pageWindow(params.page ?? 1, this.pageSize));
     return { apis: items.map((item) => item.oas!), pages: pageCount(total, this.pageSize) };
   }
+}
+
+/** A document compiled without storing it: the classic definition a gateway serves for an OAS definition file. */
+export async function compileOasText(text: string, options: CompileOptions = {}): Promise<{ api_definition: ClassicInput }> {
+  return { api_definition: compileOasDefinition(parseDocumentText(text), options).classic };
 }
 
 /** On the dashboard the store gives the ids, whatever the document says. */

@@ -4,9 +4,11 @@ import type { PathMatcher } from '../../../lib/patterns/endpoint-pattern';
 /**
  * One per-endpoint list of `extended_paths` (`size_limits`, `transform_headers`,
  * `mock_response`, `validate_request`, …): entries `{path, method, disabled, …}` tried in array
- * order; the first whose path and method match decides. A matching entry that is switched off
- * (`disabled: true`, or `enabled: false`) decides too, with no value: that is how an endpoint
- * listed first keeps a later catch-all (`/pets/{id}` after `/pets/mine`) from applying to it.
+ * order; the first whose path and method match decides. Entries switched off (`disabled: true`,
+ * or `enabled: false`) are skipped, as in the reference gateway, unless they also say
+ * `stop_matching: true`: then a match ends the search with no value. That is how an OAS
+ * operation listed first keeps a later catch-all (`/pets/{id}` after `/pets/mine`) from
+ * applying to it (services/apis/lib/oas/to-classic-operations.ts writes them).
  */
 export interface EndpointLookup<T> {
   find(method: string, relativePath: string): T | undefined;
@@ -27,6 +29,7 @@ export function compileEndpointEntries<T>(entries: unknown, ignoreCase: boolean,
     if (typeof entry !== 'object' || entry === null) continue;
     const raw = entry as Record<string, unknown>;
     const off = raw.disabled === true || raw.enabled === false;
+    if (off && raw.stop_matching !== true) continue;
     compiled.push({
       pattern: pathPattern(typeof raw.path === 'string' ? raw.path : '/', ignoreCase),
       method: typeof raw.method === 'string' ? raw.method.toUpperCase() : '',

@@ -73,6 +73,17 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.base_identity_provided_by, 'basic_auth_user');
   });
 
+  it('maps a mutualTLS scheme to client certificate authentication with the allowlist', () => {
+    const doc = document({
+      server: { listenPath: { value: '/t/' }, clientCertificates: { enabled: true, allowlist: ['cert-1'] }, authentication: { enabled: true, securitySchemes: { mtls: { enabled: true } } } },
+    });
+    doc.components.securitySchemes.mtls = { type: 'mutualTLS' };
+    const { classic } = compileOasDefinition(doc);
+    assert.equal(classic.use_mutual_tls_auth, true);
+    assert.deepEqual(classic.client_certificates, ['cert-1']);
+    assert.equal(classic.use_keyless, true, 'the certificate is the only credential: no key is asked for');
+  });
+
   it('refuses authentication that is enabled with no scheme on, naming the pointer', () => {
     assert.throws(
       () => compileOasDefinition(document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: false } } } } })),
@@ -92,7 +103,7 @@ describe('apis: compiling OAS definitions into classic ones', () => {
       document({ middleware: { operations: { one: { rateLimit: { enabled: true, rate: 1, per: '1m' } }, put: { rateLimit: { enabled: true, rate: 5, per: '1s' } } } } }),
     );
     assert.deepEqual(extendedPaths(classic).rate_limit, [
-      { path: '/things/special$', method: 'GET', disabled: true },
+      { path: '/things/special$', method: 'GET', disabled: true, stop_matching: true },
       { path: '/things/{id}$', method: 'GET', enabled: true, rate: 1, per: 60 },
       { path: '/things/{id}$', method: 'PUT', enabled: true, rate: 5, per: 1 },
     ]);
@@ -141,7 +152,7 @@ describe('apis: compiling OAS definitions into classic ones', () => {
   it('leaves every per-endpoint step out of the chain when no list is used', () => {
     const features = compileEndpointFeatures({ rate_limit: [] }, false, false);
     assert.deepEqual(Object.values(features), [undefined, undefined, undefined, undefined, undefined]);
-    const offOnly = compileEndpointFeatures({ mock_response: [{ path: '/x', method: 'GET', disabled: true }] }, false, false);
+    const offOnly = compileEndpointFeatures({ mock_response: [{ path: '/x', method: 'GET', disabled: true, stop_matching: true }] }, false, false);
     assert.equal(offOnly.mockResponses, undefined);
   });
 });

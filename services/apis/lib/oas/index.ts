@@ -1,5 +1,6 @@
 import { cloneJson, GATEWAY_EXTENSION, type OasDocument } from './document';
-import { gatewayExtensionToClassic, type ClassicInput } from './to-classic';
+import type { HookReference } from '../../../../contracts/apis/api-definition';
+import { eventHandlersToHookReferences, gatewayExtensionToClassic, type ClassicInput } from './to-classic';
 import { validateDocument } from './validate-document';
 import { STREAMING_EXTENSION, streamingExtensionProblems, streamingToClassic } from './streaming-extension';
 import type { MappingCheck } from '../../../../lib/streams/config-check';
@@ -8,6 +9,7 @@ import { ApisErrors } from '../../errors';
 export { parseDocumentText, GATEWAY_EXTENSION, type OasDocument } from './document';
 export { classicToOas } from './from-classic';
 export { STREAMING_EXTENSION } from './streaming-extension';
+export type { ClassicInput } from './to-classic';
 
 /**
  * The extensions an OAS definition may carry, each compiled into the classic definition the
@@ -38,6 +40,8 @@ export interface CompileOptions {
 export interface CompiledOas {
   document: OasDocument;
   classic: ClassicInput;
+  /** the document's event handlers, as the hook references of the API */
+  hookReferences: HookReference[];
 }
 
 /** Checks a document and compiles it; throws a 400 naming the JSON pointer of each problem. */
@@ -50,7 +54,7 @@ export function compileOasDefinition(raw: Record<string, unknown>, options: Comp
   if (problems.length > 0) throw ApisErrors.invalidOas(problems);
   let classic: ClassicInput | undefined;
   for (const extension of EXTENSIONS) if (document[extension.key] !== undefined) classic = extension.compile(document, classic);
-  return { document, classic: classic! };
+  return { document, classic: classic!, hookReferences: eventHandlersToHookReferences(document) };
 }
 
 /** The document as stored: the ids and organisation the store gave the API written into its extension. */

@@ -8,8 +8,8 @@ type Classic = Record<string, unknown>;
 /**
  * `server.authentication` as classic fields: each enabled entry of `securitySchemes` is read
  * with the kind of the document's own `components.securitySchemes` entry of that name (apiKey
- * and http bearer: auth token; http basic: basic; oauth2: OAuth 2.0), `hmac` turns on signature
- * checking. No enabled scheme at all = keyless.
+ * and http bearer: auth token; http basic: basic; oauth2: OAuth 2.0; mutualTLS: client
+ * certificates), `hmac` turns on signature checking. Authentication not enabled = keyless.
  */
 export function authenticationToClassic(document: OasDocument, extension: GatewayExtension): Classic {
   const auth = extension.server.authentication;
@@ -18,22 +18,28 @@ export function authenticationToClassic(document: OasDocument, extension: Gatewa
   const configs = out.auth_configs as Classic;
   const declared = document.components?.securitySchemes ?? {};
   let enabled = 0;
+  let keyModes = 0;
   for (const [name, settings] of Object.entries(auth!.securitySchemes ?? {})) {
     if (!on(settings)) continue;
     enabled++;
     const scheme = declared[name];
     const kind = schemeKind(scheme);
+    if (kind !== 'certificate') keyModes++;
     if (kind === 'token') Object.assign(out, tokenSettings(scheme, settings, configs));
     else if (kind === 'basic') Object.assign(out, basicSettings(settings, configs));
     else if (kind === 'oauth') Object.assign(out, oauthSettings(scheme, settings));
+    else if (kind === 'certificate') Object.assign(out, certificateSettings(extension));
   }
   if (on(auth!.hmac)) {
     enabled++;
+    keyModes++;
     Object.assign(out, { enable_signature_checking: true, hmac_allowed_algorithms: auth!.hmac!.allowedAlgorithms ?? [], hmac_allowed_clock_skew: auth!.hmac!.allowedClockSkew ?? 0 });
   }
   if (enabled === 0) {
     throw ApisErrors.invalidOas([`${pointer('x-gw-api-gateway', 'server', 'authentication')}: authentication is enabled but no security scheme (nor hmac) is enabled`]);
   }
+  // Certificates alone: no key is asked for, as a classic API with only use_mutual_tls_auth.
+  if (keyModes === 0) out.use_keyless = true;
   if (auth!.baseIdentityProvider) out.base_identity_provided_by = auth!.baseIdentityProvider;
   return out;
 }
@@ -74,6 +80,11 @@ function oauthSettings(scheme: SecurityScheme, settings: SchemeSettings): Classi
   };
   if (settings.notifications) out.notifications = { shared_secret: settings.notifications.sharedSecret ?? '', oauth_on_keychange_url: settings.notifications.onKeyChangeUrl ?? '' };
   return out;
+}
+
+/** A client certificate from `server.clientCertificates.allowlist` is the credential (classic `use_mutual_tls_auth`). */
+function certificateSettings(extension: GatewayExtension): Classic {
+  return { use_mutual_tls_auth: true, client_certificates: extension.server.clientCertificates?.allowlist ?? [] };
 }
 
 /** A credential location: the toggle's name when on, the document's default when not mentioned, none when off. */

@@ -45,8 +45,8 @@ const UNSHADOWED = new Set(['ignored', 'white_list', 'black_list', 'track_endpoi
  * `middleware.operations` as classic `extended_paths` lists, in document order. Each entry's
  * path is the operation's path anchored at its end (`{name}` is one segment). Where an earlier
  * operation lacks a setting a later one has and the later path could match it (`/pets/mine`
- * before `/pets/{id}`), a switched-off entry keeps the later one from applying to it: the
- * operation listed first wins.
+ * before `/pets/{id}`), a switched-off entry with `stop_matching` keeps the later one from
+ * applying to it: the operation listed first wins.
  */
 export function operationsToClassic(document: OasDocument, operations: Record<string, OperationSettings>): Lists {
   const lists: Lists = {};
@@ -59,7 +59,7 @@ export function operationsToClassic(document: OasDocument, operations: Record<st
       const base = { path: classicPath(op.path), method: op.method };
       if (feature.isOn(settings)) (lists[feature.list] ??= []).push({ ...base, ...feature.entry(settings, op, document) });
       else if (!UNSHADOWED.has(feature.list) && ops.slice(i + 1).some((later) => feature.isOn(settingsOf(later)) && later.method === op.method && templateCovers(later.path, op.path))) {
-        (lists[feature.list] ??= []).push({ ...base, disabled: true });
+        (lists[feature.list] ??= []).push({ ...base, disabled: true, stop_matching: true });
       }
     });
   }

@@ -1,5 +1,6 @@
 import type { ApisCreateParams } from '../../../../contracts/apis/actions';
 import { ApisErrors } from '../../errors';
+import type { HookReference } from '../../../../contracts/apis/api-definition';
 import { durationSeconds } from './duration';
 import { GATEWAY_EXTENSION, pointer, type OasDocument } from './document';
 import { on, type GatewayExtension, type HeaderTransformSettings, type PluginEntry } from './gateway-extension';
@@ -46,26 +47,23 @@ function serverToClassic(x: GatewayExtension): Classic {
     if (block.length > 0) Object.assign(out, { enable_ip_blacklisting: true, blacklisted_ips: block });
   }
   if (on(server.contextVariables)) out.enable_context_vars = true;
-  const handlers = (server.eventHandlers ?? []).filter((h) => h.enabled !== false);
-  if (handlers.length > 0) {
-    const events: Record<string, unknown[]> = {};
-    for (const h of handlers) {
-      (events[h.trigger] ??= []).push({
-        handler_name: 'eh_web_hook_handler',
-        handler_meta: {
-          id: h.id ?? '',
-          name: h.name ?? '',
-          target_path: h.url,
-          method: h.method ?? 'POST',
-          header_map: Object.fromEntries((h.headers ?? []).map((e) => [e.name, e.value])),
-          template_path: h.bodyTemplate ?? '',
-          event_timeout: h.cooldownPeriod ? durationSeconds(h.cooldownPeriod) : 0,
-        },
-      });
-    }
-    out.event_handlers = { events };
-  }
   return out;
+}
+
+/**
+ * `server.eventHandlers` (type webhook) as hook references: an inline webhook (url, method,
+ * headers, bodyTemplate as its template path), or the stored webhook its `id` names; the
+ * cool-down as `event_timeout`. Delivered by the webhooks service like any hook reference.
+ */
+export function eventHandlersToHookReferences(document: OasDocument): HookReference[] {
+  const x = document[GATEWAY_EXTENSION] as GatewayExtension;
+  return (x.server.eventHandlers ?? []).filter(on).map((h) => {
+    const timeout = h.cooldownPeriod ? Math.round(durationSeconds(h.cooldownPeriod) ?? 0) : 0;
+    const hook: Record<string, unknown> = { name: h.name ?? h.trigger, method: h.method ?? 'POST', target_path: h.url, header_map: Object.fromEntries((h.headers ?? []).map((e) => [e.name, e.value])), event_timeout: timeout };
+    if (h.id) hook.id = h.id;
+    if (h.bodyTemplate) hook.template_path = h.bodyTemplate;
+    return { event_name: h.trigger, hook, event_timeout: timeout };
+  });
 }
 
 function upstreamToClassic(x: GatewayExtension): Classic {

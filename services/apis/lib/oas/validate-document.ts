@@ -7,7 +7,7 @@ import { ApisErrors } from '../../errors';
 const checkExtension = new Ajv({ allErrors: true, strict: true }).compile(gatewayExtensionSchema);
 
 /** Security scheme kinds gw can enforce, by the document's own `components.securitySchemes` entry. */
-export type SchemeKind = 'token' | 'basic' | 'oauth';
+export type SchemeKind = 'token' | 'basic' | 'oauth' | 'certificate';
 
 export function schemeKind(scheme: { type?: unknown; scheme?: unknown } | undefined): SchemeKind | undefined {
   if (!scheme) return undefined;
@@ -15,6 +15,8 @@ export function schemeKind(scheme: { type?: unknown; scheme?: unknown } | undefi
   if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') return 'basic';
   if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return 'token';
   if (scheme.type === 'oauth2') return 'oauth';
+  // OpenAPI 3.1's name for client certificates; accepted in 3.0 documents too.
+  if (scheme.type === 'mutualTLS') return 'certificate';
   return undefined;
 }
 
@@ -86,7 +88,7 @@ function crossReferenceProblems(document: OasDocument): string[] {
     const at = pointer(GATEWAY_EXTENSION, 'server', 'authentication', 'securitySchemes', name);
     if (!Object.prototype.hasOwnProperty.call(declared, name)) problems.push(`${at}: no security scheme "${name}" in components.securitySchemes`);
     else if (!schemeKind(declared[name])) {
-      problems.push(`${pointer('components', 'securitySchemes', name)}: type ${JSON.stringify(declared[name].type)} is not supported; use apiKey, http (basic or bearer) or oauth2`);
+      problems.push(`${pointer('components', 'securitySchemes', name)}: type ${JSON.stringify(declared[name].type)} is not supported; use apiKey, http (basic or bearer), oauth2 or mutualTLS`);
     }
   }
   return problems;
