@@ -1,5 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { fail, type Context } from './query';
+import { charge, fail, type Context } from './query';
 import { param, type Args } from './params';
 import type { FunctionSpec } from './registry';
 import { formatTimestamp, RFC3339_NANO } from './time-layout';
@@ -7,8 +7,8 @@ import { DELETE, NOTHING, newObject, toText, type Value } from './values';
 
 const simple = (exec: (ctx: Context) => Value | typeof DELETE | typeof NOTHING): FunctionSpec => ({ params: [], create: () => exec });
 
-/** process-wide named counters of the deprecated `count` function */
-const namedCounters = new Map<string, bigint>();
+/** names one mapping may count with `count(name)` before the oldest is forgotten */
+const MAX_NAMED_COUNTERS = 10_000;
 
 const NANOID_ALPHABET = '_-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -121,8 +121,11 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     params: [param('name', 'string')],
     create: (args) => (ctx) => {
       const name = args.string('name', ctx);
-      const next = (namedCounters.get(name) ?? 0n) + 1n;
-      namedCounters.set(name, next);
+      const counters = ctx.run.counters;
+      const next = (counters.get(name) ?? 0n) + 1n;
+      counters.delete(name);
+      if (counters.size >= MAX_NAMED_COUNTERS) counters.delete(counters.keys().next().value as string);
+      counters.set(name, next);
       return next;
     },
   },
@@ -134,6 +137,7 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
       if ((step > 0n && start > stop) || (step < 0n && start < stop)) fail(`with positive step arg start (${start}) must be < stop (${stop})`);
       const count = (stop - start) / step;
       if (count > BigInt(ctx.run.options.limits.maxValueNodes)) fail('range exceeds the element limit');
+      charge(ctx, Number(count));
       const out: Value[] = [];
       for (let v = start; step > 0n ? v < stop : v > stop; v += step) out.push(v);
       return out;

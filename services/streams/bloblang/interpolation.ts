@@ -12,6 +12,8 @@ import { Cursor, ParseFailure } from './scanner';
 export interface Interpolation {
   readonly source: string;
   readonly parts: ReadonlyArray<string | Query>;
+  /** `count(name)` totals of this interpolation */
+  readonly counters: Map<string, bigint>;
 }
 
 export function parseInterpolation(text: string): Interpolation | MappingSyntaxError {
@@ -42,7 +44,7 @@ export function parseInterpolation(text: string): Interpolation | MappingSyntaxE
     return new MappingSyntaxError(1, 1, err instanceof RangeError ? 'expression is nested too deeply' : `expression could not be parsed: ${(err as Error)?.message}`);
   }
   if (literal) parts.push(literal);
-  return { source: text, parts };
+  return { source: text, parts, counters: new Map() };
 }
 
 /** The interpolated string for one message, or the MappingError of a failing query. */
@@ -53,7 +55,7 @@ export function interpolate(interpolation: Interpolation, message: MappingMessag
       out += part;
       continue;
     }
-    const text = execValueForText(part, message, options);
+    const text = execValueForText(part, message, options, interpolation.counters);
     if (text instanceof MappingError) return text;
     out += text;
   }

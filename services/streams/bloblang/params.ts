@@ -49,6 +49,24 @@ export class Args {
     return new Args(owner, spec.params, given, rest);
   }
 
+  /** the first literal argument whose type the parameter cannot take, as Bento words it */
+  checkLiterals(): string | null {
+    for (const spec of this.specs) {
+      const literal = this.given.get(spec.name)?.literal;
+      if (!literal) continue;
+      const v = literal.value;
+      const ok =
+        spec.kind === 'string' ? typeof v === 'string' :
+        spec.kind === 'int' || spec.kind === 'number' ? isNumber(v) :
+        spec.kind === 'bool' ? typeof v === 'boolean' : true;
+      if (!ok) {
+        const expected = spec.kind === 'int' ? 'number' : (spec.kind as 'string' | 'number' | 'bool');
+        return `field ${spec.name}: ${typeError(v, '', expected).message}`;
+      }
+    }
+    return null;
+  }
+
   has(name: string): boolean {
     return this.given.has(name);
   }

@@ -5,8 +5,19 @@ import { delimited } from './parse-literals';
 import { parseQuery, type Scope } from './parse-query';
 import { indexValue, sliceValue } from './paths';
 import { execValue, type Query } from './query';
-import type { FunctionSpec, MethodSpec } from './registry';
-import type { Cursor } from './scanner';
+import type { Exec, FunctionSpec, MethodSpec } from './registry';
+import { ParseFailure, type Cursor } from './scanner';
+
+/** A query the grammar requires here: failing to find one is final ("required: expected …"). */
+export function required(c: Cursor, what: string, parse: () => Query): Query {
+  const at = c.pos;
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof ParseFailure && !err.fatal) throw new ParseFailure(err.pos === at ? at : err.pos, err.pos === at ? [what] : err.expected, 'required');
+    throw err;
+  }
+}
 
 function parseArgs(c: Cursor, scope: Scope): { positional: Query[]; named: Map<string, Query> } {
   c.pos++;
@@ -17,52 +28,46 @@ function parseArgs(c: Cursor, scope: Scope): { positional: Query[]; named: Map<s
     if (m) {
       c.pos += m[0].length;
       c.spaces();
-      named.set(m[1], parseQuery(c, scope));
-    } else positional.push(parseQuery(c, scope));
+      named.set(m[1], required(c, 'argument value', () => parseQuery(c, scope)));
+    } else positional.push(required(c, 'function argument', () => parseQuery(c, scope)));
   });
   return { positional, named };
 }
 
-function bindArgs(c: Cursor, owner: string, spec: FunctionSpec | MethodSpec, scope: Scope, at: number): Args {
+/**
+ * Arguments are read before the name is checked, so errors point after the call, as Bento's do;
+ * literal arguments of the wrong type are refused here rather than on every message.
+ */
+function parseCall<S extends FunctionSpec | MethodSpec>(c: Cursor, scope: Scope, kind: 'function' | 'method', name: string, table: Record<string, S>, build: (spec: S, args: Args) => Exec): Query {
   const { positional, named } = parseArgs(c, scope);
-  const args = Args.bind(owner, spec, positional, named);
-  if (typeof args === 'string') throw c.fatal(`${owner}: ${args}`, at);
-  return args;
+  const spec = Object.hasOwn(table, name) ? table[name] : undefined;
+  if (!spec) throw c.fatal(`unrecognised ${kind} '${name}'`);
+  const args = Args.bind(`${kind} ${name}`, spec, positional, named);
+  if (typeof args === 'string') throw c.fatal(args);
+  const literalProblem = args.checkLiterals();
+  if (literalProblem) throw c.fatal(literalProblem);
+  try {
+    return { annotation: `${kind} ${name}`, exec: build(spec, args) };
+  } catch (err) {
+    throw c.fatal(`${kind} ${name}: ${(err as Error).message}`);
+  }
 }
 
-export function parseFunction(c: Cursor, scope: Scope, name: string, start: number): Query {
-  const spec = FUNCTIONS[name];
-  if (!spec || !Object.hasOwn(FUNCTIONS, name)) throw c.fatal(`unrecognised function '${name}'`, start);
-  const args = bindArgs(c, `function ${name}`, spec, scope, start);
-  let exec;
-  try {
-    exec = spec.create(args);
-  } catch (err) {
-    throw c.fatal(`function ${name}: ${(err as Error).message}`, start);
-  }
-  return { annotation: `function ${name}`, exec };
+export function parseFunction(c: Cursor, scope: Scope, name: string): Query {
+  return parseCall(c, scope, 'function', name, FUNCTIONS, (spec, args) => spec.create(args));
 }
 
-export function parseMethod(c: Cursor, scope: Scope, target: Query, name: string, start: number): Query {
-  const spec = METHODS[name];
-  if (!spec || !Object.hasOwn(METHODS, name)) throw c.fatal(`unrecognised method '${name}'`, start);
-  const args = bindArgs(c, `method ${name}`, spec, scope, start);
-  let exec;
-  try {
-    exec = spec.create(target, args);
-  } catch (err) {
-    throw c.fatal(`method ${name}: ${(err as Error).message}`, start);
-  }
-  return { annotation: `method ${name}`, exec };
+export function parseMethod(c: Cursor, scope: Scope, target: Query, name: string): Query {
+  return parseCall(c, scope, 'method', name, METHODS, (spec, args) => spec.create(target, args));
 }
 
 /** `target.(query)`: the query runs with the target as `this` */
 export function parseMapExpression(c: Cursor, scope: Scope, target: Query): Query {
   c.pos++;
   c.gap();
-  const body = parseQuery(c, scope);
+  const body = required(c, 'query', () => parseQuery(c, scope));
   c.gap();
-  c.expect(')', 'closing bracket');
+  if (!c.eat(')')) throw new ParseFailure(c.pos, ['closing bracket'], 'required');
   return { annotation: body.annotation, exec: (ctx) => body.exec(ctx.withValue(execValue(target, ctx))) };
 }
 

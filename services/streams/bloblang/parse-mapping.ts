@@ -9,6 +9,7 @@ export interface CompiledMapping {
   readonly source: string;
   readonly statements: Statement[];
   readonly maps: Map<string, MappingProgram>;
+  readonly counters: Map<string, bigint>;
 }
 
 const TOP: Scope = { named: new Set() };
@@ -17,17 +18,28 @@ export function compileMapping(text: string): CompiledMapping | MappingSyntaxErr
   const maps = new Map<string, MappingProgram>();
   let failure: ParseFailure;
   try {
-    return { source: text, statements: parseStatements(new Cursor(text), maps, false), maps };
+    const statements = parseStatements(new Cursor(text), maps, false);
+    // nothing but whitespace and comments: no query either, so no shorthand to try
+    if (statements.length === 0 && maps.size === 0) return toSyntaxError(text, new ParseFailure(emptyMappingPosition(text), ['import', 'map', 'assignment']));
+    return { source: text, statements, maps, counters: new Map() };
   } catch (err) {
     if (!(err instanceof ParseFailure)) throw err;
     failure = err;
   }
   if (!failure.fatal) {
     const single = singleRoot(text);
-    if (!(single instanceof ParseFailure)) return { source: text, statements: [single], maps: new Map() };
+    if (!(single instanceof ParseFailure)) return { source: text, statements: [single], maps: new Map(), counters: new Map() };
     if (single.pos > failure.pos || single.fatal) failure = single;
   }
   return toSyntaxError(text, failure);
+}
+
+/** where Bento reports an empty mapping: after leading whitespace, before a final unterminated comment */
+function emptyMappingPosition(text: string): number {
+  const c = new Cursor(text);
+  c.gap();
+  const lastComment = text.lastIndexOf('#');
+  return lastComment >= 0 && !text.includes('\n', lastComment) ? lastComment : c.pos;
 }
 
 export function toSyntaxError(text: string, failure: ParseFailure): MappingSyntaxError {
@@ -100,6 +112,7 @@ function parseStatement(c: Cursor, maps: Map<string, MappingProgram> | null, met
     c.spaces();
     const name = c.quoted() ?? c.word();
     if (name === null) throw new ParseFailure(c.pos, ['variable name'], 'required');
+    if (c.char() !== ' ' && c.char() !== '\t') throw c.failure('whitespace');
     return assignment(c, line, { kind: 'var', name });
   }
   if (followedBy('meta', /[ \t=]/)) {

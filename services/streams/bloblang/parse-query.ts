@@ -5,13 +5,17 @@ import { parseIf, parseMatch } from './parse-control';
 import { parseArray, parseNumber, parseObject } from './parse-literals';
 import { getPath, literal, type FieldBase } from './paths';
 import { fail, typeError, type Context, type Query } from './query';
-import type { Cursor } from './scanner';
+import { ParseFailure, type Cursor } from './scanner';
 import { DELETE, NOTHING, newObject } from './values';
 
 export { checkCondition } from './parse-control';
 export { delimited } from './parse-literals';
 
-/** The query grammar: operators between terms, a term is a base followed by paths, methods, indexes. */
+/*
+ * The query grammar: operators between terms; a term is an optional `!`, a base (literal,
+ * reference, call, if, match, lambda, brackets) and its tails (fields, methods, indexes).
+ */
+
 /** Names bound by enclosing lambdas (`x -> …`), which shadow fields of `this`. */
 export interface Scope {
   named: ReadonlySet<string>;
@@ -83,17 +87,13 @@ function parseTerm(c: Cursor, scope: Scope): Query {
       q = parseMapExpression(c, scope, q);
       continue;
     }
-    const nameStart = c.pos;
     const name = c.word();
     if (name !== null && c.char() === '(') {
-      q = parseMethod(c, scope, q, name, nameStart);
+      q = parseMethod(c, scope, q, name);
       continue;
     }
     const segment = name ?? c.quoted();
-    if (segment === null) {
-      c.pos = save + 1;
-      throw c.failure('method', 'field path');
-    }
+    if (segment === null) throw new ParseFailure(save + 1, ['method', 'field path'], 'required');
     q = getPath(q, [segment]);
   }
   if (!not) return q;
@@ -115,7 +115,7 @@ function parseBase(c: Cursor, scope: Scope): Query {
     c.gap();
     const inner = parseQuery(c, scope);
     c.gap();
-    c.expect(')', 'closing bracket');
+    if (!c.eat(')')) throw new ParseFailure(c.pos, ['closing bracket'], 'required');
     return inner;
   }
   if (ch === '"') {
@@ -150,7 +150,7 @@ function parseBase(c: Cursor, scope: Scope): Query {
     return parseLambda(c, scope, word, start);
   }
   c.pos = afterWord;
-  if (c.char() === '(') return parseFunction(c, scope, word, start);
+  if (c.char() === '(') return parseFunction(c, scope, word);
   if (word === 'this') return getPath(thisQuery(), []);
   if (word === 'root') return getPath(rootQuery(), []);
   if (scope.named.has(word)) return getPath(namedQuery(word), []);

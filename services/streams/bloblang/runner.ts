@@ -23,7 +23,8 @@ export interface MappingMessage {
 export interface MappedMessage {
   /** the new content as bytes (a structured root is serialised as JSON, keys sorted) */
   content: Buffer;
-  /** the new content as a document when the mapping produced a structured root, else undefined */
+  /** the new content as a document when the mapping produced a structured root, else undefined
+   *  (integers beyond 2^53 stay bigints there; `content` is always exact) */
   structured: unknown;
   metadata: Record<string, unknown>;
 }
@@ -58,7 +59,7 @@ export function parseMapping(text: string): Mapping | MappingSyntaxError {
 function runtimeOptions(options: MappingOptions = {}): RuntimeOptions {
   return {
     envPrefix: options.envPrefix ?? DEFAULT_ENV_PREFIX,
-    env: options.env ?? process.env,
+    env: options.env ?? {},
     now: options.now ?? (() => Timestamp.fromMillis(Date.now())),
     hostname: options.hostname ?? hostname,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
@@ -101,8 +102,10 @@ function prepare(mapping: Mapping, message: MappingMessage, options?: MappingOpt
     error: message.error ?? null,
     vars: new Map(),
     maps: mapping.compiled.maps,
+    counters: mapping.compiled.counters,
     options: runtimeOptions(options),
     depth: 0,
+    steps: 0,
   };
   return { run, original: { bytes, get value() { return value; } } };
 }
@@ -177,9 +180,9 @@ export function check(mapping: Mapping, message: MappingMessage, options?: Mappi
 }
 
 /** Evaluates one query (of an interpolation) against a message, as text. */
-export function execValueForText(q: Query, message: MappingMessage, options?: MappingOptions): string | MappingError {
+export function execValueForText(q: Query, message: MappingMessage, options: MappingOptions | undefined, counters: Map<string, bigint>): string | MappingError {
   try {
-    const { run } = prepare(EMPTY, message, options);
+    const { run } = prepare({ source: '', compiled: { source: '', statements: [], maps: new Map(), counters } }, message, options);
     const v = q.exec(Context.start(run, { value: NOTHING }));
     return typeof v === 'symbol' ? 'null' : toText(v);
   } catch (err) {
@@ -187,4 +190,3 @@ export function execValueForText(q: Query, message: MappingMessage, options?: Ma
   }
 }
 
-const EMPTY: Mapping = { source: '', compiled: { source: '', statements: [], maps: new Map() } };

@@ -102,12 +102,35 @@ describe('streams: Bloblang runtime', () => {
       assert.match(errorOf(nesting, { content: '{}' }, { limits: { maxValueNodes: 10_000 } }), /exceeds the limit of 10000 elements/);
     });
 
+    it('nested loops over generated arrays stop at the step budget', () => {
+      const message = errorOf('root = range(0, 100000).map_each(i -> range(0, 100000).length())', { content: '{}' });
+      assert.equal(message, 'mapping exceeded its budget of 10000000 steps');
+    });
+
+    it('fan-out recursion (each call applying twice) stops at the step budget', () => {
+      const mapping = 'map twice {\n  root = if this > 0 { [(this - 1).apply("twice"), (this - 1).apply("twice")] } else { 0 }\n}\nroot = this.n.apply("twice")';
+      assert.equal(errorOf(mapping, { content: '{"n":60}' }, { limits: { maxSteps: 100_000 } }), 'mapping exceeded its budget of 100000 steps');
+      const small = execute(compile(mapping), { content: '{"n":2}' });
+      assert.ok(small.kind === 'message');
+      assert.equal(small.message.content.toString(), '[[0,0],[0,0]]');
+    });
+
     it('recursion depth is bounded and configurable', () => {
       const mapping = 'map down {\n  root = if this > 0 { (this - 1).apply("down") } else { "bottom" }\n}\nroot = this.n.apply("down")';
       const ok = execute(compile(mapping), { content: '{"n":50}' });
       assert.ok(ok.kind === 'message');
       assert.equal(ok.message.content.toString(), 'bottom');
       assert.match(errorOf(mapping, { content: '{"n":50}' }, { limits: { maxMapDepth: 10 } }), /entering map down exceeded maximum allowed stacks of 10/);
+    });
+
+    it('count() totals belong to one mapping: another tenant\'s mapping starts at 1', () => {
+      const first = compile('root = count("orders")');
+      const second = compile('root = count("orders")');
+      const content = (m: Mapping) => {
+        const outcome = execute(m, { content: '{}' });
+        return outcome.kind === 'message' ? outcome.message.content.toString() : outcome.kind;
+      };
+      assert.deepEqual([content(first), content(first), content(second), content(first)], ['1', '2', '1', '3']);
     });
 
     it('a catastrophic pattern runs in linear time on RE2', () => {
@@ -140,7 +163,7 @@ describe('streams: Bloblang runtime', () => {
       assert.deepEqual(found, [
         'pipeline.processors[1].branch.result_map: line 2 char 8: expected line break',
         'pipeline.processors[2].switch[0].processors[0].mapping: line 1 char 21: required: expected end quote',
-        "output.kafka.topic: line 1 char 24: unrecognised method 'nope'",
+        "output.kafka.topic: line 1 char 30: unrecognised method 'nope'",
       ]);
     });
 
@@ -165,7 +188,7 @@ describe('streams: Bloblang runtime', () => {
     it('reports a bad query with its column', () => {
       const result = parseInterpolation('topic-${! this.id.nope() }');
       assert.ok(result instanceof MappingSyntaxError);
-      assert.equal(result.message, "line 1 char 19: unrecognised method 'nope'");
+      assert.equal(result.message, "line 1 char 25: unrecognised method 'nope'");
     });
 
     it('a failing query is a MappingError', () => {
