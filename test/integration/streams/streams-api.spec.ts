@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createTenant, type Tenant } from '../../support/bootstrap';
 import { eventually } from '../../support/eventually';
 import { http } from '../../support/http';
@@ -121,4 +123,27 @@ describe('Streams APIs on the dashboard (/api/apis/streams)', () => {
     await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/gw-echo/in`, { method: 'POST', body: 'via gw' })).status, 200), 5000);
     assert.equal((await poll).text, 'via gw');
   });
+
+  it('serves a classic definition with a streaming field from /gw/apis and from an app file (GW_APPS_DIR)', async () => {
+    const classic = (apiId: string, listenPath: string) => ({ api_id: apiId, name: apiId, use_keyless: true, active: true, proxy: { listen_path: listenPath, target_url: 'http://127.0.0.1:9' }, streaming: { streams: ECHO } });
+    const bad = await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', body: { ...classic('bad-classic', '/bad-classic/'), streaming: { streams: { s: { input: { smoke_signal: {} }, output: { http_server: {} } } } } }, headers: node.gwHeaders });
+    assert.equal(bad.status, 400);
+    assert.match(bad.json.message, /\/streaming\/streams\/s\/input\/smoke_signal: unknown input type/);
+    const created = await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', body: classic('classic-echo', '/classic-echo/'), headers: node.gwHeaders });
+    assert.equal(created.status, 200, created.text);
+    const appsDir = join(node.dataDir, 'apps');
+    mkdirSync(appsDir, { recursive: true });
+    writeFileSync(join(appsDir, 'file-echo.json'), JSON.stringify(classic('file-echo', '/file-echo/')));
+    assert.equal((await http(`${node.gatewayUrl}/gw/reload`, { headers: node.gwHeaders })).status, 200);
+    for (const listenPath of ['/classic-echo', '/file-echo']) {
+      const poll = eventually(async () => {
+        const res = await http(`${node.gatewayUrl}${listenPath}/poll`);
+        assert.equal(res.status, 200, res.text);
+        return res;
+      }, 5000);
+      await eventually(async () => assert.equal((await http(`${node.gatewayUrl}${listenPath}/in`, { method: 'POST', body: listenPath })).status, 200), 5000);
+      assert.equal((await poll).text, listenPath);
+    }
+  });
+
 });
