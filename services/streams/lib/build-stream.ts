@@ -45,7 +45,7 @@ function buildInput(component: Config, role: string, build: Build): Input {
   const c = counters(build, role, type, label);
   switch (type) {
     case 'http_server': {
-      const input = new HttpServerInput(config, c);
+      const input = new HttpServerInput(config, c, config.rate_limit ? build.limits.get(config.rate_limit) : undefined);
       build.endpoints.push(...input.endpoints());
       return input;
     }

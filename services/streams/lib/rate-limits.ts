@@ -17,6 +17,18 @@ export class LocalRateLimit {
     this.intervalMs = parseDuration(interval) ?? 1000;
   }
 
+  /** Takes one access if the window has one left (an HTTP input answers 429 otherwise). */
+  tryAccess(): boolean {
+    const now = Date.now();
+    if (now - this.windowStart >= this.intervalMs) {
+      this.windowStart = now;
+      this.used = 0;
+    }
+    if (this.used >= this.count) return false;
+    this.used++;
+    return true;
+  }
+
   /** Resolves when one more access is allowed; rejects with the signal's reason when aborted. */
   async access(signal?: AbortSignal): Promise<void> {
     for (;;) {

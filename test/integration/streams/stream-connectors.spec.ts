@@ -188,4 +188,14 @@ describe('Streams: connectors and processors', () => {
     assert.ok(stats.errors >= 1);
     assert.equal(stats.messages_out, 0);
   });
+
+  it('http_server input answers 429 beyond its rate_limit resource', async () => {
+    await streamsApi('Limited', '/limited-in/', {
+      l: { input: { http_server: { path: '/in', rate_limit: 'two' } }, output: { http_client: { url: `${upstream.url}/l` } }, rate_limit_resources: [{ label: 'two', local: { count: 2, interval: '1m' } }] },
+    });
+    upstream.respondWith((_req, res) => res.writeHead(200).end());
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await post('/limited-in/in', `m${i}`)).status);
+    assert.deepEqual(statuses, [200, 200, 429, 429]);
+  });
 });

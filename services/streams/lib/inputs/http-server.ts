@@ -4,6 +4,7 @@ import type { StreamRequest } from '../../../../contracts/streams/hand-off';
 import { parseDuration } from '../../../../lib/streams/duration';
 import type { Endpoint, Input, Sink } from '../components';
 import { newMessage, type StreamMessage } from '../message';
+import type { LocalRateLimit } from '../rate-limits';
 import type { ConnectorCounters } from '../stats';
 
 export interface HttpServerInputConfig {
@@ -34,6 +35,8 @@ export class HttpServerInput implements Input {
   constructor(
     private readonly config: HttpServerInputConfig,
     private readonly counters: ConnectorCounters,
+    /** `rate_limit`: requests beyond it are answered 429 (Bento's http_server) */
+    private readonly rateLimit?: LocalRateLimit,
   ) {
     this.verbs = new Set((config.allowed_verbs ?? ['POST']).map((v) => v.toUpperCase()));
     this.timeoutMs = parseDuration(config.timeout ?? '5s') ?? 5000;
@@ -67,6 +70,10 @@ export class HttpServerInput implements Input {
     }
     if (this.stopped || !this.sink) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('Stream is stopping');
+      return;
+    }
+    if (this.rateLimit && !this.rateLimit.tryAccess()) {
+      res.writeHead(429, { 'content-type': 'text/plain' }).end('Too Many Requests');
       return;
     }
     const body = await readBody();
