@@ -78,15 +78,19 @@ describe('Streams: connectors and processors', () => {
   it('http_server input with sync_response answers with the processed message; http_client output with propagate_response answers with the upstream response', async () => {
     await streamsApi('Sync', '/sync/', {
       shout: { input: { http_server: { path: '/shout', sync_response: { status: '201', headers: { 'Content-Type': 'text/plain' } } } }, pipeline: { processors: [{ mapping: 'root = content().uppercase()' }] }, output: { http_client: { url: `${upstream.url}/sink` } } },
-      ask: { input: { http_server: { path: '/ask', sync_response: {} } }, output: { http_client: { url: `${upstream.url}/answer`, verb: 'PUT', propagate_response: true } } },
+      ask: {
+        input: { http_server: { path: '/ask', sync_response: { status: '${! meta("http_status_code") }', headers: { 'X-Answered-By': '${! meta("x-upstream") }' } } } },
+        output: { http_client: { url: `${upstream.url}/answer`, verb: 'PUT', propagate_response: true } },
+      },
     });
-    upstream.respondWith((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ got: req.body, method: req.method, url: req.url })));
+    upstream.respondWith((req, res) => res.writeHead(req.url === '/answer' ? 202 : 200, { 'content-type': 'application/json', 'x-upstream': 'answers' }).end(JSON.stringify({ got: req.body, method: req.method, url: req.url })));
     const shouted = await post('/sync/shout', 'hello');
     assert.equal(shouted.status, 201);
     assert.equal(shouted.headers.get('content-type'), 'text/plain');
     assert.equal(shouted.text, 'HELLO');
     const asked = await post('/sync/ask', 'question');
-    assert.equal(asked.status, 200);
+    assert.equal(asked.status, 202);
+    assert.equal(asked.headers.get('x-answered-by'), 'answers');
     assert.deepEqual(asked.json, { got: 'question', method: 'PUT', url: '/answer' });
   });
 

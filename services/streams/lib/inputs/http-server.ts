@@ -4,6 +4,7 @@ import type { StreamRequest } from '../../../../contracts/streams/hand-off';
 import { parseDuration } from '../../../../lib/streams/duration';
 import type { Endpoint, Input, Sink } from '../components';
 import { newMessage, type StreamMessage } from '../message';
+import { interpolated, type Interpolated } from '../interpolated';
 import type { LocalRateLimit } from '../rate-limits';
 import type { ConnectorCounters } from '../stats';
 
@@ -31,6 +32,9 @@ export class HttpServerInput implements Input {
   private readonly timeoutMs: number;
   private readonly sockets = new Set<import('ws').WebSocket>();
   private readonly wss = new WebSocketServer({ noServer: true });
+  /** sync_response `status` and `headers`, interpolated from the processed message */
+  private readonly syncStatus: Interpolated;
+  private readonly syncHeaders: Array<[string, Interpolated]>;
 
   constructor(
     private readonly config: HttpServerInputConfig,
@@ -40,6 +44,8 @@ export class HttpServerInput implements Input {
   ) {
     this.verbs = new Set((config.allowed_verbs ?? ['POST']).map((v) => v.toUpperCase()));
     this.timeoutMs = parseDuration(config.timeout ?? '5s') ?? 5000;
+    this.syncStatus = interpolated(config.sync_response?.status ?? '200');
+    this.syncHeaders = Object.entries({ 'Content-Type': 'application/octet-stream', ...(config.sync_response?.headers ?? {}) }).map(([k, v]) => [k.toLowerCase(), interpolated(v)]);
   }
 
   /**
@@ -106,12 +112,13 @@ export class HttpServerInput implements Input {
       res.writeHead(200, { 'content-length': 0 }).end();
       return;
     }
-    const headers: Record<string, string> = { 'content-type': 'application/octet-stream', ...lowerKeys(sync.headers ?? {}) };
+    const first = messages[0];
+    const headers: Record<string, string> = Object.fromEntries(this.syncHeaders.map(([name, value]) => [name, value(first)]));
     const prefixes = sync.metadata_headers?.include_prefixes ?? [];
     for (const [key, value] of Object.entries(messages[0]?.metadata ?? {})) {
       if (prefixes.some((p) => key.startsWith(p)) && typeof value === 'string') headers[key] = value;
     }
-    const status = Number(sync.status ?? 200);
+    const status = Number(this.syncStatus(first));
     const body = Buffer.concat(messages.map((m, i) => (i === 0 ? m.content : Buffer.concat([Buffer.from('\n'), m.content]))));
     res.writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 200, { ...headers, 'content-length': body.length }).end(body);
   }
@@ -148,8 +155,4 @@ function requestMetadata(req: IncomingMessage, path: string, search: string): Re
   metadata.http_server_verb = req.method ?? '';
   metadata.http_server_remote_ip = req.socket.remoteAddress ?? '';
   return metadata;
-}
-
-function lowerKeys(map: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k.toLowerCase(), v]));
 }
