@@ -5,7 +5,8 @@
  * no message was lost or duplicated. The node, the producer and the consumers share this one
  * process (and the machine's 2 cores), so the figures are a floor.
  *
- * BENCH_MESSAGES (default 20000), BENCH_CONSUMERS (4), BENCH_CONCURRENCY (32 POSTs in flight).
+ * BENCH_MESSAGES (default 20000), BENCH_CONSUMERS (4), BENCH_CONCURRENCY (32 POSTs in flight),
+ * BENCH_MAPPING=1 adds a mapping processor (PERFORMANCE.md's scenario: input → mapping → SSE).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -18,13 +19,22 @@ import { startNode } from '../../lib/node';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 4);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const MAPPING = process.env.BENCH_MAPPING === '1';
 
 const document = {
   openapi: '3.0.3',
   info: { title: 'Bench', version: '1' },
   paths: {},
   'x-gw-api-gateway': { info: { name: 'Bench', state: { active: true } }, server: { listenPath: { value: '/bench/', strip: true } }, upstream: { url: 'http://127.0.0.1:9' } },
-  'x-gw-streaming': { streams: { bench: { input: { http_server: { path: '/in', timeout: '60s' } }, output: { http_server: { stream_path: '/sse' } } } } },
+  'x-gw-streaming': {
+    streams: {
+      bench: {
+        input: { http_server: { path: '/in', timeout: '60s' } },
+        ...(MAPPING ? { pipeline: { processors: [{ mapping: 'root = content().string() + "!"' }] } } : {}),
+        output: { http_server: { stream_path: '/sse' } },
+      },
+    },
+  },
 };
 
 /** One SSE consumer: records, per message sequence number, when it was read. */
@@ -87,6 +97,7 @@ async function main(): Promise<void> {
     const rows = [
       ['messages', MESSAGES],
       ['consumers (SSE)', CONSUMERS],
+      ['mapping processor', MAPPING ? 'yes' : 'no'],
       ['POSTs in flight', CONCURRENCY],
       ['msg/s end to end', Math.round(received.size / ((last - started) / 1000))],
       ['latency p50 ms', p(0.5)],
