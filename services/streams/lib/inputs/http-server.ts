@@ -82,7 +82,15 @@ export class HttpServerInput implements Input {
       res.writeHead(429, { 'content-type': 'text/plain' }).end('Too Many Requests');
       return;
     }
-    const body = await readBody();
+    let body: Buffer;
+    try {
+      body = await readBody();
+    } catch (err) {
+      // Too large (over the gateway's body limit) or the client went away while sending.
+      const tooLarge = (err as Error).name === 'BodyTooLarge';
+      if (!res.headersSent && !res.destroyed) res.writeHead(tooLarge ? 413 : 400, { 'content-type': 'text/plain' }).end(tooLarge ? 'Request body too large' : 'Request body could not be read');
+      return;
+    }
     this.counters.received++;
     const message = newMessage(body, requestMetadata(req, relativePath, search));
     const delivery = this.sink([message]);
