@@ -51,7 +51,10 @@ export type GwErrorCode =
   | 'GW_ERR_OAUTH_PROTOCOL'
   | 'GW_ERR_CERTS_NOT_FOUND'
   | 'GW_ERR_CERTS_INVALID'
-  | 'GW_ERR_CERTS_EXISTS';
+  | 'GW_ERR_CERTS_EXISTS'
+  | 'GW_ERR_STREAMS_CANNOT_RUN'
+  | 'GW_ERR_STREAMS_STOPPED'
+  | 'GW_ERR_STREAMS_OUTBOUND_REFUSED';
 
 export interface GwErrorWire {
   name: string;

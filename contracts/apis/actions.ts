@@ -90,14 +90,16 @@ export const apisActionParams = {
     org_scope: { type: 'string', optional: true },
     document_text: { type: 'string' },
     generate_ids: { type: 'boolean', optional: true },
+    streams: { type: 'boolean', optional: true },
   },
   updateOas: {
     id: { type: 'string', empty: false },
     org_scope: { type: 'string', optional: true },
     document_text: { type: 'string' },
     keep_api_id: { type: 'boolean', optional: true },
+    streams: { type: 'boolean', optional: true },
   },
-  getOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
+  getOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true }, streams: { type: 'boolean', optional: true } },
   compileOas: { document_text: { type: 'string' } },
   exportOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
   listOas: {
@@ -152,6 +154,8 @@ export interface ApisGetParams {
   /** internal or public id */
   id: string;
   org_scope?: string;
+  /** `apis.getOas` of a streams API (`/api/apis/streams/{id}`): an API without `x-gw-streaming` is not found */
+  streams?: boolean;
 }
 
 export interface ApisCreateParams {
@@ -182,6 +186,8 @@ export interface ApisCreateOasParams {
   document_text: string;
   /** ignore `x-gw-api-gateway.info.id` and generate the public id (the dashboard) */
   generate_ids?: boolean;
+  /** a streams API (`/api/apis/streams`): the document must carry `x-gw-streaming` */
+  streams?: boolean;
 }
 
 export interface ApisUpdateOasParams {
@@ -191,6 +197,8 @@ export interface ApisUpdateOasParams {
   document_text: string;
   /** refuse a document whose `info.id` is not the API's public id (the gateway API: ids there must match) */
   keep_api_id?: boolean;
+  /** a streams API: the document must carry `x-gw-streaming`, and so must the stored one */
+  streams?: boolean;
 }
 
 export interface ApisListOasParams {

@@ -33,6 +33,8 @@ export interface GwConfig {
   openPolicyDebug: boolean;
   templatePath: string;
   graphqlWsInitTimeout: number;
+  /** seconds a stopping or replaced stream keeps delivering what it holds */
+  streamsDrainTimeout: number;
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
   pageSize: number;

@@ -15,9 +15,16 @@ import { checkHookReferences } from './lib/hook-references';
 import { importDataSource } from './lib/data-source-import/data-source-importer';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
+import { streamingProblems, type MappingCheck } from '../../lib/streams/config-check';
+import { ApisErrors } from './errors';
 
 /** API definitions: storage, rules, and the `apis.changed` and `apis.revision` broadcasts. */
-export function apisService(runtime: Runtime): ServiceSchema {
+export interface ApisServiceOptions {
+  /** the Bloblang syntax check of stream mappings, so a bad one is refused when saved */
+  streamMappingCheck?: MappingCheck;
+}
+
+export function apisService(runtime: Runtime, options: ApisServiceOptions = {}): ServiceSchema {
   let catalogue: ApiCatalogue;
   let oas: OasCatalogue;
   return {
@@ -32,7 +39,7 @@ export function apisService(runtime: Runtime): ServiceSchema {
       updateOas: { params: apisActionParams.updateOas, handler: (ctx: Context<ApisUpdateOasParams>) => oas.update(ctx.params) },
       getOas: { params: apisActionParams.getOas, handler: (ctx: Context<ApisGetParams>) => oas.get(ctx.params) },
       exportOas: { params: apisActionParams.exportOas, handler: (ctx: Context<ApisGetParams>) => oas.export(ctx.params) },
-      compileOas: { params: apisActionParams.compileOas, handler: (ctx: Context<{ document_text: string }>) => compileOasText(ctx.params.document_text) },
+      compileOas: { params: apisActionParams.compileOas, handler: (ctx: Context<{ document_text: string }>) => compileOasText(ctx.params.document_text, { mappingCheck: options.streamMappingCheck }) },
       listOas: { params: apisActionParams.listOas, handler: (ctx: Context<ApisListOasParams>) => oas.list(ctx.params) },
       snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
       currentRevision: { params: apisActionParams.currentRevision, handler: () => catalogue.currentRevision() },
@@ -83,10 +90,14 @@ export function apisService(runtime: Runtime): ServiceSchema {
         (apiId) => callAction(this.broker, 'keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
         async (definition, hookReferences) => {
           checkCustomMiddleware(definition, runtime.config.pluginPackages);
+          if (definition.streaming !== undefined) {
+            const problems = streamingProblems(definition.streaming, '/streaming', options.streamMappingCheck);
+            if (problems.length > 0) throw ApisErrors.invalid(`Invalid stream configuration: ${problems.join('; ')}`);
+          }
           await checkHookReferences(hookReferences, definition.org_id, hookExists);
         },
       );
-      oas = new OasCatalogue(catalogue, store, runtime.config.pageSize);
+      oas = new OasCatalogue(catalogue, store, runtime.config.pageSize, { mappingCheck: options.streamMappingCheck });
     },
   };
 }

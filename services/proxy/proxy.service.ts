@@ -125,6 +125,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           apis_served: gateway.servedCount,
           apis_failed: Object.fromEntries(gateway.loadFailures),
           apis_notices: gateway.notices,
+          ...streamsHealth(runtime),
           store: sync.syncedAt === undefined ? 'not loaded yet' : `loaded at ${new Date(sync.syncedAt).toISOString()} (revision ${sync.revision})`,
         }),
       };
@@ -144,6 +145,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           call: callerOf(this.broker),
           responseHeaders: config.rateLimitResponseHeaders,
           graphqlEngine: () => runtime.handOffs.get('graphql-engine'),
+          streams: () => runtime.handOffs.get('streams'),
           emitEvent: (event, ctx, message) => {
             const { api_id, org_id } = ctx.api.definition;
             const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };
@@ -194,6 +196,12 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       await analytics?.stop();
     },
   };
+}
+
+/** The counters of the streams this node runs, by API id (none when it runs no streams). */
+function streamsHealth(runtime: Runtime): Record<string, unknown> {
+  const streams = runtime.handOffs.get('streams');
+  return streams ? { streams: streams.stats() } : {};
 }
 
 /** Whether some node of the cluster (this one included) runs the `apis` service. */

@@ -18,6 +18,8 @@ import { authenticationStep } from './steps/authentication';
 import { batchStep } from './steps/batch';
 import { compilePersistedQueries } from './persisted-queries';
 import { graphqlStep } from './steps/graphql';
+import { streamsStep } from './steps/streams';
+import type { StreamApi, StreamsHandOff } from '../../../contracts/streams/hand-off';
 import { ipRulesStep } from './steps/ip-rules';
 import { mutualTlsStep, type CertificateSource } from './steps/mutual-tls';
 import { limitsStep } from './steps/limits';
@@ -60,6 +62,8 @@ export interface CompileDeps {
   graphqlEngine(): GraphqlEngineHandOff | undefined;
   /** the other APIs of the node, for an API that names some (a supergraph's subgraphs) */
   lookupApi?: ApiLookup;
+  /** the streams service's hand-off, when this node runs it (stream APIs are not served otherwise) */
+  streams(): StreamsHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
@@ -92,6 +96,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
     graphqlStep(definition, graphql, all.some((v) => v.persistedQueryFor !== undefined)),
+    streamsStep(streamApiOf(definition, deps)),
     all.some((v) => v.validators) ? validateRequestStep : undefined,
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
@@ -158,6 +163,14 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
 function targetlessFallback(definition: ApiDefinition): string {
   if (definition.proxy.target_url) return definition.proxy.target_url;
   return isSupergraphApi(definition) || isCombinedGraph(definition.graphql) ? 'http://graph-without-target.invalid/' : definition.proxy.target_url;
+}
+
+/** The streams of a stream API (`streaming`), started by the streams service; undefined for other APIs. */
+function streamApiOf(definition: ApiDefinition, deps: CompileDeps): StreamApi | undefined {
+  if (definition.streaming === undefined) return undefined;
+  const streams = deps.streams();
+  if (!streams) throw new Error('this gateway node does not run the streams service, which stream APIs need');
+  return streams.compile(definition);
 }
 
 /** The GraphQL side of a GraphQL API, compiled by graphql-engine; undefined for other APIs. */
