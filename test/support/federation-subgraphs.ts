@@ -97,7 +97,7 @@ const resolvers: Record<Name, Record<string, unknown>> = {
 };
 
 export interface RunningSubgraph {
-  name: Name;
+  name: string;
   url: string;
   /** every request received: headers and the GraphQL body */
   received: Array<{ headers: IncomingHttpHeaders; query: string; variables: Record<string, unknown> }>;
@@ -108,8 +108,12 @@ export function subgraphSchema(name: Name): GraphQLSchema {
   return buildSubgraphSchema([{ typeDefs: parse(SUBGRAPH_SDL[name]), resolvers: resolvers[name] as never }]);
 }
 
-export async function startSubgraph(name: Name): Promise<RunningSubgraph> {
-  const schema = subgraphSchema(name);
+export function startSubgraph(name: Name): Promise<RunningSubgraph> {
+  return serveSubgraph(name, subgraphSchema(name));
+}
+
+/** Serves a subgraph schema over HTTP (POST JSON) and graphql-transport-ws on port 0. */
+export async function serveSubgraph(name: string, schema: GraphQLSchema): Promise<RunningSubgraph> {
   const received: RunningSubgraph['received'] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -72,14 +72,17 @@ export class FederatedGraph {
   async run(plan: QueryPlan, request: FederatedRequest, headers: Record<string, string>, rootResult?: SubgraphResponse): Promise<FederatedResponse> {
     const variables = request.variables ?? {};
     const raw = await executePlan({ plan, subgraphs: this.subgraphs, variables, headers, fetcher: this.fetcher, rootResult });
-    if (plan.introspection) Object.assign(raw.data, this.introspect(request));
+    if (plan.introspection) this.introspect(plan, request, raw.data);
     const data = shapeResponse(this.schema, plan.operation, raw.data, variables, raw.errors);
     return raw.errors.length > 0 ? { errors: raw.errors, data } : { data };
   }
 
   /** `__schema` and `__type` are answered from the supergraph schema, never by a subgraph. */
-  private introspect(request: FederatedRequest): Record<string, unknown> {
+  private introspect(plan: QueryPlan, request: FederatedRequest, into: Record<string, unknown>): void {
     const result = execute({ schema: this.schema, document: parse(request.query), variableValues: request.variables ?? {}, operationName: request.operationName, rootValue: {} });
-    return ((result as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
+    const answered = ((result as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
+    for (const selection of plan.operation.selections) {
+      if (selection.kind === 'field' && (selection.name === '__schema' || selection.name === '__type')) into[selection.responseKey] = answered[selection.responseKey];
+    }
   }
 }
