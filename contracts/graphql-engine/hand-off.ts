@@ -41,8 +41,21 @@ export interface GraphqlPageReply {
   body: Buffer;
 }
 
+/** A GraphQL request as the client sent it (POST body or GET query string). */
+export interface GraphqlRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string;
+}
+
 /** One GraphQL API, compiled. */
 export interface GraphqlApi {
+  /**
+   * For an API the engine answers itself (a supergraph, `execution_mode: "supergraph"`): runs
+   * an operation that passed `refusal`. `headers` are the API's global headers for this request,
+   * sent to every subgraph it touches. Undefined for proxy-only APIs (the proxy forwards those).
+   */
+  execute?(request: GraphqlRequest, headers: Record<string, string>): Promise<GraphqlPageReply>;
   /** The playground page or asset for a GET of this path below the listen path; undefined when it is not the playground's. */
   playground(relativePath: string): GraphqlPageReply | undefined;
   /** Why this caller may not run this operation (invalid, too deep, a restricted field, introspection), or undefined. */

@@ -3,12 +3,16 @@ import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphq
 import { graphqlGateFor } from './graphql-gate';
 import { Playground } from '../../../lib/graphql/playground';
 import { acceptSubscriptions, pickProtocol } from './websocket-hand-off';
+import { compileSupergraphApi } from './federation/supergraph-api';
+import type { Supergraph } from './federation/supergraph';
 
 export interface GraphqlEngineOptions {
   /** the folder of the GraphQL playground's page and assets */
   playgroundFolder: string;
   /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
   initTimeoutMs: number;
+  /** the composed supergraph of a supergraph API; throws when it can not be composed */
+  supergraphOf?: (definition: ApiDefinition) => Supergraph;
 }
 
 /** The engine's side of the proxy → graphql-engine hand-off (contracts/graphql-engine/hand-off.ts). */
@@ -17,6 +21,11 @@ export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngin
 }
 
 function compileGraphqlApi(definition: ApiDefinition, options: GraphqlEngineOptions): GraphqlApi {
+  if ((definition.graphql as { execution_mode?: unknown }).execution_mode === 'supergraph') {
+    if (!options.supergraphOf) throw new Error('supergraph APIs need federation composition on this node');
+    const playground = playgroundOf(definition, options.playgroundFolder);
+    return compileSupergraphApi(definition, options.supergraphOf(definition), options.initTimeoutMs, (relativePath) => playground?.site.serve(relativePath, playground.path));
+  }
   const gate = graphqlGateFor(definition);
   const playground = playgroundOf(definition, options.playgroundFolder);
   return {

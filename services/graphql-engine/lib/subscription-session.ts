@@ -11,8 +11,17 @@ export interface SessionOptions {
   gate: GraphqlGate;
   session: Session | undefined;
   upstream: UpstreamTarget;
+  /** who answers the operations; by default they are forwarded to `upstream` (proxy-only) */
+  runner?: OperationRunner;
   /** SPEC.md: a connection without `connection_init` is closed after 15 seconds */
   initTimeoutMs: number;
+}
+
+/** Answers a connection's operations: queries and mutations once, subscriptions as a stream. */
+export interface OperationRunner {
+  query(payload: OperationPayload, sink: OperationSink): void;
+  /** returns the function that stops the stream */
+  subscribe(payload: OperationPayload, sink: OperationSink): () => void;
 }
 
 /** The close codes of the graphql-ws protocol. */
@@ -101,9 +110,18 @@ export function runSubscriptionSession(socket: WebSocket, protocol: ClientProtoc
     const refusal = options.gate.refusal(analysed, options.session);
     operations.set(id, () => undefined);
     if (refusal) return sink.error(refusalErrors(refusal.body));
-    if (isSubscription(payload)) operations.set(id, subscribeUpstream(options.upstream, payload, sink));
-    else void runOverHttp(options.upstream, payload, sink);
+    const runner = options.runner ?? forwardTo(options.upstream);
+    if (isSubscription(payload)) operations.set(id, runner.subscribe(payload, sink));
+    else runner.query(payload, sink);
   }
+}
+
+/** Proxy-only: every operation goes to the API's upstream as received. */
+function forwardTo(upstream: UpstreamTarget): OperationRunner {
+  return {
+    query: (payload, sink) => void runOverHttp(upstream, payload, sink),
+    subscribe: (payload, sink) => subscribeUpstream(upstream, payload, sink),
+  };
 }
 
 function isSubscription(payload: OperationPayload): boolean {

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Session } from '../../../contracts/keys/session';
 import type { GraphqlGate } from './graphql-gate';
-import { runSubscriptionSession, type ClientProtocol } from './subscription-session';
+import { runSubscriptionSession, type ClientProtocol, type OperationRunner } from './subscription-session';
 import type { UpstreamTarget } from './upstream-operations';
 
 /** One WebSocket server for every GraphQL API of the process; the gateway's HTTP server owns the port. */
@@ -25,7 +25,7 @@ export function acceptSubscriptions(
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-  options: { gate: GraphqlGate; session: Session | undefined; upstream: UpstreamTarget; initTimeoutMs: number },
+  options: { gate: GraphqlGate; session: Session | undefined; upstream: UpstreamTarget; initTimeoutMs: number; runner?: OperationRunner },
 ): void {
   const protocol = pickProtocol(req.headers['sec-websocket-protocol'])!;
   server.handleUpgrade(req, socket, head, (client) => runSubscriptionSession(client, protocol, options));

@@ -1,11 +1,11 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
-import type { GraphqlApi, GraphqlSubscriptionType } from '../../../../contracts/graphql-engine/hand-off';
+import type { GraphqlApi, GraphqlRequest, GraphqlSubscriptionType } from '../../../../contracts/graphql-engine/hand-off';
 import type { Session } from '../../../../contracts/keys/session';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { MALFORMED_PATH } from '../persisted-queries';
 import { answerJson, refuse } from '../refuse';
-import { compileHeaderTransform, applyHeaderTransform } from '../header-transform';
+import { compileHeaderTransform, applyHeaderTransform, type HeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
 
 /**
@@ -20,7 +20,10 @@ import type { RequestContext } from '../request-context';
 export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | undefined, hasPersistedQueries: boolean): Step | undefined {
   if (!engine && !hasPersistedQueries) return undefined;
   const proxy = ((definition.graphql as Record<string, unknown> | undefined)?.proxy ?? {}) as Record<string, unknown>;
-  const requestHeaders = compileHeaderTransform(proxy.request_headers, undefined, definition.enable_context_vars === true);
+  const supergraph = ((definition.graphql as Record<string, unknown> | undefined)?.supergraph ?? {}) as Record<string, unknown>;
+  // a supergraph sends its global headers to every subgraph; a proxy-only API its request headers upstream
+  const headerSettings = engine?.execute ? supergraph.global_headers : proxy.request_headers;
+  const requestHeaders = compileHeaderTransform(headerSettings, undefined, definition.enable_context_vars === true);
   const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws') as GraphqlSubscriptionType;
   return async (ctx) => {
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
@@ -37,7 +40,8 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
       if (!engine.speaksProtocol(ctx.req.headers['sec-websocket-protocol'])) return answerJson(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
       const headers: Record<string, string> = {};
       if (requestHeaders) applyHeaderTransform(requestHeaders, headers, ctx);
-      const upstream = { url: ctx.version!.target.origin + (ctx.version!.target.fullPath || '/'), headers, subscriptionType };
+      // a supergraph's operations go to its subgraphs: it has no upstream of its own
+      const upstream = { url: engine.execute ? '' : ctx.version!.target.origin + (ctx.version!.target.fullPath || '/'), headers, subscriptionType };
       engine.acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { session: ctx.session as Session | undefined, upstream });
       return DONE;
     }
@@ -45,8 +49,19 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
     if ('error' in request) return answerJson(ctx, 400, { errors: [{ message: request.error }] });
     const refusal = engine.refusal(request.query, request.operationName, ctx.session as Session | undefined);
     if (refusal) return answerJson(ctx, refusal.status, refusal.body);
+    if (engine.execute) return executeInEngine(ctx, engine, request, requestHeaders);
     if (requestHeaders) applyHeaderTransform(requestHeaders, ctx.upstreamHeaders(), ctx);
   };
+}
+
+/** A supergraph's operation, answered by graphql-engine with the global headers of this request. */
+async function executeInEngine(ctx: RequestContext, engine: GraphqlApi, request: GraphqlRequest, headerTransform: HeaderTransform | undefined): Promise<typeof DONE> {
+  const headers: Record<string, string> = {};
+  if (headerTransform) applyHeaderTransform(headerTransform, headers, ctx);
+  const reply = await engine.execute!(request, headers);
+  ctx.res.writeHead(reply.status, { ...reply.headers, 'content-length': reply.body.length });
+  ctx.res.end(reply.body);
+  return DONE;
 }
 
 function runPersisted(ctx: RequestContext, operation: string, variables: Record<string, unknown>): void {
@@ -59,19 +74,26 @@ function runPersisted(ctx: RequestContext, operation: string, variables: Record<
 }
 
 /** `{query, variables, operationName}` from a POST body, or from the query string of a GET. */
-async function readOperation(ctx: RequestContext): Promise<{ query: string; operationName?: string } | { error: string }> {
+async function readOperation(ctx: RequestContext): Promise<GraphqlRequest | { error: string }> {
   if (ctx.req.method === 'GET') {
     const params = new URLSearchParams(ctx.search);
     const query = params.get('query');
-    return query ? { query, operationName: params.get('operationName') ?? undefined } : { error: 'Must provide query string.' };
+    let variables: Record<string, unknown> | undefined;
+    try {
+      variables = params.get('variables') ? JSON.parse(params.get('variables')!) : undefined;
+    } catch {
+      return { error: 'Variables are invalid JSON.' };
+    }
+    return query ? { query, variables, operationName: params.get('operationName') ?? undefined } : { error: 'Must provide query string.' };
   }
   const raw = await ctx.readBody();
-  let body: { query?: unknown; operationName?: unknown };
+  let body: { query?: unknown; operationName?: unknown; variables?: unknown };
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch {
     return { error: 'The request body must be JSON: {"query": ..., "variables": ..., "operationName": ...}' };
   }
   if (!body || typeof body.query !== 'string' || body.query.trim() === '') return { error: 'Must provide query string.' };
-  return { query: body.query, operationName: typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined };
+  const variables = body.variables && typeof body.variables === 'object' && !Array.isArray(body.variables) ? (body.variables as Record<string, unknown>) : undefined;
+  return { query: body.query, variables, operationName: typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined };
 }
