@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { FederatedGraph } from '../../../services/graphql-engine/lib/federation/federated-graph';
+import { subscribeFederated } from '../../../services/graphql-engine/lib/federation/federated-subscription';
 import { benchmarkSupergraph, startSubgraphs, type RunningSubgraph } from '../../support/federation-subgraphs';
 
 type Subgraphs = Record<'accounts' | 'inventory' | 'products' | 'reviews', RunningSubgraph>;
@@ -125,3 +126,27 @@ describe('federation: planning and executing operations over real subgraphs', ()
 function urlsOf(subgraphs: Subgraphs): Record<keyof Subgraphs, string> {
   return { accounts: subgraphs.accounts.url, inventory: subgraphs.inventory.url, products: subgraphs.products.url, reviews: subgraphs.reviews.url };
 }
+
+describe('federation: subscriptions through the supergraph', () => {
+  let subgraphs: Subgraphs;
+  after(async () => Promise.all(Object.values(subgraphs ?? {}).map((s) => s.stop())));
+
+  it('streams from the subscription root subgraph and resolves entity fields per event', async () => {
+    subgraphs = (await startSubgraphs()) as Subgraphs;
+    const graph = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)));
+    const events: unknown[] = [];
+    await new Promise<void>((resolve, reject) => {
+      subscribeFederated(graph, { query: 'subscription { reviewAdded { body author { name } product { name shippingEstimate } } }' }, { 'x-global': 'sub' }, {
+        next: (event) => events.push(event),
+        error: (errors) => reject(new Error(JSON.stringify(errors))),
+        complete: resolve,
+      });
+    });
+    assert.deepEqual(events, [
+      { data: { reviewAdded: { body: 'Love it!', author: { name: 'Ada Lovelace' }, product: { name: 'Table', shippingEstimate: 50 } } } },
+      { data: { reviewAdded: { body: 'Too expensive.', author: { name: 'Ada Lovelace' }, product: { name: 'Couch', shippingEstimate: 0 } } } },
+    ]);
+    assert.equal(entityCalls(subgraphs.accounts), 2, 'one per event');
+    assert.equal(subgraphs.accounts.received[0].headers['x-global'], 'sub');
+  });
+});
