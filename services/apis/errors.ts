@@ -35,5 +35,15 @@ export const ApisErrors = {
       `api_id ${apiId} can not be changed to ${requested}: keys or policies grant access to it; create a new API instead`,
       { api_id: apiId, requested },
     ),
+  /** A supergraph that does not compose (SPEC.md "Federation rules"): every error, so the author fixes them at once. */
+  federationFailed: (supergraph: string, problems: string[]) =>
+    new GwError('GW_ERR_APIS_FEDERATION', 400, `Federation failed: the subgraphs of supergraph '${supergraph}' do not compose (${problems.length} error${problems.length === 1 ? '' : 's'})`, { errors: problems }),
+  subgraphInUse: (subgraph: string, supergraphs: string[]) =>
+    new GwError(
+      'GW_ERR_APIS_SUBGRAPH_IN_USE',
+      400,
+      `API '${subgraph}' is a subgraph of supergraph ${supergraphs.map((name) => `'${name}'`).join(', ')}; remove it from the supergraph first`,
+      { supergraphs },
+    ),
   upstreamUnreachable: (url: string, reason: string) => new GwError('GW_ERR_APIS_UPSTREAM', 502, `Could not reach the GraphQL upstream ${url}: ${reason}`, { url }),
 };

@@ -23,6 +23,8 @@ import { listenPathProblem } from './listen-path-rules';
 import { patternProblem } from './pattern-rules';
 import { assertNoForeignOverlap, isLockConflict } from './route-ownership';
 import { assertServable } from './serving-checks';
+import { isSubgraphApi, isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
+import { composedSupergraph, preparedSubgraph, usesSubgraph } from './supergraph-composition';
 
 /**
  * Checks a definition must pass before it is stored, beyond its schema (plugin locations, hook
@@ -67,15 +69,17 @@ export class ApiCatalogue {
 
   async create(params: ApisCreateParams): Promise<ApiRecord> {
     const input = params.api_definition;
-    const definition = buildDefinition(input, {
-      id: newRecordId(),
-      api_id: input.api_id ?? newPublicId(),
-      org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? ''),
-    });
+    const definition = await this.federated(
+      buildDefinition(input, {
+        id: newRecordId(),
+        api_id: input.api_id ?? newPublicId(),
+        org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? ''),
+      }),
+    );
     await this.check(definition, params.hook_references);
     const now = this.now();
     const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now };
-    const revision = await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
+    const [revision] = await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
     this.publish({ action: 'created', definition, revision });
     return toRecord(stored);
   }
@@ -85,28 +89,36 @@ export class ApiCatalogue {
     if (!existing) throw ApisErrors.notFound(params.id);
     const input = params.api_definition;
     const current = existing.definition;
-    const definition = buildDefinition(input, {
-      id: current.id,
-      api_id: input.api_id ?? current.api_id,
-      org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? current.org_id),
-    });
+    const definition = await this.federated(
+      buildDefinition(input, {
+        id: current.id,
+        api_id: input.api_id ?? current.api_id,
+        org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? current.org_id),
+      }),
+    );
     if (definition.api_id !== current.api_id && (await this.apiIdInUse(current.api_id))) throw ApisErrors.idInUse(current.api_id, definition.api_id);
     await this.check(definition, params.hook_references);
+    const dependents = await this.recomposedDependents(current, definition);
     const stored: StoredApi = {
       definition,
       hook_references: params.hook_references ?? existing.hook_references,
       created_at: existing.created_at,
       updated_at: this.now(),
     };
-    const revision = await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx));
+    const [revision, ...dependentRevisions] = await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx), dependents);
     this.publish({ action: 'updated', definition, revision });
+    dependents.forEach((dependent, index) => this.publish({ action: 'updated', definition: dependent.definition, revision: dependentRevisions[index] }));
     return toRecord(stored);
   }
 
-  async remove(params: ApisRemoveParams): Promise<{ id: string; api_id: string }> {
+  async remove(params: ApisRemoveParams, wholeOrganisation = false): Promise<{ id: string; api_id: string }> {
     const existing = await this.store.findByAnyId(params.id, params.org_scope);
     if (!existing) throw ApisErrors.notFound(params.id);
     const { id, api_id } = existing.definition;
+    if (!wholeOrganisation && isSubgraphApi(existing.definition)) {
+      const users = (await this.supergraphsUsing(existing.definition)).map((api) => api.definition.name);
+      if (users.length > 0) throw ApisErrors.subgraphInUse(existing.definition.name, users);
+    }
     const revision = await this.store.transaction(async (trx) => {
       if ((await this.store.delete(id, trx)) === 0) throw ApisErrors.notFound(params.id);
       return this.store.bumpRevision(trx);
@@ -137,8 +149,48 @@ export class ApiCatalogue {
   /** Every API of a deleted organisation; each is announced as deleted, so gateways stop serving it. */
   async removeOrganisation(orgId: string): Promise<number> {
     const { items } = await this.store.list({ orgScope: orgId }, { offset: 0 });
-    for (const { definition } of items) await this.remove({ id: definition.id, org_scope: orgId });
+    for (const { definition } of items) await this.remove({ id: definition.id, org_scope: orgId }, true);
     return items.length;
+  }
+
+  /**
+   * Federation on save: a subgraph's SDL must be valid on its own; a supergraph is composed from
+   * its subgraphs (merged_sdl), or refused with every composition error.
+   */
+  private async federated(definition: ApiDefinition): Promise<ApiDefinition> {
+    if (isSubgraphApi(definition)) return preparedSubgraph(definition);
+    if (isSupergraphApi(definition)) return composedSupergraph(definition, (ref, orgId) => this.store.findInOrg(ref, orgId));
+    return definition;
+  }
+
+  /** The supergraphs of the subgraph's organisation that name it. */
+  private async supergraphsUsing(subgraph: ApiDefinition): Promise<StoredApi[]> {
+    const { items } = await this.store.list({ orgScope: subgraph.org_id }, { offset: 0 });
+    return items.filter((api) => api.definition.id !== subgraph.id && usesSubgraph(api.definition, subgraph));
+  }
+
+  /**
+   * A subgraph changed: every supergraph that uses it is composed again with the new version,
+   * to be stored with it. One that no longer composes refuses the change, listing its errors.
+   */
+  private async recomposedDependents(previous: ApiDefinition, next: ApiDefinition): Promise<StoredApi[]> {
+    if (!isSubgraphApi(previous) && !isSubgraphApi(next)) return [];
+    const find = async (ref: string, orgId: string) => (await this.store.findInOrg(ref, orgId)).filter((api) => api.id !== next.id).concat([next].filter((api) => api.org_id === orgId && [api.id, api.api_id, api.name].includes(ref)));
+    const problems: string[] = [];
+    const failed: string[] = [];
+    const updated: StoredApi[] = [];
+    for (const dependent of await this.supergraphsUsing(previous)) {
+      try {
+        const definition = await composedSupergraph(dependent.definition, find);
+        if (JSON.stringify(definition) !== JSON.stringify(dependent.definition)) updated.push({ ...dependent, definition, updated_at: this.now() });
+      } catch (err) {
+        const errors = ((err as { data?: { errors?: string[] } }).data?.errors ?? [(err as Error).message]).map((problem) => `Supergraph '${dependent.definition.name}': ${problem}`);
+        problems.push(...errors);
+        failed.push(dependent.definition.name);
+      }
+    }
+    if (problems.length > 0) throw ApisErrors.federationFailed(failed.join("', '"), problems);
+    return updated;
   }
 
   /** A dashboard caller may only write into their own organisation. */
@@ -152,7 +204,7 @@ export class ApiCatalogue {
    * Runs a write after the uniqueness checks, in one transaction with its revision (returned);
    * a lost race still gets a clear error.
    */
-  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>): Promise<number> {
+  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>, dependents: StoredApi[] = []): Promise<number[]> {
     assertServable(definition);
     assertFitsColumns(definition);
     if (isReservedListenPath(definition.proxy.listen_path)) {
@@ -164,7 +216,12 @@ export class ApiCatalogue {
       return await this.store.transaction(async (trx) => {
         await this.assertUnique(definition, previous, trx);
         await save(trx);
-        return this.store.bumpRevision(trx);
+        const revisions = [await this.store.bumpRevision(trx)];
+        for (const dependent of dependents) {
+          await this.store.update(dependent.definition.id, dependent, trx);
+          revisions.push(await this.store.bumpRevision(trx));
+        }
+        return revisions;
       });
     } catch (err) {
       if (!isUniqueViolation(err) && !isLockConflict(err)) throw err;

@@ -80,6 +80,14 @@ export class ApiStore {
     return row ? fromRow(row) : undefined;
   }
 
+  /** The APIs of one organisation whose internal id, api_id or name is `ref` (names are not unique). */
+  async findInOrg(ref: string, orgId: string, trx: Knex = this.db): Promise<ApiDefinition[]> {
+    const rows = await trx<ApiRow>('apis')
+      .where((q) => q.where('id', ref).orWhere('api_id', ref).orWhere('name', ref))
+      .andWhere('org_id', orgId);
+    return rows.map((row) => fromRow(row).definition);
+  }
+
   async findByApiId(apiId: string, trx: Knex = this.db): Promise<StoredApi | undefined> {
     const row = await trx<ApiRow>('apis').where('api_id', apiId).first();
     return row ? fromRow(row) : undefined;

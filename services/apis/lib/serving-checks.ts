@@ -26,6 +26,8 @@ function assertGraphqlSchema(graphql: unknown): void {
   if (typeof graphql !== 'object' || graphql === null) return;
   const { enabled, execution_mode: mode, schema } = graphql as { enabled?: unknown; execution_mode?: unknown; schema?: unknown };
   if (enabled === false || (enabled !== true && !mode)) return;
+  // Subgraph SDL carries federation directives and a supergraph's schema is composed: both are checked by federation (supergraph-composition.ts).
+  if (mode === 'subgraph' || mode === 'supergraph') return;
   if (typeof schema !== 'string' || schema.trim() === '') {
     throw ApisErrors.invalid('graphql.schema is required: the gateway validates requests against it and does not introspect the upstream');
   }

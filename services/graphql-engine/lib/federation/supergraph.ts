@@ -1,44 +1,6 @@
-import type { GraphQLSchema } from 'graphql';
-
 /**
- * What composition hands the federation planner: the client-facing schema plus, for every
- * field, which subgraphs can resolve it and with which federation directives. Composition
- * (compose-supergraph) builds it; the planner and executor only read it.
+ * The composition → planner interface lives in lib/graphql/federation/supergraph.ts, so the
+ * apis service (which composes on save) and graphql-engine (which plans) share one definition
+ * without importing each other. This module keeps the engine's import path.
  */
-
-export type SubscriptionTransport = 'graphql-ws' | 'graphql-transport-ws' | 'sse';
-
-export interface SubgraphEndpoint {
-  /** the subgraph's name in `graphql.supergraph.subgraphs[].name` */
-  name: string;
-  url: string;
-  /** headers of the subgraph entry, sent on every fetch to it */
-  headers: Record<string, string>;
-  subscriptionType: SubscriptionTransport;
-}
-
-export interface FieldPlacement {
-  /** subgraphs that resolve the field themselves (it is defined there and not `@external`) */
-  resolvedBy: string[];
-  /** per subgraph name: the `@requires(fields:)` selection that subgraph needs, e.g. "price weight" */
-  requires: Record<string, string>;
-  /** per subgraph name: the `@provides(fields:)` selection on the field's returned entity */
-  provides: Record<string, string>;
-}
-
-export interface EntityPlacement {
-  /** per subgraph name: the `@key(fields:)` selections it declares for the type, in SDL order */
-  keys: Record<string, string[]>;
-}
-
-export interface Supergraph {
-  /** the client-facing schema: federation directives, `_service`, `_entities`, `_Any` removed */
-  schema: GraphQLSchema;
-  /** `schema` printed; stored as the supergraph API's `merged_sdl` */
-  sdl: string;
-  subgraphs: SubgraphEndpoint[];
-  /** object or interface type name → field name → where it is resolved */
-  fields: Record<string, Record<string, FieldPlacement>>;
-  /** entity type name → its keys per subgraph */
-  entities: Record<string, EntityPlacement>;
-}
+export type * from '../../../../lib/graphql/federation/supergraph';
