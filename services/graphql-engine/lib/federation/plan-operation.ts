@@ -72,7 +72,7 @@ class Planner {
   private planLevel(fetch: DraftFetch, typeName: string, selections: ClientSelection[], out: SubgraphSelection[], path: string[], available: FieldSetNode[] | undefined): void {
     const here = mergeFieldSets(available, this.keysOf(fetch.subgraph, typeName));
     const pending = new Map<string, ClientField[]>();
-    for (const selection of selections) {
+    for (const selection of mergeLevel(selections, typeName)) {
       if (selection.kind === 'fragment') {
         const condition = selection.typeCondition ?? typeName;
         const fragment: SubgraphSelection = { kind: 'fragment', typeCondition: condition, directives: selection.directives, selections: [] };
@@ -221,6 +221,33 @@ function getNamed(type: import('graphql').GraphQLOutputType): string {
   let current = type as { ofType?: unknown; name?: string };
   while (current.ofType) current = current.ofType as typeof current;
   return current.name!;
+}
+
+/**
+ * One level of a selection as the planner wants it: fragments that always apply here (no type
+ * condition or this type, no directives) spread into the level, and fields under one response
+ * key merged, so each entity field of the level lands in one `_entities` fetch.
+ */
+function mergeLevel(selections: ClientSelection[], typeName: string): ClientSelection[] {
+  const merged: ClientSelection[] = [];
+  const byKey = new Map<string, ClientField>();
+  const visit = (list: ClientSelection[]) => {
+    for (const selection of list) {
+      if (selection.kind === 'fragment') {
+        if ((!selection.typeCondition || selection.typeCondition === typeName) && selection.directives.length === 0) visit(selection.selections);
+        else merged.push(selection);
+        continue;
+      }
+      const existing = byKey.get(selection.responseKey);
+      if (!existing || selection.directives.length > 0 || existing.directives.length > 0) {
+        const copy = { ...selection, selections: selection.selections && [...selection.selections] };
+        if (selection.directives.length === 0) byKey.set(selection.responseKey, copy);
+        merged.push(copy);
+      } else if (selection.selections) existing.selections = [...(existing.selections ?? []), ...selection.selections];
+    }
+  };
+  visit(selections);
+  return merged;
 }
 
 /** Root fields with the root's fragments flattened (they can only be on the root type). */
