@@ -1,5 +1,5 @@
 import { pickFieldSet } from './field-set';
-import { deepMerge, objectsAt } from './merge-results';
+import { deepMerge, locatedObjectsAt, objectsAt } from './merge-results';
 import type { PlannedFetch, QueryPlan } from './query-plan';
 import type { GraphqlError, SubgraphFetcher, SubgraphResponse } from './subgraph-client';
 import type { SubgraphEndpoint } from './supergraph';
@@ -57,7 +57,7 @@ async function runFetch(input: ExecutionInput, fetch: PlannedFetch, result: RawR
   const slots: number[] = [];
   for (const target of targets) {
     const representation: Record<string, unknown> = { __typename: fetch.entity.typeName };
-    pickFieldSet(target.value, fetch.entity.representation, representation);
+    pickFieldSet(target, fetch.entity.representation, representation);
     const text = JSON.stringify(representation);
     let slot = indexOf.get(text);
     if (slot === undefined) {
@@ -67,23 +67,26 @@ async function runFetch(input: ExecutionInput, fetch: PlannedFetch, result: RawR
     slots.push(slot);
   }
   variables.representations = representations;
-  const response = await send(input, endpoint, fetch, variables, result, targets[0].path);
+  const response = await send(input, endpoint, fetch, variables, result, () => locatedObjectsAt(result.data, fetch.entity!.path, fetch.entity!.typeName)[0]?.path ?? []);
   const entities = response?.data?._entities;
   targets.forEach((target, i) => {
     const entity = Array.isArray(entities) ? entities[slots[i]] : undefined;
-    if (entity && typeof entity === 'object') deepMerge(target.value, entity as Record<string, unknown>);
-    else for (const key of fetch.ownedKeys) target.value[key] ??= null;
+    if (entity && typeof entity === 'object') deepMerge(target, entity as Record<string, unknown>);
+    else for (const key of fetch.ownedKeys) target[key] ??= null;
   });
-  for (const error of response?.errors ?? []) result.errors.push(relocate(error, slots, targets.map((t) => t.path)));
+  if (response?.errors?.length) {
+    const paths = locatedObjectsAt(result.data, fetch.entity.path, fetch.entity.typeName).map((t) => t.path);
+    for (const error of response.errors) result.errors.push(relocate(error, slots, paths));
+  }
 }
 
-async function send(input: ExecutionInput, endpoint: SubgraphEndpoint, fetch: PlannedFetch, variables: Record<string, unknown>, result: RawResult, at: Array<string | number> = []): Promise<SubgraphResponse | undefined> {
+async function send(input: ExecutionInput, endpoint: SubgraphEndpoint, fetch: PlannedFetch, variables: Record<string, unknown>, result: RawResult, at: () => Array<string | number> = () => []): Promise<SubgraphResponse | undefined> {
   try {
     return await input.fetcher(endpoint.url, { ...input.headers, ...endpoint.headers }, { query: fetch.query, variables });
   } catch (err) {
     result.errors.push({
       message: `Subgraph "${endpoint.name}" could not be reached: ${(err as Error).message}`,
-      path: [...at, ...(fetch.ownedKeys.length > 0 ? [fetch.ownedKeys[0]] : [])],
+      path: [...at(), ...(fetch.ownedKeys.length > 0 ? [fetch.ownedKeys[0]] : [])],
       extensions: { code: 'SUBGRAPH_UNREACHABLE', serviceName: endpoint.name },
     });
     return undefined;

@@ -28,16 +28,35 @@ export interface LocatedObject {
   path: Array<string | number>;
 }
 
-/** The objects at a response path (lists walked through), with their paths, optionally of one `__typename`. */
-export function objectsAt(root: Record<string, unknown>, path: string[], typeName: string | undefined): LocatedObject[] {
+/** The objects at a response path (lists walked through), optionally of one `__typename`. */
+export function objectsAt(root: Record<string, unknown>, path: string[], typeName: string | undefined): Array<Record<string, unknown>> {
+  const found: Array<Record<string, unknown>> = [];
+  const walk = (value: unknown, depth: number) => {
+    if (value === null || value === undefined || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, depth);
+      return;
+    }
+    const object = value as Record<string, unknown>;
+    if (depth === path.length) {
+      if (!typeName || object.__typename === undefined || object.__typename === typeName) found.push(object);
+      return;
+    }
+    walk(object[path[depth]], depth + 1);
+  };
+  walk(root, 0);
+  return found;
+}
+
+/** The same objects with their response paths: walked again only when an error needs them. */
+export function locatedObjectsAt(root: Record<string, unknown>, path: string[], typeName: string | undefined): LocatedObject[] {
   const found: LocatedObject[] = [];
   const walk = (value: unknown, depth: number, at: Array<string | number>) => {
-    if (value === null || value === undefined) return;
+    if (value === null || value === undefined || typeof value !== 'object') return;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) walk(value[i], depth, [...at, i]);
       return;
     }
-    if (typeof value !== 'object') return;
     const object = value as Record<string, unknown>;
     if (depth === path.length) {
       if (!typeName || object.__typename === undefined || object.__typename === typeName) found.push({ value: object, path: at });

@@ -2,6 +2,9 @@ import { GraphQLList, GraphQLNonNull, isAbstractType, isLeafType, type GraphQLOu
 import type { ClientField, ClientOperation, ClientSelection } from './client-operation';
 import type { GraphqlError } from './subgraph-client';
 
+/** Collected fields per selection list (owned by a cached plan) and object type. */
+const collectedFields = new WeakMap<ClientSelection[], Map<string, Map<string, ClientField[]>>>();
+
 /** A non-null field that is null: its parent becomes null (GraphQL's null propagation). */
 const INVALID = Symbol('invalid');
 
@@ -25,7 +28,7 @@ class Shaper {
 
   object(source: Record<string, unknown>, typeName: string, selections: ClientSelection[], path: Array<string | number>): Record<string, unknown> | typeof INVALID {
     const shaped: Record<string, unknown> = {};
-    for (const [key, fields] of this.collect(typeName, selections, new Map())) {
+    for (const [key, fields] of this.collected(typeName, selections)) {
       const field = fields[0];
       if (field.name === '__typename') {
         shaped[key] = typeName;
@@ -62,12 +65,30 @@ class Shaper {
     return shaped === INVALID ? null : shaped;
   }
 
+  /**
+   * The fields of a selection for one type. Without `@skip`/`@include` they depend on nothing
+   * else, so they are kept with the (cached) plan's selection and collected once.
+   */
+  private collected(typeName: string, selections: ClientSelection[]): Map<string, ClientField[]> {
+    let byType = collectedFields.get(selections);
+    const known = byType?.get(typeName);
+    if (known) return known;
+    const state = { conditional: false };
+    const fields = this.collect(typeName, selections, new Map(), state);
+    if (!state.conditional) {
+      if (!byType) collectedFields.set(selections, (byType = new Map()));
+      byType.set(typeName, fields);
+    }
+    return fields;
+  }
+
   /** Fields that apply to an object of `typeName`, grouped by response key, in order. */
-  private collect(typeName: string, selections: ClientSelection[], into: Map<string, ClientField[]>): Map<string, ClientField[]> {
+  private collect(typeName: string, selections: ClientSelection[], into: Map<string, ClientField[]>, state: { conditional: boolean }): Map<string, ClientField[]> {
     for (const selection of selections) {
+      if (selection.directives.length > 0) state.conditional = true;
       if (!this.included(selection.directives)) continue;
       if (selection.kind === 'fragment') {
-        if (!selection.typeCondition || this.applies(selection.typeCondition, typeName)) this.collect(typeName, selection.selections, into);
+        if (!selection.typeCondition || this.applies(selection.typeCondition, typeName)) this.collect(typeName, selection.selections, into, state);
         continue;
       }
       const list = into.get(selection.responseKey);
