@@ -80,6 +80,19 @@ describe('federation: planning and executing operations over real subgraphs', ()
     assert.deepEqual(response, { data: { best: [{ __typename: 'Product', code: '1', stock: true }, { __typename: 'Product', code: '2', stock: false }] } });
   });
 
+  it('gives an added key field its own key when the client uses the name as an alias', async () => {
+    const response = await graph.execute({ query: '{ topProducts(first: 1) { upc: name inStock } }' }, {});
+    assert.deepEqual(response, { data: { topProducts: [{ upc: 'Table', inStock: true }] } });
+  });
+
+  it('applies @skip and @include, on fields and on root fragments', async () => {
+    const query = 'query Q($withUsers: Boolean!) { ... @include(if: $withUsers) { users { id } } topProducts(first: 1) { upc inStock @skip(if: true) } }';
+    assert.deepEqual(await graph.execute({ query, variables: { withUsers: false } }, {}), { data: { topProducts: [{ upc: '1' }] } });
+    assert.equal(subgraphs.accounts.received.length, 0);
+    const withUsers = await graph.execute({ query, variables: { withUsers: true } }, {});
+    assert.deepEqual(withUsers.data, { users: [{ id: '1' }, { id: '2' }], topProducts: [{ upc: '1' }] });
+  });
+
   it('plans an operation once and reuses the plan', () => {
     const query = '{ me { name } }';
     assert.equal(graph.planFor(query, undefined), graph.planFor(query, undefined));

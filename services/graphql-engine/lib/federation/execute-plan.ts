@@ -1,3 +1,4 @@
+import { isIncluded } from './conditions';
 import { pickFieldSet } from './field-set';
 import { deepMerge, locatedObjectsAt, objectsAt } from './merge-results';
 import type { PlannedFetch, QueryPlan } from './query-plan';
@@ -44,6 +45,7 @@ async function runFetch(input: ExecutionInput, fetch: PlannedFetch, result: RawR
   const variables: Record<string, unknown> = {};
   for (const name of fetch.variables) if (input.variables[name] !== undefined) variables[name] = input.variables[name];
   if (!fetch.entity) {
+    if (fetch.rootConditions && !fetch.rootConditions.some((directives) => directives.length === 0 || isIncluded(directives, input.variables))) return;
     const response = await send(input, endpoint, fetch, variables, result);
     if (response) mergeRoot(fetch, response, result);
     else for (const key of fetch.ownedKeys) result.data[key] ??= null;

@@ -6,6 +6,11 @@ export interface FieldSetNode {
   children: FieldSetNode[];
 }
 
+/** The response key the plan gives a field it adds where the client already uses the field's name for something else. */
+export function addedAlias(name: string): string {
+  return `__gw_${name}`;
+}
+
 const parsed = new Map<string, FieldSetNode[]>();
 
 /** Parses a federation field set; results are kept, since a supergraph has few distinct ones. */
@@ -40,7 +45,8 @@ export function mergeFieldSets(...sets: Array<FieldSetNode[] | undefined>): Fiel
 /** Picks a representation out of a response object: `__typename` plus the field set's values. */
 export function pickFieldSet(source: Record<string, unknown>, set: FieldSetNode[], target: Record<string, unknown>): void {
   for (const node of set) {
-    const value = source[node.name];
+    const aliased = source[addedAlias(node.name)];
+    const value = aliased !== undefined ? aliased : source[node.name];
     if (node.children.length === 0 || value === null || typeof value !== 'object') target[node.name] = value;
     else if (Array.isArray(value)) target[node.name] = value.map((item) => pickNested(item, node.children));
     else target[node.name] = pickNested(value, node.children);

@@ -1,4 +1,4 @@
-import { isAbstractType, type GraphQLSchema } from 'graphql';
+import { isAbstractType, type DirectiveNode, type GraphQLSchema } from 'graphql';
 import { PlanningError, type ClientField, type ClientOperation, type ClientSelection } from './client-operation';
 import { mergeFieldSets, parseFieldSet, type FieldSetNode } from './field-set';
 import type { PlannedFetch, QueryPlan } from './query-plan';
@@ -11,6 +11,7 @@ interface DraftFetch {
   selections: SubgraphSelection[];
   dependsOn: Set<number>;
   ownedKeys: string[];
+  rootConditions?: Array<readonly DirectiveNode[]>;
   entity?: { typeName: string; path: string[]; representation: FieldSetNode[] };
 }
 
@@ -54,6 +55,7 @@ class Planner {
       }
       previous = fetch;
       fetch.ownedKeys.push(field.responseKey);
+      (fetch.rootConditions ??= []).push(field.directives);
       this.planLevel(fetch, operation.rootType, [field], fetch.selections, [], undefined);
     }
     return { operation, introspection, fetches: this.fetches.map((draft) => this.finish(draft, operation)) };
@@ -190,7 +192,7 @@ class Planner {
     } else {
       query = `${operation.operation}${printVariableDefinitions(operation.variableDefinitions, used)} ${printSelections(draft.selections)}`;
     }
-    return { id: draft.id, subgraph: draft.subgraph, query, variables: [...used], dependsOn: [...draft.dependsOn], ownedKeys: draft.ownedKeys, entity: draft.entity };
+    return { id: draft.id, subgraph: draft.subgraph, query, variables: [...used], dependsOn: [...draft.dependsOn], ownedKeys: draft.ownedKeys, rootConditions: draft.rootConditions, entity: draft.entity };
   }
 }
 
@@ -251,6 +253,10 @@ function mergeLevel(selections: ClientSelection[], typeName: string): ClientSele
 }
 
 /** Root fields with the root's fragments flattened (they can only be on the root type). */
-function flattenRoot(selections: ClientSelection[]): ClientField[] {
-  return selections.flatMap((s) => (s.kind === 'field' ? [s] : flattenRoot(s.selections)));
+function flattenRoot(selections: ClientSelection[], directives: ClientField['directives'] = []): ClientField[] {
+  return selections.flatMap((s) => {
+    if (s.kind === 'fragment') return flattenRoot(s.selections, [...directives, ...s.directives]);
+    // a fragment's @skip/@include travels with its fields to the subgraph
+    return directives.length > 0 ? [{ ...s, directives: [...directives, ...s.directives] }] : [s];
+  });
 }

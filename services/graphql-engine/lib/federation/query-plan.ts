@@ -1,3 +1,4 @@
+import type { DirectiveNode } from 'graphql';
 import type { ClientOperation } from './client-operation';
 import type { FieldSetNode } from './field-set';
 
@@ -13,6 +14,8 @@ export interface PlannedFetch {
   dependsOn: number[];
   /** response keys of the fields this fetch answers, set to null when it fails */
   ownedKeys: string[];
+  /** for a root fetch: the `@skip`/`@include` of each root field it answers; skipped when none is included */
+  rootConditions?: ReadonlyArray<readonly DirectiveNode[]>;
   /** for an `_entities` fetch: where its entities are and what represents them */
   entity?: EntityTarget;
 }

@@ -1,6 +1,7 @@
 import { GraphQLList, GraphQLNonNull, isAbstractType, isLeafType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import type { ClientField, ClientOperation, ClientSelection } from './client-operation';
 import type { GraphqlError } from './subgraph-client';
+import { isIncluded } from './conditions';
 
 /** Collected fields per selection list (owned by a cached plan) and object type. */
 const collectedFields = new WeakMap<ClientSelection[], Map<string, Map<string, ClientField[]>>>();
@@ -106,15 +107,9 @@ class Shaper {
   }
 
   private included(directives: ClientField['directives']): boolean {
-    for (const directive of directives) {
-      const name = directive.name.value;
-      if (name !== 'skip' && name !== 'include') continue;
-      const argument = directive.arguments?.find((a) => a.name.value === 'if')?.value;
-      const condition = argument?.kind === 'Variable' ? Boolean(this.variables[argument.name.value]) : argument?.kind === 'BooleanValue' ? argument.value : false;
-      if (name === 'skip' ? condition : !condition) return false;
-    }
-    return true;
+    return directives.length === 0 || isIncluded(directives, this.variables);
   }
+
 }
 
 /** Whether an error already explains this null: it is at this path, above it, or below it. */

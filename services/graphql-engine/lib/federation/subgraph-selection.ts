@@ -1,5 +1,5 @@
 import { print, visit, type ArgumentNode, type DirectiveNode, type VariableDefinitionNode } from 'graphql';
-import type { FieldSetNode } from './field-set';
+import { addedAlias, type FieldSetNode } from './field-set';
 
 /** A field of a query sent to one subgraph. */
 export interface SubgraphField {
@@ -25,9 +25,12 @@ const NONE: readonly never[] = [];
 /** Adds a field set (key or required fields) to a subgraph selection, reusing fields already there. */
 export function addFieldSet(selections: SubgraphSelection[], set: FieldSetNode[]): void {
   for (const node of set) {
-    let field = selections.find((s): s is SubgraphField => s.kind === 'field' && s.responseKey === node.name && s.name === node.name && s.arguments.length === 0);
+    const plain = (s: SubgraphSelection): s is SubgraphField => s.kind === 'field' && s.name === node.name && s.arguments.length === 0 && s.directives.length === 0;
+    let field = selections.find((s): s is SubgraphField => plain(s) && (s.responseKey === node.name || s.responseKey === addedAlias(node.name)));
     if (!field) {
-      field = { kind: 'field', responseKey: node.name, name: node.name, arguments: NONE, directives: NONE, selections: node.children.length > 0 ? [] : undefined };
+      // the client may use this name as an alias of another field: the added one then gets a key of its own
+      const taken = selections.some((s) => s.kind === 'field' && s.responseKey === node.name);
+      field = { kind: 'field', responseKey: taken ? addedAlias(node.name) : node.name, name: node.name, arguments: NONE, directives: NONE, selections: node.children.length > 0 ? [] : undefined };
       selections.push(field);
     }
     if (node.children.length > 0) {
