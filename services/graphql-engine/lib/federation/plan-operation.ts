@@ -1,5 +1,6 @@
 import { isAbstractType, type DirectiveNode, type GraphQLSchema } from 'graphql';
 import { PlanningError, type ClientField, type ClientOperation, type ClientSelection } from './client-operation';
+import { asClientField, flattenRoot, mergeLevel } from './selection-levels';
 import { mergeFieldSets, parseFieldSet, type FieldSetNode } from './field-set';
 import type { PlannedFetch, QueryPlan } from './query-plan';
 import { addFieldSet, addTypename, fragmentOn, printSelections, printVariableDefinitions, variablesUsed, type SubgraphSelection } from './subgraph-selection';
@@ -199,64 +200,4 @@ class Planner {
 function requiredBy(supergraph: Supergraph, typeName: string, field: string, subgraph: string): FieldSetNode[] | undefined {
   const requires = supergraph.fields[typeName]?.[field]?.requires[subgraph];
   return requires ? parseFieldSet(requires) : undefined;
-}
-
-/** A required field the current subgraph can not select, as if the client had asked for it. */
-function asClientField(schema: GraphQLSchema, typeName: string, node: FieldSetNode): ClientField {
-  const type = schema.getType(typeName) as { getFields(): Record<string, { type: import('graphql').GraphQLOutputType }> };
-  const definition = type.getFields()[node.name];
-  if (!definition) throw new PlanningError(`@requires names ${typeName}.${node.name}, which the supergraph does not have.`);
-  const named = (definition.type as { ofType?: unknown; name?: string }) && getNamed(definition.type);
-  return {
-    kind: 'field',
-    responseKey: node.name,
-    name: node.name,
-    arguments: [],
-    directives: [],
-    type: definition.type,
-    namedType: node.children.length > 0 ? named : undefined,
-    selections: node.children.length > 0 ? node.children.map((child) => asClientField(schema, named, child)) : undefined,
-  };
-}
-
-function getNamed(type: import('graphql').GraphQLOutputType): string {
-  let current = type as { ofType?: unknown; name?: string };
-  while (current.ofType) current = current.ofType as typeof current;
-  return current.name!;
-}
-
-/**
- * One level of a selection as the planner wants it: fragments that always apply here (no type
- * condition or this type, no directives) spread into the level, and fields under one response
- * key merged, so each entity field of the level lands in one `_entities` fetch.
- */
-function mergeLevel(selections: ClientSelection[], typeName: string): ClientSelection[] {
-  const merged: ClientSelection[] = [];
-  const byKey = new Map<string, ClientField>();
-  const visit = (list: ClientSelection[]) => {
-    for (const selection of list) {
-      if (selection.kind === 'fragment') {
-        if ((!selection.typeCondition || selection.typeCondition === typeName) && selection.directives.length === 0) visit(selection.selections);
-        else merged.push(selection);
-        continue;
-      }
-      const existing = byKey.get(selection.responseKey);
-      if (!existing || selection.directives.length > 0 || existing.directives.length > 0) {
-        const copy = { ...selection, selections: selection.selections && [...selection.selections] };
-        if (selection.directives.length === 0) byKey.set(selection.responseKey, copy);
-        merged.push(copy);
-      } else if (selection.selections) existing.selections = [...(existing.selections ?? []), ...selection.selections];
-    }
-  };
-  visit(selections);
-  return merged;
-}
-
-/** Root fields with the root's fragments flattened (they can only be on the root type). */
-function flattenRoot(selections: ClientSelection[], directives: ClientField['directives'] = []): ClientField[] {
-  return selections.flatMap((s) => {
-    if (s.kind === 'fragment') return flattenRoot(s.selections, [...directives, ...s.directives]);
-    // a fragment's @skip/@include travels with its fields to the subgraph
-    return directives.length > 0 ? [{ ...s, directives: [...directives, ...s.directives] }] : [s];
-  });
 }
