@@ -74,6 +74,19 @@ describe('federation: planning and executing operations over real subgraphs', ()
     assert.equal(entityCalls(subgraphs.inventory), 2);
   });
 
+  it('sends one _entities call per entity when batching is disabled (disable_query_batching)', async () => {
+    const unbatched = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)), undefined, { batching: false });
+    const response = await unbatched.execute({ query: '{ topProducts { upc inStock } }' }, {});
+    assert.deepEqual(response.data, { topProducts: [{ upc: '1', inStock: true }, { upc: '2', inStock: false }, { upc: '3', inStock: true }] });
+    assert.equal(entityCalls(subgraphs.inventory), 3);
+  });
+
+  it('refuses a subscription sent over HTTP', async () => {
+    const response = await graph.execute({ query: 'subscription { reviewAdded { body } }' }, {});
+    assert.match(response.errors![0].message, /Subscriptions are served over WebSocket/);
+    assert.equal(subgraphs.reviews.received.length, 0);
+  });
+
   it('keeps aliases, variables, __typename and inline fragments in the client shape', async () => {
     const query = `query Q($n: Int) { best: topProducts(first: $n) { __typename code: upc ... on Product { stock: inStock } } }`;
     const response = await graph.execute({ query, variables: { n: 2 } }, {});

@@ -12,6 +12,8 @@ export interface ExecutionInput {
   /** the supergraph's global headers for this request, sent to every subgraph it touches */
   headers: Record<string, string>;
   fetcher: SubgraphFetcher;
+  /** false (`disable_query_batching`): one `_entities` call per entity instead of one per type and level */
+  batching?: boolean;
   /** a subscription event: the answer of fetch 0 (the stream), the rest is fetched per event */
   rootResult?: SubgraphResponse;
 }
@@ -68,8 +70,11 @@ async function runFetch(input: ExecutionInput, fetch: PlannedFetch, result: RawR
     }
     slots.push(slot);
   }
-  variables.representations = representations;
-  const response = await send(input, endpoint, fetch, variables, result, () => locatedObjectsAt(result.data, fetch.entity!.path, fetch.entity!.typeName)[0]?.path ?? []);
+  const firstPath = () => locatedObjectsAt(result.data, fetch.entity!.path, fetch.entity!.typeName)[0]?.path ?? [];
+  const response =
+    input.batching === false && representations.length > 1
+      ? await sendOneByOne(input, endpoint, fetch, variables, representations, result, firstPath)
+      : await send(input, endpoint, fetch, { ...variables, representations }, result, firstPath);
   const entities = response?.data?._entities;
   targets.forEach((target, i) => {
     const entity = Array.isArray(entities) ? entities[slots[i]] : undefined;
@@ -93,6 +98,19 @@ async function send(input: ExecutionInput, endpoint: SubgraphEndpoint, fetch: Pl
     });
     return undefined;
   }
+}
+
+/** Batching disabled: an `_entities` call per representation, put together as if it were one. */
+async function sendOneByOne(input: ExecutionInput, endpoint: SubgraphEndpoint, fetch: PlannedFetch, variables: Record<string, unknown>, representations: unknown[], result: RawResult, at: () => Array<string | number>): Promise<SubgraphResponse | undefined> {
+  const answers = await Promise.all(representations.map((representation) => send(input, endpoint, fetch, { ...variables, representations: [representation] }, result, at)));
+  if (answers.every((answer) => answer === undefined)) return undefined;
+  const entities: unknown[] = [];
+  const errors: GraphqlError[] = [];
+  answers.forEach((answer, index) => {
+    entities.push((answer?.data?._entities as unknown[] | undefined)?.[0] ?? null);
+    for (const error of answer?.errors ?? []) errors.push(Array.isArray(error.path) && error.path[0] === '_entities' ? { ...error, path: ['_entities', index, ...error.path.slice(2)] } : error);
+  });
+  return { data: { _entities: entities }, errors };
 }
 
 function mergeRoot(fetch: PlannedFetch, response: SubgraphResponse, result: RawResult): void {

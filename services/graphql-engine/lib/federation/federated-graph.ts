@@ -35,6 +35,7 @@ export class FederatedGraph {
   constructor(
     readonly supergraph: Supergraph,
     private readonly fetcher: SubgraphFetcher = fetchFromSubgraph,
+    private readonly options: { batching?: boolean } = {},
   ) {
     this.schema = supergraph.schema;
     this.subgraphs = new Map(supergraph.subgraphs.map((s) => [s.name, s]));
@@ -65,13 +66,14 @@ export class FederatedGraph {
     } catch (err) {
       return { errors: [{ message: (err as Error).message }] };
     }
+    if (plan.operation.operation === 'subscription') return { errors: [{ message: 'Subscriptions are served over WebSocket (graphql-transport-ws or graphql-ws).' }] };
     return this.run(plan, request, headers);
   }
 
   /** Answers one event of a subscription: the stream's payload, completed by entity fetches. */
   async run(plan: QueryPlan, request: FederatedRequest, headers: Record<string, string>, rootResult?: SubgraphResponse): Promise<FederatedResponse> {
     const variables = request.variables ?? {};
-    const raw = await executePlan({ plan, subgraphs: this.subgraphs, variables, headers, fetcher: this.fetcher, rootResult });
+    const raw = await executePlan({ plan, subgraphs: this.subgraphs, variables, headers, fetcher: this.fetcher, rootResult, batching: this.options.batching });
     if (plan.introspection) this.introspect(plan, request, raw.data);
     const data = shapeResponse(this.schema, plan.operation, raw.data, variables, raw.errors);
     return raw.errors.length > 0 ? { errors: raw.errors, data } : { data };

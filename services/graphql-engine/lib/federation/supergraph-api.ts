@@ -14,7 +14,8 @@ import type { Supergraph } from './supergraph';
  */
 export function compileSupergraphApi(definition: ApiDefinition, supergraph: Supergraph, initTimeoutMs: number, playground: GraphqlApi['playground']): GraphqlApi {
   const gate = new GraphqlGate(definition, supergraph.sdl);
-  const graph = new FederatedGraph(supergraph);
+  const settings = ((definition.graphql as Record<string, unknown>).supergraph ?? {}) as { disable_query_batching?: unknown };
+  const graph = new FederatedGraph(supergraph, undefined, { batching: settings.disable_query_batching !== true });
   return {
     playground,
     refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
