@@ -157,16 +157,14 @@ class Planner {
     return fields.some((f) => requiredBy(this.supergraph, typeName, f.name, subgraph) !== undefined);
   }
 
-  /** An `_entities` fetch already planned for the same entities (same parent, type and path) from a subgraph resolving `field`. */
+  /**
+   * An `_entities` fetch already planned for the same entities (same parent, type and path) from
+   * a subgraph resolving `field`, that waits for nothing but the parent (so joining it makes no cycle).
+   */
   private siblingFetch(parent: DraftFetch, typeName: string, path: string[], field: string): DraftFetch | undefined {
     const owners = this.supergraph.fields[typeName]?.[field]?.resolvedBy ?? [];
     const at = path.join('.');
-    return this.fetches.find((f) => f.entity?.typeName === typeName && f.dependsOn.has(parent.id) && f.entity.path.join('.') === at && owners.includes(f.subgraph) && !this.requiresFrom(f, typeName));
-  }
-
-  /** Whether a fetch itself waits for required fields (joining it could make a cycle). */
-  private requiresFrom(fetch: DraftFetch, typeName: string): boolean {
-    return fetch.ownedKeys.length > 0 && fetch.dependsOn.size > 1 && this.supergraph.entities[typeName] !== undefined;
+    return this.fetches.find((f) => f.entity?.typeName === typeName && f.dependsOn.has(parent.id) && f.entity.path.join('.') === at && owners.includes(f.subgraph) && f.dependsOn.size === 1);
   }
 
   private answers(subgraph: string, typeName: string, field: string, here: FieldSetNode[]): boolean {
