@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { FederatedGraph } from '../../../services/graphql-engine/lib/federation/federated-graph';
+import { fetchFromSubgraph } from '../../../services/graphql-engine/lib/federation/subgraph-client';
 import { subscribeFederated } from '../../../services/graphql-engine/lib/federation/federated-subscription';
 import { benchmarkSupergraph, startSubgraphs, type RunningSubgraph } from '../../support/federation-subgraphs';
 
@@ -104,6 +105,22 @@ describe('federation: planning and executing operations over real subgraphs', ()
     assert.equal(subgraphs.accounts.received.length, 0);
     const withUsers = await graph.execute({ query, variables: { withUsers: true } }, {});
     assert.deepEqual(withUsers.data, { users: [{ id: '1' }, { id: '2' }], topProducts: [{ upc: '1' }] });
+  });
+
+  it('runs independent fetches at the same time', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const counting = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)), async (url, headers, body) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        return await fetchFromSubgraph(url, headers, body);
+      } finally {
+        inFlight--;
+      }
+    });
+    const response = await counting.execute({ query: '{ me { name } topProducts(first: 1) { name } }' }, {});
+    assert.deepEqual(response.data, { me: { name: 'Ada Lovelace' }, topProducts: [{ name: 'Table' }] });
+    assert.equal(most, 2);
   });
 
   it('plans an operation once and reuses the plan', () => {
