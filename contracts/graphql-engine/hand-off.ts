@@ -14,13 +14,7 @@ export interface GraphqlEngineHandOff {
    * Compiles the GraphQL side of an API, once, with its chain. Throws when its GraphQL settings
    * can not be served (an unsupported execution mode, no schema): the API is then not served.
    */
-  compile(definition: ApiDefinition, context?: GraphqlCompileContext): GraphqlApi;
-}
-
-/** What the engine may ask the node while compiling an API. */
-export interface GraphqlCompileContext {
-  /** another API this node serves, by api_id or name (a supergraph's `gw://` subgraphs) */
-  definitionOf(ref: string): ApiDefinition | undefined;
+  compile(definition: ApiDefinition): GraphqlApi;
 }
 
 /** How the upstream of a GraphQL API speaks subscriptions (`graphql.proxy.subscription_type`). */

@@ -1,31 +1,30 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import type { GraphqlApi, GraphqlCompileContext, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
+import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
 import { graphqlGateFor } from './graphql-gate';
 import { Playground } from '../../../lib/graphql/playground';
 import { acceptSubscriptions, pickProtocol } from './websocket-hand-off';
 import { compileSupergraphApi } from './federation/supergraph-api';
 import type { Supergraph } from './federation/supergraph';
-import { supergraphOfDefinition } from './federation/supergraph-of-definition';
 
 export interface GraphqlEngineOptions {
   /** the folder of the GraphQL playground's page and assets */
   playgroundFolder: string;
   /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
   initTimeoutMs: number;
-  /** the composed supergraph of a supergraph API; throws when it can not be composed (default: compose its stored subgraphs) */
-  supergraphOf?: (definition: ApiDefinition, context: GraphqlCompileContext | undefined) => Supergraph;
+  /** the composed supergraph of a supergraph API; throws when it can not be composed */
+  supergraphOf?: (definition: ApiDefinition) => Supergraph;
 }
 
 /** The engine's side of the proxy → graphql-engine hand-off (contracts/graphql-engine/hand-off.ts). */
 export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngineHandOff {
-  return { compile: (definition, context) => compileGraphqlApi(definition, options, context) };
+  return { compile: (definition) => compileGraphqlApi(definition, options) };
 }
 
-function compileGraphqlApi(definition: ApiDefinition, options: GraphqlEngineOptions, context: GraphqlCompileContext | undefined): GraphqlApi {
+function compileGraphqlApi(definition: ApiDefinition, options: GraphqlEngineOptions): GraphqlApi {
   if ((definition.graphql as { execution_mode?: unknown }).execution_mode === 'supergraph') {
-    const supergraph = (options.supergraphOf ?? supergraphOfDefinition)(definition, context);
+    if (!options.supergraphOf) throw new Error('supergraph APIs need federation composition on this node');
     const playground = playgroundOf(definition, options.playgroundFolder);
-    return compileSupergraphApi(definition, supergraph, options.initTimeoutMs, (relativePath) => playground?.site.serve(relativePath, playground.path));
+    return compileSupergraphApi(definition, options.supergraphOf(definition), options.initTimeoutMs, (relativePath) => playground?.site.serve(relativePath, playground.path));
   }
   const gate = graphqlGateFor(definition);
   const playground = playgroundOf(definition, options.playgroundFolder);

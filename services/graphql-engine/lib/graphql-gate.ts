@@ -61,8 +61,7 @@ export function setDocumentCacheBudget(bytes: number): void {
 /** Builds the gate of a GraphQL API (lib/graphql/graphql-api.ts says which APIs are); throws when it can not be served. */
 export function graphqlGateFor(definition: ApiDefinition): GraphqlGate {
   const graphql = (definition.graphql ?? {}) as { schema?: string; execution_mode?: string };
-  // a subgraph API served on its listen path (`internal: false`) is proxied like a proxy-only API
-  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly' && graphql.execution_mode !== 'subgraph') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported here`);
+  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported yet; only proxyOnly`);
   if (typeof graphql.schema !== 'string' || graphql.schema.trim() === '') throw new Error('graphql.schema is required: the gateway validates requests against it');
   return new GraphqlGate(definition, graphql.schema);
 }

@@ -49,7 +49,7 @@ export class Gateway {
     private readonly deps: GatewayDeps,
     private readonly management: Handler,
   ) {
-    this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err), definitionOf: (ref) => this.definitionOf(ref) };
+    this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err) };
     this.watch = deps.metrics && requestWatcher(deps.metrics);
   }
 
@@ -123,12 +123,6 @@ export class Gateway {
     if (err instanceof PluginFailure) this.deps.logger.error(`API ${api}: ${err.message}`, err.cause);
     else this.deps.logger.error(`API ${api}: request failed`, err);
     sendGatewayError(ctx.res, 500, GatewayMessages.internal);
-  }
-
-  /** An API this node knows by api_id, else by name (used while compiling, never per request). */
-  private definitionOf(ref: string): ApiDefinition | undefined {
-    const all = this.registry.all();
-    return all.find((d) => d.api_id === ref) ?? all.find((d) => d.name === ref);
   }
 
   private compile(definition: ApiDefinition): CompileOutcome {

@@ -52,8 +52,6 @@ export interface CompileDeps {
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
   /** graphql-engine's hand-off, when this node runs it (GraphQL APIs are not served otherwise) */
   graphqlEngine(): GraphqlEngineHandOff | undefined;
-  /** another API of this node by api_id or name (a supergraph's internal subgraphs) */
-  definitionOf?(ref: string): ApiDefinition | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
@@ -145,7 +143,7 @@ function graphqlApiOf(definition: ApiDefinition, deps: CompileDeps): GraphqlApi 
   if (!isGraphqlApi(definition)) return undefined;
   const engine = deps.graphqlEngine();
   if (!engine) throw new Error('it is a GraphQL API and this node does not run the graphql-engine service (GW_SERVICES)');
-  return engine.compile(definition, { definitionOf: (ref) => deps.definitionOf?.(ref) });
+  return engine.compile(definition);
 }
 
 /** Keys always go through the limiter (their quota and limits); keyless APIs only when they set a limit. */
