@@ -47,7 +47,8 @@ export const apiDefinitionRule = {
         },
         target_url: {
           type: 'string',
-          pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/i,
+          // Empty only for a supergraph (it has no target of its own); serving-checks.ts refuses it elsewhere.
+          pattern: /^(https?:\/\/[^\s/?#]+[^\s]*)?$/i,
           messages: { stringPattern: "The '{field}' field must be an absolute http:// or https:// URL." },
         },
         strip_listen_path: optionalBoolean,

@@ -14,8 +14,15 @@ export interface GraphqlEngineHandOff {
    * Compiles the GraphQL side of an API, once, with its chain. Throws when its GraphQL settings
    * can not be served (an unsupported execution mode, no schema): the API is then not served.
    */
-  compile(definition: ApiDefinition): GraphqlApi;
+  compile(definition: ApiDefinition, lookup?: ApiLookup): GraphqlApi;
 }
+
+/**
+ * Another API this node knows, by internal id, api_id or name, in one organisation: how a
+ * supergraph finds the subgraph APIs its `gw://<name or id>` URLs name. proxy notes each lookup
+ * and compiles the API again when an API it looked up changes.
+ */
+export type ApiLookup = (ref: string, orgId: string) => ApiDefinition | undefined;
 
 /** How the upstream of a GraphQL API speaks subscriptions (`graphql.proxy.subscription_type`). */
 export type GraphqlSubscriptionType = 'graphql-ws' | 'graphql-transport-ws' | 'sse';

@@ -21,6 +21,7 @@ export function graphqlEngineService(runtime: Runtime): ServiceSchema {
         createGraphqlEngine({
           playgroundFolder: playgroundFolder(config.templatePath),
           initTimeoutMs: config.graphqlWsInitTimeout * 1000,
+          warn: (message) => this.logger.warn(message),
         }),
       );
     },

@@ -10,13 +10,19 @@ import { ROOT_TYPES, type ParsedSubgraph, type SubgraphField, type SubgraphType 
  * returning an entity and names fields this subgraph marks `@external` on it.
  */
 export function directiveErrors(subgraph: ParsedSubgraph, groups: Map<string, TypeGroup>): CompositionError[] {
+  const errors = ownDirectiveErrors(subgraph);
+  for (const type of subgraph.types.values()) {
+    for (const field of type.fields.values()) if (field.provides !== undefined) errors.push(...providesErrors(subgraph, type, field, groups));
+  }
+  return errors;
+}
+
+/** The rules a subgraph can be checked against alone (every one but `@provides`, which needs to know the entities of all). */
+export function ownDirectiveErrors(subgraph: ParsedSubgraph): CompositionError[] {
   const errors: CompositionError[] = [];
   for (const type of subgraph.types.values()) {
     if (type.hasBase) errors.push(...baseKeyErrors(subgraph, type), ...externalOnBase(subgraph.name, type));
-    for (const field of type.fields.values()) {
-      if (field.requires !== undefined) errors.push(...requiresErrors(subgraph.name, type, field));
-      if (field.provides !== undefined) errors.push(...providesErrors(subgraph, type, field, groups));
-    }
+    for (const field of type.fields.values()) if (field.requires !== undefined) errors.push(...requiresErrors(subgraph.name, type, field));
   }
   return errors;
 }

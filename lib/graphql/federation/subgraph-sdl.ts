@@ -108,6 +108,7 @@ export function parseSubgraph(name: string, sdl: string): { subgraph: ParsedSubg
     return fail(`the SDL does not parse: ${(err as Error).message}`);
   }
   const definitions = withoutFederationSupport(document.definitions);
+  if (linksFederationV2(definitions)) return fail('it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs');
   const renamed = renamedRoot(definitions);
   if (renamed) return fail(`it names its ${renamed.operation} root type '${renamed.type}'; gw composes subgraphs whose root types are named Query, Mutation and Subscription`);
   const problems = validateSDL({ kind: Kind.DOCUMENT, definitions: [...asStandalone(definitions), ...federationDefinitions()] }).map((error) => withVersionHint(error.message));
@@ -116,7 +117,7 @@ export function parseSubgraph(name: string, sdl: string): { subgraph: ParsedSubg
 }
 
 /** The SDL without what federation adds for the gateway (`_service`, `_entities`, `_Any`, the directive definitions). */
-function withoutFederationSupport(definitions: readonly DefinitionNode[]): DefinitionNode[] {
+export function withoutFederationSupport(definitions: readonly DefinitionNode[]): DefinitionNode[] {
   const kept: DefinitionNode[] = [];
   for (const definition of definitions) {
     if (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) {
@@ -137,6 +138,10 @@ function withoutFederationSupport(definitions: readonly DefinitionNode[]): Defin
   return kept;
 }
 
+function linksFederationV2(definitions: readonly DefinitionNode[]): boolean {
+  return definitions.some((node) => (node.kind === Kind.SCHEMA_DEFINITION || node.kind === Kind.SCHEMA_EXTENSION) && Boolean(node.directives?.some((d) => d.name.value === 'link')));
+}
+
 function renamedRoot(definitions: readonly DefinitionNode[]): { operation: string; type: string } | undefined {
   for (const definition of definitions) {
     if (definition.kind !== Kind.SCHEMA_DEFINITION && definition.kind !== Kind.SCHEMA_EXTENSION) continue;
@@ -152,7 +157,7 @@ function renamedRoot(definitions: readonly DefinitionNode[]): { operation: strin
  * The first extension of a type with no definition here becomes its definition, so the
  * subgraph validates on its own (`extend type Product @key(fields: "upc")` declares `Product`).
  */
-function asStandalone(definitions: readonly DefinitionNode[]): DefinitionNode[] {
+export function asStandalone(definitions: readonly DefinitionNode[]): DefinitionNode[] {
   const defined = new Set(definitions.filter((node) => isTypeNode(node) && !isExtension(node)).map((node) => (node as TypeNodeOfSubgraph).name.value));
   return definitions
     .filter((node) => node.kind !== Kind.SCHEMA_DEFINITION && node.kind !== Kind.SCHEMA_EXTENSION)

@@ -23,8 +23,8 @@ import { listenPathProblem } from './listen-path-rules';
 import { patternProblem } from './pattern-rules';
 import { assertNoForeignOverlap, isLockConflict } from './route-ownership';
 import { assertServable } from './serving-checks';
-import { isSubgraphApi, isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
-import { composedSupergraph, preparedSubgraph, usesSubgraph } from './supergraph-composition';
+import { isSubgraphApi } from '../../../lib/graphql/federation/federated-definitions';
+import { FederationOnSave } from './federation-on-save';
 
 /**
  * Checks a definition must pass before it is stored, beyond its schema (plugin locations, hook
@@ -38,6 +38,8 @@ export type DefinitionCheck = (definition: ApiDefinition, hookReferences: HookRe
  * change event every gateway node listens to. Published only after the write has committed.
  */
 export class ApiCatalogue {
+  private readonly federation: FederationOnSave;
+
   constructor(
     private readonly store: ApiStore,
     private readonly pageSize: number,
@@ -46,7 +48,9 @@ export class ApiCatalogue {
     /** whether keys or policies grant access to an api_id; unknown = in use, so an id is never changed under a key */
     private readonly apiIdInUse: (apiId: string) => Promise<boolean> = async () => true,
     private readonly check: DefinitionCheck = async () => {},
-  ) {}
+  ) {
+    this.federation = new FederationOnSave(store, now);
+  }
 
   async list(params: ApisListParams): Promise<ApisListResult> {
     const { items, total } = await this.store.list({ orgScope: params.org_scope, nameContains: params.q }, pageWindow(params.page ?? 1, this.pageSize));
@@ -69,7 +73,7 @@ export class ApiCatalogue {
 
   async create(params: ApisCreateParams): Promise<ApiRecord> {
     const input = params.api_definition;
-    const definition = await this.federated(
+    const definition = await this.federation.prepared(
       buildDefinition(input, {
         id: newRecordId(),
         api_id: input.api_id ?? newPublicId(),
@@ -89,7 +93,7 @@ export class ApiCatalogue {
     if (!existing) throw ApisErrors.notFound(params.id);
     const input = params.api_definition;
     const current = existing.definition;
-    const definition = await this.federated(
+    const definition = await this.federation.prepared(
       buildDefinition(input, {
         id: current.id,
         api_id: input.api_id ?? current.api_id,
@@ -98,7 +102,7 @@ export class ApiCatalogue {
     );
     if (definition.api_id !== current.api_id && (await this.apiIdInUse(current.api_id))) throw ApisErrors.idInUse(current.api_id, definition.api_id);
     await this.check(definition, params.hook_references);
-    const dependents = await this.recomposedDependents(current, definition);
+    const dependents = await this.federation.recomposedDependents(current, definition);
     const stored: StoredApi = {
       definition,
       hook_references: params.hook_references ?? existing.hook_references,
@@ -116,7 +120,7 @@ export class ApiCatalogue {
     if (!existing) throw ApisErrors.notFound(params.id);
     const { id, api_id } = existing.definition;
     if (!wholeOrganisation && isSubgraphApi(existing.definition)) {
-      const users = (await this.supergraphsUsing(existing.definition)).map((api) => api.definition.name);
+      const users = (await this.federation.supergraphsUsing(existing.definition)).map((api) => api.definition.name);
       if (users.length > 0) throw ApisErrors.subgraphInUse(existing.definition.name, users);
     }
     const revision = await this.store.transaction(async (trx) => {
@@ -151,46 +155,6 @@ export class ApiCatalogue {
     const { items } = await this.store.list({ orgScope: orgId }, { offset: 0 });
     for (const { definition } of items) await this.remove({ id: definition.id, org_scope: orgId }, true);
     return items.length;
-  }
-
-  /**
-   * Federation on save: a subgraph's SDL must be valid on its own; a supergraph is composed from
-   * its subgraphs (merged_sdl), or refused with every composition error.
-   */
-  private async federated(definition: ApiDefinition): Promise<ApiDefinition> {
-    if (isSubgraphApi(definition)) return preparedSubgraph(definition);
-    if (isSupergraphApi(definition)) return composedSupergraph(definition, (ref, orgId) => this.store.findInOrg(ref, orgId));
-    return definition;
-  }
-
-  /** The supergraphs of the subgraph's organisation that name it. */
-  private async supergraphsUsing(subgraph: ApiDefinition): Promise<StoredApi[]> {
-    const { items } = await this.store.list({ orgScope: subgraph.org_id }, { offset: 0 });
-    return items.filter((api) => api.definition.id !== subgraph.id && usesSubgraph(api.definition, subgraph));
-  }
-
-  /**
-   * A subgraph changed: every supergraph that uses it is composed again with the new version,
-   * to be stored with it. One that no longer composes refuses the change, listing its errors.
-   */
-  private async recomposedDependents(previous: ApiDefinition, next: ApiDefinition): Promise<StoredApi[]> {
-    if (!isSubgraphApi(previous) && !isSubgraphApi(next)) return [];
-    const find = async (ref: string, orgId: string) => (await this.store.findInOrg(ref, orgId)).filter((api) => api.id !== next.id).concat([next].filter((api) => api.org_id === orgId && [api.id, api.api_id, api.name].includes(ref)));
-    const problems: string[] = [];
-    const failed: string[] = [];
-    const updated: StoredApi[] = [];
-    for (const dependent of await this.supergraphsUsing(previous)) {
-      try {
-        const definition = await composedSupergraph(dependent.definition, find);
-        if (JSON.stringify(definition) !== JSON.stringify(dependent.definition)) updated.push({ ...dependent, definition, updated_at: this.now() });
-      } catch (err) {
-        const errors = ((err as { data?: { errors?: string[] } }).data?.errors ?? [(err as Error).message]).map((problem) => `Supergraph '${dependent.definition.name}': ${problem}`);
-        problems.push(...errors);
-        failed.push(dependent.definition.name);
-      }
-    }
-    if (problems.length > 0) throw ApisErrors.federationFailed(failed.join("', '"), problems);
-    return updated;
   }
 
   /** A dashboard caller may only write into their own organisation. */

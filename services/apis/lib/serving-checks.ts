@@ -1,6 +1,7 @@
 import { buildSchema, validateSchema } from 'graphql';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { schemaProblems } from '../../../lib/graphql/schema-check';
+import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import { ApisErrors } from '../errors';
 
 /**
@@ -9,7 +10,8 @@ import { ApisErrors } from '../errors';
  * build (gateways validate requests against it and never introspect by themselves).
  */
 export function assertServable(definition: ApiDefinition): void {
-  assertTargetUrlParses(definition.proxy.target_url);
+  // A supergraph sends its operations to its subgraphs; the reference gateway stores it with an empty target.
+  if (!(isSupergraphApi(definition) && definition.proxy.target_url === '')) assertTargetUrlParses(definition.proxy.target_url);
   assertGraphqlSchema(definition.graphql);
 }
 

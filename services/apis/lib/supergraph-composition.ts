@@ -11,6 +11,7 @@ import {
   supergraphSettingsOf,
   type SupergraphEntry,
 } from '../../../lib/graphql/federation/federated-definitions';
+import { ownDirectiveErrors } from '../../../lib/graphql/federation/directive-rules';
 import { parseSubgraph } from '../../../lib/graphql/federation/subgraph-sdl';
 import { ApisErrors } from '../errors';
 
@@ -61,12 +62,13 @@ async function resolveEntry(entry: SupergraphEntry, index: number, orgId: string
   return { ...entry, api_id: api.api_id, name: entry.name || api.name, url: entry.url || internalUrl(api.api_id), sdl, headers: entry.headers ?? {}, subscription_type: entry.subscription_type ?? 'graphql-ws' };
 }
 
-/** A subgraph API's SDL must parse and be valid on its own; `internal` defaults to true. */
+/** A subgraph API's SDL must parse, be valid on its own and use its federation directives rightly; `internal` defaults to true. */
 export function preparedSubgraph(definition: ApiDefinition): ApiDefinition {
   const sdl = subgraphSdlOf(definition);
   if (!sdl) throw ApisErrors.invalid('A subgraph API needs its SDL in graphql.subgraph.sdl (or graphql.schema)');
   const parsed = parseSubgraph(definition.name, sdl);
-  if (parsed.errors) throw ApisErrors.invalidSchema(parsed.errors.map((error) => error.message));
+  const errors = parsed.errors ?? ownDirectiveErrors(parsed.subgraph);
+  if (errors.length > 0) throw ApisErrors.invalidSchema(errors.map((error) => error.message));
   return definition.internal === undefined ? { ...definition, internal: true } : definition;
 }
 

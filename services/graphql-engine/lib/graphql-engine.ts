@@ -1,30 +1,32 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
+import type { ApiLookup, GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
+import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
+import { SupergraphCompiler } from './federation/supergraph-compiler';
 import { graphqlGateFor } from './graphql-gate';
 import { Playground } from '../../../lib/graphql/playground';
 import { acceptSubscriptions, pickProtocol } from './websocket-hand-off';
 import { compileSupergraphApi } from './federation/supergraph-api';
-import type { Supergraph } from './federation/supergraph';
 
 export interface GraphqlEngineOptions {
   /** the folder of the GraphQL playground's page and assets */
   playgroundFolder: string;
   /** how long a GraphQL WebSocket may go without `connection_init`, in ms */
   initTimeoutMs: number;
-  /** the composed supergraph of a supergraph API; throws when it can not be composed */
-  supergraphOf?: (definition: ApiDefinition) => Supergraph;
+  /** logs what an operator should know (a supergraph that keeps its last good composition) */
+  warn?(message: string): void;
 }
 
 /** The engine's side of the proxy → graphql-engine hand-off (contracts/graphql-engine/hand-off.ts). */
 export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngineHandOff {
-  return { compile: (definition) => compileGraphqlApi(definition, options) };
+  const supergraphs = new SupergraphCompiler(options.warn);
+  return { compile: (definition, lookup) => compileGraphqlApi(definition, options, supergraphs, lookup) };
 }
 
-function compileGraphqlApi(definition: ApiDefinition, options: GraphqlEngineOptions): GraphqlApi {
-  if ((definition.graphql as { execution_mode?: unknown }).execution_mode === 'supergraph') {
-    if (!options.supergraphOf) throw new Error('supergraph APIs need federation composition on this node');
+function compileGraphqlApi(definition: ApiDefinition, options: GraphqlEngineOptions, supergraphs: SupergraphCompiler, lookup: ApiLookup | undefined): GraphqlApi {
+  if (isSupergraphApi(definition)) {
+    // composed once per set of subgraphs (the last good composition kept), executed by the federation planner
     const playground = playgroundOf(definition, options.playgroundFolder);
-    return compileSupergraphApi(definition, options.supergraphOf(definition), options.initTimeoutMs, (relativePath) => playground?.site.serve(relativePath, playground.path));
+    return compileSupergraphApi(definition, supergraphs.supergraphOf(definition, lookup), options.initTimeoutMs, (relativePath) => playground?.site.serve(relativePath, playground.path));
   }
   const gate = graphqlGateFor(definition);
   const playground = playgroundOf(definition, options.playgroundFolder);

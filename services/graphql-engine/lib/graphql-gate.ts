@@ -3,6 +3,8 @@ import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { AccessDefinition, Session } from '../../../contracts/keys/session';
 import { analyseOperation, type AnalysedOperation } from './analyse-operation';
 import { DEFAULT_DOCUMENT_CACHE_BYTES, DocumentCache } from './document-cache';
+import { subgraphSdlOf } from '../../../lib/graphql/federation/federated-definitions';
+import { subgraphServiceSchema } from '../../../lib/graphql/federation/subgraph-service-schema';
 
 /** A refusal in the shape the reference gateway uses for it. */
 export interface GraphqlRefusal {
@@ -24,9 +26,9 @@ export class GraphqlGate {
 
   constructor(
     private readonly definition: ApiDefinition,
-    sdl: string,
+    schema: string | GraphQLSchema,
   ) {
-    this.schema = buildSchema(sdl);
+    this.schema = typeof schema === 'string' ? buildSchema(schema) : schema;
   }
 
   analyse(query: string, operationName: string | undefined): AnalysedOperation {
@@ -61,7 +63,9 @@ export function setDocumentCacheBudget(bytes: number): void {
 /** Builds the gate of a GraphQL API (lib/graphql/graphql-api.ts says which APIs are); throws when it can not be served. */
 export function graphqlGateFor(definition: ApiDefinition): GraphqlGate {
   const graphql = (definition.graphql ?? {}) as { schema?: string; execution_mode?: string };
-  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported yet; only proxyOnly`);
+  // A subgraph exposed on its listen path (`internal: false`) is proxied like a proxy-only API, checked against the schema it serves.
+  if (graphql.execution_mode === 'subgraph') return new GraphqlGate(definition, subgraphServiceSchema(definition.name, subgraphSdlOf(definition) ?? ''));
+  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported yet; only proxyOnly and subgraph`);
   if (typeof graphql.schema !== 'string' || graphql.schema.trim() === '') throw new Error('graphql.schema is required: the gateway validates requests against it');
   return new GraphqlGate(definition, graphql.schema);
 }

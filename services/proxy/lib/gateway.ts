@@ -13,6 +13,8 @@ import type { DefinitionRegistry } from './definition-registry';
 import { normaliseRequestPath } from './request-path';
 import { requestWatcher } from './request-metrics';
 import { RoutingTable } from './routing-table';
+import { ApiIndex } from './api-index';
+import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -20,6 +22,8 @@ interface CompileOutcome {
   api: CompiledApi;
   /** why the definition could not be compiled; `api` then answers 503 */
   failure?: string;
+  /** the other APIs it looked up while compiling (a supergraph's subgraphs) and what it found */
+  lookups: Array<{ ref: string; orgId: string; found: ApiDefinition | undefined }>;
 }
 
 export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & {
@@ -62,9 +66,13 @@ export class Gateway {
     const table = new RoutingTable<CompiledApi>();
     const compiled = new Map<ApiDefinition, CompileOutcome>();
     this.loadFailures.clear();
-    for (const definition of this.registry.all()) {
-      if (definition.active === false) continue;
-      const outcome = this.compiled.get(definition) ?? this.compile(definition);
+    const all = this.registry.all();
+    const index = new ApiIndex(all);
+    for (const definition of all) {
+      // Internal APIs (subgraphs, by default) are not served on their listen path; other APIs reach them by reference.
+      if (definition.active === false || isInternalApi(definition)) continue;
+      const known = this.compiled.get(definition);
+      const outcome = known && known.lookups.every((lookup) => index.find(lookup.ref, lookup.orgId) === lookup.found) ? known : this.compile(definition, index);
       if (outcome.failure) this.loadFailures.set(definition.api_id, outcome.failure);
       if (!table.add(definition.proxy.listen_path, (definition.domain ?? '').trim().toLowerCase(), outcome.api)) {
         this.deps.logger.warn(`API ${definition.api_id} not served: another API already listens on ${definition.proxy.listen_path}`);
@@ -125,13 +133,20 @@ export class Gateway {
     sendGatewayError(ctx.res, 500, GatewayMessages.internal);
   }
 
-  private compile(definition: ApiDefinition): CompileOutcome {
+  /** Compiles a definition, noting the APIs it looks up, so it is compiled again when one of them changes. */
+  private compile(definition: ApiDefinition, index: ApiIndex): CompileOutcome {
+    const lookups: CompileOutcome['lookups'] = [];
+    const lookupApi = (ref: string, orgId: string) => {
+      const found = index.find(ref, orgId);
+      lookups.push({ ref, orgId, found });
+      return found;
+    };
     try {
-      return { api: compileApi(definition, this.compileDeps) };
+      return { api: compileApi(definition, { ...this.compileDeps, lookupApi }), lookups };
     } catch (err) {
       const failure = (err as Error).message;
       this.deps.logger.error(`API ${definition.api_id} can not be served: ${failure}`);
-      return { api: unavailable(definition), failure };
+      return { api: unavailable(definition), failure, lookups };
     }
   }
 }

@@ -1,7 +1,8 @@
 import type { LoggerInstance } from 'moleculer';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
+import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
+import type { ApiLookup, GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
 import type { GatewayEventName } from '../../../contracts/events';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import { compose, type Step } from './compose';
@@ -52,6 +53,8 @@ export interface CompileDeps {
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
   /** graphql-engine's hand-off, when this node runs it (GraphQL APIs are not served otherwise) */
   graphqlEngine(): GraphqlEngineHandOff | undefined;
+  /** the other APIs of the node, for an API that names some (a supergraph's subgraphs) */
+  lookupApi?: ApiLookup;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
@@ -122,7 +125,7 @@ const leaveStage: Step = (ctx) => {
 function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps): CompiledVersion {
   const contextVars = definition.enable_context_vars === true;
   const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
-  const target = parseTarget(override ?? definition.proxy.target_url);
+  const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
   const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as Record<string, unknown> | undefined;
   return {
     name,
@@ -138,12 +141,20 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
   };
 }
 
+/**
+ * A supergraph may have no target (the reference gateway stores `target_url: ""`): its
+ * operations go to its subgraphs, never to a target, so a reserved never-resolving name stands in.
+ */
+function targetlessFallback(definition: ApiDefinition): string {
+  return isSupergraphApi(definition) ? 'http://supergraph-without-target.invalid' : definition.proxy.target_url;
+}
+
 /** The GraphQL side of a GraphQL API, compiled by graphql-engine; undefined for other APIs. */
 function graphqlApiOf(definition: ApiDefinition, deps: CompileDeps): GraphqlApi | undefined {
   if (!isGraphqlApi(definition)) return undefined;
   const engine = deps.graphqlEngine();
   if (!engine) throw new Error('it is a GraphQL API and this node does not run the graphql-engine service (GW_SERVICES)');
-  return engine.compile(definition);
+  return engine.compile(definition, deps.lookupApi);
 }
 
 /** Keys always go through the limiter (their quota and limits); keyless APIs only when they set a limit. */

@@ -58,6 +58,10 @@ describe('apis: supergraphs and subgraphs on save', () => {
       assert.deepEqual(err.data.errors, [`Subgraph 'broken': Unknown type "Nope".`]);
       return true;
     });
+    await assert.rejects(catalogue.create({ api_definition: subgraph('badkey', 'type Query { me: User } type User @key(fields: "uuid") { id: ID! }') }), {
+      code: 400,
+      data: { errors: [`Subgraph 'badkey': @key(fields: "uuid") on type 'User' is invalid: type 'User' has no field 'uuid'`] },
+    });
   });
 
   it('composes a supergraph from subgraph APIs named by api_id or gw:// name, storing merged_sdl and each subgraph SDL', async () => {

@@ -13,7 +13,7 @@ import type { Supergraph } from './supergraph';
  * and answered by the federated executor; WebSocket operations run through it too.
  */
 export function compileSupergraphApi(definition: ApiDefinition, supergraph: Supergraph, initTimeoutMs: number, playground: GraphqlApi['playground']): GraphqlApi {
-  const gate = new GraphqlGate(definition, supergraph.sdl);
+  const gate = new GraphqlGate(definition, supergraph.schema);
   const settings = ((definition.graphql as Record<string, unknown>).supergraph ?? {}) as { disable_query_batching?: unknown };
   const graph = new FederatedGraph(supergraph, undefined, { batching: settings.disable_query_batching !== true });
   return {

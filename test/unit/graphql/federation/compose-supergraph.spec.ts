@@ -117,6 +117,12 @@ describe('federation v1 composition', () => {
       assert.equal(message, `Subgraph 'users': Unknown directive "@shareable". gw composes federation v1 subgraphs; @shareable belongs to another federation version.`);
     });
 
+    it('a federation v2 subgraph (extend schema @link) is refused', () => {
+      const { rule, message } = failure(['users', 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.0", import: ["@key"]) type Query { me: String }']);
+      assert.equal(rule, 'INVALID_SUBGRAPH_SDL');
+      assert.equal(message, `Subgraph 'users': it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs`);
+    });
+
     it('an extension of an entity without @key', () => {
       const { rule, message } = failure(['users', users], ['posts', 'type Query { x: Int } extend type User { posts: Int }']);
       assert.equal(rule, 'INVALID_EXTENSION');
