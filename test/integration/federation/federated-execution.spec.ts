@@ -137,7 +137,7 @@ describe('federation: planning and executing operations over real subgraphs', ()
       // products fails the second entity of its batch
       if (body.query.includes('_entities') && url === subgraphs.products.url) {
         json.data._entities[1] = null;
-        json.errors = [{ message: 'Couch is gone', path: ['_entities', 1, 'name'] }];
+        json.errors = [{ message: 'Couch is gone', path: ['_entities', 1, 'name'], locations: [{ line: 1, column: 90 }] }];
       }
       return json;
     });

@@ -116,11 +116,12 @@ async function sendOneByOne(input: ExecutionInput, endpoint: SubgraphEndpoint, f
 function mergeRoot(fetch: PlannedFetch, response: SubgraphResponse, result: RawResult): void {
   if (response.data) deepMerge(result.data, response.data);
   else for (const key of fetch.ownedKeys) result.data[key] ??= null;
-  for (const error of response.errors ?? []) result.errors.push(error);
+  for (const error of response.errors ?? []) result.errors.push(withoutLocations(error));
 }
 
 /** `["_entities", 3, "reviews", 0]` becomes the path of the object answered by representation 3, plus the rest. */
-function relocate(error: GraphqlError, slots: number[], paths: Array<Array<string | number>>): GraphqlError {
+function relocate(subgraphError: GraphqlError, slots: number[], paths: Array<Array<string | number>>): GraphqlError {
+  const error = withoutLocations(subgraphError);
   const path = error.path;
   if (!Array.isArray(path) || path[0] !== '_entities' || typeof path[1] !== 'number') {
     const { path: _dropped, ...rest } = error;
@@ -128,4 +129,11 @@ function relocate(error: GraphqlError, slots: number[], paths: Array<Array<strin
   }
   const target = slots.indexOf(path[1]);
   return { ...error, path: [...(target >= 0 ? paths[target] : []), ...path.slice(2)] };
+}
+
+/** Locations point into the query gw sent the subgraph, not the client's: they are dropped. */
+function withoutLocations(error: GraphqlError): GraphqlError {
+  if (!('locations' in error)) return error;
+  const { locations: _subgraphOnly, ...rest } = error;
+  return rest;
 }
