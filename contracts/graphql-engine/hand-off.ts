@@ -48,22 +48,27 @@ export interface GraphqlPageReply {
   body: Buffer;
 }
 
-/** A GraphQL operation as a client sent it. */
+/** A GraphQL operation as a client sent it (POST body or GET query string). */
 export interface GraphqlOperation {
   query: string;
-  variables?: Record<string, unknown>;
+  variables?: Record<string, unknown> | null;
   operationName?: string;
 }
 
 /** One GraphQL API, compiled. */
 export interface GraphqlApi {
   /**
-   * false: proxy forwards checked operations to the API's target (proxy-only); true: the engine
-   * answers them itself through `execute` (a combined graph).
+   * false: proxy forwards checked operations to the API's target (proxy-only, exposed
+   * subgraphs); true: the engine answers them itself through `execute` (a combined graph or a
+   * supergraph).
    */
   readonly executesOperations: boolean;
-  /** Runs an operation that passed `refusal` (or a persisted query) and gives the GraphQL response. */
-  execute(operation: GraphqlOperation, request: { headers: IncomingHttpHeaders }): Promise<{ status: number; body: unknown }>;
+  /**
+   * Runs an operation that passed `refusal` (or a persisted query) and gives the GraphQL response.
+   * `headers` are the client's; `globalHeaders` the API's global headers for this request (a
+   * supergraph sends them to every subgraph it touches).
+   */
+  execute(operation: GraphqlOperation, request: { headers: IncomingHttpHeaders; globalHeaders: Record<string, string> }): Promise<{ status: number; body: unknown }>;
   /** What /gw/health should say about this API (parts that can not run on this node yet); empty when nothing. */
   readonly notices: readonly string[];
   /** The playground page or asset for a GET of this path below the listen path; undefined when it is not the playground's. */

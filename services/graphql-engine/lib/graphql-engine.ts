@@ -1,11 +1,12 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import type { ApiLookup, GraphqlApi, GraphqlEngineHandOff, GraphqlRefusal } from '../../../contracts/graphql-engine/hand-off';
+import type { GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
 import { isCombinedGraph, readCombinedGraph } from '../../../lib/graphql/combined-graph-config';
 import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
-import { SupergraphCompiler } from './federation/supergraph-compiler';
 import { Playground } from '../../../lib/graphql/playground';
 import { CombinedGraph } from './combined-graph/combined-graph';
 import { DataSourceFetcher } from './combined-graph/fetcher';
+import { compileSupergraphApi } from './federation/supergraph-api';
+import { SupergraphCompiler } from './federation/supergraph-compiler';
 import { GraphqlGate, graphqlGateFor } from './graphql-gate';
 import { forwardingRunner } from './subscription-session';
 import { acceptSubscriptions, pickProtocol } from './websocket-hand-off';
@@ -30,27 +31,30 @@ export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngin
   const fetcher = new DataSourceFetcher(options.dataSourceTimeoutMs);
   const supergraphs = new SupergraphCompiler(options.warn);
   return {
-    compile: (definition, lookup) =>
-      isCombinedGraph(definition.graphql) ? compileCombinedGraph(definition, options, fetcher) : compileForwardedApi(definition, options, supergraphs, lookup),
+    compile(definition, lookup) {
+      if (isCombinedGraph(definition.graphql)) return compileCombinedGraph(definition, options, fetcher);
+      if (isSupergraphApi(definition)) {
+        // composed once per set of subgraphs (the last good composition kept), executed by the federation planner
+        const playground = playgroundOf(definition, options.playgroundFolder);
+        return compileSupergraphApi(definition, supergraphs.supergraphOf(definition, lookup), options.initTimeoutMs, (relativePath) => playground?.site.serve(relativePath, playground.path));
+      }
+      return compileForwardedApi(definition, options);
+    },
     close: () => fetcher.close(),
   };
 }
 
-/** Until the federation planner serves supergraphs, a valid operation on one is answered this. */
-const SUPERGRAPH_NOT_SERVED: GraphqlRefusal = { status: 503, body: { errors: [{ message: 'This gateway can not execute operations on a supergraph yet' }] } };
-
 /** Proxy-only APIs and exposed subgraphs: checked here, forwarded to their target by proxy. */
-function compileForwardedApi(definition: ApiDefinition, options: GraphqlEngineOptions, supergraphs: SupergraphCompiler, lookup: ApiLookup | undefined): GraphqlApi {
-  const supergraph = isSupergraphApi(definition) ? supergraphs.supergraphOf(definition, lookup) : undefined;
-  const gate = supergraph ? new GraphqlGate(definition, supergraph.schema) : graphqlGateFor(definition);
+function compileForwardedApi(definition: ApiDefinition, options: GraphqlEngineOptions): GraphqlApi {
+  const gate = graphqlGateFor(definition);
   const playground = playgroundOf(definition, options.playgroundFolder);
   return {
     executesOperations: false,
     execute: () => Promise.reject(new Error('a proxy-only API forwards its operations to its target')),
     notices: [],
     playground: (relativePath) => playground?.site.serve(relativePath, playground.path),
-    refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session) ?? (supergraph ? SUPERGRAPH_NOT_SERVED : undefined),
-    speaksProtocol: (offered) => !supergraph && pickProtocol(offered) !== undefined,
+    refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
+    speaksProtocol: (offered) => pickProtocol(offered) !== undefined,
     acceptSubscriptions: (req, socket, head, { session, upstream }) => acceptSubscriptions(req, socket, head, { gate, session, run: forwardingRunner(upstream), initTimeoutMs: options.initTimeoutMs }),
   };
 }
@@ -67,7 +71,7 @@ function compileCombinedGraph(definition: ApiDefinition, options: GraphqlEngineO
     async execute(operation, request) {
       const analysed = gate.analyse(operation.query, operation.operationName);
       if (!analysed.document) return { status: 400, body: { errors: analysed.errors } };
-      return { status: 200, body: await graph.execute(analysed.document, operation, request.headers) };
+      return { status: 200, body: await graph.execute(analysed.document, { ...operation, variables: operation.variables ?? undefined }, request.headers) };
     },
     notices: graph.notices,
     playground: (relativePath) => playground?.site.serve(relativePath, playground.path),

@@ -119,7 +119,7 @@ export function forwardingRunner(upstream: UpstreamTarget): OperationRunner {
   };
 }
 
-function isSubscription(payload: OperationPayload): boolean {
+export function isSubscription(payload: OperationPayload): boolean {
   const operations = parse(payload.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = payload.operationName ? operations.find((o) => o.name?.value === payload.operationName) : operations[0];
   return operation?.operation === 'subscription';

@@ -5,7 +5,7 @@ import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { MALFORMED_PATH } from '../persisted-queries';
 import { answerJson, refuse } from '../refuse';
-import { compileHeaderTransform, applyHeaderTransform } from '../header-transform';
+import { compileHeaderTransform, applyHeaderTransform, type HeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
 
 /**
@@ -21,12 +21,15 @@ import type { RequestContext } from '../request-context';
 export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | undefined, hasPersistedQueries: boolean): Step | undefined {
   if (!engine && !hasPersistedQueries) return undefined;
   const proxy = ((definition.graphql as Record<string, unknown> | undefined)?.proxy ?? {}) as Record<string, unknown>;
-  const requestHeaders = compileHeaderTransform(proxy.request_headers, undefined, definition.enable_context_vars === true);
+  const supergraph = ((definition.graphql as Record<string, unknown> | undefined)?.supergraph ?? {}) as Record<string, unknown>;
+  // a supergraph sends its global headers to every subgraph; a proxy-only API its request headers upstream
+  const headerSettings = engine?.executesOperations ? supergraph.global_headers : proxy.request_headers;
+  const requestHeaders = compileHeaderTransform(headerSettings, undefined, definition.enable_context_vars === true);
   const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws') as GraphqlSubscriptionType;
   return async (ctx) => {
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
     if (persisted === MALFORMED_PATH) return refuse(ctx, 400, GatewayMessages.malformedPath);
-    if (persisted && engine?.executesOperations) return answerExecuted(ctx, engine, { query: persisted.operation, variables: persisted.variables(ctx) });
+    if (persisted && engine?.executesOperations) return answerExecuted(ctx, engine, { query: persisted.operation, variables: persisted.variables(ctx) }, requestHeaders);
     if (persisted) return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
     if (!engine) return;
     const page = ctx.req.method === 'GET' ? engine.playground(ctx.relativePath) : undefined;
@@ -39,7 +42,8 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
       if (!engine.speaksProtocol(ctx.req.headers['sec-websocket-protocol'])) return answerJson(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
       const headers: Record<string, string> = {};
       if (requestHeaders) applyHeaderTransform(requestHeaders, headers, ctx);
-      const upstream = { url: ctx.version!.target.origin + (ctx.version!.target.fullPath || '/'), headers, subscriptionType };
+      // a supergraph's operations go to its subgraphs: it has no upstream of its own
+      const upstream = { url: engine.executesOperations ? '' : ctx.version!.target.origin + (ctx.version!.target.fullPath || '/'), headers, subscriptionType };
       engine.acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { session: ctx.session as Session | undefined, upstream });
       return DONE;
     }
@@ -47,14 +51,17 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
     if ('error' in request) return answerJson(ctx, 400, { errors: [{ message: request.error }] });
     const refusal = engine.refusal(request.query, request.operationName, ctx.session as Session | undefined);
     if (refusal) return answerJson(ctx, refusal.status, refusal.body);
-    if (engine.executesOperations) return answerExecuted(ctx, engine, request);
+    if (engine.executesOperations) return answerExecuted(ctx, engine, request, requestHeaders);
     if (requestHeaders) applyHeaderTransform(requestHeaders, ctx.upstreamHeaders(), ctx);
   };
 }
 
-/** A combined graph answers the operation itself from its data sources; nothing is proxied. */
-async function answerExecuted(ctx: RequestContext, engine: GraphqlApi, operation: GraphqlOperation): Promise<typeof DONE> {
-  const reply = await engine.execute(operation, { headers: ctx.req.headers });
+/** A combined graph or a supergraph answers the operation itself; nothing is proxied. */
+async function answerExecuted(ctx: RequestContext, engine: GraphqlApi, operation: GraphqlOperation, headerTransform: HeaderTransform | undefined): Promise<typeof DONE> {
+  // the API's global headers of this request, which a supergraph sends to every subgraph it touches
+  const globalHeaders: Record<string, string> = {};
+  if (headerTransform) applyHeaderTransform(headerTransform, globalHeaders, ctx);
+  const reply = await engine.execute(operation, { headers: ctx.req.headers, globalHeaders });
   return answerJson(ctx, reply.status, reply.body);
 }
 

@@ -1,0 +1,102 @@
+/**
+ * The federation scenario of `npm run bench:graphql` (issue 15, PERFORMANCE.md "GraphQL"): the
+ * four Federation v1 subgraphs (accounts, inventory, products, reviews; @apollo/subgraph) behind
+ * gw and behind @apollo/gateway 2.14, the deeply nested query, identical responses checked
+ * first, then wrk with 50 connections, rounds alternated, median of the rounds.
+ * @graphql-hive/gateway is not installed, so it is not in the table.
+ */
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort, median, runBenchmark } from '../../support';
+
+const ROOT = resolve(__dirname, '../../..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const NAMES = ['accounts', 'inventory', 'products', 'reviews'] as const;
+const children: ChildProcess[] = [];
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SDL, QUERY } = require('./schema.js') as { SDL: Record<(typeof NAMES)[number], string>; QUERY: string };
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'gw-bench-federation-'));
+  const ports = await Promise.all(NAMES.map(() => freePort()));
+  await forkReady('subgraphs.js', { PORTS: ports.join(',') });
+  const urls = NAMES.map((name, i) => [name, `http://127.0.0.1:${ports[i]}/graphql`] as const);
+
+  const apolloPort = await freePort();
+  await forkReady('apollo-gateway.js', { PORT: String(apolloPort), SUBGRAPHS: urls.map(([name, url]) => `${name}=${url}`).join(',') });
+  const gwPort = await startGw(work, urls);
+
+  const targets = [
+    { name: '@apollo/gateway 2.14', url: `http://127.0.0.1:${apolloPort}/graphql` },
+    { name: 'gw (supergraph API)', url: `http://127.0.0.1:${gwPort}/shop` },
+  ];
+  const answers = await Promise.all(targets.map(async (t) => (await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })).text()));
+  if (answers[0] !== answers[1] || answers[0].includes('"errors"')) throw new Error(`the gateways answered differently or with errors:\n${answers[0].slice(0, 300)}\n${answers[1].slice(0, 300)}`);
+
+  const script = join(work, 'post.lua');
+  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify({ query: QUERY }))}\nwrk.headers["Content-Type"] = "application/json"\n`);
+  for (const target of targets) wrk(target.url, script, 3);
+  const results = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) results.get(target.name)!.push(wrk(target.url, script, SECONDS));
+  }
+  const medians = targets.map((t) => median(results.get(t.name)!));
+  process.stdout.write(
+    [
+      '',
+      `| gateway (federation, 4 subgraphs, nested query) | req/s (median of ${ROUNDS}, 50 connections) | × @apollo/gateway |`,
+      '|---|---|---|',
+      ...targets.map((t, i) => `| ${t.name} | ${medians[i].toFixed(0)} | ${(medians[i] / medians[0]).toFixed(2)}× |`),
+      '',
+      `Responses were identical (${answers[0].length} bytes). @graphql-hive/gateway is not installed and was not measured.`,
+      '',
+    ].join('\n'),
+  );
+}
+
+function forkReady(file: string, env: Record<string, string>): Promise<void> {
+  return new Promise<void>((resolvePromise, reject) => {
+    const child = fork(join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(child);
+    child.once('message', () => resolvePromise());
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+}
+
+/** gw with one supergraph API (from an apps folder) over the four subgraphs. */
+async function startGw(work: string, urls: ReadonlyArray<readonly [string, string]>): Promise<number> {
+  const apps = join(work, 'apps');
+  mkdirSync(apps, { recursive: true });
+  const subgraphs = urls.map(([name, url]) => ({ name, url, sdl: SDL[name as (typeof NAMES)[number]], headers: {} }));
+  writeFileSync(
+    join(apps, 'shop.json'),
+    JSON.stringify({
+      api_id: 'shop',
+      name: 'shop',
+      use_keyless: true,
+      proxy: { listen_path: '/shop', target_url: 'http://127.0.0.1:9', strip_listen_path: true },
+      graphql: { enabled: true, execution_mode: 'supergraph', supergraph: { subgraphs } },
+    }),
+  );
+  const port = await freePort();
+  const gw = spawn(process.execPath, [join(ROOT, 'dist/lib/main.js')], {
+    cwd: work,
+    env: { ...process.env, GW_SERVICES: 'gateway', GW_GATEWAY_PORT: String(port), GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(gw);
+  await new Promise<void>((resolvePromise) => gw.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()));
+  return port;
+}
+
+function wrk(url: string, script: string, seconds: number): number {
+  const out = execFileSync('wrk', ['-t1', '-c50', '--timeout', '30s', `-d${seconds}s`, '-s', script, url], { encoding: 'utf8' });
+  if (process.env.BENCH_DEBUG) process.stderr.write(out);
+  if (/Non-2xx/.test(out)) throw new Error(`wrk against ${url} saw errors:\n${out}`);
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+}
+
+runBenchmark('bench:graphql (federation)', main, children);

@@ -1,0 +1,201 @@
+import { isAbstractType, type DirectiveNode, type GraphQLSchema } from 'graphql';
+import { PlanningError, type ClientField, type ClientOperation, type ClientSelection } from './client-operation';
+import { asClientField, flattenRoot, mergeLevel } from './selection-levels';
+import { mergeFieldSets, parseFieldSet, type FieldSetNode } from './field-set';
+import type { PlannedFetch, QueryPlan } from './query-plan';
+import { addFieldSet, addTypename, fragmentOn, printSelections, printVariableDefinitions, variablesUsed, type SubgraphSelection } from './subgraph-selection';
+import type { Supergraph } from './supergraph';
+
+interface DraftFetch {
+  id: number;
+  subgraph: string;
+  selections: SubgraphSelection[];
+  dependsOn: Set<number>;
+  ownedKeys: string[];
+  rootConditions?: Array<readonly DirectiveNode[]>;
+  entity?: { typeName: string; path: string[]; representation: FieldSetNode[] };
+}
+
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
+/**
+ * Splits a client operation by subgraph ownership (`Supergraph.fields[type][field].resolvedBy`):
+ * root fields go to the subgraph resolving them (one fetch per subgraph, in order for a
+ * mutation); a field the current subgraph can not answer becomes an `_entities` fetch to one
+ * that can, keyed by a `@key` the current subgraph can select (added to its query). Fields a
+ * `@requires` needs are selected (or fetched) first and sent in the representation; fields a
+ * `@provides` covers stay with the providing subgraph. All entities of one type at one path go
+ * into one `_entities` call.
+ */
+export function planOperation(supergraph: Supergraph, operation: ClientOperation): QueryPlan {
+  return new Planner(supergraph).plan(operation);
+}
+
+class Planner {
+  private readonly fetches: DraftFetch[] = [];
+  private readonly schema: GraphQLSchema;
+
+  constructor(private readonly supergraph: Supergraph) {
+    this.schema = supergraph.schema;
+  }
+
+  plan(operation: ClientOperation): QueryPlan {
+    const rootFields = flattenRoot(operation.selections);
+    const introspection = rootFields.some((f) => INTROSPECTION_ROOTS.has(f.name));
+    let previous: DraftFetch | undefined;
+    const byOwner = new Map<string, DraftFetch>();
+    for (const field of rootFields) {
+      if (field.name === '__typename' || INTROSPECTION_ROOTS.has(field.name)) continue;
+      const owners = this.supergraph.fields[operation.rootType]?.[field.name]?.resolvedBy ?? [];
+      if (owners.length === 0) throw new PlanningError(`No subgraph resolves ${operation.rootType}.${field.name}.`);
+      // a mutation's root fields run one after another: a fetch only ever groups neighbours
+      let fetch = operation.operation === 'mutation' ? (previous?.subgraph === owners[0] ? previous : undefined) : owners.map((o) => byOwner.get(o)).find(Boolean);
+      if (!fetch) {
+        fetch = this.newFetch(owners[0], previous && operation.operation === 'mutation' ? [previous.id] : []);
+        byOwner.set(fetch.subgraph, fetch);
+      }
+      previous = fetch;
+      fetch.ownedKeys.push(field.responseKey);
+      (fetch.rootConditions ??= []).push(field.directives);
+      this.planLevel(fetch, operation.rootType, [field], fetch.selections, [], undefined);
+    }
+    return { operation, introspection, fetches: this.fetches.map((draft) => this.finish(draft, operation)) };
+  }
+
+  private newFetch(subgraph: string, dependsOn: number[]): DraftFetch {
+    const fetch: DraftFetch = { id: this.fetches.length, subgraph, selections: [], dependsOn: new Set(dependsOn), ownedKeys: [] };
+    this.fetches.push(fetch);
+    return fetch;
+  }
+
+  /**
+   * Places `selections` (on `typeName`, at `path`) in `fetch`'s query at `out`; `available` is
+   * what the subgraph can answer there besides the fields it resolves (provided, key fields).
+   */
+  private planLevel(fetch: DraftFetch, typeName: string, selections: ClientSelection[], out: SubgraphSelection[], path: string[], available: FieldSetNode[] | undefined): void {
+    const here = mergeFieldSets(available, this.keysOf(fetch.subgraph, typeName));
+    const pending = new Map<string, ClientField[]>();
+    for (const selection of mergeLevel(selections, typeName)) {
+      if (selection.kind === 'fragment') {
+        const condition = selection.typeCondition ?? typeName;
+        const fragment: SubgraphSelection = { kind: 'fragment', typeCondition: condition, directives: selection.directives, selections: [] };
+        out.push(fragment);
+        this.planLevel(fetch, condition, selection.selections, fragment.selections, path, available);
+        continue;
+      }
+      if (selection.name === '__typename' || this.answers(fetch.subgraph, typeName, selection.name, here)) {
+        this.placeField(fetch, typeName, selection, out, path, here);
+        continue;
+      }
+      for (const concrete of this.concreteTypes(typeName)) {
+        if (!pending.has(concrete)) pending.set(concrete, []);
+        pending.get(concrete)!.push(selection);
+      }
+    }
+    for (const [concrete, fields] of pending) {
+      addTypename(out);
+      this.jump(fetch, concrete, fields, concrete === typeName ? out : fragmentOn(out, concrete), path, here);
+    }
+  }
+
+  private placeField(fetch: DraftFetch, typeName: string, field: ClientField, out: SubgraphSelection[], path: string[], here: FieldSetNode[]): void {
+    const placed: SubgraphSelection = { kind: 'field', responseKey: field.responseKey, name: field.name, arguments: field.arguments, directives: field.directives, selections: field.selections ? [] : undefined };
+    out.push(placed);
+    if (!field.selections) return;
+    addTypename(placed.selections!);
+    const provided = this.supergraph.fields[typeName]?.[field.name]?.provides[fetch.subgraph];
+    const available = mergeFieldSets(provided ? parseFieldSet(provided) : undefined, here.find((n) => n.name === field.name)?.children);
+    this.planLevel(fetch, field.namedType!, field.selections, placed.selections!, [...path, field.responseKey], available);
+  }
+
+  /** Fields of entity `typeName` that `fetch`'s subgraph can not answer: `_entities` fetches from those that can. Returns their ids. */
+  private jump(fetch: DraftFetch, typeName: string, fields: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
+    const groups = new Map<string, ClientField[]>();
+    for (const field of fields) {
+      const owners = this.supergraph.fields[typeName]?.[field.name]?.resolvedBy ?? [];
+      if (owners.length === 0) throw new PlanningError(`No subgraph resolves ${typeName}.${field.name}.`);
+      const target = owners.find((o) => groups.has(o)) ?? owners[0];
+      if (!groups.has(target)) groups.set(target, []);
+      groups.get(target)!.push(field);
+    }
+    const created: number[] = [];
+    // groups without @requires first, so required fields can join a sibling fetch already planned
+    const ordered = [...groups].sort(([a, fa], [b, fb]) => Number(this.hasRequires(typeName, a, fa)) - Number(this.hasRequires(typeName, b, fb)));
+    for (const [target, group] of ordered) created.push(...this.entityFetch(fetch, typeName, target, group, out, path, here));
+    return created;
+  }
+
+  private entityFetch(fetch: DraftFetch, typeName: string, target: string, group: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
+    const keys = (this.supergraph.entities[typeName]?.keys[target] ?? []).map(parseFieldSet);
+    if (keys.length === 0) throw new PlanningError(`${typeName} is not an entity of subgraph "${target}": its fields there can not be fetched.`);
+    const key = keys.find((k) => k.every((node) => this.answers(fetch.subgraph, typeName, node.name, here))) ?? keys[0];
+    addFieldSet(out, key);
+    const dependsOn = new Set([fetch.id]);
+    const required = mergeFieldSets(...group.map((f) => requiredBy(this.supergraph, typeName, f.name, target)));
+    const missing: ClientField[] = [];
+    for (const node of required) {
+      if (this.answers(fetch.subgraph, typeName, node.name, here)) addFieldSet(out, [node]);
+      else {
+        const sibling = this.siblingFetch(fetch, typeName, path, node.name);
+        if (sibling) {
+          addFieldSet(fragmentOn(sibling.selections, typeName), [node]);
+          dependsOn.add(sibling.id);
+        } else missing.push(asClientField(this.schema, typeName, node));
+      }
+    }
+    const created = missing.length > 0 ? this.jump(fetch, typeName, missing, out, path, here) : [];
+    for (const id of created) dependsOn.add(id);
+    const entity = this.newFetch(target, [...dependsOn]);
+    entity.entity = { typeName, path, representation: mergeFieldSets(key, required) };
+    entity.ownedKeys.push(...group.map((f) => f.responseKey));
+    const selections = fragmentOn(entity.selections, typeName);
+    this.planLevel(entity, typeName, group, selections, path, undefined);
+    return [...created, entity.id];
+  }
+
+  private hasRequires(typeName: string, subgraph: string, fields: ClientField[]): boolean {
+    return fields.some((f) => requiredBy(this.supergraph, typeName, f.name, subgraph) !== undefined);
+  }
+
+  /**
+   * An `_entities` fetch already planned for the same entities (same parent, type and path) from
+   * a subgraph resolving `field`, that waits for nothing but the parent (so joining it makes no cycle).
+   */
+  private siblingFetch(parent: DraftFetch, typeName: string, path: string[], field: string): DraftFetch | undefined {
+    const owners = this.supergraph.fields[typeName]?.[field]?.resolvedBy ?? [];
+    const at = path.join('.');
+    return this.fetches.find((f) => f.entity?.typeName === typeName && f.dependsOn.has(parent.id) && f.entity.path.join('.') === at && owners.includes(f.subgraph) && f.dependsOn.size === 1);
+  }
+
+  private answers(subgraph: string, typeName: string, field: string, here: FieldSetNode[]): boolean {
+    if (here.some((n) => n.name === field)) return true;
+    return this.supergraph.fields[typeName]?.[field]?.resolvedBy.includes(subgraph) ?? false;
+  }
+
+  private keysOf(subgraph: string, typeName: string): FieldSetNode[] | undefined {
+    const keys = this.supergraph.entities[typeName]?.keys[subgraph];
+    return keys && keys.length > 0 ? mergeFieldSets(...keys.map(parseFieldSet)) : undefined;
+  }
+
+  private concreteTypes(typeName: string): string[] {
+    const type = this.schema.getType(typeName);
+    return type && isAbstractType(type) ? this.schema.getPossibleTypes(type).map((t) => t.name) : [typeName];
+  }
+
+  private finish(draft: DraftFetch, operation: ClientOperation): PlannedFetch {
+    const used = variablesUsed(draft.selections);
+    let query: string;
+    if (draft.entity) {
+      const variables = printVariableDefinitions(operation.variableDefinitions, used, ['$representations: [_Any!]!']);
+      query = `query${variables} { _entities(representations: $representations) ${printSelections(draft.selections)} }`;
+    } else {
+      query = `${operation.operation}${printVariableDefinitions(operation.variableDefinitions, used)} ${printSelections(draft.selections)}`;
+    }
+    return { id: draft.id, subgraph: draft.subgraph, query, variables: [...used], dependsOn: [...draft.dependsOn], ownedKeys: draft.ownedKeys, rootConditions: draft.rootConditions, entity: draft.entity };
+  }
+}
+
+function requiredBy(supergraph: Supergraph, typeName: string, field: string, subgraph: string): FieldSetNode[] | undefined {
+  const requires = supergraph.fields[typeName]?.[field]?.requires[subgraph];
+  return requires ? parseFieldSet(requires) : undefined;
+}
