@@ -1,0 +1,189 @@
+import { strict as assert } from 'node:assert';
+import {
+  check,
+  execute,
+  executeOnto,
+  findMappingErrors,
+  interpolate,
+  parseInterpolation,
+  parseMapping,
+  MappingError,
+  MappingSyntaxError,
+  type Mapping,
+  type MappingMessage,
+  type MappingOptions,
+} from '../../../../services/streams/bloblang';
+
+function compile(text: string): Mapping {
+  const mapping = parseMapping(text);
+  if (mapping instanceof MappingSyntaxError) assert.fail(mapping.message);
+  return mapping;
+}
+
+function errorOf(text: string, message: MappingMessage, options?: MappingOptions): string {
+  const outcome = execute(compile(text), message, options);
+  assert.equal(outcome.kind, 'error');
+  return outcome.kind === 'error' ? outcome.error.message : '';
+}
+
+describe('streams: Bloblang runtime', () => {
+  describe('messages in and out', () => {
+    it('takes a parsed document as content and returns it structured', () => {
+      const outcome = execute(compile('root = this\nroot.n = this.n + 1'), { content: { n: 1, s: 'x' } });
+      assert.equal(outcome.kind, 'message');
+      if (outcome.kind !== 'message') return;
+      assert.equal(outcome.message.content.toString(), '{"n":2,"s":"x"}');
+      assert.deepEqual(outcome.message.structured, { n: 2, s: 'x' });
+    });
+
+    it('takes bytes and keeps a raw root raw', () => {
+      const outcome = execute(compile('root = content().uppercase()'), { content: Buffer.from('abc') });
+      assert.ok(outcome.kind === 'message');
+      assert.equal(outcome.message.content.toString(), 'ABC');
+      assert.equal(outcome.message.structured, undefined);
+    });
+
+    it('reads the error an earlier processor flagged', () => {
+      const outcome = execute(compile('root.e = error()\nroot.failed = errored()'), { content: '{}', error: 'upstream said no' });
+      assert.ok(outcome.kind === 'message');
+      assert.equal(outcome.message.content.toString(), '{"e":"upstream said no","failed":true}');
+    });
+
+    it('a key named __proto__ is data, not a prototype', () => {
+      const outcome = execute(compile('root = this\nroot.__proto__.polluted = true'), { content: '{"__proto__":{"a":1}}' });
+      assert.ok(outcome.kind === 'message');
+      assert.equal(outcome.message.content.toString(), '{"__proto__":{"a":1,"polluted":true}}');
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
+
+    it('executeOnto maps a branch result onto the original message', () => {
+      const outcome = executeOnto(
+        compile('root.user = this.name\nmeta from_branch = meta("status")\nroot.seen = @original'),
+        { content: '{"name":"Ann"}', metadata: { status: '200' } },
+        { content: '{"id":7}', metadata: { original: 'yes' } },
+      );
+      assert.ok(outcome.kind === 'message');
+      assert.equal(outcome.message.content.toString(), '{"id":7,"seen":"yes","user":"Ann"}');
+      assert.deepEqual(outcome.message.metadata, { original: 'yes', from_branch: '200' });
+    });
+
+    it('check() gives the boolean of a condition mapping', () => {
+      const mapping = compile('this.type == "order"');
+      assert.equal(check(mapping, { content: '{"type":"order"}' }), true);
+      assert.equal(check(mapping, { content: '{"type":"refund"}' }), false);
+      const failed = check(compile('this.n > 1'), { content: 'not json' });
+      assert.ok(failed instanceof MappingError);
+      assert.ok(check(compile('root = "yes"'), { content: '{}' }) instanceof MappingError);
+    });
+  });
+
+  describe('tenant safety', () => {
+    it('env() reads only variables with the streams prefix', () => {
+      const env = { GW_STREAMS_ENV_TOPIC: 'orders', GW_SECRET: 'node secret', PATH: '/bin' };
+      const outcome = execute(compile('root = [env("TOPIC"), env("GW_SECRET"), env("PATH")]'), { content: '{}' }, { env });
+      assert.ok(outcome.kind === 'message');
+      assert.equal(outcome.message.content.toString(), '["orders",null,null]');
+    });
+
+    it('the prefix is configurable', () => {
+      const outcome = execute(compile('root = env("X")'), { content: '{}' }, { env: { TENANT_A_X: 'a' }, envPrefix: 'TENANT_A_' });
+      assert.ok(outcome.kind === 'message');
+      assert.equal(outcome.message.content.toString(), 'a');
+    });
+
+    it('a mapping that doubles a string past the limit fails the message, not the process', () => {
+      const doubling = ['let s = "0123456789"', ...Array.from({ length: 40 }, () => 'let s = $s + $s'), 'root = $s.length()'].join('\n');
+      const message = errorOf(doubling, { content: '{}' }, { limits: { maxValueBytes: 1 << 20 } });
+      assert.match(message, /exceeds the limit of 1048576 bytes/);
+    });
+
+    it('a mapping that nests copies past the element limit fails the message', () => {
+      const nesting = ['let a = [1, 2, 3, 4]', ...Array.from({ length: 30 }, () => 'let a = [$a, $a]'), 'root = $a'].join('\n');
+      assert.match(errorOf(nesting, { content: '{}' }, { limits: { maxValueNodes: 10_000 } }), /exceeds the limit of 10000 elements/);
+    });
+
+    it('recursion depth is bounded and configurable', () => {
+      const mapping = 'map down {\n  root = if this > 0 { (this - 1).apply("down") } else { "bottom" }\n}\nroot = this.n.apply("down")';
+      const ok = execute(compile(mapping), { content: '{"n":50}' });
+      assert.ok(ok.kind === 'message');
+      assert.equal(ok.message.content.toString(), 'bottom');
+      assert.match(errorOf(mapping, { content: '{"n":50}' }, { limits: { maxMapDepth: 10 } }), /entering map down exceeded maximum allowed stacks of 10/);
+    });
+
+    it('count() totals belong to one mapping: another tenant\'s mapping starts at 1', () => {
+      const first = compile('root = count("orders")');
+      const second = compile('root = count("orders")');
+      const content = (m: Mapping) => {
+        const outcome = execute(m, { content: '{}' });
+        return outcome.kind === 'message' ? outcome.message.content.toString() : outcome.kind;
+      };
+      assert.deepEqual([content(first), content(first), content(second), content(first)], ['1', '2', '1', '3']);
+    });
+
+    it('a catastrophic pattern runs in linear time on RE2', () => {
+      const started = Date.now();
+      const outcome = execute(compile('root = this.s.re_match("(a+)+$")'), { content: JSON.stringify({ s: 'a'.repeat(5000) + 'b' }) });
+      assert.ok(outcome.kind === 'message');
+      assert.equal(outcome.message.content.toString(), 'false');
+      assert.ok(Date.now() - started < 2000);
+    });
+
+    it('an invalid pattern fails the message with the RE2 reason', () => {
+      assert.match(errorOf('root = "x".re_match("(?<=a)b")', { content: '{}' }), /^failed assignment \(line 1\): string literal: error parsing regexp: /);
+    });
+  });
+
+  describe('stream configurations', () => {
+    it('finds every mapping and interpolation that does not parse, with its place', () => {
+      const config = {
+        input: { http_server: { path: '/in' } },
+        pipeline: {
+          processors: [
+            { mapping: 'root = this' },
+            { branch: { request_map: 'root.id = this.id', result_map: 'root.x = this.\nroot.y = 1' } },
+            { switch: [{ check: 'this.kind == "a"', processors: [{ mapping: 'root = "unterminated' }] }] },
+          ],
+        },
+        output: { kafka: { addresses: ['k:9092'], topic: 'events-${! meta("key").nope() }' } },
+      };
+      const found = findMappingErrors(config).map((e) => `${e.path}: ${e.error.message}`);
+      assert.deepEqual(found, [
+        'pipeline.processors[1].branch.result_map: line 2 char 8: expected line break',
+        'pipeline.processors[2].switch[0].processors[0].mapping: line 1 char 21: required: expected end quote',
+        "output.kafka.topic: line 1 char 30: unrecognised method 'nope'",
+      ]);
+    });
+
+    it('a valid configuration has none', () => {
+      assert.deepEqual(findMappingErrors({ pipeline: { processors: [{ mapping: 'root = this.a | "x"' }] }, output: { kafka: { topic: 't-${! this.id }' } } }), []);
+    });
+  });
+
+  describe('interpolation', () => {
+    it('replaces each ${! } with its query result', () => {
+      const interpolation = parseInterpolation('orders-${! meta("region") }-${! this.id + 1 }');
+      assert.ok(!(interpolation instanceof MappingSyntaxError));
+      assert.equal(interpolate(interpolation, { content: '{"id":41}', metadata: { region: 'eu' } }), 'orders-eu-42');
+    });
+
+    it('keeps text without queries and escapes ${{! as a literal', () => {
+      const interpolation = parseInterpolation('plain ${{! not a query }');
+      assert.ok(!(interpolation instanceof MappingSyntaxError));
+      assert.equal(interpolate(interpolation, { content: '' }), 'plain ${! not a query }');
+    });
+
+    it('reports a bad query with its column', () => {
+      const result = parseInterpolation('topic-${! this.id.nope() }');
+      assert.ok(result instanceof MappingSyntaxError);
+      assert.equal(result.message, "line 1 char 25: unrecognised method 'nope'");
+    });
+
+    it('a failing query is a MappingError', () => {
+      const interpolation = parseInterpolation('${! this.id.uppercase() }');
+      assert.ok(!(interpolation instanceof MappingSyntaxError));
+      const result = interpolate(interpolation, { content: '{"id":1}' });
+      assert.ok(result instanceof MappingError);
+      assert.equal(result.message, 'expected string value, got number from field `this.id` (1)');
+    });
+  });
+});
