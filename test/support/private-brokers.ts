@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './eventually';
 
@@ -72,11 +72,14 @@ export async function privateNatsServer(): Promise<PrivateBroker> {
   return broker;
 }
 
-/** mosquitto with persistence (sessions and queued QoS 1 messages survive a restart) */
+/**
+ * mosquitto with persistence (sessions and queued QoS 1 messages survive a restart); `user` is
+ * the current user, or mosquitto started as root drops to `mosquitto` and cannot write its store.
+ */
 export async function privateMosquitto(): Promise<PrivateBroker> {
   const broker = await privateBroker('mqtt', (port, dir) => {
     const config = join(dir, 'mosquitto.conf');
-    writeFileSync(config, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence true', `persistence_location ${dir}/`, 'autosave_interval 1', 'autosave_on_changes true', ''].join('\n'));
+    writeFileSync(config, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence true', `persistence_location ${dir}/`, 'autosave_interval 1', 'autosave_on_changes true', `user ${userInfo().username}`, ''].join('\n'));
     return ['/usr/sbin/mosquitto', ['-c', config]];
   });
   await broker.start();

@@ -1,6 +1,7 @@
 import { headers as natsHeaders, type NatsConnection, type Msg } from 'nats';
 import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type StreamMessage } from '../contract';
 import { Interpolated } from '../interpolated';
+import { withTimeout } from '../timeout';
 import { natsConnection } from './connection';
 
 /** Bento's `nats` input: core NATS subjects, optionally in a queue group (each message to one member). */
@@ -15,16 +16,6 @@ export interface NatsOutputConfig {
   urls: string[];
   subject: string;
   headers?: Record<string, string>;
-}
-
-export async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function natsMetadata(msg: Pick<Msg, 'subject' | 'headers'>): Record<string, unknown> {

@@ -2,7 +2,8 @@ import { consumerOpts, createInbox, headers as natsHeaders, type JsMsg, type Nat
 import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type StreamMessage } from '../contract';
 import { Interpolated } from '../interpolated';
 import { natsConnection } from './connection';
-import { natsMetadata, withTimeout } from './core';
+import { natsMetadata } from './core';
+import { withTimeout } from '../timeout';
 
 /** Bento's `nats_jetstream` input fields gw supports. */
 export interface JetStreamInputConfig {
