@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Consumer, type EachMessagePayload } from 'kafkajs';
 import { eventually } from '../../support/eventually';
-import { KafkaTestBroker } from '../../support/kafka-broker';
+import { API, KafkaTestBroker } from '../../support/kafka-broker';
 import { splitRecordBatches } from '../../support/kafka-broker/log';
 
 /** kafkajs against the test broker: the broker is only worth its keep if a real client agrees. */
@@ -88,6 +88,23 @@ describe('Kafka test broker (kafkajs over TCP)', function () {
     const after: EachMessagePayload[] = [];
     await collect(consumer(group), topic, after);
     await eventually(() => assert.deepEqual(after.map((p) => p.message.value!.toString()), ['three']), 15_000);
+  });
+
+  it('long-polls fetches: an idle consumer waits max_wait_ms per fetch, and a new record ends the wait at once', async () => {
+    const topic = `t-${randomUUID()}`;
+    await produce(topic, ['first']);
+    const got: EachMessagePayload[] = [];
+    const c = kafka().consumer({ groupId: `g-${randomUUID()}`, maxWaitTimeInMs: 2000, heartbeatInterval: 500 });
+    consumers.push(c);
+    await collect(c, topic, got);
+    await eventually(() => assert.equal(got.length, 1), 10_000);
+    const fetches = broker.requests.get(API.fetch)!;
+    await eventually(() => assert.ok(broker.fetchWaits.some((ms) => ms >= 1900), 'an empty fetch was held for max_wait_ms'), 10_000, 50);
+    assert.ok(broker.requests.get(API.fetch)! - fetches < 10, 'fetches wait instead of returning empty at once');
+    const sent = Date.now();
+    await produce(topic, ['second']);
+    await eventually(() => assert.equal(got.length, 2), 1500, 10);
+    assert.ok(Date.now() - sent < 1500);
   });
 
   it('refuses a record batch whose CRC-32C does not match', async () => {

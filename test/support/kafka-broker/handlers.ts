@@ -38,6 +38,8 @@ export interface BrokerContext {
   nodeId: number;
   /** aborted when the broker stops: long polls end */
   stopping: AbortSignal;
+  /** how long each fetch was held waiting for records, in ms (the tests read it) */
+  fetchWaits: number[];
 }
 
 type Handler = (r: Reader, w: Writer, ctx: BrokerContext, version: number, clientId: string) => void | Promise<void>;
@@ -116,12 +118,15 @@ export const HANDLERS: Record<number, Handler> = {
       return { answer, total };
     };
     let result = collect();
-    const deadline = Date.now() + maxWait;
+    const started = Date.now();
+    const deadline = started + maxWait;
     while (result.total < Math.max(1, minBytes) && Date.now() < deadline && !ctx.stopping.aborted) {
       const signal = AbortSignal.any([ctx.stopping, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]);
       await once(ctx.data.appended, 'append', { signal }).catch(() => undefined);
       result = collect();
     }
+    ctx.fetchWaits.push(Date.now() - started);
+    if (ctx.fetchWaits.length > 1000) ctx.fetchWaits.shift();
     w.int32(0).array(result.answer, (x, t) =>
       x.string(t.name).array(t.partitions, (y, p) => {
         y.int32(p.index).int16(p.error).int64(p.watermark).int64(p.watermark).array([], () => undefined);

@@ -5,6 +5,7 @@ import { API, HANDLERS, VERSIONS, type BrokerContext } from './handlers';
 import { BrokerData } from './log';
 
 export { BrokerData } from './log';
+export { API } from './handlers';
 
 /**
  * A one-node, in-memory Kafka broker for tests: kafkajs (or any client speaking the versions in
@@ -22,6 +23,9 @@ export class KafkaTestBroker {
   private groups?: GroupCoordinator;
   private stopping = new AbortController();
   port = 0;
+  /** requests answered, by API key (see API in handlers.ts) */
+  readonly requests = new Map<number, number>();
+  readonly fetchWaits: number[] = [];
 
   constructor(
     public data = new BrokerData(),
@@ -35,7 +39,7 @@ export class KafkaTestBroker {
   async start(): Promise<this> {
     this.stopping = new AbortController();
     this.groups = new GroupCoordinator();
-    const ctx: BrokerContext = { data: this.data, groups: this.groups, host: this.host, port: this.port, nodeId: 0, stopping: this.stopping.signal };
+    const ctx: BrokerContext = { data: this.data, groups: this.groups, host: this.host, port: this.port, nodeId: 0, stopping: this.stopping.signal, fetchWaits: this.fetchWaits };
     const server = createServer((socket) => this.serve(socket, ctx));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -89,6 +93,7 @@ export class KafkaTestBroker {
     const version = r.int16();
     const correlationId = r.int32();
     const clientId = r.string() ?? '';
+    this.requests.set(apiKey, (this.requests.get(apiKey) ?? 0) + 1);
     const w = new Writer().int32(correlationId);
     const [min, max] = VERSIONS[apiKey] ?? [0, -1];
     try {
