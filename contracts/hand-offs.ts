@@ -1,4 +1,5 @@
 import type { GraphqlEngineHandOff } from './graphql-engine/hand-off';
+import type { StreamsHandOff } from './streams/hand-off';
 
 /**
  * The in-process hand-offs a service offers the others of its node, by the name of the
@@ -7,4 +8,5 @@ import type { GraphqlEngineHandOff } from './graphql-engine/hand-off';
  */
 export interface HandOffMap {
   'graphql-engine': GraphqlEngineHandOff;
+  streams: StreamsHandOff;
 }

@@ -14,6 +14,8 @@ import { orgsService } from './orgs/orgs.service';
 import { proxyService } from './proxy/proxy.service';
 import { usersService } from './users/users.service';
 import { webhooksService } from './webhooks/webhooks.service';
+import { streamsService } from './streams/streams.service';
+import { streamMappingCheck } from './streams/lib/mapping-check';
 
 /** Every service gw can run, by name. */
 export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSchema> = {
@@ -22,7 +24,8 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
   limiter: (runtime) => limiterService(runtime),
   'graphql-engine': graphqlEngineService,
   api: apiService,
-  apis: apisService,
+  apis: (runtime) => apisService(runtime, { streamMappingCheck }),
+  streams: streamsService,
   keys: keysService,
   certs: certsService,
   orgs: orgsService,
@@ -33,10 +36,10 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
 };
 
 /**
- * The roles of ARCHITECTURE.md. Services of a role that do not exist yet (streams) join these lists as they land.
+ * The roles of ARCHITECTURE.md.
  */
 export const ROLES: Record<string, string[]> = {
-  gateway: ['proxy', 'auth', 'limiter', 'graphql-engine'],
+  gateway: ['proxy', 'auth', 'limiter', 'graphql-engine', 'streams'],
   management: ['api', 'apis', 'keys', 'certs', 'orgs', 'users', 'oauth', 'webhooks', 'analytics'],
 };
 

@@ -85,6 +85,26 @@ export const apisActionParams = {
     hook_references: { type: 'array', optional: true, items: hookReferenceRule },
   },
   remove: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
+  createOas: {
+    org_scope: { type: 'string', optional: true },
+    document_text: { type: 'string' },
+    generate_ids: { type: 'boolean', optional: true },
+    streams: { type: 'boolean', optional: true },
+  },
+  updateOas: {
+    id: { type: 'string', empty: false },
+    org_scope: { type: 'string', optional: true },
+    document_text: { type: 'string' },
+    keep_api_id: { type: 'boolean', optional: true },
+    streams: { type: 'boolean', optional: true },
+  },
+  getOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true }, streams: { type: 'boolean', optional: true } },
+  compileOas: { document_text: { type: 'string' } },
+  exportOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
+  listOas: {
+    org_scope: { type: 'string', optional: true },
+    page: { type: 'number', integer: true, optional: true },
+  },
   snapshot: {},
   currentRevision: {},
   syncGraphqlSchema: {
@@ -120,6 +140,8 @@ export interface ApisGetParams {
   /** internal or public id */
   id: string;
   org_scope?: string;
+  /** `apis.getOas` of a streams API (`/api/apis/streams/{id}`): an API without `x-gw-streaming` is not found */
+  streams?: boolean;
 }
 
 export interface ApisCreateParams {
@@ -136,6 +158,45 @@ export interface ApisUpdateParams extends ApisCreateParams {
 export interface ApisRemoveParams {
   id: string;
   org_scope?: string;
+}
+
+/** An OpenAPI 3.0 document carrying `x-gw-api-gateway` (JSON data). */
+export type OasApiDocument = Record<string, unknown>;
+
+/**
+ * `apis.createOas`: an OAS definition, as the JSON or YAML text the client sent (the `apis`
+ * service reads it, so its errors can name the JSON pointer of a bad field).
+ */
+export interface ApisCreateOasParams {
+  org_scope?: string;
+  document_text: string;
+  /** ignore `x-gw-api-gateway.info.id` and generate the public id (the dashboard) */
+  generate_ids?: boolean;
+  /** a streams API (`/api/apis/streams`): the document must carry `x-gw-streaming` */
+  streams?: boolean;
+}
+
+export interface ApisUpdateOasParams {
+  /** internal or public id */
+  id: string;
+  org_scope?: string;
+  document_text: string;
+  /** refuse a document whose `info.id` is not the API's public id (the gateway API: ids there must match) */
+  keep_api_id?: boolean;
+  /** a streams API: the document must carry `x-gw-streaming`, and so must the stored one */
+  streams?: boolean;
+}
+
+export interface ApisListOasParams {
+  org_scope?: string;
+  /** page number; 0 or lower = all */
+  page?: number;
+}
+
+/** `apis.listOas`: the OAS documents of the APIs created in OAS form. */
+export interface ApisListOasResult {
+  apis: OasApiDocument[];
+  pages: number;
 }
 
 /**
@@ -165,6 +226,15 @@ export interface ApisActions {
   'apis.create': { params: ApisCreateParams; result: ApiRecord };
   'apis.update': { params: ApisUpdateParams; result: ApiRecord };
   'apis.remove': { params: ApisRemoveParams; result: ApisRemoveResult };
+  'apis.createOas': { params: ApisCreateOasParams; result: ApiRecord };
+  'apis.updateOas': { params: ApisUpdateOasParams; result: ApiRecord };
+  /** the stored document of an OAS API (400 for a classic one) */
+  'apis.getOas': { params: ApisGetParams; result: OasApiDocument };
+  /** the stored document of an OAS API, or a classic API converted to one */
+  'apis.exportOas': { params: ApisGetParams; result: OasApiDocument };
+  'apis.listOas': { params: ApisListOasParams; result: ApisListOasResult };
+  /** checks and compiles a document without storing it (a gateway's OAS definition files) */
+  'apis.compileOas': { params: { document_text: string }; result: { api_definition: ApisCreateParams['api_definition'] } };
   'apis.snapshot': { params: Record<string, never>; result: ApisSnapshotResult };
   'apis.currentRevision': { params: Record<string, never>; result: StoreRevisionResult };
   'apis.syncGraphqlSchema': { params: ApisSyncGraphqlSchemaParams; result: ApiRecord };

@@ -32,6 +32,8 @@ export interface GwConfig {
   additionalPermissions: string;
   templatePath: string;
   graphqlWsInitTimeout: number;
+  /** seconds a stopping or replaced stream keeps delivering what it holds */
+  streamsDrainTimeout: number;
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
   pageSize: number;

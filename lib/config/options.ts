@@ -150,6 +150,13 @@ export const OPTIONS = {
     rule: { type: 'string' },
     doc: "template_path: the GraphQL playground's page and assets are in its playground folder",
   },
+  /** @default 10 */
+  streamsDrainTimeout: {
+    env: 'GW_STREAMS_DRAIN_TIMEOUT',
+    default: 10,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds a stream that is replaced, removed or stopping keeps delivering the messages it holds before it gives them up (their inputs get an error)',
+  },
   /** @default 15 */
   graphqlWsInitTimeout: {
     env: 'GW_GRAPHQL_WS_INIT_TIMEOUT',

@@ -26,7 +26,9 @@ export interface RouteContext<Caller> {
 
 export interface Reply {
   status?: number;
+  /** sent as JSON, unless `contentType` says the body is text of another kind (YAML) */
   body: unknown;
+  contentType?: string;
   /** Set-Cookie values */
   cookies?: string[];
 }
@@ -83,7 +85,8 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
           call,
         });
         if (reply.cookies) for (const cookie of reply.cookies) res.append('set-cookie', cookie);
-        res.status(reply.status ?? 200).json(reply.body);
+        if (reply.contentType && typeof reply.body === 'string') res.status(reply.status ?? 200).type(reply.contentType).send(reply.body);
+        else res.status(reply.status ?? 200).json(reply.body);
       } catch (err) {
         fail(res, err);
       }

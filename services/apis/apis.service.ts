@@ -1,5 +1,5 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
+import { apisActionParams, type ApisSyncGraphqlSchemaParams, type ApisCreateOasParams, type ApisListOasParams, type ApisUpdateOasParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { ServiceActions } from '../../lib/bus/actions';
@@ -9,14 +9,23 @@ import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
 import { ApiStore } from './lib/api-store';
+import { compileOasText, OasCatalogue } from './lib/oas-catalogue';
 import { checkCustomMiddleware } from './lib/custom-middleware';
 import { checkHookReferences } from './lib/hook-references';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
+import { streamingProblems, type MappingCheck } from '../../lib/streams/config-check';
+import { ApisErrors } from './errors';
 
 /** API definitions: storage, rules, and the `apis.changed` and `apis.revision` broadcasts. */
-export function apisService(runtime: Runtime): ServiceSchema {
+export interface ApisServiceOptions {
+  /** the Bloblang syntax check of stream mappings, so a bad one is refused when saved */
+  streamMappingCheck?: MappingCheck;
+}
+
+export function apisService(runtime: Runtime, options: ApisServiceOptions = {}): ServiceSchema {
   let catalogue: ApiCatalogue;
+  let oas: OasCatalogue;
   return {
     name: 'apis',
     actions: {
@@ -25,6 +34,12 @@ export function apisService(runtime: Runtime): ServiceSchema {
       create: { params: apisActionParams.create, handler: (ctx: Context<ApisCreateParams>) => catalogue.create(ctx.params) },
       update: { params: apisActionParams.update, handler: (ctx: Context<ApisUpdateParams>) => catalogue.update(ctx.params) },
       remove: { params: apisActionParams.remove, handler: (ctx: Context<ApisRemoveParams>) => catalogue.remove(ctx.params) },
+      createOas: { params: apisActionParams.createOas, handler: (ctx: Context<ApisCreateOasParams>) => oas.create(ctx.params) },
+      updateOas: { params: apisActionParams.updateOas, handler: (ctx: Context<ApisUpdateOasParams>) => oas.update(ctx.params) },
+      getOas: { params: apisActionParams.getOas, handler: (ctx: Context<ApisGetParams>) => oas.get(ctx.params) },
+      exportOas: { params: apisActionParams.exportOas, handler: (ctx: Context<ApisGetParams>) => oas.export(ctx.params) },
+      compileOas: { params: apisActionParams.compileOas, handler: (ctx: Context<{ document_text: string }>) => compileOasText(ctx.params.document_text, { mappingCheck: options.streamMappingCheck }) },
+      listOas: { params: apisActionParams.listOas, handler: (ctx: Context<ApisListOasParams>) => oas.list(ctx.params) },
       snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
       currentRevision: { params: apisActionParams.currentRevision, handler: () => catalogue.currentRevision() },
       syncGraphqlSchema: {
@@ -61,17 +76,23 @@ export function apisService(runtime: Runtime): ServiceSchema {
           () => true,
           (err: unknown) => (isGwError(err, 'GW_ERR_WEBHOOKS_NOT_FOUND') ? false : Promise.reject(err)),
         );
+      const store = new ApiStore(db);
       catalogue = new ApiCatalogue(
-        new ApiStore(db),
+        store,
         runtime.config.pageSize,
         (event) => this.broker.broadcast(APIS_CHANGED, event),
         Date.now,
         (apiId) => callAction(this.broker, 'keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
         async (definition, hookReferences) => {
           checkCustomMiddleware(definition, runtime.config.pluginPackages);
+          if (definition.streaming !== undefined) {
+            const problems = streamingProblems(definition.streaming, '/streaming', options.streamMappingCheck);
+            if (problems.length > 0) throw ApisErrors.invalid(`Invalid stream configuration: ${problems.join('; ')}`);
+          }
           await checkHookReferences(hookReferences, definition.org_id, hookExists);
         },
       );
+      oas = new OasCatalogue(catalogue, store, runtime.config.pageSize, { mappingCheck: options.streamMappingCheck });
     },
   };
 }

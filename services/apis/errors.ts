@@ -27,6 +27,10 @@ export const ApisErrors = {
   wrongOrg: (orgId: string) =>
     new GwError('GW_ERR_APIS_WRONG_ORG', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`, { org_id: orgId }),
   invalid: (message: string) => new GwError('GW_ERR_APIS_INVALID', 400, message),
+  /** An OAS definition that breaks a rule: one entry per problem, each led by the JSON pointer of the bad field. */
+  invalidOas: (problems: string[]) => new GwError('GW_ERR_APIS_INVALID_OAS', 400, `Invalid OAS API definition: ${problems[0]}`, { errors: problems }),
+  notOas: (id: string) => new GwError('GW_ERR_APIS_NOT_OAS', 400, `API ${id} is a classic API definition: read and update it with /api/apis/${id}, or export it as OAS with /api/apis/oas/${id}/export`, { id }),
+  isOas: (id: string) => new GwError('GW_ERR_APIS_IS_OAS', 400, `API ${id} is an OAS API definition: update it with PUT /api/apis/oas/${id}`, { id }),
   invalidSchema: (problems: string[]) => new GwError('GW_ERR_APIS_INVALID', 400, 'Invalid GraphQL schema', { errors: problems }),
   idInUse: (apiId: string, requested: string) =>
     new GwError(

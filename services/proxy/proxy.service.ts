@@ -81,7 +81,12 @@ export function proxyService(runtime: Runtime): ServiceSchema {
     },
     methods: {
       async loadAppFiles(): Promise<void> {
-        const { definitions, problems } = await readAppFiles(config.appsDir);
+        // OAS files are compiled by the apis service; at start it may still be coming up.
+        const compileOas = async (text: string) => {
+          await this.broker.waitForServices('apis', 10_000);
+          return (await callAction(this.broker, 'apis.compileOas', { document_text: text })).api_definition;
+        };
+        const { definitions, problems } = await readAppFiles(config.appsDir, compileOas);
         for (const problem of problems) this.logger.warn(`skipped API definition file ${problem}`);
         registry.replaceFiles(definitions);
       },
@@ -119,6 +124,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           node: this.broker.nodeID,
           apis_served: gateway.servedCount,
           apis_failed: Object.fromEntries(gateway.loadFailures),
+          ...streamsHealth(runtime),
           store: sync.syncedAt === undefined ? 'not loaded yet' : `loaded at ${new Date(sync.syncedAt).toISOString()} (revision ${sync.revision})`,
         }),
       };
@@ -138,6 +144,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           call: callerOf(this.broker),
           responseHeaders: config.rateLimitResponseHeaders,
           graphqlEngine: () => runtime.handOffs.get('graphql-engine'),
+          streams: () => runtime.handOffs.get('streams'),
           emitEvent: (event, ctx, message) => {
             const { api_id, org_id } = ctx.api.definition;
             const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };
@@ -188,6 +195,12 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       await analytics?.stop();
     },
   };
+}
+
+/** The counters of the streams this node runs, by API id (none when it runs no streams). */
+function streamsHealth(runtime: Runtime): Record<string, unknown> {
+  const streams = runtime.handOffs.get('streams');
+  return streams ? { streams: streams.stats() } : {};
 }
 
 /** Whether some node of the cluster (this one included) runs the `apis` service. */

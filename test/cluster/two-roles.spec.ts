@@ -45,7 +45,7 @@ describe('cluster: a management node and a gateway node over NATS', function () 
   it('runs the roles apart: the management node has no gateway port, the gateway node no dashboard', () => {
     assert.equal(management.gatewayUrl, '');
     assert.equal(gateway.dashboardUrl, '');
-    assert.deepEqual(gateway.services, ['proxy', 'auth', 'limiter', 'graphql-engine']);
+    assert.deepEqual(gateway.services, ['proxy', 'auth', 'limiter', 'graphql-engine', 'streams']);
   });
 
   it('serves an API created on the management node within a second, and stops serving it when deactivated', async () => {

@@ -12,6 +12,8 @@ import { dashboardCertRoutes } from './dashboard-certs';
 import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOAuthRoutes } from './dashboard-oauth';
+import { dashboardOasRoutes } from './dashboard-oas';
+import { dashboardStreamsRoutes } from './dashboard-streams';
 import { dashboardOrgRoutes } from './dashboard-org';
 import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
 
@@ -35,6 +37,8 @@ export const dashboardSurface: Surface<Caller> = {
   },
   renderError: envelopeError,
   routes: [
+    ...dashboardOasRoutes,
+    ...dashboardStreamsRoutes,
     {
       method: 'get',
       path: '/apis/search',

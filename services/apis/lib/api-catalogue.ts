@@ -71,7 +71,11 @@ export class ApiCatalogue {
     return { revision: await this.store.revision() };
   }
 
-  async create(params: ApisCreateParams): Promise<ApiRecord> {
+  /**
+   * `withOas`, for an API created in OAS form, gives the stored document for the ids the API
+   * was given (OasCatalogue); classic APIs have none.
+   */
+  async create(params: ApisCreateParams, withOas?: OasForIds): Promise<ApiRecord> {
     const input = params.api_definition;
     const definition = await this.federation.prepared(
       buildDefinition(input, {
@@ -82,15 +86,18 @@ export class ApiCatalogue {
     );
     await this.check(definition, params.hook_references);
     const now = this.now();
-    const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now };
+    const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now, ...oasOf(withOas, definition) };
     const [revision] = await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
     this.publish({ action: 'created', definition, revision });
     return toRecord(stored);
   }
 
-  async update(params: ApisUpdateParams): Promise<ApiRecord> {
+  /** `withOas` as in `create`: an OAS API is only updated in OAS form, a classic one only in classic form. */
+  async update(params: ApisUpdateParams, withOas?: OasForIds): Promise<ApiRecord> {
     const existing = await this.store.findByAnyId(params.id, params.org_scope);
     if (!existing) throw ApisErrors.notFound(params.id);
+    if (existing.oas && !withOas) throw ApisErrors.isOas(existing.definition.api_id);
+    if (!existing.oas && withOas) throw ApisErrors.notOas(existing.definition.api_id);
     const input = params.api_definition;
     const current = existing.definition;
     const definition = await this.federation.prepared(
@@ -108,6 +115,7 @@ export class ApiCatalogue {
       hook_references: params.hook_references ?? existing.hook_references,
       created_at: existing.created_at,
       updated_at: this.now(),
+      ...oasOf(withOas, definition),
     };
     const [revision, ...dependentRevisions] = await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx), dependents);
     this.publish({ action: 'updated', definition, revision });
@@ -204,6 +212,13 @@ export class ApiCatalogue {
     const holder = await this.store.findListenPathHolder(definition, previous?.id, trx);
     if (holder) throw ApisErrors.listenPathTaken(definition.proxy.listen_path, holder);
   }
+}
+
+/** Gives the OAS document to store for the ids an API was given. */
+export type OasForIds = (ids: { id: string; api_id: string; org_id: string }) => Record<string, unknown>;
+
+function oasOf(withOas: OasForIds | undefined, definition: ApiDefinition): Pick<StoredApi, 'oas'> {
+  return withOas ? { oas: withOas({ id: definition.id, api_id: definition.api_id, org_id: definition.org_id }) } : {};
 }
 
 function toRecord(api: StoredApi): ApiRecord {

@@ -11,6 +11,8 @@ import { APIS_REVISION_TABLE } from './migrations';
 export interface StoredApi {
   definition: ApiDefinition;
   hook_references: HookReference[];
+  /** the OpenAPI document of an API created in OAS form; undefined for classic APIs */
+  oas?: Record<string, unknown>;
   created_at: number;
   updated_at: number;
 }
@@ -31,6 +33,7 @@ interface ApiRow {
   domain: string;
   definition: string;
   hook_references: string;
+  oas: string | null;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -39,8 +42,9 @@ interface ApiRow {
 export class ApiStore {
   constructor(private readonly db: Knex) {}
 
-  async list(filter: { orgScope?: string; nameContains?: string }, window: PageWindow): Promise<{ items: StoredApi[]; total: number }> {
+  async list(filter: { orgScope?: string; nameContains?: string; oasOnly?: boolean }, window: PageWindow): Promise<{ items: StoredApi[]; total: number }> {
     const base = this.db<ApiRow>('apis').modify(inOrg(filter.orgScope)).modify((query) => {
+      if (filter.oasOnly) query.whereNotNull('oas');
       if (filter.nameContains) query.whereRaw('lower(name) like ? escape ?', [`%${escapeLike(filter.nameContains.toLowerCase())}%`, '\\']);
     });
     const [{ total }] = await base.clone().count({ total: '*' });
@@ -149,6 +153,7 @@ function toRow(api: StoredApi): ApiRow {
     domain: normaliseDomain(definition.domain),
     definition: JSON.stringify(definition),
     hook_references: JSON.stringify(api.hook_references),
+    oas: api.oas === undefined ? null : JSON.stringify(api.oas),
     created_at: api.created_at,
     updated_at: api.updated_at,
   };
@@ -158,6 +163,7 @@ function fromRow(row: ApiRow): StoredApi {
   return {
     definition: parseJson<ApiDefinition>(row.definition, {} as ApiDefinition),
     hook_references: parseJson<HookReference[]>(row.hook_references, []),
+    ...(row.oas ? { oas: parseJson<Record<string, unknown>>(row.oas, {}) } : {}),
     created_at: Number(row.created_at),
     updated_at: Number(row.updated_at),
   };

@@ -37,4 +37,18 @@ export const APIS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable(APIS_REVISION_TABLE);
     },
   },
+  {
+    // The OAS document of an API created in that form (null for classic APIs); gateways never read it.
+    name: '003_add_apis_oas',
+    async up(db) {
+      await db.schema.alterTable('apis', (t) => {
+        t.text('oas', 'longtext').nullable();
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('apis', (t) => {
+        t.dropColumn('oas');
+      });
+    },
+  },
 ];

@@ -8,15 +8,21 @@ export interface AppFilesResult {
   problems: string[];
 }
 
+/** Compiles an OAS document (JSON or YAML text) into its classic definition: the `apis` service's `apis.compileOas`. */
+export type OasCompiler = (text: string) => Promise<Record<string, unknown>>;
+
+const OAS_MARKER = /"x-gw-api-gateway"\s*:/;
+
 /**
- * Reads the API definition files of GW_APPS_DIR (`*.json`, one classic definition each), as the
- * reference gateway reads its apps folder. A missing folder is an empty one; a bad file is
- * skipped and reported, never half-loaded.
+ * Reads the API definition files of GW_APPS_DIR, as the reference gateway reads its apps folder:
+ * `*.json` holding one classic definition, or an OAS document carrying `x-gw-api-gateway`
+ * (also as `*.yaml` / `*.yml`), compiled by `compileOas` into its classic form. A missing
+ * folder is an empty one; a bad file is skipped and reported, never half-loaded.
  */
-export async function readAppFiles(dir: string): Promise<AppFilesResult> {
+export async function readAppFiles(dir: string, compileOas?: OasCompiler): Promise<AppFilesResult> {
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
+    names = (await readdir(dir)).filter((name) => /\.(json|ya?ml)$/.test(name)).sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { definitions: [], problems: [] };
     throw err;
@@ -26,7 +32,12 @@ export async function readAppFiles(dir: string): Promise<AppFilesResult> {
   for (const name of names) {
     const file = join(dir, name);
     try {
-      definitions.push(definitionFromFile(JSON.parse(await readFile(file, 'utf8'))));
+      const text = await readFile(file, 'utf8');
+      const oas = !name.endsWith('.json') || OAS_MARKER.test(text);
+      if (oas && !compileOas) throw new Error('OAS definition files need the apis service to compile them');
+      const raw = oas ? await compileOas!(text) : JSON.parse(text);
+      if (oas && !raw.api_id) throw new Error('x-gw-api-gateway.info.id is required in a definition file');
+      definitions.push(definitionFromFile(raw));
     } catch (err) {
       problems.push(`${file}: ${(err as Error).message}`);
     }

@@ -82,7 +82,10 @@ export class Gateway {
     }
     this.table = table;
     this.compiled = compiled;
-    this.deps.metrics?.retain(new Set([...compiled.keys()].map((definition) => definition.api_id)));
+    const served = new Set([...compiled.keys()].map((definition) => definition.api_id));
+    this.deps.metrics?.retain(served);
+    // Streams of APIs no longer served (deleted, deactivated, shadowed) stop, after draining.
+    this.deps.streams()?.retain(new Set([...compiled.entries()].filter(([d, o]) => d.streaming !== undefined && !o.failure).map(([d]) => d.api_id)));
   }
 
   readonly handle: Handler = (req, res) => {

@@ -6,6 +6,7 @@ import type { Surface } from '../../../lib/http/surface';
 import { gatewayCertRoutes } from './gateway-certs';
 import { gatewayKeyRoutes } from './gateway-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
+import { gatewayOasRoutes } from './gateway-oas';
 
 /**
  * What the gateway node running this surface exposes to it: the definitions it has loaded
@@ -40,6 +41,8 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
     },
     renderError: (problem: Problem) => ({ status: 'error', message: withChecks(problem) }),
     routes: [
+      // Before /apis/:id, which would take `oas` for an id.
+      ...gatewayOasRoutes(view),
       { method: 'get', path: '/apis', handle: async () => ({ body: view.loadedApis() }) },
       {
         method: 'get',

@@ -6,7 +6,9 @@ import type { ApiLookup, GraphqlApi, GraphqlEngineHandOff } from '../../../contr
 import type { GatewayEventName } from '../../../contracts/events';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import { compose, type Step } from './compose';
-import { compileEndpointRules, pathPattern } from './endpoint-rules';
+import { compileEndpointRules } from './endpoint-rules';
+import { compileEndpointEntries } from './endpoint-entries';
+import { compileEndpointFeatures } from './endpoint-features';
 import { compileHeaderTransform } from './header-transform';
 import { oauthEndpointsStep } from './oauth-endpoints';
 import { loadPlugins } from './plugins/plugin-loader';
@@ -15,11 +17,15 @@ import { authenticationStep } from './steps/authentication';
 import { batchStep } from './steps/batch';
 import { compilePersistedQueries } from './persisted-queries';
 import { graphqlStep } from './steps/graphql';
+import { streamsStep } from './steps/streams';
+import type { StreamApi, StreamsHandOff } from '../../../contracts/streams/hand-off';
 import { ipRulesStep } from './steps/ip-rules';
 import { mutualTlsStep, type CertificateSource } from './steps/mutual-tls';
 import { limitsStep } from './steps/limits';
 import { pluginStep } from './steps/plugins';
+import { mockResponseStep } from './steps/mock-response';
 import { replyStep } from './steps/reply';
+import { validateRequestStep } from './steps/validate-request';
 import { requestHeadersStep } from './steps/request-headers';
 import { sessionChecksStep } from './steps/session-checks';
 import { sizeLimitStep } from './steps/size-limit';
@@ -55,6 +61,8 @@ export interface CompileDeps {
   graphqlEngine(): GraphqlEngineHandOff | undefined;
   /** the other APIs of the node, for an API that names some (a supergraph's subgraphs) */
   lookupApi?: ApiLookup;
+  /** the streams service's hand-off, when this node runs it (stream APIs are not served otherwise) */
+  streams(): StreamsHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
@@ -79,15 +87,18 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     versionStep(settings, versions, deps.emitEvent),
     pluginStep('pre', plugins.pre, deps.logger),
     ipRulesStep(definition),
-    all.some((v) => v.sizeLimit > 0) ? sizeLimitStep : undefined,
+    all.some((v) => v.sizeLimit > 0 || v.sizeLimits) ? sizeLimitStep : undefined,
     mutualTlsStep(definition, deps.certificates),
     ...staged('auth', authenticationStep(definition, plugins.auth_check, deps)),
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
     graphqlStep(definition, graphqlApiOf(definition, deps), all.some((v) => v.persistedQueryFor !== undefined)),
+    streamsStep(streamApiOf(definition, deps)),
+    all.some((v) => v.validators) ? validateRequestStep : undefined,
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
-    all.some((v) => v.requestHeaders) ? requestHeadersStep : undefined,
+    all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
+    all.some((v) => v.requestHeaders || v.endpointRequestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
     upstreamCertificatesStep(definition, deps.certificates),
     upstreamStep({
@@ -138,6 +149,7 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     timeoutFor: compileTimeouts(extended?.hard_timeouts, version.ignore_endpoint_case === true, deps.defaultTimeoutMs),
     ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
+    ...compileEndpointFeatures(extended, version.ignore_endpoint_case === true, contextVars),
   };
 }
 
@@ -147,6 +159,14 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
  */
 function targetlessFallback(definition: ApiDefinition): string {
   return isSupergraphApi(definition) ? 'http://supergraph-without-target.invalid' : definition.proxy.target_url;
+}
+
+/** The streams of a stream API (`streaming`), started by the streams service; undefined for other APIs. */
+function streamApiOf(definition: ApiDefinition, deps: CompileDeps): StreamApi | undefined {
+  if (definition.streaming === undefined) return undefined;
+  const streams = deps.streams();
+  if (!streams) throw new Error('this gateway node does not run the streams service, which stream APIs need');
+  return streams.compile(definition);
 }
 
 /** The GraphQL side of a GraphQL API, compiled by graphql-engine; undefined for other APIs. */
@@ -165,22 +185,17 @@ function usesLimits(definition: ApiDefinition, versions: CompiledVersion[]): boo
 
 /** `extended_paths.rate_limit`: `{path, method, enabled, rate, per}`, tried in order. */
 function compileEndpointRateLimits(entries: unknown, ignoreCase: boolean): Pick<CompiledVersion, 'rateLimitFor' | 'hasEndpointRateLimits'> {
-  const rules = (Array.isArray(entries) ? entries : [])
-    .map((entry, index) => ({ entry, index }))
-    .filter(({ entry }) => entry && entry.enabled !== false && Number(entry.rate) > 0 && Number(entry.per) > 0)
-    .map(({ entry, index }) => ({ pattern: pathPattern(String(entry.path ?? '/'), ignoreCase), method: String(entry.method ?? '').toUpperCase(), limit: { index, rate: Number(entry.rate), per: Number(entry.per) } }));
-  if (rules.length === 0) return { hasEndpointRateLimits: false, rateLimitFor: () => undefined };
-  return {
-    hasEndpointRateLimits: true,
-    rateLimitFor: (method, relativePath) => rules.find((rule) => (rule.method === '' || rule.method === method) && rule.pattern.test(relativePath))?.limit,
-  };
+  const list = Array.isArray(entries) ? entries : [];
+  const lookup = compileEndpointEntries(list, ignoreCase, (entry) =>
+    Number(entry.rate) > 0 && Number(entry.per) > 0 ? { index: list.indexOf(entry), rate: Number(entry.rate), per: Number(entry.per) } : undefined,
+  );
+  if (!lookup) return { hasEndpointRateLimits: false, rateLimitFor: () => undefined };
+  return { hasEndpointRateLimits: true, rateLimitFor: (method, relativePath) => lookup.find(method, relativePath) };
 }
 
 /** `extended_paths.hard_timeouts`: `{path, method, timeout}` with the timeout in seconds. */
 function compileTimeouts(entries: unknown, ignoreCase: boolean, fallbackMs: number): CompiledVersion['timeoutFor'] {
-  const rules = (Array.isArray(entries) ? entries : [])
-    .filter((entry) => entry && Number(entry.timeout) > 0)
-    .map((entry) => ({ pattern: pathPattern(String(entry.path ?? '/'), ignoreCase), method: String(entry.method ?? '').toUpperCase(), ms: Number(entry.timeout) * 1000 }));
-  if (rules.length === 0) return () => fallbackMs;
-  return (method, relativePath) => rules.find((rule) => (rule.method === '' || rule.method === method) && rule.pattern.test(relativePath))?.ms ?? fallbackMs;
+  const lookup = compileEndpointEntries(entries, ignoreCase, (entry) => (Number(entry.timeout) > 0 ? Number(entry.timeout) * 1000 : undefined));
+  if (!lookup) return () => fallbackMs;
+  return (method, relativePath) => lookup.find(method, relativePath) ?? fallbackMs;
 }

@@ -1,5 +1,7 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
-import type { EndpointRules } from './endpoint-rules';
+import type { EndpointLookup } from './endpoint-entries';
+import type { EndpointRules, ReplyAction } from './endpoint-rules';
+import type { RequestValidator } from './request-validation';
 import type { HeaderTransform } from './header-transform';
 import type { RequestContext } from './request-context';
 import type { ParsedTarget } from './target';
@@ -24,6 +26,16 @@ export interface CompiledVersion {
   readonly hasEndpointRateLimits: boolean;
   /** the `extended_paths.persist_graphql` entry serving the request, if any */
   persistedQueryFor: PersistedQueryLookup | undefined;
+  /** `extended_paths.size_limits`: the endpoint's own request size limit in bytes */
+  sizeLimits: EndpointLookup<number> | undefined;
+  /** `extended_paths.transform_headers`: the endpoint's request header changes */
+  endpointRequestHeaders: EndpointLookup<HeaderTransform | undefined> | undefined;
+  /** `extended_paths.transform_response_headers`: the endpoint's response header changes */
+  endpointResponseHeaders: EndpointLookup<HeaderTransform | undefined> | undefined;
+  /** `extended_paths.mock_response`: the endpoint is answered by the gateway */
+  mockResponses: EndpointLookup<ReplyAction> | undefined;
+  /** `extended_paths.validate_json` and `validate_request`: checks of the request before it goes on */
+  validators: EndpointLookup<RequestValidator[]> | undefined;
 }
 
 export interface EndpointRateLimit {

@@ -45,3 +45,8 @@ export class NoContextError extends QueryError {
 
 /** The limits that keep one tenant's mapping from stalling or flooding the gateway. */
 export class LimitError extends QueryError {}
+
+/** a failure a mapping may catch or reword; limit failures always reach the message unchanged */
+export function isQueryFailure(err: unknown): err is QueryError {
+  return err instanceof QueryError && !(err instanceof LimitError);
+}

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { fail, type Context } from './query';
+import { charge, fail, type Context } from './query';
 import { param, type Args } from './params';
 import type { FunctionSpec } from './registry';
 import { formatTimestamp, RFC3339_NANO } from './time-layout';
@@ -137,6 +137,7 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
       if ((step > 0n && start > stop) || (step < 0n && start < stop)) fail(`with positive step arg start (${start}) must be < stop (${stop})`);
       const count = (stop - start) / step;
       if (count > BigInt(ctx.run.options.limits.maxValueNodes)) fail('range exceeds the element limit');
+      charge(ctx, Number(count));
       const out: Value[] = [];
       for (let v = start; step > 0n ? v < stop : v > stop; v += step) out.push(v);
       return out;

@@ -1,12 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
-import { LimitError, QueryError } from './errors';
+import { isQueryFailure } from './errors';
 import { asText, valueMethod } from './method-kit';
 import { param } from './params';
 import { parseJson } from './parse-json';
-import { checkSize, errFrom, fail, typeError } from './query';
+import { charge, checkSize, errFrom, fail, typeError } from './query';
 import type { MethodSpec } from './registry';
-import { Timestamp } from './timestamp';
-import { formatTimestamp, parseTimestamp, RFC3339_NANO, zoneOffset } from './time-layout';
 import { NOTHING, floatToInt, isObject, toJson, toText, typeOf, type Result, type Value } from './values';
 
 const GO_FLOAT = /^[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)$/i;
@@ -83,21 +81,6 @@ function strictBase64(s: string, shape: RegExp, encoding: BufferEncoding): Buffe
 const HASHES: Record<string, string> = { sha1: 'sha1', sha256: 'sha256', sha512: 'sha512', md5: 'md5' };
 const HMACS: Record<string, string> = { hmac_sha1: 'sha1', hmac_sha256: 'sha256', hmac_sha512: 'sha512' };
 
-/** a timestamp from a timestamp, an RFC 3339 string or Unix seconds (Bento's IGetTimestamp) */
-function timestampOf(v: Value): Timestamp {
-  if (v instanceof Timestamp) return v;
-  if (typeof v === 'bigint') return new Timestamp(v * 1_000_000_000n);
-  if (typeof v === 'number') return new Timestamp(BigInt(Math.round(v * 1e9)));
-  if (typeof v === 'string' || v instanceof Uint8Array) {
-    try {
-      return parseTimestamp(RFC3339_NANO, asText(v));
-    } catch (err) {
-      fail((err as Error).message);
-    }
-  }
-  throw typeError(v, '', 'number', 'string');
-}
-
 export const GENERAL_METHODS: Record<string, MethodSpec> = {
   catch: {
     params: [param('fallback', 'query')],
@@ -105,7 +88,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
       try {
         return target.exec(ctx);
       } catch (err) {
-        if (!(err instanceof QueryError) || err instanceof LimitError) throw err;
+        if (!isQueryFailure(err)) throw err;
         return args.query('fallback').exec(ctx.withValue(err.message));
       }
     },
@@ -117,7 +100,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
       try {
         v = target.exec(ctx);
       } catch (err) {
-        if (!(err instanceof QueryError) || err instanceof LimitError) throw err;
+        if (!isQueryFailure(err)) throw err;
       }
       return v === null || v === NOTHING ? args.query('fallback').exec(ctx) : v;
     },
@@ -127,6 +110,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     create: (target, args) => (ctx) => {
       const v = target.exec(ctx);
       const name = args.string('mapping', ctx);
+      charge(ctx, 1);
       const program = ctx.run.maps.get(name);
       if (!program) fail(`map ${name} was not found`);
       const root: { value: Result } = { value: NOTHING };
@@ -166,7 +150,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     try {
       return toNumber(v);
     } catch (err) {
-      if (args.has('default') && err instanceof QueryError) return Number(args.number('default', ctx));
+      if (args.has('default') && isQueryFailure(err)) return Number(args.number('default', ctx));
       throw err;
     }
   }),
@@ -176,7 +160,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     try {
       return toBool(v);
     } catch (err) {
-      if (args.has('default') && err instanceof QueryError) return args.bool('default', ctx);
+      if (args.has('default') && isQueryFailure(err)) return args.bool('default', ctx);
       throw err;
     }
   }),
@@ -223,36 +207,5 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     }
     return fail(`unrecognized hash type: ${algorithm}`);
   }),
-  ts_parse: valueMethod([param('format', 'string')], (v, args, ctx) => {
-    try {
-      return parseTimestamp(args.string('format', ctx), asText(v));
-    } catch (err) {
-      if (err instanceof QueryError) throw err;
-      return fail((err as Error).message);
-    }
-  }),
-  ts_format: valueMethod([param('format', 'string', { default: RFC3339_NANO }), param('tz', 'string', { optional: true })], (v, args, ctx) => {
-    let ts = timestampOf(v);
-    if (args.has('tz')) {
-      try {
-        ts = ts.withOffset(zoneOffset(args.string('tz', ctx), ts));
-      } catch (err) {
-        if (err instanceof QueryError) throw err;
-        fail((err as Error).message);
-      }
-    }
-    return formatTimestamp(ts, args.string('format', ctx));
-  }),
-  ts_tz: valueMethod([param('tz', 'string')], (v, args, ctx) => {
-    const ts = timestampOf(v);
-    try {
-      return ts.withOffset(zoneOffset(args.string('tz', ctx), ts));
-    } catch (err) {
-      return fail((err as Error).message);
-    }
-  }),
-  ts_unix: valueMethod([], (v) => timestampOf(v).unixSeconds),
-  ts_unix_milli: valueMethod([], (v) => timestampOf(v).epochNanos / 1_000_000n),
-  ts_unix_nano: valueMethod([], (v) => timestampOf(v).epochNanos),
 };
 

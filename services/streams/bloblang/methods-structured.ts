@@ -1,14 +1,15 @@
-import { QueryError } from './errors';
+import { isQueryFailure, QueryError } from './errors';
 import { asArray, asText, valueMethod } from './method-kit';
 import { param } from './params';
 import { getField, indexInto, sliceOf } from './paths';
-import { checkSize, errFrom, fail, typeError, type Context, type Query } from './query';
+import { charge, checkSize, errFrom, fail, typeError, type Context, type Query } from './query';
 import type { MethodSpec } from './registry';
 import { DELETE, NOTHING, bytesToString, isNumber, isObject, newObject, toFloat, valuesEqual, type Result, type Value, type ValueObject } from './values';
 
 const entry = (pairs: Record<string, Value>): ValueObject => Object.assign(newObject(), pairs);
 
 function runEach(q: Query, ctx: Context, value: Value): Result {
+  charge(ctx, 1);
   return q.exec(ctx.withValue(value));
 }
 
@@ -70,7 +71,7 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
         try {
           r = runEach(q, ctx, e);
         } catch (err) {
-          if (err instanceof QueryError) fail(`failed to process element ${i}: ${(errFrom(err, q.annotation) as Error).message}`);
+          if (isQueryFailure(err)) fail(`failed to process element ${i}: ${(errFrom(err, q.annotation) as Error).message}`);
           throw err;
         }
         if (r === DELETE) return;
@@ -85,7 +86,7 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
         try {
           r = runEach(q, ctx, entry({ key: k, value: v[k] }));
         } catch (err) {
-          if (err instanceof QueryError) fail(`failed to process element ${k}: ${(errFrom(err, q.annotation) as Error).message}`);
+          if (isQueryFailure(err)) fail(`failed to process element ${k}: ${(errFrom(err, q.annotation) as Error).message}`);
           throw err;
         }
         if (r === DELETE) continue;

@@ -1,4 +1,4 @@
-import { QueryError } from './errors';
+import { isQueryFailure, QueryError } from './errors';
 import { errFrom, fail, type Query, type Context, typeError, checkSize } from './query';
 import { Timestamp } from './timestamp';
 import { toText } from './values';
@@ -50,7 +50,7 @@ export function binary(op: Operator, l: Query, r: Query): Query {
           const v = l.exec(ctx);
           if (v !== null && v !== DELETE && v !== NOTHING) return v;
         } catch (err) {
-          if (!(err instanceof QueryError)) throw err;
+          if (!isQueryFailure(err)) throw err;
         }
         return r.exec(ctx);
       },

@@ -1,4 +1,4 @@
-import { QueryError } from './errors';
+import { isQueryFailure } from './errors';
 import { delimited } from './parse-literals';
 import { parseQuery, type Scope } from './parse-query';
 import { execValue, fail, type Context, type Query } from './query';
@@ -59,7 +59,7 @@ export function checkCondition(cond: Query, ctx: Context, index: number): boolea
   try {
     v = cond.exec(ctx);
   } catch (err) {
-    if (err instanceof QueryError) fail(`failed to check if condition${index > 0 ? ` ${index}` : ''}: ${err.message}`);
+    if (isQueryFailure(err)) fail(`failed to check if condition${index > 0 ? ` ${index}` : ''}: ${err.message}`);
     throw err;
   }
   if (typeof v === 'boolean') return v;
@@ -112,7 +112,7 @@ export function parseMatch(c: Cursor, scope: Scope): Query {
         try {
           matched = k.test(caseCtx);
         } catch (err) {
-          if (err instanceof QueryError) fail(`failed to check match case ${i}: ${err.message}`);
+          if (isQueryFailure(err)) fail(`failed to check match case ${i}: ${err.message}`);
           throw err;
         }
         if (matched) return k.body.exec(caseCtx);

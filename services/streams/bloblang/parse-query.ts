@@ -11,7 +11,11 @@ import { DELETE, NOTHING, newObject } from './values';
 export { checkCondition } from './parse-control';
 export { delimited } from './parse-literals';
 
-/** The query grammar: operators between terms, a term is a base followed by paths, methods, indexes. */
+/*
+ * The query grammar: operators between terms; a term is an optional `!`, a base (literal,
+ * reference, call, if, match, lambda, brackets) and its tails (fields, methods, indexes).
+ */
+
 /** Names bound by enclosing lambdas (`x -> …`), which shadow fields of `this`. */
 export interface Scope {
   named: ReadonlySet<string>;

@@ -17,14 +17,19 @@ export interface Limits {
   maxValueBytes: number;
   /** most array elements and object fields a mapping may copy in one assignment @default 1e6 */
   maxValueNodes: number;
+  /** element visits (lambda calls, copies, generated elements) one message may cost @default 1e7 */
+  maxSteps: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxMapDepth: 200, maxValueBytes: 16 * 1024 * 1024, maxValueNodes: 1_000_000 };
+export const DEFAULT_LIMITS: Limits = { maxMapDepth: 200, maxValueBytes: 16 * 1024 * 1024, maxValueNodes: 1_000_000, maxSteps: 10_000_000 };
 
 export interface RuntimeOptions {
   /** only environment variables with this prefix are readable by `env()`, named without it @default 'GW_STREAMS_ENV_' */
   envPrefix: string;
-  /** the environment `env()` reads @default process.env */
+  /**
+   * the environment `env()` reads, handed over by the streams runtime (lib/config is the one
+   * module that reads process.env) @default {} (env() gives null)
+   */
   env: Record<string, string | undefined>;
   /** the clock behind now() and timestamp_unix() @default Date.now-based */
   now: () => Timestamp;
@@ -49,6 +54,8 @@ export interface Execution {
   counters: Map<string, bigint>;
   options: RuntimeOptions;
   depth: number;
+  /** element visits so far (see Limits.maxSteps) */
+  steps: number;
 }
 
 /** A `map` definition: runs its statements with the context's root as the new document. */
@@ -159,6 +166,13 @@ export function execValue(q: Query, ctx: Context): Value {
   const v = q.exec(ctx);
   if (typeof v === 'symbol') throw typeError(v, q.annotation);
   return v;
+}
+
+/** counts work; past the budget the message fails (nested map_each over range() and the like) */
+export function charge(ctx: Context, steps: number): void {
+  const run = ctx.run;
+  run.steps += steps;
+  if (run.steps > run.options.limits.maxSteps) throw new LimitError(`mapping exceeded its budget of ${run.options.limits.maxSteps} steps`);
 }
 
 export function checkSize(length: number, ctx: Context): void {

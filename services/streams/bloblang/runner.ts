@@ -23,7 +23,8 @@ export interface MappingMessage {
 export interface MappedMessage {
   /** the new content as bytes (a structured root is serialised as JSON, keys sorted) */
   content: Buffer;
-  /** the new content as a document when the mapping produced a structured root, else undefined */
+  /** the new content as a document when the mapping produced a structured root, else undefined
+   *  (integers beyond 2^53 stay bigints there; `content` is always exact) */
   structured: unknown;
   metadata: Record<string, unknown>;
 }
@@ -58,7 +59,7 @@ export function parseMapping(text: string): Mapping | MappingSyntaxError {
 function runtimeOptions(options: MappingOptions = {}): RuntimeOptions {
   return {
     envPrefix: options.envPrefix ?? DEFAULT_ENV_PREFIX,
-    env: options.env ?? process.env,
+    env: options.env ?? {},
     now: options.now ?? (() => Timestamp.fromMillis(Date.now())),
     hostname: options.hostname ?? hostname,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
@@ -104,6 +105,7 @@ function prepare(mapping: Mapping, message: MappingMessage, options?: MappingOpt
     counters: mapping.compiled.counters,
     options: runtimeOptions(options),
     depth: 0,
+    steps: 0,
   };
   return { run, original: { bytes, get value() { return value; } } };
 }

@@ -1,6 +1,6 @@
 import { LimitError, QueryError } from './errors';
 import { checkCondition } from './parse-query';
-import { fail, type Context, type Query } from './query';
+import { charge, fail, type Context, type Query } from './query';
 import { DELETE, NOTHING, isObject, newObject, typeOf, type Result, type Value } from './values';
 
 export type Target =
@@ -51,7 +51,7 @@ function checkStatementCondition(cond: Query, ctx: Context, index: number): bool
 
 function assign(target: Target, value: Result, ctx: Context): void {
   const deleted = value === DELETE;
-  const copy = deleted ? null : boundedClone(value as Value, ctx.run.options.limits.maxValueNodes);
+  const copy = deleted ? null : boundedClone(value as Value, ctx);
   switch (target.kind) {
     case 'var':
       if (deleted) ctx.run.vars.delete(target.name);
@@ -122,7 +122,8 @@ function assignRoot(path: string[], value: Value | typeof DELETE, root: { value:
 }
 
 /** Copies a value for assignment (the input stays immutable) and refuses runaway sizes. */
-function boundedClone(v: Value, maxNodes: number): Value {
+function boundedClone(v: Value, ctx: Context): Value {
+  const maxNodes = ctx.run.options.limits.maxValueNodes;
   let nodes = 0;
   const copy = (x: Value): Value => {
     if (++nodes > maxNodes) throw new LimitError(`value exceeds the limit of ${maxNodes} elements`);
@@ -134,5 +135,7 @@ function boundedClone(v: Value, maxNodes: number): Value {
     }
     return x;
   };
-  return copy(v);
+  const copied = copy(v);
+  charge(ctx, nodes);
+  return copied;
 }

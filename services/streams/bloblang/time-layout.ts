@@ -17,7 +17,8 @@ const TOKENS = [
   'PM', 'pm', '1', '2', '3', '4', '5',
 ];
 
-type Chunk = { literal: string } | { token: string } | { fraction: { digits: number; trim: boolean } };
+/** a layout read into pieces; `bare` fractions (strftime's %f) have no leading dot */
+export type Chunk = { literal: string } | { token: string } | { fraction: { digits: number; trim: boolean; bare?: boolean } };
 
 function chunks(layout: string): Chunk[] {
   const out: Chunk[] = [];
@@ -58,13 +59,14 @@ function formatOffset(token: string, offset: number): string {
   return `${sign}${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}`;
 }
 
-export function formatTimestamp(ts: Timestamp, layout: string): string {
+export function formatTimestamp(ts: Timestamp, layout: string | Chunk[]): string {
   const f = ts.fields();
-  return chunks(layout)
+  return (typeof layout === 'string' ? chunks(layout) : layout)
     .map((chunk) => {
       if ('literal' in chunk) return chunk.literal;
       if ('fraction' in chunk) {
         const digits = pad(f.nanos, 9).slice(0, chunk.fraction.digits);
+        if (chunk.fraction.bare) return digits;
         if (!chunk.fraction.trim) return `.${digits}`;
         const trimmed = digits.replace(/0+$/, '');
         return trimmed ? `.${trimmed}` : '';
@@ -102,88 +104,119 @@ export function formatTimestamp(ts: Timestamp, layout: string): string {
 class LayoutError extends Error {}
 
 /** Parses `value` with a Go layout; throws an Error in Go's wording when it does not match. */
-export function parseTimestamp(layout: string, value: string): Timestamp {
-  const fields = { year: 1, month: 1, day: 1, hour: 0, minute: 0, second: 0, nanos: 0, offset: 0, pm: undefined as boolean | undefined };
-  let at = 0;
-  const fail = (what: string): never => {
-    throw new LayoutError(`parsing time "${value}" as "${layout}": cannot parse "${value.slice(at)}" as "${what}"`);
-  };
-  const digits = (min: number, max: number, what: string): number => {
-    const match = new RegExp(`^[0-9]{${min},${max}}`).exec(value.slice(at));
-    if (!match) fail(what);
-    at += match![0].length;
-    return Number(match![0]);
-  };
-  const word = (names: string[], len: number | undefined, what: string): number => {
-    const rest = value.slice(at).toLowerCase();
-    const index = names.findIndex((n) => rest.startsWith((len ? n.slice(0, len) : n).toLowerCase()));
-    if (index < 0) fail(what);
-    at += len ?? names[index].length;
-    return index;
-  };
-  for (const chunk of chunks(layout)) {
-    if ('literal' in chunk) {
-      if (!value.startsWith(chunk.literal, at)) fail(chunk.literal);
-      at += chunk.literal.length;
-      continue;
-    }
-    if ('fraction' in chunk) {
-      const match = /^[.,]([0-9]+)/.exec(value.slice(at));
-      if (!match) {
-        if (chunk.fraction.trim) continue;
-        fail(`.${'0'.repeat(chunk.fraction.digits)}`);
-      }
-      fields.nanos = Number(match![1].slice(0, 9).padEnd(9, '0'));
-      at += match![0].length;
-      continue;
-    }
-    const token = chunk.token;
-    switch (token) {
-      case 'January': fields.month = word(MONTHS, undefined, token) + 1; break;
-      case 'Jan': fields.month = word(MONTHS, 3, token) + 1; break;
-      case 'Monday': word(DAYS, undefined, token); break;
-      case 'Mon': word(DAYS, 3, token); break;
-      case 'MST': { const m = /^[A-Z]{3,5}/.exec(value.slice(at)); if (!m) fail(token); at += m![0].length; break; }
-      case '2006': fields.year = digits(4, 4, token); break;
-      case '06': fields.year = 2000 + digits(2, 2, token); if (fields.year >= 2069) fields.year -= 100; break;
-      case '01': case '1': fields.month = digits(token.length, 2, token); break;
-      case '02': case '2': case '_2': if (token === '_2' && value[at] === ' ') at++; fields.day = digits(token === '02' ? 2 : 1, 2, token); break;
-      case '002': digits(3, 3, token); break;
-      case '15': fields.hour = digits(1, 2, token); break;
-      case '03': case '3': fields.hour = digits(token.length, 2, token); break;
-      case '04': case '4': fields.minute = digits(token.length, 2, token); break;
-      case '05': case '5': {
-        fields.second = digits(token.length, 2, token);
-        const frac = /^[.,]([0-9]+)/.exec(value.slice(at));
-        if (frac && !chunks(layout).some((c) => 'fraction' in c)) {
-          fields.nanos = Number(frac[1].slice(0, 9).padEnd(9, '0'));
-          at += frac[0].length;
-        }
-        break;
-      }
-      case 'PM': case 'pm': { const p = value.slice(at, at + 2).toUpperCase(); if (p !== 'AM' && p !== 'PM') fail(token); fields.pm = p === 'PM'; at += 2; break; }
-      default: fields.offset = parseOffset(token);
-    }
+export function parseTimestamp(layout: string, value: string, pieces: Chunk[] = chunks(layout)): Timestamp {
+  const reader = new LayoutReader(layout, value);
+  const layoutChunks = pieces;
+  const hasFraction = layoutChunks.some((c) => 'fraction' in c);
+  for (const chunk of layoutChunks) {
+    if ('literal' in chunk) reader.literal(chunk.literal);
+    else if ('fraction' in chunk) reader.fraction(chunk.fraction.digits, chunk.fraction.trim, chunk.fraction.bare);
+    else reader.token(chunk.token, hasFraction);
   }
-  if (at < value.length) throw new LayoutError(`parsing time "${value}": extra text: "${value.slice(at)}"`);
-  if (fields.pm !== undefined) fields.hour = (fields.hour % 12) + (fields.pm ? 12 : 0);
-  if (fields.month < 1 || fields.month > 12) throw new LayoutError(`parsing time "${value}": month out of range`);
-  if (fields.day < 1 || fields.day > 31 || fields.hour > 23 || fields.minute > 59 || fields.second > 59) {
-    throw new LayoutError(`parsing time "${value}": day out of range`);
-  }
-  const utcMs = Date.UTC(fields.year, fields.month - 1, fields.day, fields.hour, fields.minute, fields.second) - fields.offset * 1000;
-  return new Timestamp(BigInt(utcMs) * 1_000_000n + BigInt(fields.nanos), fields.offset);
+  return reader.finish();
+}
 
-  function parseOffset(token: string): number {
-    if (token.startsWith('Z') && value[at] === 'Z') {
-      at++;
+/** The fields read so far from a value, one layout chunk at a time. */
+class LayoutReader {
+  private at = 0;
+  private year = 1;
+  private month = 1;
+  private day = 1;
+  private hour = 0;
+  private minute = 0;
+  private second = 0;
+  private nanos = 0;
+  private offset = 0;
+  private pm: boolean | undefined;
+
+  constructor(
+    private readonly layout: string,
+    private readonly value: string,
+  ) {}
+
+  private fail(what: string): never {
+    throw new LayoutError(`parsing time "${this.value}" as "${this.layout}": cannot parse "${this.value.slice(this.at)}" as "${what}"`);
+  }
+
+  private match(pattern: RegExp, what: string): RegExpExecArray {
+    const m = pattern.exec(this.value.slice(this.at));
+    if (!m) this.fail(what);
+    this.at += m![0].length;
+    return m!;
+  }
+
+  private digits(min: number, max: number, what: string): number {
+    return Number(this.match(new RegExp(`^[0-9]{${min},${max}}`), what)[0]);
+  }
+
+  private word(names: string[], len: number | undefined, what: string): number {
+    const rest = this.value.slice(this.at).toLowerCase();
+    const index = names.findIndex((n) => rest.startsWith((len ? n.slice(0, len) : n).toLowerCase()));
+    if (index < 0) this.fail(what);
+    this.at += len ?? names[index].length;
+    return index;
+  }
+
+  literal(text: string): void {
+    if (!this.value.startsWith(text, this.at)) this.fail(text);
+    this.at += text.length;
+  }
+
+  fraction(digits: number, optional: boolean, bare = false): void {
+    const m = (bare ? /^()([0-9]+)/ : /^[.,]([0-9]+)/).exec(this.value.slice(this.at));
+    if (!m) {
+      if (!optional) this.fail(`.${'0'.repeat(digits)}`);
+      return;
+    }
+    this.nanos = Number(m[m.length - 1].slice(0, 9).padEnd(9, '0'));
+    this.at += m[0].length;
+  }
+
+  token(token: string, layoutHasFraction: boolean): void {
+    switch (token) {
+      case 'January': this.month = this.word(MONTHS, undefined, token) + 1; break;
+      case 'Jan': this.month = this.word(MONTHS, 3, token) + 1; break;
+      case 'Monday': this.word(DAYS, undefined, token); break;
+      case 'Mon': this.word(DAYS, 3, token); break;
+      case 'MST': this.match(/^[A-Z]{3,5}/, token); break;
+      case '2006': this.year = this.digits(4, 4, token); break;
+      case '06': this.year = 2000 + this.digits(2, 2, token); if (this.year >= 2069) this.year -= 100; break;
+      case '01': case '1': this.month = this.digits(token.length, 2, token); break;
+      case '_2': if (this.value[this.at] === ' ') this.at++; this.day = this.digits(1, 2, token); break;
+      case '02': case '2': this.day = this.digits(token.length, 2, token); break;
+      case '002': this.digits(3, 3, token); break;
+      case '15': this.hour = this.digits(1, 2, token); break;
+      case '03': case '3': this.hour = this.digits(token.length, 2, token); break;
+      case '04': case '4': this.minute = this.digits(token.length, 2, token); break;
+      case '05': case '5':
+        this.second = this.digits(token.length, 2, token);
+        // Go accepts a fraction after the seconds even when the layout has none
+        if (!layoutHasFraction) this.fraction(0, true);
+        break;
+      case 'PM': case 'pm': this.pm = this.match(/^(AM|PM)/i, token)[0].toUpperCase() === 'PM'; break;
+      default: this.offset = this.zone(token);
+    }
+  }
+
+  private zone(token: string): number {
+    if (token.startsWith('Z') && this.value[this.at] === 'Z') {
+      this.at++;
       return 0;
     }
-    const m = /^([+-])([0-9]{2})(?::?([0-9]{2}))?(?::?([0-9]{2}))?/.exec(value.slice(at));
-    if (!m) fail(token);
-    at += m![0].length;
-    const seconds = Number(m![2]) * 3600 + Number(m![3] ?? 0) * 60 + Number(m![4] ?? 0);
-    return m![1] === '-' ? -seconds : seconds;
+    const m = this.match(/^([+-])([0-9]{2})(?::?([0-9]{2}))?(?::?([0-9]{2}))?/, token);
+    const seconds = Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
+    return m[1] === '-' ? -seconds : seconds;
+  }
+
+  finish(): Timestamp {
+    if (this.at < this.value.length) throw new LayoutError(`parsing time "${this.value}": extra text: "${this.value.slice(this.at)}"`);
+    if (this.pm !== undefined) this.hour = (this.hour % 12) + (this.pm ? 12 : 0);
+    if (this.month < 1 || this.month > 12) throw new LayoutError(`parsing time "${this.value}": month out of range`);
+    if (this.day < 1 || this.day > 31 || this.hour > 23 || this.minute > 59 || this.second > 59) {
+      throw new LayoutError(`parsing time "${this.value}": day out of range`);
+    }
+    const utcMs = Date.UTC(this.year, this.month - 1, this.day, this.hour, this.minute, this.second) - this.offset * 1000;
+    return new Timestamp(BigInt(utcMs) * 1_000_000n + BigInt(this.nanos), this.offset);
   }
 }
 
@@ -201,4 +234,28 @@ export function zoneOffset(zone: string, at: Timestamp): number {
   if (!m) return 0;
   const seconds = Number(m[2]) * 3600 + Number(m[3]) * 60;
   return m[1] === '-' ? -seconds : seconds;
+}
+
+/** strftime directives (as Bento's ts_strftime / ts_strptime read them) in Go layout pieces */
+const STRFTIME: Record<string, Chunk[]> = {
+  Y: [{ token: '2006' }], y: [{ token: '06' }], m: [{ token: '01' }], d: [{ token: '02' }], e: [{ token: '_2' }],
+  b: [{ token: 'Jan' }], h: [{ token: 'Jan' }], B: [{ token: 'January' }], a: [{ token: 'Mon' }], A: [{ token: 'Monday' }],
+  H: [{ token: '15' }], I: [{ token: '03' }], M: [{ token: '04' }], S: [{ token: '05' }], p: [{ token: 'PM' }],
+  j: [{ token: '002' }], z: [{ token: '-0700' }], Z: [{ token: 'MST' }], f: [{ fraction: { digits: 6, trim: false, bare: true } }],
+  F: [{ token: '2006' }, { literal: '-' }, { token: '01' }, { literal: '-' }, { token: '02' }],
+  T: [{ token: '15' }, { literal: ':' }, { token: '04' }, { literal: ':' }, { token: '05' }],
+  D: [{ token: '01' }, { literal: '/' }, { token: '02' }, { literal: '/' }, { token: '06' }],
+  '%': [{ literal: '%' }], n: [{ literal: '\n' }], t: [{ literal: '\t' }],
+};
+
+export function strftimeChunks(format: string): Chunk[] {
+  const out: Chunk[] = [];
+  for (let i = 0; i < format.length; i++) {
+    const directive = format[i] === '%' ? STRFTIME[format[i + 1]] : undefined;
+    if (directive) {
+      out.push(...directive);
+      i++;
+    } else out.push({ literal: format[i] });
+  }
+  return out;
 }

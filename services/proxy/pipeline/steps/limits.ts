@@ -19,12 +19,14 @@ export interface LimitsStepDeps {
  * Rate limits, throttling and quotas (SPEC.md "Limits"), decided by the `limiter` service:
  * the API's `global_rate_limit`; the key's limit (per API from `access_rights[*].limit`, else
  * the session's rate and per), or the version's `extended_paths.rate_limit` entry that matches;
- * then the key's quota. `disable_rate_limit` turns the rate limits off, not the quota. A key
+ * then the key's quota. `disable_rate_limit` turns the rate limits off, not the quota;
+ * `disable_quota` turns the quota off. A key
  * over its limit is held and retried when its throttle settings allow.
  */
 export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Step {
   const apiId = definition.api_id;
   const ratesOff = definition.disable_rate_limit === true;
+  const quotaOff = definition.disable_quota === true;
   const global = definition.global_rate_limit as { rate?: number; per?: number } | undefined;
   const apiLimit: RateSpec | undefined = !ratesOff && positive(global?.rate) && positive(global?.per) ? { counter: `api:${apiId}`, rate: global!.rate!, per: global!.per! } : undefined;
   // Synchronous when there is nothing to check, so such requests stay off the promise path.
@@ -40,7 +42,7 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
       key_hash: ctx.keyHash,
       api_limit: apiLimit,
       key_limit: ratesOff ? undefined : keyLimit(ctx, session, own, scope),
-      quota: session && ctx.keyHash ? quotaOf(own ?? session, quotaCounter(ctx.keyHash, own ? apiId : undefined)) : undefined,
+      quota: !quotaOff && session && ctx.keyHash ? quotaOf(own ?? session, quotaCounter(ctx.keyHash, own ? apiId : undefined)) : undefined,
     };
     if (!params.api_limit && !params.key_limit && !params.quota) return;
     return enforce(ctx, deps, params, own ?? session ?? {});

@@ -4,12 +4,14 @@ import { GatewayMessages, sendGatewayError } from '../gateway-errors';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * `global_size_limit` of the request's version, in bytes: a larger stated `Content-Length` is
+ * The endpoint's `extended_paths.size_limits` entry, else `global_size_limit` of the request's
+ * version, in bytes: a larger stated `Content-Length` is
  * 400 `Request is too large`; a body-carrying request without one is 411. Node's parser holds
  * the client to the length it stated, so the body can not be larger than checked.
  */
 export const sizeLimitStep: Step = (ctx) => {
-  const limit = ctx.version?.sizeLimit ?? 0;
+  const version = ctx.version;
+  const limit = version?.sizeLimits?.find(ctx.req.method ?? 'GET', ctx.relativePath) ?? version?.sizeLimit ?? 0;
   if (limit <= 0) return;
   const stated = ctx.req.headers['content-length'];
   if (stated === undefined) {

@@ -98,8 +98,10 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     this.ctx.upstreamMs = performance.now() - this.ctx.upstreamSentAt;
     const headers = forwardedResponseHeaders(upstreamHeaders);
     Object.assign(headers, this.ctx.responseHeaders);
-    const transform = this.ctx.version!.responseHeaders;
-    if (transform) applyHeaderTransform(transform, headers, this.ctx);
+    const version = this.ctx.version!;
+    if (version.responseHeaders) applyHeaderTransform(version.responseHeaders, headers, this.ctx);
+    const endpoint = version.endpointResponseHeaders?.find(this.ctx.req.method ?? 'GET', this.ctx.relativePath);
+    if (endpoint) applyHeaderTransform(endpoint, headers, this.ctx);
     if (this.options.responsePlugins.length === 0) {
       this.ctx.res.writeHead(statusCode, headers);
       const length = upstreamHeaders['content-length'];

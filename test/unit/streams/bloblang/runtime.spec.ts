@@ -102,6 +102,19 @@ describe('streams: Bloblang runtime', () => {
       assert.match(errorOf(nesting, { content: '{}' }, { limits: { maxValueNodes: 10_000 } }), /exceeds the limit of 10000 elements/);
     });
 
+    it('nested loops over generated arrays stop at the step budget', () => {
+      const message = errorOf('root = range(0, 100000).map_each(i -> range(0, 100000).length())', { content: '{}' });
+      assert.equal(message, 'mapping exceeded its budget of 10000000 steps');
+    });
+
+    it('fan-out recursion (each call applying twice) stops at the step budget', () => {
+      const mapping = 'map twice {\n  root = if this > 0 { [(this - 1).apply("twice"), (this - 1).apply("twice")] } else { 0 }\n}\nroot = this.n.apply("twice")';
+      assert.equal(errorOf(mapping, { content: '{"n":60}' }, { limits: { maxSteps: 100_000 } }), 'mapping exceeded its budget of 100000 steps');
+      const small = execute(compile(mapping), { content: '{"n":2}' });
+      assert.ok(small.kind === 'message');
+      assert.equal(small.message.content.toString(), '[[0,0],[0,0]]');
+    });
+
     it('recursion depth is bounded and configurable', () => {
       const mapping = 'map down {\n  root = if this > 0 { (this - 1).apply("down") } else { "bottom" }\n}\nroot = this.n.apply("down")';
       const ok = execute(compile(mapping), { content: '{"n":50}' });

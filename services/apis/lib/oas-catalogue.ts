@@ -1,0 +1,73 @@
+import type { ApiRecord } from '../../../contracts/apis/api-definition';
+import type { ApisCreateOasParams, ApisGetParams, ApisListOasParams, ApisListOasResult, ApisUpdateOasParams, OasApiDocument } from '../../../contracts/apis/actions';
+import { pageCount, pageWindow } from '../../../lib/pagination';
+import { ApisErrors } from '../errors';
+import type { ApiCatalogue } from './api-catalogue';
+import type { ApiStore } from './api-store';
+import { classicToOas, compileOasDefinition, GATEWAY_EXTENSION, parseDocumentText, STREAMING_EXTENSION, withStoredIds, type ClassicInput, type CompileOptions } from './oas';
+
+/**
+ * API definitions in OAS form. The document is checked and compiled into a classic definition,
+ * which goes through the same rules, store and change events as any other (ApiCatalogue); the
+ * document is stored beside it, with the ids the API was given, for reads and export.
+ */
+export class OasCatalogue {
+  constructor(
+    private readonly catalogue: ApiCatalogue,
+    private readonly store: ApiStore,
+    private readonly pageSize: number,
+    private readonly options: CompileOptions = {},
+  ) {}
+
+  async create(params: ApisCreateOasParams): Promise<ApiRecord> {
+    const raw = parseDocumentText(params.document_text);
+    if (params.generate_ids) dropIds(raw);
+    const { document, classic, hookReferences } = compileOasDefinition(raw, { ...this.options, requireStreaming: params.streams === true });
+    return this.catalogue.create({ org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
+  }
+
+  async update(params: ApisUpdateOasParams): Promise<ApiRecord> {
+    const { document, classic, hookReferences } = compileOasDefinition(parseDocumentText(params.document_text), { ...this.options, requireStreaming: params.streams === true });
+    if (params.streams === true) await this.get({ id: params.id, org_scope: params.org_scope, streams: true });
+    if (params.keep_api_id && classic.api_id !== undefined) {
+      const existing = await this.store.findByAnyId(params.id, params.org_scope);
+      if (existing && existing.definition.api_id !== classic.api_id) throw ApisErrors.idMismatch(params.id, classic.api_id);
+    }
+    return this.catalogue.update({ id: params.id, org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
+  }
+
+  async get(params: ApisGetParams): Promise<OasApiDocument> {
+    const found = await this.store.findByAnyId(params.id, params.org_scope);
+    if (!found) throw ApisErrors.notFound(params.id);
+    if (!found.oas) throw ApisErrors.notOas(found.definition.api_id);
+    if (params.streams === true && found.oas[STREAMING_EXTENSION] === undefined) throw ApisErrors.notFound(params.id);
+    return found.oas;
+  }
+
+  /** The stored document of an OAS API; a classic API as an OAS document. */
+  async export(params: ApisGetParams): Promise<OasApiDocument> {
+    const found = await this.store.findByAnyId(params.id, params.org_scope);
+    if (!found) throw ApisErrors.notFound(params.id);
+    return found.oas ?? classicToOas(found.definition);
+  }
+
+  async list(params: ApisListOasParams): Promise<ApisListOasResult> {
+    const { items, total } = await this.store.list({ orgScope: params.org_scope, oasOnly: true }, pageWindow(params.page ?? 1, this.pageSize));
+    return { apis: items.map((item) => item.oas!), pages: pageCount(total, this.pageSize) };
+  }
+}
+
+/** A document compiled without storing it: the classic definition a gateway serves for an OAS definition file. */
+export async function compileOasText(text: string, options: CompileOptions = {}): Promise<{ api_definition: ClassicInput }> {
+  return { api_definition: compileOasDefinition(parseDocumentText(text), options).classic };
+}
+
+/** On the dashboard the store gives the ids, whatever the document says. */
+function dropIds(raw: Record<string, unknown>): void {
+  const extension = raw[GATEWAY_EXTENSION] as { info?: Record<string, unknown> } | undefined;
+  if (extension?.info && typeof extension.info === 'object') {
+    delete extension.info.id;
+    delete extension.info.dbId;
+    delete extension.info.orgId;
+  }
+}

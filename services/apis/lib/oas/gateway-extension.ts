@@ -1,0 +1,117 @@
+/** The typed shape of `x-gw-api-gateway` (checked by gateway-extension-schema.ts before it is read). */
+
+export interface Toggle {
+  enabled?: boolean;
+}
+export interface NameToggle extends Toggle {
+  name?: string;
+}
+export interface HeaderEntry {
+  name: string;
+  value: string;
+}
+export interface HeaderTransformSettings extends Toggle {
+  add?: HeaderEntry[];
+  remove?: string[];
+}
+export interface ValueSetting extends Toggle {
+  value: number;
+}
+export interface RateLimitSettings extends Toggle {
+  rate: number;
+  per: string;
+}
+export interface PluginEntry extends Toggle {
+  functionName: string;
+  path: string;
+}
+
+export interface SchemeSettings extends Toggle {
+  header?: NameToggle;
+  query?: NameToggle;
+  cookie?: NameToggle;
+  enableClientCertificate?: boolean;
+  cacheTTL?: number;
+  disableCaching?: boolean;
+  extractCredentialsFromBody?: Toggle & { userRegexp?: string; passwordRegexp?: string };
+  allowedAuthorizeTypes?: string[];
+  authLoginRedirect?: string;
+  notifications?: { sharedSecret?: string; onKeyChangeUrl?: string };
+}
+
+export interface OperationSettings {
+  allow?: Toggle;
+  block?: Toggle;
+  ignoreAuthentication?: Toggle;
+  trackEndpoint?: Toggle;
+  doNotTrackEndpoint?: Toggle;
+  mockResponse?: Toggle & { code?: number; body?: string; headers?: HeaderEntry[]; fromOASExamples?: Toggle & { code?: number; contentType?: string; exampleName?: string } };
+  requestSizeLimit?: ValueSetting;
+  transformRequestHeaders?: HeaderTransformSettings;
+  transformResponseHeaders?: HeaderTransformSettings;
+  enforceTimeout?: ValueSetting;
+  rateLimit?: RateLimitSettings;
+  validateRequest?: Toggle & { errorResponseCode?: number };
+}
+
+export interface EventHandlerSettings extends Toggle {
+  trigger: string;
+  type: 'webhook';
+  id?: string;
+  name?: string;
+  url: string;
+  method?: string;
+  headers?: HeaderEntry[];
+  bodyTemplate?: string;
+  cooldownPeriod?: string;
+}
+
+export interface GatewayExtension {
+  info: {
+    name: string;
+    id?: string;
+    dbId?: string;
+    orgId?: string;
+    state?: { active?: boolean; internal?: boolean };
+    versioning?: Toggle & { name?: string; default?: string; location?: string; key?: string; stripVersioningData?: boolean; versions?: Array<{ name: string; id: string }> };
+  };
+  upstream: {
+    url: string;
+    rateLimit?: RateLimitSettings;
+    mutualTLS?: Toggle & { domainToCertificateMapping?: Array<{ domain: string; certificateId: string }> };
+  };
+  server: {
+    listenPath: { value: string; strip?: boolean };
+    customDomain?: NameToggle;
+    authentication?: Toggle & {
+      stripAuthorizationData?: boolean;
+      baseIdentityProvider?: string;
+      securitySchemes?: Record<string, SchemeSettings>;
+      hmac?: Toggle & { allowedAlgorithms?: string[]; allowedClockSkew?: number };
+    };
+    clientCertificates?: Toggle & { allowlist?: string[] };
+    ipAccessControl?: Toggle & { allow?: string[]; block?: string[] };
+    contextVariables?: Toggle;
+    eventHandlers?: EventHandlerSettings[];
+  };
+  middleware?: {
+    global?: {
+      transformRequestHeaders?: HeaderTransformSettings;
+      transformResponseHeaders?: HeaderTransformSettings;
+      requestSizeLimit?: ValueSetting;
+      pluginConfig?: { driver?: string };
+      prePlugins?: PluginEntry[];
+      postAuthenticationPlugins?: PluginEntry[];
+      postPlugins?: PluginEntry[];
+      responsePlugins?: PluginEntry[];
+      skipRateLimit?: boolean;
+      skipQuota?: boolean;
+    };
+    operations?: Record<string, OperationSettings>;
+  };
+}
+
+/** A setting is on only with `enabled: true`, as in the reference gateway. */
+export function on(toggle: Toggle | undefined): boolean {
+  return toggle?.enabled === true;
+}

@@ -1,0 +1,36 @@
+import { ApisErrors } from '../../errors';
+
+const MAX_DEPTH = 64;
+
+/**
+ * A copy of `value` with every local `$ref` (`#/components/...`) replaced by what it points to,
+ * so the schemas can go to a gateway without the document. A reference that points nowhere, one
+ * outside the document, or a cycle is refused with the pointer of the `$ref`.
+ */
+export function resolveLocalRefs(value: unknown, document: Record<string, unknown>, at: string, seen: string[] = []): unknown {
+  if (seen.length > MAX_DEPTH) throw ApisErrors.invalidOas([`${at}: references nest more than ${MAX_DEPTH} levels deep`]);
+  if (Array.isArray(value)) return value.map((item, i) => resolveLocalRefs(item, document, `${at}/${i}`, seen));
+  if (typeof value !== 'object' || value === null) return value;
+  const record = value as Record<string, unknown>;
+  if (typeof record.$ref === 'string') {
+    const ref = record.$ref;
+    if (!ref.startsWith('#/')) throw ApisErrors.invalidOas([`${at}/$ref: only references inside the document (#/...) are supported, not ${ref}`]);
+    if (seen.includes(ref)) throw ApisErrors.invalidOas([`${at}/$ref: ${ref} refers to itself (recursive schemas are not supported for validation)`]);
+    const target = follow(document, ref);
+    if (target === undefined) throw ApisErrors.invalidOas([`${at}/$ref: ${ref} points to nothing in the document`]);
+    return resolveLocalRefs(target, document, at, [...seen, ref]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(record)) out[key] = resolveLocalRefs(item, document, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen);
+  return out;
+}
+
+function follow(document: Record<string, unknown>, ref: string): unknown {
+  let node: unknown = document;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}

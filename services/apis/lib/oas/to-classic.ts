@@ -1,0 +1,113 @@
+import type { ApisCreateParams } from '../../../../contracts/apis/actions';
+import { ApisErrors } from '../../errors';
+import type { HookReference } from '../../../../contracts/apis/api-definition';
+import { durationSeconds } from './duration';
+import { GATEWAY_EXTENSION, pointer, type OasDocument } from './document';
+import { on, type GatewayExtension, type HeaderTransformSettings, type PluginEntry } from './gateway-extension';
+import { authenticationToClassic } from './to-classic-auth';
+import { operationsToClassic } from './to-classic-operations';
+
+type Classic = Record<string, unknown>;
+export type ClassicInput = ApisCreateParams['api_definition'];
+
+/**
+ * Compiles a checked OAS document into the classic definition every gateway already serves:
+ * one chain for both forms. The document itself is kept beside it by the store (for reads and
+ * export); gateways only ever see the classic form (`is_oas: true`).
+ */
+export function gatewayExtensionToClassic(document: OasDocument): ClassicInput {
+  const x = document[GATEWAY_EXTENSION] as GatewayExtension;
+  if (on(x.info.versioning)) {
+    throw ApisErrors.invalidOas([`${pointer(GATEWAY_EXTENSION, 'info', 'versioning', 'enabled')}: versioning across OAS APIs is not supported yet; leave it disabled`]);
+  }
+  const definition: Classic = {
+    name: x.info.name,
+    active: x.info.state?.active ?? true,
+    is_oas: true,
+    proxy: { listen_path: x.server.listenPath.value, target_url: x.upstream.url, strip_listen_path: x.server.listenPath.strip === true },
+    ...authenticationToClassic(document, x),
+    ...serverToClassic(x),
+    ...upstreamToClassic(x),
+    ...globalMiddlewareToClassic(x),
+    version_data: versionData(document, x),
+  };
+  if (x.info.id) definition.api_id = x.info.id;
+  if (x.info.state?.internal === true) definition.internal = true;
+  return definition as ClassicInput;
+}
+
+function serverToClassic(x: GatewayExtension): Classic {
+  const { server } = x;
+  const out: Classic = {};
+  if (on(server.customDomain) && server.customDomain!.name) out.domain = server.customDomain!.name;
+  if (on(server.clientCertificates)) Object.assign(out, { use_mutual_tls_auth: true, client_certificates: server.clientCertificates!.allowlist ?? [] });
+  if (on(server.ipAccessControl)) {
+    const { allow = [], block = [] } = server.ipAccessControl!;
+    if (allow.length > 0) Object.assign(out, { enable_ip_whitelisting: true, allowed_ips: allow });
+    if (block.length > 0) Object.assign(out, { enable_ip_blacklisting: true, blacklisted_ips: block });
+  }
+  if (on(server.contextVariables)) out.enable_context_vars = true;
+  return out;
+}
+
+/**
+ * `server.eventHandlers` (type webhook) as hook references: an inline webhook (url, method,
+ * headers, bodyTemplate as its template path), or the stored webhook its `id` names; the
+ * cool-down as `event_timeout`. Delivered by the webhooks service like any hook reference.
+ */
+export function eventHandlersToHookReferences(document: OasDocument): HookReference[] {
+  const x = document[GATEWAY_EXTENSION] as GatewayExtension;
+  return (x.server.eventHandlers ?? []).filter(on).map((h) => {
+    const timeout = h.cooldownPeriod ? Math.round(durationSeconds(h.cooldownPeriod) ?? 0) : 0;
+    const hook: Record<string, unknown> = { name: h.name ?? h.trigger, method: h.method ?? 'POST', target_path: h.url, header_map: Object.fromEntries((h.headers ?? []).map((e) => [e.name, e.value])), event_timeout: timeout };
+    if (h.id) hook.id = h.id;
+    if (h.bodyTemplate) hook.template_path = h.bodyTemplate;
+    return { event_name: h.trigger, hook, event_timeout: timeout };
+  });
+}
+
+function upstreamToClassic(x: GatewayExtension): Classic {
+  const out: Classic = {};
+  const limit = x.upstream.rateLimit;
+  if (on(limit)) out.global_rate_limit = { rate: limit!.rate, per: durationSeconds(limit!.per) ?? 0 };
+  const mtls = x.upstream.mutualTLS;
+  if (on(mtls)) out.upstream_certificates = Object.fromEntries((mtls!.domainToCertificateMapping ?? []).map((m) => [m.domain, m.certificateId]));
+  return out;
+}
+
+const PLUGIN_HOOKS: Array<[keyof NonNullable<NonNullable<GatewayExtension['middleware']>['global']>, string]> = [
+  ['prePlugins', 'pre'],
+  ['postAuthenticationPlugins', 'post_key_auth'],
+  ['postPlugins', 'post'],
+  ['responsePlugins', 'response'],
+];
+
+function globalMiddlewareToClassic(x: GatewayExtension): Classic {
+  const global = x.middleware?.global;
+  if (!global) return {};
+  const out: Classic = {};
+  if (global.skipRateLimit === true) out.disable_rate_limit = true;
+  if (global.skipQuota === true) out.disable_quota = true;
+  const middleware: Classic = {};
+  for (const [field, hook] of PLUGIN_HOOKS) {
+    const entries = global[field] as PluginEntry[] | undefined;
+    if (entries?.length) middleware[hook] = entries.map((p) => ({ name: p.functionName, path: p.path, disabled: p.enabled !== true }));
+  }
+  if (Object.keys(middleware).length > 0) out.custom_middleware = { driver: global.pluginConfig?.driver ?? 'node', ...middleware };
+  return out;
+}
+
+/** One version, `Default`: the global header and size settings and every operation's endpoint lists. */
+function versionData(document: OasDocument, x: GatewayExtension): Classic {
+  const global = x.middleware?.global;
+  const version: Classic = { name: 'Default', use_extended_paths: true, extended_paths: operationsToClassic(document, x.middleware?.operations ?? {}) };
+  Object.assign(version, headerFields(global?.transformRequestHeaders, 'global_headers', 'global_headers_remove'));
+  Object.assign(version, headerFields(global?.transformResponseHeaders, 'global_response_headers', 'global_response_headers_remove'));
+  if (on(global?.requestSizeLimit)) version.global_size_limit = global!.requestSizeLimit!.value;
+  return { not_versioned: true, default_version: 'Default', versions: { Default: version } };
+}
+
+function headerFields(settings: HeaderTransformSettings | undefined, set: string, remove: string): Classic {
+  if (!on(settings)) return {};
+  return { [set]: Object.fromEntries((settings!.add ?? []).map((e) => [e.name, e.value])), [remove]: settings!.remove ?? [] };
+}

@@ -1,0 +1,130 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import type { Input, Sink } from '../components';
+import { httpClientSettings, succeeded, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
+import { newMessage } from '../message';
+import { checkOutbound, outboundAgent, outboundCall, type OutboundPolicy } from '../outbound';
+import type { RateLimits } from '../rate-limits';
+import type { ConnectorCounters } from '../stats';
+
+export interface HttpClientInputConfig extends HttpClientConfig {
+  payload?: string;
+  body?: string;
+  drop_empty_bodies?: boolean;
+  stream?: { enabled?: boolean; reconnect?: boolean };
+}
+
+/**
+ * Bento's `http_client` input: polls `url` (with `verb`, `headers`, `payload`), each successful
+ * response body one message, the next poll once the output accepted it (paced by
+ * `rate_limit`). With `stream.enabled` it holds one long-lived response and takes each line as
+ * a message, reconnecting when it ends. Failures wait `retry_period`, doubling up to
+ * `max_retry_backoff`.
+ */
+export class HttpClientInput implements Input {
+  private readonly settings: HttpClientSettings;
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly config: HttpClientInputConfig,
+    limits: RateLimits,
+    private readonly policy: OutboundPolicy,
+    private readonly counters: ConnectorCounters,
+    private readonly log: (message: string) => void,
+  ) {
+    this.settings = httpClientSettings(config, limits, 'GET');
+  }
+
+  start(sink: Sink): void {
+    void (this.config.stream?.enabled ? this.streamLoop(sink) : this.pollLoop(sink)).catch(() => undefined);
+  }
+
+  /** Stops polling; a message already taken is still delivered by the draining stream. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+  }
+
+  private get signal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  private async pollLoop(sink: Sink): Promise<void> {
+    let wait = this.settings.retryPeriodMs;
+    while (!this.signal.aborted) {
+      await this.settings.rateLimit?.access(this.signal);
+      try {
+        this.counters.connectionAttempts++;
+        const response = await outboundCall(this.settings.url, this.policy, {
+          method: this.settings.verb,
+          headers: this.settings.headers,
+          body: this.config.payload ?? this.config.body,
+          timeoutMs: this.settings.timeoutMs,
+          signal: this.signal,
+        });
+        if (!succeeded(this.settings, response.status)) throw new Error(`HTTP request returned unexpected response code (${response.status})`);
+        wait = this.settings.retryPeriodMs;
+        if (response.body.length === 0 && this.config.drop_empty_bodies !== false) continue;
+        this.counters.received++;
+        const message = newMessage(response.body, { ...response.headers, http_status_code: response.status });
+        await sink([message]);
+        this.counters.delivered(message.receivedAt);
+      } catch (err) {
+        if (this.signal.aborted) return;
+        this.counters.connectionFailures++;
+        this.counters.errors++;
+        this.log(`http_client input ${this.settings.url}: ${(err as Error).message}`);
+        await sleep(wait, undefined, { signal: this.signal });
+        wait = Math.min(wait * 2, this.settings.maxBackoffMs);
+      }
+    }
+  }
+
+  private async streamLoop(sink: Sink): Promise<void> {
+    let wait = this.settings.retryPeriodMs;
+    while (!this.signal.aborted) {
+      try {
+        await this.settings.rateLimit?.access(this.signal);
+        await checkOutbound(this.settings.url, this.policy);
+        this.counters.connectionAttempts++;
+        const response = await request(this.settings.url, {
+          method: this.settings.verb as 'GET',
+          headers: this.settings.headers,
+          body: this.settings.verb === 'GET' ? undefined : this.config.payload ?? this.config.body,
+          headersTimeout: this.settings.timeoutMs,
+          bodyTimeout: 0,
+          signal: this.signal,
+          dispatcher: outboundAgent(),
+        });
+        if (!succeeded(this.settings, response.statusCode)) {
+          await response.body.dump();
+          throw new Error(`HTTP request returned unexpected response code (${response.statusCode})`);
+        }
+        wait = this.settings.retryPeriodMs;
+        let rest = '';
+        for await (const chunk of response.body) {
+          const lines = (rest + (chunk as Buffer).toString('utf8')).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) {
+            if (line === '' && this.config.drop_empty_bodies !== false) continue;
+            this.counters.received++;
+            const message = newMessage(line);
+            await sink([message]);
+            this.counters.delivered(message.receivedAt);
+          }
+        }
+        if (rest !== '') {
+          this.counters.received++;
+          await sink([newMessage(rest)]);
+        }
+        if (this.config.stream?.reconnect === false) return;
+      } catch (err) {
+        if (this.signal.aborted) return;
+        this.counters.connectionFailures++;
+        this.counters.errors++;
+        this.log(`http_client input ${this.settings.url}: ${(err as Error).message}`);
+        await sleep(wait, undefined, { signal: this.signal });
+        wait = Math.min(wait * 2, this.settings.maxBackoffMs);
+      }
+    }
+  }
+}

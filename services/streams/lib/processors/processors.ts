@@ -1,0 +1,166 @@
+import type { Mapping } from '../../bloblang';
+import type { Processor } from '../components';
+import { httpClientSettings, succeeded, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
+import { copyMessage, type StreamMessage } from '../message';
+import { outboundCall, type OutboundPolicy } from '../outbound';
+import type { RateLimits } from '../rate-limits';
+import type { ConnectorCounters } from '../stats';
+import { checkMessage, mapMessage, mapOnto } from './mapping';
+
+/**
+ * Processors follow Bento's error model: a processor that fails on a message flags it
+ * (`error`, readable by `error()` in later mappings) and passes it on unchanged; the error is
+ * counted. Only a mapping that deletes the message removes it.
+ */
+function flag(message: StreamMessage, error: string, counters: ConnectorCounters): StreamMessage {
+  counters.errors++;
+  return { ...message, error };
+}
+
+export class MappingProcessor implements Processor {
+  constructor(
+    private readonly mapping: Mapping,
+    private readonly counters: ConnectorCounters,
+  ) {}
+
+  async process(messages: StreamMessage[]): Promise<StreamMessage[]> {
+    const out: StreamMessage[] = [];
+    for (const message of messages) {
+      this.counters.received++;
+      const result = mapMessage(this.mapping, message);
+      if (result.kind === 'deleted') continue;
+      out.push(result.kind === 'error' ? flag(message, result.error, this.counters) : result.message);
+      this.counters.sent++;
+    }
+    return out;
+  }
+}
+
+/** Bento's `http` processor: the message is sent to `url` and replaced by the response. */
+export class HttpProcessor implements Processor {
+  private readonly settings: HttpClientSettings;
+
+  constructor(
+    config: HttpClientConfig,
+    limits: RateLimits,
+    private readonly policy: OutboundPolicy,
+    private readonly counters: ConnectorCounters,
+  ) {
+    this.settings = httpClientSettings(config, limits, 'POST');
+  }
+
+  async process(messages: StreamMessage[]): Promise<StreamMessage[]> {
+    return Promise.all(messages.map((message) => this.one(message)));
+  }
+
+  private async one(message: StreamMessage): Promise<StreamMessage> {
+    this.counters.received++;
+    let error = 'not sent';
+    for (let attempt = 0; attempt <= this.settings.retries; attempt++) {
+      await this.settings.rateLimit?.access();
+      this.counters.connectionAttempts++;
+      try {
+        const response = await outboundCall(this.settings.url, this.policy, {
+          method: this.settings.verb,
+          headers: { 'content-type': 'application/octet-stream', ...this.settings.headers },
+          body: message.content,
+          timeoutMs: this.settings.timeoutMs,
+        });
+        if (succeeded(this.settings, response.status)) {
+          this.counters.delivered(message.receivedAt);
+          return copyMessage(message, { content: response.body, metadata: { ...message.metadata, ...response.headers, http_status_code: response.status } });
+        }
+        error = `HTTP request returned unexpected response code (${response.status})`;
+        if (this.settings.dropOn.has(response.status)) break;
+      } catch (err) {
+        error = (err as Error).message;
+      }
+      this.counters.connectionFailures++;
+    }
+    return flag(message, error, this.counters);
+  }
+}
+
+/**
+ * Bento's `branch`: `request_map` builds a copy of the message, `processors` run on the copy,
+ * `result_map` maps the result back onto the original (which keeps its content when there is
+ * no result_map). A request_map that deletes the copy skips the branch for that message.
+ */
+export class BranchProcessor implements Processor {
+  constructor(
+    private readonly requestMap: Mapping | undefined,
+    private readonly processors: Processor[],
+    private readonly resultMap: Mapping | undefined,
+    private readonly counters: ConnectorCounters,
+  ) {}
+
+  async process(messages: StreamMessage[]): Promise<StreamMessage[]> {
+    return Promise.all(messages.map((message) => this.one(message)));
+  }
+
+  private async one(original: StreamMessage): Promise<StreamMessage> {
+    this.counters.received++;
+    let branch: StreamMessage = copyMessage(original);
+    if (this.requestMap) {
+      const mapped = mapMessage(this.requestMap, original);
+      if (mapped.kind === 'deleted') return original;
+      if (mapped.kind === 'error') return flag(original, mapped.error, this.counters);
+      branch = mapped.message;
+    }
+    let results = [branch];
+    for (const processor of this.processors) results = await processor.process(results);
+    const result = results[0];
+    if (!result) return original;
+    if (result.error) return flag(original, result.error, this.counters);
+    this.counters.sent++;
+    if (!this.resultMap) return original;
+    const merged = mapOnto(this.resultMap, result, original);
+    if (merged.kind === 'message') return merged.message;
+    return merged.kind === 'error' ? flag(original, merged.error, this.counters) : original;
+  }
+}
+
+export interface SwitchCase {
+  check: Mapping | undefined;
+  processors: Processor[];
+  fallthrough: boolean;
+}
+
+/**
+ * Bento's `switch` processor: a message runs the processors of the first case whose `check`
+ * is true (a case without check always matches); with `fallthrough` it also runs the next
+ * case's, and so on. A check that fails flags the message and counts as false.
+ */
+export class SwitchProcessor implements Processor {
+  constructor(
+    private readonly cases: SwitchCase[],
+    private readonly counters: ConnectorCounters,
+  ) {}
+
+  async process(messages: StreamMessage[]): Promise<StreamMessage[]> {
+    const out: StreamMessage[] = [];
+    for (const message of messages) out.push(...(await this.one(message)));
+    return out;
+  }
+
+  private async one(message: StreamMessage): Promise<StreamMessage[]> {
+    this.counters.received++;
+    let current = [message];
+    let running = false;
+    for (const c of this.cases) {
+      if (!running) {
+        const matched = c.check ? checkMessage(c.check, current[0]) : true;
+        if (typeof matched === 'string') {
+          current = [flag(current[0], matched, this.counters)];
+          continue;
+        }
+        running = matched;
+      }
+      if (!running) continue;
+      for (const processor of c.processors) current = await processor.process(current);
+      if (!c.fallthrough || current.length === 0) break;
+    }
+    this.counters.sent += current.length;
+    return current;
+  }
+}

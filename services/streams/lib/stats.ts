@@ -1,0 +1,42 @@
+import type { ConnectorStats } from '../../../contracts/streams/actions';
+
+/** The counters of one connector; the stream's stats and /metrics read them. */
+export class ConnectorCounters {
+  received = 0;
+  sent = 0;
+  errors = 0;
+  connectionAttempts = 0;
+  connectionFailures = 0;
+  private latencyTotal = 0;
+  private latencyMax = 0;
+
+  constructor(
+    readonly role: string,
+    readonly type: string,
+    readonly label: string | undefined,
+  ) {}
+
+  /** a message accepted by this connector, `receivedAt` being when its input got it */
+  delivered(receivedAt: number): void {
+    this.sent++;
+    const ms = performance.now() - receivedAt;
+    this.latencyTotal += ms;
+    if (ms > this.latencyMax) this.latencyMax = ms;
+  }
+
+  snapshot(): ConnectorStats {
+    const round = (n: number) => Math.round(n * 100) / 100;
+    return {
+      role: this.role,
+      type: this.type,
+      ...(this.label ? { label: this.label } : {}),
+      received: this.received,
+      sent: this.sent,
+      errors: this.errors,
+      connection_attempts: this.connectionAttempts,
+      connection_failures: this.connectionFailures,
+      latency_ms_mean: this.sent === 0 ? 0 : round(this.latencyTotal / this.sent),
+      latency_ms_max: round(this.latencyMax),
+    };
+  }
+}

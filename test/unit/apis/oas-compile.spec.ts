@@ -1,0 +1,158 @@
+import { strict as assert } from 'node:assert';
+import { compileOasDefinition } from '../../../services/apis/lib/oas';
+import { durationSeconds, durationText } from '../../../services/apis/lib/oas/duration';
+import { compileEndpointFeatures } from '../../../services/proxy/pipeline/endpoint-features';
+
+/** A small document with the given extension parts. */
+function document(extension: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, any> {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'T', version: '1' },
+    paths: {
+      '/things/special': { get: { operationId: 'special', responses: { 200: { description: 'ok' } } } },
+      '/things/{id}': { get: { operationId: 'one', responses: { 200: { description: 'ok' } } }, put: { operationId: 'put', responses: { 200: { description: 'ok' } } } },
+    },
+    components: {
+      securitySchemes: {
+        key: { type: 'apiKey', in: 'query', name: 'api_key' },
+        user: { type: 'http', scheme: 'basic' },
+        login: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: '/a', tokenUrl: '/t', scopes: {} }, clientCredentials: { tokenUrl: '/t', scopes: {} } } },
+      },
+    },
+    'x-gw-api-gateway': { info: { name: 'T' }, upstream: { url: 'http://upstream.test' }, server: { listenPath: { value: '/t/' } }, ...extension },
+    ...extra,
+  };
+}
+
+const extendedPaths = (classic: Record<string, any>) => classic.version_data.versions.Default.extended_paths;
+
+describe('apis: compiling OAS definitions into classic ones', () => {
+  it('reads durations as the reference writes them, and writes them back', () => {
+    assert.equal(durationSeconds('10s'), 10);
+    assert.equal(durationSeconds('1m30s'), 90);
+    assert.equal(durationSeconds('1h'), 3600);
+    assert.equal(durationSeconds('ten'), undefined);
+    assert.equal(durationText(90), '1m30s');
+    assert.equal(durationText(10), '10s');
+  });
+
+  it('is keyless without enabled authentication', () => {
+    const { classic } = compileOasDefinition(document({}));
+    assert.equal(classic.use_keyless, true);
+    assert.equal(classic.is_oas, true);
+  });
+
+  it('takes the token location from the document’s apiKey scheme', () => {
+    const { classic } = compileOasDefinition(document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } } }));
+    assert.deepEqual(classic.auth_configs, { authToken: { auth_header_name: 'Authorization', use_param: true, param_name: 'api_key', use_cookie: false } });
+    assert.equal(classic.use_standard_auth, true);
+    assert.equal(classic.use_keyless, false);
+  });
+
+  it('maps basic (with body extraction and caching) and oauth2 schemes', () => {
+    const { classic } = compileOasDefinition(
+      document({
+        server: {
+          listenPath: { value: '/t/' },
+          authentication: {
+            enabled: true,
+            baseIdentityProvider: 'basic_auth_user',
+            securitySchemes: {
+              user: { enabled: true, cacheTTL: 5, query: { enabled: true, name: 'creds' }, extractCredentialsFromBody: { enabled: true, userRegexp: '<u>(\\w+)</u>', passwordRegexp: '<p>(\\w+)</p>' } },
+              login: { enabled: true, authLoginRedirect: 'https://login.test' },
+            },
+          },
+        },
+      }),
+    );
+    assert.equal(classic.use_basic_auth, true);
+    assert.deepEqual(classic.basic_auth, { disable_caching: false, cache_ttl: 5, extract_from_body: true, body_user_regexp: '<u>(\\w+)</u>', body_password_regexp: '<p>(\\w+)</p>' });
+    assert.deepEqual((classic.auth_configs as any).basic.query, { enabled: true, name: 'creds' });
+    assert.equal(classic.use_oauth2, true);
+    assert.deepEqual(classic.oauth_meta, { allowed_access_types: ['authorization_code', 'client_credentials', 'refresh_token'], allowed_authorize_types: ['code'], auth_login_redirect: 'https://login.test' });
+    assert.equal(classic.base_identity_provided_by, 'basic_auth_user');
+  });
+
+  it('maps a mutualTLS scheme to client certificate authentication with the allowlist', () => {
+    const doc = document({
+      server: { listenPath: { value: '/t/' }, clientCertificates: { enabled: true, allowlist: ['cert-1'] }, authentication: { enabled: true, securitySchemes: { mtls: { enabled: true } } } },
+    });
+    doc.components.securitySchemes.mtls = { type: 'mutualTLS' };
+    const { classic } = compileOasDefinition(doc);
+    assert.equal(classic.use_mutual_tls_auth, true);
+    assert.deepEqual(classic.client_certificates, ['cert-1']);
+    assert.equal(classic.use_keyless, true, 'the certificate is the only credential: no key is asked for');
+  });
+
+  it('refuses authentication that is enabled with no scheme on, naming the pointer', () => {
+    assert.throws(
+      () => compileOasDefinition(document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: false } } } } })),
+      (err: any) => err.code === 400 && err.data.errors[0].startsWith('/x-gw-api-gateway/server/authentication: '),
+    );
+  });
+
+  it('refuses versioning, which it does not compile yet, instead of ignoring it', () => {
+    assert.throws(
+      () => compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: true, versions: [] } } })),
+      (err: any) => err.data.errors[0].startsWith('/x-gw-api-gateway/info/versioning/enabled: '),
+    );
+  });
+
+  it('lets an operation listed first win: a switched-off entry only where a later path would match it', () => {
+    const { classic } = compileOasDefinition(
+      document({ middleware: { operations: { one: { rateLimit: { enabled: true, rate: 1, per: '1m' } }, put: { rateLimit: { enabled: true, rate: 5, per: '1s' } } } } }),
+    );
+    assert.deepEqual(extendedPaths(classic).rate_limit, [
+      { path: '/things/special$', method: 'GET', disabled: true, stop_matching: true },
+      { path: '/things/{id}$', method: 'GET', enabled: true, rate: 1, per: 60 },
+      { path: '/things/{id}$', method: 'PUT', enabled: true, rate: 5, per: 1 },
+    ]);
+  });
+
+  it('maps the upstream, server and global settings', () => {
+    const { classic } = compileOasDefinition(
+      document({
+        upstream: { url: 'https://upstream.test', rateLimit: { enabled: true, rate: 100, per: '1m' }, mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'upstream.test', certificateId: 'c1' }] } },
+        server: {
+          listenPath: { value: '/t/', strip: true },
+          customDomain: { enabled: true, name: 'api.test' },
+          ipAccessControl: { enabled: true, allow: ['10.0.0.0/8'] },
+          contextVariables: { enabled: true },
+          clientCertificates: { enabled: true, allowlist: ['c2'] },
+        },
+        middleware: { global: { skipQuota: true, requestSizeLimit: { enabled: true, value: 99 }, prePlugins: [{ enabled: true, functionName: 'tagger', path: 'tagger.js' }] } },
+      }),
+    );
+    assert.deepEqual(classic.global_rate_limit, { rate: 100, per: 60 });
+    assert.deepEqual(classic.upstream_certificates, { 'upstream.test': 'c1' });
+    assert.equal(classic.domain, 'api.test');
+    assert.deepEqual(classic.allowed_ips, ['10.0.0.0/8']);
+    assert.equal(classic.enable_context_vars, true);
+    assert.equal(classic.use_mutual_tls_auth, true);
+    assert.equal(classic.disable_quota, true);
+    assert.equal((classic as any).version_data.versions.Default.global_size_limit, 99);
+    assert.deepEqual(classic.custom_middleware, { driver: 'node', pre: [{ name: 'tagger', path: 'tagger.js', disabled: false }] });
+    assert.equal(classic.proxy.strip_listen_path, true);
+  });
+
+  it('mocks from the document’s examples (fromOASExamples), and refuses when there is none', () => {
+    const doc = document({ middleware: { operations: { special: { mockResponse: { enabled: true, fromOASExamples: { enabled: true, exampleName: 'cat' } } } } } });
+    doc.paths['/things/special'].get.responses = {
+      200: { description: 'ok', content: { 'application/json': { examples: { dog: { value: { name: 'Rex' } }, cat: { value: { name: 'Tom' } } } } } },
+    };
+    const { classic } = compileOasDefinition(doc);
+    assert.deepEqual(extendedPaths(classic).mock_response, [{ path: '/things/special$', method: 'GET', code: 200, body: '{"name":"Tom"}', headers: { 'Content-Type': 'application/json' } }]);
+    doc['x-gw-api-gateway'].middleware.operations.special.mockResponse.fromOASExamples.exampleName = 'bird';
+    assert.throws(
+      () => compileOasDefinition(doc),
+      (err: any) => err.data.errors[0] === '/paths/~1things~1special/get/responses/200: fromOASExamples is enabled but the operation documents no example named "bird" for application/json',
+    );
+  });
+
+  it('leaves every per-endpoint step out of the chain when no list is used', () => {
+    const features = compileEndpointFeatures({ rate_limit: [] }, false, false);
+    assert.deepEqual(Object.values(features), [undefined, undefined, undefined, undefined, undefined]);
+    const offOnly = compileEndpointFeatures({ mock_response: [{ path: '/x', method: 'GET', disabled: true, stop_matching: true }] }, false, false);
+    assert.equal(offOnly.mockResponses, undefined);
+  });
+});
