@@ -6,7 +6,7 @@ import type { ConnectorEnv, Input, Output, Sink, StreamMessage } from '../../ser
  */
 export const testEnv = (ownPorts: number[] = []): ConnectorEnv & { warnings: string[] } => {
   const warnings: string[] = [];
-  return { ownPorts: new Set(ownPorts), warnings, log: (_level, message) => void warnings.push(message) };
+  return { ownPorts: () => new Set(ownPorts), warnings, log: (_level, message) => void warnings.push(message) };
 };
 
 export interface Received {

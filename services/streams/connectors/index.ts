@@ -1,12 +1,13 @@
 import { AmqpInput, AmqpOutput, type AmqpInputConfig, type AmqpOutputConfig } from './amqp';
 import type { ConnectorEnv, Input, Output } from './contract';
+
+export type { ConnectorEnv } from './contract';
 import { KafkaInput, type KafkaInputConfig } from './kafka/input';
 import { KafkaOutput, type KafkaOutputConfig } from './kafka/output';
 import { MqttInput, MqttOutput, type MqttInputConfig, type MqttOutputConfig } from './mqtt';
 import { NatsInput, NatsOutput, type NatsInputConfig, type NatsOutputConfig } from './nats/core';
 import { JetStreamInput, JetStreamOutput, type JetStreamInputConfig, type JetStreamOutputConfig } from './nats/jetstream';
 
-export { BROKER_INPUTS, BROKER_OUTPUTS } from './catalogue';
 
 /**
  * Builders of the broker connectors by type, for the runtime's component factory. Configs are

@@ -1,12 +1,12 @@
 import { Partitioners, type ICustomPartitioner, type PartitionerArgs } from 'kafkajs';
+import type { KAFKA_PARTITIONERS } from '../../../../lib/streams/broker-catalogue';
 
 /**
  * Bento's `partitioner` values. fnv1a_hash (Bento's default) hashes the key as sarama's hash
  * partitioner does: the FNV-1a 32-bit hash read as a signed int, modulo the partition count,
  * made positive. murmur2_hash is the Java client's partitioner (kafkajs's default).
  */
-export const PARTITIONERS = ['fnv1a_hash', 'murmur2_hash', 'random', 'round_robin', 'manual'] as const;
-export type PartitionerName = (typeof PARTITIONERS)[number];
+export type PartitionerName = (typeof KAFKA_PARTITIONERS)[number];
 
 function fnv1a32(data: Buffer): number {
   let hash = 0x811c9dc5;

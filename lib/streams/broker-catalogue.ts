@@ -1,18 +1,13 @@
-import { PARTITIONERS } from './kafka/partitioners';
+import type { ComponentSpec, FieldSpec } from './catalogue';
 
 /**
- * The broker connectors' fields, Bento's names, in the shape of the streams catalogue
- * (lib/streams/catalogue.ts on the runtime's branch: kind, required, oneOf, fields), to be
- * spread into its INPUTS and OUTPUTS so a definition is checked when saved.
+ * The message-broker connectors' fields (Bento's names), spread into the catalogue's INPUTS and
+ * OUTPUTS so a definition is checked when saved. The connectors are in
+ * services/streams/connectors/.
  */
-type FieldKind = 'string' | 'number' | 'boolean' | 'duration' | 'strings' | 'numbers' | 'string-map' | 'object' | 'any';
-interface FieldSpec {
-  kind: FieldKind;
-  required?: boolean;
-  oneOf?: readonly string[];
-  fields?: Record<string, FieldSpec>;
-}
-type ComponentSpec = Record<string, FieldSpec>;
+
+/** Bento's kafka output partitioners (fnv1a_hash is its default) */
+export const KAFKA_PARTITIONERS = ['fnv1a_hash', 'murmur2_hash', 'random', 'round_robin', 'manual'] as const;
 
 const urls: FieldSpec = { kind: 'strings', required: true };
 
@@ -64,7 +59,7 @@ export const BROKER_OUTPUTS: Record<string, ComponentSpec> = {
     key: { kind: 'string' },
     partition: { kind: 'string' },
     client_id: { kind: 'string' },
-    partitioner: { kind: 'string', oneOf: PARTITIONERS },
+    partitioner: { kind: 'string', oneOf: KAFKA_PARTITIONERS },
     max_in_flight: { kind: 'number' },
     metadata: { kind: 'object', fields: { include_prefixes: { kind: 'strings' } } },
   },
