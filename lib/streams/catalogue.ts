@@ -13,6 +13,8 @@ export interface FieldSpec {
   required?: boolean;
   /** allowed values of a string */
   oneOf?: readonly string[];
+  /** a string with Bloblang interpolations (`${! … }`), checked when saved */
+  interpolated?: boolean;
   /** the fields of an `object` (others refused) */
   fields?: Record<string, FieldSpec>;
 }
