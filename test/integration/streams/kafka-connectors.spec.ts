@@ -76,6 +76,21 @@ describe('Streams: kafka input and output', function () {
     await eventually(() => assert.deepEqual([...new Set(texts(run.received))], ['a', 'b', 'c', 'd', 'e']), 30_000, 100);
   });
 
+  it('input: a message still in the pipeline when the broker restarts is committed or delivered again, none lost', async () => {
+    const topic = `t-${randomUUID()}`;
+    const group = `g-${randomUUID()}`;
+    await produce(topic, ['r1', 'r2', 'r3']);
+    let heldOnce = false;
+    const run = collectFrom(input({ topics: [topic], consumer_group: group, checkpoint_limit: 1 }), (t) => t === 'r2' && !heldOnce && (heldOnce = true));
+    await eventually(() => assert.deepEqual(texts(run.received), ['r1', 'r2']), 10_000);
+    await eventually(() => assert.equal(broker.data.offsetsOf(group).get(`${topic}/0`)?.offset, 1n), 5000);
+    await broker.restart();
+    run.held.splice(0).forEach((release) => release());
+    await produce(topic, ['r4']);
+    await eventually(() => assert.deepEqual([...new Set(texts(run.received))], ['r1', 'r2', 'r3', 'r4']), 30_000, 100);
+    await eventually(() => assert.equal(broker.data.offsetsOf(group).get(`${topic}/0`)?.offset, 4n), 10_000);
+  });
+
   it('input: start_from_oldest false starts a new group at the end of the topic', async () => {
     const topic = `t-${randomUUID()}`;
     await produce(topic, ['old']);

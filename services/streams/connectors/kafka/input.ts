@@ -69,6 +69,7 @@ export class KafkaInput implements Input {
     const checkpoints = new PartitionCheckpoints(Math.max(1, this.config.checkpoint_limit ?? 1024));
     const signal = this.stopping.signal;
     const deliveries: Promise<void>[] = [];
+    let lostGroup: unknown;
     for (const record of batch.messages) {
       await checkpoints.slot(signal);
       if (signal.aborted || !isRunning() || isStale()) break;
@@ -84,10 +85,14 @@ export class KafkaInput implements Input {
         () => checkpoints.fail(offset),
       );
       deliveries.push(delivered);
-      await heartbeat().catch(() => undefined);
+      // a failed heartbeat (rebalance, a restarted coordinator) ends the batch: kafkajs rejoins
+      // and fetches again from the committed offsets
+      lostGroup = await heartbeat().then(() => undefined, (err: unknown) => err);
+      if (lostGroup) break;
     }
     await Promise.race([Promise.all(deliveries), this.stopped]);
     await this.commits;
+    if (lostGroup) throw lostGroup;
   }
 
   /** commits in order, one at a time; a failed commit is repeated by the next one (offsets only grow) */
