@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import type { PartitionerArgs } from 'kafkajs';
 import { PartitionCheckpoints } from '../../../services/streams/connectors/kafka/checkpoints';
 import { partitionerOf } from '../../../services/streams/connectors/kafka/partitioners';
-import { durationMs } from '../../../services/streams/connectors/nats/jetstream';
 
 const partitions = (n: number) => Array.from({ length: n }, (_, i) => ({ partitionId: i, leader: 0 }));
 const args = (key: string | null, n: number) => ({ topic: 't', partitionMetadata: partitions(n), message: { key, value: 'v' } }) as unknown as PartitionerArgs;
@@ -54,12 +53,5 @@ describe('streams broker connectors: pieces', () => {
       const rr = partitionerOf('round_robin')();
       assert.deepEqual([0, 1, 2, 3].map(() => rr(args(null, 3))), [0, 1, 2, 0]);
     });
-  });
-
-  it('reads Bento duration strings', () => {
-    assert.equal(durationMs('30s', 1), 30_000);
-    assert.equal(durationMs('250ms', 1), 250);
-    assert.equal(durationMs('2m', 1), 120_000);
-    assert.equal(durationMs(undefined, 7), 7);
   });
 });

@@ -1,5 +1,6 @@
 import { consumerOpts, createInbox, headers as natsHeaders, type JsMsg, type NatsConnection } from 'nats';
 import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type StreamMessage } from '../contract';
+import { parseDuration } from '../../../../lib/streams/duration';
 import { Interpolated } from '../interpolated';
 import { natsConnection } from './connection';
 import { natsMetadata } from './core';
@@ -22,12 +23,6 @@ export interface JetStreamOutputConfig {
   urls: string[];
   subject: string;
   headers?: Record<string, string>;
-}
-
-export function durationMs(text: string | undefined, fallback: number): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text ?? '');
-  if (!m) return fallback;
-  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
 }
 
 /**
@@ -57,7 +52,7 @@ export class JetStreamInput implements Input {
   }
 
   private async consume(nc: NatsConnection, sink: Sink): Promise<void> {
-    const opts = consumerOpts().manualAck().ackExplicit().deliverTo(createInbox()).ackWait(durationMs(this.config.ack_wait, 30_000)).maxAckPending(this.config.max_ack_pending ?? 1024);
+    const opts = consumerOpts().manualAck().ackExplicit().deliverTo(createInbox()).ackWait(parseDuration(this.config.ack_wait) ?? 30_000).maxAckPending(this.config.max_ack_pending ?? 1024);
     if (this.config.durable) opts.durable(this.config.durable);
     if (this.config.queue) opts.queue(this.config.queue);
     if (this.config.stream) opts.bindStream(this.config.stream);
