@@ -31,6 +31,7 @@ export interface GwConfig {
   rateLimitResponseHeaders: 'quotas' | 'rate_limits' | 'none';
   additionalPermissions: string;
   templatePath: string;
+  dashboardUiPath: string;
   graphqlWsInitTimeout: number;
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;

@@ -150,6 +150,13 @@ export const OPTIONS = {
     rule: { type: 'string' },
     doc: "template_path: the GraphQL playground's page and assets are in its playground folder",
   },
+  /** @default the project's dist/ui folder (built by `npm run build`) */
+  dashboardUiPath: {
+    env: 'GW_DASHBOARD_UI_PATH',
+    default: '',
+    rule: { type: 'string' },
+    doc: 'folder of the built web dashboard (index.html and assets/) served at / on the dashboard port',
+  },
   /** @default 15 */
   graphqlWsInitTimeout: {
     env: 'GW_GRAPHQL_WS_INIT_TIMEOUT',

@@ -10,6 +10,7 @@ import { trackConnections } from '../../lib/http/drain';
 import { close, listen } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { metricsRoute } from './lib/metrics-route';
+import { webUiFolder, webUiRouter } from './lib/web-ui';
 import { playgroundFolder } from '../../lib/graphql/playground';
 import { dashboardGraphqlRouter } from './graphql/graphql-http';
 import { adminSurface } from './routes/admin';
@@ -42,6 +43,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
       });
       // Prometheus scrapers rarely send secrets: GW_DASHBOARD_METRICS turns this off instead.
       if (config.dashboardMetrics) app.get('/metrics', metricsRoute(runtime.metrics, config.metricsToken ?? config.adminSecret));
+      app.use(webUiRouter(webUiFolder(config.dashboardUiPath)));
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });

@@ -13,6 +13,7 @@ import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOAuthRoutes } from './dashboard-oauth';
 import { dashboardOrgRoutes } from './dashboard-org';
+import { dashboardSessionRoutes } from './dashboard-session';
 import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
 
 /**
@@ -30,6 +31,7 @@ export const dashboardSurface: Surface<Caller> = {
     throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
   },
   authorize(caller, route) {
+    if (route.anyCaller) return;
     if (!route.permission) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
     requirePermission(caller, route.permission);
   },
@@ -95,6 +97,7 @@ export const dashboardSurface: Surface<Caller> = {
         return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
       },
     },
+    ...dashboardSessionRoutes,
     ...dashboardOAuthRoutes,
     ...dashboardKeyRoutes,
     ...dashboardUserRoutes,

@@ -1,0 +1,40 @@
+import { get } from '../api';
+import { useLoad } from '../components/status';
+
+export interface PolicyRecord {
+  id: string;
+  name: string;
+  rate: number;
+  per: number;
+  quota_max: number;
+  quota_renewal_rate: number;
+  active: boolean;
+  access_rights: Record<string, { api_id: string; api_name: string; versions: string[] }>;
+  [field: string]: unknown;
+}
+
+export const listPolicies = () => get<{ policies: PolicyRecord[]; pages: number }>('/portal/policies?p=0');
+
+/** Checkboxes of the organisation's policies. */
+export function PolicyPicker({ value, onChange }: { value: string[]; onChange(value: string[]): void }) {
+  const policies = useLoad(listPolicies, 'policies');
+  if (policies.error) return <p className="field-error">Could not list policies: {policies.error}</p>;
+  if (!policies.data) return <p aria-busy="true">Loading policies…</p>;
+  if (policies.data.policies.length === 0) return <p>No policies yet: create one under Policies, or set the key's own limits.</p>;
+  return (
+    <fieldset>
+      <legend>Policies</legend>
+      {policies.data.policies.map((policy) => (
+        <label key={policy.id}>
+          <input
+            type="checkbox"
+            name={`policy-${policy.id}`}
+            checked={value.includes(policy.id)}
+            onChange={(e: { target: HTMLInputElement }) => onChange(e.target.checked ? [...value, policy.id] : value.filter((id) => id !== policy.id))}
+          />
+          {policy.name} <small>({policy.rate} per {policy.per}s)</small>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
