@@ -24,6 +24,7 @@ export function Keys() {
 function CreateKey() {
   const [usePolicies, setUsePolicies] = useState(true);
   const [policies, setPolicies] = useState<string[]>([]);
+  const [policyRights, setPolicyRights] = useState<Record<string, AccessRight>>({});
   const [limits, setLimits] = useState({ rate: 100, per: 60, quota_max: -1, quota_renewal_rate: 3600 });
   const [rights, setRights] = useState<Record<string, AccessRight>>({});
   const [alias, setAlias] = useState('');
@@ -34,7 +35,7 @@ function CreateKey() {
     event.preventDefault();
     setError('');
     setErrors({});
-    const session: Session = usePolicies ? { apply_policies: policies, alias } : { ...limits, access_rights: rights, alias };
+    const session: Session = usePolicies ? { apply_policies: policies, access_rights: policyRights, alias } : { ...limits, access_rights: rights, alias };
     try {
       const answer = await post<{ key_id: string; key_hash: string }>('/keys', session);
       setCreated({ key: answer.key_id, hash: answer.key_hash });
@@ -77,7 +78,13 @@ function CreateKey() {
         </fieldset>
         <TextField label="Alias (optional)" name="alias" value={alias} onChange={setAlias} hint="A name shown in analytics instead of the hash" />
         {usePolicies ? (
-          <PolicyPicker value={policies} onChange={setPolicies} />
+          <PolicyPicker
+            value={policies}
+            onChange={(ids, rights) => {
+              setPolicies(ids);
+              setPolicyRights(rights);
+            }}
+          />
         ) : (
           <>
             <div className="grid">

@@ -15,8 +15,13 @@ export interface PolicyRecord {
 
 export const listPolicies = () => get<{ policies: PolicyRecord[]; pages: number }>('/portal/policies?p=0');
 
-/** Checkboxes of the organisation's policies. */
-export function PolicyPicker({ value, onChange }: { value: string[]; onChange(value: string[]): void }) {
+type Rights = PolicyRecord['access_rights'];
+
+/**
+ * Checkboxes of the organisation's policies. `onChange` also gets the chosen policies' access
+ * rights together: a key must name the APIs it opens even when its policies decide the limits.
+ */
+export function PolicyPicker({ value, onChange }: { value: string[]; onChange(value: string[], rights: Rights): void }) {
   const policies = useLoad(listPolicies, 'policies');
   if (policies.error) return <p className="field-error">Could not list policies: {policies.error}</p>;
   if (!policies.data) return <p aria-busy="true">Loading policies…</p>;
@@ -30,7 +35,11 @@ export function PolicyPicker({ value, onChange }: { value: string[]; onChange(va
             type="checkbox"
             name={`policy-${policy.id}`}
             checked={value.includes(policy.id)}
-            onChange={(e: { target: HTMLInputElement }) => onChange(e.target.checked ? [...value, policy.id] : value.filter((id) => id !== policy.id))}
+            onChange={(e: { target: HTMLInputElement }) => {
+              const ids = e.target.checked ? [...value, policy.id] : value.filter((id) => id !== policy.id);
+              const chosen = policies.data?.policies.filter((p) => ids.includes(p.id)) ?? [];
+              onChange(ids, Object.assign({}, ...chosen.map((p) => p.access_rights ?? {})) as Rights);
+            }}
           />
           {policy.name} <small>({policy.rate} per {policy.per}s)</small>
         </label>
