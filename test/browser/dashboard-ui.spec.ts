@@ -129,7 +129,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('button', { name: 'Create API' }).click();
     const fieldError = page.locator('[data-field="proxy.listen_path"] .field-error');
     await fieldError.waitFor();
-    assert.match((await fieldError.textContent()) ?? '', /listen_path' field must start with '\/'/);
+    assert.match((await fieldError.textContent()) ?? '', /^Must start with '\/' and hold no spaces\.$/);
     assert.equal(await page.locator('input[name="proxy.listen_path"]').getAttribute('aria-invalid'), 'true');
     await browser!.screenshot(page, 'dashboard-api-validation-error');
     await page.locator('input[name="proxy.listen_path"]').fill('/orders/');
@@ -145,6 +145,20 @@ describe('web dashboard in a browser (headless chromium)', function () {
       return res;
     }, 5000);
     assert.equal(proxied.json.url, '/items?x=1');
+
+    // An endpoint rule: first a path the server refuses, shown on the rules tab, then a block.
+    await page.getByRole('tab', { name: 'Endpoint rules' }).click();
+    await page.getByRole('button', { name: 'Add a rule' }).click();
+    await page.getByLabel('Path').fill('(');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('fieldset .field-error').getByText(/extended_paths.black_list\[0\]: endpoint path '\(' is not a valid pattern/).waitFor();
+    await page.getByLabel('Path').fill('/secret');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('API saved.').waitFor();
+    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/orders/secret`)).status, 403), 5000);
+    assert.equal((await http(`${node.gatewayUrl}/orders/items`)).status, 200, 'other paths still pass');
+    await browser!.screenshot(page, 'dashboard-api-endpoint-rules');
+
     await page.getByRole('link', { name: 'APIs' }).first().click();
     await page.getByRole('row', { name: /Orders \/orders\/ Open \(keyless\) REST Active/ }).waitFor();
     await browser!.screenshot(page, 'dashboard-apis');

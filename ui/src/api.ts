@@ -17,7 +17,10 @@ export class ApiError extends Error {
       const named = /The '([^']+)' field/.exec(error);
       if (!named) continue;
       const path = named[1].startsWith(prefix) ? named[1].slice(prefix.length) : named[1];
-      found[path] = found[path] ? `${found[path]} ${error}` : error;
+      // "The 'x.y' field must …" reads better under the field as "Must …".
+      const rest = error.slice(named.index + named[0].length).trim();
+      const text = rest ? rest[0].toUpperCase() + rest.slice(1) : error;
+      found[path] = found[path] ? `${found[path]} ${text}` : text;
     }
     return found;
   }

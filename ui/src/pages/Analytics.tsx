@@ -99,7 +99,7 @@ function TrafficCharts({ rows }: { rows: Row[] }) {
               { label: 'Errors', data: rows.map((r) => r.error), borderColor: '#d93526', backgroundColor: '#d93526' },
             ],
           }}
-          options={{ ...common, scales: { x: { title: { display: true, text: 'Time (UTC)' } }, y: { beginAtZero: true, title: { display: true, text: 'Requests' } } } }}
+          options={{ ...common, scales: { x: { offset: true, title: { display: true, text: 'Time (UTC)' } }, y: { beginAtZero: true, title: { display: true, text: 'Requests' } } } }}
         />
       </div>
       <div className="chart" role="img" aria-label="Average latency over time">
@@ -111,7 +111,7 @@ function TrafficCharts({ rows }: { rows: Row[] }) {
               { label: 'Upstream latency', data: rows.map((r) => r.upstream_latency), borderColor: '#e67e22', backgroundColor: '#e67e22' },
             ],
           }}
-          options={{ ...common, scales: { x: { title: { display: true, text: 'Time (UTC)' } }, y: { beginAtZero: true, title: { display: true, text: 'Milliseconds (average)' } } } }}
+          options={{ ...common, scales: { x: { offset: true, title: { display: true, text: 'Time (UTC)' } }, y: { beginAtZero: true, title: { display: true, text: 'Milliseconds (average)' } } } }}
         />
       </div>
     </div>

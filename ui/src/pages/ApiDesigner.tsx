@@ -5,17 +5,31 @@ import { ErrorBox, Loading, Notice } from '../components/status';
 import { at, AUTH_MODES, authModeOf, newDefinition, setAt, withAuthMode, type ApiRecord, type Definition } from '../definition';
 import { navigate } from '../router';
 import { useSession } from '../session';
+import { EndpointsTab, GraphqlTab } from './EndpointsTab';
 import { RawJson } from './RawJson';
 
-const TABS = ['Core settings', 'Authentication', 'Rate limits and quotas', 'Raw definition'] as const;
+const TABS = ['Core settings', 'Authentication', 'Endpoint rules', 'Rate limits and quotas', 'GraphQL', 'Raw definition'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which tab shows the field a server error names. */
 function tabOf(path: string): Tab {
   if (/^(use_|enable_|auth|jwt_|basic_auth|hmac|openid|strip_auth)/.test(path)) return 'Authentication';
   if (/(rate|quota|throttle)/.test(path)) return 'Rate limits and quotas';
+  if (path.startsWith('version_data')) return 'Endpoint rules';
+  if (path.startsWith('graphql')) return 'GraphQL';
   if (/^(name|proxy|active|slug)/.test(path)) return 'Core settings';
   return 'Raw definition';
+}
+
+/**
+ * Checks that name no field in quotes ("Version 'Default', extended_paths.white_list[0]: …",
+ * GraphQL schema problems) still belong next to their tab's fields.
+ */
+function unnamedFields(message: string): Record<string, string> {
+  const version = /^Version '([^']+)', (extended_paths[^:]*): (.*)$/.exec(message);
+  if (version) return { [`version_data.versions.${version[1]}.${version[2]}`]: `${version[2]}: ${version[3]}` };
+  if (/graphql|schema/i.test(message) && !/The '/.test(message)) return { 'graphql.schema': message };
+  return {};
 }
 
 export interface EditorProps {
@@ -62,7 +76,7 @@ export function ApiDesigner({ id }: { id: string }) {
         setNotice('API saved.');
       }
     } catch (err) {
-      const fields = err instanceof ApiError ? err.fields('api_definition.') : {};
+      const fields = err instanceof ApiError ? { ...err.fields('api_definition.'), ...unnamedFields(err.message) } : {};
       setErrors(fields);
       setFailure({ message: messageOf(err), errors: err instanceof ApiError ? err.errors : [] });
       const first = Object.keys(fields)[0];
@@ -130,7 +144,9 @@ export function ApiDesigner({ id }: { id: string }) {
       <div role="tabpanel" aria-label={tab}>
         {tab === 'Core settings' && <CoreTab {...props} />}
         {tab === 'Authentication' && <AuthTab {...props} />}
+        {tab === 'Endpoint rules' && <EndpointsTab {...props} replace={setDef} />}
         {tab === 'Rate limits and quotas' && <LimitsTab {...props} />}
+        {tab === 'GraphQL' && <GraphqlTab {...props} />}
         {tab === 'Raw definition' && <RawJson value={def} readOnly={readOnly} onApply={(next) => setDef(next as Definition)} />}
       </div>
     </section>

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { del, get, messageOf, post, put } from '../api';
 import { CopyButton, NumberField, SelectField, TextField, Toggle } from '../components/form';
-import { ErrorBox, Notice } from '../components/status';
+import { ErrorBox, Notice, useLoad } from '../components/status';
 import { useSession } from '../session';
 import { AccessRights, useApis, type AccessRight } from './access';
-import { PolicyPicker } from './PolicyPicker';
+import { listPolicies, PolicyPicker } from './PolicyPicker';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Session = Record<string, any>;
@@ -63,10 +63,8 @@ function CreateKey() {
       </article>
     );
   return (
-    <details open>
-      <summary role="button" className="outline">
-        Create a key
-      </summary>
+    <article>
+      <h2>Create a key</h2>
       <form onSubmit={submit} aria-label="Create a key">
         <fieldset>
           <label>
@@ -99,12 +97,13 @@ function CreateKey() {
         {error && <ErrorBox error={error} />}
         <button type="submit">Create key</button>
       </form>
-    </details>
+    </article>
   );
 }
 
 function FindKey({ writable }: { writable: boolean }) {
   const apis = useApis();
+  const policyNames = useLoad(() => listPolicies().then((r) => Object.fromEntries(r.policies.map((p) => [p.id, p.name])) as Record<string, string>), 'policy-names');
   const [apiId, setApiId] = useState('');
   const [keyText, setKeyText] = useState('');
   const [hashes, setHashes] = useState<string[] | null>(null);
@@ -189,6 +188,11 @@ function FindKey({ writable }: { writable: boolean }) {
           <h3>
             Key <code>{found.data.alias || `${found.id.slice(0, 12)}…`}</code>
           </h3>
+          {(found.data.apply_policies ?? []).length > 0 && (
+            <p>
+              <small>This key's limits and access rights come from its policies: what you set here is replaced by theirs on use.</small>
+            </p>
+          )}
           <div className="grid">
             <NumberField label="Rate" name="edit-rate" value={found.data.rate} onChange={(v) => set('rate', v)} disabled={!writable} />
             <NumberField label="Per (seconds)" name="edit-per" value={found.data.per} onChange={(v) => set('per', v)} disabled={!writable} />
@@ -197,7 +201,7 @@ function FindKey({ writable }: { writable: boolean }) {
           </div>
           <Toggle label="Inactive (refused)" name="is_inactive" checked={Boolean(found.data.is_inactive)} onChange={(v) => set('is_inactive', v)} disabled={!writable} />
           <p>
-            Policies: {(found.data.apply_policies ?? []).join(', ') || 'none'} · APIs: {Object.values((found.data.access_rights ?? {}) as Record<string, AccessRight>).map((r) => r.api_name).join(', ') || 'none'}
+            Policies: {(found.data.apply_policies ?? []).map((id: string) => policyNames.data?.[id] ?? id).join(', ') || 'none'} · APIs: {Object.values((found.data.access_rights ?? {}) as Record<string, AccessRight>).map((r) => r.api_name).join(', ') || 'none'}
           </p>
           {writable && (
             <div className="inline-actions">

@@ -41,7 +41,7 @@ export function PolicyPicker({ value, onChange }: { value: string[]; onChange(va
               onChange(ids, Object.assign({}, ...chosen.map((p) => p.access_rights ?? {})) as Rights);
             }}
           />
-          {policy.name} <small>({policy.rate} per {policy.per}s)</small>
+          {policy.name} ({policy.rate} requests per {policy.per} s)
         </label>
       ))}
     </fieldset>
