@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { get } from '../api';
-import { Show, useLoad } from '../components/status';
+import { del, get, messageOf, post } from '../api';
+import { NumberField, SelectField, TextField } from '../components/form';
+import { ErrorBox, Show, useLoad } from '../components/status';
+import { useSession } from '../session';
 
 interface Hook {
   id: string;
@@ -20,11 +22,14 @@ interface Delivery {
 
 /** Webhooks and, for the one picked, its delivery log. */
 export function Webhooks() {
+  const { can } = useSession();
+  const writable = can('hooks', 'write');
   const hooks = useLoad(() => get<{ hooks: Hook[] }>('/hooks?p=0'), 'hooks');
   const [picked, setPicked] = useState('');
   return (
     <section>
       <h1>Webhooks</h1>
+      {writable && <NewHook onCreated={hooks.reload} />}
       <Show loaded={hooks} what="webhooks">
         {({ hooks: rows }) =>
           rows.length === 0 ? (
@@ -50,7 +55,16 @@ export function Webhooks() {
                     <td>
                       <button type="button" className="outline small" onClick={() => setPicked(h.id)}>
                         Show log
-                      </button>
+                      </button>{' '}
+                      {writable && (
+                        <button
+                          type="button"
+                          className="secondary outline small"
+                          onClick={async () => window.confirm(`Delete the webhook ${h.name}?`) && (await del(`/hooks/${h.id}`).then(hooks.reload, (err) => window.alert(messageOf(err))))}
+                        >
+                          Delete
+                        </button>
+                      )}
                     </td>
                   </tr>
                 ))}
@@ -99,6 +113,37 @@ function DeliveryLog({ id }: { id: string }) {
           )
         }
       </Show>
+    </article>
+  );
+}
+
+function NewHook({ onCreated }: { onCreated(): void }) {
+  const [hook, setHook] = useState({ name: '', method: 'POST', target_path: 'https://', event_timeout: 60 });
+  const [error, setError] = useState('');
+  const create = async (event: { preventDefault(): void }) => {
+    event.preventDefault();
+    setError('');
+    try {
+      await post('/hooks', { ...hook, header_map: {}, template_path: '' });
+      setHook({ name: '', method: 'POST', target_path: 'https://', event_timeout: 60 });
+      onCreated();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <article>
+      <h2>Add a webhook</h2>
+      <form onSubmit={create}>
+        <div className="grid">
+          <TextField label="Name" name="hook-name" value={hook.name} onChange={(name) => setHook({ ...hook, name })} required />
+          <SelectField label="Method" name="hook-method" value={hook.method} options={['POST', 'PUT', 'GET', 'PATCH'].map((m) => [m, m] as [string, string])} onChange={(method) => setHook({ ...hook, method })} />
+          <TextField label="Target URL" name="target_path" value={hook.target_path} onChange={(target_path) => setHook({ ...hook, target_path })} required />
+          <NumberField label="Quiet period (s)" name="event_timeout" value={hook.event_timeout} onChange={(event_timeout) => setHook({ ...hook, event_timeout })} hint="The same event for the same key is not sent again within it" />
+        </div>
+        {error && <ErrorBox error={error} />}
+        <button type="submit">Add webhook</button>
+      </form>
     </article>
   );
 }
