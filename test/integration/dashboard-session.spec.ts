@@ -51,10 +51,17 @@ describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/
     assert.equal(me.json.Status, 'Error');
   });
 
-  it('signs out by expiring the session cookie', async () => {
-    const out = await http(`${node.dashboardUrl}/api/logout`, { method: 'POST', body: {} });
+  it('signs out by ending the login session on the server and expiring its cookie', async () => {
+    const login = await http(`${node.dashboardUrl}/api/login`, { method: 'POST', body: { email_address: email, password: 'correct horse' } });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    assert.equal((await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } })).status, 200);
+    const out = await http(`${node.dashboardUrl}/api/logout`, { method: 'POST', headers: { cookie }, body: {} });
     assert.equal(out.status, 200);
     assert.equal(out.json.Status, 'OK');
     assert.match(out.headers.get('set-cookie') ?? '', /^gw-session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0$/);
+    const replayed = await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } });
+    assert.equal(replayed.status, 403, 'the old session token no longer signs anyone in');
+    const again = await http(`${node.dashboardUrl}/api/logout`, { method: 'POST', headers: { cookie }, body: {} });
+    assert.equal(again.status, 200, 'signing out twice is harmless');
   });
 });

@@ -1,7 +1,7 @@
 import type { Caller } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import type { Route } from '../../../lib/http/surface';
-import { SESSION_COOKIE } from './dashboard-users';
+import { SESSION_COOKIE, sessionCookie } from './dashboard-users';
 
 /**
  * Who is signed in, and signing out: what the web dashboard needs around `POST /api/login`.
@@ -31,7 +31,11 @@ export const dashboardSessionRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/logout',
     open: true,
-    // Clears the browser's cookie; the session itself ends at its expiry.
-    handle: async () => ({ body: ok('Logged out'), cookies: [`${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`] }),
+    // Ends the login on the server (a copied cookie stops working too) and clears the browser's.
+    handle: async ({ headers, call }) => {
+      const session = sessionCookie(headers.cookie);
+      if (session) await call('users.logout', { session });
+      return { body: ok('Logged out'), cookies: [`${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`] };
+    },
   },
 ];
