@@ -218,29 +218,31 @@ function EndpointTable({ rows }: { rows: Row[] }) {
 }
 
 function KeyActivity({ period }: { period: string }) {
-  const [hash, setHash] = useState('');
-  const [shown, setShown] = useState('');
+  const [kind, setKind] = useState<'keys' | 'oauthid'>('keys');
+  const [id, setId] = useState('');
+  const [shown, setShown] = useState<{ kind: string; id: string } | null>(null);
   return (
     <article>
-      <h2>Activity of one key</h2>
+      <h2>Activity of one key or OAuth client</h2>
       <form
         className="grid"
         onSubmit={(e: { preventDefault(): void }) => {
           e.preventDefault();
-          setShown(hash.trim());
+          setShown({ kind, id: id.trim() });
         }}
       >
-        <TextField label="Key hash" name="key_hash" value={hash} onChange={setHash} hint="Shown when the key was created, and in the key list of each API" />
+        <SelectField label="By" name="activity-by" value={kind} options={[['keys', 'Key hash'], ['oauthid', 'OAuth client id']]} onChange={(v) => setKind(v as 'keys' | 'oauthid')} />
+        <TextField label={kind === 'keys' ? 'Key hash' : 'OAuth client id'} name="activity-id" value={id} onChange={setId} hint={kind === 'keys' ? 'Shown when the key was created, and in the key list of each API' : 'From the OAuth clients list on the Keys page'} />
         <div className="inline-actions">
           <button type="submit">Show</button>
         </div>
       </form>
-      {shown && <KeyRows hash={shown} period={period} />}
+      {shown && shown.id && <ActivityOf kind={shown.kind} id={shown.id} period={period} />}
     </article>
   );
 }
 
-function KeyRows({ hash, period }: { hash: string; period: string }) {
-  const rows = useLoad(() => get<Rows>(`/activity/keys/endpoint/${encodeURIComponent(hash)}/${period}?p=0`), `${hash}|${period}`);
-  return <Show loaded={rows} what="the key's activity">{({ data }) => (data.length === 0 ? <p>No requests with this key in the period.</p> : <EndpointTable rows={data} />)}</Show>;
+function ActivityOf({ kind, id, period }: { kind: string; id: string; period: string }) {
+  const rows = useLoad(() => get<Rows>(`/activity/${kind}/endpoint/${encodeURIComponent(id)}/${period}?p=0`), `${kind}|${id}|${period}`);
+  return <Show loaded={rows} what="activity">{({ data }) => (data.length === 0 ? <p>No requests in the period.</p> : <EndpointTable rows={data} />)}</Show>;
 }

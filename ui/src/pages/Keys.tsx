@@ -4,6 +4,7 @@ import { CopyButton, NumberField, SelectField, TextField, Toggle } from '../comp
 import { ErrorBox, Notice, useLoad } from '../components/status';
 import { useSession } from '../session';
 import { AccessRights, useApis, type AccessRight } from './access';
+import { OAuthClients } from './OAuthClients';
 import { listPolicies, PolicyPicker } from './PolicyPicker';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -17,6 +18,8 @@ export function Keys() {
       <h1>Keys</h1>
       {can('keys', 'write') && <CreateKey />}
       <FindKey writable={can('keys', 'write')} />
+      {can('keys', 'write') && <BasicUser />}
+      {can('apis', 'read') && <OAuthClients />}
     </section>
   );
 }
@@ -215,6 +218,42 @@ function FindKey({ writable }: { writable: boolean }) {
           )}
         </section>
       )}
+    </article>
+  );
+}
+
+/** A basic-authentication user: a username and password that open the chosen APIs. */
+function BasicUser() {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [rights, setRights] = useState<Record<string, AccessRight>>({});
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const create = async (event: { preventDefault(): void }) => {
+    event.preventDefault();
+    setError('');
+    setNotice('');
+    try {
+      await post(`/apis/keys/basic/${encodeURIComponent(username)}`, { basic_auth_data: { password }, access_rights: rights, rate: 100, per: 60, quota_max: -1 });
+      setNotice(`Basic-authentication user ${username} created.`);
+      setPassword('');
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <article>
+      <h2>Basic-authentication user</h2>
+      <form onSubmit={create} aria-label="Create a basic-authentication user">
+        <div className="grid">
+          <TextField label="Username" name="basic-username" value={username} onChange={setUsername} required />
+          <TextField label="Password" name="basic-password" type="password" value={password} onChange={setPassword} required />
+        </div>
+        <AccessRights value={rights} onChange={setRights} />
+        {error && <ErrorBox error={error} />}
+        <Notice text={notice} />
+        <button type="submit">Create user</button>
+      </form>
     </article>
   );
 }
