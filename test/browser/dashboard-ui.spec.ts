@@ -26,6 +26,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
   let admin: { email: string; key: string };
   let reader: { email: string };
   const pageProblems: string[] = [];
+  let keyHash = '';
 
   async function newPage(): Promise<Page> {
     // One browser profile for all tests: each starts signed out.
@@ -192,6 +193,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByTestId('new-key').textContent()) ?? '';
     assert.ok(key.length > 16, 'the new key is shown');
+    keyHash = (await page.getByTestId('new-key-hash').textContent()) ?? '';
     await page.getByRole('button', { name: 'Copy key' }).waitFor();
     await browser!.screenshot(page, 'dashboard-key-created');
 
@@ -228,6 +230,9 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByTestId('error-chart').locator('canvas').waitFor();
     await page.getByRole('table', { name: 'Errors by API and status' }).getByRole('row', { name: /Billing 401 1/ }).waitFor();
     await page.getByRole('table', { name: 'Top endpoints' }).getByText('/invoices').first().waitFor();
+    await page.getByRole('textbox', { name: /^Key hash/ }).fill(keyHash);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('article').filter({ hasText: 'Activity of one key' }).getByRole('row', { name: /\/invoices Billing 1 0/ }).waitFor();
     await browser!.screenshot(page, 'dashboard-analytics');
     await page.getByRole('button', { name: 'Tables' }).click();
     const traffic = page.getByRole('table', { name: 'Requests over time' });
