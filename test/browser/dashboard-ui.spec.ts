@@ -251,6 +251,34 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it('adds a user group and a user with their own permissions, whose access key is shown once', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByLabel('Group name').fill('Support');
+    await page.locator('select[name="perm-analytics"]').selectOption('read');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('row', { name: /Support analytics: read/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByLabel('First name').fill('Sam');
+    await page.getByLabel('Email address').fill(`sam-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('pw-sam-123456');
+    await page.locator('select[name="group_id"]').selectOption({ label: 'Support' });
+    await page.locator('select[name="perm-keys"]').selectOption('write');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const accessKey = page.locator('.secret code');
+    await accessKey.waitFor();
+    const key = (await accessKey.textContent()) ?? '';
+    const me = await http(`${node.dashboardUrl}/api/me`, { headers: { authorization: key } });
+    assert.equal(me.status, 200, 'the shown access key works');
+    assert.deepEqual(me.json.user_permissions, { analytics: 'read', keys: 'write' }, "the group's permissions and the user's own");
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('row', { name: /Sam .* Support keys: write/ }).waitFor();
+    await page.close();
+  });
+
   it('hides the write buttons from a read-only user, whom the server refuses anyway', async () => {
     const page = await newPage();
     await signIn(page, reader.email);

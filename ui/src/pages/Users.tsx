@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError, del, get, messageOf, post, put } from '../api';
 import { CopyButton, SelectField, TextField, Toggle } from '../components/form';
-import { ErrorBox, Notice, Show, useLoad } from '../components/status';
+import { ErrorBox, Notice, Show, useLoad, type Loaded } from '../components/status';
 import { useSession } from '../session';
 import { PermissionsEditor } from './PermissionsEditor';
 
@@ -79,7 +79,7 @@ export function Users() {
                     <td>{`${u.first_name} ${u.last_name}`.trim()}</td>
                     <td>{u.email_address}</td>
                     <td>{u.group_id ? groupName(u.group_id) : ''}</td>
-                    <td>{summary(u.user_permissions)}</td>
+                    <td>{!u.group_id && Object.keys(u.user_permissions ?? {}).length === 0 ? 'administrator' : summary(u.user_permissions)}</td>
                     <td>{u.active ? <span className="badge ok">Active</span> : <span className="badge off">Inactive</span>}</td>
                     {writable && (
                       <td>
@@ -106,7 +106,7 @@ export function Users() {
           </div>
         )}
       </Show>
-      <Groups />
+      <Groups groups={groups} />
     </section>
   );
 }
@@ -122,7 +122,8 @@ function UserForm({ user, groups, onDone }: { user: Editing; groups: GroupRow[];
     event.preventDefault();
     setError('');
     setErrors({});
-    const { id, password, ...fields } = value;
+    const { id, password, first_name, last_name, email_address, active, group_id, user_permissions } = value;
+    const fields = { first_name, last_name, email_address, active, group_id, user_permissions };
     try {
       if (creating) setAccessKey(((await post<{ Meta: { access_key: string } }>('/users', { ...fields, password })).Meta.access_key));
       else {
@@ -173,11 +174,11 @@ function UserForm({ user, groups, onDone }: { user: Editing; groups: GroupRow[];
   );
 }
 
-function Groups() {
+/** The groups, from the same load as the user form's group choice, so a new group is offered at once. */
+function Groups({ groups }: { groups: Loaded<{ groups: GroupRow[] }> }) {
   const { can } = useSession();
   const readable = can('user_groups', 'read');
   const writable = can('user_groups', 'write');
-  const groups = useLoad(() => (readable ? get<{ groups: GroupRow[] }>('/usergroups?p=0') : Promise.resolve({ groups: [] as GroupRow[] })), 'groups-list');
   const [editing, setEditing] = useState<GroupRow | null>(null);
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
@@ -185,7 +186,8 @@ function Groups() {
   const save = async () => {
     if (!editing) return;
     setError('');
-    const { id, ...group } = editing;
+    const { id, name, description, user_permissions } = editing;
+    const group = { name, description, user_permissions };
     try {
       if (id) await put(`/usergroups/${id}`, group);
       else await post('/usergroups', group);
