@@ -279,6 +279,20 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it("saves the organisation's additional permissions", async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Organisation' }).click();
+    await page.getByRole('button', { name: 'Add a permission' }).click();
+    await page.getByLabel('Permission id').fill('reports');
+    await page.getByLabel('Label').fill('Reports');
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await page.getByText('Additional permissions saved.').waitFor();
+    const saved = await http(`${node.dashboardUrl}/api/org/permissions`, { headers: { authorization: admin.key } });
+    assert.equal(saved.json.additional_permissions.reports, 'Reports');
+    await page.close();
+  });
+
   it('hides the write buttons from a read-only user, whom the server refuses anyway', async () => {
     const page = await newPage();
     await signIn(page, reader.email);
