@@ -166,6 +166,31 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it('shows the save-time GraphQL schema check next to the schema, then saves a GraphQL API', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Countries');
+    await page.locator('input[name="proxy.listen_path"]').fill('/countries/');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('tab', { name: 'GraphQL' }).click();
+    await page.getByRole('switch', { name: 'This is a GraphQL API' }).check();
+    const schema = page.getByLabel('Schema (SDL)');
+    await schema.fill('type Query { name: String name: String }');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const problem = page.locator('[role="tabpanel"] .field-error');
+    await problem.waitFor();
+    assert.match((await problem.textContent()) ?? '', /Invalid GraphQL schema.*name/);
+    assert.equal(await schema.getAttribute('aria-invalid'), 'true');
+    await browser!.screenshot(page, 'dashboard-api-graphql-schema-error');
+    await schema.fill('type Query { name: String }');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    await page.getByRole('link', { name: 'Back to APIs' }).or(page.getByRole('button', { name: 'Back to APIs' })).click();
+    await page.getByRole('row', { name: /Countries \/countries\/ Open \(keyless\) GraphQL Active/ }).waitFor();
+    await page.close();
+  });
+
   it('creates a policy and a key that uses it; the key is shown once and opens an auth-token API', async () => {
     const secured = await http(`${node.dashboardUrl}/api/apis`, {
       method: 'POST',

@@ -6,9 +6,10 @@ import { at, AUTH_MODES, authModeOf, newDefinition, setAt, withAuthMode, type Ap
 import { navigate } from '../router';
 import { useSession } from '../session';
 import { EndpointsTab, GraphqlTab } from './EndpointsTab';
+import { HooksTab, type HookReference } from './HooksTab';
 import { RawJson } from './RawJson';
 
-const TABS = ['Core settings', 'Authentication', 'Endpoint rules', 'Rate limits and quotas', 'GraphQL', 'Raw definition'] as const;
+const TABS = ['Core settings', 'Authentication', 'Endpoint rules', 'Rate limits and quotas', 'GraphQL', 'Webhooks', 'Raw definition'] as const;
 type Tab = (typeof TABS)[number];
 
 /** Which tab shows the field a server error names. */
@@ -17,6 +18,7 @@ function tabOf(path: string): Tab {
   if (/(rate|quota|throttle)/.test(path)) return 'Rate limits and quotas';
   if (path.startsWith('version_data')) return 'Endpoint rules';
   if (path.startsWith('graphql')) return 'GraphQL';
+  if (path.startsWith('hook_references')) return 'Webhooks';
   if (/^(name|proxy|active|slug)/.test(path)) return 'Core settings';
   return 'Raw definition';
 }
@@ -25,7 +27,10 @@ function tabOf(path: string): Tab {
  * Checks that name no field in quotes ("Version 'Default', extended_paths.white_list[0]: …",
  * GraphQL schema problems) still belong next to their tab's fields.
  */
-function unnamedFields(message: string): Record<string, string> {
+function unnamedFields(message: string, errors: string[]): Record<string, string> {
+  if (/^Invalid GraphQL schema/.test(message)) return { 'graphql.schema': [message, ...errors].join(' ') };
+  const hook = /^(hook_references\[\d+\])/.exec(message);
+  if (hook) return { hook_references: message };
   const version = /^Version '([^']+)', (extended_paths[^:]*): (.*)$/.exec(message);
   if (version) return { [`version_data.versions.${version[1]}.${version[2]}`]: `${version[2]}: ${version[3]}` };
   if (/graphql|schema/i.test(message) && !/The '/.test(message)) return { 'graphql.schema': message };
@@ -45,6 +50,7 @@ export function ApiDesigner({ id }: { id: string }) {
   const readOnly = !can('apis', 'write');
   const creating = id === 'new';
   const [def, setDef] = useState<Definition | undefined>(creating ? newDefinition() : undefined);
+  const [hooks, setHooks] = useState<HookReference[] | undefined>(creating ? [] : undefined);
   const [loadError, setLoadError] = useState('');
   const [tab, setTab] = useState<Tab>('Core settings');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -54,7 +60,13 @@ export function ApiDesigner({ id }: { id: string }) {
 
   useEffect(() => {
     if (creating) return setDef(newDefinition());
-    get<ApiRecord>(`/apis/${encodeURIComponent(id)}`).then((record) => setDef(record.api_definition), (err) => setLoadError(messageOf(err)));
+    get<ApiRecord>(`/apis/${encodeURIComponent(id)}`).then(
+      (record) => {
+        setDef(record.api_definition);
+        setHooks((record.hook_references ?? []) as HookReference[]);
+      },
+      (err) => setLoadError(messageOf(err)),
+    );
   }, [id]);
 
   if (loadError) return <ErrorBox error={loadError} />;
@@ -68,15 +80,15 @@ export function ApiDesigner({ id }: { id: string }) {
     setNotice('');
     try {
       if (creating) {
-        const created = await post<Envelope<string>>('/apis', { api_definition: def });
+        const created = await post<Envelope<string>>('/apis', { api_definition: def, hook_references: hooks });
         navigate(`/apis/${created.Meta}`);
         setNotice('API created.');
       } else {
-        await put(`/apis/${encodeURIComponent(id)}`, { api_definition: def });
+        await put(`/apis/${encodeURIComponent(id)}`, { api_definition: def, hook_references: hooks });
         setNotice('API saved.');
       }
     } catch (err) {
-      const fields = err instanceof ApiError ? { ...err.fields('api_definition.'), ...unnamedFields(err.message) } : {};
+      const fields = err instanceof ApiError ? { ...err.fields('api_definition.'), ...unnamedFields(err.message, err.errors) } : {};
       setErrors(fields);
       setFailure({ message: messageOf(err), errors: err instanceof ApiError ? err.errors : [] });
       const first = Object.keys(fields)[0];
@@ -147,6 +159,7 @@ export function ApiDesigner({ id }: { id: string }) {
         {tab === 'Endpoint rules' && <EndpointsTab {...props} replace={setDef} />}
         {tab === 'Rate limits and quotas' && <LimitsTab {...props} />}
         {tab === 'GraphQL' && <GraphqlTab {...props} />}
+        {tab === 'Webhooks' && <HooksTab value={hooks ?? []} onChange={setHooks} error={errors.hook_references} readOnly={readOnly} />}
         {tab === 'Raw definition' && <RawJson value={def} readOnly={readOnly} onApply={(next) => setDef(next as Definition)} />}
       </div>
     </section>
