@@ -28,7 +28,7 @@ function tabOf(path: string): Tab {
  * GraphQL schema problems) still belong next to their tab's fields.
  */
 function unnamedFields(message: string, errors: string[]): Record<string, string> {
-  if (/^Invalid GraphQL schema/.test(message)) return { 'graphql.schema': [message, ...errors].join(' ') };
+  if (/^Invalid GraphQL schema/.test(message)) return { 'graphql.schema': errors.length > 0 ? `${message}: ${errors.join(' ')}` : message };
   const hook = /^(hook_references\[\d+\])/.exec(message);
   if (hook) return { hook_references: message };
   const version = /^Version '([^']+)', (extended_paths[^:]*): (.*)$/.exec(message);
