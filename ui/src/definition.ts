@@ -1,6 +1,6 @@
 /** API definitions as the dashboard REST API stores them, and the small helpers the designer needs. */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+/** Definitions are open-ended JSON (SPEC.md "API definition"); the designer edits known paths. */
 export type Definition = Record<string, any>;
 
 export interface ApiRecord {

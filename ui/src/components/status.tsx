@@ -57,7 +57,7 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `key` stands for everything `load` reads: a new closure each render must not reload.
   }, [key, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { data, error, loading, reload };

@@ -5,7 +5,8 @@ import { ErrorBox, Loading, Notice } from '../components/status';
 import { at, AUTH_MODES, authModeOf, newDefinition, setAt, withAuthMode, type ApiRecord, type Definition } from '../definition';
 import { navigate } from '../router';
 import { useSession } from '../session';
-import { EndpointsTab, GraphqlTab } from './EndpointsTab';
+import { EndpointsTab } from './EndpointsTab';
+import { GraphqlTab } from './GraphqlTab';
 import { HooksTab, type HookReference } from './HooksTab';
 import { RawJson } from './RawJson';
 

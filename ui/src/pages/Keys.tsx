@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { del, get, messageOf, post, put } from '../api';
+import { ApiError, del, get, messageOf, post, put } from '../api';
 import { CopyButton, NumberField, SelectField, TextField, Toggle } from '../components/form';
 import { ErrorBox, Notice, useLoad } from '../components/status';
 import { useSession } from '../session';
@@ -7,7 +7,6 @@ import { AccessRights, useApis, type AccessRight } from './access';
 import { OAuthClients } from './OAuthClients';
 import { listPolicies, PolicyPicker } from './PolicyPicker';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Session = Record<string, any>;
 
 /** Access keys: create (shown once), list per API, look up by key or hash, edit, delete. */
@@ -44,7 +43,7 @@ function CreateKey() {
       setCreated({ key: answer.key_id, hash: answer.key_hash });
     } catch (err) {
       setError(messageOf(err));
-      if (err && typeof err === 'object' && 'fields' in err) setErrors((err as { fields(prefix: string): Record<string, string> }).fields('session.'));
+      if (err instanceof ApiError) setErrors(err.fields('session.'));
     }
   };
   if (created)

@@ -60,7 +60,6 @@ declare namespace JSX {
     key?: string | number;
   }
   interface IntrinsicElements {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     [element: string]: any;
   }
 }
