@@ -255,6 +255,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByTestId('error-chart').locator('canvas').waitFor();
     await page.getByRole('table', { name: 'Errors by API and status' }).getByRole('row', { name: /Billing 401 1/ }).waitFor();
     await page.getByRole('table', { name: 'Top endpoints' }).getByText('/invoices').first().waitFor();
+    await page.getByRole('table', { name: 'Requests by API' }).getByRole('row', { name: /Billing 2 1 1/ }).waitFor();
     await page.getByRole('textbox', { name: /^Key hash/ }).fill(keyHash);
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('article').filter({ hasText: 'Activity of one key' }).getByRole('row', { name: /\/invoices Billing 1 0/ }).waitFor();

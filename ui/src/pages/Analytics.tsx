@@ -40,6 +40,7 @@ export function Analytics() {
   const usage = useLoad(() => get<Rows>(`/usage/apis/${period}${query({ api_id: apiId, resolution, p: 0 })}`), key);
   const errors = useLoad(() => get<Rows>(`/activity/errors/${period}${filter}`), key);
   const endpoints = useLoad(() => get<Rows>(`/activity/endpoints/${period}${filter}`), key);
+  const byApi = useLoad(() => get<Rows>(`/activity/apis/${period}${filter}`), key);
   return (
     <section>
       <div className="page-head">
@@ -79,6 +80,12 @@ export function Analytics() {
           </Show>
         </article>
       </div>
+      <article>
+        <h2>By API</h2>
+        <Show loaded={byApi} what="activity by API">
+          {({ data }) => (data.length === 0 ? <p>No requests in this period.</p> : <ApiTable rows={data} />)}
+        </Show>
+      </article>
       <KeyActivity period={period} />
     </section>
   );
@@ -182,6 +189,35 @@ function ErrorTable({ rows }: { rows: Row[] }) {
             <td>{r.hits}</td>
           </tr>
         ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ApiTable({ rows }: { rows: Row[] }) {
+  return (
+    <table className="striped" aria-label="Requests by API">
+      <thead>
+        <tr>
+          <th scope="col">API</th>
+          <th scope="col">Requests</th>
+          <th scope="col">Successes</th>
+          <th scope="col">Errors</th>
+          <th scope="col">Latency</th>
+        </tr>
+      </thead>
+      <tbody>
+        {[...rows]
+          .sort((a, b) => b.hits - a.hits)
+          .map((r) => (
+            <tr key={r.id.api_id}>
+              <td>{r.id.api_name || r.id.api_id}</td>
+              <td>{r.hits}</td>
+              <td>{r.success}</td>
+              <td>{r.error}</td>
+              <td>{ms(r.latency)}</td>
+            </tr>
+          ))}
       </tbody>
     </table>
   );

@@ -202,6 +202,7 @@ function FindKey({ writable }: { writable: boolean }) {
             <NumberField label="Quota remaining" name="quota_remaining" value={found.data.quota_remaining} onChange={() => undefined} disabled />
           </div>
           <Toggle label="Inactive (refused)" name="is_inactive" checked={Boolean(found.data.is_inactive)} onChange={(v) => set('is_inactive', v)} disabled={!writable} />
+          {(found.data.apply_policies ?? []).length === 0 && <AccessRights value={found.data.access_rights ?? {}} onChange={(v) => set('access_rights', v)} disabled={!writable} />}
           <p>
             Policies: {(found.data.apply_policies ?? []).map((id: string) => policyNames.data?.[id] ?? id).join(', ') || 'none'} · APIs: {Object.values((found.data.access_rights ?? {}) as Record<string, AccessRight>).map((r) => r.api_name).join(', ') || 'none'}
           </p>
