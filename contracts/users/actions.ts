@@ -94,6 +94,7 @@ export const usersActionParams = {
   setResetPasswords: { id, allowed: 'boolean' },
   authenticate: { access_key_hash: { type: 'string', optional: true, pattern: /^[0-9a-f]{64}$/ }, session: { type: 'string', optional: true } },
   login: { email_address: { type: 'string', empty: false }, password: { type: 'string' } },
+  logout: { session: { type: 'string', empty: false } },
   'sso.create': {
     ForSection: { type: 'enum', values: ['dashboard', 'portal'] },
     OrgID: { type: 'string', empty: false },
@@ -180,6 +181,10 @@ export interface UsersLoginParams {
   email_address: string;
   password: string;
 }
+export interface UsersLogoutParams {
+  /** the login session's token */
+  session: string;
+}
 export interface SsoConsumeParams {
   nonce: string;
 }
@@ -207,6 +212,7 @@ export interface UsersActions {
   'users.setResetPasswords': { params: UsersSetResetPasswordsParams; result: User };
   'users.authenticate': { params: UsersAuthenticateParams; result: Caller };
   'users.login': { params: UsersLoginParams; result: LoginResult };
+  'users.logout': { params: UsersLogoutParams; result: void };
   /** the nonce */
   'users.sso.create': { params: SsoCreateParams; result: string };
   'users.sso.consume': { params: SsoConsumeParams; result: LoginResult };

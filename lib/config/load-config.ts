@@ -32,6 +32,7 @@ export interface GwConfig {
   additionalPermissions: string;
   openPolicyDebug: boolean;
   templatePath: string;
+  dashboardUiPath: string;
   graphqlWsInitTimeout: number;
   /** seconds a stopping or replaced stream keeps delivering what it holds */
   streamsDrainTimeout: number;

@@ -164,6 +164,13 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds a stream that is replaced, removed or stopping keeps delivering the messages it holds before it gives them up (their inputs get an error)',
   },
+  /** @default the project's dist/ui folder (built by `npm run build`) */
+  dashboardUiPath: {
+    env: 'GW_DASHBOARD_UI_PATH',
+    default: '',
+    rule: { type: 'string' },
+    doc: 'folder of the built web dashboard (index.html and assets/) served at / on the dashboard port',
+  },
   /** @default 15 */
   graphqlWsInitTimeout: {
     env: 'GW_GRAPHQL_WS_INIT_TIMEOUT',

@@ -40,6 +40,8 @@ export interface Route<Caller> {
   permission?: { name: string; level: 'read' | 'write' | 'admin' };
   /** reachable without credentials (a login) */
   open?: boolean;
+  /** any authenticated caller may use it, whatever their permissions (who am I) */
+  anyCaller?: boolean;
   handle(ctx: RouteContext<Caller>): Promise<Reply>;
 }
 

@@ -14,6 +14,7 @@ import { metricsRoute } from './lib/metrics-route';
 import { OrgPolicyCache } from './lib/open-policy/policy-cache';
 import { OpenPolicyGate } from './lib/open-policy/policy-gate';
 import { routePermissions } from './lib/open-policy/route-permissions';
+import { webUiFolder, webUiRouter } from './lib/web-ui';
 import { playgroundFolder } from '../../lib/graphql/playground';
 import { dashboardGraphqlRouter } from './graphql/graphql-http';
 import { adminSurface } from './routes/admin';
@@ -71,6 +72,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
       });
       // Prometheus scrapers rarely send secrets: GW_DASHBOARD_METRICS turns this off instead.
       if (config.dashboardMetrics) app.get('/metrics', metricsRoute(runtime.metrics, config.metricsToken ?? config.adminSecret));
+      app.use(webUiRouter(webUiFolder(config.dashboardUiPath)));
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });

@@ -7,6 +7,7 @@ import {
   type GroupsCreateParams,
   type GroupsUpdateParams,
   type UsersAuthenticateParams,
+  type UsersLogoutParams,
   type UsersCreateParams,
   type UsersGetParams,
   type UsersResetPasswordParams,
@@ -64,6 +65,10 @@ export function usersService(runtime: Runtime): ServiceSchema {
           const { session, expiresAt } = await sessions.open(user.id);
           return { session, expires_at: new Date(expiresAt).toISOString(), user };
         },
+      },
+      logout: {
+        params: usersActionParams.logout,
+        handler: (ctx: Context<UsersLogoutParams>) => sessions.close(ctx.params.session),
       },
       'sso.create': {
         params: usersActionParams['sso.create'],

@@ -5,7 +5,7 @@ import type { Reply, Route } from '../../../lib/http/surface';
 import { allows } from '../../../lib/permissions';
 import { pageFromQuery } from '../lib/page-param';
 
-const SESSION_COOKIE = 'gw-session';
+export const SESSION_COOKIE = 'gw-session';
 
 /**
  * Users, user groups and the dashboard login (SPEC.md "Users", "User groups"). Every route

@@ -16,6 +16,7 @@ import { dashboardOAuthRoutes } from './dashboard-oauth';
 import { dashboardOasRoutes } from './dashboard-oas';
 import { dashboardStreamsRoutes } from './dashboard-streams';
 import { dashboardOrgRoutes } from './dashboard-org';
+import { dashboardSessionRoutes } from './dashboard-session';
 import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
 
 /**
@@ -33,6 +34,7 @@ export const dashboardSurface: Surface<Caller> = {
     throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
   },
   authorize(caller, route) {
+    if (route.anyCaller) return;
     if (!route.permission) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
     requirePermission(caller, route.permission);
   },
@@ -100,6 +102,7 @@ export const dashboardSurface: Surface<Caller> = {
         return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
       },
     },
+    ...dashboardSessionRoutes,
     ...dashboardOAuthRoutes,
     ...dashboardKeyRoutes,
     ...dashboardUserRoutes,

@@ -20,6 +20,11 @@ export class LoginSessions {
     return { session, expiresAt };
   }
 
+  /** Ends a login at once (signing out); an unknown or expired token is simply gone already. */
+  async close(session: string): Promise<void> {
+    await this.db('user_sessions').where('token_hash', hash(session)).delete();
+  }
+
   async userOf(session: string): Promise<string> {
     const row = await this.db<{ user_id: string; expires_at: number | string }>('user_sessions').where('token_hash', hash(session)).first();
     if (!row || Number(row.expires_at) <= this.now()) throw UsersErrors.badSession();

@@ -1,0 +1,41 @@
+import type { Caller } from '../../../contracts/users/actions';
+import { ok } from '../../../lib/http/envelope';
+import type { Route } from '../../../lib/http/surface';
+import { SESSION_COOKIE, sessionCookie } from './dashboard-users';
+
+/**
+ * Who is signed in, and signing out: what the web dashboard needs around `POST /api/login`.
+ * The session cookie is HTTP-only, so the page cannot read it and asks `/api/me` instead.
+ */
+export const dashboardSessionRoutes: Array<Route<Caller>> = [
+  {
+    method: 'get',
+    path: '/me',
+    anyCaller: true,
+    handle: async ({ caller, call }) => {
+      const [user, org] = await Promise.all([
+        call('users.get', { id: caller.user_id, org_scope: caller.org_id }),
+        call('orgs.get', { id: caller.org_id }),
+      ]);
+      return {
+        body: {
+          user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email_address: user.email_address },
+          org: { id: org.id, name: org.owner_name },
+          is_admin: caller.is_admin,
+          user_permissions: caller.user_permissions,
+        },
+      };
+    },
+  },
+  {
+    method: 'post',
+    path: '/logout',
+    open: true,
+    // Ends the login on the server (a copied cookie stops working too) and clears the browser's.
+    handle: async ({ headers, call }) => {
+      const session = sessionCookie(headers.cookie);
+      if (session) await call('users.logout', { session });
+      return { body: ok('Logged out'), cookies: [`${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`] };
+    },
+  },
+];

@@ -1,0 +1,341 @@
+import { strict as assert } from 'node:assert';
+import type { Page } from 'playwright-core';
+import { UI_CONTENT_SECURITY_POLICY } from '../../services/api/lib/web-ui';
+import { browserAvailable, launchBrowser, type TestBrowser } from '../support/browser';
+import { eventually } from '../support/eventually';
+import { http } from '../support/http';
+import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { buildUi } from '../support/ui-build';
+import { startUpstream, type Upstream } from '../support/upstream';
+
+const PASSWORD = 'correct horse battery';
+
+/** Period path of today (UTC), as the activity views take it. */
+function todayPeriod(): string {
+  const now = new Date();
+  const day = `${now.getUTCDate()}/${now.getUTCMonth() + 1}/${now.getUTCFullYear()}`;
+  return `${day}/${day}`;
+}
+
+describe('web dashboard in a browser (headless chromium)', function () {
+  this.timeout(60_000);
+  let browser: TestBrowser | undefined;
+  let node: TestNode;
+  let upstream: Upstream;
+  let uiDir = '';
+  let admin: { email: string; key: string };
+  let reader: { email: string };
+  const pageProblems: string[] = [];
+  let keyHash = '';
+
+  async function newPage(): Promise<Page> {
+    // One browser profile for all tests: each starts signed out.
+    await browser!.context.clearCookies();
+    const page = await browser!.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    page.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
+    page.on('pageerror', (e) => pageProblems.push(e.message));
+    return page;
+  }
+
+  async function signIn(page: Page, email: string): Promise<void> {
+    await page.goto(`${node.dashboardUrl}/`);
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  }
+
+  before(async function () {
+    if (!browserAvailable()) this.skip();
+    uiDir = await buildUi();
+    upstream = await startUpstream();
+    node = await startTestNode({ dashboardUiPath: uiDir });
+    const org = await http(`${node.dashboardUrl}/admin/organisations`, { method: 'POST', headers: node.adminHeaders, body: { owner_name: 'Acme Widgets' } });
+    const email = `ada-${Date.now()}@example.com`;
+    const user = await http(`${node.dashboardUrl}/admin/users`, {
+      method: 'POST',
+      headers: node.adminHeaders,
+      body: { first_name: 'Ada', last_name: 'Admin', email_address: email, org_id: org.json.Meta, password: PASSWORD, active: true },
+    });
+    admin = { email, key: user.json.Meta.access_key };
+    const readerEmail = `rita-${Date.now()}@example.com`;
+    const created = await http(`${node.dashboardUrl}/api/users`, {
+      method: 'POST',
+      headers: { authorization: admin.key },
+      body: { first_name: 'Rita', last_name: 'Reader', email_address: readerEmail, password: PASSWORD, active: true, user_permissions: { apis: 'read', keys: 'read', policies: 'read', analytics: 'read' } },
+    });
+    assert.equal(created.status, 200, created.text);
+    reader = { email: readerEmail };
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (node) {
+      await node.stop();
+      removeDir(node.dataDir);
+    }
+    await upstream?.close();
+    if (uiDir) removeDir(uiDir);
+  });
+
+  afterEach(() => {
+    const csp = pageProblems.filter((p) => /Content Security Policy|Refused to/i.test(p));
+    assert.deepEqual(csp, [], 'the page broke no Content-Security-Policy rule');
+    assert.deepEqual(browser?.offHost ?? [], [], 'the page loaded nothing from another host');
+  });
+
+  it('serves the UI at / with a strict CSP, index.html not cached and hashed assets cached for good; API clients keep the JSON index', async () => {
+    const page = await http(`${node.dashboardUrl}/`, { headers: { accept: 'text/html' } });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<div id="root"><\/div>/);
+    assert.equal(page.headers.get('cache-control'), 'no-cache');
+    assert.equal(page.headers.get('content-security-policy'), UI_CONTENT_SECURITY_POLICY);
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
+    assert.ok(script, 'index.html loads a hashed script');
+    const asset = await http(`${node.dashboardUrl}${script}`);
+    assert.equal(asset.status, 200);
+    assert.match(asset.headers.get('cache-control') ?? '', /max-age=31536000, immutable/);
+    const json = await http(`${node.dashboardUrl}/`, { headers: { accept: 'application/json' } });
+    assert.equal(json.json.api, '/api');
+  });
+
+  it('refuses a wrong password with a clear message, then signs in and shows who you are and your organisation', async () => {
+    const page = await newPage();
+    await page.goto(`${node.dashboardUrl}/`);
+    await browser!.screenshot(page, 'dashboard-sign-in');
+    await page.getByLabel('Email address').fill(admin.email);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('Email address or password not correct').waitFor();
+    await signIn(page, admin.email);
+    assert.equal(await page.getByTestId('who').textContent(), 'Ada Admin');
+    assert.equal(await page.getByTestId('org').textContent(), 'Acme Widgets');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const me = await page.evaluate(() => fetch('/api/me').then((r) => r.status));
+    assert.equal(me, 401, 'signed out: the session cookie is gone');
+    await page.close();
+  });
+
+  it('creates an API in the designer, shows a validation error next to its field, and the gateway proxies it', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Orders');
+    await page.locator('input[name="proxy.listen_path"]').fill('orders-without-slash');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const fieldError = page.locator('[data-field="proxy.listen_path"] .field-error');
+    await fieldError.waitFor();
+    assert.match((await fieldError.textContent()) ?? '', /^Must start with '\/' and hold no spaces\.$/);
+    assert.equal(await page.locator('input[name="proxy.listen_path"]').getAttribute('aria-invalid'), 'true');
+    await browser!.screenshot(page, 'dashboard-api-validation-error');
+    await page.locator('input[name="proxy.listen_path"]').fill('/orders/');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    await page.getByRole('button', { name: 'Save' }).waitFor();
+    await browser!.screenshot(page, 'dashboard-api-designer');
+    await page.getByRole('tab', { name: 'Raw definition' }).click();
+    assert.match(await page.getByLabel('Definition (JSON)').inputValue(), /"listen_path": "\/orders\/"/);
+    const proxied = await eventually(async () => {
+      const res = await http(`${node.gatewayUrl}/orders/items?x=1`);
+      assert.equal(res.status, 200);
+      return res;
+    }, 5000);
+    assert.equal(proxied.json.url, '/items?x=1');
+
+    // An endpoint rule: first a path the server refuses, shown on the rules tab, then a block.
+    await page.getByRole('tab', { name: 'Endpoint rules' }).click();
+    await page.getByRole('button', { name: 'Add a rule' }).click();
+    await page.getByRole('textbox', { name: /^Path/ }).fill('(');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('fieldset .field-error').getByText(/extended_paths.black_list\[0\]: endpoint path '\(' is not a valid pattern/).waitFor();
+    await page.getByRole('textbox', { name: /^Path/ }).fill('/secret');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('API saved.').waitFor();
+    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/orders/secret`)).status, 403), 5000);
+    assert.equal((await http(`${node.gatewayUrl}/orders/items`)).status, 200, 'other paths still pass');
+    await browser!.screenshot(page, 'dashboard-api-endpoint-rules');
+
+    await page.getByRole('link', { name: 'APIs' }).first().click();
+    await page.getByRole('row', { name: /Orders \/orders\/ Open \(keyless\) REST Active/ }).waitFor();
+    await browser!.screenshot(page, 'dashboard-apis');
+    await page.close();
+  });
+
+  it('shows the save-time GraphQL schema check next to the schema, then saves a GraphQL API', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Countries');
+    await page.locator('input[name="proxy.listen_path"]').fill('/countries/');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('tab', { name: 'GraphQL' }).click();
+    await page.getByRole('switch', { name: 'This is a GraphQL API' }).check();
+    const schema = page.getByLabel('Schema (SDL)');
+    await schema.fill('type Query { name: String name: String }');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const problem = page.locator('[role="tabpanel"] .field-error');
+    await problem.waitFor();
+    assert.match((await problem.textContent()) ?? '', /Invalid GraphQL schema.*name/);
+    assert.equal(await schema.getAttribute('aria-invalid'), 'true');
+    await browser!.screenshot(page, 'dashboard-api-graphql-schema-error');
+    await schema.fill('type Query { name: String }');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    await page.getByRole('link', { name: 'Back to APIs' }).or(page.getByRole('button', { name: 'Back to APIs' })).click();
+    await page.getByRole('row', { name: /Countries \/countries\/ Open \(keyless\) GraphQL Active/ }).waitFor();
+    await page.close();
+  });
+
+  it('creates a policy and a key that uses it; the key is shown once and opens an auth-token API', async () => {
+    const secured = await http(`${node.dashboardUrl}/api/apis`, {
+      method: 'POST',
+      headers: { authorization: admin.key },
+      body: { api_definition: { name: 'Billing', active: true, use_keyless: false, use_standard_auth: true, proxy: { listen_path: '/billing/', target_url: upstream.url, strip_listen_path: true } } },
+    });
+    assert.equal(secured.status, 200, secured.text);
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Policies' }).click();
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await page.locator('input[name="name"]').fill('Gold');
+    await page.getByLabel('Rate (requests)').fill('50');
+    await page.getByRole('checkbox', { name: /Billing/ }).check();
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await page.waitForURL(/#\/policies\/[^/]+$/);
+    await page.getByText('Policy saved.').waitFor();
+    await page.getByRole('button', { name: 'Back to policies' }).click();
+    await page.getByRole('row', { name: /Gold 50 per 60s unlimited Billing Active/ }).waitFor();
+    await browser!.screenshot(page, 'dashboard-policies');
+
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('checkbox', { name: /Gold/ }).check();
+    await page.getByLabel('Alias (optional)').fill('billing-robot');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-key').textContent()) ?? '';
+    assert.ok(key.length > 16, 'the new key is shown');
+    keyHash = (await page.getByTestId('new-key-hash').textContent()) ?? '';
+    await page.getByRole('button', { name: 'Copy key' }).waitFor();
+    await browser!.screenshot(page, 'dashboard-key-created');
+
+    const refused = await http(`${node.gatewayUrl}/billing/invoices`);
+    assert.equal(refused.status, 401, 'no key: refused');
+    const allowed = await eventually(async () => {
+      const res = await http(`${node.gatewayUrl}/billing/invoices`, { headers: { authorization: key } });
+      assert.equal(res.status, 200, res.text);
+      return res;
+    }, 5000);
+    assert.equal(allowed.json.url, '/invoices');
+
+    await page.getByRole('button', { name: 'Create another key' }).click();
+    await page.getByLabel('Key or key hash').fill(key);
+    await page.getByLabel('API').selectOption({ label: 'Billing' });
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const applied = page.getByText(/^Policies: /);
+    await applied.waitFor();
+    assert.equal(await applied.textContent(), 'Policies: Gold · APIs: Billing');
+    await browser!.screenshot(page, 'dashboard-keys');
+    await page.close();
+  });
+
+  it('shows the refused request in the analytics chart and the error breakdown', async () => {
+    const period = todayPeriod();
+    await eventually(async () => {
+      const errors = await http(`${node.dashboardUrl}/api/activity/errors/${period}`, { headers: { authorization: admin.key } });
+      assert.ok((errors.json.data as Array<{ id: { code: number } }>).some((r) => r.id.code === 401), errors.text);
+    }, 10_000, 200);
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByTestId('traffic-chart').locator('canvas').waitFor();
+    await page.getByTestId('error-chart').locator('canvas').waitFor();
+    await page.getByRole('table', { name: 'Errors by API and status' }).getByRole('row', { name: /Billing 401 1/ }).waitFor();
+    await page.getByRole('table', { name: 'Top endpoints' }).getByText('/invoices').first().waitFor();
+    await page.getByRole('table', { name: 'Requests by API' }).getByRole('row', { name: /Billing 2 1 1/ }).waitFor();
+    await page.getByRole('textbox', { name: /^Key hash/ }).fill(keyHash);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('article').filter({ hasText: 'Activity of one key' }).getByRole('row', { name: /\/invoices Billing 1 0/ }).waitFor();
+    await browser!.screenshot(page, 'dashboard-analytics');
+    await page.getByRole('button', { name: 'Tables' }).click();
+    const traffic = page.getByRole('table', { name: 'Requests over time' });
+    await traffic.waitFor();
+    assert.match((await traffic.textContent()) ?? '', /Errors/);
+    for (const [link, shot] of [['Users', 'dashboard-users'], ['Webhooks', 'dashboard-webhooks'], ['Certificates', 'dashboard-certificates'], ['Organisation', 'dashboard-organisation']]) {
+      await page.getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { level: 1, name: link }).waitFor();
+      await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
+      await browser!.screenshot(page, shot);
+    }
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.getByRole('link', { name: 'APIs' }).first().click();
+    await page.getByRole('row', { name: /Orders/ }).waitFor();
+    await browser!.screenshot(page, 'dashboard-apis-narrow');
+    await page.close();
+  });
+
+  it('adds a user group and a user with their own permissions, whose access key is shown once', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByLabel('Group name').fill('Support');
+    await page.locator('select[name="perm-analytics"]').selectOption('read');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('row', { name: /Support analytics: read/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByLabel('First name').fill('Sam');
+    await page.getByLabel('Email address').fill(`sam-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('pw-sam-123456');
+    await page.locator('select[name="group_id"]').selectOption({ label: 'Support' });
+    await page.locator('select[name="perm-keys"]').selectOption('write');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const accessKey = page.locator('.secret code');
+    await accessKey.waitFor();
+    const key = (await accessKey.textContent()) ?? '';
+    const me = await http(`${node.dashboardUrl}/api/me`, { headers: { authorization: key } });
+    assert.equal(me.status, 200, 'the shown access key works');
+    assert.deepEqual(me.json.user_permissions, { analytics: 'read', keys: 'write' }, "the group's permissions and the user's own");
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('row', { name: /Sam .* Support keys: write/ }).waitFor();
+    await page.close();
+  });
+
+  it("saves the organisation's additional permissions", async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Organisation' }).click();
+    await page.getByRole('button', { name: 'Add a permission' }).click();
+    await page.getByLabel('Permission id').fill('reports');
+    await page.getByLabel('Label').fill('Reports');
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await page.getByText('Additional permissions saved.').waitFor();
+    const saved = await http(`${node.dashboardUrl}/api/org/permissions`, { headers: { authorization: admin.key } });
+    assert.equal(saved.json.additional_permissions.reports, 'Reports');
+    await page.close();
+  });
+
+  it('hides the write buttons from a read-only user, whom the server refuses anyway', async () => {
+    const page = await newPage();
+    await signIn(page, reader.email);
+    await page.getByRole('row', { name: /Orders/ }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Create API' }).count(), 0);
+    assert.equal(await page.getByRole('link', { name: 'Users' }).count(), 0, 'no users permission: no Users page');
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await page.locator('input[name="name"]').waitFor();
+    assert.equal(await page.locator('input[name="name"]').isDisabled(), true);
+    assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('heading', { name: 'Find a key' }).waitFor();
+    assert.equal(await page.getByText('Create a key').count(), 0);
+    await browser!.screenshot(page, 'dashboard-read-only');
+    const status = await page.evaluate(() => fetch('/api/portal/policies', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' }).then((r) => r.status));
+    assert.equal(status, 403);
+    await page.close();
+  });
+});

@@ -1,0 +1,78 @@
+/** The dashboard REST API, as the browser calls it: same origin, the login session's cookie. */
+
+/** A refused call: the envelope's Message, and its Errors mapped to the fields they name. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: string[] = [],
+  ) {
+    super(message);
+  }
+
+  /** `{ 'proxy.listen_path': 'must start with /' }` from "The 'api_definition.proxy.listen_path' field …" */
+  fields(prefix = ''): Record<string, string> {
+    const found: Record<string, string> = {};
+    for (const error of this.errors.length > 0 ? this.errors : [this.message]) {
+      const named = /The '([^']+)' field/.exec(error);
+      if (!named) continue;
+      const path = named[1].startsWith(prefix) ? named[1].slice(prefix.length) : named[1];
+      // "The 'x.y' field must …" reads better under the field as "Must …".
+      const rest = error.slice(named.index + named[0].length).trim();
+      const text = rest ? rest[0].toUpperCase() + rest.slice(1) : error;
+      found[path] = found[path] ? `${found[path]} ${text}` : text;
+    }
+    return found;
+  }
+}
+
+export interface Envelope<Meta = unknown> {
+  Status: 'OK' | 'Error';
+  Message: string;
+  Meta: Meta;
+  Errors?: string[];
+  [extra: string]: unknown;
+}
+
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, init);
+  } catch {
+    throw new ApiError(0, 'The dashboard server could not be reached. Check your connection and try again.');
+  }
+  const text = await res.text();
+  let json: unknown = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: reported below */
+  }
+  if (!res.ok) {
+    const envelope = (json ?? {}) as Partial<Envelope>;
+    throw new ApiError(res.status, envelope.Message ?? `The server answered ${res.status} ${res.statusText}`, envelope.Errors ?? []);
+  }
+  return json as T;
+}
+
+export const get = <T>(path: string) => request<T>('GET', path);
+export const post = <T = Envelope>(path: string, body: unknown) => request<T>('POST', path, body);
+export const put = <T = Envelope>(path: string, body: unknown) => request<T>('PUT', path, body);
+export const del = <T = Envelope>(path: string) => request<T>('DELETE', path);
+
+/** A query string of the set values only. */
+export function query(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,243 @@
+import { useEffect, useState } from 'react';
+import { ApiError, del, get, messageOf, post, put, type Envelope } from '../api';
+import { NumberField, SelectField, TextField, Toggle } from '../components/form';
+import { ErrorBox, Loading, Notice } from '../components/status';
+import { at, AUTH_MODES, authModeOf, newDefinition, setAt, withAuthMode, type ApiRecord, type Definition } from '../definition';
+import { navigate } from '../router';
+import { useSession } from '../session';
+import { EndpointsTab } from './EndpointsTab';
+import { GraphqlTab } from './GraphqlTab';
+import { HooksTab, type HookReference } from './HooksTab';
+import { RawJson } from './RawJson';
+
+const TABS = ['Core settings', 'Authentication', 'Endpoint rules', 'Rate limits and quotas', 'GraphQL', 'Webhooks', 'Raw definition'] as const;
+type Tab = (typeof TABS)[number];
+
+/** Which tab shows the field a server error names. */
+function tabOf(path: string): Tab {
+  if (/^(use_|enable_|auth|jwt_|basic_auth|hmac|openid|strip_auth)/.test(path)) return 'Authentication';
+  if (/(rate|quota|throttle)/.test(path)) return 'Rate limits and quotas';
+  if (path.startsWith('version_data')) return 'Endpoint rules';
+  if (path.startsWith('graphql')) return 'GraphQL';
+  if (path.startsWith('hook_references')) return 'Webhooks';
+  if (/^(name|proxy|active|slug)/.test(path)) return 'Core settings';
+  return 'Raw definition';
+}
+
+/**
+ * Checks that name no field in quotes ("Version 'Default', extended_paths.white_list[0]: …",
+ * GraphQL schema problems) still belong next to their tab's fields.
+ */
+function unnamedFields(message: string, errors: string[]): Record<string, string> {
+  if (/^Invalid GraphQL schema/.test(message)) return { 'graphql.schema': errors.length > 0 ? `${message}: ${errors.join(' ')}` : message };
+  const hook = /^(hook_references\[\d+\])/.exec(message);
+  if (hook) return { hook_references: message };
+  const version = /^Version '([^']+)', (extended_paths[^:]*): (.*)$/.exec(message);
+  if (version) return { [`version_data.versions.${version[1]}.${version[2]}`]: `${version[2]}: ${version[3]}` };
+  if (/graphql|schema/i.test(message) && !/The '/.test(message)) return { 'graphql.schema': message };
+  return {};
+}
+
+export interface EditorProps {
+  def: Definition;
+  set(path: string, value: unknown): void;
+  errors: Record<string, string>;
+  readOnly: boolean;
+}
+
+/** Creates or edits one API definition; the server validates, and its errors show by their fields. */
+export function ApiDesigner({ id }: { id: string }) {
+  const { can } = useSession();
+  const readOnly = !can('apis', 'write');
+  const creating = id === 'new';
+  const [def, setDef] = useState<Definition | undefined>(creating ? newDefinition() : undefined);
+  const [hooks, setHooks] = useState<HookReference[] | undefined>(creating ? [] : undefined);
+  const [loadError, setLoadError] = useState('');
+  const [tab, setTab] = useState<Tab>('Core settings');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<{ message: string; errors: string[] } | null>(null);
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (creating) return setDef(newDefinition());
+    get<ApiRecord>(`/apis/${encodeURIComponent(id)}`).then(
+      (record) => {
+        setDef(record.api_definition);
+        setHooks((record.hook_references ?? []) as HookReference[]);
+      },
+      (err) => setLoadError(messageOf(err)),
+    );
+  }, [id]);
+
+  if (loadError) return <ErrorBox error={loadError} />;
+  if (!def) return <Loading what="the API definition" />;
+  const set = (path: string, value: unknown) => setDef((current) => setAt(current ?? {}, path, value));
+
+  const save = async () => {
+    setBusy(true);
+    setErrors({});
+    setFailure(null);
+    setNotice('');
+    try {
+      if (creating) {
+        const created = await post<Envelope<string>>('/apis', { api_definition: def, hook_references: hooks });
+        navigate(`/apis/${created.Meta}`);
+        setNotice('API created.');
+      } else {
+        await put(`/apis/${encodeURIComponent(id)}`, { api_definition: def, hook_references: hooks });
+        setNotice('API saved.');
+      }
+    } catch (err) {
+      const fields = err instanceof ApiError ? { ...err.fields('api_definition.'), ...unnamedFields(err.message, err.errors) } : {};
+      setErrors(fields);
+      setFailure({ message: messageOf(err), errors: err instanceof ApiError ? err.errors : [] });
+      const first = Object.keys(fields)[0];
+      if (first) setTab(tabOf(first));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async () => {
+    if (!window.confirm(`Delete the API “${def.name}”? Requests to ${def.proxy?.listen_path} will no longer be proxied.`)) return;
+    try {
+      await del(`/apis/${encodeURIComponent(id)}`);
+      navigate('/apis');
+    } catch (err) {
+      setFailure({ message: messageOf(err), errors: [] });
+    }
+  };
+  const props: EditorProps = { def, set, errors, readOnly };
+
+  return (
+    <section>
+      <div className="page-head">
+        <h1>{creating ? 'New API' : def.name || 'API'}</h1>
+        <div className="actions">
+          <a href="#/apis" role="button" className="secondary outline">
+            Back to APIs
+          </a>
+          {!readOnly && !creating && (
+            <button type="button" className="secondary" onClick={remove}>
+              Delete
+            </button>
+          )}
+          {!readOnly && (
+            <button type="button" onClick={save} aria-busy={busy} disabled={busy}>
+              {creating ? 'Create API' : 'Save'}
+            </button>
+          )}
+        </div>
+      </div>
+      {!creating && (
+        <p className="meta">
+          API id <code>{def.api_id}</code>
+        </p>
+      )}
+      <Notice text={notice} />
+      {failure && (
+        <article className="error-box" role="alert">
+          <strong>The API was not saved.</strong> {failure.errors.length > 1 ? 'The server found these problems:' : failure.message}
+          {failure.errors.length > 1 && (
+            <ul>
+              {failure.errors.map((e) => (
+                <li key={e}>{e}</li>
+              ))}
+            </ul>
+          )}
+        </article>
+      )}
+      <div role="tablist" aria-label="Designer sections" className="tabs">
+        {TABS.map((name) => (
+          <button key={name} type="button" role="tab" aria-selected={tab === name} className={tab === name ? '' : 'outline'} onClick={() => setTab(name)}>
+            {name}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={tab}>
+        {tab === 'Core settings' && <CoreTab {...props} />}
+        {tab === 'Authentication' && <AuthTab {...props} />}
+        {tab === 'Endpoint rules' && <EndpointsTab {...props} replace={setDef} />}
+        {tab === 'Rate limits and quotas' && <LimitsTab {...props} />}
+        {tab === 'GraphQL' && <GraphqlTab {...props} />}
+        {tab === 'Webhooks' && <HooksTab value={hooks ?? []} onChange={setHooks} error={errors.hook_references} readOnly={readOnly} />}
+        {tab === 'Raw definition' && <RawJson value={def} readOnly={readOnly} onApply={(next) => setDef(next as Definition)} />}
+      </div>
+    </section>
+  );
+}
+
+function CoreTab({ def, set, errors, readOnly }: EditorProps) {
+  const text = (label: string, path: string, hint?: string) => (
+    <TextField label={label} name={path} value={String(at(def, path) ?? '')} onChange={(v) => set(path, v)} error={errors[path]} hint={hint} disabled={readOnly} />
+  );
+  return (
+    <fieldset>
+      {text('Name', 'name')}
+      <div className="grid">
+        {text('Listen path', 'proxy.listen_path', 'Where the gateway answers, e.g. /orders/')}
+        {text('Target URL', 'proxy.target_url', 'The upstream service, e.g. http://orders.internal:8080')}
+      </div>
+      <Toggle label="Strip the listen path before proxying" name="proxy.strip_listen_path" checked={Boolean(at(def, 'proxy.strip_listen_path'))} onChange={(v) => set('proxy.strip_listen_path', v)} disabled={readOnly} />
+      <Toggle label="Active (served by the gateway)" name="active" checked={Boolean(def.active)} onChange={(v) => set('active', v)} disabled={readOnly} />
+    </fieldset>
+  );
+}
+
+function AuthTab({ def, set, errors, readOnly }: EditorProps) {
+  const mode = authModeOf(def);
+  const text = (label: string, path: string, hint?: string) => (
+    <TextField label={label} name={path} value={String(at(def, path) ?? '')} onChange={(v) => set(path, v)} error={errors[path]} hint={hint} disabled={readOnly} />
+  );
+  return (
+    <fieldset>
+      <SelectField
+        label="Authentication mode"
+        name="auth_mode"
+        value={mode}
+        options={AUTH_MODES}
+        disabled={readOnly}
+        onChange={(next) => {
+          const changed = withAuthMode(def, next);
+          for (const [path, value] of Object.entries(changed)) if (value !== def[path]) set(path, value);
+        }}
+      />
+      {mode === 'keyless' && <p>Anyone can call this API: no credentials are checked. Rate limits apply per API only.</p>}
+      {mode === 'token' && text('Header carrying the key', 'auth.auth_header_name', 'Authorization by default')}
+      {mode === 'basic' && <Toggle label="Disable caching of credentials" name="basic_auth.disable_caching" checked={Boolean(at(def, 'basic_auth.disable_caching'))} onChange={(v) => set('basic_auth.disable_caching', v)} disabled={readOnly} />}
+      {mode === 'hmac' && text('Allowed clock skew (ms)', 'hmac_allowed_clock_skew')}
+      {mode === 'jwt' && (
+        <>
+          <SelectField label="Signing method" name="jwt_signing_method" value={String(def.jwt_signing_method ?? 'hmac')} options={[['hmac', 'HMAC'], ['rsa', 'RSA'], ['ecdsa', 'ECDSA']]} onChange={(v) => set('jwt_signing_method', v)} error={errors.jwt_signing_method} disabled={readOnly} />
+          {text('Source (secret, public key or JWKS URL)', 'jwt_source')}
+          {text('Identity claim', 'jwt_identity_base_field', 'sub by default')}
+          {text('Policy claim', 'jwt_policy_field_name')}
+        </>
+      )}
+      {mode === 'oauth2' && text('Allowed grant types (comma separated)', 'oauth_meta.allowed_access_types')}
+      {mode === 'mtls' && <p>Clients present a certificate listed in the API's client certificates (see Certificates).</p>}
+      {mode === 'oidc' && <p>Configure providers in the raw definition (<code>openid_options</code>).</p>}
+      {mode === 'plugin' && <p>Authentication is done by a custom plugin named in <code>custom_middleware.auth_check</code> (raw definition).</p>}
+    </fieldset>
+  );
+}
+
+function LimitsTab({ def, set, errors, readOnly }: EditorProps) {
+  const number = (label: string, path: string, hint?: string) => (
+    <NumberField label={label} name={path} value={Number(at(def, path) ?? 0)} onChange={(v) => set(path, v)} error={errors[path]} hint={hint} disabled={readOnly} />
+  );
+  return (
+    <fieldset>
+      <legend>API-wide rate limit</legend>
+      <div className="grid">
+        {number('Requests', 'global_rate_limit.rate', 'Across all callers; 0 means no limit')}
+        {number('Per seconds', 'global_rate_limit.per')}
+      </div>
+      <Toggle label="Ignore the keys' rate limits" name="disable_rate_limit" checked={Boolean(def.disable_rate_limit)} onChange={(v) => set('disable_rate_limit', v)} disabled={readOnly} />
+      <Toggle label="Ignore the keys' quotas" name="disable_quota" checked={Boolean(def.disable_quota)} onChange={(v) => set('disable_quota', v)} disabled={readOnly} />
+      <p>
+        <small>Per-key rate limits and quotas are set on keys and policies.</small>
+      </p>
+    </fieldset>
+  );
+}
