@@ -1,0 +1,176 @@
+import { durationSeconds } from './duration';
+
+/**
+ * The reference gateway's OAS settings for CORS, load balancing, service discovery, uptime
+ * tests and circuit breakers, their schema fragments, and the classic fields each becomes
+ * (the gateway serves only the classic form).
+ */
+
+type Classic = Record<string, unknown>;
+type Toggle = { enabled?: boolean };
+const on = (toggle: Toggle | undefined): boolean => toggle?.enabled === true;
+
+const closed = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
+const strings = { type: 'array', items: { type: 'string' } };
+const duration = { type: 'string', pattern: '^(\\d+(\\.\\d+)?(ms|s|m|h))+$' };
+
+export interface CorsSettings extends Toggle {
+  maxAge?: number;
+  allowCredentials?: boolean;
+  exposedHeaders?: string[];
+  allowedHeaders?: string[];
+  optionsPassthrough?: boolean;
+  debug?: boolean;
+  allowedOrigins?: string[];
+  allowedMethods?: string[];
+}
+
+export interface UpstreamHealthSettings {
+  loadBalancing?: Toggle & { skipUnavailableHosts?: boolean; targets?: Array<{ url: string; weight?: number }> };
+  serviceDiscovery?: Toggle & {
+    queryEndpoint?: string;
+    dataPath?: string;
+    useNestedQuery?: boolean;
+    parentDataPath?: string;
+    portDataPath?: string;
+    useTargetList?: boolean;
+    cacheTimeout?: number;
+    cache?: Toggle & { timeout?: number };
+    targetPath?: string;
+    endpointReturnsList?: boolean;
+  };
+  uptimeTests?: Toggle & { tests?: Array<{ url: string; method?: string; timeout?: string; headers?: Record<string, string>; body?: string; expectedStatus?: number; interval?: string }>; failureTriggerSampleSize?: number };
+}
+
+export interface CircuitBreakerSettings extends Toggle {
+  threshold: number;
+  sampleSize: number;
+  coolDownPeriod: number;
+  halfOpenStateEnabled?: boolean;
+}
+
+export const corsSchema = closed({
+  enabled: { type: 'boolean' },
+  maxAge: { type: 'integer', minimum: 0 },
+  allowCredentials: { type: 'boolean' },
+  exposedHeaders: strings,
+  allowedHeaders: strings,
+  optionsPassthrough: { type: 'boolean' },
+  debug: { type: 'boolean' },
+  allowedOrigins: strings,
+  allowedMethods: strings,
+});
+
+export const upstreamHealthSchemas = {
+  loadBalancing: closed({
+    enabled: { type: 'boolean' },
+    skipUnavailableHosts: { type: 'boolean' },
+    targets: { type: 'array', items: closed({ url: { type: 'string', pattern: '^https?://' }, weight: { type: 'integer', minimum: 0 } }, ['url']) },
+  }),
+  serviceDiscovery: closed({
+    enabled: { type: 'boolean' },
+    queryEndpoint: { type: 'string', pattern: '^https?://' },
+    dataPath: { type: 'string' },
+    useNestedQuery: { type: 'boolean' },
+    parentDataPath: { type: 'string' },
+    portDataPath: { type: 'string' },
+    useTargetList: { type: 'boolean' },
+    cacheTimeout: { type: 'integer', minimum: 0 },
+    cache: closed({ enabled: { type: 'boolean' }, timeout: { type: 'integer', minimum: 0 } }),
+    targetPath: { type: 'string' },
+    endpointReturnsList: { type: 'boolean' },
+  }),
+  uptimeTests: closed({
+    enabled: { type: 'boolean' },
+    failureTriggerSampleSize: { type: 'integer', minimum: 1 },
+    tests: {
+      type: 'array',
+      items: closed(
+        {
+          url: { type: 'string', pattern: '^https?://' },
+          method: { type: 'string' },
+          timeout: duration,
+          interval: duration,
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+          body: { type: 'string' },
+          expectedStatus: { type: 'integer', minimum: 100, maximum: 599 },
+        },
+        ['url'],
+      ),
+    },
+  }),
+};
+
+export const circuitBreakerSchema = closed(
+  { enabled: { type: 'boolean' }, threshold: { type: 'number', exclusiveMinimum: 0, maximum: 1 }, sampleSize: { type: 'integer', minimum: 1 }, coolDownPeriod: { type: 'integer', minimum: 0 }, halfOpenStateEnabled: { type: 'boolean' } },
+  ['threshold', 'sampleSize', 'coolDownPeriod'],
+);
+
+/** `middleware.global.cors` as the classic `CORS` block. */
+export function corsToClassic(cors: CorsSettings | undefined): Classic {
+  if (!on(cors)) return {};
+  const c = cors!;
+  return {
+    CORS: {
+      enable: true,
+      allowed_origins: c.allowedOrigins ?? [],
+      allowed_methods: c.allowedMethods ?? [],
+      allowed_headers: c.allowedHeaders ?? [],
+      exposed_headers: c.exposedHeaders ?? [],
+      allow_credentials: c.allowCredentials === true,
+      max_age: c.maxAge ?? 0,
+      options_passthrough: c.optionsPassthrough === true,
+      debug: c.debug === true,
+    },
+  };
+}
+
+/** `upstream.loadBalancing` and `upstream.serviceDiscovery` as classic `proxy` fields; `upstream.uptimeTests` as `uptime_tests`. */
+export function upstreamHealthToClassic(upstream: UpstreamHealthSettings): { proxy: Classic; rest: Classic } {
+  const proxy: Classic = {};
+  const rest: Classic = {};
+  const lb = upstream.loadBalancing;
+  if (on(lb)) {
+    // A weight is how many turns a target gets in the rotation (the reference repeats it in target_list).
+    proxy.enable_load_balancing = true;
+    proxy.target_list = (lb!.targets ?? []).flatMap((t) => Array<string>(t.weight ?? 1).fill(t.url));
+    if (lb!.skipUnavailableHosts === true) proxy.check_host_against_uptime_tests = true;
+  }
+  const sd = upstream.serviceDiscovery;
+  if (on(sd)) {
+    const s = sd!;
+    proxy.service_discovery = {
+      use_discovery_service: true,
+      query_endpoint: s.queryEndpoint ?? '',
+      data_path: s.dataPath ?? '',
+      use_nested_query: s.useNestedQuery === true,
+      parent_data_path: s.parentDataPath ?? '',
+      port_data_path: s.portDataPath ?? '',
+      use_target_list: s.useTargetList === true,
+      cache_timeout: on(s.cache) ? (s.cache!.timeout ?? 0) : (s.cacheTimeout ?? 0),
+      target_path: s.targetPath ?? '',
+      endpoint_returns_list: s.endpointReturnsList === true,
+    };
+  }
+  const uptime = upstream.uptimeTests;
+  if (on(uptime)) {
+    rest.uptime_tests = {
+      check_list: (uptime!.tests ?? []).map((t) => ({
+        url: t.url,
+        method: t.method ?? 'GET',
+        headers: t.headers ?? {},
+        body: t.body ?? '',
+        ...(t.timeout ? { timeout: durationSeconds(t.timeout) } : {}),
+        ...(t.interval ? { interval: durationSeconds(t.interval) } : {}),
+        ...(t.expectedStatus ? { expected_status: t.expectedStatus } : {}),
+      })),
+      config: uptime!.failureTriggerSampleSize ? { failure_trigger_sample_size: uptime!.failureTriggerSampleSize } : {},
+    };
+  }
+  return { proxy, rest };
+}
+
+/** `middleware.operations.<id>.circuitBreaker` as a classic `circuit_breakers` entry (without path and method). */
+export function circuitBreakerEntry(settings: CircuitBreakerSettings): Classic {
+  return { threshold_percent: settings.threshold, samples: settings.sampleSize, return_to_service_after: settings.coolDownPeriod, disable_half_open_state: settings.halfOpenStateEnabled !== true };
+}

@@ -1,0 +1,63 @@
+import { strict as assert } from 'node:assert';
+import { compileOasDefinition } from '../../../services/apis/lib/oas';
+
+function document(extension: Record<string, unknown>, operation: Record<string, unknown> = {}): Record<string, any> {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'T', version: '1' },
+    paths: { '/orders/{id}': { get: { operationId: 'getOrder', responses: { 200: { description: 'ok' } } } } },
+    'x-gw-api-gateway': {
+      info: { name: 'T' },
+      server: { listenPath: { value: '/t/' } },
+      ...extension,
+      middleware: { ...(extension.middleware as object), operations: { getOrder: operation } },
+    },
+  };
+}
+
+describe('apis: OAS CORS, load balancing, service discovery, uptime tests and circuit breakers', () => {
+  it('maps middleware.global.cors to the classic CORS block', () => {
+    const { classic } = compileOasDefinition(
+      document({ upstream: { url: 'http://u.test' }, middleware: { global: { cors: { enabled: true, allowedOrigins: ['https://*.example.com'], allowedMethods: ['GET'], allowCredentials: true, maxAge: 60, optionsPassthrough: true } } } }),
+    );
+    assert.deepEqual(classic.CORS, { enable: true, allowed_origins: ['https://*.example.com'], allowed_methods: ['GET'], allowed_headers: [], exposed_headers: [], allow_credentials: true, max_age: 60, options_passthrough: true, debug: false });
+  });
+
+  it('maps upstream.loadBalancing (weights as repeated turns), serviceDiscovery and uptimeTests', () => {
+    const { classic } = compileOasDefinition(
+      document({
+        upstream: {
+          url: 'http://u.test',
+          loadBalancing: { enabled: true, skipUnavailableHosts: true, targets: [{ url: 'http://a.test', weight: 2 }, { url: 'http://b.test', weight: 1 }] },
+          serviceDiscovery: { enabled: false, queryEndpoint: 'http://sd.test' },
+          uptimeTests: { enabled: true, tests: [{ url: 'http://a.test/health', timeout: '2s', interval: '500ms', expectedStatus: 204 }] },
+        },
+      }),
+    );
+    assert.equal(classic.proxy.enable_load_balancing, true);
+    assert.deepEqual(classic.proxy.target_list, ['http://a.test', 'http://a.test', 'http://b.test']);
+    assert.equal(classic.proxy.check_host_against_uptime_tests, true);
+    assert.equal(classic.proxy.service_discovery, undefined, 'switched off');
+    assert.deepEqual(classic.uptime_tests.check_list, [{ url: 'http://a.test/health', method: 'GET', headers: {}, body: '', timeout: 2, interval: 0.5, expected_status: 204 }]);
+  });
+
+  it('maps serviceDiscovery with its cache timeout', () => {
+    const { classic } = compileOasDefinition(
+      document({ upstream: { url: 'http://u.test', serviceDiscovery: { enabled: true, queryEndpoint: 'http://sd.test/v2/keys', useNestedQuery: true, parentDataPath: 'node.value', dataPath: 'hostname', portDataPath: 'port', cache: { enabled: true, timeout: 30 } } } }),
+    );
+    assert.equal(classic.proxy.service_discovery.use_discovery_service, true);
+    assert.equal(classic.proxy.service_discovery.cache_timeout, 30);
+    assert.equal(classic.proxy.service_discovery.parent_data_path, 'node.value');
+  });
+
+  it('maps an operation’s circuitBreaker to a circuit_breakers entry, and refuses a threshold above 1', () => {
+    const { classic } = compileOasDefinition(document({ upstream: { url: 'http://u.test' } }, { circuitBreaker: { enabled: true, threshold: 0.5, sampleSize: 10, coolDownPeriod: 30, halfOpenStateEnabled: true } }));
+    const [entry] = classic.version_data.versions.Default.extended_paths.circuit_breakers;
+    assert.equal(entry.method, 'GET');
+    assert.equal(entry.threshold_percent, 0.5);
+    assert.equal(entry.samples, 10);
+    assert.equal(entry.return_to_service_after, 30);
+    assert.equal(entry.disable_half_open_state, false);
+    assert.throws(() => compileOasDefinition(document({ upstream: { url: 'http://u.test' } }, { circuitBreaker: { enabled: true, threshold: 50, sampleSize: 10, coolDownPeriod: 30 } })));
+  });
+});
