@@ -161,6 +161,22 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
     });
   });
 
+  describe('tenant-supplied URLs', () => {
+    it('refuses a discovery endpoint or uptime test on a link-local address (cloud metadata), storing nothing', async () => {
+      const before = (await dashboard('/apis')).json.apis.length;
+      for (const definition of [
+        { uptime_tests: { check_list: [{ url: 'http://169.254.169.254/latest/meta-data/' }] } },
+        { proxy: { listen_path: '/meta', target_url: hosts[0].url, service_discovery: { use_discovery_service: true, query_endpoint: 'http://[fe80::1]/v1', data_path: 'host' } } },
+      ]) {
+        const res = await dashboard('/apis', { method: 'POST', body: keylessApi('meta', '/meta', hosts[0].url, definition) });
+        assert.equal(res.status, 400, res.text);
+        assert.equal(res.json.Status, 'Error');
+        assert.match(res.json.Message, /link-local/);
+      }
+      assert.equal((await dashboard('/apis')).json.apis.length, before);
+    });
+  });
+
   describe('circuit breakers', () => {
     it('trips after the failure share over the samples, answers 503 without calling the upstream, probes half-open and resets', async () => {
       await createApi(

@@ -17,14 +17,14 @@ function document(extension: Record<string, unknown>, operation: Record<string, 
 
 describe('apis: OAS CORS, load balancing, service discovery, uptime tests and circuit breakers', () => {
   it('maps middleware.global.cors to the classic CORS block', () => {
-    const { classic } = compileOasDefinition(
+    const classic: Record<string, any> = compileOasDefinition(
       document({ upstream: { url: 'http://u.test' }, middleware: { global: { cors: { enabled: true, allowedOrigins: ['https://*.example.com'], allowedMethods: ['GET'], allowCredentials: true, maxAge: 60, optionsPassthrough: true } } } }),
-    );
+    ).classic;
     assert.deepEqual(classic.CORS, { enable: true, allowed_origins: ['https://*.example.com'], allowed_methods: ['GET'], allowed_headers: [], exposed_headers: [], allow_credentials: true, max_age: 60, options_passthrough: true, debug: false });
   });
 
   it('maps upstream.loadBalancing (weights as repeated turns), serviceDiscovery and uptimeTests', () => {
-    const { classic } = compileOasDefinition(
+    const classic: Record<string, any> = compileOasDefinition(
       document({
         upstream: {
           url: 'http://u.test',
@@ -33,7 +33,7 @@ describe('apis: OAS CORS, load balancing, service discovery, uptime tests and ci
           uptimeTests: { enabled: true, tests: [{ url: 'http://a.test/health', timeout: '2s', interval: '500ms', expectedStatus: 204 }] },
         },
       }),
-    );
+    ).classic;
     assert.equal(classic.proxy.enable_load_balancing, true);
     assert.deepEqual(classic.proxy.target_list, ['http://a.test', 'http://a.test', 'http://b.test']);
     assert.equal(classic.proxy.check_host_against_uptime_tests, true);
@@ -42,16 +42,16 @@ describe('apis: OAS CORS, load balancing, service discovery, uptime tests and ci
   });
 
   it('maps serviceDiscovery with its cache timeout', () => {
-    const { classic } = compileOasDefinition(
+    const classic: Record<string, any> = compileOasDefinition(
       document({ upstream: { url: 'http://u.test', serviceDiscovery: { enabled: true, queryEndpoint: 'http://sd.test/v2/keys', useNestedQuery: true, parentDataPath: 'node.value', dataPath: 'hostname', portDataPath: 'port', cache: { enabled: true, timeout: 30 } } } }),
-    );
+    ).classic;
     assert.equal(classic.proxy.service_discovery.use_discovery_service, true);
     assert.equal(classic.proxy.service_discovery.cache_timeout, 30);
     assert.equal(classic.proxy.service_discovery.parent_data_path, 'node.value');
   });
 
   it('maps an operation’s circuitBreaker to a circuit_breakers entry, and refuses a threshold above 1', () => {
-    const { classic } = compileOasDefinition(document({ upstream: { url: 'http://u.test' } }, { circuitBreaker: { enabled: true, threshold: 0.5, sampleSize: 10, coolDownPeriod: 30, halfOpenStateEnabled: true } }));
+    const classic: Record<string, any> = compileOasDefinition(document({ upstream: { url: 'http://u.test' } }, { circuitBreaker: { enabled: true, threshold: 0.5, sampleSize: 10, coolDownPeriod: 30, halfOpenStateEnabled: true } })).classic;
     const [entry] = classic.version_data.versions.Default.extended_paths.circuit_breakers;
     assert.equal(entry.method, 'GET');
     assert.equal(entry.threshold_percent, 0.5);
