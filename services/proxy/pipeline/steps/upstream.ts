@@ -47,16 +47,19 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       return DONE;
     }
     const timeout = version.timeoutFor(method, ctx.relativePath);
-    const send: Send = (target, tried) => {
+    const dispatch = (target: ParsedTarget, resend: Send | undefined, tried: Set<string> | undefined) => {
       ctx.target = target;
       ctx.upstreamSentAt = performance.now();
       const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
       options.pools.get(target.origin, ctx.upstreamTls).dispatch(
         { method: method as Dispatcher.HttpMethod, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
-        new UpstreamHandler(ctx, options, body === null || Buffer.isBuffer(body) ? send : undefined, tried),
+        new UpstreamHandler(ctx, options, resend, tried),
       );
     };
-    send(ctx.target ?? version.target, new Set());
+    // A load-balanced request whose body can be sent again may go to another target after a refusal.
+    const replayable = ctx.upstreamTargets !== undefined && (body === null || Buffer.isBuffer(body));
+    const send: Send | undefined = replayable ? (target, tried) => dispatch(target, send, tried) : undefined;
+    dispatch(ctx.target ?? version.target, send, undefined);
     return DONE;
   };
 }
@@ -90,7 +93,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     private readonly ctx: RequestContext,
     private readonly options: UpstreamStepOptions,
     private readonly resend?: Send,
-    private readonly tried: Set<string> = new Set(),
+    private tried?: Set<string>,
   ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -156,10 +159,11 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     const { upstreamTargets, target } = this.ctx;
     if (!upstreamTargets || !target || !this.resend || this.ctx.res.headersSent) return false;
     upstreamTargets.refused(target);
+    this.tried ??= new Set();
     this.tried.add(target.origin);
     const retry = (next: ParsedTarget | undefined): boolean => {
       if (!next) return false;
-      this.resend!(next, this.tried);
+      this.resend!(next, this.tried!);
       return true;
     };
     const next = upstreamTargets.next(this.tried);
