@@ -88,6 +88,16 @@ describe('CORS: preflight before authentication, headers on every answer, origin
     assert.equal(res.headers.get('access-control-allow-origin'), 'https://app.example.org');
   });
 
+  it('keeps the upstream’s Vary and adds Origin to it', async () => {
+    gw.upstream.respondWith((_req, res) => res.writeHead(200, { vary: 'Accept-Encoding', 'content-type': 'text/plain' }).end('ok'));
+    try {
+      const res = await gw.call('/cors-open/items', { headers: { origin: 'https://app.example.org' } });
+      assert.equal(res.headers.get('vary'), 'Accept-Encoding, Origin');
+    } finally {
+      gw.upstream.respondWith((req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end(JSON.stringify({ url: req.url })));
+    }
+  });
+
   it('adds nothing on an API without CORS', async () => {
     const res = await gw.call('/cors-none/items', preflight('https://app.example.org'));
     assert.equal(res.status, 200, 'the upstream answered the OPTIONS');

@@ -111,6 +111,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     this.ctx.upstreamMs = performance.now() - this.ctx.upstreamSentAt;
     const headers = forwardedResponseHeaders(upstreamHeaders);
     Object.assign(headers, this.ctx.responseHeaders);
+    // A Vary the gateway set (CORS: Origin) joins the upstream's rather than being replaced by it.
+    if (headers.vary !== undefined && this.ctx.res.hasHeader('vary')) headers.vary = `${String(headers.vary)}, ${String(this.ctx.res.getHeader('vary'))}`;
     const version = this.ctx.version!;
     if (version.responseHeaders) applyHeaderTransform(version.responseHeaders, headers, this.ctx);
     const endpoint = version.endpointResponseHeaders?.find(this.ctx.req.method ?? 'GET', this.ctx.relativePath);
