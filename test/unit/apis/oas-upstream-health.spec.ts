@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { compileOasDefinition } from '../../../services/apis/lib/oas';
+import { classicToOas } from '../../../services/apis/lib/oas/from-classic';
 
 function document(extension: Record<string, unknown>, operation: Record<string, unknown> = {}): Record<string, any> {
   return {
@@ -59,5 +60,35 @@ describe('apis: OAS CORS, load balancing, service discovery, uptime tests and ci
     assert.equal(entry.return_to_service_after, 30);
     assert.equal(entry.disable_half_open_state, false);
     assert.throws(() => compileOasDefinition(document({ upstream: { url: 'http://u.test' } }, { circuitBreaker: { enabled: true, threshold: 50, sampleSize: 10, coolDownPeriod: 30 } })));
+  });
+});
+
+describe('apis: classic CORS, load balancing, discovery, uptime tests and breakers exported to OAS and back', () => {
+  it('round-trips the classic fields through x-gw-api-gateway', () => {
+    const classic = {
+      id: 'x',
+      api_id: 'rt',
+      name: 'rt',
+      org_id: 'o',
+      active: true,
+      use_keyless: true,
+      CORS: { enable: true, allowed_origins: ['https://*.example.com'], allowed_methods: ['GET'], allowed_headers: ['X-A'], exposed_headers: [], allow_credentials: true, max_age: 5, options_passthrough: false },
+      proxy: { listen_path: '/rt/', target_url: 'http://a.test', strip_listen_path: true, enable_load_balancing: true, target_list: ['http://a.test', 'http://a.test', 'http://b.test'], check_host_against_uptime_tests: true },
+      uptime_tests: { check_list: [{ url: 'http://a.test/health', method: 'GET', interval: 0.5, expected_status: 204 }], config: { failure_trigger_sample_size: 2 } },
+      version_data: {
+        not_versioned: true,
+        default_version: 'Default',
+        versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { circuit_breakers: [{ path: '/orders', method: 'GET', threshold_percent: 0.5, samples: 10, return_to_service_after: 30, disable_half_open_state: false }] } } },
+      },
+    };
+    const document = classicToOas(classic as never);
+    const back: Record<string, any> = compileOasDefinition(document as never).classic;
+    assert.deepEqual(back.CORS, { ...classic.CORS, debug: false });
+    assert.deepEqual(back.proxy.target_list, classic.proxy.target_list);
+    assert.equal(back.proxy.check_host_against_uptime_tests, true);
+    assert.deepEqual(back.uptime_tests.check_list[0], { url: 'http://a.test/health', method: 'GET', headers: {}, body: '', interval: 0.5, expected_status: 204 });
+    assert.deepEqual(back.uptime_tests.config, { failure_trigger_sample_size: 2 });
+    const [breaker] = back.version_data.versions.Default.extended_paths.circuit_breakers;
+    assert.deepEqual({ ...breaker, path: undefined }, { path: undefined, method: 'GET', threshold_percent: 0.5, samples: 10, return_to_service_after: 30, disable_half_open_state: false });
   });
 });

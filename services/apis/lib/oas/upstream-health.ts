@@ -174,3 +174,72 @@ export function upstreamHealthToClassic(upstream: UpstreamHealthSettings): { pro
 export function circuitBreakerEntry(settings: CircuitBreakerSettings): Classic {
   return { threshold_percent: settings.threshold, samples: settings.sampleSize, return_to_service_after: settings.coolDownPeriod, disable_half_open_state: settings.halfOpenStateEnabled !== true };
 }
+
+/** The classic `CORS` block back as `middleware.global.cors` (export of a classic API). */
+export function corsFromClassic(d: Classic): CorsSettings | undefined {
+  const c = d.CORS as Classic | undefined;
+  if (!c || c.enable !== true) return undefined;
+  const list = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+  return {
+    enabled: true,
+    allowedOrigins: list(c.allowed_origins),
+    allowedMethods: list(c.allowed_methods),
+    allowedHeaders: list(c.allowed_headers),
+    exposedHeaders: list(c.exposed_headers),
+    allowCredentials: c.allow_credentials === true,
+    maxAge: Math.max(0, Math.floor(Number(c.max_age) || 0)),
+    optionsPassthrough: c.options_passthrough === true,
+  };
+}
+
+/** The classic load balancing, service discovery and uptime tests back as `upstream` settings. */
+export function upstreamHealthFromClassic(d: Classic & { proxy: Classic }): UpstreamHealthSettings {
+  const out: UpstreamHealthSettings = {};
+  const { proxy } = d;
+  if (proxy.enable_load_balancing === true && Array.isArray(proxy.target_list)) {
+    const weights = new Map<string, number>();
+    for (const url of proxy.target_list) if (typeof url === 'string') weights.set(url, (weights.get(url) ?? 0) + 1);
+    out.loadBalancing = { enabled: true, skipUnavailableHosts: proxy.check_host_against_uptime_tests === true, targets: [...weights].map(([url, weight]) => ({ url, weight })) };
+  }
+  const sd = proxy.service_discovery as Classic | undefined;
+  if (sd?.use_discovery_service === true) {
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    out.serviceDiscovery = {
+      enabled: true,
+      queryEndpoint: text(sd.query_endpoint),
+      dataPath: text(sd.data_path),
+      useNestedQuery: sd.use_nested_query === true,
+      parentDataPath: text(sd.parent_data_path),
+      portDataPath: text(sd.port_data_path),
+      useTargetList: sd.use_target_list === true,
+      cache: { enabled: true, timeout: Math.max(0, Math.floor(Number(sd.cache_timeout) || 0)) },
+      targetPath: text(sd.target_path),
+      endpointReturnsList: sd.endpoint_returns_list === true,
+    };
+  }
+  const uptime = d.uptime_tests as { check_list?: Classic[]; config?: Classic } | undefined;
+  if (Array.isArray(uptime?.check_list) && uptime!.check_list.length > 0) {
+    const seconds = (value: unknown) => (Number(value) > 0 ? `${Math.round(Number(value) * 1000)}ms` : undefined);
+    out.uptimeTests = {
+      enabled: true,
+      ...(Number(uptime!.config?.failure_trigger_sample_size) > 0 ? { failureTriggerSampleSize: Math.floor(Number(uptime!.config!.failure_trigger_sample_size)) } : {}),
+      tests: uptime!.check_list.map((t) => ({
+        url: String(t.url),
+        method: typeof t.method === 'string' && t.method ? t.method : 'GET',
+        headers: (t.headers ?? {}) as Record<string, string>,
+        body: typeof t.body === 'string' ? t.body : '',
+        ...(seconds(t.timeout) ? { timeout: seconds(t.timeout) } : {}),
+        ...(seconds(t.interval) ? { interval: seconds(t.interval) } : {}),
+        ...(Number(t.expected_status) > 0 ? { expectedStatus: Number(t.expected_status) } : {}),
+      })),
+    };
+  }
+  return out;
+}
+
+/** A classic `circuit_breakers` entry back as an operation's `circuitBreaker`. */
+export function circuitBreakerFromClassic(entry: Classic): CircuitBreakerSettings {
+  let threshold = Number(entry.threshold_percent);
+  if (threshold > 1) threshold /= 100;
+  return { enabled: true, threshold, sampleSize: Math.floor(Number(entry.samples)), coolDownPeriod: Math.floor(Number(entry.return_to_service_after) || 0), halfOpenStateEnabled: entry.disable_half_open_state !== true };
+}
