@@ -147,7 +147,8 @@ export function upstreamHealthToClassic(upstream: UpstreamHealthSettings): { pro
       parent_data_path: s.parentDataPath ?? '',
       port_data_path: s.portDataPath ?? '',
       use_target_list: s.useTargetList === true,
-      cache_timeout: on(s.cache) ? (s.cache!.timeout ?? 0) : (s.cacheTimeout ?? 0),
+      cache_timeout: s.cache ? (s.cache.timeout ?? 0) : (s.cacheTimeout ?? 0),
+      ...(s.cache && !on(s.cache) ? { cache_disabled: true } : {}),
       target_path: s.targetPath ?? '',
       endpoint_returns_list: s.endpointReturnsList === true,
     };
@@ -212,7 +213,7 @@ export function upstreamHealthFromClassic(d: Classic & { proxy: Classic }): Upst
       parentDataPath: text(sd.parent_data_path),
       portDataPath: text(sd.port_data_path),
       useTargetList: sd.use_target_list === true,
-      cache: { enabled: true, timeout: Math.max(0, Math.floor(Number(sd.cache_timeout) || 0)) },
+      cache: { enabled: sd.cache_disabled !== true, timeout: Math.max(0, Math.floor(Number(sd.cache_timeout) || 0)) },
       targetPath: text(sd.target_path),
       endpointReturnsList: sd.endpoint_returns_list === true,
     };

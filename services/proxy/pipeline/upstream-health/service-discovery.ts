@@ -10,7 +10,7 @@ export interface DiscoverySettings {
   portDataPath: string;
   /** the value at data_path is a list of hosts (load balanced) rather than one */
   useTargetList: boolean;
-  /** seconds a result is used before the endpoint is asked again; 0 = asked for every request */
+  /** seconds a result is used before the endpoint is asked again; 0 (or `cache_disabled`) = asked for every request */
   cacheTimeout: number;
   /** the endpoint answers a JSON array, each element read like a whole answer */
   endpointReturnsList: boolean;
@@ -34,7 +34,7 @@ export function readDiscovery(raw: unknown): DiscoverySettings | undefined {
     dataPath: text(sd.data_path),
     portDataPath: text(sd.port_data_path),
     useTargetList: sd.use_target_list === true,
-    cacheTimeout: Number(sd.cache_timeout) > 0 ? Number(sd.cache_timeout) : 0,
+    cacheTimeout: sd.cache_disabled !== true && Number(sd.cache_timeout) > 0 ? Number(sd.cache_timeout) : 0,
     endpointReturnsList: sd.endpoint_returns_list === true,
     targetPath: text(sd.target_path),
   };
