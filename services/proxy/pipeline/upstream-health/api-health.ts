@@ -32,7 +32,8 @@ export class ApiHealth {
     this.breakerListener = breakerEvents(definition, publish);
     if (checks.length > 0) {
       const hostEvent = (event: 'HostDown' | 'HostUp', message: string) => (report: HostReport) => publish(event, definition, message, { ...report, api_id: definition.api_id });
-      this.uptime = new UptimeChecker(checks, this.health, { down: hostEvent('HostDown', 'Uptime test failed for host'), up: hostEvent('HostUp', 'Uptime test succeeded for host') });
+      const takeOut = definition.proxy.check_host_against_uptime_tests === true ? this.health : undefined;
+      this.uptime = new UptimeChecker(checks, takeOut, { down: hostEvent('HostDown', 'Uptime test failed for host'), up: hostEvent('HostUp', 'Uptime test succeeded for host') });
     }
   }
 

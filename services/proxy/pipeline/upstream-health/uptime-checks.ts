@@ -64,7 +64,8 @@ export function readUptimeChecks(raw: unknown): UptimeCheck[] {
 
 /**
  * Runs an API's uptime tests on this node: each check on its own timer (the next one starts
- * after the previous finished), taking its host out of the API's rotation after enough
+ * after the previous finished), taking its host out of the API's targets (with
+ * `proxy.check_host_against_uptime_tests`, as in the reference gateway) after enough
  * consecutive failures and back in on the first success, with a HostDown / HostUp event each
  * time the state changes. `stop` clears every timer.
  */
@@ -76,7 +77,8 @@ export class UptimeChecker {
 
   constructor(
     private readonly checks: UptimeCheck[],
-    private readonly health: HostHealth,
+    /** where a host found down is taken out; undefined when only the events are wanted (no `check_host_against_uptime_tests`) */
+    private readonly health: HostHealth | undefined,
     private readonly listener: UptimeListener,
   ) {}
 
@@ -112,7 +114,7 @@ export class UptimeChecker {
     if (healthy) {
       this.failures.set(check, 0);
       if (!this.downChecks.delete(check)) return;
-      this.health.up(check.origin);
+      this.health?.up(check.origin);
       this.listener.up(report);
       return;
     }
@@ -120,7 +122,7 @@ export class UptimeChecker {
     this.failures.set(check, failures);
     if (failures < check.failuresToTrip || this.downChecks.has(check)) return;
     this.downChecks.add(check);
-    this.health.down(check.origin);
+    this.health?.down(check.origin);
     this.listener.down(report);
   }
 }
