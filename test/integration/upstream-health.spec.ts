@@ -140,6 +140,28 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
       assert.equal(delivered('HostDown').length, 1, 'one event per change, not per check');
     });
 
+    it('refuses a single target found down with check_host_against_uptime_tests; without it, only the events go out', async () => {
+      hosts[0].statusFor.set('/solo-health', 500);
+      hosts[0].statusFor.set('/events-only-health', 500);
+      await createApi(
+        'solo',
+        { proxy: { listen_path: '/solo', strip_listen_path: true, target_url: hosts[0].url, check_host_against_uptime_tests: true }, uptime_tests: { check_list: [{ url: `${hosts[0].url}/solo-health`, interval: 0.2 }] } },
+        { hook_references: hooksFor('HostDown') },
+      );
+      await createApi(
+        'events-only',
+        { proxy: { listen_path: '/events-only', strip_listen_path: true, target_url: hosts[0].url }, uptime_tests: { check_list: [{ url: `${hosts[0].url}/events-only-health`, interval: 0.2 }] } },
+        { hook_references: hooksFor('HostDown') },
+      );
+      await eventually(() => assert.deepEqual(delivered('HostDown').map((e) => e.api_id).filter((id) => id === ids.solo || id === ids['events-only']).sort(), [ids.solo, ids['events-only']].sort()), 5000, 50);
+      const refused = await call('/solo/x');
+      assert.equal(refused.status, 503);
+      assert.equal(refused.json.error, 'all hosts are down');
+      assert.equal((await call('/events-only/x')).status, 200, 'not taken out without the flag');
+      hosts[0].statusFor.delete('/solo-health');
+      await eventually(async () => assert.equal((await call('/solo/x')).status, 200), 5000, 100);
+    });
+
     it('stops the checks of a definition that was replaced or deleted', async () => {
       await createApi('replaced', { uptime_tests: { check_list: [{ url: `${hosts[2].url}/old-check`, interval: 0.1 }] } });
       await eventually(() => assert.ok(hosts[2].count('/old-check') >= 2), 3000);
