@@ -11,7 +11,14 @@ export type GatewayEventName =
   | 'RateLimitSmoothingDown'
   | 'AuthFailure'
   | 'KeyExpired'
-  | 'VersionExpired';
+  | 'VersionExpired'
+  /** an uptime test took a host out (meta: the check's report) */
+  | 'HostDown'
+  | 'HostUp'
+  /** a circuit breaker changed state (meta.CircuitEvent: 0 tripped, 1 reset), sent with BreakerTripped or BreakerReset */
+  | 'BreakerTriggered'
+  | 'BreakerTripped'
+  | 'BreakerReset';
 
 export interface GatewayEvent {
   event: GatewayEventName;

@@ -151,6 +151,10 @@ export function proxyService(runtime: Runtime): ServiceSchema {
             const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },
+          publishEvent: (event, definition, message, meta) => {
+            const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id: definition.api_id, org_id: definition.org_id, key: '', message, origin: this.broker.nodeID, meta };
+            void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
+          },
           certificates,
           metrics: runtime.metrics.gateway,
           serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger) : undefined,
@@ -192,6 +196,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       sync.stop();
       await close(server);
       if (tlsServer) await close(tlsServer);
+      gateway.stop();
       await pools.close();
       await analytics?.stop();
     },

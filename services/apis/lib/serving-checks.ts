@@ -4,6 +4,7 @@ import { isCombinedGraph, readCombinedGraph } from '../../../lib/graphql/combine
 import { schemaProblems } from '../../../lib/graphql/schema-check';
 import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import { ApisErrors } from '../errors';
+import { checkOutboundUrl } from '../../../lib/net/tenant-urls';
 
 /**
  * Refuses, at save time and on every surface, a definition a gateway could not serve: its
@@ -17,6 +18,34 @@ export function assertServable(definition: ApiDefinition): void {
   const targetless = (isSupergraphApi(definition) || isCombinedGraph(definition.graphql)) && !definition.proxy.target_url;
   if (!targetless) assertTargetUrlParses(definition.proxy.target_url);
   assertGraphqlSchema(definition.graphql);
+  assertUpstreamUrls(definition);
+}
+
+/**
+ * The other URLs a gateway calls for the API: load-balanced targets must parse; the service
+ * discovery endpoint and the uptime test URLs, called by the gateway on its own, must not name
+ * a link-local address (cloud metadata).
+ */
+function assertUpstreamUrls(definition: ApiDefinition): void {
+  const { proxy } = definition;
+  const check = (field: string, url: unknown, tenantCalled: boolean) => {
+    try {
+      if (typeof url !== 'string') throw new Error(`'${String(url)}' is not a URL`);
+      if (tenantCalled) checkOutboundUrl(url);
+      else new URL(url);
+    } catch (err) {
+      throw ApisErrors.invalid(`${field}: ${(err as Error).message}`);
+    }
+  };
+  if (proxy.enable_load_balancing === true) {
+    const list = Array.isArray(proxy.target_list) ? proxy.target_list : [];
+    if (list.length === 0) throw ApisErrors.invalid('proxy.target_list needs at least one URL when enable_load_balancing is on');
+    list.forEach((url, i) => check(`proxy.target_list[${i}]`, url, false));
+  }
+  const discovery = proxy.service_discovery as Record<string, unknown> | undefined;
+  if (discovery?.use_discovery_service === true) check('proxy.service_discovery.query_endpoint', discovery.query_endpoint, true);
+  const checks = (definition.uptime_tests as { check_list?: unknown } | undefined)?.check_list;
+  if (Array.isArray(checks)) checks.forEach((entry, i) => check(`uptime_tests.check_list[${i}].url`, (entry as { url?: unknown } | null)?.url, true));
 }
 
 function assertTargetUrlParses(targetUrl: string): void {

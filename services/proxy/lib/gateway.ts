@@ -83,16 +83,28 @@ export class Gateway {
       if (outcome.failure) this.loadFailures.set(definition.api_id, outcome.failure);
       if (!table.add(definition.proxy.listen_path, (definition.domain ?? '').trim().toLowerCase(), outcome.api)) {
         this.deps.logger.warn(`API ${definition.api_id} not served: another API already listens on ${definition.proxy.listen_path}`);
+        if (outcome !== known) outcome.api.dispose?.();
         continue;
       }
       compiled.set(definition, outcome);
     }
+    const kept = new Set([...compiled.values()].map((outcome) => outcome.api));
+    const dropped = [...this.compiled.values()].filter((outcome) => !kept.has(outcome.api));
     this.table = table;
     this.compiled = compiled;
+    // Removed or replaced: their uptime tests and breaker timers stop (requests in flight keep working).
+    for (const outcome of dropped) outcome.api.dispose?.();
     const served = new Set([...compiled.keys()].map((definition) => definition.api_id));
     this.deps.metrics?.retain(served);
     // Streams of APIs no longer served (deleted, deactivated, shadowed) stop, after draining.
     this.deps.streams()?.retain(new Set([...compiled.entries()].filter(([d, o]) => d.streaming !== undefined && !o.failure).map(([d]) => d.api_id)));
+  }
+
+  /** Stops every API's background work (the gateway is stopping). */
+  stop(): void {
+    for (const outcome of this.compiled.values()) outcome.api.dispose?.();
+    this.compiled.clear();
+    this.table = new RoutingTable<CompiledApi>();
   }
 
   readonly handle: Handler = (req, res) => {

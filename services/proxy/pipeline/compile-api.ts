@@ -31,6 +31,9 @@ import { requestHeadersStep } from './steps/request-headers';
 import { sessionChecksStep } from './steps/session-checks';
 import { sizeLimitStep } from './steps/size-limit';
 import { upstreamStep } from './steps/upstream';
+import { circuitBreakerStep, compileBreakers } from './steps/circuit-breaker';
+import { corsStep } from './steps/cors';
+import { ApiHealth, type PublishApiEvent } from './upstream-health/api-health';
 import { upstreamCertificatesStep } from './steps/upstream-certificates';
 import { versionStep } from './steps/version';
 import { parseTarget } from './target';
@@ -68,6 +71,8 @@ export interface CompileDeps {
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
   certificates: CertificateSource;
+  /** publishes a gateway event about an API, not about one request (uptime tests, circuit breakers) */
+  publishEvent: PublishApiEvent;
 }
 
 /**
@@ -78,12 +83,14 @@ export interface CompileDeps {
 export function compileApi(definition: ApiDefinition, deps: CompileDeps): CompiledApi {
   const plugins = loadPlugins(definition.custom_middleware, { dir: deps.pluginsDir, packages: deps.pluginPackages });
   const settings = readVersionSettings(definition);
+  const health = new ApiHealth(definition, deps.publishEvent);
   const versions = new Map<string, CompiledVersion>();
-  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps));
+  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps, health));
   const all = [...versions.values()];
   const graphql = graphqlApiOf(definition, deps);
 
   const steps: Array<Step | undefined> = [
+    corsStep(definition),
     oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),
     versionStep(settings, versions, deps.emitEvent),
@@ -102,6 +109,8 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
     all.some((v) => v.requestHeaders || v.endpointRequestHeaders) ? requestHeadersStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
+    all.some((v) => v.breakers) ? circuitBreakerStep : undefined,
+    health.targetStep,
     upstreamCertificatesStep(definition, deps.certificates),
     upstreamStep({
       stripListenPath: definition.proxy.strip_listen_path === true,
@@ -113,7 +122,9 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       onFailure: deps.onFailure,
     }),
   ];
-  return { definition, plugins, notices: graphql?.notices, handle: compose(steps.filter((step): step is Step => step !== undefined)) };
+  const handle = compose(steps.filter((step): step is Step => step !== undefined));
+  health.start();
+  return { definition, plugins, notices: graphql?.notices, handle, dispose: () => health.dispose() };
 }
 
 /**
@@ -135,7 +146,7 @@ const leaveStage: Step = (ctx) => {
   ctx.stage = undefined;
 };
 
-function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps): CompiledVersion {
+function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps, health: ApiHealth): CompiledVersion {
   const contextVars = definition.enable_context_vars === true;
   const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
   const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
@@ -152,6 +163,7 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
     ...compileEndpointFeatures(extended, version.ignore_endpoint_case === true, contextVars),
+    breakers: compileBreakers(extended?.circuit_breakers, version.ignore_endpoint_case === true, health.breakerListener, health.breakers),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { CircuitBreaker } from './upstream-health/circuit-breaker';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { EndpointLookup } from './endpoint-entries';
 import type { EndpointRules, ReplyAction } from './endpoint-rules';
@@ -34,6 +35,8 @@ export interface CompiledVersion {
   endpointResponseHeaders: EndpointLookup<HeaderTransform | undefined> | undefined;
   /** `extended_paths.mock_response`: the endpoint is answered by the gateway */
   mockResponses: EndpointLookup<ReplyAction> | undefined;
+  /** `extended_paths.circuit_breakers`: the endpoint's breaker on this node */
+  breakers: EndpointLookup<CircuitBreaker> | undefined;
   /** `extended_paths.validate_json` and `validate_request`: checks of the request before it goes on */
   validators: EndpointLookup<RequestValidator[]> | undefined;
 }
@@ -53,4 +56,6 @@ export interface CompiledApi {
   notices?: readonly string[];
   /** runs the API's chain for one request; rejects only on a bug or a failing plugin */
   handle(ctx: RequestContext): void | Promise<void>;
+  /** stops what the API runs in the background (uptime tests, breaker timers) when it is removed or replaced */
+  dispose?(): void;
 }

@@ -1,3 +1,5 @@
+import type { ParsedTarget } from './target';
+import type { UpstreamTargets } from './upstream-health/upstream-targets';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
@@ -46,6 +48,12 @@ export class RequestContext {
   upstreamMethod: string | undefined;
   /** how to connect to an HTTPS upstream when not with the defaults (steps/upstream-certificates.ts) */
   upstreamTls: UpstreamTls | undefined;
+  /** the upstream chosen for this request when the API has several (load balancing, service discovery) */
+  target: ParsedTarget | undefined;
+  /** where another target comes from when the chosen one refuses the connection */
+  upstreamTargets: UpstreamTargets | undefined;
+  /** told the upstream's status, or 0 when it failed to answer (circuit breakers) */
+  upstreamOutcome: ((status: number) => void) | undefined;
   /** a request body that replaces the client's (set by a plugin) */
   replacedBody: Buffer | undefined;
   /** set once a step or plugin has answered the client */

@@ -1,6 +1,7 @@
 import { durationText } from './duration';
 import type { HeaderEntry, OperationSettings } from './gateway-extension';
 import { defaultOperationId, oasPath } from './operations';
+import { circuitBreakerFromClassic } from './upstream-health';
 
 type Entry = Record<string, unknown>;
 
@@ -26,6 +27,7 @@ const READERS: Array<[list: string, read: (entry: Entry, op: RebuiltOperation, m
   ['rate_limit', (e, op) => (op.settings.rateLimit = { enabled: true, rate: Number(e.rate), per: durationText(Number(e.per)) })],
   ['validate_json', (e, op) => validateJson(e, op)],
   ['validate_request', (e, op) => validateRequest(e, op)],
+  ['circuit_breakers', (e, op) => (op.settings.circuitBreaker = circuitBreakerFromClassic(e))],
   ['track_endpoints', (_e, op) => (op.settings.trackEndpoint = { enabled: true })],
   ['do_not_track_endpoints', (_e, op) => (op.settings.doNotTrackEndpoint = { enabled: true })],
 ];

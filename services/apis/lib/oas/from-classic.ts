@@ -2,6 +2,7 @@ import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import { GATEWAY_EXTENSION, type OasDocument, type SecurityScheme } from './document';
 import { durationText } from './duration';
 import type { GatewayExtension, HeaderTransformSettings, OperationSettings, SchemeSettings } from './gateway-extension';
+import { corsFromClassic, upstreamHealthFromClassic } from './upstream-health';
 import { operationIdOf, operationsFromClassic, type RebuiltOperation } from './from-classic-operations';
 
 type Classic = Record<string, unknown>;
@@ -58,7 +59,7 @@ function pathsOf(operations: RebuiltOperation[]): OasDocument['paths'] {
 }
 
 function upstreamOf(d: Classic & ApiDefinition): GatewayExtension['upstream'] {
-  const upstream: GatewayExtension['upstream'] = { url: d.proxy.target_url };
+  const upstream: GatewayExtension['upstream'] = { url: d.proxy.target_url, ...upstreamHealthFromClassic(d) };
   const limit = d.global_rate_limit as { rate?: number; per?: number } | undefined;
   if (limit && Number(limit.rate) > 0 && Number(limit.per) > 0) upstream.rateLimit = { enabled: true, rate: Number(limit.rate), per: durationText(Number(limit.per)) };
   const certs = d.upstream_certificates as Record<string, string> | undefined;
@@ -134,6 +135,8 @@ function globalOf(d: Classic, version: Classic): NonNullable<NonNullable<Gateway
   if (Number(version.global_size_limit) > 0) global.requestSizeLimit = { enabled: true, value: Number(version.global_size_limit) };
   if (d.disable_rate_limit === true) global.skipRateLimit = true;
   if (d.disable_quota === true) global.skipQuota = true;
+  const cors = corsFromClassic(d);
+  if (cors) global.cors = cors;
   const middleware = (d.custom_middleware ?? {}) as Record<string, unknown>;
   const hooks: Array<[string, 'prePlugins' | 'postAuthenticationPlugins' | 'postPlugins' | 'responsePlugins']> = [
     ['pre', 'prePlugins'],

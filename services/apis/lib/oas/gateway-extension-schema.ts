@@ -4,6 +4,8 @@
  * with its JSON pointer rather than accepted and ignored.
  */
 
+import { circuitBreakerSchema, corsSchema, upstreamHealthSchemas } from './upstream-health';
+
 const closed = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
 const enabledOnly = closed({ enabled: { type: 'boolean' } });
 const duration = { type: 'string', pattern: '^(\\d+(\\.\\d+)?(ms|s|m|h))+$' };
@@ -47,6 +49,7 @@ const operation = closed({
   enforceTimeout: closed({ enabled: { type: 'boolean' }, value: { type: 'integer', minimum: 1 } }, ['value']),
   rateLimit,
   validateRequest: closed({ enabled: { type: 'boolean' }, errorResponseCode: { type: 'integer', minimum: 400, maximum: 599 } }),
+  circuitBreaker: circuitBreakerSchema,
 });
 
 export const gatewayExtensionSchema = closed(
@@ -74,6 +77,7 @@ export const gatewayExtensionSchema = closed(
       {
         url: { type: 'string', pattern: '^https?://[^\\s/?#]+\\S*$' },
         rateLimit,
+        ...upstreamHealthSchemas,
         mutualTLS: closed({
           enabled: { type: 'boolean' },
           domainToCertificateMapping: { type: 'array', items: closed({ domain: { type: 'string', minLength: 1 }, certificateId: { type: 'string', minLength: 1 } }, ['domain', 'certificateId']) },
@@ -132,6 +136,7 @@ export const gatewayExtensionSchema = closed(
         responsePlugins: plugins,
         skipRateLimit: { type: 'boolean' },
         skipQuota: { type: 'boolean' },
+        cors: corsSchema,
       }),
       operations: { type: 'object', additionalProperties: operation },
     }),

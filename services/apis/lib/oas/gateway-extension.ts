@@ -1,3 +1,4 @@
+import type { CircuitBreakerSettings, CorsSettings, UpstreamHealthSettings } from './upstream-health';
 /** The typed shape of `x-gw-api-gateway` (checked by gateway-extension-schema.ts before it is read). */
 
 export interface Toggle {
@@ -52,6 +53,7 @@ export interface OperationSettings {
   enforceTimeout?: ValueSetting;
   rateLimit?: RateLimitSettings;
   validateRequest?: Toggle & { errorResponseCode?: number };
+  circuitBreaker?: CircuitBreakerSettings;
 }
 
 export interface EventHandlerSettings extends Toggle {
@@ -75,7 +77,7 @@ export interface GatewayExtension {
     state?: { active?: boolean; internal?: boolean };
     versioning?: Toggle & { name?: string; default?: string; location?: string; key?: string; stripVersioningData?: boolean; versions?: Array<{ name: string; id: string }> };
   };
-  upstream: {
+  upstream: UpstreamHealthSettings & {
     url: string;
     rateLimit?: RateLimitSettings;
     mutualTLS?: Toggle & { domainToCertificateMapping?: Array<{ domain: string; certificateId: string }> };
@@ -106,6 +108,7 @@ export interface GatewayExtension {
       responsePlugins?: PluginEntry[];
       skipRateLimit?: boolean;
       skipQuota?: boolean;
+      cors?: CorsSettings;
     };
     operations?: Record<string, OperationSettings>;
   };

@@ -6,6 +6,7 @@ import { on, type HeaderEntry, type HeaderTransformSettings, type OperationSetti
 import { mockFromExamples } from './mock-examples';
 import { classicPath, listOperations, type OasOperation } from './operations';
 import { resolveLocalRefs } from './refs';
+import { circuitBreakerEntry } from './upstream-health';
 
 type Entry = Record<string, unknown>;
 type Lists = Record<string, Entry[]>;
@@ -35,6 +36,7 @@ const FEATURES: Feature[] = [
   { list: 'transform_response_headers', isOn: (s) => on(s.transformResponseHeaders), entry: (s) => headerTransform(s.transformResponseHeaders!) },
   { list: 'hard_timeouts', isOn: (s) => on(s.enforceTimeout), entry: (s) => ({ timeout: s.enforceTimeout!.value }) },
   { list: 'rate_limit', isOn: (s) => on(s.rateLimit), entry: (s) => ({ enabled: true, rate: s.rateLimit!.rate, per: durationSeconds(s.rateLimit!.per) }) },
+  { list: 'circuit_breakers', isOn: (s) => on(s.circuitBreaker), entry: (s) => circuitBreakerEntry(s.circuitBreaker!) },
   { list: 'validate_request', isOn: (s) => on(s.validateRequest), entry: (s, op, document) => validateRequestEntry(s, op, document) },
 ];
 

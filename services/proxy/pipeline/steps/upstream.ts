@@ -9,7 +9,7 @@ import { GatewayMessages, sendGatewayError } from '../gateway-errors';
 import { applyHeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
 import { ResponseRelay } from '../response-relay';
-import { upstreamPath } from '../target';
+import { upstreamPath, type ParsedTarget } from '../target';
 import type { UpstreamPools } from '../upstream-pools';
 import { tunnel } from '../websocket-tunnel';
 
@@ -42,27 +42,37 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       body = ctx.replacedBody;
       headers['content-length'] = String(body.length);
     } else if (hasBody(ctx.req)) body = ctx.req;
-    const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
     if (ctx.upgrade) {
-      tunnel(ctx, ctx.upgrade, path, headers);
+      tunnel(ctx, ctx.upgrade, ctx.rewrittenUrl ?? pathFor(ctx, options), headers);
       return DONE;
     }
     const timeout = version.timeoutFor(method, ctx.relativePath);
-    ctx.upstreamSentAt = performance.now();
-    options.pools.get(version.target.origin, ctx.upstreamTls).dispatch(
-      { method: method as Dispatcher.HttpMethod, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
-      new UpstreamHandler(ctx, options),
-    );
+    const dispatch = (target: ParsedTarget, resend: Send | undefined, tried: Set<string> | undefined) => {
+      ctx.target = target;
+      ctx.upstreamSentAt = performance.now();
+      const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
+      options.pools.get(target.origin, ctx.upstreamTls).dispatch(
+        { method: method as Dispatcher.HttpMethod, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
+        new UpstreamHandler(ctx, options, resend, tried),
+      );
+    };
+    // A load-balanced request whose body can be sent again may go to another target after a refusal.
+    const replayable = ctx.upstreamTargets !== undefined && (body === null || Buffer.isBuffer(body));
+    const send: Send | undefined = replayable ? (target, tried) => dispatch(target, send, tried) : undefined;
+    dispatch(ctx.target ?? version.target, send, undefined);
     return DONE;
   };
 }
+
+/** sends the request to a target; given to a handler only when the request can be sent again (its body is not a consumed stream) */
+type Send = (target: ParsedTarget, tried: Set<string>) => void;
 
 function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
   let path = ctx.path;
   if (options.stripVersionSegment && ctx.versionSegmentLength > 0) {
     path = path.slice(0, ctx.prefixLength) + path.slice(ctx.prefixLength + ctx.versionSegmentLength);
   }
-  return upstreamPath(ctx.version!.target, path, ctx.search, options.stripListenPath ? ctx.prefixLength : 0);
+  return upstreamPath(ctx.target ?? ctx.version!.target, path, ctx.search, options.stripListenPath ? ctx.prefixLength : 0);
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -82,6 +92,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   constructor(
     private readonly ctx: RequestContext,
     private readonly options: UpstreamStepOptions,
+    private readonly resend?: Send,
+    private tried?: Set<string>,
   ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -95,9 +107,12 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, upstreamHeaders: IncomingHttpHeaders): void {
     if (statusCode < 200) return;
+    this.ctx.upstreamOutcome?.(statusCode);
     this.ctx.upstreamMs = performance.now() - this.ctx.upstreamSentAt;
     const headers = forwardedResponseHeaders(upstreamHeaders);
     Object.assign(headers, this.ctx.responseHeaders);
+    // A Vary the gateway set (CORS: Origin) joins the upstream's rather than being replaced by it.
+    if (headers.vary !== undefined && this.ctx.res.hasHeader('vary')) headers.vary = `${String(headers.vary)}, ${String(this.ctx.res.getHeader('vary'))}`;
     const version = this.ctx.version!;
     if (version.responseHeaders) applyHeaderTransform(version.responseHeaders, headers, this.ctx);
     const endpoint = version.endpointResponseHeaders?.find(this.ctx.req.method ?? 'GET', this.ctx.relativePath);
@@ -138,6 +153,32 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     else if (!this.ctx.res.writableEnded) this.ctx.res.end();
   }
 
+  /**
+   * A load-balanced target refused the connection, so nothing of the request was sent: it is
+   * taken out of the rotation for a while and the request goes to the next target.
+   */
+  private tryAnotherTarget(): boolean {
+    const { upstreamTargets, target } = this.ctx;
+    if (!upstreamTargets || !target || !this.resend || this.ctx.res.headersSent) return false;
+    upstreamTargets.refused(target);
+    this.tried ??= new Set();
+    this.tried.add(target.origin);
+    const retry = (next: ParsedTarget | undefined): boolean => {
+      if (!next) return false;
+      this.resend!(next, this.tried!);
+      return true;
+    };
+    const next = upstreamTargets.next(this.tried);
+    if (!(next instanceof Promise)) return retry(next);
+    next.then(
+      (found) => {
+        if (!retry(found)) this.onResponseError(undefined as never, Object.assign(new Error('every target refused the connection'), { code: 'ALL_REFUSED' }));
+      },
+      (err: Error) => this.onResponseError(undefined as never, err),
+    );
+    return true;
+  }
+
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.clientGone) return;
     if (this.tooLarge) {
@@ -145,6 +186,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
       return sendGatewayError(this.ctx.res, 502, GatewayMessages.upstreamFailed);
     }
     const code = (err as { code?: string }).code ?? '';
+    if (code === 'ECONNREFUSED' && this.tryAnotherTarget()) return;
+    this.ctx.upstreamOutcome?.(0);
     this.options.logger.warn(`upstream of API ${this.ctx.api.definition.api_id} failed: ${err.message}`);
     if (TIMEOUTS.has(code)) sendGatewayError(this.ctx.res, 504, GatewayMessages.upstreamTimeout);
     else sendGatewayError(this.ctx.res, 502, GatewayMessages.upstreamFailed);
