@@ -9,6 +9,8 @@ import { compose, type Step } from './compose';
 import { compileEndpointRules } from './endpoint-rules';
 import { compileEndpointEntries } from './endpoint-entries';
 import { compileEndpointFeatures } from './endpoint-features';
+import { compileEndpointRouting } from './rewrites/endpoint-routing';
+import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';
 import { compileHeaderTransform } from './header-transform';
 import { oauthEndpointsStep } from './oauth-endpoints';
 import { loadPlugins } from './plugins/plugin-loader';
@@ -63,6 +65,8 @@ export interface CompileDeps {
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
   certificates: CertificateSource;
+  /** sends a request on to an API of this node (a url_rewrite to `gw://self/…` or `gw://<api_id>/…`) */
+  loop: InternalLoop;
 }
 
 /**
@@ -81,6 +85,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),
     versionStep(settings, versions, deps.emitEvent),
+    all.some((v) => v.internalEndpoints) ? internalEndpointStep : undefined,
     pluginStep('pre', plugins.pre, deps.logger),
     ipRulesStep(definition),
     all.some((v) => v.sizeLimit > 0 || v.sizeLimits) ? sizeLimitStep : undefined,
@@ -94,6 +99,8 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
     all.some((v) => v.requestHeaders || v.endpointRequestHeaders) ? requestHeadersStep : undefined,
+    all.some((v) => v.urlRewrites) ? urlRewriteStep(deps.loop) : undefined,
+    all.some((v) => v.methodTransforms) ? methodTransformStep : undefined,
     pluginStep('post', plugins.post, deps.logger),
     upstreamCertificatesStep(definition, deps.certificates),
     upstreamStep({
@@ -145,6 +152,7 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
     ...compileEndpointFeatures(extended, version.ignore_endpoint_case === true, contextVars),
+    ...compileEndpointRouting(extended, version.ignore_endpoint_case === true),
   };
 }
 

@@ -7,6 +7,7 @@ import type { RequestContext } from './request-context';
 import type { ParsedTarget } from './target';
 import type { PersistedQueryLookup } from './persisted-queries';
 import type { LoadedPlugins } from './plugins/plugin-loader';
+import type { UrlRewrite } from './rewrites/url-rewrite';
 
 /** A version of an API, compiled once when the definition arrives. */
 export interface CompiledVersion {
@@ -36,6 +37,12 @@ export interface CompiledVersion {
   mockResponses: EndpointLookup<ReplyAction> | undefined;
   /** `extended_paths.validate_json` and `validate_request`: checks of the request before it goes on */
   validators: EndpointLookup<RequestValidator[]> | undefined;
+  /** `extended_paths.url_rewrites` */
+  urlRewrites: EndpointLookup<UrlRewrite> | undefined;
+  /** `extended_paths.method_transforms`: the method to use upstream */
+  methodTransforms: EndpointLookup<string> | undefined;
+  /** `extended_paths.internal`: endpoints only an internal loop may reach */
+  internalEndpoints: EndpointLookup<true> | undefined;
 }
 
 export interface EndpointRateLimit {
