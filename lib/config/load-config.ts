@@ -35,6 +35,7 @@ export interface GwConfig {
   graphqlWsInitTimeout: number;
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
+  responseCacheBytes: number;
   pageSize: number;
   dashboardMetrics: boolean;
   gatewayMetrics: boolean;

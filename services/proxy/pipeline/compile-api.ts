@@ -10,6 +10,9 @@ import { compileEndpointRules } from './endpoint-rules';
 import { compileEndpointEntries } from './endpoint-entries';
 import { compileEndpointFeatures } from './endpoint-features';
 import { compileEndpointRouting } from './rewrites/endpoint-routing';
+import { compileCacheRules, readCacheOptions, type CacheOptions } from './cache/cache-rules';
+import type { ResponseCache } from './cache/response-cache';
+import { responseCacheStep } from './steps/response-cache';
 import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';
 import { compileHeaderTransform } from './header-transform';
 import { oauthEndpointsStep } from './oauth-endpoints';
@@ -67,6 +70,8 @@ export interface CompileDeps {
   certificates: CertificateSource;
   /** sends a request on to an API of this node (a url_rewrite to `gw://self/…` or `gw://<api_id>/…`) */
   loop: InternalLoop;
+  /** where cached responses are kept (memory, or Redis shared by the gateway nodes) */
+  responseCache: ResponseCache;
 }
 
 /**
@@ -77,8 +82,9 @@ export interface CompileDeps {
 export function compileApi(definition: ApiDefinition, deps: CompileDeps): CompiledApi {
   const plugins = loadPlugins(definition.custom_middleware, { dir: deps.pluginsDir, packages: deps.pluginPackages });
   const settings = readVersionSettings(definition);
+  const cacheOptions = readCacheOptions(definition);
   const versions = new Map<string, CompiledVersion>();
-  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps));
+  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps, cacheOptions));
   const all = [...versions.values()];
 
   const steps: Array<Step | undefined> = [
@@ -101,6 +107,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => v.requestHeaders || v.endpointRequestHeaders) ? requestHeadersStep : undefined,
     all.some((v) => v.urlRewrites) ? urlRewriteStep(deps.loop) : undefined,
     all.some((v) => v.methodTransforms) ? methodTransformStep : undefined,
+    cacheOptions ? responseCacheStep(cacheOptions, deps.responseCache) : undefined,
     pluginStep('post', plugins.post, deps.logger),
     upstreamCertificatesStep(definition, deps.certificates),
     upstreamStep({
@@ -135,7 +142,7 @@ const leaveStage: Step = (ctx) => {
   ctx.stage = undefined;
 };
 
-function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps): CompiledVersion {
+function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps, cacheOptions: CacheOptions | undefined): CompiledVersion {
   const contextVars = definition.enable_context_vars === true;
   const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
   const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
@@ -153,6 +160,7 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
     ...compileEndpointFeatures(extended, version.ignore_endpoint_case === true, contextVars),
     ...compileEndpointRouting(extended, version.ignore_endpoint_case === true),
+    cacheRules: cacheOptions && compileCacheRules(cacheOptions, extended, version.ignore_endpoint_case === true),
   };
 }
 

@@ -8,6 +8,7 @@ import type { ParsedTarget } from './target';
 import type { PersistedQueryLookup } from './persisted-queries';
 import type { LoadedPlugins } from './plugins/plugin-loader';
 import type { UrlRewrite } from './rewrites/url-rewrite';
+import type { CacheRules } from './cache/cache-rules';
 
 /** A version of an API, compiled once when the definition arrives. */
 export interface CompiledVersion {
@@ -43,6 +44,8 @@ export interface CompiledVersion {
   methodTransforms: EndpointLookup<string> | undefined;
   /** `extended_paths.internal`: endpoints only an internal loop may reach */
   internalEndpoints: EndpointLookup<true> | undefined;
+  /** what of this version the response cache keeps; undefined when the API does not cache */
+  cacheRules: CacheRules | undefined;
 }
 
 export interface EndpointRateLimit {
