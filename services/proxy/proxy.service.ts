@@ -171,6 +171,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           },
           certificates,
           responseCache,
+          templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,
           serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger) : undefined,
           onRequest: (ctx) => analytics?.track(ctx),

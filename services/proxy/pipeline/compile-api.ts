@@ -13,6 +13,8 @@ import { compileEndpointRouting } from './rewrites/endpoint-routing';
 import { compileCacheRules, readCacheOptions, type CacheOptions } from './cache/cache-rules';
 import type { ResponseCache } from './cache/response-cache';
 import { responseCacheStep } from './steps/response-cache';
+import { compileBodyTransform } from './body-transform/body-transform';
+import { bodyTransformStep } from './steps/body-transform';
 import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';
 import { compileHeaderTransform } from './header-transform';
 import { oauthEndpointsStep } from './oauth-endpoints';
@@ -72,6 +74,8 @@ export interface CompileDeps {
   loop: InternalLoop;
   /** where cached responses are kept (memory, or Redis shared by the gateway nodes) */
   responseCache: ResponseCache;
+  /** the templates folder (GW_TEMPLATE_PATH): the only place body transform template files come from */
+  templatesDir: string;
 }
 
 /**
@@ -105,6 +109,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
     all.some((v) => v.requestHeaders || v.endpointRequestHeaders) ? requestHeadersStep : undefined,
+    all.some((v) => v.requestTransforms || v.responseTransforms) ? bodyTransformStep(deps.logger) : undefined,
     all.some((v) => v.urlRewrites) ? urlRewriteStep(deps.loop) : undefined,
     all.some((v) => v.methodTransforms) ? methodTransformStep : undefined,
     cacheOptions ? responseCacheStep(cacheOptions, deps.responseCache) : undefined,
@@ -161,6 +166,8 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     ...compileEndpointFeatures(extended, version.ignore_endpoint_case === true, contextVars),
     ...compileEndpointRouting(extended, version.ignore_endpoint_case === true),
     cacheRules: cacheOptions && compileCacheRules(cacheOptions, extended, version.ignore_endpoint_case === true),
+    requestTransforms: compileEndpointEntries(extended?.transform, version.ignore_endpoint_case === true, (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars)),
+    responseTransforms: compileEndpointEntries(extended?.transform_response, version.ignore_endpoint_case === true, (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars)),
   };
 }
 

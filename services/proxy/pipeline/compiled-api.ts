@@ -9,6 +9,7 @@ import type { PersistedQueryLookup } from './persisted-queries';
 import type { LoadedPlugins } from './plugins/plugin-loader';
 import type { UrlRewrite } from './rewrites/url-rewrite';
 import type { CacheRules } from './cache/cache-rules';
+import type { BodyTransform } from './body-transform/body-transform';
 
 /** A version of an API, compiled once when the definition arrives. */
 export interface CompiledVersion {
@@ -46,6 +47,10 @@ export interface CompiledVersion {
   internalEndpoints: EndpointLookup<true> | undefined;
   /** what of this version the response cache keeps; undefined when the API does not cache */
   cacheRules: CacheRules | undefined;
+  /** `extended_paths.transform`: the request body's template */
+  requestTransforms: EndpointLookup<BodyTransform> | undefined;
+  /** `extended_paths.transform_response`: the response body's template */
+  responseTransforms: EndpointLookup<BodyTransform> | undefined;
 }
 
 export interface EndpointRateLimit {
