@@ -95,6 +95,7 @@ export class Gateway {
       }
       compiled.set(definition, outcome);
     }
+    for (const [definition, outcome] of this.compiled) if (!compiled.has(definition)) outcome.api.dispose?.();
     this.table = table;
     this.compiled = compiled;
     this.byId = byId;

@@ -15,6 +15,12 @@ import type { ResponseCache } from './cache/response-cache';
 import { responseCacheStep } from './steps/response-cache';
 import { compileBodyTransform } from './body-transform/body-transform';
 import { bodyTransformStep } from './steps/body-transform';
+import { IsolatePool } from './virtual/isolate-pool';
+import { compileVirtualEndpoints } from './virtual/virtual-endpoints';
+import { virtualEndpointStep } from './steps/virtual-endpoint';
+
+/** What one API's virtual endpoint code may use (isolated-vm limits and its HTTP helper's budget). */
+const VIRTUAL_LIMITS = { memoryMb: 32, timeoutMs: 1000, outbound: { maxCalls: 10, maxBytes: 1024 * 1024, timeoutMs: 5000 } };
 import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';
 import { compileHeaderTransform } from './header-transform';
 import { oauthEndpointsStep } from './oauth-endpoints';
@@ -87,8 +93,10 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const plugins = loadPlugins(definition.custom_middleware, { dir: deps.pluginsDir, packages: deps.pluginPackages });
   const settings = readVersionSettings(definition);
   const cacheOptions = readCacheOptions(definition);
+  let pool: IsolatePool | undefined;
+  const isolates = () => (pool ??= new IsolatePool(VIRTUAL_LIMITS, (text) => deps.logger.info(`API ${definition.api_id} virtual endpoint: ${text}`)));
   const versions = new Map<string, CompiledVersion>();
-  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps, cacheOptions));
+  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps, { cacheOptions, isolates }));
   const all = [...versions.values()];
 
   const steps: Array<Step | undefined> = [
@@ -113,6 +121,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => v.urlRewrites) ? urlRewriteStep(deps.loop) : undefined,
     all.some((v) => v.methodTransforms) ? methodTransformStep : undefined,
     cacheOptions ? responseCacheStep(cacheOptions, deps.responseCache) : undefined,
+    all.some((v) => v.virtualEndpoints) ? virtualEndpointStep(deps.logger) : undefined,
     pluginStep('post', plugins.post, deps.logger),
     upstreamCertificatesStep(definition, deps.certificates),
     upstreamStep({
@@ -125,7 +134,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       onFailure: deps.onFailure,
     }),
   ];
-  return { definition, plugins, handle: compose(steps.filter((step): step is Step => step !== undefined)) };
+  return { definition, plugins, handle: compose(steps.filter((step): step is Step => step !== undefined)), dispose: () => pool?.dispose() };
 }
 
 /**
@@ -147,7 +156,8 @@ const leaveStage: Step = (ctx) => {
   ctx.stage = undefined;
 };
 
-function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps, cacheOptions: CacheOptions | undefined): CompiledVersion {
+function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps, shared: { cacheOptions: CacheOptions | undefined; isolates: () => IsolatePool }): CompiledVersion {
+  const { cacheOptions } = shared;
   const contextVars = definition.enable_context_vars === true;
   const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
   const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
@@ -167,6 +177,7 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     ...compileEndpointRouting(extended, version.ignore_endpoint_case === true),
     cacheRules: cacheOptions && compileCacheRules(cacheOptions, extended, version.ignore_endpoint_case === true),
     requestTransforms: compileEndpointEntries(extended?.transform, version.ignore_endpoint_case === true, (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars)),
+    virtualEndpoints: compileVirtualEndpoints(extended?.virtual, version.ignore_endpoint_case === true, shared.isolates, deps.pluginsDir),
     responseTransforms: compileEndpointEntries(extended?.transform_response, version.ignore_endpoint_case === true, (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars)),
   };
 }

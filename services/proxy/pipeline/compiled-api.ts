@@ -10,6 +10,7 @@ import type { LoadedPlugins } from './plugins/plugin-loader';
 import type { UrlRewrite } from './rewrites/url-rewrite';
 import type { CacheRules } from './cache/cache-rules';
 import type { BodyTransform } from './body-transform/body-transform';
+import type { VirtualEndpoint } from './virtual/virtual-endpoints';
 
 /** A version of an API, compiled once when the definition arrives. */
 export interface CompiledVersion {
@@ -51,6 +52,8 @@ export interface CompiledVersion {
   requestTransforms: EndpointLookup<BodyTransform> | undefined;
   /** `extended_paths.transform_response`: the response body's template */
   responseTransforms: EndpointLookup<BodyTransform> | undefined;
+  /** `extended_paths.virtual`: endpoints answered by the tenant's JavaScript */
+  virtualEndpoints: EndpointLookup<VirtualEndpoint> | undefined;
 }
 
 export interface EndpointRateLimit {
@@ -66,4 +69,6 @@ export interface CompiledApi {
   plugins: LoadedPlugins;
   /** runs the API's chain for one request; rejects only on a bug or a failing plugin */
   handle(ctx: RequestContext): void | Promise<void>;
+  /** frees what the API holds beyond its requests (its tenant code's isolate), once it is no longer served */
+  dispose?(): void;
 }
