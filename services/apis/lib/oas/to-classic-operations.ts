@@ -6,12 +6,13 @@ import { on, type HeaderEntry, type HeaderTransformSettings, type OperationSetti
 import { mockFromExamples } from './mock-examples';
 import { classicPath, listOperations, type OasOperation } from './operations';
 import { resolveLocalRefs } from './refs';
+import { ROUTING_FEATURES } from './to-classic-routing';
 
 type Entry = Record<string, unknown>;
 type Lists = Record<string, Entry[]>;
 
 /** One per-operation setting and the classic `extended_paths` list it becomes. */
-interface Feature {
+export interface Feature {
   list: string;
   isOn(settings: OperationSettings): boolean;
   entry(settings: OperationSettings, op: OasOperation, document: OasDocument): Entry;
@@ -36,6 +37,7 @@ const FEATURES: Feature[] = [
   { list: 'hard_timeouts', isOn: (s) => on(s.enforceTimeout), entry: (s) => ({ timeout: s.enforceTimeout!.value }) },
   { list: 'rate_limit', isOn: (s) => on(s.rateLimit), entry: (s) => ({ enabled: true, rate: s.rateLimit!.rate, per: durationSeconds(s.rateLimit!.per) }) },
   { list: 'validate_request', isOn: (s) => on(s.validateRequest), entry: (s, op, document) => validateRequestEntry(s, op, document) },
+  ...ROUTING_FEATURES,
 ];
 
 /** Lists whose entries never shadow another's: every matching entry counts, or order is the classic one. */
