@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { http } from '../support/http';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 
 const blob = (text: string) => Buffer.from(text).toString('base64');
@@ -13,6 +14,7 @@ describe('body transforms', () => {
 
   before(async () => {
     const templates = mkdtempSync(join(tmpdir(), 'gw-templates-'));
+    symlinkSync('/etc/hostname', join(templates, 'outside-link'));
     writeFileSync(join(templates, 'order.tmpl'), '{"id": "{{index .order \"-id\"}}", "items": [{{range $i, $item := .order.item}}{{if $i}},{{end}}"{{$item}}"{{end}}]}');
     gw = await startGatewayFixture({ templatePath: templates });
     gw.upstream.respondWith((req, res) => {
@@ -42,14 +44,6 @@ describe('body transforms', () => {
               { path: '/list', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: blob('{{range .array}}{{.name}};{{end}}') } },
             ],
           },
-        }),
-      }),
-    );
-    await gw.addApi(
-      apiDefinition('bt-escape', '/bt-escape', gw.upstream.url, {
-        version_data: singleVersion({
-          use_extended_paths: true,
-          extended_paths: { transform: [{ path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'file', template_source: '../../etc/passwd' } }] },
         }),
       }),
     );
@@ -87,8 +81,15 @@ describe('body transforms', () => {
     assert.equal((await gw.call('/bt/other')).json.user.first, 'Ada', 'other endpoints are untouched');
   });
 
-  it('a template file outside the templates folder keeps the API from loading', async () => {
-    const res = await gw.call('/bt-escape/x', { method: 'POST', body: {} });
-    assert.equal(res.status, 503);
+  it('a template file outside the templates folder is refused at save time; one that escapes by a link keeps the API from loading', async () => {
+    const escaping = (source: string) =>
+      apiDefinition('bt-escape', '/bt-escape', gw.upstream.url, {
+        version_data: singleVersion({ use_extended_paths: true, extended_paths: { transform: [{ path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'file', template_source: source } }] } }),
+      });
+    const refused = await http(`${gw.node.gatewayUrl}/gw/apis`, { method: 'POST', headers: gw.node.gwHeaders, body: escaping('../../etc/passwd') });
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /'\.\.' segment/);
+    await gw.addApi(escaping('outside-link'));
+    assert.equal((await gw.call('/bt-escape/x', { method: 'POST', body: {} })).status, 503);
   });
 });

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { http } from '../support/http';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 
 /** extended_paths.url_rewrites (groups, triggers, internal loops), method_transforms and internal endpoints. */
@@ -110,5 +111,28 @@ describe('url rewrites, internal loops, method transforms and internal endpoints
     await gw.call('/rw/legacy-delete/7');
     assert.equal(lastReceived().method, 'DELETE');
     assert.equal(lastReceived().url, '/legacy-delete/7');
+  });
+
+  it('refuses at save time a rewrite pattern, trigger pattern or template gw could not run; nothing is stored', async () => {
+    const post = (extended: Record<string, unknown>) =>
+      http(`${gw.node.gatewayUrl}/gw/apis`, {
+        method: 'POST',
+        headers: gw.node.gwHeaders,
+        body: apiDefinition('rw-bad', '/rw-bad', gw.upstream.url, { version_data: singleVersion({ use_extended_paths: true, extended_paths: extended }) }),
+      });
+    const badPattern = await post({ url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '(?=look)ahead', rewrite_to: '/b' }] });
+    assert.equal(badPattern.status, 400, badPattern.text);
+    assert.match(badPattern.text, /url_rewrites\[0\]: match_pattern/);
+    const badTrigger = await post({
+      url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', triggers: [{ on: 'any', options: { header_matches: { 'X-A': { match_rx: '(a' } } }, rewrite_to: '/c' }] }],
+    });
+    assert.equal(badTrigger.status, 400);
+    assert.match(badTrigger.text, /triggers\[0\]/);
+    const badTemplate = await post({ transform: [{ path: '/a', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from('{{if .x}}').toString('base64') } }] });
+    assert.equal(badTemplate.status, 400);
+    assert.match(badTemplate.text, /missing \{\{end\}\}/);
+    const badFile = await post({ virtual: [{ path: '/a', method: 'GET', response_function_name: 'f', function_source_type: 'file', function_source_uri: '../secret.js' }] });
+    assert.equal(badFile.status, 400);
+    assert.equal((await http(`${gw.node.gatewayUrl}/gw/apis/rw-bad`, { headers: gw.node.gwHeaders })).status, 404);
   });
 });

@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { realPathWithin, relativePathProblem } from '../../../../lib/safe-path';
 import { contextVariable } from '../context-vars';
 import type { RequestContext } from '../request-context';
-import { compileTemplate, type BodyTemplate } from './template';
-import { parseXml } from './xml';
+import { compileTemplate, type BodyTemplate } from '../../../../lib/go-template/template';
+import { parseXml } from '../../../../lib/go-template/xml';
 
 /**
  * A `transform` / `transform_response` entry: `{path, method, template_data: {input_type:
