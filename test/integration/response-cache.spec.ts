@@ -24,11 +24,13 @@ describe('response cache', () => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (req.url.includes('cookie')) headers['set-cookie'] = 'a=b';
       if (req.url.includes('private')) headers['cache-control'] = 'private';
+      if (req.url.includes('ctl-yes')) Object.assign(headers, { 'x-gw-cache-action-set': '1', 'x-gw-cache-action-set-ttl': '1' });
       if (req.url.includes('teapot')) return res.writeHead(418, headers).end(JSON.stringify({ n: counter }));
       res.writeHead(200, headers).end(JSON.stringify({ n: counter, url: req.url }));
     });
     await gw.addApi(cachedApi('cache-all', '/cache-all', gw.upstream.url, { cache_all_safe_requests: true, cache_response_codes: [200], cache_by_headers: ['X-Lang'] }));
     await gw.addApi(cachedApi('cache-other', '/cache-other', gw.upstream.url, { cache_all_safe_requests: true }));
+    await gw.addApi(cachedApi('cache-ctl', '/cache-ctl', gw.upstream.url, { cache_all_safe_requests: true, enable_upstream_cache_control: true }));
     await gw.addApi(
       cachedApi('cache-some', '/cache-some', gw.upstream.url, { cache_timeout: 1 }, {
         cache: ['/listed'],
@@ -69,6 +71,15 @@ describe('response cache', () => {
     await gw.call('/cache-all/posted', { method: 'POST', body: 'x' });
     await gw.call('/cache-all/posted', { method: 'POST', body: 'x' });
     assert.equal(upstreamCalls('/posted'), 2);
+  });
+
+  it('enable_upstream_cache_control: only answers the upstream marks are cached, for the TTL it gives', async () => {
+    await gw.call('/cache-ctl/ctl-no');
+    await gw.call('/cache-ctl/ctl-no');
+    assert.equal(upstreamCalls('/ctl-no'), 2);
+    await gw.call('/cache-ctl/ctl-yes');
+    assert.equal((await gw.call('/cache-ctl/ctl-yes')).headers.get('x-gw-cached-response'), '1');
+    await eventually(async () => assert.equal((await gw.call('/cache-ctl/ctl-yes')).headers.get('x-gw-cached-response'), null), 3000, 200);
   });
 
   it('extended_paths.cache caches the listed paths only, for cache_timeout seconds', async () => {
