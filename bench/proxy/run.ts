@@ -178,7 +178,7 @@ async function startGw(
     writeFileSync(join(apps, `api-${i}.json`), JSON.stringify({ api_id: `api-${i}`, name: `api ${i}`, use_keyless: true, active: true, proxy: { listen_path: listenPath, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } }));
   }
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist/lib/main.js')], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', join(ROOT, 'dist/lib/main.js')], {
     cwd: dir,
     env: { ...process.env, GW_SERVICES: services, GW_GATEWAY_PORT: String(port), GW_DASHBOARD_PORT: '0', GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', GW_ADMIN_SECRET: 'bench', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
