@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const fastGatewayPort = await freePort();
   await startNode(join(__dirname, 'fast-gateway.js'), { PORT: String(fastGatewayPort), UPSTREAM_PORT: String(upstreamPort) });
   const nginxPort = await startNginx(work, upstreamPort);
-  const gw = await startGw(work, 'gw-10', upstreamPort, 10);
+  const gw = await startGw(work, 'gw-10', upstreamPort, 10, 'gateway', {}, [cachedApi(upstreamPort)]);
   const gwThousand = await startGw(work, 'gw-1000', upstreamPort, 1000);
   // Analytics off here, so these rows measure the chain alone; gw-analytics is the same node as shipped.
   const gwAuth = await startGw(work, 'gw-auth', upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' });
@@ -66,6 +66,8 @@ async function main(): Promise<void> {
       headers: { authorization: analyticsKey },
     },
     { name: 'gw, HMAC signature (hmac-sha256, pre-signed)', url: `${gwAuth.url}/hmac-api/hello`, pid: gwAuth.pid, headers: hmacHeaders },
+    // After the warm-up every request is a hit: the upstream is not called.
+    { name: 'gw, keyless, response cache hit (in memory)', url: `${gw.url}/cached-api/hello`, pid: gw.pid },
   ];
   for (const system of systems) wrk(system, 1); // warm-up: JIT, pools
   const results = new Map<string, number[]>(systems.map((s) => [s.name, []]));
@@ -146,16 +148,37 @@ async function createTokenApi(gwUrl: string, upstreamPort: number, apiId: string
   return ((await key.json()) as { key: string }).key;
 }
 
-async function startGw(work: string, name: string, upstreamPort: number, apiCount: number, services = 'gateway', env: Record<string, string> = {}): Promise<{ url: string; pid: number }> {
+/** A keyless API whose GET answers are cached for an hour (cache_options). */
+function cachedApi(upstreamPort: number): Record<string, unknown> {
+  return {
+    api_id: 'cached-api',
+    name: 'cached api',
+    use_keyless: true,
+    active: true,
+    cache_options: { enable_cache: true, cache_all_safe_requests: true, cache_timeout: 3600 },
+    proxy: { listen_path: '/cached-api/', target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true },
+  };
+}
+
+async function startGw(
+  work: string,
+  name: string,
+  upstreamPort: number,
+  apiCount: number,
+  services = 'gateway',
+  env: Record<string, string> = {},
+  extraApps: Array<Record<string, unknown>> = [],
+): Promise<{ url: string; pid: number }> {
   const dir = join(work, name);
   const apps = join(dir, 'apps');
   mkdirSync(apps, { recursive: true });
+  for (const app of extraApps) writeFileSync(join(apps, `${String(app.api_id)}.json`), JSON.stringify(app));
   for (let i = 0; i < apiCount; i++) {
     const listenPath = `/api-${i}/`;
     writeFileSync(join(apps, `api-${i}.json`), JSON.stringify({ api_id: `api-${i}`, name: `api ${i}`, use_keyless: true, active: true, proxy: { listen_path: listenPath, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } }));
   }
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist/lib/main.js')], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', join(ROOT, 'dist/lib/main.js')], {
     cwd: dir,
     env: { ...process.env, GW_SERVICES: services, GW_GATEWAY_PORT: String(port), GW_DASHBOARD_PORT: '0', GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', GW_ADMIN_SECRET: 'bench', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -23,3 +23,8 @@ export interface ApisRevisionEvent {
 
 /** Broadcast by `GET /gw/reload/group`: every gateway node reloads its definitions. */
 export const GATEWAY_RELOAD = 'gw.reload';
+/** Broadcast by DELETE /gw/cache/{api_id}: every gateway node drops its cached responses of the API. */
+export const GATEWAY_CACHE_INVALIDATE = 'gw.cache.invalidate';
+export interface GatewayCacheInvalidateEvent {
+  api_id: string;
+}

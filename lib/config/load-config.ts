@@ -38,6 +38,7 @@ export interface GwConfig {
   streamsDrainTimeout: number;
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
+  responseCacheBytes: number;
   pageSize: number;
   dashboardMetrics: boolean;
   gatewayMetrics: boolean;

@@ -185,6 +185,13 @@ export const OPTIONS = {
     rule: { type: 'number', integer: true, min: 0, convert: true },
     doc: 'bytes of an upstream response body held for response plugins; a plugin that reads a larger body gets the client a 502',
   },
+  /** @default 67108864 */
+  responseCacheBytes: {
+    env: 'GW_RESPONSE_CACHE_BYTES',
+    default: 64 * 1024 * 1024,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc: 'bytes of cached upstream responses a gateway node keeps in memory when GW_REDIS_URL is not set (least recently used go first)',
+  },
   /** @default 8388608 */
   graphqlDocumentCacheBytes: {
     env: 'GW_GRAPHQL_DOCUMENT_CACHE_BYTES',

@@ -4,7 +4,15 @@ import { resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { CERTS_CHANGED, type CertsChangedEvent } from '../../contracts/certs/events';
-import { APIS_CHANGED, APIS_REVISION, GATEWAY_RELOAD, type ApisChangedEvent, type ApisRevisionEvent } from '../../contracts/apis/events';
+import {
+  APIS_CHANGED,
+  APIS_REVISION,
+  GATEWAY_CACHE_INVALIDATE,
+  GATEWAY_RELOAD,
+  type ApisChangedEvent,
+  type ApisRevisionEvent,
+  type GatewayCacheInvalidateEvent,
+} from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { callAction, callerOf } from '../../lib/bus/call';
 import { buildRouter } from '../../lib/http/surface';
@@ -20,6 +28,7 @@ import { StoreSync } from './lib/store-sync';
 import { CertificateCache } from './lib/certificate-cache';
 import { createTlsPort, loadTlsCredentials } from './lib/tls-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
+import { MemoryResponseCache, RedisResponseCache, type ResponseCache } from './pipeline/cache/response-cache';
 import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
 
 /**
@@ -40,6 +49,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let sync: StoreSync;
   let checkTimer: NodeJS.Timeout | undefined;
   let analytics: AnalyticsRecorder | undefined;
+  let responseCache: ResponseCache;
 
   return {
     name: 'proxy',
@@ -57,6 +67,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       [GATEWAY_RELOAD]: {
         handler() {
           return this.reload();
+        },
+      },
+      [GATEWAY_CACHE_INVALIDATE]: {
+        handler(ctx: Context<GatewayCacheInvalidateEvent>) {
+          if (typeof ctx.params?.api_id === 'string') return responseCache.invalidate(ctx.params.api_id);
         },
       },
       [CERTS_CHANGED]: {
@@ -106,8 +121,14 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         changed: () => gateway.rebuild(),
         logger: this.logger,
       });
+      responseCache = config.redisUrl ? new RedisResponseCache(config.redisUrl, this.logger) : new MemoryResponseCache(config.responseCacheBytes);
       const view: GatewayView = {
         loadedApis: () => registry.all(),
+        invalidateCache: async (apiId) => {
+          await responseCache.invalidate(apiId);
+          // Memory caches are per node: the other gateway nodes drop theirs too.
+          if (!config.redisUrl) await this.broker.broadcast(GATEWAY_CACHE_INVALIDATE, { api_id: apiId } satisfies GatewayCacheInvalidateEvent);
+        },
         applyLocally: (definition) => {
           void sync.applyLocal({ action: 'updated', definition });
         },
@@ -156,6 +177,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },
           certificates,
+          responseCache,
+          templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,
           serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger) : undefined,
           onRequest: (ctx) => analytics?.track(ctx),
@@ -198,6 +221,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       if (tlsServer) await close(tlsServer);
       gateway.stop();
       await pools.close();
+      await responseCache.close();
       await analytics?.stop();
     },
   };

@@ -1,6 +1,7 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { compileEndpointPattern } from '../../../lib/patterns/endpoint-pattern';
 import { compileTenantPattern } from '../../../lib/patterns/tenant-pattern';
+import { middlewareProblem } from './middleware-rules';
 
 type Fields = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ function versionProblem(version: Fields, ignoreCase: boolean): string | undefine
       }
     }
   }
-  return undefined;
+  return middlewareProblem(asFields(version.extended_paths));
 }
 
 function basicAuthProblem(settings: Fields): string | undefined {

@@ -15,6 +15,10 @@ import { requestWatcher } from './request-metrics';
 import { RoutingTable } from './routing-table';
 import { ApiIndex } from './api-index';
 import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
+import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
+
+/** The most internal loops one client request may take (the reference gateway's default loop limit). */
+const MAX_LOOPS = 5;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -26,7 +30,7 @@ interface CompileOutcome {
   lookups: Array<{ ref: string; orgId: string; found: ApiDefinition | undefined }>;
 }
 
-export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & {
+export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger' | 'loop'> & {
   logger: LoggerInstance;
   /** counts each request an API answered (lib/observability) */
   metrics?: GatewayMetrics;
@@ -43,6 +47,8 @@ export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & {
 export class Gateway {
   private table = new RoutingTable<CompiledApi>();
   private compiled = new Map<ApiDefinition, CompileOutcome>();
+  /** every compiled API by api_id, internal ones too: the targets of internal loops */
+  private byId = new Map<string, CompiledApi>();
   /** api_id → why its definition could not be compiled */
   readonly loadFailures = new Map<string, string>();
   private readonly compileDeps: CompileDeps;
@@ -53,7 +59,7 @@ export class Gateway {
     private readonly deps: GatewayDeps,
     private readonly management: Handler,
   ) {
-    this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err) };
+    this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err), loop: (ctx, url) => this.loop(ctx, url) };
     this.watch = deps.metrics && requestWatcher(deps.metrics);
   }
 
@@ -75,12 +81,21 @@ export class Gateway {
     this.loadFailures.clear();
     const all = this.registry.all();
     const index = new ApiIndex(all);
+    const byId = new Map<string, CompiledApi>();
     for (const definition of all) {
-      // Internal APIs (subgraphs, by default) are not served on their listen path; other APIs reach them by reference.
-      if (definition.active === false || isInternalApi(definition)) continue;
+      if (definition.active === false) continue;
+      // Internal APIs are not served on their listen path; other APIs reach them by reference
+      // (subgraphs) or through internal loops (the rest).
+      const internal = isInternalApi(definition);
+      if (internal && isGraphqlApi(definition)) continue;
       const known = this.compiled.get(definition);
       const outcome = known && known.lookups.every((lookup) => index.find(lookup.ref, lookup.orgId) === lookup.found) ? known : this.compile(definition, index);
       if (outcome.failure) this.loadFailures.set(definition.api_id, outcome.failure);
+      byId.set(definition.api_id, outcome.api);
+      if (internal) {
+        compiled.set(definition, outcome);
+        continue;
+      }
       if (!table.add(definition.proxy.listen_path, (definition.domain ?? '').trim().toLowerCase(), outcome.api)) {
         this.deps.logger.warn(`API ${definition.api_id} not served: another API already listens on ${definition.proxy.listen_path}`);
         if (outcome !== known) outcome.api.dispose?.();
@@ -92,6 +107,7 @@ export class Gateway {
     const dropped = [...this.compiled.values()].filter((outcome) => !kept.has(outcome.api));
     this.table = table;
     this.compiled = compiled;
+    this.byId = byId;
     // Removed or replaced: their uptime tests and breaker timers stop (requests in flight keep working).
     for (const outcome of dropped) outcome.api.dispose?.();
     const served = new Set([...compiled.keys()].map((definition) => definition.api_id));
@@ -137,12 +153,42 @@ export class Gateway {
   private run(ctx: RequestContext): void {
     this.watch?.(ctx);
     this.deps.onRequest?.(ctx);
+    this.handleChain(ctx);
+  }
+
+  private handleChain(ctx: RequestContext): void {
     try {
       const pending = ctx.api.handle(ctx);
       if (pending) pending.catch((err: unknown) => this.fail(ctx, err));
     } catch (err) {
       this.fail(ctx, err);
     }
+  }
+
+  /**
+   * A url_rewrite to `gw://self/<path>` or `gw://<api_id>/<path>`: the request runs through that
+   * API's chain (of the same organisation only), its path taken below that API's listen path.
+   * At most MAX_LOOPS loops per client request, as in the reference gateway.
+   */
+  private loop(from: RequestContext, url: URL): void {
+    const level = from.loopLevel + 1;
+    if (level > MAX_LOOPS) return sendGatewayError(from.res, 500, `Loop level too deep. Found more than ${MAX_LOOPS} loops in single request`);
+    const ref = decodeURIComponent(url.hostname);
+    const api = ref === 'self' ? from.api : this.byId.get(ref);
+    if (!api || api.definition.org_id !== from.api.definition.org_id) {
+      this.deps.logger.warn(`API ${from.api.definition.api_id}: internal loop to unknown API '${ref}'`);
+      return sendGatewayError(from.res, 404, GatewayMessages.notFound);
+    }
+    const listenPath = api.definition.proxy.listen_path.replace(/\/+$/, '');
+    const rest = url.pathname === '' ? '/' : url.pathname;
+    const path = rest === listenPath || rest.startsWith(`${listenPath}/`) ? rest : listenPath + rest;
+    const ctx = new RequestContext(from.req, from.res, api, path, url.search, listenPath.length);
+    ctx.loopLevel = level;
+    ctx.replacedBody = from.replacedBody;
+    ctx.adoptHeaders(from.changedHeaders);
+    ctx.session = from.session;
+    ctx.keyHash = from.keyHash;
+    this.handleChain(ctx);
   }
 
   /** A plugin or a bug broke a request: log why, answer 500, keep serving. */

@@ -23,6 +23,8 @@ export interface GatewayView {
   /** Ask every gateway node to reload. */
   reloadGroup(): Promise<void>;
   health(): Record<string, unknown>;
+  /** Drop the cached responses of an API (on every gateway node). */
+  invalidateCache(apiId: string): Promise<void>;
 }
 
 const FORBIDDEN = 'Attempted administrative access with invalid or missing key!';
@@ -99,6 +101,15 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         handle: async () => {
           await view.reload();
           return { body: { status: 'ok', message: '' } };
+        },
+      },
+      {
+        method: 'delete',
+        path: '/cache/:id',
+        handle: async ({ params }) => {
+          if (!view.loadedApis().some((api) => api.api_id === params.id)) throw new HttpProblem(404, 'API not found');
+          await view.invalidateCache(params.id);
+          return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },

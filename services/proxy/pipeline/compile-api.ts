@@ -10,6 +10,19 @@ import { compose, type Step } from './compose';
 import { compileEndpointRules } from './endpoint-rules';
 import { compileEndpointEntries } from './endpoint-entries';
 import { compileEndpointFeatures } from './endpoint-features';
+import { compileEndpointRouting } from './rewrites/endpoint-routing';
+import { compileCacheRules, readCacheOptions, type CacheOptions } from './cache/cache-rules';
+import type { ResponseCache } from './cache/response-cache';
+import { responseCacheStep } from './steps/response-cache';
+import { compileBodyTransform } from './body-transform/body-transform';
+import { bodyTransformStep } from './steps/body-transform';
+import { IsolatePool } from './virtual/isolate-pool';
+import { compileVirtualEndpoints } from './virtual/virtual-endpoints';
+import { virtualEndpointStep } from './steps/virtual-endpoint';
+
+/** What one API's virtual endpoint code may use (isolated-vm limits and its HTTP helper's budget). */
+const VIRTUAL_LIMITS = { memoryMb: 32, timeoutMs: 1000, outbound: { maxCalls: 10, maxBytes: 1024 * 1024, timeoutMs: 5000 } };
+import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';
 import { compileHeaderTransform } from './header-transform';
 import { oauthEndpointsStep } from './oauth-endpoints';
 import { loadPlugins } from './plugins/plugin-loader';
@@ -73,6 +86,12 @@ export interface CompileDeps {
   certificates: CertificateSource;
   /** publishes a gateway event about an API, not about one request (uptime tests, circuit breakers) */
   publishEvent: PublishApiEvent;
+  /** sends a request on to an API of this node (a url_rewrite to `gw://self/…` or `gw://<api_id>/…`) */
+  loop: InternalLoop;
+  /** where cached responses are kept (memory, or Redis shared by the gateway nodes) */
+  responseCache: ResponseCache;
+  /** the templates folder (GW_TEMPLATE_PATH): the only place body transform template files come from */
+  templatesDir: string;
 }
 
 /**
@@ -84,8 +103,11 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const plugins = loadPlugins(definition.custom_middleware, { dir: deps.pluginsDir, packages: deps.pluginPackages });
   const settings = readVersionSettings(definition);
   const health = new ApiHealth(definition, deps.publishEvent);
+  const cacheOptions = readCacheOptions(definition);
+  let pool: IsolatePool | undefined;
+  const isolates = () => (pool ??= new IsolatePool(VIRTUAL_LIMITS, (text) => deps.logger.info(`API ${definition.api_id} virtual endpoint: ${text}`)));
   const versions = new Map<string, CompiledVersion>();
-  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps, health));
+  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps, { health, cacheOptions, isolates }));
   const all = [...versions.values()];
   const graphql = graphqlApiOf(definition, deps);
 
@@ -94,6 +116,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),
     versionStep(settings, versions, deps.emitEvent),
+    all.some((v) => v.internalEndpoints) ? internalEndpointStep : undefined,
     pluginStep('pre', plugins.pre, deps.logger),
     ipRulesStep(definition),
     all.some((v) => v.sizeLimit > 0 || v.sizeLimits) ? sizeLimitStep : undefined,
@@ -108,6 +131,11 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
     all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
     all.some((v) => v.requestHeaders || v.endpointRequestHeaders) ? requestHeadersStep : undefined,
+    all.some((v) => v.requestTransforms || v.responseTransforms) ? bodyTransformStep(deps.logger) : undefined,
+    all.some((v) => v.urlRewrites) ? urlRewriteStep(deps.loop) : undefined,
+    all.some((v) => v.methodTransforms) ? methodTransformStep : undefined,
+    cacheOptions ? responseCacheStep(cacheOptions, deps.responseCache) : undefined,
+    all.some((v) => v.virtualEndpoints) ? virtualEndpointStep(deps.logger) : undefined,
     pluginStep('post', plugins.post, deps.logger),
     all.some((v) => v.breakers) ? circuitBreakerStep : undefined,
     health.targetStep,
@@ -124,7 +152,11 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   ];
   const handle = compose(steps.filter((step): step is Step => step !== undefined));
   health.start();
-  return { definition, plugins, notices: graphql?.notices, handle, dispose: () => health.dispose() };
+  const dispose = () => {
+    health.dispose();
+    pool?.dispose();
+  };
+  return { definition, plugins, notices: graphql?.notices, handle, dispose };
 }
 
 /**
@@ -146,7 +178,14 @@ const leaveStage: Step = (ctx) => {
   ctx.stage = undefined;
 };
 
-function compileVersion(name: string, version: Record<string, unknown>, definition: ApiDefinition, deps: CompileDeps, health: ApiHealth): CompiledVersion {
+function compileVersion(
+  name: string,
+  version: Record<string, unknown>,
+  definition: ApiDefinition,
+  deps: CompileDeps,
+  shared: { health: ApiHealth; cacheOptions: CacheOptions | undefined; isolates: () => IsolatePool },
+): CompiledVersion {
+  const { cacheOptions, health } = shared;
   const contextVars = definition.enable_context_vars === true;
   const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
   const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
@@ -164,6 +203,11 @@ function compileVersion(name: string, version: Record<string, unknown>, definiti
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
     ...compileEndpointFeatures(extended, version.ignore_endpoint_case === true, contextVars),
     breakers: compileBreakers(extended?.circuit_breakers, version.ignore_endpoint_case === true, health.breakerListener, health.breakers),
+    ...compileEndpointRouting(extended, version.ignore_endpoint_case === true),
+    cacheRules: cacheOptions && compileCacheRules(cacheOptions, extended, version.ignore_endpoint_case === true),
+    requestTransforms: compileEndpointEntries(extended?.transform, version.ignore_endpoint_case === true, (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars)),
+    virtualEndpoints: compileVirtualEndpoints(extended?.virtual, version.ignore_endpoint_case === true, shared.isolates, deps.pluginsDir),
+    responseTransforms: compileEndpointEntries(extended?.transform_response, version.ignore_endpoint_case === true, (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars)),
   };
 }
 

@@ -8,6 +8,10 @@ import type { RequestContext } from './request-context';
 import type { ParsedTarget } from './target';
 import type { PersistedQueryLookup } from './persisted-queries';
 import type { LoadedPlugins } from './plugins/plugin-loader';
+import type { UrlRewrite } from './rewrites/url-rewrite';
+import type { CacheRules } from './cache/cache-rules';
+import type { BodyTransform } from './body-transform/body-transform';
+import type { VirtualEndpoint } from './virtual/virtual-endpoints';
 
 /** A version of an API, compiled once when the definition arrives. */
 export interface CompiledVersion {
@@ -39,6 +43,20 @@ export interface CompiledVersion {
   breakers: EndpointLookup<CircuitBreaker> | undefined;
   /** `extended_paths.validate_json` and `validate_request`: checks of the request before it goes on */
   validators: EndpointLookup<RequestValidator[]> | undefined;
+  /** `extended_paths.url_rewrites` */
+  urlRewrites: EndpointLookup<UrlRewrite> | undefined;
+  /** `extended_paths.method_transforms`: the method to use upstream */
+  methodTransforms: EndpointLookup<string> | undefined;
+  /** `extended_paths.internal`: endpoints only an internal loop may reach */
+  internalEndpoints: EndpointLookup<true> | undefined;
+  /** what of this version the response cache keeps; undefined when the API does not cache */
+  cacheRules: CacheRules | undefined;
+  /** `extended_paths.transform`: the request body's template */
+  requestTransforms: EndpointLookup<BodyTransform> | undefined;
+  /** `extended_paths.transform_response`: the response body's template */
+  responseTransforms: EndpointLookup<BodyTransform> | undefined;
+  /** `extended_paths.virtual`: endpoints answered by the tenant's JavaScript */
+  virtualEndpoints: EndpointLookup<VirtualEndpoint> | undefined;
 }
 
 export interface EndpointRateLimit {
@@ -56,6 +74,6 @@ export interface CompiledApi {
   notices?: readonly string[];
   /** runs the API's chain for one request; rejects only on a bug or a failing plugin */
   handle(ctx: RequestContext): void | Promise<void>;
-  /** stops what the API runs in the background (uptime tests, breaker timers) when it is removed or replaced */
+  /** stops what the API runs in the background (uptime tests, breaker timers) and frees what it holds beyond its requests (its tenant code's isolate), once it is no longer served */
   dispose?(): void;
 }

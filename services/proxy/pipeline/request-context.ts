@@ -1,11 +1,11 @@
-import type { ParsedTarget } from './target';
-import type { UpstreamTargets } from './upstream-health/upstream-targets';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import type { EndpointDecision } from './endpoint-rules';
 import { forwardedRequestHeaders, type HeaderMap } from './forward-headers';
+import type { ParsedTarget } from './target';
+import type { UpstreamTargets } from './upstream-health/upstream-targets';
 import type { UpstreamTls } from './upstream-pools';
 import type { UpgradeSocket } from './websocket-tunnel';
 
@@ -24,6 +24,16 @@ export class BodyTooLarge extends Error {
     this.name = 'BodyTooLarge';
   }
 }
+
+/** A whole upstream answer, held so a filter can change or keep it. */
+export interface HeldResponse {
+  status: number;
+  headers: HeaderMap;
+  body: Buffer;
+}
+
+/** Sees (and may replace) the held answer before it is sent; filters run in the order they were added. */
+export type ResponseFilter = (response: HeldResponse, ctx: RequestContext) => HeldResponse | Promise<HeldResponse>;
 
 /**
  * One request on its way through an API's chain. Steps read the request from here and record
@@ -54,6 +64,12 @@ export class RequestContext {
   upstreamTargets: UpstreamTargets | undefined;
   /** told the upstream's status, or 0 when it failed to answer (circuit breakers) */
   upstreamOutcome: ((status: number) => void) | undefined;
+  /** where to send the request instead of the version's target (a url_rewrite to an absolute URL) */
+  targetOverride: ParsedTarget | undefined;
+  /** how many internal loops (url_rewrites to `gw://…`) led to this context; 0 for a client's request */
+  loopLevel = 0;
+  /** run before the answer goes out, once the whole upstream body is held (transform_response, the cache) */
+  readonly responseFilters: ResponseFilter[] = [];
   /** a request body that replaces the client's (set by a plugin) */
   replacedBody: Buffer | undefined;
   /** set once a step or plugin has answered the client */
@@ -98,6 +114,16 @@ export class RequestContext {
   /** The headers that will go upstream; changing this object changes the upstream request. */
   upstreamHeaders(): HeaderMap {
     this.headers ??= forwardedRequestHeaders(this.req, this.api.definition.proxy.preserve_host_header === true);
+    return this.headers;
+  }
+
+  /** Takes over the upstream headers of the context that looped into this one. */
+  adoptHeaders(headers: HeaderMap | undefined): void {
+    if (headers) this.headers = { ...headers };
+  }
+
+  /** The upstream headers when a step changed them, else undefined. */
+  get changedHeaders(): HeaderMap | undefined {
     return this.headers;
   }
 

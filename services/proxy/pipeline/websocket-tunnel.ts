@@ -18,7 +18,7 @@ export interface UpgradeSocket {
  * settings as the API's HTTP requests (`upstream_certificates`, `ssl_insecure_skip_verify`).
  */
 export function tunnel(ctx: RequestContext, client: UpgradeSocket, path: string, headers: HeaderMap): void {
-  const target = ctx.target ?? ctx.version!.target;
+  const target = ctx.targetOverride ?? ctx.target ?? ctx.version!.target;
   const https = target.protocol === 'https:';
   const tls = https ? ctx.upstreamTls : undefined;
   const upstream = (https ? httpsRequest : httpRequest)({

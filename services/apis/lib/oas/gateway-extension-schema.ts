@@ -30,6 +30,26 @@ const securityScheme = closed({
   notifications: closed({ sharedSecret: { type: 'string' }, onKeyChangeUrl: { type: 'string' } }),
 });
 
+const bodyTransform = closed({ enabled: { type: 'boolean' }, format: { type: 'string', enum: ['json', 'xml'] }, path: { type: 'string', minLength: 1 }, body: { type: 'string' } }, ['format']);
+const rewriteRule = closed(
+  {
+    in: { type: 'string', enum: ['header', 'query', 'path', 'sessionMetadata', 'requestBody', 'requestContext'] },
+    name: { type: 'string' },
+    pattern: { type: 'string' },
+    negate: { type: 'boolean' },
+  },
+  ['in', 'pattern'],
+);
+const urlRewrite = closed(
+  {
+    enabled: { type: 'boolean' },
+    pattern: { type: 'string' },
+    rewriteTo: { type: 'string' },
+    triggers: { type: 'array', items: closed({ condition: { type: 'string', enum: ['any', 'all'] }, rules: { type: 'array', items: rewriteRule }, rewriteTo: { type: 'string' } }, ['condition', 'rules', 'rewriteTo']) },
+  },
+  ['pattern', 'rewriteTo'],
+);
+
 const operation = closed({
   allow: enabledOnly,
   block: enabledOnly,
@@ -50,6 +70,28 @@ const operation = closed({
   rateLimit,
   validateRequest: closed({ enabled: { type: 'boolean' }, errorResponseCode: { type: 'integer', minimum: 400, maximum: 599 } }),
   circuitBreaker: circuitBreakerSchema,
+  urlRewrite,
+  transformRequestBody: bodyTransform,
+  transformResponseBody: bodyTransform,
+  transformRequestMethod: closed({ enabled: { type: 'boolean' }, toMethod: { type: 'string', minLength: 1 } }, ['toMethod']),
+  cache: closed({
+    enabled: { type: 'boolean' },
+    cacheResponseCodes: { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } },
+    cacheByRegex: { type: 'string' },
+    timeout: { type: 'integer', minimum: 0 },
+  }),
+  internal: enabledOnly,
+  virtualEndpoint: closed(
+    {
+      enabled: { type: 'boolean' },
+      functionName: { type: 'string', pattern: '^[A-Za-z_$][\\w$]*$' },
+      name: { type: 'string', pattern: '^[A-Za-z_$][\\w$]*$' },
+      path: { type: 'string', minLength: 1 },
+      body: { type: 'string' },
+      requireSession: { type: 'boolean' },
+      proxyOnError: { type: 'boolean' },
+    },
+  ),
 });
 
 export const gatewayExtensionSchema = closed(

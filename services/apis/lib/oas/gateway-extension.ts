@@ -54,6 +54,26 @@ export interface OperationSettings {
   rateLimit?: RateLimitSettings;
   validateRequest?: Toggle & { errorResponseCode?: number };
   circuitBreaker?: CircuitBreakerSettings;
+  urlRewrite?: Toggle & { pattern: string; rewriteTo: string; triggers?: Array<{ condition: 'any' | 'all'; rules: UrlRewriteRule[]; rewriteTo: string }> };
+  transformRequestBody?: BodyTransformSettings;
+  transformResponseBody?: BodyTransformSettings;
+  transformRequestMethod?: Toggle & { toMethod: string };
+  cache?: Toggle & { cacheResponseCodes?: number[]; cacheByRegex?: string; timeout?: number };
+  internal?: Toggle;
+  virtualEndpoint?: Toggle & { functionName?: string; name?: string; path?: string; body?: string; requireSession?: boolean; proxyOnError?: boolean };
+}
+
+export interface UrlRewriteRule {
+  in: 'header' | 'query' | 'path' | 'sessionMetadata' | 'requestBody' | 'requestContext';
+  name?: string;
+  pattern: string;
+  negate?: boolean;
+}
+
+export interface BodyTransformSettings extends Toggle {
+  format: 'json' | 'xml';
+  path?: string;
+  body?: string;
 }
 
 export interface EventHandlerSettings extends Toggle {

@@ -7,12 +7,13 @@ import { mockFromExamples } from './mock-examples';
 import { classicPath, listOperations, type OasOperation } from './operations';
 import { resolveLocalRefs } from './refs';
 import { circuitBreakerEntry } from './upstream-health';
+import { ROUTING_FEATURES } from './to-classic-routing';
 
 type Entry = Record<string, unknown>;
 type Lists = Record<string, Entry[]>;
 
 /** One per-operation setting and the classic `extended_paths` list it becomes. */
-interface Feature {
+export interface Feature {
   list: string;
   isOn(settings: OperationSettings): boolean;
   entry(settings: OperationSettings, op: OasOperation, document: OasDocument): Entry;
@@ -38,6 +39,7 @@ const FEATURES: Feature[] = [
   { list: 'rate_limit', isOn: (s) => on(s.rateLimit), entry: (s) => ({ enabled: true, rate: s.rateLimit!.rate, per: durationSeconds(s.rateLimit!.per) }) },
   { list: 'circuit_breakers', isOn: (s) => on(s.circuitBreaker), entry: (s) => circuitBreakerEntry(s.circuitBreaker!) },
   { list: 'validate_request', isOn: (s) => on(s.validateRequest), entry: (s, op, document) => validateRequestEntry(s, op, document) },
+  ...ROUTING_FEATURES,
 ];
 
 /** Lists whose entries never shadow another's: every matching entry counts, or order is the classic one. */

@@ -18,7 +18,7 @@ export function upstreamCertificatesStep(definition: ApiDefinition, certificates
   if (map.size === 0 && !insecure) return undefined;
   const orgId = definition.org_id ?? '';
   return async (ctx) => {
-    const target = ctx.target ?? ctx.version!.target;
+    const target = ctx.targetOverride ?? ctx.target ?? ctx.version!.target;
     if (target.protocol !== 'https:') return;
     const certId = certificateFor(map, target.hostname.toLowerCase(), target.port);
     if (certId === undefined) {

@@ -7,7 +7,9 @@ import { DONE, type Step } from '../compose';
 import { forwardedResponseHeaders } from '../forward-headers';
 import { GatewayMessages, sendGatewayError } from '../gateway-errors';
 import { applyHeaderTransform } from '../header-transform';
+import type { HeaderMap } from '../forward-headers';
 import type { RequestContext } from '../request-context';
+import { HeldBody, runResponseFilters } from '../held-response';
 import { ResponseRelay } from '../response-relay';
 import { upstreamPath, type ParsedTarget } from '../target';
 import type { UpstreamPools } from '../upstream-pools';
@@ -57,9 +59,10 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       );
     };
     // A load-balanced request whose body can be sent again may go to another target after a refusal.
-    const replayable = ctx.upstreamTargets !== undefined && (body === null || Buffer.isBuffer(body));
+    // (A url_rewrite to an absolute URL names its own target, which is never swapped.)
+    const replayable = ctx.upstreamTargets !== undefined && !ctx.targetOverride && (body === null || Buffer.isBuffer(body));
     const send: Send | undefined = replayable ? (target, tried) => dispatch(target, send, tried) : undefined;
-    dispatch(ctx.target ?? version.target, send, undefined);
+    dispatch(ctx.targetOverride ?? ctx.target ?? version.target, send, undefined);
     return DONE;
   };
 }
@@ -84,6 +87,8 @@ const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 class UpstreamHandler implements Dispatcher.DispatchHandler {
   private relay: ResponseRelay | undefined;
+  /** the answer is held whole for the request's response filters */
+  private held: HeldBody | undefined;
   private clientGone = false;
   private tooLarge = false;
   /** body bytes still expected when the upstream stated a length; -1 when it did not */
@@ -117,6 +122,17 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     if (version.responseHeaders) applyHeaderTransform(version.responseHeaders, headers, this.ctx);
     const endpoint = version.endpointResponseHeaders?.find(this.ctx.req.method ?? 'GET', this.ctx.relativePath);
     if (endpoint) applyHeaderTransform(endpoint, headers, this.ctx);
+    if (this.ctx.responseFilters.length > 0) {
+      this.held = new HeldBody(statusCode, headers, this.options.maxResponseBody, () => {
+        this.tooLarge = true;
+        controller.abort(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most the gateway holds to transform or cache it`));
+      });
+      return;
+    }
+    this.startRelay(controller, statusCode, headers, upstreamHeaders);
+  }
+
+  private startRelay(controller: Dispatcher.DispatchController | undefined, statusCode: number, headers: HeaderMap, upstreamHeaders: IncomingHttpHeaders): void {
     if (this.options.responsePlugins.length === 0) {
       this.ctx.res.writeHead(statusCode, headers);
       const length = upstreamHeaders['content-length'];
@@ -127,13 +143,14 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
       maxBody: this.options.maxResponseBody,
       onOverflow: () => {
         this.tooLarge = true;
-        controller.abort(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most a response plugin is given`));
+        controller?.abort(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most a response plugin is given`));
       },
     });
     this.relay.run(this.options.responsePlugins, this.options.logger);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.held) return this.held.add(chunk);
     if (this.remaining > 0 && (this.remaining -= chunk.length) === 0) {
       // The last byte of a body of known length: end with it, so headers, body and end
       // usually leave in one write.
@@ -149,6 +166,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    if (this.held) return this.releaseHeld(this.held);
     if (this.relay) this.relay.end();
     else if (!this.ctx.res.writableEnded) this.ctx.res.end();
   }
@@ -177,6 +195,24 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
       (err: Error) => this.onResponseError(undefined as never, err),
     );
     return true;
+  }
+
+  /** Runs the response filters over the whole answer, then sends what they made of it. */
+  private releaseHeld(held: HeldBody): void {
+    if (this.tooLarge) return;
+    void runResponseFilters(this.ctx, held.response())
+      .then((response) => {
+        if (this.clientGone) return;
+        response.headers['content-length'] = String(response.body.length);
+        delete response.headers['transfer-encoding'];
+        this.held = undefined;
+        this.startRelay(undefined, response.status, response.headers, { 'content-length': String(response.body.length) });
+        const body = this.ctx.req.method === 'HEAD' ? undefined : response.body;
+        if (!this.relay) return void this.ctx.res.end(body);
+        if (body) this.relay.data(body);
+        this.relay.end();
+      })
+      .catch((err: unknown) => this.options.onFailure(this.ctx, err));
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {

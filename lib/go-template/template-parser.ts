@@ -1,0 +1,186 @@
+/**
+ * The part of Go's text/template that the reference gateway's body transforms use, parsed
+ * once: text, `{{pipeline}}`, `{{if}}`/`{{else if}}`/`{{else}}`, `{{range}}` (with `$i, $v :=`
+ * and `{{else}}`), `{{with}}`, `{{$x := pipeline}}`, comments and the `{{-`/`-}}` trim markers.
+ * A pipeline is commands joined by `|`; a command is an operand (`.`, `.a.b`, `$`, `$x.a`, a
+ * string, number, `true`/`false`/`nil`, a parenthesised pipeline) or a function with arguments.
+ */
+export type Operand =
+  | { kind: 'field'; base: 'dot' | 'root' | string; path: string[] }
+  | { kind: 'literal'; value: unknown }
+  | { kind: 'call'; name: string; args: Operand[] }
+  | { kind: 'pipe'; pipe: Pipeline };
+
+export interface Pipeline {
+  commands: Operand[];
+  /** `$x := …` / `$i, $v := …` */
+  declare: string[];
+}
+
+export type Node =
+  | { kind: 'text'; text: string }
+  | { kind: 'print'; pipe: Pipeline }
+  | { kind: 'if'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
+  | { kind: 'with'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
+  | { kind: 'range'; pipe: Pipeline; then: Node[]; otherwise: Node[] };
+
+export class TemplateError extends Error {}
+
+interface Action {
+  text: string;
+}
+
+/** Splits the source into text and actions, applying the trim markers. */
+function lex(source: string): Array<string | Action> {
+  const parts: Array<string | Action> = [];
+  let at = 0;
+  while (at < source.length) {
+    const open = source.indexOf('{{', at);
+    if (open === -1) {
+      parts.push(source.slice(at));
+      break;
+    }
+    let text = source.slice(at, open);
+    let inner = open + 2;
+    if (source.startsWith('- ', inner) || source.startsWith('-\t', inner) || source.startsWith('-\n', inner)) {
+      text = text.replace(/\s+$/, '');
+      inner += 1;
+    }
+    const close = source.indexOf('}}', inner);
+    if (close === -1) throw new TemplateError('unclosed action');
+    let body = source.slice(inner, close);
+    at = close + 2;
+    if (/\s-$/.test(body)) {
+      body = body.slice(0, -1);
+      const rest = source.slice(at);
+      at += rest.length - rest.replace(/^\s+/, '').length;
+    }
+    if (text !== '') parts.push(text);
+    parts.push({ text: body.trim() });
+  }
+  return parts;
+}
+
+const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(`[^`]*`)|(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)|(\.(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)?)|([A-Za-z_][A-Za-z0-9_]*)|(:=|[()|,=]))/y;
+
+function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < text.length) {
+    const start = TOKEN.lastIndex;
+    const match = TOKEN.exec(text);
+    if (!match) {
+      if (text.slice(start).trim() === '') break;
+      throw new TemplateError(`unexpected '${text.slice(start).trim()}' in action`);
+    }
+    tokens.push(match[0].trim());
+  }
+  return tokens;
+}
+
+class PipelineParser {
+  private at = 0;
+  constructor(private readonly tokens: string[]) {}
+
+  parse(): Pipeline {
+    const pipe = this.pipeline();
+    if (this.at < this.tokens.length) throw new TemplateError(`unexpected '${this.tokens[this.at]}'`);
+    return pipe;
+  }
+
+  private pipeline(): Pipeline {
+    const declare: string[] = [];
+    const assign = this.tokens.indexOf(':=', this.at);
+    if (assign !== -1 && this.tokens.slice(this.at, assign).every((t) => t.startsWith('$') || t === ',')) {
+      for (const token of this.tokens.slice(this.at, assign)) if (token !== ',') declare.push(token);
+      this.at = assign + 1;
+    }
+    const commands = [this.command()];
+    while (this.tokens[this.at] === '|') {
+      this.at++;
+      commands.push(this.command());
+    }
+    return { commands, declare };
+  }
+
+  private command(): Operand {
+    const first = this.tokens[this.at];
+    if (first !== undefined && /^[A-Za-z_]/.test(first) && !['true', 'false', 'nil'].includes(first)) {
+      this.at++;
+      const args: Operand[] = [];
+      while (this.at < this.tokens.length && this.tokens[this.at] !== '|' && this.tokens[this.at] !== ')') args.push(this.operand());
+      return { kind: 'call', name: first, args };
+    }
+    return this.operand();
+  }
+
+  private operand(): Operand {
+    const token = this.tokens[this.at++];
+    if (token === undefined) throw new TemplateError('missing operand');
+    if (token === '(') {
+      const pipe = this.pipeline();
+      if (this.tokens[this.at++] !== ')') throw new TemplateError("missing ')'");
+      return { kind: 'pipe', pipe };
+    }
+    if (token.startsWith('"')) return { kind: 'literal', value: JSON.parse(token) };
+    if (token.startsWith('`')) return { kind: 'literal', value: token.slice(1, -1) };
+    if (/^-?\d/.test(token)) return { kind: 'literal', value: Number(token) };
+    if (token === 'true' || token === 'false') return { kind: 'literal', value: token === 'true' };
+    if (token === 'nil') return { kind: 'literal', value: null };
+    if (token.startsWith('.')) return { kind: 'field', base: 'dot', path: token.slice(1).split('.').filter(Boolean) };
+    if (token.startsWith('$')) {
+      const [name, ...path] = token.split('.');
+      return { kind: 'field', base: name === '$' ? 'root' : name, path };
+    }
+    if (/^[A-Za-z_]/.test(token)) return { kind: 'call', name: token, args: [] };
+    throw new TemplateError(`unexpected '${token}'`);
+  }
+}
+
+function pipelineOf(text: string): Pipeline {
+  return new PipelineParser(tokenize(text)).parse();
+}
+
+/** Parses a template into its tree; throws TemplateError on a syntax it does not know. */
+export function parseTemplate(source: string): Node[] {
+  const parts = lex(source);
+  let at = 0;
+  const block = (): { nodes: Node[]; ended: string } => {
+    const nodes: Node[] = [];
+    while (at < parts.length) {
+      const part = parts[at++];
+      if (typeof part === 'string') {
+        nodes.push({ kind: 'text', text: part });
+        continue;
+      }
+      const text = part.text;
+      if (text.startsWith('/*')) continue;
+      const keyword = /^(if|range|with|else|end)\b\s*(.*)$/s.exec(text);
+      if (!keyword) {
+        nodes.push({ kind: 'print', pipe: pipelineOf(text) });
+        continue;
+      }
+      const [, word, rest] = keyword;
+      if (word === 'end' || word === 'else') return { nodes, ended: text };
+      nodes.push(control(word as 'if' | 'range' | 'with', rest));
+    }
+    return { nodes, ended: '' };
+  };
+  const control = (kind: 'if' | 'range' | 'with', rest: string): Node => {
+    const body = block();
+    let otherwise: Node[] = [];
+    if (body.ended.startsWith('else')) {
+      const chained = /^else\s+(if|with)\b\s*(.*)$/s.exec(body.ended);
+      if (chained) otherwise = [control(chained[1] as 'if' | 'with', chained[2])];
+      else {
+        const tail = block();
+        if (tail.ended !== 'end') throw new TemplateError(`missing {{end}} of {{${kind}}}`);
+        otherwise = tail.nodes;
+      }
+    } else if (body.ended !== 'end') throw new TemplateError(`missing {{end}} of {{${kind}}}`);
+    return { kind, pipe: pipelineOf(rest), then: body.nodes, otherwise };
+  };
+  const top = block();
+  if (top.ended !== '') throw new TemplateError(`unexpected {{${top.ended}}}`);
+  return top.nodes;
+}

@@ -1,0 +1,91 @@
+import { strict as assert } from 'node:assert';
+import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
+
+const blob = (text: string) => Buffer.from(text).toString('base64');
+
+function virtual(path: string, name: string, source: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { path, method: 'GET', response_function_name: name, function_source_type: 'blob', function_source_uri: blob(source), ...extra };
+}
+
+/** extended_paths.virtual: tenant JavaScript in an isolate, with limits, answering endpoints. */
+describe('virtual endpoints', function () {
+  this.timeout(30_000);
+  let gw: GatewayFixture;
+
+  before(async () => {
+    gw = await startGatewayFixture();
+    await gw.addApi(
+      apiDefinition('virt', '/virt', gw.upstream.url, {
+        config_data: { greeting: 'hello' },
+        version_data: singleVersion({
+          use_extended_paths: true,
+          extended_paths: {
+            virtual: [
+              virtual(
+                '/hello',
+                'sayHello',
+                `function sayHello(request, session, config) {
+                   return TykJsResponse({ Code: 201, Headers: { 'X-Virtual': 'yes' }, Body: JSON.stringify({ msg: config.config_data.greeting, who: request.Params.name[0], method: request.Method }) }, session.meta_data);
+                 }`,
+              ),
+              virtual(
+                '/fetch',
+                'fetchIt',
+                `function fetchIt(request) {
+                   var res = JSON.parse(TykMakeHttpRequest(JSON.stringify({ Method: 'GET', Domain: '${gw.upstream.url}', Resource: '/from-virtual' })));
+                   return TykJsResponse({ Code: 200, Body: 'upstream said ' + res.Code + ' ' + JSON.parse(res.Body).url }, {});
+                 }`,
+              ),
+              virtual('/escape', 'escape', `function escape() { return TykJsResponse({ Code: 200, Body: String(process.env.HOME) }, {}); }`),
+              virtual('/require', 'needs', `function needs() { return TykJsResponse({ Code: 200, Body: typeof require('fs') }, {}); }`),
+              virtual('/forever', 'spin', `function spin() { for (;;) {} }`),
+              virtual('/hog', 'hog', `function hog() { var a = []; for (;;) a.push(new Array(1e5).fill(1)); }`),
+              virtual('/fallback', 'broken', `function broken() { throw new Error('nope'); }`, { proxy_on_error: true }),
+            ],
+          },
+        }),
+      }),
+    );
+  });
+  after(() => gw.stop());
+
+  it('answers with the function’s code, headers and body; the upstream is not called', async () => {
+    const before = gw.upstream.received.length;
+    const res = await gw.call('/virt/hello?name=ada');
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.headers.get('x-virtual'), 'yes');
+    assert.deepEqual(res.json, { msg: 'hello', who: 'ada', method: 'GET' });
+    assert.equal(gw.upstream.received.length, before);
+  });
+
+  it('the HTTP helper reaches a real upstream', async () => {
+    const res = await gw.call('/virt/fetch');
+    assert.equal(res.text, 'upstream said 200 /from-virtual');
+  });
+
+  it('code that reaches for process or require fails with 500, and the gateway keeps serving', async () => {
+    assert.equal((await gw.call('/virt/escape')).status, 500);
+    assert.equal((await gw.call('/virt/require')).status, 500);
+    assert.equal((await gw.call('/virt/hello?name=b')).status, 201);
+  });
+
+  it('an endless loop is stopped after the time limit (500), and the same endpoint set keeps working', async () => {
+    const started = Date.now();
+    const res = await gw.call('/virt/forever');
+    assert.equal(res.status, 500);
+    assert.ok(Date.now() - started < 5000);
+    assert.equal((await gw.call('/virt/other')).status, 200, 'plain endpoints still proxied');
+    assert.equal((await gw.call('/virt/hello?name=c')).status, 201);
+  });
+
+  it('code that exhausts its memory is stopped (500); the isolate is made again for the next call', async () => {
+    assert.equal((await gw.call('/virt/hog')).status, 500);
+    assert.equal((await gw.call('/virt/hello?name=d')).json.who, 'd');
+  });
+
+  it('proxy_on_error sends the request upstream when the function fails', async () => {
+    const res = await gw.call('/virt/fallback');
+    assert.equal(res.status, 200);
+    assert.equal(gw.upstream.received.at(-1)!.url, '/fallback');
+  });
+});
