@@ -1,15 +1,13 @@
 import { isIP } from 'node:net';
+import { isForbiddenAddress } from './outbound-address';
 
 /**
  * Tenant-supplied URLs the gateway calls by itself (service discovery, uptime tests) must not
- * reach a link-local address, where clouds serve instance metadata and credentials.
+ * reach a link-local address, where clouds serve instance metadata and credentials: the one
+ * outbound policy of lib/net/outbound-address.ts.
  */
 export function refusedAddress(address: string): boolean {
-  const lower = address.toLowerCase();
-  if (isIP(lower) === 4) return lower.startsWith('169.254.') || lower === '100.100.100.200';
-  const mapped = lower.startsWith('::ffff:') ? lower.slice(7) : undefined;
-  if (mapped && isIP(mapped) === 4) return refusedAddress(mapped);
-  return /^fe[89ab][0-9a-f]:/.test(lower) || lower === 'fd00:ec2::254';
+  return isForbiddenAddress(address);
 }
 
 /** Refuses a URL that is not http(s) or names a link-local address or a metadata host literally (before any connection). */

@@ -36,6 +36,14 @@ describe('virtual endpoints', function () {
                    return TykJsResponse({ Code: 200, Body: 'upstream said ' + res.Code + ' ' + JSON.parse(res.Body).url }, {});
                  }`,
               ),
+              virtual(
+                '/metadata',
+                'steal',
+                `function steal() {
+                   var res = JSON.parse(TykMakeHttpRequest(JSON.stringify({ Method: 'GET', Domain: 'http://169.254.169.254', Resource: '/latest/meta-data/' })));
+                   return TykJsResponse({ Code: 200, Body: JSON.stringify(res) }, {});
+                 }`,
+              ),
               virtual('/escape', 'escape', `function escape() { return TykJsResponse({ Code: 200, Body: String(process.env.HOME) }, {}); }`),
               virtual('/require', 'needs', `function needs() { return TykJsResponse({ Code: 200, Body: typeof require('fs') }, {}); }`),
               virtual('/forever', 'spin', `function spin() { for (;;) {} }`),
@@ -61,6 +69,13 @@ describe('virtual endpoints', function () {
   it('the HTTP helper reaches a real upstream', async () => {
     const res = await gw.call('/virt/fetch');
     assert.equal(res.text, 'upstream said 200 /from-virtual');
+  });
+
+  it('the HTTP helper never reaches a cloud metadata address: the call fails with Code 0 and an error', async () => {
+    const res = await gw.call('/virt/metadata');
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.Code, 0);
+    assert.match(res.json.Error, /link-local, cloud-metadata or multicast address/);
   });
 
   it('code that reaches for process or require fails with 500, and the gateway keeps serving', async () => {

@@ -3,6 +3,7 @@ import { lookup as lookupAll } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Agent, request, type Dispatcher } from 'undici';
+import { isForbiddenAddress } from '../../../lib/net/outbound-address';
 import { StreamsErrors } from '../errors';
 
 /**
@@ -19,11 +20,9 @@ export interface OutboundPolicy {
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
 
+/** The node-wide outbound policy (lib/net/outbound-address.ts): link-local, cloud metadata, multicast, unspecified. */
 export function isMetadataAddress(address: string): boolean {
-  const a = address.toLowerCase();
-  if (isIP(a) === 4) return a.startsWith('169.254.') || a === '100.100.100.200';
-  if (a.startsWith('::ffff:')) return isMetadataAddress(a.slice(7));
-  return /^fe[89ab][0-9a-f]:/.test(a) || a === 'fd00:ec2::254';
+  return isForbiddenAddress(address);
 }
 
 export function isLocalAddress(address: string): boolean {

@@ -1,4 +1,8 @@
-import { request as undiciRequest } from 'undici';
+import { Agent, request as undiciRequest } from 'undici';
+import { assertOutboundHost, guardedLookup } from '../../../../lib/net/outbound-address';
+
+/** Tenant code's calls never reach link-local or cloud-metadata addresses (checked on the address connected to). */
+const tenantAgent = new Agent({ connect: { lookup: guardedLookup() as never }, keepAliveTimeout: 10_000 });
 
 export interface OutboundLimits {
   /** most HTTP calls one invocation may make */
@@ -19,7 +23,9 @@ export async function outboundCall(json: string, limits: OutboundLimits, budget:
     const spec = JSON.parse(json) as { Method?: string; Domain?: string; Resource?: string; Headers?: Record<string, string>; Body?: string };
     const url = new URL(spec.Resource ?? '/', spec.Domain);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure('only http and https URLs');
+    assertOutboundHost(url);
     const response = await undiciRequest(url, {
+      dispatcher: tenantAgent,
       method: (spec.Method ?? 'GET').toUpperCase() as 'GET',
       headers: spec.Headers ?? {},
       body: spec.Body,
