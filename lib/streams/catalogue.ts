@@ -4,6 +4,8 @@
  * service reads its defaults, so a field is declared once.
  */
 
+import { BROKER_INPUTS, BROKER_OUTPUTS } from './broker-catalogue';
+
 export type FieldKind = 'string' | 'number' | 'boolean' | 'duration' | 'strings' | 'numbers' | 'string-map' | 'object' | 'mapping' | 'processors' | 'inputs' | 'outputs' | 'any';
 
 export interface FieldSpec {
@@ -11,6 +13,8 @@ export interface FieldSpec {
   required?: boolean;
   /** allowed values of a string */
   oneOf?: readonly string[];
+  /** a string with Bloblang interpolations (`${! … }`), checked when saved */
+  interpolated?: boolean;
   /** the fields of an `object` (others refused) */
   fields?: Record<string, FieldSpec>;
 }
@@ -50,6 +54,7 @@ export const INPUTS: Record<string, ComponentSpec> = {
     stream: { kind: 'object', fields: { enabled: { kind: 'boolean' }, reconnect: { kind: 'boolean' } } },
   },
   broker: { inputs: { kind: 'inputs', required: true } },
+  ...BROKER_INPUTS,
 };
 
 export const OUTPUTS: Record<string, ComponentSpec> = {
@@ -63,6 +68,7 @@ export const OUTPUTS: Record<string, ComponentSpec> = {
   http_client: { ...clientCommon, propagate_response: { kind: 'boolean' }, max_in_flight: { kind: 'number' } },
   broker: { outputs: { kind: 'outputs', required: true }, pattern: { kind: 'string', oneOf: ['fan_out', 'fan_out_sequential', 'round_robin', 'greedy'] } },
   portal_webhook: { event_type: { kind: 'string', required: true }, portal_url: { kind: 'string', required: true }, secret: { kind: 'string' } },
+  ...BROKER_OUTPUTS,
 };
 
 const switchCase: ComponentSpec = { check: { kind: 'mapping' }, processors: { kind: 'processors' }, fallthrough: { kind: 'boolean' } };

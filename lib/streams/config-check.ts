@@ -2,7 +2,8 @@ import { parseDuration } from './duration';
 import { INPUTS, OUTPUTS, PROCESSORS, RATE_LIMIT_RESOURCE, SWITCH_CASE, type ComponentSpec, type FieldSpec } from './catalogue';
 
 /** A mapping's syntax error, as the Bloblang checker reports it (injected: lib depends on no service). */
-export type MappingCheck = (text: string) => string | undefined;
+/** a mapping's syntax problem, or (kind `interpolation`) an interpolated string's; undefined when it parses */
+export type MappingCheck = (text: string, kind?: 'mapping' | 'interpolation') => string | undefined;
 
 type Problems = string[];
 
@@ -102,6 +103,10 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
       if (at.endsWith('/rate_limit') && !context.limits.has(v)) return bad(`names no rate_limit_resources entry of this stream ("${v}")`);
       if (at.endsWith('path') && !v.startsWith('/')) return bad(`a path must start with '/'`);
       if (/\/(url|portal_url)$/.test(at)) return urlProblem(v, bad);
+      if (spec.interpolated && v.includes('${!')) {
+        const error = context.mapping?.(v, 'interpolation');
+        if (error) return bad(error);
+      }
       return;
     case 'number':
       return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : bad('must be a non-negative number');

@@ -1,3 +1,4 @@
+import { BROKER_INPUT_BUILDERS, BROKER_OUTPUT_BUILDERS, type ConnectorEnv } from '../connectors';
 import type { Endpoint, Input, Output, Processor } from './components';
 import { BrokerInput } from './inputs/broker';
 import { HttpClientInput } from './inputs/http-client';
@@ -40,6 +41,22 @@ function counters(build: Build, role: string, type: string, label: string | unde
   return c;
 }
 
+function connectorEnv(build: Build): ConnectorEnv {
+  return { ownPorts: () => build.deps.policy.ownPorts(), log: (level, message) => build.deps.options.log(level, `${build.where}: ${message}`) };
+}
+
+/** counts what a broker input hands to the stream (the stream counts what its output accepted) */
+function countedInput(input: Input, c: ConnectorCounters): Input {
+  return {
+    start: (sink) =>
+      input.start((messages) => {
+        c.received += messages.length;
+        return sink(messages);
+      }),
+    stop: () => input.stop(),
+  };
+}
+
 function buildInput(component: Config, role: string, build: Build): Input {
   const [type, config, label] = typeOf(component);
   const c = counters(build, role, type, label);
@@ -54,6 +71,7 @@ function buildInput(component: Config, role: string, build: Build): Input {
     case 'broker':
       return new BrokerInput((config.inputs as Config[]).map((child, i) => buildInput(child, `${role}.${i}`, build)));
     default:
+      if (BROKER_INPUT_BUILDERS[type]) return countedInput(BROKER_INPUT_BUILDERS[type](config as never, connectorEnv(build)), c);
       throw new Error(`${build.where}: unknown input type ${type}`);
   }
 }
@@ -77,6 +95,7 @@ function buildOutput(component: Config, role: string, build: Build): { output: O
       return { output: new BrokerOutput(children, (config.pattern ?? 'fan_out') as BrokerPattern, backoffMs, maxBackoffMs), counters: c };
     }
     default:
+      if (BROKER_OUTPUT_BUILDERS[type]) return { output: BROKER_OUTPUT_BUILDERS[type](config as never, connectorEnv(build)), counters: c };
       throw new Error(`${build.where}: unknown output type ${type}`);
   }
 }

@@ -26,7 +26,7 @@ export function isMetadataAddress(address: string): boolean {
   return /^fe[89ab][0-9a-f]:/.test(a) || a === 'fd00:ec2::254';
 }
 
-function isLocalAddress(address: string): boolean {
+export function isLocalAddress(address: string): boolean {
   const a = address.toLowerCase().replace(/^::ffff:/, '');
   if (a.startsWith('127.') || a === '::1' || a === '0.0.0.0' || a === '::') return true;
   return Object.values(networkInterfaces()).some((list) => (list ?? []).some((i) => i.address.toLowerCase() === a));
