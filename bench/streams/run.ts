@@ -8,13 +8,8 @@
  * The node, the brokers' clients, the producer and the consumers share this one process (and
  * the machine's cores), so the figures are a floor.
  *
-<<<<<<< HEAD
- * BENCH_MESSAGES (default 20000), BENCH_CONSUMERS (4), BENCH_CONCURRENCY (32 POSTs in flight),
- * BENCH_MAPPING=1 adds a mapping processor (PERFORMANCE.md's scenario: input → mapping → SSE).
-=======
  * BENCH_MESSAGES (default 20000), BENCH_CONSUMERS (4), BENCH_CONCURRENCY (32 sends in flight),
  * BENCH_SCENARIOS (comma-separated: sse,kafka,nats; default all).
->>>>>>> h/brokers
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,25 +25,6 @@ import { consumeSse, newDeliveries, record, report, sendAll } from './measure';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 4);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-<<<<<<< HEAD
-const MAPPING = process.env.BENCH_MAPPING === '1';
-
-const document = {
-  openapi: '3.0.3',
-  info: { title: 'Bench', version: '1' },
-  paths: {},
-  'x-gw-api-gateway': { info: { name: 'Bench', state: { active: true } }, server: { listenPath: { value: '/bench/', strip: true } }, upstream: { url: 'http://127.0.0.1:9' } },
-  'x-gw-streaming': {
-    streams: {
-      bench: {
-        input: { http_server: { path: '/in', timeout: '60s' } },
-        ...(MAPPING ? { pipeline: { processors: [{ mapping: 'root = content().string() + "!"' }] } } : {}),
-        output: { http_server: { stream_path: '/sse' } },
-      },
-    },
-  },
-};
-=======
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'sse,kafka,nats').split(',');
 const NATS = process.env.GW_TEST_NATS ?? 'nats://127.0.0.1:4222';
 const MAPPING = { mapping: 'root = content().string().uppercase()' };
@@ -62,7 +38,6 @@ function streamsDocument(name: string, listenPath: string, stream: Record<string
     'x-gw-streaming': { streams: { bench: stream } },
   };
 }
->>>>>>> h/brokers
 
 type Node = Awaited<ReturnType<typeof startNode>>;
 
@@ -143,52 +118,9 @@ async function main(): Promise<void> {
   const gateway = `http://127.0.0.1:${node.portOf('proxy')}`;
   const pool = new Pool(gateway, { connections: CONCURRENCY, pipelining: 1 });
   try {
-<<<<<<< HEAD
-    const created = await fetch(`${gateway}/gw/apis/oas`, { method: 'POST', headers: { 'x-gw-authorization': node.config.secret }, body: JSON.stringify(document) });
-    if (created.status !== 200) throw new Error(`could not create the stream API: ${created.status} ${await created.text()}`);
-    const received = new Map<number, number>();
-    const duplicates = { count: 0 };
-    for (let i = 0; i < CONSUMERS; i++) stops.push(await consume(`${gateway}/bench/sse`, received, duplicates));
-    const sentAt = new Array<number>(MESSAGES);
-    let next = 0;
-    let refused = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < MESSAGES) {
-          const seq = next++;
-          sentAt[seq] = performance.now();
-          const res = await pool.request({ path: '/bench/in', method: 'POST', body: `${seq}:${'x'.repeat(100)}` });
-          await res.body.dump();
-          if (res.statusCode !== 200) refused++;
-        }
-      }),
-    );
-    const deadline = Date.now() + 30_000;
-    while (received.size < MESSAGES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const last = Math.max(...received.values());
-    const latencies = [...received].map(([seq, at]) => at - sentAt[seq]).sort((a, b) => a - b);
-    const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))].toFixed(2);
-    const lost = MESSAGES - received.size;
-    const rows = [
-      ['messages', MESSAGES],
-      ['consumers (SSE)', CONSUMERS],
-      ['mapping processor', MAPPING ? 'yes' : 'no'],
-      ['POSTs in flight', CONCURRENCY],
-      ['msg/s end to end', Math.round(received.size / ((last - started) / 1000))],
-      ['latency p50 ms', p(0.5)],
-      ['latency p99 ms', p(0.99)],
-      ['lost', lost],
-      ['duplicated', duplicates.count],
-      ['POSTs refused', refused],
-    ];
-    for (const [name, value] of rows) process.stdout.write(`${String(name).padEnd(20)} ${value}\n`);
-    if (lost > 0 || duplicates.count > 0) process.exitCode = 1;
-=======
     if (SCENARIOS.includes('sse')) await httpToSse(node, gateway, pool);
     if (SCENARIOS.includes('kafka')) await httpToKafka(node, gateway, pool);
     if (SCENARIOS.includes('nats')) await natsToSse(node, gateway);
->>>>>>> h/brokers
   } finally {
     await pool.close();
     await node.stop();
