@@ -445,6 +445,12 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       refused(withSources([{ kind: 'REST', name: 'ghost', root_fields: [{ type: 'Query', fields: ['ghosts'] }], config: { url: 'http://x.test/' } }]), /data source 'ghost': field 'Query.ghosts' is not in the schema/));
     it('a data source naming a type that is not in the schema', () =>
       refused(withSources([{ kind: 'REST', name: 'ghost', root_fields: [{ type: 'Ghost', fields: ['id'] }], config: { url: 'http://x.test/' } }]), /data source 'ghost': type 'Ghost' is not an object type/));
+    const kafkaWith = (config: Record<string, unknown>) => withSources([{ kind: 'Kafka', name: 'events', root_fields: [{ type: 'Subscription', fields: ['orders'] }], config: { broker_addresses: ['broker.test:9092'], topics: ['orders'], ...config } }]);
+    it('a Kafka data source without brokers or topics', () => refused(kafkaWith({ broker_addresses: [], topics: [] }), /data source 'events': broker_addresses must list at least one broker.*topics must list at least one topic/));
+    it('a Kafka broker address that is not host:port', () => refused(kafkaWith({ broker_addresses: ['kafka://broker.test'] }), /data source 'events': broker address 'kafka:\/\/broker.test' must be host:port/));
+    it('an unknown Kafka balance strategy or isolation level', () =>
+      refused(kafkaWith({ balance_strategy: 'Random', isolation_level: 'Dirty' }), /balance_strategy must be one of BalanceStrategyRange, BalanceStrategySticky, BalanceStrategyRoundRobin.*isolation_level must be ReadUncommitted or ReadCommitted/));
+    it('Kafka SASL enabled without a user', () => refused(kafkaWith({ sasl: { enable: true, user: '', password: 'p' } }), /sasl.user is needed when sasl.enable is true/));
     it('an unknown kind', () => refused(withSources([{ kind: 'SOAP', name: 'soap', root_fields: [{ type: 'Query', fields: ['users'] }], config: {} }]), /data source 'soap': kind must be REST, GraphQL or Kafka/));
     it('a URL that is not http(s), or templated in its host', async () => {
       await refused(withSources([{ kind: 'REST', name: 'ftp', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'ftp://x.test/users' } }]), /data source 'ftp': config.url 'ftp:\/\/x.test\/users' must be http/);
