@@ -1,5 +1,4 @@
 import { Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
 import type { KafkaSourceConfig } from '../../../../lib/graphql/combined-graph-config';
 import { guardedLookup, isForbiddenAddress, OutboundAddressRefused } from '../../../../lib/net/outbound-address';
@@ -7,17 +6,14 @@ import { guardedLookup, isForbiddenAddress, OutboundAddressRefused } from '../..
 /**
  * Every connection kafkajs opens (the seed brokers and the brokers the cluster's metadata
  * advertises) follows the gateway's outbound policy: an IP literal is judged as is, a name
- * through the guarded lookup, so the address checked is the address connected to.
+ * through the guarded lookup, so the address checked is the address connected to. (The
+ * reference's Kafka data source has no TLS setting, so the client never asks for TLS sockets.)
  */
-const guardedSockets: ISocketFactory = ({ host, port, ssl, onConnect }) => {
+const guardedSockets: ISocketFactory = ({ host, port, onConnect }) => {
   const bare = host.replace(/^\[|\]$/g, '');
-  const lookup = guardedLookup();
-  const socket = ssl ? tlsConnect({ host: bare, port, servername: bare, lookup, ...(typeof ssl === 'object' ? ssl : {}) }, onConnect) : new Socket();
-  if (isForbiddenAddress(bare)) {
-    process.nextTick(() => socket.destroy(new OutboundAddressRefused(bare, bare)));
-    return socket;
-  }
-  if (!ssl) socket.connect({ host: bare, port, lookup }, onConnect);
+  const socket = new Socket();
+  if (isForbiddenAddress(bare)) process.nextTick(() => socket.destroy(new OutboundAddressRefused(bare, bare)));
+  else socket.connect({ host: bare, port, lookup: guardedLookup() }, onConnect);
   return socket;
 };
 
