@@ -129,6 +129,14 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
     assert.deepEqual(await take('/shop-events', 'subscription { anyPrice }', 1), [{ data: { anyPrice: 1.25 } }]);
   });
 
+  it('gives every client subscription its own consumer: without a group_id, two clients both receive every message', async () => {
+    await produce('orders.both', { id: 'b1' }, { id: 'b2' });
+    const query = 'subscription { orders(shop: "both") { id } }';
+    const [first, second] = await Promise.all([take('/shop-events', query, 2), take('/shop-events', query, 2)]);
+    assert.deepEqual(first, [{ data: { orders: { id: 'b1' } } }, { data: { orders: { id: 'b2' } } }]);
+    assert.deepEqual(second, first);
+  });
+
   it('answers a message that is not JSON with a GraphQL error on that event, and goes on with the next', async () => {
     await produce('orders.west', 'not json', { id: '5', total: 1, item: 'mug' });
     const events = await take('/shop-events', 'subscription { orders(shop: "west") { id } }', 2);
@@ -178,6 +186,49 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
       client('/metadata-events').subscribe({ query: 'subscription { rawOrders { id } }' }, { next: resolve, error: resolve, complete: () => resolve('complete') });
     });
     assert.match(JSON.stringify(outcome), /data source 'orders' failed: .*link-local, cloud-metadata or multicast address/);
+  });
+
+  it('ends the subscription with a GraphQL error when its broker goes away, and the gateway goes on', async () => {
+    const lonely = await new KafkaTestBroker().start();
+    try {
+      const created = await dashboard('/apis', {
+        method: 'POST',
+        body: {
+          api_definition: {
+            name: 'lonely-events',
+            use_keyless: true,
+            proxy: { listen_path: '/lonely-events', target_url: '', strip_listen_path: true },
+            graphql: { enabled: true, execution_mode: 'executionEngine', version: '2', schema: GRAPH_SDL, engine: { data_sources: [{ ...kafkaSource('lonely', 'rawOrders', ['lonely']), config: { broker_addresses: [lonely.address], topics: ['lonely'] } }] } },
+          },
+        },
+      });
+      assert.equal(created.status, 200, created.text);
+      await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/lonely-events`, { method: 'POST', body: { query: '{ __typename }' } })).status, 200), 5000);
+      const producerOfLonely = new Kafka({ clientId: 'spec', brokers: [lonely.address], logLevel: logLevel.NOTHING }).producer();
+      await producerOfLonely.connect();
+      await producerOfLonely.send({ topic: 'lonely', messages: [{ value: JSON.stringify({ rawOrders: { id: 'l1' } }) }] });
+      await producerOfLonely.disconnect();
+      const seen: unknown[] = [];
+      const ended = new Promise<unknown>((resolve) => {
+        client('/lonely-events').subscribe(
+          { query: 'subscription { rawOrders { id } }' },
+          {
+            next: (value) => {
+              seen.push(value);
+              if (seen.length === 1) void lonely.stop();
+            },
+            error: resolve,
+            complete: () => resolve('complete'),
+          },
+        );
+      });
+      const outcome = await ended;
+      assert.deepEqual(seen[0], { data: { rawOrders: { id: 'l1' } } });
+      assert.match(JSON.stringify(seen.length > 1 ? seen.slice(1) : outcome), /Kafka consumer stopped/);
+      assert.equal((await http(`${node.gatewayUrl}/shop-events`, { method: 'POST', body: { query: '{ __typename }' } })).status, 200);
+    } finally {
+      await lonely.stop();
+    }
   });
 
   it('an imported AsyncAPI document (streetlights) end to end: import, subscribe, produce, receive', async () => {
