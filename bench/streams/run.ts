@@ -9,7 +9,7 @@
  * the machine's cores), so the figures are a floor.
  *
  * BENCH_MESSAGES (default 20000), BENCH_CONSUMERS (4), BENCH_CONCURRENCY (32 sends in flight),
- * BENCH_SCENARIOS (comma-separated: sse,kafka,nats; default all).
+ * BENCH_SCENARIOS (comma-separated: sse,kafka,nats; default all), BENCH_MAPPING=1 (a mapping in the sse scenario too).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
