@@ -9,7 +9,7 @@
  * the machine's cores), so the figures are a floor.
  *
  * BENCH_MESSAGES (default 20000), BENCH_CONSUMERS (4), BENCH_CONCURRENCY (32 sends in flight),
- * BENCH_SCENARIOS (comma-separated: sse,kafka,nats; default all).
+ * BENCH_SCENARIOS (comma-separated: sse,kafka,nats; default all), BENCH_MAPPING=1 (a mapping in the sse scenario too).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,12 +55,14 @@ function poster(pool: Pool, path: string) {
 }
 
 async function httpToSse(node: Node, gateway: string, pool: Pool): Promise<void> {
-  await createApi(node, gateway, streamsDocument('Bench SSE', '/bench/', { input: { http_server: { path: '/in', timeout: '60s' } }, output: { http_server: { stream_path: '/sse' } } }));
+  // BENCH_MAPPING=1: PERFORMANCE.md's scenario, input → mapping → SSE
+  const pipeline = process.env.BENCH_MAPPING === '1' ? { pipeline: { processors: [MAPPING] } } : {};
+  await createApi(node, gateway, streamsDocument('Bench SSE', '/bench/', { input: { http_server: { path: '/in', timeout: '60s' } }, ...pipeline, output: { http_server: { stream_path: '/sse' } } }));
   const deliveries = newDeliveries();
   const stops = await Promise.all(Array.from({ length: CONSUMERS }, () => consumeSse(`${gateway}/bench/sse`, deliveries)));
   try {
     const sent = await sendAll(MESSAGES, CONCURRENCY, poster(pool, '/bench/in'));
-    await report('http_server → http_server (SSE)', MESSAGES, deliveries, sent, [['consumers (SSE)', CONSUMERS], ['POSTs in flight', CONCURRENCY]]);
+    await report('http_server → http_server (SSE)', MESSAGES, deliveries, sent, [['consumers (SSE)', CONSUMERS], ['mapping processor', process.env.BENCH_MAPPING === '1' ? 'yes' : 'no'], ['POSTs in flight', CONCURRENCY]]);
   } finally {
     stops.forEach((stop) => stop());
   }

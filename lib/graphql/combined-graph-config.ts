@@ -32,11 +32,24 @@ export interface GraphqlSourceConfig {
   operation?: { text: string; variables: string };
 }
 
+/** The reference gateway's Kafka data source (`broker_addresses`, `topics`, `group_id`, …). */
 export interface KafkaSourceConfig {
   brokerAddresses: string[];
+  /** topic names; `{{.arguments.x}}` templates filled per subscription */
   topics: string[];
+  /** empty: every subscription consumes in a consumer group of its own */
   groupId: string;
+  clientId: string;
+  /** accepted as the reference stores it; kafkajs negotiates the protocol versions itself */
+  kafkaVersion: string;
+  startConsumingLatest: boolean;
+  balanceStrategy: KafkaBalanceStrategy;
+  isolationLevel: 'ReadUncommitted' | 'ReadCommitted';
+  sasl: { enable: boolean; user: string; password: string };
 }
+
+export const KAFKA_BALANCE_STRATEGIES = ['BalanceStrategyRange', 'BalanceStrategySticky', 'BalanceStrategyRoundRobin'] as const;
+export type KafkaBalanceStrategy = (typeof KAFKA_BALANCE_STRATEGIES)[number];
 
 interface SourceBase {
   name: string;
@@ -150,9 +163,26 @@ function readFieldConfigs(raw: unknown, schema: GraphQLSchema, problems: string[
 
 function readKafka(config: Record<string, unknown>, label: string, problems: string[]): KafkaSourceConfig {
   const strings = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
-  const kafka = { brokerAddresses: strings(config.broker_addresses), topics: strings(config.topics), groupId: String(config.group_id ?? '') };
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const sasl = isRecord(config.sasl) ? config.sasl : {};
+  const kafka: KafkaSourceConfig = {
+    brokerAddresses: strings(config.broker_addresses),
+    topics: strings(config.topics),
+    groupId: text(config.group_id),
+    clientId: text(config.client_id),
+    kafkaVersion: text(config.kafka_version),
+    startConsumingLatest: config.start_consuming_latest === true,
+    balanceStrategy: (text(config.balance_strategy) || 'BalanceStrategyRange') as KafkaBalanceStrategy,
+    isolationLevel: text(config.isolation_level) === 'ReadCommitted' ? 'ReadCommitted' : 'ReadUncommitted',
+    sasl: { enable: sasl.enable === true, user: text(sasl.user), password: text(sasl.password) },
+  };
   if (kafka.brokerAddresses.length === 0) problems.push(`${label}: broker_addresses must list at least one broker`);
+  for (const address of kafka.brokerAddresses) if (!/^(\[[0-9a-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/i.test(address)) problems.push(`${label}: broker address '${address}' must be host:port`);
   if (kafka.topics.length === 0) problems.push(`${label}: topics must list at least one topic`);
+  if (!(KAFKA_BALANCE_STRATEGIES as readonly string[]).includes(kafka.balanceStrategy)) problems.push(`${label}: balance_strategy must be one of ${KAFKA_BALANCE_STRATEGIES.join(', ')}`);
+  const isolation = text(config.isolation_level);
+  if (isolation && isolation !== 'ReadUncommitted' && isolation !== 'ReadCommitted') problems.push(`${label}: isolation_level must be ReadUncommitted or ReadCommitted`);
+  if (kafka.sasl.enable && !kafka.sasl.user) problems.push(`${label}: sasl.user is needed when sasl.enable is true`);
   return kafka;
 }
 

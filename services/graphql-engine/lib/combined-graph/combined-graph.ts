@@ -15,7 +15,7 @@ import { attachResolvers, type ExecutionContext } from './resolvers';
  */
 export class CombinedGraph {
   readonly schema: GraphQLSchema;
-  /** what /gw/health reports about this graph (data sources not available yet) */
+  /** what /gw/health reports about this graph (nothing today: every kind of data source runs) */
   readonly notices: string[];
 
   constructor(
