@@ -43,6 +43,8 @@ export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger'> & {
 export class Gateway {
   private table = new RoutingTable<CompiledApi>();
   private compiled = new Map<ApiDefinition, CompileOutcome>();
+  /** organisation + api_id → the served chain, for versioned base APIs that hand requests on */
+  private served = new Map<string, CompiledApi>();
   /** api_id → why its definition could not be compiled */
   readonly loadFailures = new Map<string, string>();
   private readonly compileDeps: CompileDeps;
@@ -53,7 +55,7 @@ export class Gateway {
     private readonly deps: GatewayDeps,
     private readonly management: Handler,
   ) {
-    this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err) };
+    this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err), servedApi: (apiId, orgId) => this.served.get(servedKey(orgId, apiId)) };
     this.watch = deps.metrics && requestWatcher(deps.metrics);
   }
 
@@ -89,6 +91,7 @@ export class Gateway {
     }
     this.table = table;
     this.compiled = compiled;
+    this.served = new Map([...compiled].map(([definition, outcome]) => [servedKey(definition.org_id ?? '', definition.api_id), outcome.api]));
     const served = new Set([...compiled.keys()].map((definition) => definition.api_id));
     this.deps.metrics?.retain(served);
     // Streams of APIs no longer served (deleted, deactivated, shadowed) stop, after draining.
@@ -178,6 +181,10 @@ function cleanPath(req: IncomingMessage, url: string, queryStart: number): strin
   const path = normaliseRequestPath(raw);
   if (path !== raw) req.url = queryStart === -1 ? path : path + url.slice(queryStart);
   return path;
+}
+
+function servedKey(orgId: string, apiId: string): string {
+  return `${orgId}\u0000${apiId}`;
 }
 
 function hostName(host: string | undefined): string {

@@ -33,6 +33,8 @@ import { sizeLimitStep } from './steps/size-limit';
 import { upstreamStep } from './steps/upstream';
 import { upstreamCertificatesStep } from './steps/upstream-certificates';
 import { versionStep } from './steps/version';
+import { versionRoutingStep, type ServedApiLookup } from './steps/version-routing';
+import { readVersionRouting } from './version-routing';
 import { parseTarget } from './target';
 import type { UpstreamPools } from './upstream-pools';
 import { parseExpiry, readVersionSettings } from './versions';
@@ -62,6 +64,8 @@ export interface CompileDeps {
   graphqlEngine(): GraphqlEngineHandOff | undefined;
   /** the other APIs of the node, for an API that names some (a supergraph's subgraphs) */
   lookupApi?: ApiLookup;
+  /** the APIs this node serves now, for a versioned base API that hands requests to its child versions */
+  servedApi?: ServedApiLookup;
   /** the streams service's hand-off, when this node runs it (stream APIs are not served otherwise) */
   streams(): StreamsHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
@@ -86,6 +90,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const steps: Array<Step | undefined> = [
     oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),
+    versionRoutingStep(readVersionRouting(definition), definition.org_id, deps.servedApi),
     versionStep(settings, versions, deps.emitEvent),
     pluginStep('pre', plugins.pre, deps.logger),
     ipRulesStep(definition),

@@ -59,7 +59,7 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
 
 function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
   let path = ctx.path;
-  if (options.stripVersionSegment && ctx.versionSegmentLength > 0) {
+  if ((options.stripVersionSegment || ctx.stripVersionSegment) && ctx.versionSegmentLength > 0) {
     path = path.slice(0, ctx.prefixLength) + path.slice(ctx.prefixLength + ctx.versionSegmentLength);
   }
   return upstreamPath(ctx.version!.target, path, ctx.search, options.stripListenPath ? ctx.prefixLength : 0);
