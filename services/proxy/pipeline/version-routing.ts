@@ -25,6 +25,7 @@ export function readVersionRouting(definition: ApiDefinition): VersionRouting | 
   if (def.enabled !== true || !versions || typeof versions !== 'object') return undefined;
   const children = new Map<string, string>();
   for (const [name, id] of Object.entries(versions)) if (typeof id === 'string' && id !== '') children.set(name, id);
+  if (children.size === 0) return undefined;
   const location = def.location === 'url-param' || def.location === 'url' ? def.location : 'header';
   const text = (value: unknown, fallback: string) => (typeof value === 'string' && value !== '' ? value : fallback);
   const selfName = text(def.name, SELF_VERSION);
