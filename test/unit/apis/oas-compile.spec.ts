@@ -97,7 +97,7 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.deepEqual(classic.definition, {
       enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-version', strip_versioning_data: true, fallback_to_default: true, url_versioning_pattern: '', versions: { v2: 'child-2' },
     });
-    assert.equal(classic.version_data.not_versioned, true);
+    assert.equal((classic.version_data as any).not_versioned, true);
   });
 
   it('refuses versioning it can not route, naming each pointer', () => {
