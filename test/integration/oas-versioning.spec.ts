@@ -6,13 +6,13 @@ import { removeDir, startTestNode, type TestNode } from '../support/node';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 /** A keyless OAS API with one operation, proxying to `target` with its listen path stripped. */
-function oasApi(name: string, listenPath: string, target: string, versioning?: Record<string, unknown>): Record<string, unknown> {
+function oasApi(name: string, listenPath: string, target: string, versioning?: Record<string, unknown>, state: Record<string, unknown> = { active: true }): Record<string, unknown> {
   return {
     openapi: '3.0.3',
     info: { title: name, version: '1' },
     paths: { '/pets/{id}': { get: { operationId: 'pet', responses: { 200: { description: 'ok' } } } } },
     'x-gw-api-gateway': {
-      info: { name, state: { active: true }, ...(versioning ? { versioning } : {}) },
+      info: { name, state, ...(versioning ? { versioning } : {}) },
       upstream: { url: target },
       server: { listenPath: { value: listenPath, strip: true } },
     },
@@ -51,7 +51,8 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
     acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
     globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
     ids.v2 = await created(acme, oasApi('Pets v2', '/pets-v2/', v2.url));
-    ids.v3 = await created(acme, oasApi('Pets v3', '/pets-v3/', v3.url));
+    // v3 is internal: served only through its base API
+    ids.v3 = await created(acme, oasApi('Pets v3', '/pets-v3/', v3.url, undefined, { active: true, internal: true }));
     const versions = [
       { name: 'v2', id: ids.v2 },
       { name: 'v3', id: ids.v3 },
@@ -104,6 +105,13 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
     const fallback = await http(`${node.gatewayUrl}/by-url/pets/7`);
     assert.equal(fallback.status, 200);
     assert.equal(last(base).url, '/pets/7');
+  });
+
+  it('serves an internal child version only through its base API', async () => {
+    const through = await served('/by-header/pets/9', { 'x-pets-version': 'v3' });
+    assert.equal(through.status, 200, through.text);
+    assert.equal(last(v3).url, '/pets/9');
+    assert.equal((await http(`${node.gatewayUrl}/pets-v3/pets/9`)).status, 404);
   });
 
   it('refuses a version that does not exist with the reference gateway’s error', async () => {

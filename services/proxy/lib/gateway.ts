@@ -14,6 +14,7 @@ import { normaliseRequestPath } from './request-path';
 import { requestWatcher } from './request-metrics';
 import { RoutingTable } from './routing-table';
 import { ApiIndex } from './api-index';
+import { readVersionRouting } from '../pipeline/version-routing';
 import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -77,12 +78,20 @@ export class Gateway {
     this.loadFailures.clear();
     const all = this.registry.all();
     const index = new ApiIndex(all);
+    const childVersions = childVersionKeys(all);
     for (const definition of all) {
+      if (definition.active === false) continue;
+      const internal = isInternalApi(definition);
       // Internal APIs (subgraphs, by default) are not served on their listen path; other APIs reach them by reference.
-      if (definition.active === false || isInternalApi(definition)) continue;
+      if (internal && !childVersions.has(servedKey(definition.org_id ?? '', definition.api_id))) continue;
       const known = this.compiled.get(definition);
       const outcome = known && known.lookups.every((lookup) => index.find(lookup.ref, lookup.orgId) === lookup.found) ? known : this.compile(definition, index);
       if (outcome.failure) this.loadFailures.set(definition.api_id, outcome.failure);
+      if (internal) {
+        // an internal child version: no listen path of its own, reached only through its base API
+        compiled.set(definition, outcome);
+        continue;
+      }
       if (!table.add(definition.proxy.listen_path, (definition.domain ?? '').trim().toLowerCase(), outcome.api)) {
         this.deps.logger.warn(`API ${definition.api_id} not served: another API already listens on ${definition.proxy.listen_path}`);
         continue;
@@ -181,6 +190,15 @@ function cleanPath(req: IncomingMessage, url: string, queryStart: number): strin
   const path = normaliseRequestPath(raw);
   if (path !== raw) req.url = queryStart === -1 ? path : path + url.slice(queryStart);
   return path;
+}
+
+/** The (organisation, api_id) of every API a versioned base API names as a child version. */
+function childVersionKeys(definitions: readonly ApiDefinition[]): Set<string> {
+  const keys = new Set<string>();
+  for (const definition of definitions) {
+    for (const apiId of readVersionRouting(definition)?.children.values() ?? []) keys.add(servedKey(definition.org_id ?? '', apiId));
+  }
+  return keys;
 }
 
 function servedKey(orgId: string, apiId: string): string {
