@@ -151,3 +151,54 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
     assert.equal((await http(`${node.dashboardUrl}/api/apis/oas`, { headers: globex.headers })).json.apis.length, before);
   });
 });
+
+describe('OAS operation-level security through the gateway', () => {
+  let node: TestNode;
+  let upstream: Upstream;
+  let acme: Tenant;
+
+  before(async () => {
+    upstream = await startUpstream();
+    node = await startTestNode();
+    acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
+  });
+  after(async () => {
+    await node?.stop();
+    await upstream?.close();
+    if (node) removeDir(node.dataDir);
+  });
+
+  const tokenApi = () => {
+    const document = oasApi('Secured', '/secured/', upstream.url) as Record<string, any>;
+    document.paths['/health'] = { get: { operationId: 'health', security: [], responses: { 200: { description: 'ok' } } } };
+    document.paths['/pets/{id}'].get.security = [{ key: [] }];
+    document.components = { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'Authorization' } } };
+    document.security = [{ key: [] }];
+    document['x-gw-api-gateway'].server.authentication = { enabled: true, securitySchemes: { key: { enabled: true } } };
+    return document;
+  };
+
+  it('lets anonymous callers reach an operation with security: [] and keeps the others authenticated', async () => {
+    const res = await http(`${node.dashboardUrl}/api/apis/oas`, { method: 'POST', body: tokenApi(), headers: acme.headers });
+    assert.equal(res.status, 200, res.text);
+    const open = await eventually(async () => {
+      const r = await http(`${node.gatewayUrl}/secured/health`);
+      assert.equal(r.status, 200, r.text);
+      return r;
+    }, 3000);
+    assert.equal(open.status, 200);
+    assert.equal(upstream.received.at(-1)!.url, '/health');
+    const closed = await http(`${node.gatewayUrl}/secured/pets/1`);
+    assert.equal(closed.status, 401, closed.text);
+  });
+
+  it('refuses an operation asking for a scheme the API does not enforce, with a 400 naming its pointer', async () => {
+    const document = tokenApi();
+    document.paths['/pets/{id}'].get.security = [{ other: [] }];
+    document.components.securitySchemes.other = { type: 'http', scheme: 'basic' };
+    const res = await http(`${node.dashboardUrl}/api/apis/oas`, { method: 'POST', body: document, headers: acme.headers });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.json.Status, 'Error');
+    assert.match(JSON.stringify(res.json), /\/paths\/~1pets~1\{id\}\/get\/security/);
+  });
+});
