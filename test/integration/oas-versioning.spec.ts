@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { createTenant, type Tenant } from '../support/bootstrap';
+import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
@@ -127,6 +127,18 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
     assert.match(res.json.Message, /^Invalid OAS API definition: \/x-gw-api-gateway\/info\/versioning\/versions\/0\/id: /);
     assert.match(JSON.stringify(res.json), /versions\/1\/id: no API with id/);
     assert.equal((await http(`${node.gatewayUrl}/foreign/pets/1`, { headers: { 'x-pets-version': 'v2' } })).status, 404);
+  });
+
+  it('never hands a request to another organisation’s API, even when a classic definition names it as a version', async () => {
+    const definition = { definition: { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-pets-version', versions: { v2: ids.v2 } } };
+    const res = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: globex.headers, body: keylessApi('Classic foreign', '/classic-foreign/', base.url, definition) });
+    assert.equal(res.status, 200, res.text);
+    await served('/classic-foreign/pets/1');
+    const before = v2.received.length;
+    const refused = await http(`${node.gatewayUrl}/classic-foreign/pets/1`, { headers: { 'x-pets-version': 'v2' } });
+    assert.equal(refused.status, 404);
+    assert.deepEqual(refused.json, { error: 'This API version does not seem to exist' });
+    assert.equal(v2.received.length, before);
   });
 
   it('creates a new version from the dashboard (?base_api_id=&new_version_name=) and serves it', async () => {
