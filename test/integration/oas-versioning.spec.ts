@@ -61,6 +61,7 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
     ids.byHeader = await created(acme, oasApi('By header', '/by-header/', base.url, { ...common, location: 'header', key: 'x-pets-version', stripVersioningData: true }));
     ids.byParam = await created(acme, oasApi('By param', '/by-param/', base.url, { ...common, location: 'url-param', key: 'v' }));
     ids.byUrl = await created(acme, oasApi('By URL', '/by-url/', base.url, { ...common, location: 'url', stripVersioningData: true, fallbackToDefault: true }));
+    ids.byPattern = await created(acme, oasApi('By URL pattern', '/by-pattern/', base.url, { ...common, location: 'url', urlVersioningPattern: '^v[0-9]+$', stripVersioningData: true }));
     ids.defaultChild = await created(acme, oasApi('Default child', '/default-child/', base.url, { ...common, default: 'v3', location: 'header', key: 'x-pets-version' }));
   });
   after(async () => {
@@ -103,6 +104,16 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
     const fallback = await http(`${node.gatewayUrl}/by-url/pets/7`);
     assert.equal(fallback.status, 200);
     assert.equal(last(base).url, '/pets/7');
+  });
+
+  it('with urlVersioningPattern, reads only matching first segments as versions', async () => {
+    const res = await served('/by-pattern/v2/pets/10');
+    assert.equal(res.status, 200, res.text);
+    assert.equal(last(v2).url, '/pets/10');
+    const plain = await http(`${node.gatewayUrl}/by-pattern/pets/11`);
+    assert.equal(plain.status, 200, plain.text);
+    assert.equal(last(base).url, '/pets/11');
+    assert.equal((await http(`${node.gatewayUrl}/by-pattern/v9/pets/12`)).status, 404);
   });
 
   it('serves an internal child version only through its base API', async () => {

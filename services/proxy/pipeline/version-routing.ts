@@ -1,4 +1,5 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import { compileTenantPattern, type TenantPattern } from '../../../lib/patterns/tenant-pattern';
 
 /**
  * A base API's versioning across APIs (an OAS definition's `info.versioning`, stored in the
@@ -15,6 +16,8 @@ export interface VersionRouting {
   children: Map<string, string>;
   stripVersioningData: boolean;
   fallbackToDefault: boolean;
+  /** `url` location: a first segment this does not match names no version (the default applies) */
+  urlPattern: TenantPattern | undefined;
 }
 
 export const SELF_VERSION = 'self';
@@ -37,5 +40,6 @@ export function readVersionRouting(definition: ApiDefinition): VersionRouting | 
     children,
     stripVersioningData: def.strip_versioning_data === true,
     fallbackToDefault: def.fallback_to_default === true,
+    urlPattern: location === 'url' && text(def.url_versioning_pattern, '') !== '' ? compileTenantPattern(def.url_versioning_pattern as string) : undefined,
   };
 }

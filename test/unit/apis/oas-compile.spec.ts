@@ -111,6 +111,13 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     );
   });
 
+  it('refuses a urlVersioningPattern RE2 can not run', () => {
+    assert.throws(
+      () => compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: true, name: 'v1', location: 'url', urlVersioningPattern: '^(?=v)', versions: [] } } })),
+      (err: any) => err.code === 400 && err.data.errors[0].startsWith('/x-gw-api-gateway/info/versioning/urlVersioningPattern: '),
+    );
+  });
+
   it('leaves versioning that is switched off out of the classic form', () => {
     const { classic } = compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: false, versions: [] } } }));
     assert.equal(classic.definition, undefined);

@@ -1,3 +1,4 @@
+import { compileTenantPattern } from '../../../../lib/patterns/tenant-pattern';
 import { ApisErrors } from '../../errors';
 import { GATEWAY_EXTENSION, pointer } from './document';
 import { on, type GatewayExtension } from './gateway-extension';
@@ -24,6 +25,13 @@ export function versioningToClassic(x: GatewayExtension): Record<string, unknown
     if (x.info.id && entry.id === x.info.id) errors.push(`${at('versions', i, 'id')}: a version can not be the base API itself`);
     names.add(entry.name);
   });
+  if (v.urlVersioningPattern) {
+    try {
+      compileTenantPattern(v.urlVersioningPattern);
+    } catch (err) {
+      errors.push(`${at('urlVersioningPattern')}: not a regular expression gw can run (RE2): ${(err as Error).message}`);
+    }
+  }
   if (v.default && !names.has(v.default)) errors.push(`${at('default')}: '${v.default}' is neither the base version nor one of versions[].name`);
   if (errors.length > 0) throw ApisErrors.invalidOas(errors);
   return {

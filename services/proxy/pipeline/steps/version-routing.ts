@@ -52,7 +52,8 @@ function requestedVersion(ctx: RequestContext, routing: VersionRouting): { name:
   const rest = ctx.path.slice(ctx.prefixLength);
   const end = rest.indexOf('/', 1);
   const segment = (end === -1 ? rest : rest.slice(0, end)).slice(1);
-  return segment === '' ? undefined : { name: segment, segmentLength: segment.length + 1 };
+  if (segment === '' || (routing.urlPattern && !routing.urlPattern.test(segment))) return undefined;
+  return { name: segment, segmentLength: segment.length + 1 };
 }
 
 /** `stripVersioningData`: the upstream does not see the version header, query parameter or URL segment. */
