@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { compileOasDefinition } from '../../../services/apis/lib/oas';
+import { classicToOas, compileOasDefinition } from '../../../services/apis/lib/oas';
 import { durationSeconds, durationText } from '../../../services/apis/lib/oas/duration';
 import { compileEndpointFeatures } from '../../../services/proxy/pipeline/endpoint-features';
 
@@ -116,6 +116,14 @@ describe('apis: compiling OAS definitions into classic ones', () => {
       () => compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: true, name: 'v1', location: 'url', urlVersioningPattern: '^(?=v)', versions: [] } } })),
       (err: any) => err.code === 400 && err.data.errors[0].startsWith('/x-gw-api-gateway/info/versioning/urlVersioningPattern: '),
     );
+  });
+
+  it('exports a base API’s versioning and compiles the export back to the same classic block', () => {
+    const versioning = { enabled: true, name: 'v1', default: 'v2', location: 'url', stripVersioningData: true, versions: [{ name: 'v2', id: 'child-2' }] };
+    const { classic } = compileOasDefinition(document({ info: { name: 'T', id: 'base', versioning } }));
+    const exported = classicToOas({ ...classic, id: 'x', org_id: 'o' } as any);
+    assert.deepEqual((exported['x-gw-api-gateway'] as any).info.versioning, { ...versioning, fallbackToDefault: false });
+    assert.deepEqual(compileOasDefinition(exported).classic.definition, classic.definition);
   });
 
   it('leaves versioning that is switched off out of the classic form', () => {

@@ -53,9 +53,10 @@ export function versioningToClassic(x: GatewayExtension): Record<string, unknown
 export function versioningFromClassic(definition: Record<string, unknown>): NonNullable<GatewayExtension['info']['versioning']> | undefined {
   const def = (definition.definition ?? {}) as Record<string, unknown>;
   const versions = def.versions as Record<string, string> | undefined;
-  if (def.enabled !== true || !versions || typeof versions !== 'object') return undefined;
+  // classic definitions versioned inside one API (`version_data`) keep that form; only a base API naming others exports this
+  if (def.enabled !== true || !versions || typeof versions !== 'object' || Object.keys(versions).length === 0) return undefined;
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-  return {
+  const versioning = {
     enabled: true,
     name: text(def.name),
     default: text(def.default),
@@ -66,4 +67,5 @@ export function versioningFromClassic(definition: Record<string, unknown>): NonN
     ...(text(def.url_versioning_pattern) ? { urlVersioningPattern: text(def.url_versioning_pattern) } : {}),
     versions: Object.entries(versions).map(([name, id]) => ({ name, id })),
   };
+  return Object.fromEntries(Object.entries(versioning).filter(([, value]) => value !== undefined)) as typeof versioning;
 }
