@@ -152,6 +152,22 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
     assert.equal(v2.received.length, before);
   });
 
+  it('never loops between APIs that name each other as versions: a child serves the request itself', async () => {
+    const res = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: acme.headers, body: keylessApi('Loop', '/loop/', base.url) });
+    assert.equal(res.status, 200, res.text);
+    const current = (await http(`${node.dashboardUrl}/api/apis/${res.json.Meta}`, { headers: acme.headers })).json;
+    current.api_definition.definition = { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-pets-version', versions: { again: current.api_definition.api_id } };
+    const updated = await http(`${node.dashboardUrl}/api/apis/${res.json.Meta}`, { method: 'PUT', headers: acme.headers, body: current });
+    assert.equal(updated.status, 200, updated.text);
+    const looped = await eventually(async () => {
+      const r = await http(`${node.gatewayUrl}/loop/pets/13`, { headers: { 'x-pets-version': 'again' } });
+      assert.equal(r.status, 200, r.text);
+      return r;
+    }, 3000);
+    assert.equal(looped.status, 200);
+    assert.equal(last(base).url, '/pets/13');
+  });
+
   it('creates a new version from the dashboard (?base_api_id=&new_version_name=) and serves it', async () => {
     const res = await create(acme, oasApi('Pets v4', '/pets-v4/', v3.url), `?base_api_id=${ids.byHeader}&new_version_name=v4`);
     assert.equal(res.status, 200, res.text);

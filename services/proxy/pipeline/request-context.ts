@@ -36,6 +36,8 @@ export class RequestContext {
   versionSegmentLength = 0;
   /** a base API's versioning asked for the URL version segment to be removed upstream */
   stripVersionSegment = false;
+  /** a base API handed this request to a child version: the child serves it itself (no loops between APIs) */
+  handedToVersion = false;
   /** the session of the authenticated key, once authentication ran */
   session: Record<string, unknown> | undefined;
   /** the hash of the authenticated key (the limiter and analytics key on it) */

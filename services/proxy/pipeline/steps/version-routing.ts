@@ -18,6 +18,7 @@ export type ServedApiLookup = (apiId: string, orgId: string) => CompiledApi | un
 export function versionRoutingStep(routing: VersionRouting | undefined, orgId: string | undefined, servedApi: ServedApiLookup | undefined): Step | undefined {
   if (!routing || !servedApi) return undefined;
   return (ctx) => {
+    if (ctx.handedToVersion) return undefined;
     const requested = requestedVersion(ctx, routing);
     let name = requested?.name ?? routing.defaultVersion;
     if (!isSelf(name, routing) && !routing.children.has(name)) {
@@ -30,6 +31,7 @@ export function versionRoutingStep(routing: VersionRouting | undefined, orgId: s
     const child = servedApi(routing.children.get(name)!, orgId ?? '');
     if (!child) return refuse(ctx, 404, GatewayMessages.versionUnknown);
     ctx.api = child;
+    ctx.handedToVersion = true;
     const pending = child.handle(ctx);
     return pending ? pending.then(() => DONE) : DONE;
   };
