@@ -23,17 +23,38 @@ export class OasCatalogue {
     const raw = parseDocumentText(params.document_text);
     if (params.generate_ids) dropIds(raw);
     const { document, classic, hookReferences } = compileOasDefinition(raw, { ...this.options, requireStreaming: params.streams === true });
+    await this.assertChildVersionsExist(classic, params.org_scope);
     return this.catalogue.create({ org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
   }
 
   async update(params: ApisUpdateOasParams): Promise<ApiRecord> {
     const { document, classic, hookReferences } = compileOasDefinition(parseDocumentText(params.document_text), { ...this.options, requireStreaming: params.streams === true });
     if (params.streams === true) await this.get({ id: params.id, org_scope: params.org_scope, streams: true });
+    await this.assertChildVersionsExist(classic, params.org_scope);
     if (params.keep_api_id && classic.api_id !== undefined) {
       const existing = await this.store.findByAnyId(params.id, params.org_scope);
       if (existing && existing.definition.api_id !== classic.api_id) throw ApisErrors.idMismatch(params.id, classic.api_id);
     }
     return this.catalogue.update({ id: params.id, org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
+  }
+
+  /**
+   * `info.versioning.versions[].id` names APIs of the base API's own organisation only: an id
+   * that is unknown there is refused with its pointer rather than stored and never served.
+   */
+  private async assertChildVersionsExist(classic: ClassicInput, orgScope: string | undefined): Promise<void> {
+    const versions = ((classic as { definition?: { versions?: Record<string, string> } }).definition?.versions ?? {}) as Record<string, string>;
+    const org = orgScope ?? (classic as { org_id?: string }).org_id;
+    const problems: string[] = [];
+    let i = 0;
+    for (const [name, id] of Object.entries(versions)) {
+      const found = await this.store.findByAnyId(id, orgScope);
+      if (!found || (org !== undefined && found.definition.org_id !== org) || found.definition.api_id !== id) {
+        problems.push(`/${GATEWAY_EXTENSION}/info/versioning/versions/${i}/id: no API with id '${id}' (version '${name}') in this organisation`);
+      }
+      i++;
+    }
+    if (problems.length > 0) throw ApisErrors.invalidOas(problems);
   }
 
   async get(params: ApisGetParams): Promise<OasApiDocument> {

@@ -59,7 +59,16 @@ export class Gateway {
     private readonly deps: GatewayDeps,
     private readonly management: Handler,
   ) {
-    this.compileDeps = { ...deps, onFailure: (ctx, err) => this.fail(ctx, err), loop: (ctx, url) => this.loop(ctx, url) };
+    this.compileDeps = {
+      ...deps,
+      onFailure: (ctx, err) => this.fail(ctx, err),
+      loop: (ctx, url) => this.loop(ctx, url),
+      // a versioned base API hands requests to its child versions, of its own organisation only
+      servedApi: (apiId, orgId) => {
+        const api = this.byId.get(apiId);
+        return api && (api.definition.org_id ?? '') === orgId ? api : undefined;
+      },
+    };
     this.watch = deps.metrics && requestWatcher(deps.metrics);
   }
 

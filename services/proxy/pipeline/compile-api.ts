@@ -49,6 +49,8 @@ import { corsStep } from './steps/cors';
 import { ApiHealth, type PublishApiEvent } from './upstream-health/api-health';
 import { upstreamCertificatesStep } from './steps/upstream-certificates';
 import { versionStep } from './steps/version';
+import { versionRoutingStep, type ServedApiLookup } from './steps/version-routing';
+import { readVersionRouting } from './version-routing';
 import { parseTarget } from './target';
 import type { UpstreamPools } from './upstream-pools';
 import { parseExpiry, readVersionSettings } from './versions';
@@ -78,6 +80,8 @@ export interface CompileDeps {
   graphqlEngine(): GraphqlEngineHandOff | undefined;
   /** the other APIs of the node, for an API that names some (a supergraph's subgraphs) */
   lookupApi?: ApiLookup;
+  /** the APIs this node serves now, for a versioned base API that hands requests to its child versions */
+  servedApi?: ServedApiLookup;
   /** the streams service's hand-off, when this node runs it (stream APIs are not served otherwise) */
   streams(): StreamsHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
@@ -115,6 +119,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     corsStep(definition),
     oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),
+    versionRoutingStep(readVersionRouting(definition), definition.org_id, deps.servedApi),
     versionStep(settings, versions, deps.emitEvent),
     all.some((v) => v.internalEndpoints) ? internalEndpointStep : undefined,
     pluginStep('pre', plugins.pre, deps.logger),

@@ -46,6 +46,10 @@ export class RequestContext {
   endpoint: EndpointDecision = NO_DECISION;
   /** characters after the listen path taken by a URL version segment (`/v1`) */
   versionSegmentLength = 0;
+  /** a base API's versioning asked for the URL version segment to be removed upstream */
+  stripVersionSegment = false;
+  /** a base API handed this request to a child version: the child serves it itself (no loops between APIs) */
+  handedToVersion = false;
   /** the session of the authenticated key, once authentication ran */
   session: Record<string, unknown> | undefined;
   /** the hash of the authenticated key (the limiter and analytics key on it) */
@@ -94,7 +98,8 @@ export class RequestContext {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
-    readonly api: CompiledApi,
+    /** the API whose chain runs; a versioned base API hands the request to a child version's */
+    public api: CompiledApi,
     /** the request path, normalised (services/proxy/lib/request-path.ts): reserved escapes such as `%2F` kept as sent */
     readonly path: string,
     /** the query string including its `?`, or '' (credential stripping may shorten it) */

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { compileOasDefinition } from '../../../services/apis/lib/oas';
+import { classicToOas, compileOasDefinition } from '../../../services/apis/lib/oas';
 import { durationSeconds, durationText } from '../../../services/apis/lib/oas/duration';
 import { compileEndpointFeatures } from '../../../services/proxy/pipeline/endpoint-features';
 
@@ -91,10 +91,67 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     );
   });
 
-  it('refuses versioning, which it does not compile yet, instead of ignoring it', () => {
+  it('compiles info.versioning into the classic definition block, versions by name to api_id', () => {
+    const versioning = { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-version', stripVersioningData: true, fallbackToDefault: true, versions: [{ name: 'v2', id: 'child-2' }] };
+    const { classic } = compileOasDefinition(document({ info: { name: 'T', id: 'base', versioning } }));
+    assert.deepEqual(classic.definition, {
+      enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-version', strip_versioning_data: true, fallback_to_default: true, url_versioning_pattern: '', versions: { v2: 'child-2' },
+    });
+    assert.equal((classic.version_data as any).not_versioned, true);
+  });
+
+  it('refuses versioning it can not route, naming each pointer', () => {
     assert.throws(
-      () => compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: true, versions: [] } } })),
-      (err: any) => err.data.errors[0].startsWith('/x-gw-api-gateway/info/versioning/enabled: '),
+      () => compileOasDefinition(document({ info: { name: 'T', id: 'base', versioning: { enabled: true, location: 'header', default: 'v9', versions: [{ name: 'v2', id: 'base' }, { name: 'v2', id: 'c' }] } } })),
+      (err: any) =>
+        err.code === 400 &&
+        ['/x-gw-api-gateway/info/versioning/name: ', '/x-gw-api-gateway/info/versioning/key: ', '/x-gw-api-gateway/info/versioning/versions/0/id: ', '/x-gw-api-gateway/info/versioning/versions/1/name: ', '/x-gw-api-gateway/info/versioning/default: '].every((p) =>
+          err.data.errors.some((e: string) => e.startsWith(p)),
+        ),
+    );
+  });
+
+  it('refuses a urlVersioningPattern RE2 can not run', () => {
+    assert.throws(
+      () => compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: true, name: 'v1', location: 'url', urlVersioningPattern: '^(?=v)', versions: [] } } })),
+      (err: any) => err.code === 400 && err.data.errors[0].startsWith('/x-gw-api-gateway/info/versioning/urlVersioningPattern: '),
+    );
+  });
+
+  it('exports a base API’s versioning and compiles the export back to the same classic block', () => {
+    const versioning = { enabled: true, name: 'v1', default: 'v2', location: 'url', stripVersioningData: true, versions: [{ name: 'v2', id: 'child-2' }] };
+    const { classic } = compileOasDefinition(document({ info: { name: 'T', id: 'base', versioning } }));
+    const exported = classicToOas({ ...classic, id: 'x', org_id: 'o' } as any);
+    assert.deepEqual((exported['x-gw-api-gateway'] as any).info.versioning, { ...versioning, fallbackToDefault: false });
+    assert.deepEqual(compileOasDefinition(exported).classic.definition, classic.definition);
+  });
+
+  it('leaves versioning that is switched off out of the classic form', () => {
+    const { classic } = compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: false, versions: [] } } }));
+    assert.equal(classic.definition, undefined);
+  });
+
+  it('opens an operation with security: [] (ignored) and keeps one asking for the API security', () => {
+    const doc = document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } } });
+    doc.paths['/things/special'].get.security = [];
+    doc.paths['/things/{id}'].get.security = [{ key: [] }];
+    const { classic } = compileOasDefinition(doc);
+    assert.deepEqual(
+      extendedPaths(classic).ignored.map((e: any) => [e.path, e.method]),
+      [['/things/special$', 'GET']],
+    );
+  });
+
+  it('refuses operation security naming another scheme than the API enforces, with its pointer', () => {
+    const doc = document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } } });
+    doc.paths['/things/{id}'].put.security = [{ user: [] }];
+    doc.paths['/things/special'].get.security = [{ nobody: [] }];
+    assert.throws(
+      () => compileOasDefinition(doc),
+      (err: any) =>
+        err.code === 400 &&
+        err.data.errors.some((e: string) => e.startsWith('/paths/~1things~1{id}/put/security: ')) &&
+        err.data.errors.some((e: string) => e.startsWith('/paths/~1things~1special/get/security/0: no security scheme "nobody"')),
     );
   });
 

@@ -1,4 +1,5 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
+import { versioningFromClassic } from './to-classic-versioning';
 import { GATEWAY_EXTENSION, type OasDocument, type SecurityScheme } from './document';
 import { durationText } from './duration';
 import type { GatewayExtension, HeaderTransformSettings, OperationSettings, SchemeSettings } from './gateway-extension';
@@ -24,6 +25,8 @@ export function classicToOas(definition: ApiDefinition): OasDocument {
     upstream: upstreamOf(d),
     server: serverOf(d, security.settings),
   };
+  const versioning = versioningFromClassic(d);
+  if (versioning) extension.info.versioning = versioning;
   const middleware = { global: globalOf(d, version), operations: Object.fromEntries(operations.map((op) => [operationIdOf(op), op.settings])) as Record<string, OperationSettings> };
   if (Object.keys(middleware.global).length > 0 || operations.length > 0) extension.middleware = Object.keys(middleware.global).length > 0 ? middleware : { operations: middleware.operations };
   const document: OasDocument = {

@@ -110,6 +110,8 @@ export const gatewayExtensionSchema = closed(
           location: { type: 'string', enum: ['header', 'url-param', 'url'] },
           key: { type: 'string' },
           stripVersioningData: { type: 'boolean' },
+          fallbackToDefault: { type: 'boolean' },
+          urlVersioningPattern: { type: 'string' },
           versions: { type: 'array', items: closed({ name: { type: 'string' }, id: { type: 'string' } }, ['name', 'id']) },
         }),
       },

@@ -95,7 +95,7 @@ export interface GatewayExtension {
     dbId?: string;
     orgId?: string;
     state?: { active?: boolean; internal?: boolean };
-    versioning?: Toggle & { name?: string; default?: string; location?: string; key?: string; stripVersioningData?: boolean; versions?: Array<{ name: string; id: string }> };
+    versioning?: Toggle & { name?: string; default?: string; location?: string; key?: string; stripVersioningData?: boolean; fallbackToDefault?: boolean; urlVersioningPattern?: string; versions?: Array<{ name: string; id: string }> };
   };
   upstream: UpstreamHealthSettings & {
     url: string;

@@ -4,6 +4,7 @@ import { durationSeconds } from './duration';
 import { pointer, type OasDocument } from './document';
 import { on, type HeaderEntry, type HeaderTransformSettings, type OperationSettings } from './gateway-extension';
 import { mockFromExamples } from './mock-examples';
+import { operationsWithoutSecurity } from './operation-security';
 import { classicPath, listOperations, type OasOperation } from './operations';
 import { resolveLocalRefs } from './refs';
 import { circuitBreakerEntry } from './upstream-health';
@@ -56,7 +57,12 @@ export function operationsToClassic(document: OasDocument, operations: Record<st
   const lists: Lists = {};
   // Every operation takes part, configured or not: one listed first wins over a later catch-all either way.
   const ops = listOperations(document);
-  const settingsOf = (op: OasOperation): OperationSettings => (op.operationId !== undefined ? operations[op.operationId] : undefined) ?? {};
+  const withoutSecurity = operationsWithoutSecurity(document, ops);
+  const settingsOf = (op: OasOperation): OperationSettings => {
+    const settings = (op.operationId !== undefined ? operations[op.operationId] : undefined) ?? {};
+    // `security: []` on the operation: open to anonymous callers, as `ignoreAuthentication` is
+    return withoutSecurity.has(op) && !on(settings.ignoreAuthentication) ? { ...settings, ignoreAuthentication: { enabled: true } } : settings;
+  };
   for (const feature of FEATURES) {
     ops.forEach((op, i) => {
       const settings = settingsOf(op);

@@ -1,10 +1,10 @@
 import type { ApisCreateParams } from '../../../../contracts/apis/actions';
-import { ApisErrors } from '../../errors';
 import type { HookReference } from '../../../../contracts/apis/api-definition';
 import { durationSeconds } from './duration';
-import { GATEWAY_EXTENSION, pointer, type OasDocument } from './document';
+import { GATEWAY_EXTENSION, type OasDocument } from './document';
 import { on, type GatewayExtension, type HeaderTransformSettings, type PluginEntry } from './gateway-extension';
 import { authenticationToClassic } from './to-classic-auth';
+import { versioningToClassic } from './to-classic-versioning';
 import { operationsToClassic } from './to-classic-operations';
 import { corsToClassic, upstreamHealthToClassic } from './upstream-health';
 
@@ -18,9 +18,6 @@ export type ClassicInput = ApisCreateParams['api_definition'];
  */
 export function gatewayExtensionToClassic(document: OasDocument): ClassicInput {
   const x = document[GATEWAY_EXTENSION] as GatewayExtension;
-  if (on(x.info.versioning)) {
-    throw ApisErrors.invalidOas([`${pointer(GATEWAY_EXTENSION, 'info', 'versioning', 'enabled')}: versioning across OAS APIs is not supported yet; leave it disabled`]);
-  }
   const definition: Classic = {
     name: x.info.name,
     active: x.info.state?.active ?? true,
@@ -31,6 +28,7 @@ export function gatewayExtensionToClassic(document: OasDocument): ClassicInput {
     ...upstreamToClassic(x),
     ...globalMiddlewareToClassic(x),
     version_data: versionData(document, x),
+    ...versioningToClassic(x),
   };
   const health = upstreamHealthToClassic(x.upstream);
   Object.assign(definition.proxy as Classic, health.proxy);

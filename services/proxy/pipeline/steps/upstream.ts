@@ -72,7 +72,7 @@ type Send = (target: ParsedTarget, tried: Set<string>) => void;
 
 function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
   let path = ctx.path;
-  if (options.stripVersionSegment && ctx.versionSegmentLength > 0) {
+  if ((options.stripVersionSegment || ctx.stripVersionSegment) && ctx.versionSegmentLength > 0) {
     path = path.slice(0, ctx.prefixLength) + path.slice(ctx.prefixLength + ctx.versionSegmentLength);
   }
   return upstreamPath(ctx.target ?? ctx.version!.target, path, ctx.search, options.stripListenPath ? ctx.prefixLength : 0);
