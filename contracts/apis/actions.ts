@@ -105,6 +105,7 @@ export const apisActionParams = {
   listOas: {
     org_scope: { type: 'string', optional: true },
     page: { type: 'number', integer: true, optional: true },
+    streams: { type: 'boolean', optional: true },
   },
   snapshot: {},
   currentRevision: {},
@@ -205,6 +206,8 @@ export interface ApisListOasParams {
   org_scope?: string;
   /** page number; 0 or lower = all */
   page?: number;
+  /** only streams APIs (`GET /api/apis/streams`) */
+  streams?: boolean;
 }
 
 /** `apis.listOas`: the OAS documents of the APIs created in OAS form. */

@@ -24,9 +24,9 @@ export type ComponentSpec = Record<string, FieldSpec>;
 const HTTP_VERBS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 const clientCommon: ComponentSpec = {
-  url: { kind: 'string', required: true },
+  url: { kind: 'string', required: true, interpolated: true },
   verb: { kind: 'string', oneOf: HTTP_VERBS },
-  headers: { kind: 'string-map' },
+  headers: { kind: 'string-map', interpolated: true },
   rate_limit: { kind: 'string' },
   timeout: { kind: 'duration' },
   retry_period: { kind: 'duration' },
@@ -44,7 +44,7 @@ export const INPUTS: Record<string, ComponentSpec> = {
     allowed_verbs: { kind: 'strings' },
     timeout: { kind: 'duration' },
     rate_limit: { kind: 'string' },
-    sync_response: { kind: 'object', fields: { status: { kind: 'string' }, headers: { kind: 'string-map' }, metadata_headers: { kind: 'object', fields: { include_prefixes: { kind: 'strings' } } } } },
+    sync_response: { kind: 'object', fields: { status: { kind: 'string', interpolated: true }, headers: { kind: 'string-map', interpolated: true }, metadata_headers: { kind: 'object', fields: { include_prefixes: { kind: 'strings' } } } } },
   },
   http_client: {
     ...clientCommon,
@@ -77,7 +77,7 @@ export const PROCESSORS: Record<string, ComponentSpec | 'mapping' | 'switch'> = 
   mapping: 'mapping',
   bloblang: 'mapping',
   branch: { request_map: { kind: 'mapping' }, processors: { kind: 'processors' }, result_map: { kind: 'mapping' } },
-  http: { ...clientCommon, url: { kind: 'string', required: true }, parallel: { kind: 'boolean' } },
+  http: { ...clientCommon, parallel: { kind: 'boolean' } },
   switch: 'switch',
 };
 

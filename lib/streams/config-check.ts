@@ -102,11 +102,12 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
       if (spec.oneOf && !spec.oneOf.includes(v.toUpperCase()) && !spec.oneOf.includes(v)) return bad(`must be one of ${spec.oneOf.join(', ')}`);
       if (at.endsWith('/rate_limit') && !context.limits.has(v)) return bad(`names no rate_limit_resources entry of this stream ("${v}")`);
       if (at.endsWith('path') && !v.startsWith('/')) return bad(`a path must start with '/'`);
-      if (/\/(url|portal_url)$/.test(at)) return urlProblem(v, bad);
       if (spec.interpolated && v.includes('${!')) {
         const error = context.mapping?.(v, 'interpolation');
         if (error) return bad(error);
       }
+      // an interpolated url is checked with its `${! … }` parts as placeholders, again once resolved
+      if (/\/(url|portal_url)$/.test(at)) return urlProblem(v.replace(/\$\{!.*?\}/g, 'x'), bad);
       return;
     case 'number':
       return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : bad('must be a non-negative number');
@@ -119,7 +120,9 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
     case 'numbers':
       return Array.isArray(v) && v.every((s) => Number.isInteger(s)) ? undefined : bad('must be an array of status codes');
     case 'string-map':
-      return isObject(v) && Object.values(v).every((s) => typeof s === 'string') ? undefined : bad('must be an object of strings');
+      if (!isObject(v) || !Object.values(v).every((s) => typeof s === 'string')) return bad('must be an object of strings');
+      if (spec.interpolated) for (const [name, text] of Object.entries(v)) checkValue(text, { kind: 'string', interpolated: true }, `${at}${seg(name)}`, problems, context);
+      return;
     case 'object':
       return checkFields(v, spec.fields ?? {}, at, problems, context.mapping, context);
     case 'mapping': {

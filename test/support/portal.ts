@@ -15,15 +15,19 @@ export interface Portal {
 
 /**
  * A small developer portal: `GET /portal-api/apps` lists its apps and their webhook
- * subscriptions to whoever presents `secret`, as the portal_webhook output reads them.
+ * subscriptions to whoever presents `secret`, as the portal_webhook output reads them, paged
+ * as the reference portal's API pages (`page` from 1, `per_page` defaulting to 20).
  */
 export async function startPortal(secret: string, apps: PortalApp[]): Promise<Portal> {
   const listings: Array<string | undefined> = [];
   const server: Server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url !== '/portal-api/apps') return void res.writeHead(404).end();
+    const url = new URL(req.url ?? '/', 'http://portal');
+    if (req.method !== 'GET' || url.pathname !== '/portal-api/apps') return void res.writeHead(404).end();
     listings.push(req.headers.authorization);
     if (req.headers.authorization !== secret) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorised"}');
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(apps));
+    const perPage = Number(url.searchParams.get('per_page') ?? 20);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(apps.slice((page - 1) * perPage, page * perPage)));
   });
   const port = await listen(server, 0, '127.0.0.1');
   return { url: `http://127.0.0.1:${port}`, listings, close: () => close(server) };

@@ -2,7 +2,8 @@ import type { Caller } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Route } from '../../../lib/http/surface';
-import { documentReply } from '../../../lib/openapi/document-format';
+import { documentReply, publicView } from '../../../lib/openapi/document-format';
+import { pageFromQuery } from '../lib/page-param';
 
 const read = { name: 'apis', level: 'read' } as const;
 const write = { name: 'apis', level: 'write' } as const;
@@ -22,6 +23,16 @@ function requireStreamsType(headers: Record<string, string | string[] | undefine
  * before the classic `/apis/:id` routes, which would otherwise take `streams` for an id.
  */
 export const dashboardStreamsRoutes: Array<Route<Caller>> = [
+  {
+    // The organisation's streams APIs, newest first, paged like `/api/apis/oas` (`?p=`).
+    method: 'get',
+    path: '/apis/streams',
+    permission: read,
+    handle: async ({ caller, query, call }) => {
+      const { apis, pages } = await call('apis.listOas', { org_scope: caller.org_id, page: pageFromQuery(query), streams: true });
+      return { body: { apis: apis.map((document) => publicView(document, query)), pages } };
+    },
+  },
   {
     method: 'post',
     path: '/apis/streams',

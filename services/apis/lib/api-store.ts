@@ -6,7 +6,7 @@ import type { PageWindow } from '../../../lib/pagination';
 import { bumpRevision, currentRevision } from '../../../lib/store/revision';
 import { normaliseDomain, normaliseListenPath } from './definition-rules';
 import { enclosingPaths } from './route-ownership';
-import { APIS_REVISION_TABLE } from './migrations';
+import { APIS_REVISION_TABLE, isStreamsDocument } from './migrations';
 
 export interface StoredApi {
   definition: ApiDefinition;
@@ -34,6 +34,7 @@ interface ApiRow {
   definition: string;
   hook_references: string;
   oas: string | null;
+  is_streams: boolean | number;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -42,9 +43,10 @@ interface ApiRow {
 export class ApiStore {
   constructor(private readonly db: Knex) {}
 
-  async list(filter: { orgScope?: string; nameContains?: string; oasOnly?: boolean }, window: PageWindow): Promise<{ items: StoredApi[]; total: number }> {
+  async list(filter: { orgScope?: string; nameContains?: string; oasOnly?: boolean; streamsOnly?: boolean }, window: PageWindow): Promise<{ items: StoredApi[]; total: number }> {
     const base = this.db<ApiRow>('apis').modify(inOrg(filter.orgScope)).modify((query) => {
       if (filter.oasOnly) query.whereNotNull('oas');
+      if (filter.streamsOnly) query.where('is_streams', true);
       if (filter.nameContains) query.whereRaw('lower(name) like ? escape ?', [`%${escapeLike(filter.nameContains.toLowerCase())}%`, '\\']);
     });
     const [{ total }] = await base.clone().count({ total: '*' });
@@ -154,6 +156,7 @@ function toRow(api: StoredApi): ApiRow {
     definition: JSON.stringify(definition),
     hook_references: JSON.stringify(api.hook_references),
     oas: api.oas === undefined ? null : JSON.stringify(api.oas),
+    is_streams: isStreamsDocument(api.oas),
     created_at: api.created_at,
     updated_at: api.updated_at,
   };

@@ -1,4 +1,4 @@
-import type { Migration } from '../../../lib/store/migrate';
+import { parseJson, type Migration } from '../../../lib/store/migrate';
 import { createRevisionTable } from '../../../lib/store/revision';
 
 /** The revision counter of API definitions (see lib/store/revision.ts). */
@@ -51,4 +51,28 @@ export const APIS_MIGRATIONS: Migration[] = [
       });
     },
   },
+  {
+    // Whether the API is a streams API (its OAS document carries `x-gw-streaming`), so
+    // `GET /api/apis/streams` pages in SQL; existing OAS rows are classified once here.
+    name: '004_add_apis_is_streams',
+    async up(db) {
+      await db.schema.alterTable('apis', (t) => {
+        t.boolean('is_streams').notNullable().defaultTo(false);
+      });
+      const rows: Array<{ id: string; oas: string }> = await db('apis').whereNotNull('oas').select('id', 'oas');
+      for (const row of rows) {
+        if (isStreamsDocument(parseJson<Record<string, unknown>>(row.oas, {}))) await db('apis').where({ id: row.id }).update({ is_streams: true });
+      }
+    },
+    async down(db) {
+      await db.schema.alterTable('apis', (t) => {
+        t.dropColumn('is_streams');
+      });
+    },
+  },
 ];
+
+/** A streams API is an OAS document with `x-gw-streaming`. */
+export function isStreamsDocument(oas: Record<string, unknown> | undefined): boolean {
+  return oas?.['x-gw-streaming'] !== undefined;
+}

@@ -73,7 +73,7 @@ export class OasCatalogue {
   }
 
   async list(params: ApisListOasParams): Promise<ApisListOasResult> {
-    const { items, total } = await this.store.list({ orgScope: params.org_scope, oasOnly: true }, pageWindow(params.page ?? 1, this.pageSize));
+    const { items, total } = await this.store.list({ orgScope: params.org_scope, oasOnly: true, streamsOnly: params.streams === true }, pageWindow(params.page ?? 1, this.pageSize));
     return { apis: items.map((item) => item.oas!), pages: pageCount(total, this.pageSize) };
   }
 }

@@ -1,4 +1,6 @@
 import { parseDuration } from '../../../lib/streams/duration';
+import { interpolated, type Interpolated } from './interpolated';
+import { newMessage, type StreamMessage } from './message';
 import type { LocalRateLimit, RateLimits } from './rate-limits';
 
 /** The fields http_client (input, output) and the http processor share, with Bento's defaults. */
@@ -17,9 +19,11 @@ export interface HttpClientConfig {
 }
 
 export interface HttpClientSettings {
+  /** the url as configured (for logs); `target` resolves its interpolations */
   url: string;
   verb: string;
-  headers: Record<string, string>;
+  /** the url and headers for one message, `${! … }` interpolations resolved (Bento) */
+  target: (message?: StreamMessage) => { url: string; headers: Record<string, string> };
   rateLimit: LocalRateLimit | undefined;
   timeoutMs: number;
   retryPeriodMs: number;
@@ -33,7 +37,7 @@ export function httpClientSettings(config: HttpClientConfig, limits: RateLimits,
   return {
     url: config.url,
     verb: (config.verb ?? defaultVerb).toUpperCase(),
-    headers: Object.fromEntries(Object.entries(config.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    target: targetOf(config),
     rateLimit: config.rate_limit ? limits.get(config.rate_limit) : undefined,
     timeoutMs: parseDuration(config.timeout ?? '5s') ?? 5000,
     retryPeriodMs: parseDuration(config.retry_period ?? '1s') ?? 1000,
@@ -47,4 +51,17 @@ export function httpClientSettings(config: HttpClientConfig, limits: RateLimits,
 /** Bento: a status listed in successful_on, or any 2xx, is a success. */
 export function succeeded(settings: HttpClientSettings, status: number): boolean {
   return settings.successfulOn.has(status) || (status >= 200 && status < 300);
+}
+
+/**
+ * Bento resolves the url and header values of HTTP components per message; an input has no
+ * message yet, so its interpolations see an empty one (`${! timestamp_unix() }`, `${! uuid_v4() }`).
+ */
+function targetOf(config: HttpClientConfig): HttpClientSettings['target'] {
+  const url = interpolated(config.url);
+  const headers: Array<[string, Interpolated]> = Object.entries(config.headers ?? {}).map(([k, v]) => [k.toLowerCase(), interpolated(v)]);
+  return (message = newMessage('')) => ({
+    url: url(message),
+    headers: Object.fromEntries(headers.map(([name, value]) => [name, value(message)])),
+  });
 }

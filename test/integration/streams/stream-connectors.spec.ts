@@ -4,7 +4,7 @@ import { createTenant, type Tenant } from '../../support/bootstrap';
 import { eventually } from '../../support/eventually';
 import { http } from '../../support/http';
 import { removeDir, startTestNode, type TestNode } from '../../support/node';
-import { startPortal, startReceiver } from '../../support/portal';
+import { startPortal, startReceiver, type PortalApp } from '../../support/portal';
 import { STREAMS_TYPE, streamsDocument } from '../../support/stream-apis';
 import { SseReader } from '../../support/stream-clients';
 import { startUpstream, type Upstream } from '../../support/upstream';
@@ -169,6 +169,26 @@ describe('Streams: connectors and processors', () => {
         assert.equal(delivery.headers['x-gw-event'], 'order.created');
       }
       assert.deepEqual(portal.listings, ['portal-secret']);
+    } finally {
+      await receiver.close();
+      await portal.close();
+    }
+  });
+
+  it('portal_webhook output reads every page of the portal apps listing (page, per_page) and its PascalCase webhook fields', async () => {
+    const receiver = await startReceiver();
+    const idle = Array.from({ length: 140 }, (_, i) => ({ name: `idle-${i}`, webhooks: [] }));
+    const late = { name: 'late', Webhooks: [{ URL: `${receiver.url}/late`, Secret: 'l-secret', Events: ['invoice.paid'] }] } as unknown as PortalApp;
+    const portal = await startPortal('portal-secret', [...idle, late]);
+    try {
+      await streamsApi('PortalPages', '/portal-pages/', {
+        hooks: { input: { http_server: { path: '/events' } }, output: { portal_webhook: { event_type: 'invoice.paid', portal_url: portal.url, secret: 'portal-secret' } } },
+      });
+      const body = '{"invoice":7}';
+      assert.equal((await post('/portal-pages/events', body)).status, 200);
+      assert.deepEqual(receiver.deliveries.map((d) => d.path), ['/late']);
+      assert.equal(receiver.deliveries[0].headers['x-gw-signature'], `sha256=${createHmac('sha256', 'l-secret').update(body).digest('hex')}`);
+      assert.deepEqual(portal.listings, ['portal-secret', 'portal-secret']);
     } finally {
       await receiver.close();
       await portal.close();

@@ -54,9 +54,10 @@ export class HttpClientInput implements Input {
       await this.settings.rateLimit?.access(this.signal);
       try {
         this.counters.connectionAttempts++;
-        const response = await outboundCall(this.settings.url, this.policy, {
+        const target = this.settings.target();
+        const response = await outboundCall(target.url, this.policy, {
           method: this.settings.verb,
-          headers: this.settings.headers,
+          headers: target.headers,
           body: this.config.payload ?? this.config.body,
           timeoutMs: this.settings.timeoutMs,
           signal: this.signal,
@@ -84,11 +85,12 @@ export class HttpClientInput implements Input {
     while (!this.signal.aborted) {
       try {
         await this.settings.rateLimit?.access(this.signal);
-        await checkOutbound(this.settings.url, this.policy);
+        const target = this.settings.target();
+        await checkOutbound(target.url, this.policy);
         this.counters.connectionAttempts++;
-        const response = await request(this.settings.url, {
+        const response = await request(target.url, {
           method: this.settings.verb as 'GET',
-          headers: this.settings.headers,
+          headers: target.headers,
           body: this.settings.verb === 'GET' ? undefined : this.config.payload ?? this.config.body,
           headersTimeout: this.settings.timeoutMs,
           bodyTimeout: 0,

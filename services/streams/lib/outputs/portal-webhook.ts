@@ -17,10 +17,29 @@ interface Subscriber {
 
 /** How long the subscriber list read from the portal is reused. */
 const SUBSCRIBERS_TTL_MS = 10_000;
+/** Apps asked for per page of the portal's listing, and the most pages read (a runaway portal stops there). */
+const APPS_PER_PAGE = 100;
+const MAX_APP_PAGES = 100;
+
+interface PortalHook {
+  url?: string;
+  URL?: string;
+  secret?: string;
+  Secret?: string;
+  events?: string[];
+  Events?: string[];
+}
+
+/** An app of the portal's listing with its webhook subscriptions (the portal API's PascalCase accepted too). */
+interface PortalApp {
+  webhooks?: PortalHook[];
+  Webhooks?: PortalHook[];
+}
 
 /**
  * The `portal_webhook` output, as the reference gateway's: it reads the developer portal's
- * apps at `portal_url` (GET `/portal-api/apps`, `Authorization: <secret>`), takes the webhooks
+ * apps at `portal_url` (GET `/portal-api/apps?page=N&per_page=100`, `Authorization: <secret>`, every
+ * page), takes the webhooks
  * of each app subscribed to `event_type` (`webhooks: [{url, secret, events}]`), and POSTs every
  * message to each, signed with HMAC-SHA256 of the body under the subscriber's secret
  * (`X-Gw-Signature: sha256=<hex>`, `X-Gw-Event: <event_type>`). A subscriber that already got
@@ -67,19 +86,38 @@ export class PortalWebhookOutput implements Output {
 
   private async subscribers(): Promise<Subscriber[]> {
     if (this.cached && Date.now() - this.cached.at < SUBSCRIBERS_TTL_MS) return this.cached.subscribers;
-    const url = `${this.config.portal_url.replace(/\/+$/, '')}/portal-api/apps`;
-    const response = await outboundCall(url, this.policy, { method: 'GET', headers: this.config.secret ? { authorization: this.config.secret } : {}, timeoutMs: 10_000 });
-    if (response.status !== 200) throw new Error(`the portal answered ${response.status} for its apps`);
-    const parsed = JSON.parse(response.body.toString('utf8')) as unknown;
-    const apps = (Array.isArray(parsed) ? parsed : ((parsed as { apps?: unknown[] })?.apps ?? [])) as Array<{ webhooks?: Array<{ url?: string; secret?: string; events?: string[] }> }>;
     const subscribers: Subscriber[] = [];
-    for (const app of apps) {
-      for (const hook of app?.webhooks ?? []) {
-        if (typeof hook?.url === 'string' && Array.isArray(hook.events) && hook.events.includes(this.config.event_type)) subscribers.push({ url: hook.url, secret: String(hook.secret ?? '') });
+    for (const app of await this.apps()) {
+      for (const hook of app?.webhooks ?? app?.Webhooks ?? []) {
+        const url = hook?.url ?? hook?.URL;
+        const events = hook?.events ?? hook?.Events;
+        if (typeof url === 'string' && Array.isArray(events) && events.includes(this.config.event_type)) subscribers.push({ url, secret: String(hook?.secret ?? hook?.Secret ?? '') });
       }
     }
     this.cached = { at: Date.now(), subscribers };
     return subscribers;
+  }
+
+  /**
+   * Every app of the portal: its management API (`/portal-api`, `Authorization: <admin
+   * token>`) answers `GET /apps` with a JSON array, one page at a time (`page`, `per_page`).
+   */
+  private async apps(): Promise<PortalApp[]> {
+    const base = `${this.config.portal_url.replace(/\/+$/, '')}/portal-api/apps`;
+    const apps: PortalApp[] = [];
+    for (let page = 1; page <= MAX_APP_PAGES; page++) {
+      const response = await outboundCall(`${base}?page=${page}&per_page=${APPS_PER_PAGE}`, this.policy, {
+        method: 'GET',
+        headers: this.config.secret ? { authorization: this.config.secret } : {},
+        timeoutMs: 10_000,
+      });
+      if (response.status !== 200) throw new Error(`the portal answered ${response.status} for its apps`);
+      const parsed = JSON.parse(response.body.toString('utf8')) as unknown;
+      const batch = (Array.isArray(parsed) ? parsed : ((parsed as { apps?: unknown[] })?.apps ?? [])) as PortalApp[];
+      apps.push(...batch);
+      if (batch.length < APPS_PER_PAGE) break;
+    }
+    return apps;
   }
 
   async close(): Promise<void> {}

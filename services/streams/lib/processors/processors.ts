@@ -60,9 +60,10 @@ export class HttpProcessor implements Processor {
       await this.settings.rateLimit?.access();
       this.counters.connectionAttempts++;
       try {
-        const response = await outboundCall(this.settings.url, this.policy, {
+        const target = this.settings.target(message);
+        const response = await outboundCall(target.url, this.policy, {
           method: this.settings.verb,
-          headers: { 'content-type': 'application/octet-stream', ...this.settings.headers },
+          headers: { 'content-type': 'application/octet-stream', ...target.headers },
           body: message.content,
           timeoutMs: this.settings.timeoutMs,
         });
