@@ -79,7 +79,8 @@ export function messageOf(err: unknown): string {
 
 /** A call whose body and answer are documents as text (OAS in JSON or YAML), not JSON values. */
 export async function requestText(method: string, path: string, body?: string, contentType = 'application/json'): Promise<string> {
-  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json, application/x-yaml' } };
+  // JSON unless the path asks for YAML (`?format=yaml`): the server also negotiates on Accept.
+  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: path.includes('format=yaml') ? 'application/x-yaml' : 'application/json' } };
   if (body !== undefined) {
     init.headers = { accept: 'application/json', 'content-type': contentType };
     init.body = body;

@@ -54,9 +54,11 @@ export function OasEditor({ kind, id }: { kind: DocumentKind; id?: string }) {
   useEffect(() => {
     if (!id) return;
     setLoading(true);
-    requestText('GET', `${base}/${encodeURIComponent(id)}${format === 'yaml' ? '?format=yaml' : ''}`).then(
+    requestText('GET', `${base}/${encodeURIComponent(id)}${format === 'yaml' ? '?format=yaml' : ''}`)
+      .then((body) => (format === 'json' ? JSON.stringify(JSON.parse(body), null, 2) : body))
+      .then(
       (body) => {
-        setText(format === 'json' ? JSON.stringify(JSON.parse(body), null, 2) : body);
+        setText(body);
         setLoading(false);
       },
       (err) => {
