@@ -77,7 +77,8 @@ export function OasEditor({ kind, id }: { kind: DocumentKind; id?: string }) {
       if (id) setNotice('Saved.');
       else navigate(`/apis/${kind}/${String((JSON.parse(answer) as { Meta: string }).Meta)}`);
     } catch (err) {
-      setProblems(err instanceof ApiError && err.errors.length > 0 ? [err.message, ...err.errors.filter((e) => e !== err.message)] : [messageOf(err)]);
+      // The pointers are the Errors; the Message repeats the first, so it only leads when there are none.
+      setProblems(err instanceof ApiError && err.errors.length > 0 ? err.errors : [messageOf(err)]);
     } finally {
       setSaving(false);
     }
