@@ -166,6 +166,73 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it('creates an OAS API in the document editor, lists the JSON pointer of a bad document, and the gateway proxies it', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create OAS API' }).click();
+    const editor = page.locator('textarea[name="document"]');
+    const document = (listenPath: string) =>
+      [
+        'openapi: 3.0.3',
+        'info: {title: Catalogue, version: "1"}',
+        'paths: {}',
+        'x-gw-api-gateway:',
+        '  info: {name: Catalogue, state: {active: true}}',
+        `  server: {listenPath: {value: "${listenPath}", strip: true}}`,
+        `  upstream: {url: "${upstream.url}"}`,
+      ].join('\n');
+    await editor.fill(document('catalogue-without-slash'));
+    await page.getByRole('button', { name: 'Create' }).click();
+    const problems = page.getByTestId('document-errors');
+    await problems.waitFor();
+    assert.match((await problems.textContent()) ?? '', /\/x-gw-api-gateway\/server\/listenPath\/value/);
+    await browser!.screenshot(page, 'dashboard-oas-editor-error');
+    await editor.fill(document('/catalogue/'));
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/#\/apis\/oas\/[0-9a-f]{24}$/);
+    await page.getByRole('button', { name: 'Save' }).waitFor();
+    assert.match(await editor.inputValue(), /"value": "\/catalogue\/"/);
+    await page.getByRole('button', { name: 'YAML' }).click();
+    await eventually(async () => assert.match(await editor.inputValue(), /^openapi: 3\.0\.3/m), 5000);
+    await browser!.screenshot(page, 'dashboard-oas-editor');
+    const proxied = await eventually(async () => {
+      const res = await http(`${node.gatewayUrl}/catalogue/books?x=1`);
+      assert.equal(res.status, 200);
+      return res;
+    }, 5000);
+    assert.equal(proxied.json.url, '/books?x=1');
+    await page.getByRole('link', { name: 'Back to APIs' }).click();
+    await page.getByRole('link', { name: 'Catalogue' }).click();
+    await page.waitForURL(/#\/apis\/oas\/[0-9a-f]{24}$/);
+    await editor.waitFor();
+    await page.close();
+  });
+
+  it('creates a streams API in the streams editor and shows its stats after a message is posted', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create streams API' }).click();
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Echo', version: '1' },
+      paths: {},
+      'x-gw-api-gateway': { info: { name: 'Echo', state: { active: true } }, server: { listenPath: { value: '/echo/', strip: true } }, upstream: { url: 'http://127.0.0.1:9' } },
+      'x-gw-streaming': { streams: { echo: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } } } },
+    };
+    const editor = page.locator('textarea[name="document"]');
+    await editor.fill(JSON.stringify(doc, null, 2));
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/#\/apis\/streams\/[0-9a-f]{24}$/);
+    const row = page.getByTestId('stream-stats').locator('tr[data-stream="echo"]');
+    await row.waitFor();
+    // Nobody polls the output, so the input answers 408 once its timeout passes; the message was received all the same.
+    const posted = http(`${node.gatewayUrl}/echo/in`, { method: 'POST', body: 'hello' });
+    await eventually(async () => assert.equal(await row.locator('[data-counter="in"]').textContent(), '1'), 8000);
+    await browser!.screenshot(page, 'dashboard-streams-editor');
+    assert.notEqual((await posted).status, 404, 'the stream took the message');
+    await page.close();
+  });
+
   it('shows the save-time GraphQL schema check next to the schema, then saves a GraphQL API', async () => {
     const page = await newPage();
     await signIn(page, admin.email);

@@ -3,6 +3,7 @@ import { ApiDesigner } from './pages/ApiDesigner';
 import { ApisList } from './pages/ApisList';
 import { Certificates } from './pages/Certificates';
 import { Keys } from './pages/Keys';
+import { OasEditor } from './pages/OasEditor';
 import { OrgSettings } from './pages/OrgSettings';
 import { Policies } from './pages/Policies';
 import { Users } from './pages/Users';
@@ -78,6 +79,7 @@ export function Layout() {
 function Page({ section, rest }: { section: string; rest: string[] }) {
   switch (section) {
     case 'apis':
+      if (rest[0] === 'oas' || rest[0] === 'streams') return <OasEditor key={rest.join('/')} kind={rest[0]} id={rest[1] === 'new' ? undefined : rest[1]} />;
       return rest[0] ? <ApiDesigner id={rest[0]} /> : <ApisList />;
     case 'keys':
       return <Keys />;

@@ -76,3 +76,28 @@ export function query(values: Record<string, string | number | undefined>): stri
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A call whose body and answer are documents as text (OAS in JSON or YAML), not JSON values. */
+export async function requestText(method: string, path: string, body?: string, contentType = 'application/json'): Promise<string> {
+  // JSON unless the path asks for YAML (`?format=yaml`): the server also negotiates on Accept.
+  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: path.includes('format=yaml') ? 'application/x-yaml' : 'application/json' } };
+  if (body !== undefined) {
+    init.headers = { accept: 'application/json', 'content-type': contentType };
+    init.body = body;
+  }
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, init);
+  } catch {
+    throw new ApiError(0, 'The dashboard server could not be reached. Check your connection and try again.');
+  }
+  const text = await res.text();
+  if (res.ok) return text;
+  let envelope: Partial<Envelope> = {};
+  try {
+    envelope = JSON.parse(text) as Partial<Envelope>;
+  } catch {
+    /* not JSON: the status says it */
+  }
+  throw new ApiError(res.status, envelope.Message ?? `The server answered ${res.status} ${res.statusText}`, envelope.Errors ?? []);
+}

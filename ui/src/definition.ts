@@ -10,6 +10,7 @@ export interface ApiRecord {
 
 export function kindOf(def: Definition): 'GraphQL' | 'Stream' | 'REST' {
   if (def.graphql?.enabled) return 'GraphQL';
+  if (def.streaming?.streams && Object.keys(def.streaming.streams).length > 0) return 'Stream';
   if (JSON.stringify(def).includes('x-gw-streaming')) return 'Stream';
   return 'REST';
 }

@@ -22,6 +22,16 @@ export function ApisList() {
             Create API
           </button>
         )}
+        {can('apis', 'write') && (
+          <button type="button" className="secondary" onClick={() => navigate('/apis/oas/new')}>
+            Create OAS API
+          </button>
+        )}
+        {can('apis', 'write') && (
+          <button type="button" className="secondary" onClick={() => navigate('/apis/streams/new')}>
+            Create streams API
+          </button>
+        )}
       </div>
       <form
         role="search"
@@ -55,7 +65,7 @@ export function ApisList() {
                     {apis.map(({ api_definition: def }) => (
                       <tr key={def.id}>
                         <td>
-                          <a href={`#/apis/${def.id}`}>{def.name}</a>
+                          <a href={`#/apis/${editorPath(def)}${def.id}`}>{def.name}</a>
                         </td>
                         <td>
                           <code>{def.proxy?.listen_path}</code>
@@ -75,4 +85,10 @@ export function ApisList() {
       </Show>
     </section>
   );
+}
+
+/** OAS APIs open in the document editor (streams APIs in the streams one), classic ones in the designer. */
+function editorPath(def: ApiRecord['api_definition']): string {
+  if (!def.is_oas) return '';
+  return kindOf(def) === 'Stream' ? 'streams/' : 'oas/';
 }

@@ -1,10 +1,18 @@
+import { useState } from 'react';
+import { messageOf, post, type Envelope } from '../api';
 import { Field, SelectField } from '../components/form';
+import { Notice } from '../components/status';
 import type { EditorProps } from './ApiDesigner';
 
-/** GraphQL settings: the schema, checked by the server on save, and the API's playground. */
+/** The gateway's default port (GW_GATEWAY_PORT); the dashboard does not know where gateways run. */
+const GATEWAY_PORT = 8080;
+
+/** GraphQL settings: the schema, checked by the server on save, its sync from the upstream, and the playground. */
 export function GraphqlTab({ def, set, errors, readOnly }: EditorProps) {
   const graphql = def.graphql ?? {};
   const schemaError = Object.entries(errors).find(([path]) => path.startsWith('graphql'))?.[1];
+  const playgroundPath = `${def.proxy?.listen_path ?? ''}${String(graphql.playground?.path ?? '/playground').replace(/^\//, '')}`;
+  const playgroundUrl = `${window.location.protocol}//${window.location.hostname}:${GATEWAY_PORT}${playgroundPath}`;
   return (
     <fieldset>
       <label>
@@ -27,13 +35,47 @@ export function GraphqlTab({ def, set, errors, readOnly }: EditorProps) {
           <Field label="Schema (SDL)" error={schemaError} hint="Checked by the server when you save.">
             {(a) => <textarea {...a} className="code" rows={16} spellCheck={false} value={String(graphql.schema ?? '')} readOnly={readOnly} onChange={(e: { target: HTMLTextAreaElement }) => set('graphql.schema', e.target.value)} />}
           </Field>
+          {!readOnly && def.id && (graphql.execution_mode ?? 'proxyOnly') === 'proxyOnly' && <SchemaSync id={String(def.id)} lastUpdate={graphql.last_schema_update} />}
           {graphql.playground?.enabled && (
             <p>
-              Playground on the gateway at <code>{`${def.proxy?.listen_path ?? ''}${String(graphql.playground.path ?? '/playground').replace(/^\//, '')}`}</code>
+              Playground on the gateway at{' '}
+              <a href={playgroundUrl} target="_blank" rel="noreferrer">
+                <code>{playgroundPath}</code>
+              </a>
             </p>
           )}
         </>
       )}
     </fieldset>
+  );
+}
+
+/** Re-reads the schema from the upstream by introspection; the server stores it on the API. */
+function SchemaSync({ id, lastUpdate }: { id: string; lastUpdate?: string }) {
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState('');
+  const [error, setError] = useState('');
+  const sync = async () => {
+    setBusy(true);
+    setNotice('');
+    setError('');
+    try {
+      const answer = await post<Envelope<{ last_schema_update?: string }>>(`/apis/${encodeURIComponent(id)}/graphql/schema/sync`, {});
+      setNotice(`Schema synchronised from the upstream${answer.Meta?.last_schema_update ? ` at ${answer.Meta.last_schema_update}` : ''}. Reload the API to see it.`);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div>
+      <button type="button" className="secondary" aria-busy={busy} disabled={busy} onClick={() => void sync()}>
+        Sync schema from upstream
+      </button>{' '}
+      {lastUpdate && <small>Last synchronised {lastUpdate}</small>}
+      {error && <p className="field-error" role="alert">{error}</p>}
+      <Notice text={notice} />
+    </div>
   );
 }
