@@ -135,7 +135,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     all.some((v) => v.urlRewrites) ? urlRewriteStep(deps.loop) : undefined,
     all.some((v) => v.methodTransforms) ? methodTransformStep : undefined,
     cacheOptions ? responseCacheStep(cacheOptions, deps.responseCache) : undefined,
-    all.some((v) => v.virtualEndpoints) ? virtualEndpointStep(deps.logger) : undefined,
+    all.some((v) => v.virtualEndpoints) ? virtualEndpointStep(deps.logger, deps.call) : undefined,
     pluginStep('post', plugins.post, deps.logger),
     all.some((v) => v.breakers) ? circuitBreakerStep : undefined,
     health.targetStep,
