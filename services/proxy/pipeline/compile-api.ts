@@ -125,7 +125,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
-    graphqlStep(definition, graphql, all.some((v) => v.persistedQueryFor !== undefined)),
+    graphqlStep(definition, graphql, all.some((v) => v.persistedQueryFor !== undefined), health.targetStep),
     streamsStep(streamApiOf(definition, deps)),
     all.some((v) => v.validators) ? validateRequestStep : undefined,
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
