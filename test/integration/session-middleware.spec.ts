@@ -41,6 +41,14 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
                 function_source_uri: blob('function count(request, session) { var meta = session.meta_data; meta.visits = (meta.visits || 0) + 1; return TykJsResponse({ Code: 200, Body: String(meta.visits) }, meta); }'),
               },
               {
+                path: '/bloat',
+                method: 'GET',
+                response_function_name: 'bloat',
+                function_source_type: 'blob',
+                use_session: true,
+                function_source_uri: blob('function bloat(request, session) { var meta = session.meta_data; meta.junk = new Array(70000).join("x"); return TykJsResponse({ Code: 200, Body: "big" }, meta); }'),
+              },
+              {
                 path: '/blind',
                 method: 'GET',
                 response_function_name: 'blind',
@@ -96,7 +104,8 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
     await eventually(async () => assert.equal((await storedMeta()).visits, 2), 3000);
   });
 
-  it('without use_session the returned metadata is not written to the key', async () => {
+  it('without use_session, or over 64 KiB, the returned metadata is not written to the key', async () => {
+    assert.equal((await gw.call('/sess/bloat', { headers: { authorization: keys.gold } })).text, 'big');
     assert.equal((await gw.call('/sess/blind', { headers: { authorization: keys.gold } })).text, 'x');
     assert.equal((await gw.call('/sess/whoami', { headers: { authorization: keys.gold } })).text, 'gold');
     const stored = await http(`${gw.node.gatewayUrl}/gw/keys/${keys.gold}`, { headers: gw.node.gwHeaders });

@@ -6,6 +6,9 @@ import { GatewayMessages, sendGatewayError } from '../gateway-errors';
 import type { RequestContext } from '../request-context';
 import type { VirtualEndpoint } from '../virtual/virtual-endpoints';
 
+/** tenant code cannot grow a key's stored session without bound */
+const MAX_SESSION_META_CHARS = 64 * 1024;
+
 interface VirtualAnswer {
   Response?: { Code?: unknown; Body?: unknown; Headers?: Record<string, unknown> };
   SessionMeta?: unknown;
@@ -61,13 +64,17 @@ async function run(ctx: RequestContext, endpoint: VirtualEndpoint, saveMeta: (me
 }
 
 /**
- * Only a key from the key store (not an `auth_check` plugin's session), only an object, only
- * when it changed. A failed write is logged; the function's answer is still sent.
+ * Only a key from the key store (not an `auth_check` plugin's session), only an object of at
+ * most MAX_SESSION_META_CHARS as JSON, only when it changed. A failed write is logged; the function's answer is still sent.
  */
 async function saveSessionMeta(ctx: RequestContext, endpoint: VirtualEndpoint, meta: unknown, call: Call, logger: LoggerInstance): Promise<void> {
   if (!endpoint.useSession || !ctx.keyHash || ctx.sessionFromPlugin || !ctx.session) return;
   if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return;
   if (isDeepStrictEqual(meta, ctx.session.meta_data ?? {})) return;
+  if (JSON.stringify(meta).length > MAX_SESSION_META_CHARS) {
+    logger.warn(`API ${ctx.api.definition.api_id}: a virtual endpoint returned session metadata over ${MAX_SESSION_META_CHARS} characters; not saved`);
+    return;
+  }
   try {
     await call('keys.updateMeta', { key_hash: ctx.keyHash, meta_data: meta as Record<string, unknown> });
     ctx.session = { ...ctx.session, meta_data: meta };
