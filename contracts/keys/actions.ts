@@ -94,6 +94,7 @@ export const keysActionParams = {
   remove: { key: keyParam, org_scope: scope },
   list: { api_id: { type: 'string', optional: true }, org_scope: scope, page: { type: 'number', integer: true, optional: true }, hashes: { type: 'boolean', optional: true } },
   lookup: { key_hash: keyParam },
+  updateMeta: { key_hash: keyParam, meta_data: { type: 'object' } },
   apiUsage: { api_id: keyParam },
   currentRevision: {},
 };
@@ -188,6 +189,11 @@ export interface PoliciesListResult {
 export interface KeysRemoveResult {
   key_hash: string;
 }
+/** `keys.updateMeta` (for the gateway): replaces only a key's `meta_data`, by its hash. */
+export interface KeysUpdateMetaParams {
+  key_hash: string;
+  meta_data: Record<string, unknown>;
+}
 export interface KeysLookupParams {
   key_hash: string;
 }
@@ -207,6 +213,7 @@ export interface KeysActions {
   'keys.remove': { params: KeysRemoveParams; result: KeysRemoveResult };
   'keys.list': { params: KeysListParams; result: KeysListResult };
   'keys.lookup': { params: KeysLookupParams; result: KeysLookupResult | null };
+  'keys.updateMeta': { params: KeysUpdateMetaParams; result: { key_hash: string } };
   'keys.apiUsage': { params: KeysApiUsageParams; result: KeysApiUsageResult };
   'keys.currentRevision': { params: Record<string, never>; result: KeysRevisionResult };
   'keys.policies.create': { params: PoliciesCreateParams; result: Policy };

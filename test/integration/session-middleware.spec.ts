@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 
@@ -30,6 +31,29 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
                 function_source_type: 'blob',
                 use_session: true,
                 function_source_uri: blob('function who(request, session) { return TykJsResponse({ Code: 200, Body: session.meta_data.tier }, session.meta_data); }'),
+              },
+              {
+                path: '/count',
+                method: 'GET',
+                response_function_name: 'count',
+                function_source_type: 'blob',
+                use_session: true,
+                function_source_uri: blob('function count(request, session) { var meta = session.meta_data; meta.visits = (meta.visits || 0) + 1; return TykJsResponse({ Code: 200, Body: String(meta.visits) }, meta); }'),
+              },
+              {
+                path: '/bloat',
+                method: 'GET',
+                response_function_name: 'bloat',
+                function_source_type: 'blob',
+                use_session: true,
+                function_source_uri: blob('function bloat(request, session) { var meta = session.meta_data; meta.junk = new Array(70000).join("x"); return TykJsResponse({ Code: 200, Body: "big" }, meta); }'),
+              },
+              {
+                path: '/blind',
+                method: 'GET',
+                response_function_name: 'blind',
+                function_source_type: 'blob',
+                function_source_uri: blob('function blind(request, session) { return TykJsResponse({ Code: 200, Body: "x" }, { visits: 99 }); }'),
               },
             ],
             cache: ['/cached'],
@@ -70,5 +94,21 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
     assert.equal((await gw.call('/sess/cached', { headers: { authorization: keys.gold } })).headers.get('x-gw-cached-response'), '1');
     assert.equal((await gw.call('/sess/cached', { headers: { authorization: keys.silver } })).headers.get('x-gw-cached-response'), null);
     assert.equal((await gw.call('/sess/cached')).status, 401, 'no key: refused before the cache');
+  });
+
+  it('a virtual endpoint with use_session writes the session metadata it returns back to the key', async () => {
+    const storedMeta = async () => (await http(`${gw.node.gatewayUrl}/gw/keys/${keys.silver}`, { headers: gw.node.gwHeaders })).json.meta_data;
+    assert.equal((await gw.call('/sess/count', { headers: { authorization: keys.silver } })).text, '1');
+    await eventually(async () => assert.deepEqual(await storedMeta(), { tier: 'silver', visits: 1 }), 3000);
+    await eventually(async () => assert.equal((await gw.call('/sess/count', { headers: { authorization: keys.silver } })).text, '2'), 3000);
+    await eventually(async () => assert.equal((await storedMeta()).visits, 2), 3000);
+  });
+
+  it('without use_session, or over 64 KiB, the returned metadata is not written to the key', async () => {
+    assert.equal((await gw.call('/sess/bloat', { headers: { authorization: keys.gold } })).text, 'big');
+    assert.equal((await gw.call('/sess/blind', { headers: { authorization: keys.gold } })).text, 'x');
+    assert.equal((await gw.call('/sess/whoami', { headers: { authorization: keys.gold } })).text, 'gold');
+    const stored = await http(`${gw.node.gatewayUrl}/gw/keys/${keys.gold}`, { headers: gw.node.gwHeaders });
+    assert.deepEqual(stored.json.meta_data, { tier: 'gold' });
   });
 });

@@ -41,6 +41,13 @@ describe('url rewrites, internal loops, method transforms and internal endpoints
               { path: '/loop-other', method: 'GET', match_pattern: '^/loop-other/(.*)', rewrite_to: 'gw://rw-target/prefixed/$1' },
               { path: '/forever', method: 'GET', match_pattern: '^/forever', rewrite_to: 'gw://self/forever' },
               { path: '/nowhere', method: 'GET', match_pattern: '^/nowhere', rewrite_to: 'gw://no-such-api/x' },
+              // six loops: one more than the default bound, allowed by loop_limit on the first
+              { path: '/long-chain', method: 'GET', match_pattern: '^/long-chain', rewrite_to: 'gw://self/chain1?loop_limit=8' },
+              { path: '/short-chain', method: 'GET', match_pattern: '^/short-chain', rewrite_to: 'gw://self/chain1' },
+              ...[1, 2, 3, 4, 5].map((n) => ({ path: `/chain${n}`, method: 'GET', match_pattern: `^/chain${n}`, rewrite_to: `gw://self/chain${n + 1}` })),
+              { path: '/chain6', method: 'GET', match_pattern: '^/chain6', rewrite_to: '/chain-end' },
+              { path: '/peek', method: 'GET', match_pattern: '^/peek', rewrite_to: 'gw://self/inside?loop_limit=8&keep=yes' },
+              { path: '/greedy', method: 'GET', match_pattern: '^/greedy', rewrite_to: 'gw://self/greedy?loop_limit=100000' },
             ],
             method_transforms: [{ path: '/legacy-delete', method: 'GET', to_method: 'DELETE' }],
             internal: [{ path: '/hidden', method: 'GET' }],
@@ -105,6 +112,27 @@ describe('url rewrites, internal loops, method transforms and internal endpoints
     assert.match(res.text, /Loop level too deep/);
     assert.equal(gw.upstream.received.length, before);
     assert.equal((await gw.call('/rw/nowhere')).status, 404);
+  });
+
+  it('loop_limit on a gw:// rewrite allows a longer chain, and is not passed on', async () => {
+    const before = gw.upstream.received.length;
+    const refused = await gw.call('/rw/short-chain');
+    assert.equal(refused.status, 500);
+    assert.match(refused.text, /more than 5 loops/);
+    assert.equal(gw.upstream.received.length, before);
+    const res = await gw.call('/rw/long-chain');
+    assert.equal(res.status, 200, res.text);
+    assert.equal(lastReceived().url, '/chain-end');
+    assert.equal((await gw.call('/rw/peek')).status, 200);
+    assert.equal(lastReceived().url, '/inside?keep=yes');
+  });
+
+  it('loop_limit is capped: a rewrite looping on itself still stops', async () => {
+    const before = gw.upstream.received.length;
+    const res = await gw.call('/rw/greedy');
+    assert.equal(res.status, 500);
+    assert.match(res.text, /more than 20 loops/);
+    assert.equal(gw.upstream.received.length, before);
   });
 
   it('method_transforms changes the method sent upstream', async () => {

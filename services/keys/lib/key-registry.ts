@@ -1,4 +1,4 @@
-import type { KeyRecord, KeysCreateParams, KeysGetParams, KeysListParams, KeysListResult, KeysLookupResult, KeysSaveBasicUserParams, KeysUpdateParams } from '../../../contracts/keys/actions';
+import type { KeyRecord, KeysCreateParams, KeysGetParams, KeysListParams, KeysListResult, KeysLookupResult, KeysSaveBasicUserParams, KeysUpdateParams, KeysUpdateMetaParams } from '../../../contracts/keys/actions';
 import type { KeysChangedEvent } from '../../../contracts/keys/events';
 import type { AccessDefinition, Session } from '../../../contracts/keys/session';
 import { pageCount, pageWindow } from '../../../lib/pagination';
@@ -118,6 +118,18 @@ export class KeyRegistry {
     const revision = await this.store.update(updated);
     this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
     return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: hideHmacSecret(publicSession(updated.session), hmac.shown) };
+  }
+
+  /**
+   * Replaces only the key's `meta_data` (a virtual endpoint's returned session metadata), by its
+   * hash: the rest of the stored session (policies, quota, secrets) is left as stored.
+   */
+  async updateMeta(params: KeysUpdateMetaParams): Promise<{ key_hash: string }> {
+    const found = await this.store.find(params.key_hash);
+    if (!found) throw KeysErrors.notFound(params.key_hash);
+    const revision = await this.store.update({ ...found, session: { ...found.session, meta_data: params.meta_data }, updated_at: this.now() });
+    this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
+    return { key_hash: found.key_hash };
   }
 
   async remove(params: KeysGetParams): Promise<{ key_hash: string }> {

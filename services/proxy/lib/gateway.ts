@@ -19,6 +19,8 @@ import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 
 /** The most internal loops one client request may take (the reference gateway's default loop limit). */
 const MAX_LOOPS = 5;
+/** the most loops a `loop_limit` may ask for: a tenant's rewrite cannot make one request run unbounded chains */
+const LOOP_LIMIT_CAP = 20;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -177,11 +179,14 @@ export class Gateway {
   /**
    * A url_rewrite to `gw://self/<path>` or `gw://<api_id>/<path>`: the request runs through that
    * API's chain (of the same organisation only), its path taken below that API's listen path.
-   * At most MAX_LOOPS loops per client request, as in the reference gateway.
+   * At most MAX_LOOPS loops per client request, as in the reference gateway, unless the first
+   * loop's URL says otherwise with `?loop_limit=n` (capped at LOOP_LIMIT_CAP; not passed on).
    */
   private loop(from: RequestContext, url: URL): void {
     const level = from.loopLevel + 1;
-    if (level > MAX_LOOPS) return sendGatewayError(from.res, 500, `Loop level too deep. Found more than ${MAX_LOOPS} loops in single request`);
+    const limit = from.loopLimit ?? requestedLoopLimit(url) ?? MAX_LOOPS;
+    if (level > limit) return sendGatewayError(from.res, 500, `Loop level too deep. Found more than ${limit} loops in single request`);
+    if (url.searchParams.has('loop_limit')) url.searchParams.delete('loop_limit');
     const ref = decodeURIComponent(url.hostname);
     const api = ref === 'self' ? from.api : this.byId.get(ref);
     if (!api || api.definition.org_id !== from.api.definition.org_id) {
@@ -193,6 +198,7 @@ export class Gateway {
     const path = rest === listenPath || rest.startsWith(`${listenPath}/`) ? rest : listenPath + rest;
     const ctx = new RequestContext(from.req, from.res, api, path, url.search, listenPath.length);
     ctx.loopLevel = level;
+    ctx.loopLimit = limit;
     ctx.replacedBody = from.replacedBody;
     ctx.adoptHeaders(from.changedHeaders);
     ctx.session = from.session;
@@ -251,4 +257,12 @@ function hostName(host: string | undefined): string {
   if (!host) return '';
   const end = host.startsWith('[') ? host.indexOf(']') + 1 : host.indexOf(':');
   return (end > 0 ? host.slice(0, end) : host).toLowerCase();
+}
+
+/** `gw://…?loop_limit=n`: a whole number from 1, at most LOOP_LIMIT_CAP; undefined when absent or not a number. */
+function requestedLoopLimit(url: URL): number | undefined {
+  const raw = url.searchParams.get('loop_limit');
+  if (raw === null || !/^\d+$/.test(raw.trim())) return undefined;
+  const wanted = Number(raw.trim());
+  return wanted < 1 ? undefined : Math.min(wanted, LOOP_LIMIT_CAP);
 }

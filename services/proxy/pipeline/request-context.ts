@@ -72,6 +72,8 @@ export class RequestContext {
   targetOverride: ParsedTarget | undefined;
   /** how many internal loops (url_rewrites to `gw://…`) led to this context; 0 for a client's request */
   loopLevel = 0;
+  /** the most loops this request may make, once its first loop set it (`?loop_limit=`) */
+  loopLimit: number | undefined;
   /** run before the answer goes out, once the whole upstream body is held (transform_response, the cache) */
   readonly responseFilters: ResponseFilter[] = [];
   /** a request body that replaces the client's (set by a plugin) */

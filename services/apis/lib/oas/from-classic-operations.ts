@@ -2,6 +2,7 @@ import { durationText } from './duration';
 import type { HeaderEntry, OperationSettings } from './gateway-extension';
 import { defaultOperationId, oasPath } from './operations';
 import { circuitBreakerFromClassic } from './upstream-health';
+import { ROUTING_READERS } from './from-classic-routing';
 
 type Entry = Record<string, unknown>;
 
@@ -30,6 +31,7 @@ const READERS: Array<[list: string, read: (entry: Entry, op: RebuiltOperation, m
   ['circuit_breakers', (e, op) => (op.settings.circuitBreaker = circuitBreakerFromClassic(e))],
   ['track_endpoints', (_e, op) => (op.settings.trackEndpoint = { enabled: true })],
   ['do_not_track_endpoints', (_e, op) => (op.settings.doNotTrackEndpoint = { enabled: true })],
+  ...ROUTING_READERS.map(([list, read]): [string, (entry: Entry, op: RebuiltOperation) => void] => [list, (e, op) => read(e, op.settings)]),
 ];
 
 /**

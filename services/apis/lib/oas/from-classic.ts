@@ -3,6 +3,7 @@ import { versioningFromClassic } from './to-classic-versioning';
 import { GATEWAY_EXTENSION, type OasDocument, type SecurityScheme } from './document';
 import { durationText } from './duration';
 import type { GatewayExtension, HeaderTransformSettings, OperationSettings, SchemeSettings } from './gateway-extension';
+import { cacheFromClassic } from './cache';
 import { corsFromClassic, upstreamHealthFromClassic } from './upstream-health';
 import { operationIdOf, operationsFromClassic, type RebuiltOperation } from './from-classic-operations';
 
@@ -140,6 +141,8 @@ function globalOf(d: Classic, version: Classic): NonNullable<NonNullable<Gateway
   if (d.disable_quota === true) global.skipQuota = true;
   const cors = corsFromClassic(d);
   if (cors) global.cors = cors;
+  const cache = cacheFromClassic(d);
+  if (cache) global.cache = cache;
   const middleware = (d.custom_middleware ?? {}) as Record<string, unknown>;
   const hooks: Array<[string, 'prePlugins' | 'postAuthenticationPlugins' | 'postPlugins' | 'responsePlugins']> = [
     ['pre', 'prePlugins'],

@@ -4,6 +4,7 @@
  * with its JSON pointer rather than accepted and ignored.
  */
 
+import { cacheSchema } from './cache';
 import { circuitBreakerSchema, corsSchema, upstreamHealthSchemas } from './upstream-health';
 
 const closed = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
@@ -181,6 +182,7 @@ export const gatewayExtensionSchema = closed(
         skipRateLimit: { type: 'boolean' },
         skipQuota: { type: 'boolean' },
         cors: corsSchema,
+        cache: cacheSchema,
       }),
       operations: { type: 'object', additionalProperties: operation },
     }),

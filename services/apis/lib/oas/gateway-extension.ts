@@ -1,3 +1,4 @@
+import type { CacheSettings } from './cache';
 import type { CircuitBreakerSettings, CorsSettings, UpstreamHealthSettings } from './upstream-health';
 /** The typed shape of `x-gw-api-gateway` (checked by gateway-extension-schema.ts before it is read). */
 
@@ -129,6 +130,7 @@ export interface GatewayExtension {
       skipRateLimit?: boolean;
       skipQuota?: boolean;
       cors?: CorsSettings;
+      cache?: CacheSettings;
     };
     operations?: Record<string, OperationSettings>;
   };

@@ -6,6 +6,7 @@ import { on, type GatewayExtension, type HeaderTransformSettings, type PluginEnt
 import { authenticationToClassic } from './to-classic-auth';
 import { versioningToClassic } from './to-classic-versioning';
 import { operationsToClassic } from './to-classic-operations';
+import { cacheToClassic } from './cache';
 import { corsToClassic, upstreamHealthToClassic } from './upstream-health';
 
 type Classic = Record<string, unknown>;
@@ -32,7 +33,7 @@ export function gatewayExtensionToClassic(document: OasDocument): ClassicInput {
   };
   const health = upstreamHealthToClassic(x.upstream);
   Object.assign(definition.proxy as Classic, health.proxy);
-  Object.assign(definition, health.rest, corsToClassic(x.middleware?.global?.cors));
+  Object.assign(definition, health.rest, corsToClassic(x.middleware?.global?.cors), cacheToClassic(x.middleware?.global?.cache));
   if (x.info.id) definition.api_id = x.info.id;
   if (x.info.state?.internal === true) definition.internal = true;
   return definition as ClassicInput;

@@ -17,8 +17,10 @@ import type { RequestContext } from '../request-context';
  * schema introspection by the dashboard only, never sent here). The checks, the playground and
  * subscriptions are graphql-engine's, handed over in process (`engine`, contracts/graphql-engine).
  * A combined graph's operations (and persisted queries) are answered by the engine itself.
+ * Subscriptions and persisted queries go to the target `chooseTarget` picks (load balancing),
+ * like every other proxied request.
  */
-export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | undefined, hasPersistedQueries: boolean): Step | undefined {
+export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | undefined, hasPersistedQueries: boolean, chooseTarget: Step | undefined): Step | undefined {
   if (!engine && !hasPersistedQueries) return undefined;
   const proxy = ((definition.graphql as Record<string, unknown> | undefined)?.proxy ?? {}) as Record<string, unknown>;
   const supergraph = ((definition.graphql as Record<string, unknown> | undefined)?.supergraph ?? {}) as Record<string, unknown>;
@@ -30,7 +32,10 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
     if (persisted === MALFORMED_PATH) return refuse(ctx, 400, GatewayMessages.malformedPath);
     if (persisted && engine?.executesOperations) return answerExecuted(ctx, engine, { query: persisted.operation, variables: persisted.variables(ctx) }, requestHeaders);
-    if (persisted) return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
+    if (persisted) {
+      if ((await chooseTarget?.(ctx)) === DONE) return DONE;
+      return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
+    }
     if (!engine) return;
     const page = ctx.req.method === 'GET' ? engine.playground(ctx.relativePath) : undefined;
     if (page) {
@@ -43,7 +48,9 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
       const headers: Record<string, string> = {};
       if (requestHeaders) applyHeaderTransform(requestHeaders, headers, ctx);
       // a supergraph's operations go to its subgraphs: it has no upstream of its own
-      const upstream = { url: engine.executesOperations ? '' : ctx.version!.target.origin + (ctx.version!.target.fullPath || '/'), headers, subscriptionType };
+      if (!engine.executesOperations && (await chooseTarget?.(ctx)) === DONE) return DONE;
+      const target = ctx.target ?? ctx.version!.target;
+      const upstream = { url: engine.executesOperations ? '' : target.origin + (target.fullPath || '/'), headers, subscriptionType };
       engine.acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { session: ctx.session as Session | undefined, upstream });
       return DONE;
     }
@@ -71,7 +78,7 @@ function runPersisted(ctx: RequestContext, operation: string, variables: Record<
   const headers = ctx.upstreamHeaders();
   headers['content-type'] = 'application/json';
   delete headers['transfer-encoding'];
-  ctx.rewrittenUrl = ctx.version!.target.fullPath || '/';
+  ctx.rewrittenUrl = (ctx.target ?? ctx.version!.target).fullPath || '/';
 }
 
 /** `{query, variables, operationName}` from a POST body, or from the query string of a GET (variables only when `withVariables`). */

@@ -10,11 +10,14 @@ const ALL_HOSTS_DOWN = 'all hosts are down';
 /**
  * Chooses the upstream of a request of an API with several (round robin, skipping hosts that
  * are down); with `check_host_against_uptime_tests`, refuses a request whose only target an
- * uptime test found down. Absent for an API with one target and no such check.
+ * uptime test found down. Absent for an API with one target and no such check. Runs once per
+ * request: a second run keeps the target the first chose.
  */
 export function upstreamTargetStep(targets: UpstreamTargets | undefined, health: HostHealth, checkUptime: boolean): Step | undefined {
   if (targets) {
     return (ctx) => {
+      // already chosen earlier in the chain (a GraphQL subscription or persisted query)
+      if (ctx.target && ctx.upstreamTargets === targets) return;
       const next = targets.next(new Set());
       if (!(next instanceof Promise)) return choose(ctx, targets, next);
       return next.then(
