@@ -22,3 +22,6 @@ function composeSupergraph() {
 const gateway = createGatewayRuntime({ supergraph: composeSupergraph(), graphqlEndpoint: '/graphql', landingPage: false, logging: false, maskedErrors: false });
 const server = createServer(gateway);
 server.listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('ready'));
+// The runtime registers its own SIGTERM disposal and then keeps the process alive on the open
+// server; exit outright so the benchmark's clean-up (and `timeout`) really stops this child.
+process.on('SIGTERM', () => process.exit(0));
