@@ -3,7 +3,8 @@
  * four Federation v1 subgraphs (accounts, inventory, products, reviews; @apollo/subgraph) behind
  * gw and behind @apollo/gateway 2.14, the deeply nested query, identical responses checked
  * first, then wrk with 50 connections, rounds alternated, median of the rounds.
- * @graphql-hive/gateway is not installed, so it is not in the table.
+ * @graphql-hive/gateway (gateway-runtime 2.12, hive-gateway.js) joins the table when it answers the
+ * query without errors; otherwise its first error is printed and it is left out.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -33,8 +34,9 @@ async function main(): Promise<void> {
     { name: '@apollo/gateway 2.14', url: `http://127.0.0.1:${apolloPort}/graphql` },
     { name: 'gw (supergraph API)', url: `http://127.0.0.1:${gwPort}/shop` },
   ];
-  const answers = await Promise.all(targets.map(async (t) => (await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })).text()));
-  if (answers[0] !== answers[1] || answers[0].includes('"errors"')) throw new Error(`the gateways answered differently or with errors:\n${answers[0].slice(0, 300)}\n${answers[1].slice(0, 300)}`);
+  const hiveNote = await addHive(targets, urls);
+  const answers = await Promise.all(targets.map((t) => ask(t.url)));
+  if (answers.some((a) => a !== answers[0]) || answers[0].includes('"errors"')) throw new Error(`the gateways answered differently or with errors:\n${answers.map((a) => a.slice(0, 300)).join('\n')}`);
 
   const script = join(work, 'post.lua');
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify({ query: QUERY }))}\nwrk.headers["Content-Type"] = "application/json"\n`);
@@ -51,10 +53,30 @@ async function main(): Promise<void> {
       '|---|---|---|',
       ...targets.map((t, i) => `| ${t.name} | ${medians[i].toFixed(0)} | ${(medians[i] / medians[0]).toFixed(2)}× |`),
       '',
-      `Responses were identical (${answers[0].length} bytes). @graphql-hive/gateway is not installed and was not measured.`,
+      `Responses were identical (${answers[0].length} bytes). ${hiveNote}`,
       '',
     ].join('\n'),
   );
+}
+
+async function ask(url: string): Promise<string> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+  return response.text();
+}
+
+/** Starts @graphql-hive/gateway and adds it to the targets only if it answers without errors. */
+async function addHive(targets: { name: string; url: string }[], urls: ReadonlyArray<readonly [string, string]>): Promise<string> {
+  const port = await freePort();
+  try {
+    await forkReady('hive-gateway.js', { PORT: String(port), SUBGRAPHS: urls.map(([name, url]) => `${name}=${url}`).join(',') });
+  } catch (err) {
+    return `@graphql-hive/gateway did not start (${(err as Error).message}) and was not measured.`;
+  }
+  const url = `http://127.0.0.1:${port}/graphql`;
+  const answer = await ask(url);
+  if (answer.includes('"errors"')) return `@graphql-hive/gateway answered with errors and was not measured: ${answer.slice(0, 300)}`;
+  targets.push({ name: '@graphql-hive/gateway-runtime 2.12', url });
+  return '';
 }
 
 function forkReady(file: string, env: Record<string, string>): Promise<void> {
