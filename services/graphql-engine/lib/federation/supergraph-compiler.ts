@@ -12,8 +12,11 @@ import type { Supergraph } from './supergraph';
  * When a new version does not compose (a definition that reached the node without the
  * management checks, from GW_APPS_DIR), the API keeps serving its last good composition.
  */
+/** At most this many supergraph APIs' compositions kept per node (far more than one node serves). */
+const MAX_SUPERGRAPHS = 10_000;
+
 export class SupergraphCompiler {
-  /** api_id → the last good composition and its inputs; one entry per supergraph API of the node */
+  /** api_id → the last good composition and its inputs, oldest first */
   private readonly lastGood = new Map<string, { inputs: string; supergraph: Supergraph }>();
 
   constructor(private readonly warn: (message: string) => void = () => {}) {}
@@ -28,7 +31,10 @@ export class SupergraphCompiler {
     if (known?.inputs === inputs) return known.supergraph;
     const result = composeSupergraph(sources);
     if (result.ok) {
+      // deleted supergraphs are never announced here: the oldest entries go once the map is full
+      this.lastGood.delete(definition.api_id);
       this.lastGood.set(definition.api_id, { inputs, supergraph: result.supergraph });
+      if (this.lastGood.size > MAX_SUPERGRAPHS) this.lastGood.delete(this.lastGood.keys().next().value!);
       return result.supergraph;
     }
     const problems = result.errors.map((error) => error.message).join('; ');
