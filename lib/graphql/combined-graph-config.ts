@@ -192,9 +192,11 @@ function readKafka(config: Record<string, unknown>, label: string, problems: str
  */
 function checkedUrl(raw: unknown, label: string, problems: string[]): string {
   const url = typeof raw === 'string' ? raw : '';
-  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? '';
-  if (origin.includes('{{')) {
-    problems.push(`${label}: config.url '${url}' may use templates in its path and query only, not in its host`);
+  // `http:{{…}}/x`, `http:/{{…}}` or `http:\\{{…}}` would let a template become the host after
+  // URL parsing: the URL must open with scheme, `//` and a literal host.
+  const origin = /^https?:\/\/[^/?#\\]+(?=[/?#]|$)/i.exec(url)?.[0] ?? '';
+  if (!origin || origin.includes('{{') || origin.includes('}}')) {
+    problems.push(`${label}: config.url '${url}' must be http:// or https:// with a literal host, not templated in its host (templates may fill its path and query only)`);
     return url;
   }
   try {

@@ -454,7 +454,11 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     it('an unknown kind', () => refused(withSources([{ kind: 'SOAP', name: 'soap', root_fields: [{ type: 'Query', fields: ['users'] }], config: {} }]), /data source 'soap': kind must be REST, GraphQL or Kafka/));
     it('a URL that is not http(s), or templated in its host', async () => {
       await refused(withSources([{ kind: 'REST', name: 'ftp', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'ftp://x.test/users' } }]), /data source 'ftp': config.url 'ftp:\/\/x.test\/users' must be http/);
-      await refused(withSources([{ kind: 'GraphQL', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'http://{{.arguments.host}}/graphql' } }]), /data source 'host': .*not in its host/);
+      await refused(withSources([{ kind: 'GraphQL', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'http://{{.arguments.host}}/graphql' } }]), /data source 'host': .*not templated in its host/);
+      // URL parsing would read these templates as the host: `http:{{…}}`, `http:/{{…}}`, `http:\\{{…}}`
+      for (const url of ['http:{{.arguments.host}}/graphql', 'http:/{{.arguments.host}}/graphql', 'http:\\{{.arguments.host}}/graphql', 'https:{{.arguments.host}}']) {
+        await refused(withSources([{ kind: 'REST', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } }]), /data source 'host': .*not templated in its host/);
+      }
     });
     it('an empty target_url on an API that is not a combined graph', () =>
       refused({ api_definition: { name: 'no-target', use_keyless: true, proxy: { listen_path: '/no-target', target_url: '', strip_listen_path: true } } }, /proxy.target_url '' is not a valid URL/));
