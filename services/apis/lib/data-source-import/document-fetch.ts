@@ -2,6 +2,7 @@ import { Agent, request } from 'undici';
 import { assertOutboundHost, guardedLookup, OutboundAddressRefused } from '../../../../lib/net/outbound-address';
 import { isGwError } from '../../../../lib/errors';
 import { ApisErrors } from '../../errors';
+import { BodyTooLarge, readBounded } from '../../../../lib/net/read-bounded';
 
 /** Bounds of a document fetch: real OpenAPI and AsyncAPI documents are well under a few MiB. */
 export interface FetchLimits {
@@ -37,7 +38,12 @@ export async function fetchDocument(rawUrl: string, limits: FetchLimits = DEFAUL
         url = httpUrl(new URL(location, url).href);
         continue;
       }
-      return { text: await readBounded(response.body, limits.maxBytes), url: url.href };
+      try {
+        return { text: await readBounded(response.body, limits.maxBytes), url: url.href };
+      } catch (err) {
+        if (err instanceof BodyTooLarge) throw ApisErrors.importInvalid(`The document is larger than ${limits.maxBytes} bytes`);
+        throw err;
+      }
     }
   } catch (err) {
     if (isGwError(err)) throw err;
@@ -59,20 +65,6 @@ function httpUrl(raw: string): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw ApisErrors.importInvalid(`'url' must be an http:// or https:// URL, not ${url.protocol}`);
   if (url.username || url.password) throw ApisErrors.importInvalid("'url' may not carry credentials");
   return url;
-}
-
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      body.destroy();
-      throw ApisErrors.importInvalid(`The document is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The policy's refusal, wherever undici wrapped it. */

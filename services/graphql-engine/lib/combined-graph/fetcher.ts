@@ -1,4 +1,6 @@
 import { Agent } from 'undici';
+import { assertOutboundHost, guardedLookup } from '../../../../lib/net/outbound-address';
+import { readBounded } from '../../../../lib/net/read-bounded';
 
 export interface DataSourceRequest {
   method: string;
@@ -18,12 +20,14 @@ export class DataSourceFetcher {
   private readonly agent: Agent;
 
   constructor(private readonly timeoutMs: number) {
-    this.agent = new Agent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1 });
+    // tenant-chosen URLs: never link-local or cloud-metadata addresses (checked on the address connected to)
+    this.agent = new Agent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1, connect: { lookup: guardedLookup() as never } });
   }
 
   /** Sends the request and reads its JSON answer; a non-2xx status or a body that is not JSON is an error naming why. */
   async json(request: DataSourceRequest): Promise<unknown> {
     const url = new URL(request.url);
+    assertOutboundHost(url);
     const response = await this.agent.request({
       origin: url.origin,
       path: url.pathname + url.search,
@@ -33,12 +37,7 @@ export class DataSourceFetcher {
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
-    const length = Number(response.headers['content-length'] ?? 0);
-    if (length > MAX_RESPONSE_BYTES) {
-      response.body.destroy();
-      throw new Error(`the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
-    }
-    const text = await response.body.text();
+    const text = await readBounded(response.body, MAX_RESPONSE_BYTES);
     if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`it answered ${response.statusCode}`);
     if (text === '') return null;
     try {

@@ -1,4 +1,12 @@
 import { Agent, request } from 'undici';
+import { assertOutboundHost, guardedLookup } from '../../../../lib/net/outbound-address';
+import { readBounded } from '../../../../lib/net/read-bounded';
+
+/** A subgraph answers one operation: bodies above this are refused rather than buffered. */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** Headers and each stretch of body silence; the whole request is also bounded by `SUBGRAPH_DEADLINE_MS`. */
+const SUBGRAPH_TIMEOUT_MS = 30_000;
+const SUBGRAPH_DEADLINE_MS = 60_000;
 
 export interface GraphqlError {
   message: string;
@@ -16,16 +24,20 @@ export interface SubgraphResponse {
 export type SubgraphFetcher = (url: string, headers: Record<string, string>, body: { query: string; variables: Record<string, unknown> }) => Promise<SubgraphResponse>;
 
 /** Keep-alive connection pools per subgraph origin, shared by every supergraph of the node. */
-const dispatcher = new Agent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1 });
+const dispatcher = new Agent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1, connect: { lookup: guardedLookup() as never } });
 
 export const fetchFromSubgraph: SubgraphFetcher = async (url, headers, body) => {
+  assertOutboundHost(new URL(url));
   const response = await request(url, {
     method: 'POST',
     dispatcher,
+    headersTimeout: SUBGRAPH_TIMEOUT_MS,
+    bodyTimeout: SUBGRAPH_TIMEOUT_MS,
+    signal: AbortSignal.timeout(SUBGRAPH_DEADLINE_MS),
     headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify(body),
   });
-  const text = await response.body.text();
+  const text = await readBounded(response.body, MAX_RESPONSE_BYTES);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
