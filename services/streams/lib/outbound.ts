@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Agent, request, type Dispatcher } from 'undici';
 import { isForbiddenAddress } from '../../../lib/net/outbound-address';
+import { readBoundedBytes } from '../../../lib/net/read-bounded';
 import { StreamsErrors } from '../errors';
 
 /**
@@ -74,6 +75,9 @@ export interface OutboundRequest {
 }
 
 /** One checked outbound request; the body is read whole. */
+/** A stream's HTTP call answers one message: bodies above this fail the call instead of filling the node's memory. */
+const MAX_OUTBOUND_RESPONSE_BYTES = 16 * 1024 * 1024;
+
 export async function outboundCall(url: string, policy: OutboundPolicy, options: OutboundRequest): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   await checkOutbound(url, policy);
   const response = await request(url, {
@@ -85,7 +89,7 @@ export async function outboundCall(url: string, policy: OutboundPolicy, options:
     signal: options.signal,
     dispatcher: agent,
   });
-  const body = Buffer.from(await response.body.arrayBuffer());
+  const body = await readBoundedBytes(response.body, MAX_OUTBOUND_RESPONSE_BYTES);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   return { status: response.statusCode, headers, body };

@@ -21,6 +21,9 @@ export interface HttpClientInputConfig extends HttpClientConfig {
  * a message, reconnecting when it ends. Failures wait `retry_period`, doubling up to
  * `max_retry_backoff`.
  */
+/** The longest line a streamed http_client response may send before the connection is dropped. */
+const MAX_STREAM_LINE_CHARS = 16 * 1024 * 1024;
+
 export class HttpClientInput implements Input {
   private readonly settings: HttpClientSettings;
   private readonly stopping = new AbortController();
@@ -103,9 +106,15 @@ export class HttpClientInput implements Input {
         }
         wait = this.settings.retryPeriodMs;
         let rest = '';
+        // a decoder keeps characters split across chunks whole; a line may not grow without end
+        const decoder = new TextDecoder();
         for await (const chunk of response.body) {
-          const lines = (rest + (chunk as Buffer).toString('utf8')).split('\n');
+          const lines = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
           rest = lines.pop() ?? '';
+          if (rest.length > MAX_STREAM_LINE_CHARS) {
+            response.body.destroy();
+            throw new Error(`the stream sent a line longer than ${MAX_STREAM_LINE_CHARS} characters`);
+          }
           for (const line of lines) {
             if (line === '' && this.config.drop_empty_bodies !== false) continue;
             this.counters.received++;
