@@ -48,13 +48,20 @@ export function parseXml(source: string): XmlMap {
       if (at >= source.length) throw new XmlError(`unclosed element <${name}>`);
       if (source.startsWith('<![CDATA[', at)) {
         const end = source.indexOf(']]>', at);
+        if (end === -1) throw new XmlError('unclosed CDATA section');
         text += source.slice(at + 9, end);
         at = end + 3;
-      } else if (source.startsWith('<!--', at)) at = source.indexOf('-->', at) + 3;
-      else if (source[at] === '<') {
+      } else if (source.startsWith('<!--', at)) {
+        const end = source.indexOf('-->', at);
+        if (end === -1) throw new XmlError('unclosed comment');
+        at = end + 3;
+      } else if (source[at] === '<') {
         const [child, value] = element();
         const existing = map[child];
-        map[child] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+        // repeated children become a list, grown in place (copying it would be quadratic)
+        if (existing === undefined) map[child] = value;
+        else if (Array.isArray(existing)) existing.push(value);
+        else map[child] = [existing, value];
       } else {
         const next = source.indexOf('<', at);
         text += decode(source.slice(at, next === -1 ? source.length : next));

@@ -45,5 +45,8 @@ describe('proxy: Go template subset for body transforms', () => {
     assert.deepEqual(parsed, { a: { '-x': '1', b: ['t&u', 'v'], c: { '-y': '2', '#text': 'text' }, d: '', e: '<raw>' } });
     assert.equal(toXml({ r: { '-id': '1', k: ['a', 'b'] } }), '<r id="1"><k>a</k><k>b</k></r>');
     assert.throws(() => parseXml('<a><b></a>'));
+    // an unclosed CDATA section or comment used to send the parser back to the start, forever
+    assert.throws(() => parseXml('<a><![CDATA[x</a>'), /unclosed CDATA/);
+    assert.throws(() => parseXml('<a><!-- x</a>'), /unclosed comment/);
   });
 });
