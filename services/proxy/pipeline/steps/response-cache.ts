@@ -21,6 +21,8 @@ export function responseCacheStep(options: CacheOptions, cache: ResponseCache): 
     const method = ctx.req.method ?? 'GET';
     const plan = ctx.version?.cacheRules?.planFor(method, ctx.relativePath);
     if (!plan || ctx.upgrade) return;
+    // A session an auth plugin made has no key hash to keep callers apart: never cache for it.
+    if (ctx.session && !ctx.keyHash) return;
     return cacheKey(ctx, method, plan, options).then(async (key) => {
       const apiId = ctx.api.definition.api_id;
       const hit = await cache.get(apiId, key);
@@ -43,6 +45,9 @@ async function cacheKey(ctx: RequestContext, method: string, plan: CachePlan, op
   part(method);
   part(ctx.path);
   part(ctx.search);
+  // where a url_rewrite sends the request (a trigger may pick another path or host per caller)
+  part(ctx.rewrittenUrl ?? '');
+  part(ctx.targetOverride?.origin ?? '');
   part(ctx.keyHash ?? '');
   for (const name of options.byHeaders) {
     const value = ctx.req.headers[name];
