@@ -19,6 +19,11 @@ describe('the input of the policy rules (services/api/lib/open-policy)', () => {
     assert.deepEqual(program.evaluate('matched', { permissions, request: { path: '/api/users/42' } }), ['users']);
   });
 
+  it('gives rules the path as the router matched it: lower case, no repeated or trailing slash', () => {
+    const input = policyInput(caller, { route: route('get', '/apis/oas/:id', { name: 'apis', level: 'read' }), method: 'GET', path: '/api/APIS//oas/X1/', query: {}, body: () => null }, { id: 'o1' }, []);
+    assert.equal((input.request as { path: string }).path, '/api/apis/oas/x1');
+  });
+
   it('shows an administrator without permissions as IsAdmin, as rules written for the reference expect', () => {
     const input = policyInput(caller, { route: route('get', '/apis', { name: 'apis', level: 'read' }), method: 'GET', path: '/api/apis', query: {}, body: () => null }, { id: 'o1' }, []);
     assert.deepEqual(input.user.user_permissions, { IsAdmin: 'admin' });

@@ -41,7 +41,7 @@ export function policyInput(caller: Caller, admission: Admission<Caller>, org: P
     },
     request: {
       method: admission.method,
-      path: admission.path,
+      path: routedPath(admission.path),
       query: admission.query,
       body: admission.body(),
       permission: admission.route.permission ? { name: admission.route.permission.name, level: admission.route.permission.level } : null,
@@ -49,6 +49,16 @@ export function policyInput(caller: Caller, admission: Admission<Caller>, org: P
     org,
     permissions,
   };
+}
+
+/**
+ * The path as the router matched it: Express routes ignore case and a trailing slash, so
+ * `/api/APIS/` reaches the same handler as `/api/apis`; rules see the one spelling (lower case,
+ * no repeated or trailing slash) so a differently spelt request can not slip past them.
+ */
+export function routedPath(path: string): string {
+  const single = path.toLowerCase().replace(/\/{2,}/g, '/');
+  return single.length > 1 ? single.replace(/\/+$/, '') : single;
 }
 
 const SECRET_FIELD = /pass(word)?|secret|token|hmac|access_key|api_key|private|authori[sz]ation|credential|^key$|_key$/i;
