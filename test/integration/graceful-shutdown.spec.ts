@@ -152,6 +152,8 @@ describe('graceful shutdown (SIGTERM)', function () {
     const code = await exited(child);
     assert.equal(code, 0, output());
     assert.ok(Date.now() - stopping < 20_000, 'exited before GW_SHUTDOWN_TIMEOUT');
+    // The services were stopped once, after the drain: nothing failed to stop.
+    assert.doesNotMatch(output(), /ERROR|Unable to stop/);
     for (const [i, connection] of busy.entries()) {
       await eventually(() => assert.ok(connection.closed));
       const [before, after, ...more] = connection.responses();
@@ -194,4 +196,5 @@ describe('graceful shutdown (SIGTERM)', function () {
     assert.deepEqual(connection.responses(), [], 'the hung request got no 502, its connection was closed');
     assert.match(output(), /GW_SHUTDOWN_TIMEOUT/);
   });
+
 });
