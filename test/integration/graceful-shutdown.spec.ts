@@ -196,5 +196,4 @@ describe('graceful shutdown (SIGTERM)', function () {
     assert.deepEqual(connection.responses(), [], 'the hung request got no 502, its connection was closed');
     assert.match(output(), /GW_SHUTDOWN_TIMEOUT/);
   });
-
 });
