@@ -166,6 +166,77 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it('versions an API in the designer: v2 transforms the body and adds a header, a per-endpoint limit refuses with 429, a bad template shows by its field', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Shop');
+    await page.locator('input[name="proxy.listen_path"]').fill('/shop/');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('tab', { name: 'Versions' }).click();
+    await page.getByRole('switch', { name: 'This API has versions' }).check();
+    assert.equal(await page.locator('select[name="definition.location"]').inputValue(), 'header');
+    await page.getByLabel('New version name').fill('v2');
+    await page.getByRole('button', { name: 'Add version' }).click();
+    await page.locator('select[name="version_data.default_version"]').selectOption('Default');
+    await browser!.screenshot(page, 'dashboard-api-versions');
+    await page.getByRole('button', { name: 'Endpoint rules of v2' }).click();
+    assert.equal(await page.locator('select[name="rules-version"]').inputValue(), 'v2');
+
+    const v2 = 'version_data.versions.v2.extended_paths';
+    await page.getByRole('button', { name: 'Add a request body transform' }).click();
+    await page.locator(`[name="${v2}.transform[0].path"]`).fill('/orders');
+    const template = page.locator(`textarea[name="${v2}.transform[0].template_data.template_source"]`);
+    await template.fill('{"item": "{{.name"}');
+    await page.getByRole('button', { name: 'Add request headers' }).click();
+    await page.locator(`[name="${v2}.transform_headers[0].path"]`).fill('/orders');
+    await page.locator(`[name="${v2}.transform_headers[0].method"]`).selectOption('POST');
+    await page.locator(`[name="${v2}.transform_headers[0].add_headers"]`).fill('X-Shop-Version: two');
+    await page.getByRole('button', { name: 'Add an endpoint rate limit' }).click();
+    await page.locator(`[name="${v2}.rate_limit[0].path"]`).fill('/limited');
+    await page.locator(`[name="${v2}.rate_limit[0].rate"]`).fill('2');
+    await page.locator(`[name="${v2}.rate_limit[0].per"]`).fill('60');
+
+    // The server refuses the template; its complaint shows under the template, on v2's rules.
+    await page.getByRole('tab', { name: 'Core settings' }).click();
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const templateError = page.locator(`[data-field="${v2}.transform[0].template_data.template_source"] .field-error`);
+    await templateError.waitFor();
+    assert.match((await templateError.textContent()) ?? '', /^extended_paths\.transform\[0\]: template_data\.template_source is not a template gw can run/);
+    assert.equal(await template.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator('select[name="rules-version"]').inputValue(), 'v2', 'the rules of the version the error names');
+    await browser!.screenshot(page, 'dashboard-api-transform-error');
+    await template.fill('{"item": "{{.name}}"}');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    await page.getByRole('button', { name: 'Save' }).waitFor();
+    await page.getByRole('tab', { name: 'Endpoint rules' }).click();
+    await page.locator('select[name="rules-version"]').selectOption('v2');
+    await template.waitFor();
+    assert.equal(await template.inputValue(), '{"item": "{{.name}}"}', 'the stored template reads back as text');
+    await browser!.screenshot(page, 'dashboard-api-endpoint-transforms');
+
+    const order = (version?: string) =>
+      http(`${node.gatewayUrl}/shop/orders`, { method: 'POST', headers: version ? { 'x-api-version': version } : {}, body: { name: 'widget' } });
+    const transformed = await eventually(async () => {
+      const res = await order('v2');
+      assert.equal(res.status, 200, res.text);
+      return res;
+    }, 5000);
+    assert.deepEqual(JSON.parse(transformed.json.body), { item: 'widget' }, 'v2 sends the transformed body upstream');
+    const sent = upstream.received.filter((r) => r.url === '/orders').at(-1)!;
+    assert.equal(sent.headers['x-shop-version'], 'two', 'v2 adds the header');
+    const plain = await order();
+    assert.deepEqual(JSON.parse(plain.json.body), { name: 'widget' }, 'the default version passes the body as sent');
+    assert.equal(upstream.received.filter((r) => r.url === '/orders').at(-1)!.headers['x-shop-version'], undefined);
+
+    const limited = () => http(`${node.gatewayUrl}/shop/limited`, { headers: { 'x-api-version': 'v2' } });
+    const statuses = [(await limited()).status, (await limited()).status, (await limited()).status];
+    assert.deepEqual(statuses, [200, 200, 429], 'two requests per minute on v2 /limited');
+    assert.equal((await http(`${node.gatewayUrl}/shop/limited`)).status, 200, 'the default version has no such limit');
+    await page.close();
+  });
+
   it('creates an OAS API in the document editor, lists the JSON pointer of a bad document, and the gateway proxies it', async () => {
     const page = await newPage();
     await signIn(page, admin.email);

@@ -5,38 +5,13 @@ import { ErrorBox, Loading, Notice } from '../components/status';
 import { at, AUTH_MODES, authModeOf, newDefinition, setAt, withAuthMode, type ApiRecord, type Definition } from '../definition';
 import { navigate } from '../router';
 import { useSession } from '../session';
-import { EndpointsTab } from './EndpointsTab';
+import { EndpointsTab } from '../designer/EndpointsTab';
+import { fieldErrors, placeOf, TABS, type Tab } from '../designer/errors';
+import { defaultVersionName } from '../designer/versions';
+import { VersionsTab } from '../designer/VersionsTab';
 import { GraphqlTab } from './GraphqlTab';
 import { HooksTab, type HookReference } from './HooksTab';
 import { RawJson } from './RawJson';
-
-const TABS = ['Core settings', 'Authentication', 'Endpoint rules', 'Rate limits and quotas', 'GraphQL', 'Webhooks', 'Raw definition'] as const;
-type Tab = (typeof TABS)[number];
-
-/** Which tab shows the field a server error names. */
-function tabOf(path: string): Tab {
-  if (/^(use_|enable_|auth|jwt_|basic_auth|hmac|openid|strip_auth)/.test(path)) return 'Authentication';
-  if (/(rate|quota|throttle)/.test(path)) return 'Rate limits and quotas';
-  if (path.startsWith('version_data')) return 'Endpoint rules';
-  if (path.startsWith('graphql')) return 'GraphQL';
-  if (path.startsWith('hook_references')) return 'Webhooks';
-  if (/^(name|proxy|active|slug)/.test(path)) return 'Core settings';
-  return 'Raw definition';
-}
-
-/**
- * Checks that name no field in quotes ("Version 'Default', extended_paths.white_list[0]: …",
- * GraphQL schema problems) still belong next to their tab's fields.
- */
-function unnamedFields(message: string, errors: string[]): Record<string, string> {
-  if (/^Invalid GraphQL schema/.test(message)) return { 'graphql.schema': errors.length > 0 ? `${message}: ${errors.join(' ')}` : message };
-  const hook = /^(hook_references\[\d+\])/.exec(message);
-  if (hook) return { hook_references: message };
-  const version = /^Version '([^']+)', (extended_paths[^:]*): (.*)$/.exec(message);
-  if (version) return { [`version_data.versions.${version[1]}.${version[2]}`]: `${version[2]}: ${version[3]}` };
-  if (/graphql|schema/i.test(message) && !/The '/.test(message)) return { 'graphql.schema': message };
-  return {};
-}
 
 export interface EditorProps {
   def: Definition;
@@ -58,6 +33,8 @@ export function ApiDesigner({ id }: { id: string }) {
   const [failure, setFailure] = useState<{ message: string; errors: string[] } | null>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
+  // The version whose endpoint rules show; undefined = the default version.
+  const [rulesVersion, setRulesVersion] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     if (creating) return setDef(newDefinition());
@@ -89,11 +66,15 @@ export function ApiDesigner({ id }: { id: string }) {
         setNotice('API saved.');
       }
     } catch (err) {
-      const fields = err instanceof ApiError ? { ...err.fields('api_definition.'), ...unnamedFields(err.message, err.errors) } : {};
+      const fields = fieldErrors(err);
       setErrors(fields);
       setFailure({ message: messageOf(err), errors: err instanceof ApiError ? err.errors : [] });
       const first = Object.keys(fields)[0];
-      if (first) setTab(tabOf(first));
+      if (first) {
+        const place = placeOf(first);
+        setTab(place.tab);
+        if (place.version) setRulesVersion(place.version);
+      }
     } finally {
       setBusy(false);
     }
@@ -108,6 +89,8 @@ export function ApiDesigner({ id }: { id: string }) {
     }
   };
   const props: EditorProps = { def, set, errors, readOnly };
+  const names = Object.keys(def.version_data?.versions ?? {});
+  const version = rulesVersion !== undefined && names.includes(rulesVersion) ? rulesVersion : defaultVersionName(def);
 
   return (
     <section>
@@ -157,7 +140,17 @@ export function ApiDesigner({ id }: { id: string }) {
       <div role="tabpanel" aria-label={tab}>
         {tab === 'Core settings' && <CoreTab {...props} />}
         {tab === 'Authentication' && <AuthTab {...props} />}
-        {tab === 'Endpoint rules' && <EndpointsTab {...props} replace={setDef} />}
+        {tab === 'Versions' && (
+          <VersionsTab
+            {...props}
+            replace={setDef}
+            onEditRules={(name) => {
+              setRulesVersion(name);
+              setTab('Endpoint rules');
+            }}
+          />
+        )}
+        {tab === 'Endpoint rules' && <EndpointsTab {...props} replace={setDef} version={version} onVersion={setRulesVersion} />}
         {tab === 'Rate limits and quotas' && <LimitsTab {...props} />}
         {tab === 'GraphQL' && <GraphqlTab {...props} />}
         {tab === 'Webhooks' && <HooksTab value={hooks ?? []} onChange={setHooks} error={errors.hook_references} readOnly={readOnly} />}
