@@ -237,6 +237,47 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it('protects an API from the authentication tab: an auth token read from a query parameter and stripped; a refused plugin path shows by its field', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Ledger');
+    await page.locator('input[name="proxy.listen_path"]').fill('/ledger/');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('tab', { name: 'Authentication' }).click();
+    await page.getByRole('switch', { name: /^Open API \(keyless\)/ }).uncheck();
+    assert.equal(await page.getByRole('checkbox', { name: 'Auth token' }).isChecked(), true, 'protected: the auth token by default');
+    await page.getByRole('switch', { name: 'Also accept the key as a query parameter' }).check();
+    await page.locator('input[name="auth.param_name"]').fill('api_key');
+    await page.getByRole('switch', { name: 'Strip the credentials before proxying' }).check();
+    await page.getByRole('checkbox', { name: 'Custom plugin (auth_check)' }).check();
+    await page.locator('select[name="base_identity_provided_by"]').selectOption('auth_token');
+    await page.locator('input[name="custom_middleware.auth_check.path"]').fill('../outside.js');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const pluginError = page.locator('[data-field="custom_middleware.auth_check.path"] .field-error');
+    await pluginError.waitFor();
+    assert.match((await pluginError.textContent()) ?? '', /plugin path '\.\.\/outside\.js'/);
+    await browser!.screenshot(page, 'dashboard-api-authentication');
+    await page.getByRole('checkbox', { name: 'Custom plugin (auth_check)' }).uncheck();
+    assert.equal(await page.locator('select[name="base_identity_provided_by"]').count(), 0, 'one method: no base identity to choose');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    const id = /#\/apis\/([0-9a-f]{24})$/.exec(page.url())![1];
+    const record = await http(`${node.dashboardUrl}/api/apis/${id}`, { headers: { authorization: admin.key } });
+    const apiId = record.json.api_definition.api_id as string;
+    assert.deepEqual(record.json.api_definition.auth, { param_name: 'api_key', use_param: true });
+    const created = await http(`${node.dashboardUrl}/api/keys`, { method: 'POST', headers: { authorization: admin.key }, body: { rate: 100, per: 60, quota_max: -1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } } } });
+    assert.equal(created.status, 200, created.text);
+    const proxied = await eventually(async () => {
+      const res = await http(`${node.gatewayUrl}/ledger/entries?api_key=${encodeURIComponent(created.json.key_id)}&x=1`);
+      assert.equal(res.status, 200, res.text);
+      return res;
+    }, 5000);
+    assert.equal(proxied.json.url, '/entries?x=1', 'the key went no further than the gateway');
+    assert.equal((await http(`${node.gatewayUrl}/ledger/entries`)).status, 401);
+    await page.close();
+  });
+
   it('creates an OAS API in the document editor, lists the JSON pointer of a bad document, and the gateway proxies it', async () => {
     const page = await newPage();
     await signIn(page, admin.email);

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { ApiError, del, get, messageOf, post, put, type Envelope } from '../api';
-import { NumberField, SelectField, TextField, Toggle } from '../components/form';
+import { NumberField, TextField, Toggle } from '../components/form';
 import { ErrorBox, Loading, Notice } from '../components/status';
-import { at, AUTH_MODES, authModeOf, newDefinition, setAt, withAuthMode, type ApiRecord, type Definition } from '../definition';
+import { at, newDefinition, setAt, type ApiRecord, type Definition } from '../definition';
 import { navigate } from '../router';
 import { useSession } from '../session';
+import { AuthTab } from '../designer/AuthTab';
 import { EndpointsTab } from '../designer/EndpointsTab';
 import { fieldErrors, placeOf, TABS, type Tab } from '../designer/errors';
 import { defaultVersionName } from '../designer/versions';
@@ -139,7 +140,7 @@ export function ApiDesigner({ id }: { id: string }) {
       </div>
       <div role="tabpanel" aria-label={tab}>
         {tab === 'Core settings' && <CoreTab {...props} />}
-        {tab === 'Authentication' && <AuthTab {...props} />}
+        {tab === 'Authentication' && <AuthTab {...props} replace={setDef} />}
         {tab === 'Versions' && (
           <VersionsTab
             {...props}
@@ -173,44 +174,6 @@ function CoreTab({ def, set, errors, readOnly }: EditorProps) {
       </div>
       <Toggle label="Strip the listen path before proxying" name="proxy.strip_listen_path" checked={Boolean(at(def, 'proxy.strip_listen_path'))} onChange={(v) => set('proxy.strip_listen_path', v)} disabled={readOnly} />
       <Toggle label="Active (served by the gateway)" name="active" checked={Boolean(def.active)} onChange={(v) => set('active', v)} disabled={readOnly} />
-    </fieldset>
-  );
-}
-
-function AuthTab({ def, set, errors, readOnly }: EditorProps) {
-  const mode = authModeOf(def);
-  const text = (label: string, path: string, hint?: string) => (
-    <TextField label={label} name={path} value={String(at(def, path) ?? '')} onChange={(v) => set(path, v)} error={errors[path]} hint={hint} disabled={readOnly} />
-  );
-  return (
-    <fieldset>
-      <SelectField
-        label="Authentication mode"
-        name="auth_mode"
-        value={mode}
-        options={AUTH_MODES}
-        disabled={readOnly}
-        onChange={(next) => {
-          const changed = withAuthMode(def, next);
-          for (const [path, value] of Object.entries(changed)) if (value !== def[path]) set(path, value);
-        }}
-      />
-      {mode === 'keyless' && <p>Anyone can call this API: no credentials are checked. Rate limits apply per API only.</p>}
-      {mode === 'token' && text('Header carrying the key', 'auth.auth_header_name', 'Authorization by default')}
-      {mode === 'basic' && <Toggle label="Disable caching of credentials" name="basic_auth.disable_caching" checked={Boolean(at(def, 'basic_auth.disable_caching'))} onChange={(v) => set('basic_auth.disable_caching', v)} disabled={readOnly} />}
-      {mode === 'hmac' && text('Allowed clock skew (ms)', 'hmac_allowed_clock_skew')}
-      {mode === 'jwt' && (
-        <>
-          <SelectField label="Signing method" name="jwt_signing_method" value={String(def.jwt_signing_method ?? 'hmac')} options={[['hmac', 'HMAC'], ['rsa', 'RSA'], ['ecdsa', 'ECDSA']]} onChange={(v) => set('jwt_signing_method', v)} error={errors.jwt_signing_method} disabled={readOnly} />
-          {text('Source (secret, public key or JWKS URL)', 'jwt_source')}
-          {text('Identity claim', 'jwt_identity_base_field', 'sub by default')}
-          {text('Policy claim', 'jwt_policy_field_name')}
-        </>
-      )}
-      {mode === 'oauth2' && text('Allowed grant types (comma separated)', 'oauth_meta.allowed_access_types')}
-      {mode === 'mtls' && <p>Clients present a certificate listed in the API's client certificates (see Certificates).</p>}
-      {mode === 'oidc' && <p>Configure providers in the raw definition (<code>openid_options</code>).</p>}
-      {mode === 'plugin' && <p>Authentication is done by a custom plugin named in <code>custom_middleware.auth_check</code> (raw definition).</p>}
     </fieldset>
   );
 }
