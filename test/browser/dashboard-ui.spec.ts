@@ -234,6 +234,23 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const statuses = [(await limited()).status, (await limited()).status, (await limited()).status];
     assert.deepEqual(statuses, [200, 200, 429], 'two requests per minute on v2 /limited');
     assert.equal((await http(`${node.gatewayUrl}/shop/limited`)).status, 200, 'the default version has no such limit');
+
+    // Keyboard only: open the Versions tab, type a name, Tab to its button, Enter adds the version.
+    await page.getByRole('tab', { name: 'Versions' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('New version name').focus();
+    await page.keyboard.type('v3');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('fieldset[data-version="v3"]').waitFor();
+    // A narrow window: one column, nothing wider than the screen.
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.getByRole('tab', { name: 'Endpoint rules' }).click();
+    await page.locator('select[name="rules-version"]').selectOption('v2');
+    await template.waitFor();
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    assert.ok(overflow <= 0, `no sideways scrolling at 420px (${overflow}px too wide)`);
+    await browser!.screenshot(page, 'dashboard-api-endpoint-rules-narrow');
     await page.close();
   });
 
