@@ -179,7 +179,14 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByLabel('New version name').fill('v2');
     await page.getByRole('button', { name: 'Add version' }).click();
     await page.locator('select[name="version_data.default_version"]').selectOption('Default');
+    const v2Target = page.locator('input[name="version_data.versions.v2.override_target"]');
+    await v2Target.fill('ftp://files.test');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const targetError = page.locator('[data-field="version_data.versions.v2.override_target"] .field-error');
+    await targetError.waitFor();
+    assert.equal(await targetError.textContent(), "'ftp://files.test' is not an absolute http:// or https:// URL");
     await browser!.screenshot(page, 'dashboard-api-versions');
+    await v2Target.fill('');
     await page.getByRole('button', { name: 'Endpoint rules of v2' }).click();
     assert.equal(await page.locator('select[name="rules-version"]').inputValue(), 'v2');
 

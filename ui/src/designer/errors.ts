@@ -21,6 +21,7 @@ export function placeOf(path: string): { tab: Tab; version?: string } {
  * The server's refusal as `{field path: message}`. Validator errors name the field in quotes
  * ("The 'api_definition.proxy.listen_path' field …"); the save-time checks lead with it
  * ("Version 'v2', extended_paths.transform[0]: template_data.template_source is not …",
+ * "Version 'v2', expires: …",
  * "basic_auth.body_user_regexp is not a valid pattern", "custom_middleware.auth_check: …").
  */
 export function fieldErrors(err: unknown): Record<string, string> {
@@ -31,6 +32,8 @@ export function fieldErrors(err: unknown): Record<string, string> {
 function unquotedFields(message: string, errors: string[]): Record<string, string> {
   if (/^Invalid GraphQL schema/.test(message)) return { 'graphql.schema': errors.length > 0 ? `${message}: ${errors.join(' ')}` : message };
   if (/^hook_references\[\d+\]/.test(message)) return { hook_references: message };
+  const setting = /^Version '([^']+)', (expires|override_target): (.*)$/.exec(message);
+  if (setting) return { [`version_data.versions.${setting[1]}.${setting[2]}`]: setting[3] };
   const version = /^Version '([^']+)', ((?:extended_paths|paths)\.[a-z_]+\[\d+\]): (.*)$/.exec(message);
   if (version) {
     const [, name, entry, problem] = version;
