@@ -192,7 +192,7 @@ function LimitsTab({ def, set, errors, readOnly }: EditorProps) {
       <Toggle label="Ignore the keys' rate limits" name="disable_rate_limit" checked={Boolean(def.disable_rate_limit)} onChange={(v) => set('disable_rate_limit', v)} disabled={readOnly} />
       <Toggle label="Ignore the keys' quotas" name="disable_quota" checked={Boolean(def.disable_quota)} onChange={(v) => set('disable_quota', v)} disabled={readOnly} />
       <p>
-        <small>Per-key rate limits and quotas are set on keys and policies.</small>
+        <small>Per-key rate limits and quotas are set on keys and policies (per API there too); per-endpoint limits on each version's Endpoint rules.</small>
       </p>
     </fieldset>
   );
