@@ -445,11 +445,21 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
-  it('gives a policy a quota of its own for one API, which the gateway enforces on keys of that policy', async () => {
+  it('gives a policy a quota of its own for one API and one of its versions, which the gateway enforces on keys of that policy', async () => {
     const api = await http(`${node.dashboardUrl}/api/apis`, {
       method: 'POST',
       headers: { authorization: admin.key },
-      body: { api_definition: { name: 'Metered', active: true, use_keyless: false, use_standard_auth: true, proxy: { listen_path: '/metered/', target_url: upstream.url, strip_listen_path: true } } },
+      body: {
+        api_definition: {
+          name: 'Metered',
+          active: true,
+          use_keyless: false,
+          use_standard_auth: true,
+          proxy: { listen_path: '/metered/', target_url: upstream.url, strip_listen_path: true },
+          definition: { location: 'header', key: 'x-api-version' },
+          version_data: { not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, beta: { name: 'beta' } } },
+        },
+      },
     });
     assert.equal(api.status, 200, api.text);
     const apiId = (await http(`${node.dashboardUrl}/api/apis/${api.json.Meta}`, { headers: { authorization: admin.key } })).json.api_definition.api_id as string;
@@ -459,6 +469,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('button', { name: 'Create policy' }).click();
     await page.locator('input[name="name"]').fill('Metered plan');
     await page.getByRole('checkbox', { name: /^Metered \/metered\// }).check();
+    await page.getByRole('checkbox', { name: 'beta' }).uncheck();
     await page.getByRole('switch', { name: 'Limits of its own for Metered' }).check();
     await page.locator(`input[name="access_rights.${apiId}.limit.quota_max"]`).fill('2');
     await page.locator(`input[name="access_rights.${apiId}.limit.quota_renewal_rate"]`).fill('3600');
@@ -469,6 +480,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const policyId = /#\/policies\/([^/]+)$/.exec(page.url())![1];
     const stored = await http(`${node.dashboardUrl}/api/portal/policies/${policyId}`, { headers: { authorization: admin.key } });
     assert.equal(stored.json.quota_max, -1, 'the policy itself has no quota');
+    assert.deepEqual(stored.json.access_rights[apiId].versions, ['v1']);
     assert.deepEqual(stored.json.access_rights[apiId].limit, { rate: 100, per: 60, quota_max: 2, quota_renewal_rate: 3600, throttle_interval: -1, throttle_retry_limit: -1, max_query_depth: -1 });
     await page.reload();
     assert.equal(await page.locator(`input[name="access_rights.${apiId}.limit.quota_max"]`).inputValue(), '2', 'the per-API quota reads back');
@@ -482,6 +494,9 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const refused = await call();
     assert.equal(refused.status, 403, 'the third request is over the per-API quota of 2');
     assert.match(refused.text, /Quota exceeded/);
+    const beta = await http(`${node.gatewayUrl}/metered/usage`, { headers: { authorization: key.json.key_id, 'x-api-version': 'beta' } });
+    assert.equal(beta.status, 403, 'the policy does not open version beta');
+    assert.doesNotMatch(beta.text, /Quota exceeded/);
   });
 
   it('shows the refused request in the analytics chart and the error breakdown', async () => {
