@@ -7,6 +7,25 @@ import type { Policy, Session } from './session';
  */
 
 const optionalNumber = { type: 'number', optional: true };
+/** A limit: finite, and not below `min` (-1 = unlimited where the field allows it). */
+const limit = (min: number) => ({ type: 'number', optional: true, finite: true, min });
+
+/** An access right's own limits (SPEC.md "Access object" `limit`): numbers where the gateway reads numbers. */
+const accessLimitRule = {
+  type: 'object',
+  optional: true,
+  nullable: true,
+  props: {
+    rate: limit(0),
+    per: limit(0),
+    quota_max: limit(-1),
+    quota_renewal_rate: optionalNumber,
+    throttle_interval: optionalNumber,
+    throttle_retry_limit: optionalNumber,
+    max_query_depth: optionalNumber,
+  },
+};
+
 const accessRule = {
   type: 'object',
   props: {
@@ -18,7 +37,7 @@ const accessRule = {
       optional: true,
       items: { type: 'object', props: { url: { type: 'string', empty: false }, methods: { type: 'array', items: 'string', optional: true } } },
     },
-    limit: { type: 'object', optional: true, nullable: true },
+    limit: accessLimitRule,
   },
 };
 
@@ -51,8 +70,6 @@ export const sessionRule = {
   },
 } as const;
 
-/** A policy's limits: finite, and not below `min` (-1 = unlimited where the field allows it). */
-const limit = (min: number) => ({ type: 'number', optional: true, finite: true, min });
 const optionalBoolean = { type: 'boolean', optional: true };
 
 /** Validator rule of a policy object. */

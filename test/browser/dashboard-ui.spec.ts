@@ -166,6 +166,142 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it('versions an API in the designer: v2 transforms the body and adds a header, a per-endpoint limit refuses with 429, a bad template shows by its field', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Shop');
+    await page.locator('input[name="proxy.listen_path"]').fill('/shop/');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('tab', { name: 'Versions' }).click();
+    await page.getByRole('switch', { name: 'This API has versions' }).check();
+    assert.equal(await page.locator('select[name="definition.location"]').inputValue(), 'header');
+    await page.getByLabel('New version name').fill('v2');
+    await page.getByRole('button', { name: 'Add version' }).click();
+    await page.locator('select[name="version_data.default_version"]').selectOption('Default');
+    const v2Target = page.locator('input[name="version_data.versions.v2.override_target"]');
+    await v2Target.fill('ftp://files.test');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const targetError = page.locator('[data-field="version_data.versions.v2.override_target"] .field-error');
+    await targetError.waitFor();
+    assert.equal(await targetError.textContent(), "'ftp://files.test' is not an absolute http:// or https:// URL");
+    await browser!.screenshot(page, 'dashboard-api-versions');
+    await v2Target.fill('');
+    await page.getByRole('button', { name: 'Endpoint rules of v2' }).click();
+    assert.equal(await page.locator('select[name="rules-version"]').inputValue(), 'v2');
+
+    const v2 = 'version_data.versions.v2.extended_paths';
+    await page.getByRole('button', { name: 'Add a request body transform' }).click();
+    await page.locator(`[name="${v2}.transform[0].path"]`).fill('/orders');
+    const template = page.locator(`textarea[name="${v2}.transform[0].template_data.template_source"]`);
+    await template.fill('{"item": "{{.name"}');
+    await page.getByRole('button', { name: 'Add request headers' }).click();
+    await page.locator(`[name="${v2}.transform_headers[0].path"]`).fill('/orders');
+    await page.locator(`[name="${v2}.transform_headers[0].method"]`).selectOption('POST');
+    await page.locator(`[name="${v2}.transform_headers[0].add_headers"]`).fill('X-Shop-Version: two');
+    await page.getByRole('button', { name: 'Add an endpoint rate limit' }).click();
+    await page.locator(`[name="${v2}.rate_limit[0].path"]`).fill('/limited');
+    await page.locator(`[name="${v2}.rate_limit[0].rate"]`).fill('2');
+    await page.locator(`[name="${v2}.rate_limit[0].per"]`).fill('60');
+
+    // The server refuses the template; its complaint shows under the template, on v2's rules.
+    await page.getByRole('tab', { name: 'Core settings' }).click();
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const templateError = page.locator(`[data-field="${v2}.transform[0].template_data.template_source"] .field-error`);
+    await templateError.waitFor();
+    assert.match((await templateError.textContent()) ?? '', /^extended_paths\.transform\[0\]: template_data\.template_source is not a template gw can run/);
+    assert.equal(await template.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator('select[name="rules-version"]').inputValue(), 'v2', 'the rules of the version the error names');
+    await browser!.screenshot(page, 'dashboard-api-transform-error');
+    await template.fill('{"item": "{{.name}}"}');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    await page.getByRole('button', { name: 'Save' }).waitFor();
+    await page.getByRole('tab', { name: 'Endpoint rules' }).click();
+    await page.locator('select[name="rules-version"]').selectOption('v2');
+    await template.waitFor();
+    assert.equal(await template.inputValue(), '{"item": "{{.name}}"}', 'the stored template reads back as text');
+    await browser!.screenshot(page, 'dashboard-api-endpoint-transforms');
+
+    const order = (version?: string) =>
+      http(`${node.gatewayUrl}/shop/orders`, { method: 'POST', headers: version ? { 'x-api-version': version } : {}, body: { name: 'widget' } });
+    const transformed = await eventually(async () => {
+      const res = await order('v2');
+      assert.equal(res.status, 200, res.text);
+      return res;
+    }, 5000);
+    assert.deepEqual(JSON.parse(transformed.json.body), { item: 'widget' }, 'v2 sends the transformed body upstream');
+    const sent = upstream.received.filter((r) => r.url === '/orders').at(-1)!;
+    assert.equal(sent.headers['x-shop-version'], 'two', 'v2 adds the header');
+    const plain = await order();
+    assert.deepEqual(JSON.parse(plain.json.body), { name: 'widget' }, 'the default version passes the body as sent');
+    assert.equal(upstream.received.filter((r) => r.url === '/orders').at(-1)!.headers['x-shop-version'], undefined);
+
+    const limited = () => http(`${node.gatewayUrl}/shop/limited`, { headers: { 'x-api-version': 'v2' } });
+    const statuses = [(await limited()).status, (await limited()).status, (await limited()).status];
+    assert.deepEqual(statuses, [200, 200, 429], 'two requests per minute on v2 /limited');
+    assert.equal((await http(`${node.gatewayUrl}/shop/limited`)).status, 200, 'the default version has no such limit');
+
+    // Keyboard only: open the Versions tab, type a name, Tab to its button, Enter adds the version.
+    await page.getByRole('tab', { name: 'Versions' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('New version name').focus();
+    await page.keyboard.type('v3');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('fieldset[data-version="v3"]').waitFor();
+    // A narrow window: one column, nothing wider than the screen.
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.getByRole('tab', { name: 'Endpoint rules' }).click();
+    await page.locator('select[name="rules-version"]').selectOption('v2');
+    await template.waitFor();
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    assert.ok(overflow <= 0, `no sideways scrolling at 420px (${overflow}px too wide)`);
+    await browser!.screenshot(page, 'dashboard-api-endpoint-rules-narrow');
+    await page.close();
+  });
+
+  it('protects an API from the authentication tab: an auth token read from a query parameter and stripped; a refused plugin path shows by its field', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Ledger');
+    await page.locator('input[name="proxy.listen_path"]').fill('/ledger/');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('tab', { name: 'Authentication' }).click();
+    await page.getByRole('switch', { name: /^Open API \(keyless\)/ }).uncheck();
+    assert.equal(await page.getByRole('checkbox', { name: 'Auth token' }).isChecked(), true, 'protected: the auth token by default');
+    await page.getByRole('switch', { name: 'Also accept the key as a query parameter' }).check();
+    await page.locator('input[name="auth.param_name"]').fill('api_key');
+    await page.getByRole('switch', { name: 'Strip the credentials before proxying' }).check();
+    await page.getByRole('checkbox', { name: 'Custom plugin (auth_check)' }).check();
+    await page.locator('select[name="base_identity_provided_by"]').selectOption('auth_token');
+    await page.locator('input[name="custom_middleware.auth_check.path"]').fill('../outside.js');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    const pluginError = page.locator('[data-field="custom_middleware.auth_check.path"] .field-error');
+    await pluginError.waitFor();
+    assert.match((await pluginError.textContent()) ?? '', /plugin path '\.\.\/outside\.js'/);
+    await browser!.screenshot(page, 'dashboard-api-authentication');
+    await page.getByRole('checkbox', { name: 'Custom plugin (auth_check)' }).uncheck();
+    assert.equal(await page.locator('select[name="base_identity_provided_by"]').count(), 0, 'one method: no base identity to choose');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    const id = /#\/apis\/([0-9a-f]{24})$/.exec(page.url())![1];
+    const record = await http(`${node.dashboardUrl}/api/apis/${id}`, { headers: { authorization: admin.key } });
+    const apiId = record.json.api_definition.api_id as string;
+    assert.deepEqual(record.json.api_definition.auth, { param_name: 'api_key', use_param: true });
+    const created = await http(`${node.dashboardUrl}/api/keys`, { method: 'POST', headers: { authorization: admin.key }, body: { rate: 100, per: 60, quota_max: -1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } } } });
+    assert.equal(created.status, 200, created.text);
+    const proxied = await eventually(async () => {
+      const res = await http(`${node.gatewayUrl}/ledger/entries?api_key=${encodeURIComponent(created.json.key_id)}&x=1`);
+      assert.equal(res.status, 200, res.text);
+      return res;
+    }, 5000);
+    assert.equal(proxied.json.url, '/entries?x=1', 'the key went no further than the gateway');
+    assert.equal((await http(`${node.gatewayUrl}/ledger/entries`)).status, 401);
+    await page.close();
+  });
+
   it('creates an OAS API in the document editor, lists the JSON pointer of a bad document, and the gateway proxies it', async () => {
     const page = await newPage();
     await signIn(page, admin.email);
@@ -307,6 +443,60 @@ describe('web dashboard in a browser (headless chromium)', function () {
     assert.equal(await applied.textContent(), 'Policies: Gold · APIs: Billing');
     await browser!.screenshot(page, 'dashboard-keys');
     await page.close();
+  });
+
+  it('gives a policy a quota of its own for one API and one of its versions, which the gateway enforces on keys of that policy', async () => {
+    const api = await http(`${node.dashboardUrl}/api/apis`, {
+      method: 'POST',
+      headers: { authorization: admin.key },
+      body: {
+        api_definition: {
+          name: 'Metered',
+          active: true,
+          use_keyless: false,
+          use_standard_auth: true,
+          proxy: { listen_path: '/metered/', target_url: upstream.url, strip_listen_path: true },
+          definition: { location: 'header', key: 'x-api-version' },
+          version_data: { not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, beta: { name: 'beta' } } },
+        },
+      },
+    });
+    assert.equal(api.status, 200, api.text);
+    const apiId = (await http(`${node.dashboardUrl}/api/apis/${api.json.Meta}`, { headers: { authorization: admin.key } })).json.api_definition.api_id as string;
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Policies' }).click();
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await page.locator('input[name="name"]').fill('Metered plan');
+    await page.getByRole('checkbox', { name: /^Metered \/metered\// }).check();
+    await page.getByRole('checkbox', { name: 'beta' }).uncheck();
+    await page.getByRole('switch', { name: 'Limits of its own for Metered' }).check();
+    await page.locator(`input[name="access_rights.${apiId}.limit.quota_max"]`).fill('2');
+    await page.locator(`input[name="access_rights.${apiId}.limit.quota_renewal_rate"]`).fill('3600');
+    await browser!.screenshot(page, 'dashboard-policy-per-api-limits');
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await page.waitForURL(/#\/policies\/[^/]+$/);
+    await page.getByText('Policy saved.').waitFor();
+    const policyId = /#\/policies\/([^/]+)$/.exec(page.url())![1];
+    const stored = await http(`${node.dashboardUrl}/api/portal/policies/${policyId}`, { headers: { authorization: admin.key } });
+    assert.equal(stored.json.quota_max, -1, 'the policy itself has no quota');
+    assert.deepEqual(stored.json.access_rights[apiId].versions, ['v1']);
+    assert.deepEqual(stored.json.access_rights[apiId].limit, { rate: 100, per: 60, quota_max: 2, quota_renewal_rate: 3600, throttle_interval: -1, throttle_retry_limit: -1, max_query_depth: -1 });
+    await page.reload();
+    assert.equal(await page.locator(`input[name="access_rights.${apiId}.limit.quota_max"]`).inputValue(), '2', 'the per-API quota reads back');
+    await page.close();
+
+    const key = await http(`${node.dashboardUrl}/api/keys`, { method: 'POST', headers: { authorization: admin.key }, body: { apply_policies: [policyId], access_rights: { [apiId]: { api_id: apiId } } } });
+    assert.equal(key.status, 200, key.text);
+    const call = () => http(`${node.gatewayUrl}/metered/usage`, { headers: { authorization: key.json.key_id } });
+    await eventually(async () => assert.equal((await call()).status, 200), 5000);
+    assert.equal((await call()).status, 200);
+    const refused = await call();
+    assert.equal(refused.status, 403, 'the third request is over the per-API quota of 2');
+    assert.match(refused.text, /Quota exceeded/);
+    const beta = await http(`${node.gatewayUrl}/metered/usage`, { headers: { authorization: key.json.key_id, 'x-api-version': 'beta' } });
+    assert.equal(beta.status, 403, 'the policy does not open version beta');
+    assert.doesNotMatch(beta.text, /Quota exceeded/);
   });
 
   it('shows the refused request in the analytics chart and the error breakdown', async () => {

@@ -176,6 +176,15 @@ for (const store of STORE_VARIANTS) {
         assert.deepEqual(res.json.data.apply_policies, [policyId]);
       });
 
+      it("refuses a per-API limit whose numbers are not numbers, naming the field", async () => {
+        const body = { name: 'Metered', rate: 50, per: 1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'], limit: { rate: 10, per: 60, quota_max: 'two' } } } };
+        const refused = await api(acme, '/portal/policies/', { method: 'POST', body });
+        assert.equal(refused.status, 400, refused.text);
+        assert.match(JSON.stringify(refused.json), new RegExp(`The 'policy\\.access_rights\\.${apiId}\\.limit\\.quota_max' field must be a number`));
+        const negative = await api(acme, '/portal/policies/', { method: 'POST', body: { ...body, access_rights: { [apiId]: { api_id: apiId, limit: { rate: -1, per: 60 } } } } });
+        assert.equal(negative.status, 400, negative.text);
+      });
+
       it('deletes the policy', async () => {
         assert.equal((await api(acme, `/portal/policies/${policyId}`, { method: 'DELETE' })).json.Message, 'Policy deleted');
         assert.equal((await api(acme, `/portal/policies/${policyId}`)).status, 404);

@@ -1,3 +1,5 @@
+import { AUTH_METHODS, isOn } from './designer/auth-modes';
+
 /** API definitions as the dashboard REST API stores them, and the small helpers the designer needs. */
 
 /** Definitions are open-ended JSON (SPEC.md "API definition"); the designer edits known paths. */
@@ -15,43 +17,11 @@ export function kindOf(def: Definition): 'GraphQL' | 'Stream' | 'REST' {
   return 'REST';
 }
 
-export const AUTH_MODES: Array<[string, string]> = [
-  ['keyless', 'Open (keyless)'],
-  ['token', 'Auth token'],
-  ['basic', 'Basic authentication'],
-  ['hmac', 'HMAC signatures'],
-  ['jwt', 'JSON Web Token'],
-  ['oauth2', 'OAuth 2.0'],
-  ['mtls', 'Mutual TLS'],
-  ['oidc', 'OpenID Connect'],
-  ['plugin', 'Custom plugin'],
-];
-
-const MODE_FLAGS: Record<string, string> = {
-  basic: 'use_basic_auth',
-  hmac: 'enable_signature_checking',
-  jwt: 'enable_jwt',
-  oauth2: 'use_oauth2',
-  mtls: 'use_mutual_tls_auth',
-  oidc: 'use_openid',
-  plugin: 'enable_coprocess_auth',
-};
-
-export function authModeOf(def: Definition): string {
-  if (def.use_keyless) return 'keyless';
-  for (const [mode, flag] of Object.entries(MODE_FLAGS)) if (def[flag]) return mode;
-  return 'token';
-}
-
-export function withAuthMode(def: Definition, mode: string): Definition {
-  const next: Definition = { ...def, use_keyless: mode === 'keyless', use_standard_auth: mode === 'token' };
-  for (const [other, flag] of Object.entries(MODE_FLAGS)) next[flag] = other === mode;
-  return next;
-}
-
+/** How the APIs list names an API's authentication: keyless, or its methods (plus mutual TLS). */
 export function authLabel(def: Definition): string {
-  const mode = authModeOf(def);
-  return AUTH_MODES.find(([value]) => value === mode)?.[1] ?? mode;
+  const methods = def.use_keyless === true ? ['Open (keyless)'] : AUTH_METHODS.filter((mode) => isOn(def, mode)).map((mode) => mode.label);
+  if (def.use_mutual_tls_auth === true) methods.push('Mutual TLS');
+  return methods.join(' + ');
 }
 
 /** The value at a dotted path (`proxy.listen_path`). */

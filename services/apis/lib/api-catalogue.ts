@@ -21,6 +21,7 @@ import { assertFitsColumns } from './column-limits';
 import { buildDefinition, isReservedListenPath } from './definition-rules';
 import { listenPathProblem } from './listen-path-rules';
 import { patternProblem } from './pattern-rules';
+import { versionProblem } from './version-rules';
 import { assertNoForeignOverlap, isLockConflict } from './route-ownership';
 import { assertServable } from './serving-checks';
 import { isSubgraphApi } from '../../../lib/graphql/federation/federated-definitions';
@@ -183,7 +184,7 @@ export class ApiCatalogue {
     if (isReservedListenPath(definition.proxy.listen_path)) {
       throw ApisErrors.invalid(`Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`);
     }
-    const problem = listenPathProblem(definition.proxy.listen_path) ?? patternProblem(definition);
+    const problem = listenPathProblem(definition.proxy.listen_path) ?? versionProblem(definition) ?? patternProblem(definition);
     if (problem) throw ApisErrors.invalid(problem);
     try {
       return await this.store.transaction(async (trx) => {

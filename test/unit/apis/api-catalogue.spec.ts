@@ -109,4 +109,18 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
     }
     await catalogue.create({ api_definition: definition('A', '/gwx') });
   });
+
+  it("refuses a version the gateway could not load, naming the version and the field", async () => {
+    const versioned = (version: Record<string, unknown>) => definition('V', '/v', { version_data: { not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, v2: { name: 'v2', ...version } } } });
+    await assert.rejects(catalogue.create({ api_definition: versioned({ expires: 'next tuesday' }) }), {
+      type: 'GW_ERR_APIS_INVALID',
+      message: "Version 'v2', expires: version expiry 'next tuesday' is not a date (use 'YYYY-MM-DD HH:MM')",
+    });
+    await assert.rejects(catalogue.create({ api_definition: versioned({ override_target: 'ftp://files.test' }) }), {
+      type: 'GW_ERR_APIS_INVALID',
+      message: "Version 'v2', override_target: 'ftp://files.test' is not an absolute http:// or https:// URL",
+    });
+    assert.deepEqual(events, [], 'nothing stored or announced');
+    await catalogue.create({ api_definition: versioned({ expires: '2030-01-02 15:04', override_target: 'https://v2.upstream.test' }) });
+  });
 });

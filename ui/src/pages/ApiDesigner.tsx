@@ -1,42 +1,18 @@
 import { useEffect, useState } from 'react';
 import { ApiError, del, get, messageOf, post, put, type Envelope } from '../api';
-import { NumberField, SelectField, TextField, Toggle } from '../components/form';
+import { NumberField, TextField, Toggle } from '../components/form';
 import { ErrorBox, Loading, Notice } from '../components/status';
-import { at, AUTH_MODES, authModeOf, newDefinition, setAt, withAuthMode, type ApiRecord, type Definition } from '../definition';
+import { at, newDefinition, setAt, type ApiRecord, type Definition } from '../definition';
 import { navigate } from '../router';
 import { useSession } from '../session';
-import { EndpointsTab } from './EndpointsTab';
+import { AuthTab } from '../designer/AuthTab';
+import { EndpointsTab } from '../designer/EndpointsTab';
+import { fieldErrors, placeOf, TABS, type Tab } from '../designer/errors';
+import { defaultVersionName } from '../designer/versions';
+import { VersionsTab } from '../designer/VersionsTab';
 import { GraphqlTab } from './GraphqlTab';
 import { HooksTab, type HookReference } from './HooksTab';
 import { RawJson } from './RawJson';
-
-const TABS = ['Core settings', 'Authentication', 'Endpoint rules', 'Rate limits and quotas', 'GraphQL', 'Webhooks', 'Raw definition'] as const;
-type Tab = (typeof TABS)[number];
-
-/** Which tab shows the field a server error names. */
-function tabOf(path: string): Tab {
-  if (/^(use_|enable_|auth|jwt_|basic_auth|hmac|openid|strip_auth)/.test(path)) return 'Authentication';
-  if (/(rate|quota|throttle)/.test(path)) return 'Rate limits and quotas';
-  if (path.startsWith('version_data')) return 'Endpoint rules';
-  if (path.startsWith('graphql')) return 'GraphQL';
-  if (path.startsWith('hook_references')) return 'Webhooks';
-  if (/^(name|proxy|active|slug)/.test(path)) return 'Core settings';
-  return 'Raw definition';
-}
-
-/**
- * Checks that name no field in quotes ("Version 'Default', extended_paths.white_list[0]: …",
- * GraphQL schema problems) still belong next to their tab's fields.
- */
-function unnamedFields(message: string, errors: string[]): Record<string, string> {
-  if (/^Invalid GraphQL schema/.test(message)) return { 'graphql.schema': errors.length > 0 ? `${message}: ${errors.join(' ')}` : message };
-  const hook = /^(hook_references\[\d+\])/.exec(message);
-  if (hook) return { hook_references: message };
-  const version = /^Version '([^']+)', (extended_paths[^:]*): (.*)$/.exec(message);
-  if (version) return { [`version_data.versions.${version[1]}.${version[2]}`]: `${version[2]}: ${version[3]}` };
-  if (/graphql|schema/i.test(message) && !/The '/.test(message)) return { 'graphql.schema': message };
-  return {};
-}
 
 export interface EditorProps {
   def: Definition;
@@ -58,6 +34,8 @@ export function ApiDesigner({ id }: { id: string }) {
   const [failure, setFailure] = useState<{ message: string; errors: string[] } | null>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
+  // The version whose endpoint rules show; undefined = the default version.
+  const [rulesVersion, setRulesVersion] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     if (creating) return setDef(newDefinition());
@@ -89,11 +67,15 @@ export function ApiDesigner({ id }: { id: string }) {
         setNotice('API saved.');
       }
     } catch (err) {
-      const fields = err instanceof ApiError ? { ...err.fields('api_definition.'), ...unnamedFields(err.message, err.errors) } : {};
+      const fields = fieldErrors(err);
       setErrors(fields);
       setFailure({ message: messageOf(err), errors: err instanceof ApiError ? err.errors : [] });
       const first = Object.keys(fields)[0];
-      if (first) setTab(tabOf(first));
+      if (first) {
+        const place = placeOf(first);
+        setTab(place.tab);
+        if (place.version) setRulesVersion(place.version);
+      }
     } finally {
       setBusy(false);
     }
@@ -108,6 +90,8 @@ export function ApiDesigner({ id }: { id: string }) {
     }
   };
   const props: EditorProps = { def, set, errors, readOnly };
+  const names = Object.keys(def.version_data?.versions ?? {});
+  const version = rulesVersion !== undefined && names.includes(rulesVersion) ? rulesVersion : defaultVersionName(def);
 
   return (
     <section>
@@ -156,8 +140,18 @@ export function ApiDesigner({ id }: { id: string }) {
       </div>
       <div role="tabpanel" aria-label={tab}>
         {tab === 'Core settings' && <CoreTab {...props} />}
-        {tab === 'Authentication' && <AuthTab {...props} />}
-        {tab === 'Endpoint rules' && <EndpointsTab {...props} replace={setDef} />}
+        {tab === 'Authentication' && <AuthTab {...props} replace={setDef} />}
+        {tab === 'Versions' && (
+          <VersionsTab
+            {...props}
+            replace={setDef}
+            onEditRules={(name) => {
+              setRulesVersion(name);
+              setTab('Endpoint rules');
+            }}
+          />
+        )}
+        {tab === 'Endpoint rules' && <EndpointsTab {...props} replace={setDef} version={version} onVersion={setRulesVersion} />}
         {tab === 'Rate limits and quotas' && <LimitsTab {...props} />}
         {tab === 'GraphQL' && <GraphqlTab {...props} />}
         {tab === 'Webhooks' && <HooksTab value={hooks ?? []} onChange={setHooks} error={errors.hook_references} readOnly={readOnly} />}
@@ -184,44 +178,6 @@ function CoreTab({ def, set, errors, readOnly }: EditorProps) {
   );
 }
 
-function AuthTab({ def, set, errors, readOnly }: EditorProps) {
-  const mode = authModeOf(def);
-  const text = (label: string, path: string, hint?: string) => (
-    <TextField label={label} name={path} value={String(at(def, path) ?? '')} onChange={(v) => set(path, v)} error={errors[path]} hint={hint} disabled={readOnly} />
-  );
-  return (
-    <fieldset>
-      <SelectField
-        label="Authentication mode"
-        name="auth_mode"
-        value={mode}
-        options={AUTH_MODES}
-        disabled={readOnly}
-        onChange={(next) => {
-          const changed = withAuthMode(def, next);
-          for (const [path, value] of Object.entries(changed)) if (value !== def[path]) set(path, value);
-        }}
-      />
-      {mode === 'keyless' && <p>Anyone can call this API: no credentials are checked. Rate limits apply per API only.</p>}
-      {mode === 'token' && text('Header carrying the key', 'auth.auth_header_name', 'Authorization by default')}
-      {mode === 'basic' && <Toggle label="Disable caching of credentials" name="basic_auth.disable_caching" checked={Boolean(at(def, 'basic_auth.disable_caching'))} onChange={(v) => set('basic_auth.disable_caching', v)} disabled={readOnly} />}
-      {mode === 'hmac' && text('Allowed clock skew (ms)', 'hmac_allowed_clock_skew')}
-      {mode === 'jwt' && (
-        <>
-          <SelectField label="Signing method" name="jwt_signing_method" value={String(def.jwt_signing_method ?? 'hmac')} options={[['hmac', 'HMAC'], ['rsa', 'RSA'], ['ecdsa', 'ECDSA']]} onChange={(v) => set('jwt_signing_method', v)} error={errors.jwt_signing_method} disabled={readOnly} />
-          {text('Source (secret, public key or JWKS URL)', 'jwt_source')}
-          {text('Identity claim', 'jwt_identity_base_field', 'sub by default')}
-          {text('Policy claim', 'jwt_policy_field_name')}
-        </>
-      )}
-      {mode === 'oauth2' && text('Allowed grant types (comma separated)', 'oauth_meta.allowed_access_types')}
-      {mode === 'mtls' && <p>Clients present a certificate listed in the API's client certificates (see Certificates).</p>}
-      {mode === 'oidc' && <p>Configure providers in the raw definition (<code>openid_options</code>).</p>}
-      {mode === 'plugin' && <p>Authentication is done by a custom plugin named in <code>custom_middleware.auth_check</code> (raw definition).</p>}
-    </fieldset>
-  );
-}
-
 function LimitsTab({ def, set, errors, readOnly }: EditorProps) {
   const number = (label: string, path: string, hint?: string) => (
     <NumberField label={label} name={path} value={Number(at(def, path) ?? 0)} onChange={(v) => set(path, v)} error={errors[path]} hint={hint} disabled={readOnly} />
@@ -236,7 +192,7 @@ function LimitsTab({ def, set, errors, readOnly }: EditorProps) {
       <Toggle label="Ignore the keys' rate limits" name="disable_rate_limit" checked={Boolean(def.disable_rate_limit)} onChange={(v) => set('disable_rate_limit', v)} disabled={readOnly} />
       <Toggle label="Ignore the keys' quotas" name="disable_quota" checked={Boolean(def.disable_quota)} onChange={(v) => set('disable_quota', v)} disabled={readOnly} />
       <p>
-        <small>Per-key rate limits and quotas are set on keys and policies.</small>
+        <small>Per-key rate limits and quotas are set on keys and policies (per API there too); per-endpoint limits on each version's Endpoint rules.</small>
       </p>
     </fieldset>
   );

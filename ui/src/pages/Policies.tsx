@@ -4,7 +4,7 @@ import { NumberField, TextField, Toggle } from '../components/form';
 import { ErrorBox, Loading, Notice, Show, useLoad } from '../components/status';
 import { navigate } from '../router';
 import { useSession } from '../session';
-import { AccessRights } from './access';
+import { PolicyAccess, type PolicyAccessRight } from './PolicyAccess';
 import { listPolicies, type PolicyRecord } from './PolicyPicker';
 
 /** Policies: the list, or one policy's editor (`#/policies/<id>`, `#/policies/new`). */
@@ -88,7 +88,7 @@ function PolicyEditor({ id }: { id: string }) {
       setNotice('Policy saved.');
     } catch (err) {
       setError(messageOf(err));
-      if (err instanceof ApiError) setErrors(err.fields('policy.'));
+      if (err instanceof ApiError) setErrors(policyErrors(err));
     }
   };
   const remove = async () => {
@@ -130,7 +130,15 @@ function PolicyEditor({ id }: { id: string }) {
         <NumberField label="Quota period (s)" name="quota_renewal_rate" value={policy.quota_renewal_rate} error={errors.quota_renewal_rate} onChange={(v) => set('quota_renewal_rate', v)} disabled={!writable} />
       </div>
       <Toggle label="Active" name="active" checked={policy.active} onChange={(v) => set('active', v)} disabled={!writable} />
-      <AccessRights value={policy.access_rights} onChange={(v) => set('access_rights', v)} disabled={!writable} />
+      <PolicyAccess value={policy.access_rights as Record<string, PolicyAccessRight>} onChange={(v) => set('access_rights', v)} policy={policy} errors={errors} disabled={!writable} />
     </section>
   );
+}
+
+/** Fields a refusal names: quoted by the validator ("The 'policy.rate' field …"), or leading the message ("access_rights.<api id>.api_id must be …"). */
+function policyErrors(err: ApiError): Record<string, string> {
+  const fields = err.fields('policy.');
+  const led = /^(access_rights(?:\.[A-Za-z0-9._~-]+?)?)(?::| )/.exec(err.message);
+  if (led && Object.keys(fields).length === 0) fields[led[1]] = err.message;
+  return fields;
 }
