@@ -36,6 +36,10 @@ function printBanner(node: RunningNode): void {
     lines.push(`  First start: secrets were generated and kept in ${secrets.file}`);
     if (secrets.generated.includes('adminSecret')) lines.push(`    admin-auth:          ${secrets.adminSecret}`);
     if (secrets.generated.includes('secret')) lines.push(`    x-gw-authorization:  ${secrets.secret}`);
+    // The dashboard has no user yet: its sign-in page leads to the setup, which asks for this secret.
+    if (secrets.generated.includes('adminSecret') && dashboardPort !== undefined) {
+      lines.push(`  Next: open the dashboard, choose "Set up gw" and give it the admin-auth secret above to create your organisation and first user.`);
+    }
   }
   lines.push('');
   process.stdout.write(lines.join('\n') + '\n');

@@ -19,6 +19,7 @@ import { playgroundFolder } from '../../lib/graphql/playground';
 import { dashboardGraphqlRouter } from './graphql/graphql-http';
 import { adminSurface } from './routes/admin';
 import { dashboardSurface } from './routes/dashboard';
+import { dashboardSessionRoutes } from './routes/dashboard-session';
 import { sessionSetCookie } from './routes/dashboard-users';
 
 /** The REST gateway of the dashboard port: `/api` (dashboard REST API) and `/admin`. */
@@ -56,8 +57,11 @@ export function apiService(runtime: Runtime): ServiceSchema {
         async () => (await callAction(this.broker, 'orgs.openPolicy.revision', {})).revision,
         this.logger,
       );
-      const gate = new OpenPolicyGate(policies, routePermissions('/api', dashboardSurface.routes), { debug: config.openPolicyDebug }, this.logger);
-      app.use('/api', buildRouter(this.broker, { ...dashboardSurface, admit: (caller, admission) => gate.admit(caller, admission) }));
+      // This node's own gateway's port when it runs one (GW_GATEWAY_PORT 0 picks a free one).
+      const gatewayPort = () => (this.broker.getLocalService('proxy') as unknown as { port?: number } | undefined)?.port ?? config.gatewayPort;
+      const routes = [...dashboardSurface.routes, ...dashboardSessionRoutes({ port: gatewayPort, host: config.host })];
+      const gate = new OpenPolicyGate(policies, routePermissions('/api', routes), { debug: config.openPolicyDebug }, this.logger);
+      app.use('/api', buildRouter(this.broker, { ...dashboardSurface, routes, admit: (caller, admission) => gate.admit(caller, admission) }));
       app.use('/admin', buildRouter(this.broker, adminSurface(config.adminSecret)));
       app.use(dashboardGraphqlRouter(this.broker, playgroundFolder(config.templatePath)));
       // The single sign-on landing: a nonce from POST /api/sso becomes a login session, once.

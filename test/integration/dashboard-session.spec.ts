@@ -29,7 +29,20 @@ describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/
       org: { id: acme.orgId, name: 'Acme' },
       is_admin: true,
       user_permissions: {},
+      gateway_url: node.gatewayUrl,
     });
+  });
+
+  it('names the gateway at GW_GATEWAY_PORT on a management node, which runs no gateway of its own', async () => {
+    const management = await startTestNode({ services: ['management'], gatewayPort: 18080 });
+    try {
+      const tenant = await createTenant(management.dashboardUrl, management.adminHeaders, 'Acme');
+      const me = await http(`${management.dashboardUrl}/api/me`, { headers: tenant.headers });
+      assert.equal(me.json.gateway_url, 'http://127.0.0.1:18080');
+    } finally {
+      await management.stop();
+      removeDir(management.dataDir);
+    }
   });
 
   it('answers any user, whatever their permissions, and never their access key', async () => {

@@ -60,6 +60,7 @@ describe('the start command (lib/main.ts)', function () {
     const gatewaySecret = /x-gw-authorization:\s+([0-9a-f]{32})/.exec(first.banner)?.[1];
     assert.ok(adminSecret && gatewaySecret, first.banner);
     assert.match(first.banner, /secrets were generated and kept in data\/secrets\.json/);
+    assert.match(first.banner, /open the dashboard, choose "Set up gw" and give it the admin-auth secret above/, 'the first start says how to get a dashboard user');
 
     const orgs = await http(`${first.dashboardUrl}/admin/organisations`, { headers: { 'admin-auth': adminSecret } });
     assert.equal(orgs.status, 200);

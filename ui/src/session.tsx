@@ -7,6 +7,8 @@ export interface Me {
   org: { id: string; name: string };
   is_admin: boolean;
   user_permissions: Record<string, Level>;
+  /** where the gateway serves the APIs, as the dashboard can tell (see services/api/lib/gateway-url.ts) */
+  gateway_url: string;
 }
 
 const RANK: Record<Level, number> = { deny: 0, read: 1, write: 2, admin: 3 };

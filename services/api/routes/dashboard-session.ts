@@ -1,18 +1,27 @@
 import type { Caller } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import type { Route } from '../../../lib/http/surface';
+import { gatewayUrlFor } from '../lib/gateway-url';
 import { SESSION_COOKIE, sessionCookie } from './dashboard-users';
+
+/** Where this node's gateway listens, as far as the dashboard can tell. */
+export interface GatewayLocation {
+  port(): number;
+  /** the bind address, shown when a request names no usable host */
+  host: string;
+}
 
 /**
  * Who is signed in, and signing out: what the web dashboard needs around `POST /api/login`.
  * The session cookie is HTTP-only, so the page cannot read it and asks `/api/me` instead.
+ * `/api/me` also names the gateway URL the pages show as "call it at" hints.
  */
-export const dashboardSessionRoutes: Array<Route<Caller>> = [
+export const dashboardSessionRoutes = (gateway: GatewayLocation): Array<Route<Caller>> => [
   {
     method: 'get',
     path: '/me',
     anyCaller: true,
-    handle: async ({ caller, call }) => {
+    handle: async ({ caller, call, headers }) => {
       const [user, org] = await Promise.all([
         call('users.get', { id: caller.user_id, org_scope: caller.org_id }),
         call('orgs.get', { id: caller.org_id }),
@@ -23,6 +32,7 @@ export const dashboardSessionRoutes: Array<Route<Caller>> = [
           org: { id: org.id, name: org.owner_name },
           is_admin: caller.is_admin,
           user_permissions: caller.user_permissions,
+          gateway_url: gatewayUrlFor(headers, gateway.port(), gateway.host),
         },
       };
     },

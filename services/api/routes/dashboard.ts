@@ -16,12 +16,12 @@ import { dashboardOAuthRoutes } from './dashboard-oauth';
 import { dashboardOasRoutes } from './dashboard-oas';
 import { dashboardStreamsRoutes } from './dashboard-streams';
 import { dashboardOrgRoutes } from './dashboard-org';
-import { dashboardSessionRoutes } from './dashboard-session';
 import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
 
 /**
  * The dashboard REST API (`/api`), SPEC.md "Dashboard REST API". Callers send their access key
- * in `Authorization`; every action is scoped to the caller's organisation.
+ * in `Authorization`; every action is scoped to the caller's organisation. The session routes
+ * (`/me`, `/logout`) need to know where the gateway listens and are added by the service.
  */
 export const dashboardSurface: Surface<Caller> = {
   name: 'dashboard',
@@ -102,7 +102,6 @@ export const dashboardSurface: Surface<Caller> = {
         return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
       },
     },
-    ...dashboardSessionRoutes,
     ...dashboardOAuthRoutes,
     ...dashboardKeyRoutes,
     ...dashboardUserRoutes,

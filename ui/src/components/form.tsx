@@ -28,7 +28,7 @@ export function Field({ label, error, hint, name, children }: FieldProps) {
   );
 }
 
-export function TextField(props: { label: string; value: string; onChange(value: string): void; error?: string; hint?: string; name?: string; type?: string; placeholder?: string; required?: boolean; disabled?: boolean }) {
+export function TextField(props: { label: string; value: string; onChange(value: string): void; error?: string; hint?: string; name?: string; type?: string; placeholder?: string; required?: boolean; disabled?: boolean; autoComplete?: string }) {
   return (
     <Field label={props.label} error={props.error} hint={props.hint} name={props.name}>
       {(a) => (
@@ -37,6 +37,7 @@ export function TextField(props: { label: string; value: string; onChange(value:
           type={props.type ?? 'text'}
           value={props.value}
           placeholder={props.placeholder}
+          autoComplete={props.autoComplete}
           required={props.required}
           disabled={props.disabled}
           onChange={(e: { target: HTMLInputElement }) => props.onChange(e.target.value)}

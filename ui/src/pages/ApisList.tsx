@@ -8,7 +8,7 @@ import { useSession } from '../session';
 
 /** The organisation's APIs: search by name or listen path, a page at a time. */
 export function ApisList() {
-  const { can } = useSession();
+  const { can, me } = useSession();
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
@@ -50,6 +50,10 @@ export function ApisList() {
             <p>{q ? `No API matches “${q}”.` : 'No APIs yet. Create one to start proxying requests.'}</p>
           ) : (
             <>
+              <p className="meta" data-testid="gateway-hint">
+                Call them on the gateway at <code>{me.gateway_url}</code> followed by their listen path, e.g.{' '}
+                <code>{`${me.gateway_url}${apis[0].api_definition.proxy?.listen_path ?? '/'}`}</code>
+              </p>
               <div className="overflow-auto">
                 <table className="striped">
                   <thead>

@@ -24,6 +24,7 @@ export function Keys() {
 }
 
 function CreateKey() {
+  const { me } = useSession();
   const [usePolicies, setUsePolicies] = useState(true);
   const [policies, setPolicies] = useState<string[]>([]);
   const [policyRights, setPolicyRights] = useState<Record<string, AccessRight>>({});
@@ -53,6 +54,10 @@ function CreateKey() {
         <p>Copy the key now: it is shown only once. Store it like a password.</p>
         <p className="key-line">
           <code data-testid="new-key">{created.key}</code> <CopyButton text={created.key} label="Copy key" />
+        </p>
+        <p data-testid="key-usage">
+          Send it in the <code>Authorization</code> header (or the header an API names) when you call an API it opens on the gateway, e.g.{' '}
+          <code>curl -H "Authorization: {created.key}" {me.gateway_url}/your-listen-path/</code>
         </p>
         <p>
           <small>

@@ -40,6 +40,10 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
           </button>
         </form>
         <footer>
+          <p>
+            <strong>First start?</strong> No user exists yet on a fresh gw: <a href="#/setup">Set up gw</a> with the admin secret <code>npm start</code> printed, to create
+            your organisation and your user.
+          </p>
           <small>Single sign-on users arrive here signed in through their provider's link.</small>
         </footer>
       </article>
