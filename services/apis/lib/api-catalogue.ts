@@ -27,6 +27,9 @@ import { assertServable } from './serving-checks';
 import { isSubgraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import { FederationOnSave } from './federation-on-save';
 
+/** How often a write MySQL failed to break a lock tie runs before the failure is answered. */
+const LOCK_CONFLICT_TRIES = 5;
+
 /**
  * Checks a definition must pass before it is stored, beyond its schema (plugin locations, hook
  * references); throws a coded 400. `hookReferences` is undefined when the caller keeps the
@@ -186,8 +189,8 @@ export class ApiCatalogue {
     }
     const problem = listenPathProblem(definition.proxy.listen_path) ?? versionProblem(definition) ?? patternProblem(definition);
     if (problem) throw ApisErrors.invalid(problem);
-    try {
-      return await this.store.transaction(async (trx) => {
+    const attempt = () =>
+      this.store.transaction(async (trx) => {
         await this.assertUnique(definition, previous, trx);
         await save(trx);
         const revisions = [await this.store.bumpRevision(trx)];
@@ -197,10 +200,20 @@ export class ApiCatalogue {
         }
         return revisions;
       });
-    } catch (err) {
-      if (!isUniqueViolation(err) && !isLockConflict(err)) throw err;
-      await this.assertUnique(definition, previous, undefined);
-      throw err;
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (err) {
+        // MySQL failed this transaction to break a lock tie with a concurrent write: the whole
+        // transaction was rolled back, so it runs again and its checks see the other write.
+        if (isLockConflict(err) && tries < LOCK_CONFLICT_TRIES) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * tries));
+          continue;
+        }
+        if (!isUniqueViolation(err) && !isLockConflict(err)) throw err;
+        await this.assertUnique(definition, previous, undefined);
+        throw err;
+      }
     }
   }
 
