@@ -26,6 +26,8 @@ describe('web dashboard in a browser (headless chromium)', function () {
   let admin: { email: string; key: string };
   let reader: { email: string };
   const pageProblems: string[] = [];
+  /** uncaught exceptions in the pages (React unmounts the whole app on one) */
+  const pageErrors: string[] = [];
   let keyHash = '';
 
   async function newPage(): Promise<Page> {
@@ -35,7 +37,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     page.setDefaultTimeout(10_000);
     await page.setViewportSize({ width: 1280, height: 800 });
     page.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
-    page.on('pageerror', (e) => pageProblems.push(e.message));
+    page.on('pageerror', (e) => (pageProblems.push(e.message), pageErrors.push(e.stack ?? e.message)));
     return page;
   }
 
@@ -85,6 +87,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const csp = pageProblems.filter((p) => /Content Security Policy|Refused to/i.test(p));
     assert.deepEqual(csp, [], 'the page broke no Content-Security-Policy rule');
     assert.deepEqual(browser?.offHost ?? [], [], 'the page loaded nothing from another host');
+    assert.deepEqual(pageErrors.splice(0), [], 'no uncaught exception in the page');
   });
 
   it('serves the UI at / with a strict CSP, index.html not cached and hashed assets cached for good; API clients keep the JSON index', async () => {
@@ -323,10 +326,17 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('table', { name: 'Errors by API and status' }).getByRole('row', { name: /Billing 401 1/ }).waitFor();
     await page.getByRole('table', { name: 'Top endpoints' }).getByText('/invoices').first().waitFor();
     await page.getByRole('table', { name: 'Requests by API' }).getByRole('row', { name: /Billing 2 1 1/ }).waitFor();
-    await page.getByRole('textbox', { name: /^Key hash/ }).fill(keyHash);
-    await page.getByRole('button', { name: 'Show' }).click();
-    await page.getByRole('article').filter({ hasText: 'Activity of one key' }).getByRole('row', { name: /\/invoices Billing 1 0/ }).waitFor();
+    // The key that made the request is in the top keys of the period; its row opens its activity.
+    const topKey = page.getByRole('table', { name: 'Top keys' }).getByRole('row', { name: `billing-robot ${keyHash} 1 1 0` });
+    await topKey.waitFor();
     await browser!.screenshot(page, 'dashboard-analytics');
+    await topKey.getByRole('link').click();
+    await page.waitForURL(new RegExp(`#/analytics/keys/${keyHash}$`));
+    const activity = page.getByTestId('client-activity');
+    await activity.getByRole('heading', { name: `Activity of key billing-robot ${keyHash}` }).waitFor();
+    await activity.getByRole('img', { name: 'Requests, successes and errors over time' }).locator('canvas').waitFor();
+    await activity.getByRole('table', { name: 'Endpoints called by this key' }).getByRole('row', { name: /\/invoices Billing 1 0/ }).waitFor();
+    await browser!.screenshot(page, 'dashboard-analytics-key');
     await page.getByRole('button', { name: 'Tables' }).click();
     const traffic = page.getByRole('table', { name: 'Requests over time' });
     await traffic.waitFor();
@@ -341,6 +351,54 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('link', { name: 'APIs' }).first().click();
     await page.getByRole('row', { name: /Orders/ }).waitFor();
     await browser!.screenshot(page, 'dashboard-apis-narrow');
+    await page.close();
+  });
+
+  it('edits a webhook (a refused URL shown at its field), keeps the change after a reload, and shows its delivery log', async () => {
+    const api = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { authorization: admin.key } });
+    const hook = await api('/hooks', { method: 'POST', body: { name: 'Alerts', method: 'POST', target_path: `${upstream.url}/alerts`, header_map: {}, event_timeout: 0 } });
+    assert.equal(hook.status, 200, hook.text);
+    const hookId = hook.json.Meta as string;
+    const guarded = await api('/apis', {
+      method: 'POST',
+      body: { api_definition: { name: 'Hooked', active: true, use_keyless: false, use_standard_auth: true, proxy: { listen_path: '/hooked/', target_url: upstream.url, strip_listen_path: true } },
+        hook_references: [{ event_name: 'AuthFailure', hook: { id: hookId, name: 'Alerts' }, event_timeout: 0 }],
+      },
+    });
+    assert.equal(guarded.status, 200, guarded.text);
+    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/hooked/x`)).status, 401), 5000);
+    assert.equal((await http(`${node.gatewayUrl}/hooked/x`, { headers: { authorization: 'not-a-key' } })).status, 403);
+    await eventually(async () => assert.equal((await api(`/hooks/${hookId}/deliveries`)).json.deliveries.length, 1), 5000);
+
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const row = page.getByRole('row', { name: /^Alerts POST http/ });
+    await row.getByRole('button', { name: 'Show log' }).click();
+    await page.getByRole('article', { name: 'Delivery log of Alerts' }).getByRole('row', { name: /AuthFailure delivered 1 200/ }).waitFor();
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Save webhook' });
+    await form.getByLabel('Target URL').fill('not a url');
+    await form.getByRole('button', { name: 'Save webhook' }).click();
+    const refused = form.locator('[data-field="target_path"] .field-error');
+    await refused.waitFor();
+    assert.match((await refused.textContent()) ?? '', /absolute http:\/\/ or https:\/\/ URL/);
+    await form.getByLabel('Name', { exact: true }).fill('Ops alerts');
+    await form.getByLabel('Method').selectOption('PUT');
+    await form.getByLabel('Target URL').fill(`${upstream.url}/ops`);
+    await form.getByLabel('Headers').fill('X-Team: ops');
+    await form.getByRole('button', { name: 'Save webhook' }).click();
+    await page.getByText('Webhook updated.').waitFor();
+    await browser!.screenshot(page, 'dashboard-webhook-edited');
+
+    await page.reload();
+    const edited = page.getByRole('row', { name: `Ops alerts PUT ${upstream.url}/ops Show log Edit Delete` });
+    await edited.waitFor();
+    await edited.getByRole('button', { name: 'Edit' }).click();
+    assert.equal(await page.getByRole('form', { name: 'Save webhook' }).getByLabel('Headers').inputValue(), 'X-Team: ops');
+    const stored = await api(`/hooks/${hookId}`);
+    assert.deepEqual([stored.json.name, stored.json.method, stored.json.target_path, stored.json.header_map], ['Ops alerts', 'PUT', `${upstream.url}/ops`, { 'X-Team': 'ops' }]);
     await page.close();
   });
 
