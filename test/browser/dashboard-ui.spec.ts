@@ -1,10 +1,15 @@
 import { strict as assert } from 'node:assert';
+import { createHash, X509Certificate } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { UI_CONTENT_SECURITY_POLICY } from '../../services/api/lib/web-ui';
 import { browserAvailable, launchBrowser, type TestBrowser } from '../support/browser';
+import { createTestPki } from '../support/certificates';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { form } from '../support/oauth';
 import { buildUi } from '../support/ui-build';
 import { startUpstream, type Upstream } from '../support/upstream';
 
@@ -302,7 +307,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     assert.equal(allowed.json.url, '/invoices');
 
     await page.getByRole('button', { name: 'Create another key' }).click();
-    await page.getByLabel('Key or key hash').fill(key);
+    await page.getByLabel('Key, key hash or basic-auth username').fill(key);
     await page.getByLabel('API').selectOption({ label: 'Billing' });
     await page.getByRole('button', { name: 'Look up' }).click();
     const applied = page.getByText(/^Policies: /);
@@ -399,6 +404,109 @@ describe('web dashboard in a browser (headless chromium)', function () {
     assert.equal(await page.getByRole('form', { name: 'Save webhook' }).getByLabel('Headers').inputValue(), 'X-Team: ops');
     const stored = await api(`/hooks/${hookId}`);
     assert.deepEqual([stored.json.name, stored.json.method, stored.json.target_path, stored.json.header_map], ['Ops alerts', 'PUT', `${upstream.url}/ops`, { 'X-Team': 'ops' }]);
+    await page.close();
+  });
+
+  it('uploads a certificate from a file (a bad one and a duplicate refused with the reason), shows its fingerprint, deletes it', async () => {
+    const pki = createTestPki();
+    try {
+      const issued = pki.issue('api.example.test', { dns: ['api.example.test'] });
+      const bundle = join(pki.dir, 'api-bundle.pem');
+      writeFileSync(bundle, issued.cert + issued.key);
+      const page = await newPage();
+      page.on('dialog', (dialog) => void dialog.accept());
+      await signIn(page, admin.email);
+      await page.getByRole('link', { name: 'Certificates' }).click();
+      const pem = page.getByLabel('Certificate (PEM, with its private key if it has one)');
+      await pem.fill('-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----');
+      await page.getByRole('button', { name: 'Add certificate' }).click();
+      const refused = page.locator('[data-field="cert"] .field-error');
+      await refused.waitFor();
+      assert.match((await refused.textContent()) ?? '', /^Failed to (decode|parse) certificate/);
+
+      await page.getByLabel('…or read it from a file').setInputFiles(bundle);
+      await eventually(async () => assert.match(await pem.inputValue(), /BEGIN CERTIFICATE[\s\S]*PRIVATE KEY/), 5000);
+      await page.getByRole('button', { name: 'Add certificate' }).click();
+      await page.getByText(/^Certificate added: /).waitFor();
+      const fingerprint = new X509Certificate(issued.cert).fingerprint256.replace(/:/g, '').toLowerCase();
+      assert.equal(((await page.getByTestId('cert-fingerprint').textContent()) ?? '').replace(/:/g, '').toLowerCase(), fingerprint);
+      await page.getByRole('article', { name: 'Certificate details' }).getByText('api.example.test', { exact: true }).waitFor();
+      const row = page.getByRole('table', { name: 'Certificates' }).getByRole('row', { name: /api\.example\.test gw test CA .* yes/ });
+      await row.waitFor();
+      await browser!.screenshot(page, 'dashboard-certificate-details');
+
+      await pem.fill(issued.cert);
+      await page.getByRole('button', { name: 'Add certificate' }).click();
+      await page.locator('[data-field="cert"] .field-error').getByText(/already exists/).waitFor();
+
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Certificate api.example.test deleted.').waitFor();
+      await row.waitFor({ state: 'detached' });
+      const listed = await http(`${node.dashboardUrl}/api/certs`, { headers: { authorization: admin.key } });
+      assert.deepEqual(listed.json.certs, []);
+      await page.close();
+    } finally {
+      pki.cleanup();
+    }
+  });
+
+  it("manages a basic-auth user (new password, delete) and an OAuth client's tokens (listed by hash, revoked)", async () => {
+    const api = (path: string, body: unknown) => http(`${node.dashboardUrl}/api${path}`, { method: 'POST', body, headers: { authorization: admin.key } });
+    const proxy = (listenPath: string) => ({ listen_path: listenPath, target_url: upstream.url, strip_listen_path: true });
+    const vault = await api('/apis', { api_definition: { name: 'Vault', active: true, use_keyless: false, use_basic_auth: true, proxy: proxy('/vault/') } });
+    assert.equal(vault.status, 200, vault.text);
+    const oauthMeta = { allowed_access_types: ['client_credentials'], allowed_authorize_types: ['token'], auth_login_redirect: 'http://login.example.test/' };
+    const apps = await api('/apis', { api_definition: { name: 'Apps', active: true, use_keyless: false, use_oauth2: true, oauth_meta: oauthMeta, proxy: proxy('/apps/') } });
+    assert.equal(apps.status, 200, apps.text);
+    const policy = await api('/portal/policies', { name: 'apps', rate: 1000, per: 60, quota_max: -1, access_rights: { [apps.json.ID]: { api_id: apps.json.ID, versions: [] } } });
+    const client = await api(`/apis/oauth/${apps.json.ID}`, { redirect_uri: 'http://client.example.test/cb', policy_id: policy.json.Meta });
+    assert.equal(client.status, 200, client.text);
+    const clientId = client.json.client_id as string;
+    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/apps/x`)).status, 401), 5000);
+    const issued = await http(`${node.gatewayUrl}/apps/oauth/token`, form({ grant_type: 'client_credentials', client_id: clientId, client_secret: client.json.secret }));
+    assert.equal(issued.status, 200, issued.text);
+    const token = issued.json.access_token as string;
+    const withToken = { authorization: `Bearer ${token}` };
+    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/apps/x`, { headers: withToken })).status, 200), 5000);
+    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`carla:${password}`).toString('base64')}` });
+    const vaultStatus = async (password: string) => (await http(`${node.gatewayUrl}/vault/x`, { headers: basic(password) })).status;
+
+    const page = await newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    const create = page.getByRole('form', { name: 'Create a basic-authentication user' });
+    await create.getByLabel('Username').fill('carla');
+    await create.getByLabel('Password').fill('first-pass-1');
+    await create.getByRole('checkbox', { name: /Vault/ }).check();
+    await create.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText('Basic-authentication user carla created.').waitFor();
+    await eventually(async () => assert.equal(await vaultStatus('first-pass-1'), 200), 5000);
+
+    await page.getByLabel('Key, key hash or basic-auth username').fill('carla');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const details = page.getByRole('region', { name: 'Key details' });
+    await details.getByRole('heading', { name: 'Basic-authentication user carla' }).waitFor();
+    await details.getByLabel('New password (empty: unchanged)').fill('second-pass-2');
+    await details.getByRole('button', { name: 'Save user' }).click();
+    await page.getByText('Basic-authentication user saved, with the new password.').waitFor();
+    await eventually(async () => {
+      assert.equal(await vaultStatus('second-pass-2'), 200);
+      assert.notEqual(await vaultStatus('first-pass-1'), 200, 'the old password no longer opens the API');
+    }, 5000);
+    await details.getByRole('button', { name: 'Delete user' }).click();
+    await page.getByText('Basic-authentication user carla deleted.').waitFor();
+    await eventually(async () => assert.notEqual(await vaultStatus('second-pass-2'), 200, 'a deleted user opens nothing'), 5000);
+
+    await page.getByRole('row', { name: new RegExp(clientId) }).getByRole('button', { name: 'Tokens' }).click();
+    const tokens = page.getByRole('region', { name: `Tokens of client ${clientId}` });
+    await tokens.getByRole('table', { name: 'Live tokens' }).getByRole('row', { name: new RegExp(`^${createHash('sha256').update(token).digest('hex')} `) }).waitFor();
+    await browser!.screenshot(page, 'dashboard-oauth-tokens');
+    await tokens.getByLabel('Access or refresh token to revoke').fill(token);
+    await tokens.getByRole('button', { name: 'Revoke token' }).click();
+    await tokens.getByText('If the token was one of this client, it no longer works.').waitFor();
+    await tokens.getByText('No live tokens for this client.').waitFor();
+    await eventually(async () => assert.notEqual((await http(`${node.gatewayUrl}/apps/x`, { headers: withToken })).status, 200), 5000);
     await page.close();
   });
 
