@@ -141,6 +141,33 @@ for (const store of STORE_VARIANTS) {
       assert.equal(res.json.pages, 1);
     });
 
+    it('answers the same through the dashboard GraphQL API (activityByKey, activityByOAuthClient)', async () => {
+      const date = new Date().toISOString().slice(0, 10);
+      const res = await http(`${node.dashboardUrl}/graphql`, {
+        method: 'POST',
+        headers: acme.headers,
+        body: {
+          query: `{
+            keys: activityByKey(from: "${date}", to: "${date}", apiId: "${ordersId}") { items { id { key alias } hits error } pages }
+            clients: activityByOAuthClient(from: "${date}", to: "${date}") { items { id { oauthClientId } hits } pages }
+            tooLong: activityByKey(from: "2024-01-01", to: "2025-01-01") { pages }
+          }`,
+        },
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.json.data.keys.items[0], { id: { key: keys.alice.hash, alias: 'alice' }, hits: 4, error: 1 });
+      assert.equal(res.json.data.keys.pages, 2);
+      assert.deepEqual(res.json.data.clients, {
+        items: [
+          { id: { oauthClientId: clients.second }, hits: 2 },
+          { id: { oauthClientId: clients.first }, hits: 1 },
+        ],
+        pages: 1,
+      });
+      assert.equal(res.json.data.tooLong, null);
+      assert.match(res.json.errors[0].message, /period is longer than 366 days/);
+    });
+
     it('counts nothing before the period', async () => {
       const before = '1/1/2024/31/12/2024';
       assert.deepEqual((await dashboard(acme, `/activity/keys/${before}`)).json, { data: [], pages: 0 });
