@@ -50,6 +50,8 @@ export interface AnalyticsRecord {
     iso_country?: string;
     api_id?: string;
     api_name?: string;
+    /** the OAuth client of the `oauth_client` grouping */
+    oauth_client_id?: string;
   };
   hits: number;
   success: number;
@@ -79,14 +81,24 @@ export type ActivityGrouping =
   /** per API and error response code (codes ≥ 400 only) */
   | 'error'
   /** per client country (ISO 3166-1 alpha-2; requests of unknown country are not counted) */
-  | 'geo';
+  | 'geo'
+  /** per key (hash, with its alias; keyless requests are not counted) */
+  | 'key'
+  /** per OAuth client (requests without a client are not counted) */
+  | 'oauth_client';
+
+/**
+ * The longest period an activity view reads, in days: the grouping runs in the database over
+ * every hourly row of the period, so the period bounds the work of one request.
+ */
+export const MAX_ACTIVITY_PERIOD_DAYS = 366;
 
 export interface AnalyticsActivityParams {
   org_id: string;
   group: ActivityGrouping;
   /** epoch ms, inclusive */
   from: number;
-  /** epoch ms, exclusive */
+  /** epoch ms, exclusive; at most MAX_ACTIVITY_PERIOD_DAYS after `from` */
   to: number;
   key_hash?: string;
   oauth_client_id?: string;
@@ -143,7 +155,7 @@ export const analyticsActionParams = {
   },
   activity: {
     org_id: 'string',
-    group: { type: 'enum', values: ['endpoint', 'api', 'day', 'hour', 'error', 'geo'] },
+    group: { type: 'enum', values: ['endpoint', 'api', 'day', 'hour', 'error', 'geo', 'key', 'oauth_client'] },
     from: { type: 'number', integer: true },
     to: { type: 'number', integer: true },
     key_hash: { type: 'string', optional: true },

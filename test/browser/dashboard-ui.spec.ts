@@ -1,10 +1,15 @@
 import { strict as assert } from 'node:assert';
+import { createHash, X509Certificate } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { UI_CONTENT_SECURITY_POLICY } from '../../services/api/lib/web-ui';
 import { browserAvailable, launchBrowser, type TestBrowser } from '../support/browser';
+import { createTestPki } from '../support/certificates';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { form } from '../support/oauth';
 import { buildUi } from '../support/ui-build';
 import { startUpstream, type Upstream } from '../support/upstream';
 
@@ -26,6 +31,8 @@ describe('web dashboard in a browser (headless chromium)', function () {
   let admin: { email: string; key: string };
   let reader: { email: string };
   const pageProblems: string[] = [];
+  /** uncaught exceptions in the pages (React unmounts the whole app on one) */
+  const pageErrors: string[] = [];
   let keyHash = '';
 
   async function newPage(): Promise<Page> {
@@ -35,7 +42,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     page.setDefaultTimeout(10_000);
     await page.setViewportSize({ width: 1280, height: 800 });
     page.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
-    page.on('pageerror', (e) => pageProblems.push(e.message));
+    page.on('pageerror', (e) => (pageProblems.push(e.message), pageErrors.push(e.stack ?? e.message)));
     return page;
   }
 
@@ -85,6 +92,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const csp = pageProblems.filter((p) => /Content Security Policy|Refused to/i.test(p));
     assert.deepEqual(csp, [], 'the page broke no Content-Security-Policy rule');
     assert.deepEqual(browser?.offHost ?? [], [], 'the page loaded nothing from another host');
+    assert.deepEqual(pageErrors.splice(0), [], 'no uncaught exception in the page');
   });
 
   it('serves the UI at / with a strict CSP, index.html not cached and hashed assets cached for good; API clients keep the JSON index', async () => {
@@ -435,7 +443,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
     assert.equal(allowed.json.url, '/invoices');
 
     await page.getByRole('button', { name: 'Create another key' }).click();
-    await page.getByLabel('Key or key hash').fill(key);
+    await page.getByLabel('Key, key hash or basic-auth username').fill(key);
     await page.getByLabel('API').selectOption({ label: 'Billing' });
     await page.getByRole('button', { name: 'Look up' }).click();
     const applied = page.getByText(/^Policies: /);
@@ -513,10 +521,17 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('table', { name: 'Errors by API and status' }).getByRole('row', { name: /Billing 401 1/ }).waitFor();
     await page.getByRole('table', { name: 'Top endpoints' }).getByText('/invoices').first().waitFor();
     await page.getByRole('table', { name: 'Requests by API' }).getByRole('row', { name: /Billing 2 1 1/ }).waitFor();
-    await page.getByRole('textbox', { name: /^Key hash/ }).fill(keyHash);
-    await page.getByRole('button', { name: 'Show' }).click();
-    await page.getByRole('article').filter({ hasText: 'Activity of one key' }).getByRole('row', { name: /\/invoices Billing 1 0/ }).waitFor();
+    // The key that made the request is in the top keys of the period; its row opens its activity.
+    const topKey = page.getByRole('table', { name: 'Top keys' }).getByRole('row', { name: `billing-robot ${keyHash} 1 1 0` });
+    await topKey.waitFor();
     await browser!.screenshot(page, 'dashboard-analytics');
+    await topKey.getByRole('link').click();
+    await page.waitForURL(new RegExp(`#/analytics/keys/${keyHash}$`));
+    const activity = page.getByTestId('client-activity');
+    await activity.getByRole('heading', { name: `Activity of key billing-robot ${keyHash}` }).waitFor();
+    await activity.getByRole('img', { name: 'Requests, successes and errors over time' }).locator('canvas').waitFor();
+    await activity.getByRole('table', { name: 'Endpoints called by this key' }).getByRole('row', { name: /\/invoices Billing 1 0/ }).waitFor();
+    await browser!.screenshot(page, 'dashboard-analytics-key');
     await page.getByRole('button', { name: 'Tables' }).click();
     const traffic = page.getByRole('table', { name: 'Requests over time' });
     await traffic.waitFor();
@@ -531,6 +546,157 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('link', { name: 'APIs' }).first().click();
     await page.getByRole('row', { name: /Orders/ }).waitFor();
     await browser!.screenshot(page, 'dashboard-apis-narrow');
+    await page.close();
+  });
+
+  it('edits a webhook (a refused URL shown at its field), keeps the change after a reload, and shows its delivery log', async () => {
+    const api = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { authorization: admin.key } });
+    const hook = await api('/hooks', { method: 'POST', body: { name: 'Alerts', method: 'POST', target_path: `${upstream.url}/alerts`, header_map: {}, event_timeout: 0 } });
+    assert.equal(hook.status, 200, hook.text);
+    const hookId = hook.json.Meta as string;
+    const guarded = await api('/apis', {
+      method: 'POST',
+      body: { api_definition: { name: 'Hooked', active: true, use_keyless: false, use_standard_auth: true, proxy: { listen_path: '/hooked/', target_url: upstream.url, strip_listen_path: true } },
+        hook_references: [{ event_name: 'AuthFailure', hook: { id: hookId, name: 'Alerts' }, event_timeout: 0 }],
+      },
+    });
+    assert.equal(guarded.status, 200, guarded.text);
+    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/hooked/x`)).status, 401), 5000);
+    assert.equal((await http(`${node.gatewayUrl}/hooked/x`, { headers: { authorization: 'not-a-key' } })).status, 403);
+    await eventually(async () => assert.equal((await api(`/hooks/${hookId}/deliveries`)).json.deliveries.length, 1), 5000);
+
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const row = page.getByRole('row', { name: /^Alerts POST http/ });
+    await row.getByRole('button', { name: 'Show log' }).click();
+    await page.getByRole('article', { name: 'Delivery log of Alerts' }).getByRole('row', { name: /AuthFailure delivered 1 200/ }).waitFor();
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Save webhook' });
+    await form.getByLabel('Target URL').fill('not a url');
+    await form.getByRole('button', { name: 'Save webhook' }).click();
+    const refused = form.locator('[data-field="target_path"] .field-error');
+    await refused.waitFor();
+    assert.match((await refused.textContent()) ?? '', /absolute http:\/\/ or https:\/\/ URL/);
+    await form.getByLabel('Name', { exact: true }).fill('Ops alerts');
+    await form.getByLabel('Method').selectOption('PUT');
+    await form.getByLabel('Target URL').fill(`${upstream.url}/ops`);
+    await form.getByLabel('Headers').fill('X-Team: ops');
+    await form.getByRole('button', { name: 'Save webhook' }).click();
+    await page.getByText('Webhook updated.').waitFor();
+    await browser!.screenshot(page, 'dashboard-webhook-edited');
+
+    await page.reload();
+    const edited = page.getByRole('row', { name: `Ops alerts PUT ${upstream.url}/ops Show log Edit Delete` });
+    await edited.waitFor();
+    await edited.getByRole('button', { name: 'Edit' }).click();
+    assert.equal(await page.getByRole('form', { name: 'Save webhook' }).getByLabel('Headers').inputValue(), 'X-Team: ops');
+    const stored = await api(`/hooks/${hookId}`);
+    assert.deepEqual([stored.json.name, stored.json.method, stored.json.target_path, stored.json.header_map], ['Ops alerts', 'PUT', `${upstream.url}/ops`, { 'X-Team': 'ops' }]);
+    await page.close();
+  });
+
+  it('uploads a certificate from a file (a bad one and a duplicate refused with the reason), shows its fingerprint, deletes it', async () => {
+    const pki = createTestPki();
+    try {
+      const issued = pki.issue('api.example.test', { dns: ['api.example.test'] });
+      const bundle = join(pki.dir, 'api-bundle.pem');
+      writeFileSync(bundle, issued.cert + issued.key);
+      const page = await newPage();
+      page.on('dialog', (dialog) => void dialog.accept());
+      await signIn(page, admin.email);
+      await page.getByRole('link', { name: 'Certificates' }).click();
+      const pem = page.getByLabel('Certificate (PEM, with its private key if it has one)');
+      await pem.fill('-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----');
+      await page.getByRole('button', { name: 'Add certificate' }).click();
+      const refused = page.locator('[data-field="cert"] .field-error');
+      await refused.waitFor();
+      assert.match((await refused.textContent()) ?? '', /^Failed to (decode|parse) certificate/);
+
+      await page.getByLabel('…or read it from a file').setInputFiles(bundle);
+      await eventually(async () => assert.match(await pem.inputValue(), /BEGIN CERTIFICATE[\s\S]*PRIVATE KEY/), 5000);
+      await page.getByRole('button', { name: 'Add certificate' }).click();
+      await page.getByText(/^Certificate added: /).waitFor();
+      const fingerprint = new X509Certificate(issued.cert).fingerprint256.replace(/:/g, '').toLowerCase();
+      assert.equal(((await page.getByTestId('cert-fingerprint').textContent()) ?? '').replace(/:/g, '').toLowerCase(), fingerprint);
+      await page.getByRole('article', { name: 'Certificate details' }).getByText('api.example.test', { exact: true }).waitFor();
+      const row = page.getByRole('table', { name: 'Certificates' }).getByRole('row', { name: /api\.example\.test gw test CA .* yes/ });
+      await row.waitFor();
+      await browser!.screenshot(page, 'dashboard-certificate-details');
+
+      await pem.fill(issued.cert);
+      await page.getByRole('button', { name: 'Add certificate' }).click();
+      await page.locator('[data-field="cert"] .field-error').getByText(/already exists/).waitFor();
+
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Certificate api.example.test deleted.').waitFor();
+      await row.waitFor({ state: 'detached' });
+      const listed = await http(`${node.dashboardUrl}/api/certs`, { headers: { authorization: admin.key } });
+      assert.deepEqual(listed.json.certs, []);
+      await page.close();
+    } finally {
+      pki.cleanup();
+    }
+  });
+
+  it("manages a basic-auth user (new password, delete) and an OAuth client's tokens (listed by hash, revoked)", async () => {
+    const api = (path: string, body: unknown) => http(`${node.dashboardUrl}/api${path}`, { method: 'POST', body, headers: { authorization: admin.key } });
+    const proxy = (listenPath: string) => ({ listen_path: listenPath, target_url: upstream.url, strip_listen_path: true });
+    const vault = await api('/apis', { api_definition: { name: 'Vault', active: true, use_keyless: false, use_basic_auth: true, proxy: proxy('/vault/') } });
+    assert.equal(vault.status, 200, vault.text);
+    const oauthMeta = { allowed_access_types: ['client_credentials'], allowed_authorize_types: ['token'], auth_login_redirect: 'http://login.example.test/' };
+    const apps = await api('/apis', { api_definition: { name: 'Apps', active: true, use_keyless: false, use_oauth2: true, oauth_meta: oauthMeta, proxy: proxy('/apps/') } });
+    assert.equal(apps.status, 200, apps.text);
+    const policy = await api('/portal/policies', { name: 'apps', rate: 1000, per: 60, quota_max: -1, access_rights: { [apps.json.ID]: { api_id: apps.json.ID, versions: [] } } });
+    const client = await api(`/apis/oauth/${apps.json.ID}`, { redirect_uri: 'http://client.example.test/cb', policy_id: policy.json.Meta });
+    assert.equal(client.status, 200, client.text);
+    const clientId = client.json.client_id as string;
+    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/apps/x`)).status, 401), 5000);
+    const issued = await http(`${node.gatewayUrl}/apps/oauth/token`, form({ grant_type: 'client_credentials', client_id: clientId, client_secret: client.json.secret }));
+    assert.equal(issued.status, 200, issued.text);
+    const token = issued.json.access_token as string;
+    const withToken = { authorization: `Bearer ${token}` };
+    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/apps/x`, { headers: withToken })).status, 200), 5000);
+    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`carla:${password}`).toString('base64')}` });
+    const vaultStatus = async (password: string) => (await http(`${node.gatewayUrl}/vault/x`, { headers: basic(password) })).status;
+
+    const page = await newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    const create = page.getByRole('form', { name: 'Create a basic-authentication user' });
+    await create.getByLabel('Username').fill('carla');
+    await create.getByLabel('Password').fill('first-pass-1');
+    await create.getByRole('checkbox', { name: /Vault/ }).check();
+    await create.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText('Basic-authentication user carla created.').waitFor();
+    await eventually(async () => assert.equal(await vaultStatus('first-pass-1'), 200), 5000);
+
+    await page.getByLabel('Key, key hash or basic-auth username').fill('carla');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const details = page.getByRole('region', { name: 'Key details' });
+    await details.getByRole('heading', { name: 'Basic-authentication user carla' }).waitFor();
+    await details.getByLabel('New password (empty: unchanged)').fill('second-pass-2');
+    await details.getByRole('button', { name: 'Save user' }).click();
+    await page.getByText('Basic-authentication user saved, with the new password.').waitFor();
+    await eventually(async () => {
+      assert.equal(await vaultStatus('second-pass-2'), 200);
+      assert.notEqual(await vaultStatus('first-pass-1'), 200, 'the old password no longer opens the API');
+    }, 5000);
+    await details.getByRole('button', { name: 'Delete user' }).click();
+    await page.getByText('Basic-authentication user carla deleted.').waitFor();
+    await eventually(async () => assert.notEqual(await vaultStatus('second-pass-2'), 200, 'a deleted user opens nothing'), 5000);
+
+    await page.getByRole('row', { name: new RegExp(clientId) }).getByRole('button', { name: 'Tokens' }).click();
+    const tokens = page.getByRole('region', { name: `Tokens of client ${clientId}` });
+    await tokens.getByRole('table', { name: 'Live tokens' }).getByRole('row', { name: new RegExp(`^${createHash('sha256').update(token).digest('hex')} `) }).waitFor();
+    await browser!.screenshot(page, 'dashboard-oauth-tokens');
+    await tokens.getByLabel('Access or refresh token to revoke').fill(token);
+    await tokens.getByRole('button', { name: 'Revoke token' }).click();
+    await tokens.getByText('If the token was one of this client, it no longer works.').waitFor();
+    await tokens.getByText('No live tokens for this client.').waitFor();
+    await eventually(async () => assert.notEqual((await http(`${node.gatewayUrl}/apps/x`, { headers: withToken })).status, 200), 5000);
     await page.close();
   });
 

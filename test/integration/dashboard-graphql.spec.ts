@@ -258,7 +258,7 @@ describe('dashboard GraphQL API (POST /graphql, GET /playground)', () => {
       const res = await graphql(acme.headers, getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true }));
       assert.equal(res.status, 200, res.text);
       const query = res.json.data.__schema.types.find((t: { name: string }) => t.name === 'Query');
-      assert.deepEqual(query.fields.map((f: { name: string }) => f.name).sort(), ['activityByApi', 'activityByCountry', 'activityByEndpoint', 'api', 'apis', 'errorsByApi', 'key', 'keys', 'policies', 'policy', 'usage']);
+      assert.deepEqual(query.fields.map((f: { name: string }) => f.name).sort(), ['activityByApi', 'activityByCountry', 'activityByEndpoint', 'activityByKey', 'activityByOAuthClient', 'api', 'apis', 'errorsByApi', 'key', 'keys', 'policies', 'policy', 'usage']);
     });
 
     it('answers 405 to other methods on /graphql', async () => {

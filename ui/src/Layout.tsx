@@ -86,7 +86,7 @@ function Page({ section, rest }: { section: string; rest: string[] }) {
     case 'policies':
       return <Policies id={rest[0]} />;
     case 'analytics':
-      return <Analytics />;
+      return <Analytics rest={rest} />;
     case 'users':
       return <Users />;
     case 'webhooks':

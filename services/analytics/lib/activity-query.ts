@@ -1,19 +1,27 @@
 import type { Knex } from 'knex';
-import type { AnalyticsActivityParams, AnalyticsActivityResult, AnalyticsRecord } from '../../../contracts/analytics/actions';
+import { MAX_ACTIVITY_PERIOD_DAYS, type ActivityGrouping, type AnalyticsActivityParams, type AnalyticsActivityResult, type AnalyticsRecord } from '../../../contracts/analytics/actions';
+import { Errors } from 'moleculer';
 import { pageCount, pageWindow } from '../../../lib/pagination';
 
-/** The hourly columns each grouping keeps apart (besides the organisation). */
-const GROUP_COLUMNS: Record<AnalyticsActivityParams['group'], string[]> = {
-  endpoint: ['api_id', 'path', 'method'],
-  api: ['api_id'],
-  error: ['api_id', 'code'],
-  hour: ['hour_start'],
-  day: ['hour_start'],
-  geo: ['iso_country'],
+const DAY = 86_400_000;
+
+/**
+ * What each grouping keeps apart (besides the organisation): result name → SQL expression. The
+ * day of an hourly row is integer arithmetic both SQLite and MySQL/MariaDB evaluate alike.
+ */
+const GROUP_BY: Record<ActivityGrouping, Record<string, string>> = {
+  endpoint: { api_id: 'api_id', path: 'path', method: 'method' },
+  api: { api_id: 'api_id' },
+  error: { api_id: 'api_id', code: 'code' },
+  hour: { hour_start: 'hour_start' },
+  day: { hour_start: `hour_start - (hour_start % ${DAY})` },
+  geo: { iso_country: 'iso_country' },
+  key: { key_hash: 'key_hash' },
+  oauth_client: { oauth_client_id: 'oauth_client_id' },
 };
 
 /** The groupings the per-country aggregates (analytics_hourly_geo) can answer. */
-const PER_COUNTRY_GROUPS: ReadonlySet<AnalyticsActivityParams['group']> = new Set(['geo', 'api', 'day', 'hour']);
+const PER_COUNTRY_GROUPS: ReadonlySet<ActivityGrouping> = new Set(['geo', 'api', 'day', 'hour']);
 
 /**
  * The table a view reads: the per-country aggregates for the country views, which keep no key,
@@ -34,6 +42,8 @@ interface GroupRow {
   code?: number;
   hour_start?: number | string;
   iso_country?: string;
+  key_hash?: string;
+  oauth_client_id?: string;
   api_name: string;
   alias: string;
   hits: number | string;
@@ -43,56 +53,63 @@ interface GroupRow {
   latency_min: number | string;
   latency_max: number | string;
   upstream_sum: number | string;
-  upstream_min: number | string;
   upstream_max: number | string;
+  upstream_min: number | string;
   last_hit: number | string;
 }
 
 /**
  * Reads the hourly aggregates of one organisation in a period, grouped for one dashboard view,
- * busiest group first (time-series views: oldest first), one page of `pageSize`.
+ * busiest group first (time-series views: oldest first), one page of `pageSize`. The database
+ * groups, orders and pages: only the page crosses to this process, however many groups there are.
  */
 export async function queryActivity(db: Knex, params: AnalyticsActivityParams, pageSize: number): Promise<AnalyticsActivityResult> {
-  const columns = GROUP_COLUMNS[params.group];
+  if (params.to - params.from > MAX_ACTIVITY_PERIOD_DAYS * DAY) {
+    throw new Errors.ValidationError(`analytics.activity: the period is longer than ${MAX_ACTIVITY_PERIOD_DAYS} days`, 'VALIDATION_ERROR', { from: params.from, to: params.to });
+  }
   const table = tableOf(params);
-  const query = db(table)
+  const groupBy = Object.entries(GROUP_BY[params.group]);
+  const grouped = db(table)
     .where('org_id', params.org_id)
     .andWhere('hour_start', '>=', params.from)
     .andWhere('hour_start', '<', params.to)
-    .select(columns)
-    .select(
-      db.raw('max(api_name) as api_name'),
-      db.raw(table === 'analytics_hourly' ? 'max(alias) as alias' : "'' as alias"),
-      db.raw('sum(hits) as hits'),
-      db.raw('sum(success) as success'),
-      db.raw('sum(error) as error'),
-      db.raw('sum(latency_sum) as latency_sum'),
-      db.raw('min(latency_min) as latency_min'),
-      db.raw('max(latency_max) as latency_max'),
-      db.raw('sum(upstream_sum) as upstream_sum'),
-      db.raw('min(upstream_min) as upstream_min'),
-      db.raw('max(upstream_max) as upstream_max'),
-      db.raw('max(last_hit) as last_hit'),
-    )
-    .groupBy(columns);
-  if (params.key_hash !== undefined) query.andWhere('key_hash', params.key_hash);
-  if (params.oauth_client_id !== undefined) query.andWhere('oauth_client_id', params.oauth_client_id);
-  if (params.api_id !== undefined) query.andWhere('api_id', params.api_id);
-  if (params.iso_country !== undefined) query.andWhere('iso_country', params.iso_country);
-  if (params.group === 'endpoint') query.andWhere('path', '<>', '');
-  if (params.group === 'error') query.andWhere('code', '>=', 400);
-  const rows = (await query) as GroupRow[];
+    .select(groupBy.map(([name, expression]) => (name === expression ? name : db.raw(`${expression} as ${name}`))))
+    .groupByRaw(groupBy.map(([, expression]) => expression).join(', '));
+  if (params.key_hash !== undefined) grouped.andWhere('key_hash', params.key_hash);
+  if (params.oauth_client_id !== undefined) grouped.andWhere('oauth_client_id', params.oauth_client_id);
+  if (params.api_id !== undefined) grouped.andWhere('api_id', params.api_id);
+  if (params.iso_country !== undefined) grouped.andWhere('iso_country', params.iso_country);
+  if (params.group === 'endpoint') grouped.andWhere('path', '<>', '');
+  if (params.group === 'error') grouped.andWhere('code', '>=', 400);
+  if (params.group === 'key') grouped.andWhere('key_hash', '<>', '');
+  if (params.group === 'oauth_client') grouped.andWhere('oauth_client_id', '<>', '');
 
-  let groups: Group[] = rows.map((row) => ({ row, key: columns.map((column) => String(row[column as keyof GroupRow])).join('\u0000'), totals: totalsOf(row) }));
-  if (params.group === 'day') groups = foldDays(groups);
-  const timeSeries = params.group === 'day' || params.group === 'hour';
-  groups.sort((a, b) => (timeSeries ? Number(a.row.hour_start) - Number(b.row.hour_start) : b.totals.hits - a.totals.hits || (a.key < b.key ? -1 : 1)));
+  const [{ total }] = await db.from(grouped.clone().as('groups')).count({ total: '*' });
+  const pages = pageCount(Number(total), pageSize);
   const window = pageWindow(params.page ?? 1, pageSize);
-  const page = groups.slice(window.offset, window.limit === undefined ? undefined : window.offset + window.limit);
-  return {
-    data: page.map((group) => toRecord(params, group)),
-    pages: pageCount(groups.length, pageSize),
-  };
+  if (window.limit === 0) return { data: [], pages };
+
+  const page = grouped.select(
+    db.raw('max(api_name) as api_name'),
+    db.raw(table === 'analytics_hourly' ? 'max(alias) as alias' : "'' as alias"),
+    db.raw('sum(hits) as hits'),
+    db.raw('sum(success) as success'),
+    db.raw('sum(error) as error'),
+    db.raw('sum(latency_sum) as latency_sum'),
+    db.raw('min(latency_min) as latency_min'),
+    db.raw('max(latency_max) as latency_max'),
+    db.raw('sum(upstream_sum) as upstream_sum'),
+    db.raw('min(upstream_min) as upstream_min'),
+    db.raw('max(upstream_max) as upstream_max'),
+    db.raw('max(last_hit) as last_hit'),
+  );
+  const timeSeries = params.group === 'day' || params.group === 'hour';
+  // Busiest first; equal counts in the order of the grouping columns, so pages never overlap.
+  if (!timeSeries) page.orderByRaw('sum(hits) desc');
+  page.orderByRaw(groupBy.map(([, expression]) => `${expression} asc`).join(', '));
+  if (window.limit !== undefined) page.limit(window.limit).offset(window.offset);
+  const rows = (await page) as GroupRow[];
+  return { data: rows.map((row) => toRecord(params, row)), pages };
 }
 
 interface Totals {
@@ -108,12 +125,7 @@ interface Totals {
   lastHit: number;
 }
 
-interface Group {
-  row: GroupRow;
-  key: string;
-  totals: Totals;
-}
-
+/** The sums of a row as numbers (MySQL answers sums of integers as decimal strings). */
 function totalsOf(row: GroupRow): Totals {
   return {
     hits: Number(row.hits),
@@ -129,38 +141,10 @@ function totalsOf(row: GroupRow): Totals {
   };
 }
 
-const DAY = 86_400_000;
-
-/** Hourly groups (sorted or not) folded into one group per UTC day. */
-function foldDays(hours: Group[]): Group[] {
-  const days = new Map<number, Group>();
-  for (const hour of hours) {
-    const day = Math.floor(Number(hour.row.hour_start) / DAY) * DAY;
-    const found = days.get(day);
-    if (!found) {
-      days.set(day, { row: { ...hour.row, hour_start: day }, key: String(day), totals: { ...hour.totals } });
-      continue;
-    }
-    const a = found.totals;
-    const b = hour.totals;
-    a.hits += b.hits;
-    a.success += b.success;
-    a.error += b.error;
-    a.latencySum += b.latencySum;
-    a.upstreamSum += b.upstreamSum;
-    a.latencyMin = Math.min(a.latencyMin, b.latencyMin);
-    a.latencyMax = Math.max(a.latencyMax, b.latencyMax);
-    a.upstreamMin = Math.min(a.upstreamMin, b.upstreamMin);
-    a.upstreamMax = Math.max(a.upstreamMax, b.upstreamMax);
-    a.lastHit = Math.max(a.lastHit, b.lastHit);
-    if (hour.row.alias > found.row.alias) found.row.alias = hour.row.alias;
-  }
-  return [...days.values()];
-}
-
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
-function toRecord(params: AnalyticsActivityParams, { row, totals }: Group): AnalyticsRecord {
+function toRecord(params: AnalyticsActivityParams, row: GroupRow): AnalyticsRecord {
+  const totals = totalsOf(row);
   const id: AnalyticsRecord['id'] = {};
   if (row.hour_start !== undefined) {
     const at = new Date(Number(row.hour_start));
@@ -172,7 +156,9 @@ function toRecord(params: AnalyticsActivityParams, { row, totals }: Group): Anal
   if (row.code !== undefined) id.code = Number(row.code);
   const country = row.iso_country ?? params.iso_country;
   if (country !== undefined) id.iso_country = country;
-  if (params.key_hash !== undefined) Object.assign(id, { key: params.key_hash, alias: row.alias });
+  if (row.key_hash !== undefined) Object.assign(id, { key: row.key_hash, alias: row.alias });
+  else if (params.key_hash !== undefined) Object.assign(id, { key: params.key_hash, alias: row.alias });
+  if (row.oauth_client_id !== undefined) id.oauth_client_id = row.oauth_client_id;
   const latency = round(totals.latencySum / totals.hits);
   return {
     id,

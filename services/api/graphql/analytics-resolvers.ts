@@ -41,12 +41,14 @@ export const analyticsResolvers = {
   usage: guarded('analytics', (args: PeriodArgs & { resolution?: 'HOUR' | 'DAY' }, ctx) => activity(args.resolution === 'HOUR' ? 'hour' : 'day', args, ctx)),
   errorsByApi: guarded('analytics', (args: PeriodArgs, ctx) => activity('error', args, ctx)),
   activityByCountry: guarded('analytics', (args: PeriodArgs, ctx) => activity('geo', args, ctx)),
+  activityByKey: guarded('analytics', (args: PeriodArgs, ctx) => activity('key', args, ctx)),
+  activityByOAuthClient: guarded('analytics', (args: PeriodArgs, ctx) => activity('oauth_client', args, ctx)),
 };
 
 function recordOf(record: AnalyticsRecord) {
-  const { iso_country: isoCountry, api_id: apiId, api_name: apiName, ...id } = record.id;
+  const { iso_country: isoCountry, api_id: apiId, api_name: apiName, oauth_client_id: oauthClientId, ...id } = record.id;
   return {
-    id: { ...id, isoCountry, apiId, apiName },
+    id: { ...id, isoCountry, apiId, apiName, oauthClientId },
     hits: record.hits,
     success: record.success,
     error: record.error,

@@ -34,6 +34,10 @@ const SDL = /* GraphQL */ `
     errorsByApi(from: String!, to: String!, page: Int = 1, apiId: ID): AnalyticsPage
     "Requests per client country (id.isoCountry), of one API when given; only requests whose country the GeoIP database knew. Needs analytics: read (GET /api/activity/geo/...)."
     activityByCountry(from: String!, to: String!, page: Int = 1, apiId: ID): AnalyticsPage
+    "Every key of the period (id.key, id.alias), busiest first; of one API when given. Needs analytics: read (GET /api/activity/keys/...)."
+    activityByKey(from: String!, to: String!, page: Int = 1, apiId: ID): AnalyticsPage
+    "Every OAuth client of the period (id.oauthClientId), busiest first; of one API when given. Needs analytics: read (GET /api/activity/oauthid/...)."
+    activityByOAuthClient(from: String!, to: String!, page: Int = 1, apiId: ID): AnalyticsPage
   }
 
   enum Resolution {
@@ -77,6 +81,7 @@ const SDL = /* GraphQL */ `
     isoCountry: String
     apiId: String
     apiName: String
+    oauthClientId: String
   }
 
   type ApiPage {

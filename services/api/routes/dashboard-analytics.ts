@@ -47,6 +47,10 @@ export const dashboardAnalyticsRoutes: Array<Route<Caller>> = [
   activity('/activity/oauthid/endpoint/:clientId', 'endpoint', ({ params }) => ({ oauth_client_id: params.clientId })),
   activity('/activity/keys/:keyHash', 'day', ({ params }) => ({ key_hash: params.keyHash })),
   activity('/activity/oauthid/:clientId', 'day', ({ params }) => ({ oauth_client_id: params.clientId })),
+  // Every key (and every OAuth client) seen in the period, busiest first: the reference
+  // dashboard's "Activity per Key" table. Requests without a key (or client) are not listed.
+  activity('/activity/keys', 'key'),
+  activity('/activity/oauthid', 'oauth_client'),
   activity('/activity/apis', 'api'),
   activity('/activity/endpoints', 'endpoint'),
   activity('/activity/errors', 'error'),

@@ -1,32 +1,18 @@
-import { BarElement, CategoryScale, Chart, Legend, LinearScale, LineElement, PointElement, Tooltip } from 'chart.js';
 import { useState } from 'react';
-import { Bar, Line } from 'react-chartjs-2';
+import { Bar } from 'react-chartjs-2';
 import { get, query } from '../api';
 import { SelectField, TextField } from '../components/form';
 import { Show, useLoad } from '../components/status';
 import { useApis } from './access';
+import { day, ms, pathDate, type Row, type Rows } from './analytics-rows';
+import { EndpointTable, TrafficCharts, TrafficTable } from './AnalyticsViews';
+import { ClientActivity, TopClients, type ClientKind } from './ClientActivity';
 
-Chart.register(CategoryScale, LinearScale, PointElement, LineElement, BarElement, Tooltip, Legend);
-
-interface Row {
-  id: { day?: number; month?: number; year?: number; hour?: number; code?: number; path?: string; url?: string; api_id?: string; api_name?: string; key?: string; alias?: string };
-  hits: number;
-  success: number;
-  error: number;
-  latency: number;
-  upstream_latency: number;
-}
-type Rows = { data: Row[]; pages: number };
-
-const day = (d: Date) => d.toISOString().slice(0, 10);
-/** `2026-11-22` → `22/11/2026`, the path form of the activity views. */
-const pathDate = (iso: string) => iso.split('-').reverse().map(Number).join('/');
-const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
-const when = (r: Row) => `${r.id.year}-${pad(r.id.month)}-${pad(r.id.day)}${r.id.hour === undefined ? '' : ` ${pad(r.id.hour)}:00`}`;
-const ms = (n: number) => `${Math.round(n * 10) / 10} ms`;
-
-/** Traffic over time, top endpoints and errors for a period, from the activity views. */
-export function Analytics() {
+/**
+ * Traffic over time, top endpoints, errors, top keys and OAuth clients for a period, from the
+ * activity views. `#/analytics/keys/<hash>` (or `oauthid/<client id>`) also shows that one's activity.
+ */
+export function Analytics({ rest = [] }: { rest?: string[] }) {
   const today = new Date();
   const [from, setFrom] = useState(day(new Date(today.getTime() - 6 * 86_400_000)));
   const [to, setTo] = useState(day(today));
@@ -60,6 +46,7 @@ export function Analytics() {
         <SelectField label="Resolution" name="resolution" value={resolution} options={[['day', 'Day'], ['hour', 'Hour']]} onChange={setResolution} />
         <SelectField label="API" name="api" value={apiId} options={[['', 'All APIs'], ...(apis.data ?? []).map((d) => [d.api_id, d.name] as [string, string])]} onChange={setApiId} />
       </form>
+      {(rest[0] === 'keys' || rest[0] === 'oauthid') && rest[1] && <ClientActivity kind={rest[0] as ClientKind} id={rest[1]} period={period} view={view} />}
       <article>
         <h2>Requests over time</h2>
         <Show loaded={usage} what="traffic">
@@ -86,69 +73,11 @@ export function Analytics() {
           {({ data }) => (data.length === 0 ? <p>No requests in this period.</p> : <ApiTable rows={data} />)}
         </Show>
       </article>
-      <KeyActivity period={period} />
+      <div className="grid">
+        <TopClients key={`keys|${key}`} kind="keys" period={period} apiId={apiId} />
+        <TopClients key={`oauthid|${key}`} kind="oauthid" period={period} apiId={apiId} />
+      </div>
     </section>
-  );
-}
-
-function TrafficCharts({ rows }: { rows: Row[] }) {
-  const labels = rows.map(when);
-  const common = { responsive: true, maintainAspectRatio: false, interaction: { mode: 'index' as const, intersect: false }, plugins: { legend: { position: 'bottom' as const } } };
-  return (
-    <div className="grid">
-      <div className="chart" data-testid="traffic-chart" role="img" aria-label="Requests, successes and errors over time">
-        <Line
-          data={{
-            labels,
-            datasets: [
-              { label: 'Requests', data: rows.map((r) => r.hits), borderColor: '#0172ad', backgroundColor: '#0172ad' },
-              { label: 'Successes', data: rows.map((r) => r.success), borderColor: '#398712', backgroundColor: '#398712' },
-              { label: 'Errors', data: rows.map((r) => r.error), borderColor: '#d93526', backgroundColor: '#d93526' },
-            ],
-          }}
-          options={{ ...common, scales: { x: { offset: true, title: { display: true, text: 'Time (UTC)' } }, y: { beginAtZero: true, title: { display: true, text: 'Requests' } } } }}
-        />
-      </div>
-      <div className="chart" role="img" aria-label="Average latency over time">
-        <Line
-          data={{
-            labels,
-            datasets: [
-              { label: 'Total latency', data: rows.map((r) => r.latency), borderColor: '#8e44ad', backgroundColor: '#8e44ad' },
-              { label: 'Upstream latency', data: rows.map((r) => r.upstream_latency), borderColor: '#e67e22', backgroundColor: '#e67e22' },
-            ],
-          }}
-          options={{ ...common, scales: { x: { offset: true, title: { display: true, text: 'Time (UTC)' } }, y: { beginAtZero: true, title: { display: true, text: 'Milliseconds (average)' } } } }}
-        />
-      </div>
-    </div>
-  );
-}
-
-function TrafficTable({ rows }: { rows: Row[] }) {
-  return (
-    <table className="striped" aria-label="Requests over time">
-      <thead>
-        <tr>
-          <th scope="col">Time (UTC)</th>
-          <th scope="col">Requests</th>
-          <th scope="col">Successes</th>
-          <th scope="col">Errors</th>
-          <th scope="col">Latency</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={when(r)}>
-            <td>{when(r)}</td>
-            <td>{r.hits}</td>
-            <td>{r.success}</td>
-            <td>{r.error}</td>
-            <td>{ms(r.latency)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 
@@ -221,64 +150,4 @@ function ApiTable({ rows }: { rows: Row[] }) {
       </tbody>
     </table>
   );
-}
-
-function EndpointTable({ rows }: { rows: Row[] }) {
-  const top = [...rows].sort((a, b) => b.hits - a.hits).slice(0, 20);
-  return (
-    <table className="striped" aria-label="Top endpoints">
-      <thead>
-        <tr>
-          <th scope="col">Endpoint</th>
-          <th scope="col">API</th>
-          <th scope="col">Requests</th>
-          <th scope="col">Errors</th>
-          <th scope="col">Latency</th>
-        </tr>
-      </thead>
-      <tbody>
-        {top.map((r) => (
-          <tr key={`${r.id.api_id}-${r.id.path ?? r.id.url}`}>
-            <td>
-              <code>{r.id.path ?? r.id.url}</code>
-            </td>
-            <td>{r.id.api_name}</td>
-            <td>{r.hits}</td>
-            <td>{r.error}</td>
-            <td>{ms(r.latency)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function KeyActivity({ period }: { period: string }) {
-  const [kind, setKind] = useState<'keys' | 'oauthid'>('keys');
-  const [id, setId] = useState('');
-  const [shown, setShown] = useState<{ kind: string; id: string } | null>(null);
-  return (
-    <article>
-      <h2>Activity of one key or OAuth client</h2>
-      <form
-        className="grid"
-        onSubmit={(e: { preventDefault(): void }) => {
-          e.preventDefault();
-          setShown({ kind, id: id.trim() });
-        }}
-      >
-        <SelectField label="By" name="activity-by" value={kind} options={[['keys', 'Key hash'], ['oauthid', 'OAuth client id']]} onChange={(v) => setKind(v as 'keys' | 'oauthid')} />
-        <TextField label={kind === 'keys' ? 'Key hash' : 'OAuth client id'} name="activity-id" value={id} onChange={setId} hint={kind === 'keys' ? 'Shown when the key was created, and in the key list of each API' : 'From the OAuth clients list on the Keys page'} />
-        <div className="inline-actions">
-          <button type="submit">Show</button>
-        </div>
-      </form>
-      {shown && shown.id && <ActivityOf kind={shown.kind} id={shown.id} period={period} />}
-    </article>
-  );
-}
-
-function ActivityOf({ kind, id, period }: { kind: string; id: string; period: string }) {
-  const rows = useLoad(() => get<Rows>(`/activity/${kind}/endpoint/${encodeURIComponent(id)}/${period}?p=0`), `${kind}|${id}|${period}`);
-  return <Show loaded={rows} what="activity">{({ data }) => (data.length === 0 ? <p>No requests in the period.</p> : <EndpointTable rows={data} />)}</Show>;
 }

@@ -115,15 +115,19 @@ function FindKey({ writable }: { writable: boolean }) {
   const [keyText, setKeyText] = useState('');
   const [hashes, setHashes] = useState<string[] | null>(null);
   const [found, setFound] = useState<{ id: string; data: Session } | null>(null);
+  const [newPassword, setNewPassword] = useState('');
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const api = apiId || apis.data?.[0]?.id || '';
+  // Only basic-authentication users carry how their password is hashed.
+  const basicUser = Boolean(found?.data.basic_auth_data?.hash_type);
   const lookUp = async (key: string) => {
     setError('');
     setNotice('');
     try {
       const answer = await get<{ key_id: string; data: Session }>(`/apis/${encodeURIComponent(api)}/keys/${encodeURIComponent(key)}`);
-      setFound({ id: key, data: answer.data });
+      setFound({ id: answer.data.basic_auth_data?.hash_type ? answer.key_id : key, data: answer.data });
+      setNewPassword('');
     } catch (err) {
       setFound(null);
       setError(messageOf(err));
@@ -139,7 +143,16 @@ function FindKey({ writable }: { writable: boolean }) {
   };
   const save = async () => {
     if (!found) return;
+    setError('');
+    setNotice('');
     try {
+      if (basicUser) {
+        // An empty password keeps the current one.
+        await put(`/apis/keys/basic/${encodeURIComponent(found.id)}`, { ...found.data, basic_auth_data: { password: newPassword } });
+        setNewPassword('');
+        setNotice(newPassword ? 'Basic-authentication user saved, with the new password.' : 'Basic-authentication user saved.');
+        return;
+      }
       await put(`/apis/${encodeURIComponent(api)}/keys/${encodeURIComponent(found.id)}`, found.data);
       setNotice('Key saved.');
     } catch (err) {
@@ -147,11 +160,11 @@ function FindKey({ writable }: { writable: boolean }) {
     }
   };
   const remove = async () => {
-    if (!found || !window.confirm('Delete this key? Requests with it will be refused at once.')) return;
+    if (!found || !window.confirm(`Delete this ${basicUser ? 'user' : 'key'}? Requests with it will be refused at once.`)) return;
     try {
       await del(`/apis/${encodeURIComponent(api)}/keys/${encodeURIComponent(found.id)}`);
       setFound(null);
-      setNotice('Key deleted.');
+      setNotice(basicUser ? `Basic-authentication user ${found.id} deleted.` : 'Key deleted.');
     } catch (err) {
       setError(messageOf(err));
     }
@@ -168,7 +181,7 @@ function FindKey({ writable }: { writable: boolean }) {
         }}
       >
         <SelectField label="API" name="lookup-api" value={api} options={(apis.data ?? []).map((d) => [d.id, d.name] as [string, string])} onChange={setApiId} />
-        <TextField label="Key or key hash" name="lookup-key" value={keyText} onChange={setKeyText} required />
+        <TextField label="Key, key hash or basic-auth username" name="lookup-key" value={keyText} onChange={setKeyText} required />
         <div className="inline-actions">
           <button type="submit">Look up</button>
           <button type="button" className="secondary" onClick={list} disabled={!api}>
@@ -193,7 +206,15 @@ function FindKey({ writable }: { writable: boolean }) {
       {found && (
         <section aria-label="Key details">
           <h3>
-            Key <code>{found.data.alias || `${found.id.slice(0, 12)}…`}</code>
+            {basicUser ? (
+              <>
+                Basic-authentication user <code>{found.id}</code>
+              </>
+            ) : (
+              <>
+                Key <code>{found.data.alias || `${found.id.slice(0, 12)}…`}</code>
+              </>
+            )}
           </h3>
           {(found.data.apply_policies ?? []).length > 0 && (
             <p>
@@ -206,6 +227,7 @@ function FindKey({ writable }: { writable: boolean }) {
             <NumberField label="Quota (-1: none)" name="edit-quota" value={found.data.quota_max} onChange={(v) => set('quota_max', v)} disabled={!writable} />
             <NumberField label="Quota remaining" name="quota_remaining" value={found.data.quota_remaining} onChange={() => undefined} disabled />
           </div>
+          {basicUser && writable && <TextField label="New password (empty: unchanged)" name="edit-basic-password" type="password" value={newPassword} onChange={setNewPassword} />}
           <Toggle label="Inactive (refused)" name="is_inactive" checked={Boolean(found.data.is_inactive)} onChange={(v) => set('is_inactive', v)} disabled={!writable} />
           {(found.data.apply_policies ?? []).length === 0 && <AccessRights value={found.data.access_rights ?? {}} onChange={(v) => set('access_rights', v)} disabled={!writable} />}
           <p>
@@ -214,10 +236,10 @@ function FindKey({ writable }: { writable: boolean }) {
           {writable && (
             <div className="inline-actions">
               <button type="button" onClick={save}>
-                Save key
+                {basicUser ? 'Save user' : 'Save key'}
               </button>
               <button type="button" className="secondary" onClick={remove}>
-                Delete key
+                {basicUser ? 'Delete user' : 'Delete key'}
               </button>
             </div>
           )}
@@ -249,6 +271,9 @@ function BasicUser() {
   return (
     <article>
       <h2>Basic-authentication user</h2>
+      <p>
+        <small>To change an existing user's password, limits or access, or to delete it, find it above by its username.</small>
+      </p>
       <form onSubmit={create} aria-label="Create a basic-authentication user">
         <div className="grid">
           <TextField label="Username" name="basic-username" value={username} onChange={setUsername} required />

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { del, get, messageOf, post } from '../api';
 import { CopyButton, SelectField, TextField } from '../components/form';
-import { ErrorBox, Show, useLoad } from '../components/status';
+import { ErrorBox, Notice, Show, useLoad } from '../components/status';
 import { useSession } from '../session';
 import { useApis } from './access';
+import { activityHref } from './ClientActivity';
 import { listPolicies } from './PolicyPicker';
 
 interface Client {
@@ -13,7 +14,7 @@ interface Client {
   description: string;
 }
 
-/** OAuth 2.0 clients of the organisation's OAuth APIs: register (secret shown once), list, tokens, delete. */
+/** OAuth 2.0 clients of the organisation's OAuth APIs: register (secret shown once), list, tokens (list, revoke), delete. */
 export function OAuthClients() {
   const { can } = useSession();
   const apis = useApis();
@@ -81,21 +82,90 @@ function ClientList({ apiId, writable }: { apiId: string; writable: boolean }) {
           )
         }
       </Show>
-      {tokensOf && <Tokens apiId={apiId} clientId={tokensOf} />}
+      {tokensOf && <Tokens key={tokensOf} apiId={apiId} clientId={tokensOf} writable={writable} />}
     </>
   );
 }
 
-function Tokens({ apiId, clientId }: { apiId: string; clientId: string }) {
+/**
+ * The live tokens of one client (listed by hash: keys are stored hashed), each linked to its
+ * analytics; revoke one (the operator pastes it, as RFC 7009 takes it) or all (with the client's
+ * secret, which the server keeps only hashed).
+ */
+function Tokens({ apiId, clientId, writable }: { apiId: string; clientId: string; writable: boolean }) {
   const tokens = useLoad(() => get<Array<{ code: string; expires: number }>>(`/apis/oauth/${encodeURIComponent(apiId)}/${encodeURIComponent(clientId)}/tokens`), `${apiId}|${clientId}`);
+  const [token, setToken] = useState('');
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const revoke = (path: string, body: Record<string, string>, done: string) => async (event: { preventDefault(): void }) => {
+    event.preventDefault();
+    setError('');
+    setNotice('');
+    try {
+      await post(`/apis/oauth/${encodeURIComponent(clientId)}/${path}`, body);
+      setToken('');
+      setSecret('');
+      setNotice(done);
+      tokens.reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
   return (
-    <Show loaded={tokens} what="tokens">
-      {(rows) => (
-        <p>
-          {rows.length === 0 ? 'No live tokens for this client.' : `${rows.length} live token(s); the next expires ${new Date(Math.min(...rows.map((t) => t.expires)) * 1000).toISOString()}.`}
-        </p>
+    <section aria-label={`Tokens of client ${clientId}`}>
+      <h3>
+        Tokens of <code>{clientId}</code>
+      </h3>
+      <Show loaded={tokens} what="tokens">
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No live tokens for this client.</p>
+          ) : (
+            <table className="striped" aria-label="Live tokens">
+              <thead>
+                <tr>
+                  <th scope="col">Token (hash)</th>
+                  <th scope="col">Expires (UTC)</th>
+                  <th scope="col">Analytics</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((t) => (
+                  <tr key={t.code}>
+                    <td>
+                      <code>{t.code}</code>
+                    </td>
+                    <td>{new Date(t.expires * 1000).toISOString().replace('T', ' ').slice(0, 19)}</td>
+                    <td>
+                      <a href={activityHref('keys', t.code)}>Activity</a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Show>
+      {writable && (
+        <div className="grid">
+          <form onSubmit={revoke('revoke', { token }, 'If the token was one of this client, it no longer works.')} aria-label="Revoke a token">
+            <TextField label="Access or refresh token to revoke" name="revoke-token" type="password" value={token} onChange={setToken} required />
+            <button type="submit" className="secondary">
+              Revoke token
+            </button>
+          </form>
+          <form onSubmit={revoke('revoke_all', { client_secret: secret }, "All of this client's tokens are revoked.")} aria-label="Revoke all tokens">
+            <TextField label="Client secret (to revoke every token)" name="revoke-secret" type="password" value={secret} onChange={setSecret} required />
+            <button type="submit" className="secondary">
+              Revoke all tokens
+            </button>
+          </form>
+        </div>
       )}
-    </Show>
+      {error && <ErrorBox error={error} />}
+      <Notice text={notice} />
+    </section>
   );
 }
 

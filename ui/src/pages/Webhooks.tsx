@@ -1,14 +1,11 @@
 import { useState } from 'react';
-import { del, get, messageOf, post } from '../api';
-import { NumberField, SelectField, TextField } from '../components/form';
-import { ErrorBox, Show, useLoad } from '../components/status';
+import { del, get, messageOf, post, put } from '../api';
+import { Notice, Show, useLoad } from '../components/status';
 import { useSession } from '../session';
+import { HookForm, NEW_HOOK, type HookFields } from './HookForm';
 
-interface Hook {
+interface Hook extends HookFields {
   id: string;
-  name: string;
-  method: string;
-  target_path: string;
 }
 interface Delivery {
   id: string;
@@ -20,16 +17,28 @@ interface Delivery {
   created_at: string;
 }
 
-/** Webhooks and, for the one picked, its delivery log. */
+/** Webhooks: add, change and delete them, and read the delivery log of the one picked. */
 export function Webhooks() {
   const { can } = useSession();
   const writable = can('hooks', 'write');
   const hooks = useLoad(() => get<{ hooks: Hook[] }>('/hooks?p=0'), 'hooks');
-  const [picked, setPicked] = useState('');
+  const [picked, setPicked] = useState<Hook | null>(null);
+  const [editing, setEditing] = useState('');
+  const [notice, setNotice] = useState('');
   return (
     <section>
       <h1>Webhooks</h1>
-      {writable && <NewHook onCreated={hooks.reload} />}
+      <Notice text={notice} />
+      {writable && !editing && <NewHook onCreated={() => (setNotice('Webhook created.'), hooks.reload())} />}
+      {editing && (
+        <EditHook
+          id={editing}
+          onDone={(saved) => {
+            setEditing('');
+            if (saved) (setNotice('Webhook updated.'), hooks.reload());
+          }}
+        />
+      )}
       <Show loaded={hooks} what="webhooks">
         {({ hooks: rows }) =>
           rows.length === 0 ? (
@@ -53,9 +62,14 @@ export function Webhooks() {
                       </code>
                     </td>
                     <td>
-                      <button type="button" className="outline small" onClick={() => setPicked(h.id)}>
+                      <button type="button" className="outline small" onClick={() => setPicked(h)}>
                         Show log
                       </button>{' '}
+                      {writable && (
+                        <button type="button" className="outline small" onClick={() => (setNotice(''), setEditing(h.id))}>
+                          Edit
+                        </button>
+                      )}{' '}
                       {writable && (
                         <button
                           type="button"
@@ -73,16 +87,22 @@ export function Webhooks() {
           )
         }
       </Show>
-      {picked && <DeliveryLog id={picked} />}
+      {picked && <DeliveryLog key={picked.id} hook={picked} />}
     </section>
   );
 }
 
-function DeliveryLog({ id }: { id: string }) {
-  const log = useLoad(() => get<{ deliveries: Delivery[] }>(`/hooks/${encodeURIComponent(id)}/deliveries`), id);
+/** The newest deliveries of one webhook (the server keeps the last 100). */
+function DeliveryLog({ hook }: { hook: Hook }) {
+  const log = useLoad(() => get<{ deliveries: Delivery[] }>(`/hooks/${encodeURIComponent(hook.id)}/deliveries`), hook.id);
   return (
-    <article>
-      <h2>Delivery log</h2>
+    <article aria-label={`Delivery log of ${hook.name}`}>
+      <div className="page-head">
+        <h2>Delivery log of {hook.name}</h2>
+        <button type="button" className="secondary outline small" onClick={log.reload}>
+          Refresh
+        </button>
+      </div>
       <Show loaded={log} what="deliveries">
         {({ deliveries }) =>
           deliveries.length === 0 ? (
@@ -118,32 +138,44 @@ function DeliveryLog({ id }: { id: string }) {
 }
 
 function NewHook({ onCreated }: { onCreated(): void }) {
-  const [hook, setHook] = useState({ name: '', method: 'POST', target_path: 'https://', event_timeout: 60 });
-  const [error, setError] = useState('');
-  const create = async (event: { preventDefault(): void }) => {
-    event.preventDefault();
-    setError('');
-    try {
-      await post('/hooks', { ...hook, header_map: {}, template_path: '' });
-      setHook({ name: '', method: 'POST', target_path: 'https://', event_timeout: 60 });
-      onCreated();
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
+  // A new form (empty again) after each webhook made.
+  const [round, setRound] = useState(0);
   return (
     <article>
       <h2>Add a webhook</h2>
-      <form onSubmit={create}>
-        <div className="grid">
-          <TextField label="Name" name="hook-name" value={hook.name} onChange={(name) => setHook({ ...hook, name })} required />
-          <SelectField label="Method" name="hook-method" value={hook.method} options={['POST', 'PUT', 'GET', 'PATCH'].map((m) => [m, m] as [string, string])} onChange={(method) => setHook({ ...hook, method })} />
-          <TextField label="Target URL" name="target_path" value={hook.target_path} onChange={(target_path) => setHook({ ...hook, target_path })} required />
-          <NumberField label="Quiet period (s)" name="event_timeout" value={hook.event_timeout} onChange={(event_timeout) => setHook({ ...hook, event_timeout })} hint="The same event for the same key is not sent again within it" />
-        </div>
-        {error && <ErrorBox error={error} />}
-        <button type="submit">Add webhook</button>
-      </form>
+      <HookForm
+        key={round}
+        initial={NEW_HOOK}
+        submitLabel="Add webhook"
+        onSave={async (hook) => {
+          await post('/hooks', hook);
+          setRound((n) => n + 1);
+          onCreated();
+        }}
+      />
+    </article>
+  );
+}
+
+/** Loads one webhook as the server has it, then saves the whole object back (PUT replaces it). */
+function EditHook({ id, onDone }: { id: string; onDone(saved: boolean): void }) {
+  const hook = useLoad(() => get<Hook>(`/hooks/${encodeURIComponent(id)}`), id);
+  return (
+    <article aria-label="Edit webhook">
+      <h2>Edit webhook</h2>
+      <Show loaded={hook} what="the webhook">
+        {(found) => (
+          <HookForm
+            initial={{ ...NEW_HOOK, ...found, header_map: found.header_map ?? {} }}
+            submitLabel="Save webhook"
+            onCancel={() => onDone(false)}
+            onSave={async ({ name, method, target_path, template_path, header_map, event_timeout }) => {
+              await put(`/hooks/${encodeURIComponent(id)}`, { name, method, target_path, template_path, header_map, event_timeout });
+              onDone(true);
+            }}
+          />
+        )}
+      </Show>
     </article>
   );
 }
