@@ -156,7 +156,8 @@ describe('web dashboard first run in a browser (headless chromium)', function ()
     await page.locator('input[name="proxy.listen_path"]').fill('/orders/');
     await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
     await page.getByRole('tab', { name: 'Authentication' }).click();
-    await page.getByLabel('Authentication mode').selectOption('token');
+    await page.getByRole('switch', { name: /^Open API \(keyless\)/ }).uncheck();
+    assert.equal(await page.getByRole('checkbox', { name: 'Auth token' }).isChecked(), true, 'protected: the auth token by default');
     await page.getByRole('button', { name: 'Create API' }).click();
     await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
 
