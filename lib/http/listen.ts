@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
+import { addListeningPort, removeListeningPort } from '../net/own-ports';
 
 type Server = HttpServer | HttpsServer;
 
@@ -15,11 +16,30 @@ export function listen(server: Server, port: number, host: string): Promise<numb
   });
 }
 
+/** The servers of this node (not test upstreams) and the port each bound. */
+const nodeServers = new WeakMap<Server, number>();
+
+/**
+ * `listen` for a server of the node itself (gateway, HTTPS, dashboard): its port joins the
+ * node's own ports, which no call made on a tenant's behalf may reach (lib/net/own-ports.ts).
+ */
+export async function listenAsNode(server: Server, port: number, host: string): Promise<number> {
+  const bound = await listen(server, port, host);
+  nodeServers.set(server, bound);
+  addListeningPort(bound);
+  return bound;
+}
+
 /** Stops accepting connections, lets in-flight requests finish, then closes idle keep-alive sockets. */
 export function close(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
-    server.close(() => resolve());
+    server.close(() => {
+      const bound = nodeServers.get(server);
+      if (bound !== undefined) removeListeningPort(bound);
+      nodeServers.delete(server);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }

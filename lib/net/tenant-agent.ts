@@ -1,0 +1,51 @@
+import type { Socket } from 'node:net';
+import { Agent, buildConnector } from 'undici';
+import { guardedLookup, isForbiddenAddress, OutboundAddressRefused } from './outbound-address';
+import { isOwnEndpoint, ownPorts, OwnPortRefused } from './own-ports';
+
+export interface TenantConnectOptions {
+  /** the ports refused on a local address; the process's own ports by default (lib/net/own-ports.ts) */
+  ownPorts?: () => ReadonlySet<number>;
+  /** the socket's name resolution; `guardedLookup()` by default (tests pass one over their own resolver) */
+  lookup?: ReturnType<typeof guardedLookup>;
+  /** connection timeout, ms; undici's default otherwise */
+  connectTimeout?: number;
+}
+
+/**
+ * The connector of every connection made on a tenant's behalf. The name is resolved once, in
+ * the socket's own `lookup` (forbidden addresses refused there), and the address the socket
+ * really connected to is checked again before anything is sent: a forbidden address, or one of
+ * this node's own ports on a local address, closes the socket and fails the request. No check
+ * rests on a separate resolution, which a rebinding DNS server could answer differently.
+ */
+export function tenantConnector(options: TenantConnectOptions = {}): buildConnector.connector {
+  const connect = buildConnector({ lookup: (options.lookup ?? guardedLookup()) as never, ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}) });
+  const refused = options.ownPorts ?? ownPorts;
+  return (opts, callback) =>
+    connect(opts, (err, socket) => {
+      if (err || !socket) return callback(err ?? new Error(`${opts.hostname}: no connection`), null);
+      const refusal = connectedRefusal(socket as Socket, opts.hostname, refused());
+      if (!refusal) return callback(null, socket);
+      socket.destroy();
+      callback(refusal, null);
+    });
+}
+
+/** Why a tenant's connected socket must be closed (its peer is forbidden or one of `ports` of this node), if it must. */
+export function connectedRefusal(socket: Socket, hostname: string, ports: ReadonlySet<number> = ownPorts()): Error | undefined {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const address = socket.remoteAddress;
+  const port = socket.remotePort;
+  // A socket that closed at once has no peer left to judge: refuse rather than guess.
+  if (address === undefined || port === undefined) return new Error(`${host}: the connection closed before its address was known`);
+  if (isForbiddenAddress(address)) return new OutboundAddressRefused(host, address);
+  if (isOwnEndpoint(address, port, ports)) return new OwnPortRefused(host, port);
+  return undefined;
+}
+
+/** An undici Agent whose every connection goes through `tenantConnector`. */
+export function tenantAgent(options: Omit<Agent.Options, 'connect'> & TenantConnectOptions = {}): Agent {
+  const { ownPorts: ports, lookup, connectTimeout, ...agentOptions } = options;
+  return new Agent({ ...agentOptions, connect: tenantConnector({ ownPorts: ports, lookup, connectTimeout }) });
+}
