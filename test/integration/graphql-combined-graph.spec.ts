@@ -305,6 +305,27 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.deepEqual(res.json.errors[0].path, ['user']);
   });
 
+  it("refuses at call time a data source that points at this node's own ports, with a GraphQL error naming the data source; nothing reaches them", async () => {
+    const body = definition('udg-self');
+    const engine = (body.api_definition.graphql as { engine: { data_sources: Array<Record<string, unknown>> } }).engine;
+    engine.data_sources = [
+      { kind: 'REST', name: 'gateway-admin', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: `${node.gatewayUrl}/gw/apis`, method: 'GET', headers: { 'x-gw-authorization': node.config.secret } } },
+      { kind: 'GraphQL', name: 'dashboard', root_fields: [{ type: 'Query', fields: ['countries'] }], config: { url: `${node.dashboardUrl}/api/apis`, method: 'POST' } },
+      { kind: 'REST', name: 'search', root_fields: [{ type: 'Query', fields: ['search'] }], config: { url: `${rest.url}/search`, method: 'GET' } },
+    ];
+    (body.api_definition.graphql as Record<string, unknown>).engine = { data_sources: engine.data_sources, field_configs: [] };
+    const saved = await dashboard('/apis', { method: 'POST', body });
+    assert.equal(saved.status, 200, saved.text);
+    await eventually(async () => assert.equal((await query('/udg-self', '{ search(term: "x") { id } }')).status, 200), 5000);
+    const res = await query('/udg-self', '{ users { id } countries { code } search(term: "x") { id } }');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data, { users: null, countries: null, search: [{ id: '3' }] });
+    const messages = (res.json.errors as Array<{ message: string }>).map((e) => e.message).sort();
+    assert.equal(messages.length, 2, res.text);
+    assert.match(messages[0], /^data source 'dashboard' failed: .*is a port of this gw node/);
+    assert.match(messages[1], /^data source 'gateway-admin' failed: .*is a port of this gw node/);
+  });
+
   it('runs queries sent over the WebSocket through the graph too', async () => {
     const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
@@ -458,6 +479,11 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       // URL parsing would read these templates as the host: `http:{{…}}`, `http:/{{…}}`, `http:\\{{…}}`
       for (const url of ['http:{{.arguments.host}}/graphql', 'http:/{{.arguments.host}}/graphql', 'http:\\{{.arguments.host}}/graphql', 'https:{{.arguments.host}}']) {
         await refused(withSources([{ kind: 'REST', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } }]), /data source 'host': .*not templated in its host/);
+      }
+    });
+    it('a URL naming a cloud-metadata or link-local address', async () => {
+      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/latest/meta-data/', 'http://100.100.100.200/latest/meta-data/', 'http://metadata.google.internal/computeMetadata/v1/']) {
+        await refused(withSources([{ kind: 'REST', name: 'imds', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } }]), /data source 'imds': config.url '.*' names a (link-local|cloud metadata)/);
       }
     });
     it('an empty target_url on an API that is not a combined graph', () =>
