@@ -71,7 +71,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
       [GATEWAY_CACHE_INVALIDATE]: {
         handler(ctx: Context<GatewayCacheInvalidateEvent>) {
-          if (typeof ctx.params?.api_id === 'string') return responseCache.invalidate(ctx.params.api_id);
+          // a failure is logged by the cache and ends there
+          if (typeof ctx.params?.api_id === 'string') void responseCache.invalidate(ctx.params.api_id);
         },
       },
       [CERTS_CHANGED]: {
@@ -125,9 +126,10 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       const view: GatewayView = {
         loadedApis: () => registry.all(),
         invalidateCache: async (apiId) => {
-          await responseCache.invalidate(apiId);
+          const dropped = await responseCache.invalidate(apiId);
           // Memory caches are per node: the other gateway nodes drop theirs too.
           if (!config.redisUrl) await this.broker.broadcast(GATEWAY_CACHE_INVALIDATE, { api_id: apiId } satisfies GatewayCacheInvalidateEvent);
+          return dropped;
         },
         applyLocally: (definition) => {
           void sync.applyLocal({ action: 'updated', definition });
