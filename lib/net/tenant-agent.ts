@@ -1,4 +1,6 @@
-import type { Socket } from 'node:net';
+import { connect as netConnect, isIP, Socket as NetSocket, type NetConnectOpts, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 import { guardedLookup, isForbiddenAddress, OutboundAddressRefused } from './outbound-address';
 import { isOwnEndpoint, ownPorts, OwnPortRefused } from './own-ports';
@@ -48,4 +50,50 @@ export function connectedRefusal(socket: Socket, hostname: string, ports: Readon
 export function tenantAgent(options: Omit<Agent.Options, 'connect'> & TenantConnectOptions = {}): Agent {
   const { ownPorts: ports, lookup, connectTimeout, ...agentOptions } = options;
   return new Agent({ ...agentOptions, connect: tenantConnector({ ownPorts: ports, lookup, connectTimeout }) });
+}
+
+type LookupFunction = ReturnType<typeof guardedLookup>;
+
+/**
+ * A socket `lookup` for a connection to `port`: forbidden addresses refused (guardedLookup), and
+ * local addresses too when `port` is one of this node's own. The address judged is the address
+ * the socket then connects to.
+ */
+export function tenantLookup(port: number, ports: () => ReadonlySet<number> = ownPorts, base: LookupFunction = guardedLookup()): LookupFunction {
+  return (hostname, options, callback) =>
+    base(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const list = addresses as Array<{ address: string; family: number }>;
+      if (list.some((entry) => isOwnEndpoint(entry.address, port, ports()))) return callback(new OwnPortRefused(hostname, port) as NodeJS.ErrnoException, []);
+      if (options.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+}
+
+/** The refusal of an IP-literal host (a literal never goes through `lookup`), if it is refused. */
+export function literalRefusal(host: string, port: number, ports: ReadonlySet<number> = ownPorts()): Error | undefined {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (isIP(bare) === 0) return undefined;
+  if (isForbiddenAddress(bare)) return new OutboundAddressRefused(bare, bare);
+  if (isOwnEndpoint(bare, port, ports)) return new OwnPortRefused(bare, port);
+  return undefined;
+}
+
+/**
+ * `createConnection` for a WebSocket (ws) to a tenant's URL: the same policy, decided before the
+ * upgrade request is written (a refused address gets no connection at all).
+ */
+export function tenantWebSocketConnection(secure: boolean): (options: TlsConnectionOptions & NetConnectOpts) => Duplex {
+  return (options) => {
+    const host = String(options.host ?? 'localhost');
+    const port = Number((options as { port?: number | string }).port ?? (secure ? 443 : 80));
+    const refusal = literalRefusal(host, port);
+    if (refusal) {
+      const socket = new NetSocket();
+      process.nextTick(() => socket.destroy(refusal));
+      return socket;
+    }
+    const lookup = tenantLookup(port) as never;
+    return secure ? tlsConnect({ ...options, lookup }) : netConnect({ ...options, lookup } as NetConnectOpts);
+  };
 }

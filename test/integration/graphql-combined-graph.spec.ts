@@ -425,6 +425,42 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.deepEqual(values, [{ data: { ticks: 2 } }, { data: { ticks: 1 } }]);
   });
 
+  it("refuses a subscription data source aimed at this node's own ports, over each protocol, with an error naming the data source", async () => {
+    const cases: Array<[string, string, string]> = [
+      ['self-transport-ws', 'graphql-transport-ws', `${node.gatewayUrl}/udg`],
+      ['self-legacy-ws', 'graphql-ws', `${node.gatewayUrl}/udg`],
+      ['self-sse', 'sse', `${node.dashboardUrl}/api/graphql`],
+    ];
+    for (const [name, subscriptionType, url] of cases) {
+      const saved = await dashboard('/apis', {
+        method: 'POST',
+        body: {
+          api_definition: {
+            name,
+            use_keyless: true,
+            proxy: { listen_path: `/${name}`, target_url: '', strip_listen_path: true },
+            graphql: {
+              enabled: true,
+              execution_mode: 'executionEngine',
+              schema: 'type Query { unused: String } type Subscription { ticks(from: Int!): Int }',
+              engine: { data_sources: [{ kind: 'GraphQL', name, root_fields: [{ type: 'Subscription', fields: ['ticks'] }], config: { url, method: 'POST', subscription_type: subscriptionType } }] },
+            },
+          },
+        },
+      });
+      assert.equal(saved.status, 200, saved.text);
+    }
+    for (const [name] of cases) {
+      await eventually(async () => assert.equal((await query(`/${name}`, '{ unused }')).status, 200), 5000);
+      const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/${name}`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+      clients.push(client);
+      const outcome = await new Promise<unknown>((resolve) => {
+        client.subscribe({ query: 'subscription { ticks(from: 2) }' }, { next: (value) => resolve(value), error: (error) => resolve(error), complete: () => resolve('complete') });
+      });
+      assert.match(JSON.stringify(outcome), new RegExp(`data source '${name}'.*is a port of this gw node`), name);
+    }
+  });
+
   it('answers a subscription to a Kafka broker nothing listens on with a GraphQL error naming the data source, and no notice in /gw/health', async () => {
     const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
