@@ -12,6 +12,8 @@ export interface TenantConnectOptions {
   lookup?: ReturnType<typeof guardedLookup>;
   /** connection timeout, ms; undici's default otherwise */
   connectTimeout?: number;
+  /** TLS settings of the connection (a client certificate, verification) */
+  tls?: { cert?: string; key?: string; rejectUnauthorized?: boolean };
 }
 
 /**
@@ -22,7 +24,7 @@ export interface TenantConnectOptions {
  * rests on a separate resolution, which a rebinding DNS server could answer differently.
  */
 export function tenantConnector(options: TenantConnectOptions = {}): buildConnector.connector {
-  const connect = buildConnector({ lookup: (options.lookup ?? guardedLookup()) as never, ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}) });
+  const connect = buildConnector({ ...options.tls, lookup: (options.lookup ?? guardedLookup()) as never, ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}) });
   const refused = options.ownPorts ?? ownPorts;
   return (opts, callback) =>
     connect(opts, (err, socket) => {
