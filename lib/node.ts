@@ -31,7 +31,7 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   const nodeConfig: NodeConfig = Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret });
   const runtime = createRuntime(nodeConfig);
   // A gateway in another process of this host listens on the configured ports: no tenant call may reach them either.
-  addConfiguredPorts([config.gatewayPort, config.dashboardPort, config.gatewayTlsPort]);
+  const releasePorts = addConfiguredPorts([config.gatewayPort, config.dashboardPort, config.gatewayTlsPort]);
   const broker = new ServiceBroker(brokerOptions(nodeConfig));
   for (const name of services) broker.createService(SERVICE_FACTORIES[name](runtime));
   try {
@@ -39,6 +39,7 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   } catch (err) {
     await broker.stop().catch(() => undefined);
     await runtime.close();
+    releasePorts();
     throw err;
   }
   return {
@@ -52,6 +53,7 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
       await drainServers(broker, nodeConfig.shutdownTimeout * 1000);
       await broker.stop();
       await runtime.close();
+      releasePorts();
     },
   };
 }

@@ -16,17 +16,15 @@ export function listen(server: Server, port: number, host: string): Promise<numb
   });
 }
 
-/** The servers of this node (not test upstreams) and the port each bound. */
-const nodeServers = new WeakMap<Server, number>();
-
 /**
  * `listen` for a server of the node itself (gateway, HTTPS, dashboard): its port joins the
  * node's own ports, which no call made on a tenant's behalf may reach (lib/net/own-ports.ts).
  */
 export async function listenAsNode(server: Server, port: number, host: string): Promise<number> {
   const bound = await listen(server, port, host);
-  nodeServers.set(server, bound);
   addListeningPort(bound);
+  // however the server ends up closed (drained at shutdown, or by close below)
+  server.once('close', () => removeListeningPort(bound));
   return bound;
 }
 
@@ -34,12 +32,7 @@ export async function listenAsNode(server: Server, port: number, host: string): 
 export function close(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
-    server.close(() => {
-      const bound = nodeServers.get(server);
-      if (bound !== undefined) removeListeningPort(bound);
-      nodeServers.delete(server);
-      resolve();
-    });
+    server.close(() => resolve());
     server.closeIdleConnections();
   });
 }

@@ -9,27 +9,34 @@ import { networkInterfaces } from 'node:os';
  * tenant call the /gw and /admin APIs from inside the node. Loopback on any other port stays
  * reachable: local upstreams in development and tests.
  */
-const listening = new Map<number, number>();
-const configured = new Set<number>();
+/** port → how many servers or node configurations of this process hold it (several test nodes may share a process) */
+const held = new Map<number, number>();
 
-/** A server of this process bound `port` (counted: several test nodes may share a process). */
+/** A server of this process bound `port`. */
 export function addListeningPort(port: number): void {
-  listening.set(port, (listening.get(port) ?? 0) + 1);
+  held.set(port, (held.get(port) ?? 0) + 1);
 }
 
 export function removeListeningPort(port: number): void {
-  const count = (listening.get(port) ?? 0) - 1;
-  if (count > 0) listening.set(port, count);
-  else listening.delete(port);
+  const count = (held.get(port) ?? 0) - 1;
+  if (count > 0) held.set(port, count);
+  else held.delete(port);
 }
 
-/** Ports the node's configuration names (0, "pick one", names none). */
-export function addConfiguredPorts(ports: ReadonlyArray<number | undefined>): void {
-  for (const port of ports) if (typeof port === 'number' && port > 0) configured.add(port);
+/** Ports a node's configuration names (0, "pick one", names none); the returned function gives them back when the node stops. */
+export function addConfiguredPorts(ports: ReadonlyArray<number | undefined>): () => void {
+  const named = ports.filter((port): port is number => typeof port === 'number' && port > 0);
+  named.forEach(addListeningPort);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    named.forEach(removeListeningPort);
+  };
 }
 
 export function ownPorts(): ReadonlySet<number> {
-  return new Set([...configured, ...listening.keys()]);
+  return new Set(held.keys());
 }
 
 /** Whether an address is this host's: loopback, unspecified, or one of its interfaces. */
