@@ -4,6 +4,7 @@ import { SERVICE_FACTORIES, resolveServiceNames } from '../services';
 import type { GwConfig } from './config/load-config';
 import { resolveSecrets, type ResolvedSecrets } from './config/secrets';
 import type { Drainable } from './http/drain';
+import { addConfiguredPorts } from './net/own-ports';
 import { createRuntime, type NodeConfig, type Runtime } from './runtime';
 
 export interface RunningNode {
@@ -29,6 +30,8 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   const secrets = resolveSecrets(config, { secret: ['proxy', 'keys', 'certs'].some((name) => services.includes(name)), adminSecret: services.includes('api') });
   const nodeConfig: NodeConfig = Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret });
   const runtime = createRuntime(nodeConfig);
+  // A gateway in another process of this host listens on the configured ports: no tenant call may reach them either.
+  const releasePorts = addConfiguredPorts([config.gatewayPort, config.dashboardPort, config.gatewayTlsPort]);
   const broker = new ServiceBroker(brokerOptions(nodeConfig));
   for (const name of services) broker.createService(SERVICE_FACTORIES[name](runtime));
   try {
@@ -36,6 +39,7 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   } catch (err) {
     await broker.stop().catch(() => undefined);
     await runtime.close();
+    releasePorts();
     throw err;
   }
   return {
@@ -49,6 +53,7 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
       await drainServers(broker, nodeConfig.shutdownTimeout * 1000);
       await broker.stop();
       await runtime.close();
+      releasePorts();
     },
   };
 }

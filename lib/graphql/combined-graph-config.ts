@@ -1,4 +1,5 @@
 import { buildSchema, isObjectType, type GraphQLSchema } from 'graphql';
+import { isForbiddenAddress } from '../net/outbound-address';
 
 /**
  * The combined graph (`graphql.execution_mode: "executionEngine"`) in the reference gateway's
@@ -186,9 +187,13 @@ function readKafka(config: Record<string, unknown>, label: string, problems: str
   return kafka;
 }
 
+/** Names of cloud metadata services (their addresses are refused on every connection anyway: lib/net/tenant-agent.ts). */
+const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
+
 /**
  * A data source's URL follows the rules of any API target: http or https. Templates may fill
  * its path and query, never its origin, so a caller can not point the gateway at another host.
+ * A literal metadata address is refused here, at save time; names are judged on connection.
  */
 function checkedUrl(raw: unknown, label: string, problems: string[]): string {
   const url = typeof raw === 'string' ? raw : '';
@@ -202,6 +207,8 @@ function checkedUrl(raw: unknown, label: string, problems: string[]): string {
   try {
     const parsed = new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${label}: config.url '${url}' must be http:// or https://`);
+    else if (isForbiddenAddress(parsed.hostname)) problems.push(`${label}: config.url '${url}' names a link-local, cloud-metadata or multicast address, which gw does not call`);
+    else if (METADATA_HOSTS.has(parsed.hostname.toLowerCase())) problems.push(`${label}: config.url '${url}' names a cloud metadata service, which gw does not call`);
   } catch {
     problems.push(`${label}: config.url '${url}' is not a valid URL`);
   }

@@ -8,7 +8,7 @@ import { jsonFallbacks } from '../../lib/http/fallback';
 import { toProblem } from '../../lib/http/problem';
 import { buildRouter } from '../../lib/http/surface';
 import { trackConnections } from '../../lib/http/drain';
-import { close, listen } from '../../lib/http/listen';
+import { close, listenAsNode } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { metricsRoute } from './lib/metrics-route';
 import { OrgPolicyCache } from './lib/open-policy/policy-cache';
@@ -85,7 +85,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
       this.connections = trackConnections(server);
     },
     async started() {
-      const port = await listen(server, config.dashboardPort, config.host);
+      const port = await listenAsNode(server, config.dashboardPort, config.host);
       this.port = port;
       this.logger.info(`dashboard listening on http://${config.host}:${port}`);
       // A backstop for a node that missed broadcasts of changed policy rules.

@@ -17,7 +17,7 @@ import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events'
 import { callAction, callerOf } from '../../lib/bus/call';
 import { buildRouter } from '../../lib/http/surface';
 import { trackConnections } from '../../lib/http/drain';
-import { close, listen } from '../../lib/http/listen';
+import { close, listenAsNode } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from './management/gateway';
 import { readAppFiles } from './lib/app-files';
@@ -71,7 +71,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
       [GATEWAY_CACHE_INVALIDATE]: {
         handler(ctx: Context<GatewayCacheInvalidateEvent>) {
-          if (typeof ctx.params?.api_id === 'string') return responseCache.invalidate(ctx.params.api_id);
+          // a failure is logged by the cache and ends there
+          if (typeof ctx.params?.api_id === 'string') void responseCache.invalidate(ctx.params.api_id);
         },
       },
       [CERTS_CHANGED]: {
@@ -125,9 +126,10 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       const view: GatewayView = {
         loadedApis: () => registry.all(),
         invalidateCache: async (apiId) => {
-          await responseCache.invalidate(apiId);
+          const dropped = await responseCache.invalidate(apiId);
           // Memory caches are per node: the other gateway nodes drop theirs too.
           if (!config.redisUrl) await this.broker.broadcast(GATEWAY_CACHE_INVALIDATE, { api_id: apiId } satisfies GatewayCacheInvalidateEvent);
+          return dropped;
         },
         applyLocally: (definition) => {
           void sync.applyLocal({ action: 'updated', definition });
@@ -199,12 +201,12 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       analytics = await createRecorder(config, this.broker, this.logger);
       await this.loadAppFiles();
       gateway.rebuild();
-      this.port = await listen(server, config.gatewayPort, config.host);
+      this.port = await listenAsNode(server, config.gatewayPort, config.host);
       this.logger.info(`gateway listening on http://${config.host}:${this.port}`);
       if (tlsServer) {
         if (config.gatewayTlsCertId !== undefined) await this.broker.waitForServices('certs', 30_000);
         tlsServer.setSecureContext(await loadTlsCredentials(config, async (id) => (await certificates.get([id], undefined)).get(id)));
-        this.tlsPort = await listen(tlsServer, config.gatewayTlsPort!, config.host);
+        this.tlsPort = await listenAsNode(tlsServer, config.gatewayTlsPort!, config.host);
         this.logger.info(`gateway listening on https://${config.host}:${this.tlsPort}`);
       }
       if (storeReachable(this.broker)) void sync.sync();

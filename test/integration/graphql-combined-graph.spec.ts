@@ -305,6 +305,27 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.deepEqual(res.json.errors[0].path, ['user']);
   });
 
+  it("refuses at call time a data source that points at this node's own ports, with a GraphQL error naming the data source; nothing reaches them", async () => {
+    const body = definition('udg-self');
+    const engine = (body.api_definition.graphql as { engine: { data_sources: Array<Record<string, unknown>> } }).engine;
+    engine.data_sources = [
+      { kind: 'REST', name: 'gateway-admin', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: `${node.gatewayUrl}/gw/apis`, method: 'GET', headers: { 'x-gw-authorization': node.config.secret } } },
+      { kind: 'GraphQL', name: 'dashboard', root_fields: [{ type: 'Query', fields: ['countries'] }], config: { url: `${node.dashboardUrl}/api/apis`, method: 'POST' } },
+      { kind: 'REST', name: 'search', root_fields: [{ type: 'Query', fields: ['search'] }], config: { url: `${rest.url}/search`, method: 'GET' } },
+    ];
+    (body.api_definition.graphql as Record<string, unknown>).engine = { data_sources: engine.data_sources, field_configs: [] };
+    const saved = await dashboard('/apis', { method: 'POST', body });
+    assert.equal(saved.status, 200, saved.text);
+    await eventually(async () => assert.equal((await query('/udg-self', '{ search(term: "x") { id } }')).status, 200), 5000);
+    const res = await query('/udg-self', '{ users { id } countries { code } search(term: "x") { id } }');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data, { users: null, countries: null, search: [{ id: '3' }] });
+    const messages = (res.json.errors as Array<{ message: string }>).map((e) => e.message).sort();
+    assert.equal(messages.length, 2, res.text);
+    assert.match(messages[0], /^data source 'dashboard' failed: .*is a port of this gw node/);
+    assert.match(messages[1], /^data source 'gateway-admin' failed: .*is a port of this gw node/);
+  });
+
   it('runs queries sent over the WebSocket through the graph too', async () => {
     const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
@@ -404,6 +425,42 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.deepEqual(values, [{ data: { ticks: 2 } }, { data: { ticks: 1 } }]);
   });
 
+  it("refuses a subscription data source aimed at this node's own ports, over each protocol, with an error naming the data source", async () => {
+    const cases: Array<[string, string, string]> = [
+      ['self-transport-ws', 'graphql-transport-ws', `${node.gatewayUrl}/udg`],
+      ['self-legacy-ws', 'graphql-ws', `${node.gatewayUrl}/udg`],
+      ['self-sse', 'sse', `${node.dashboardUrl}/api/graphql`],
+    ];
+    for (const [name, subscriptionType, url] of cases) {
+      const saved = await dashboard('/apis', {
+        method: 'POST',
+        body: {
+          api_definition: {
+            name,
+            use_keyless: true,
+            proxy: { listen_path: `/${name}`, target_url: '', strip_listen_path: true },
+            graphql: {
+              enabled: true,
+              execution_mode: 'executionEngine',
+              schema: 'type Query { unused: String } type Subscription { ticks(from: Int!): Int }',
+              engine: { data_sources: [{ kind: 'GraphQL', name, root_fields: [{ type: 'Subscription', fields: ['ticks'] }], config: { url, method: 'POST', subscription_type: subscriptionType } }] },
+            },
+          },
+        },
+      });
+      assert.equal(saved.status, 200, saved.text);
+    }
+    for (const [name] of cases) {
+      await eventually(async () => assert.equal((await query(`/${name}`, '{ unused }')).status, 200), 5000);
+      const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/${name}`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+      clients.push(client);
+      const outcome = await new Promise<unknown>((resolve) => {
+        client.subscribe({ query: 'subscription { ticks(from: 2) }' }, { next: (value) => resolve(value), error: (error) => resolve(error), complete: () => resolve('complete') });
+      });
+      assert.match(JSON.stringify(outcome), new RegExp(`data source '${name}'.*is a port of this gw node`), name);
+    }
+  });
+
   it('answers a subscription to a Kafka broker nothing listens on with a GraphQL error naming the data source, and no notice in /gw/health', async () => {
     const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
     clients.push(client);
@@ -458,6 +515,11 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       // URL parsing would read these templates as the host: `http:{{…}}`, `http:/{{…}}`, `http:\\{{…}}`
       for (const url of ['http:{{.arguments.host}}/graphql', 'http:/{{.arguments.host}}/graphql', 'http:\\{{.arguments.host}}/graphql', 'https:{{.arguments.host}}']) {
         await refused(withSources([{ kind: 'REST', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } }]), /data source 'host': .*not templated in its host/);
+      }
+    });
+    it('a URL naming a cloud-metadata or link-local address', async () => {
+      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/latest/meta-data/', 'http://100.100.100.200/latest/meta-data/', 'http://metadata.google.internal/computeMetadata/v1/']) {
+        await refused(withSources([{ kind: 'REST', name: 'imds', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } }]), /data source 'imds': config.url '.*' names a (link-local|cloud metadata)/);
       }
     });
     it('an empty target_url on an API that is not a combined graph', () =>

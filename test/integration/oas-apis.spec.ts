@@ -156,6 +156,20 @@ for (const store of STORE_VARIANTS) describe(`OAS API definitions: dashboard and
         ['an OpenAPI 2 document', (d) => (d.openapi = '2.0'), '/openapi: must be an OpenAPI 3.0 version'],
         ['no gateway extension', (d) => delete d['x-gw-api-gateway'], '/x-gw-api-gateway: is required'],
         ['a $ref that points nowhere', (d) => (d.paths['/pets'].post.requestBody.content['application/json'].schema = { $ref: '#/components/schemas/Nope' }), '/paths/~1pets/post/requestBody/content/application~1json/schema/$ref: #/components/schemas/Nope points to nothing'],
+        [
+          'schemas whose references expand past the budget only all together (each operation under it)',
+          (d) => {
+            // Big13 expands to ~57,000 nodes: one operation is fine, two pass the 100,000 of the document.
+            d.components.schemas.Big0 = { type: 'string' };
+            for (let i = 1; i <= 13; i++) d.components.schemas[`Big${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/Big${i - 1}` }, b: { $ref: `#/components/schemas/Big${i - 1}` } } };
+            // mocked from the examples: the responses are copied with their references followed (and not compiled, which would be slow)
+            for (const name of ['big1', 'big2']) {
+              d.paths[`/${name}`] = { get: { operationId: name, responses: { '200': { description: 'ok', content: { 'application/json': { example: { ok: true }, schema: { $ref: '#/components/schemas/Big13' } } } } } } };
+              d['x-gw-api-gateway'].middleware.operations[name] = { mockResponse: { enabled: true, fromOASExamples: { enabled: true } } };
+            }
+          },
+          '/paths/~1big2/get/responses',
+        ],
         ['a duplicate operationId', (d) => (d.paths['/pets/mine'].get.operationId = 'listPets'), '/paths/~1pets~1mine/get/operationId: operationId "listPets" is already used at /paths/~1pets/get/operationId'],
       ];
       for (const [what, breakIt, expected] of cases) {

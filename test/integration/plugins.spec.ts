@@ -37,6 +37,25 @@ describe('plugins in the request path', () => {
       ),
     );
 
+    it('the response cache keeps nothing for sessions an auth plugin made: each caller reaches the upstream with its own identity', async () => {
+      await examples.addApi(
+        apiDefinition('examples-cached', '/examples-cached', examples.upstream.url, {
+          use_keyless: false,
+          config_data: { static_keys: { 'key-alice': { owner: 'alice' }, 'key-bob': { owner: 'bob' } } },
+          cache_options: { enable_cache: true, cache_timeout: 60, cache_all_safe_requests: true },
+          custom_middleware: { driver: 'node', auth_check: { name: 'static-keys', path: 'examples/static-keys' } },
+        }),
+      );
+      const before = examples.upstream.received.length;
+      for (const key of ['key-alice', 'key-bob', 'key-alice']) {
+        const res = await examples.call('/examples-cached/profile', { headers: { 'x-api-key': key } });
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.headers.get('x-gw-cached-response'), null, `${key}: answered from the cache`);
+      }
+      const seen = examples.upstream.received.slice(before).map((r) => r.headers['x-key-owner']);
+      assert.deepEqual(seen, ['alice', 'bob', 'alice']);
+    });
+
     it('refuses a request without a key (401) and with an unknown key (403)', async () => {
       const before = examples.upstream.received.length;
       assert.deepEqual((await examples.call('/examples/a')).json, { error: 'Authorization field missing' });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
+import { startPrivateRedis, type PrivateRedis } from '../support/private-redis';
 
 function cachedApi(apiId: string, listenPath: string, target: string, cacheOptions: Record<string, unknown>, extended: Record<string, unknown> = {}): Record<string, unknown> {
   return apiDefinition(apiId, listenPath, target, {
@@ -143,5 +144,40 @@ describe('response cache in Redis, shared by two gateway nodes', function () {
     assert.equal(flushed.status, 200);
     assert.equal((await a.call('/shared/thing')).headers.get('x-gw-cached-response'), null);
     assert.equal(a.upstream.received.length, 2);
+  });
+});
+
+describe('response cache in Redis when Redis goes away', function () {
+  this.timeout(30_000);
+  let redis: PrivateRedis;
+  let gw: GatewayFixture;
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown) => rejections.push(reason);
+
+  before(async () => {
+    redis = await startPrivateRedis();
+    gw = await startGatewayFixture({ redisUrl: redis.url });
+    await gw.addApi(cachedApi('redis-gone', '/redis-gone', gw.upstream.url, { cache_all_safe_requests: true }));
+    process.on('unhandledRejection', onRejection);
+  });
+  after(async () => {
+    process.off('unhandledRejection', onRejection);
+    await gw?.stop();
+    await redis?.stop();
+  });
+
+  it('DELETE /gw/cache/{api_id} answers 500 "Cache invalidation failed" and the node keeps serving, from the upstream', async () => {
+    await gw.call('/redis-gone/x');
+    assert.equal((await gw.call('/redis-gone/x')).headers.get('x-gw-cached-response'), '1');
+    await redis.stop();
+    const flushed = await http(`${gw.node.gatewayUrl}/gw/cache/redis-gone`, { method: 'DELETE', headers: gw.node.gwHeaders });
+    assert.equal(flushed.status, 500, flushed.text);
+    assert.deepEqual(flushed.json, { status: 'error', message: 'Cache invalidation failed' });
+    const before = gw.upstream.received.length;
+    const res = await gw.call('/redis-gone/x');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-gw-cached-response'), null);
+    assert.equal(gw.upstream.received.length, before + 1);
+    assert.deepEqual(rejections, []);
   });
 });

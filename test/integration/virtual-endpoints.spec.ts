@@ -78,6 +78,45 @@ describe('virtual endpoints', function () {
     assert.match(res.json.Error, /link-local, cloud-metadata or multicast address/);
   });
 
+  it("the HTTP helper never reaches this node's own ports (gateway, dashboard), by IP or by name; other loopback ports stay reachable", async () => {
+    const caller = (name: string, domain: string, resource: string) =>
+      virtual(
+        `/${name}`,
+        name,
+        `function ${name}() {
+           var res = JSON.parse(TykMakeHttpRequest(JSON.stringify({ Method: 'GET', Domain: '${domain}', Resource: '${resource}', Headers: { 'x-gw-authorization': 'guess' } })));
+           return TykJsResponse({ Code: 200, Body: JSON.stringify(res) }, {});
+         }`,
+      );
+    const upstreamPort = new URL(gw.upstream.url).port;
+    await gw.addApi(
+      apiDefinition('virt-own', '/virt-own', gw.upstream.url, {
+        version_data: singleVersion({
+          use_extended_paths: true,
+          extended_paths: {
+            virtual: [
+              caller('gateway', gw.node.gatewayUrl, '/gw/apis'),
+              caller('dashboard', gw.node.dashboardUrl, '/api/apis'),
+              caller('byname', `http://localhost:${new URL(gw.node.gatewayUrl).port}`, '/gw/apis'),
+              caller('upstream', `http://localhost:${upstreamPort}`, '/still-allowed'),
+            ],
+          },
+        }),
+      }),
+    );
+    const before = gw.upstream.received.length;
+    for (const name of ['gateway', 'dashboard', 'byname']) {
+      const res = await gw.call(`/virt-own/${name}`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.Code, 0, `${name}: ${res.text}`);
+      assert.match(res.json.Error, /is a port of this gw node/, name);
+    }
+    const allowed = await gw.call('/virt-own/upstream');
+    assert.equal(allowed.json.Code, 200, allowed.text);
+    assert.equal(gw.upstream.received.length, before + 1);
+    assert.equal(gw.upstream.received.at(-1)!.url, '/still-allowed');
+  });
+
   it('code that reaches for process or require fails with 500, and the gateway keeps serving', async () => {
     assert.equal((await gw.call('/virt/escape')).status, 500);
     assert.equal((await gw.call('/virt/require')).status, 500);

@@ -1,6 +1,10 @@
 import { buildClientSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from 'graphql';
 import { request } from 'undici';
+import { tenantAgent } from '../../../lib/net/tenant-agent';
 import { ApisErrors } from '../errors';
+
+/** The management node introspects a tenant's upstream: never a cloud-metadata address nor this node's own ports. */
+const introspectionAgent = tenantAgent({ keepAliveTimeout: 10_000 });
 
 /**
  * Fetches a proxy-only API's schema from its upstream with an introspection query (SPEC.md
@@ -11,6 +15,7 @@ export async function introspectUpstream(targetUrl: string, headers: Record<stri
   let response;
   try {
     response = await request(targetUrl, {
+      dispatcher: introspectionAgent,
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
       body: JSON.stringify({ query: getIntrospectionQuery() }),

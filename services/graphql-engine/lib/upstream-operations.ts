@@ -1,7 +1,25 @@
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
-import { request } from 'undici';
+import { fetch as undiciFetch, request } from 'undici';
 import WebSocket from 'ws';
+import { tenantAgent, tenantWebSocketConnection } from '../../../lib/net/tenant-agent';
+
+/**
+ * Upstream URLs here are a tenant's (a data source, a subgraph, an API's target): every
+ * connection, HTTP, SSE or WebSocket, follows the outbound policy on the address it reaches
+ * (no cloud-metadata address, none of this node's own ports).
+ */
+const upstreamAgent = tenantAgent({ keepAliveTimeout: 10_000 });
+// graphql-sse keeps only the message of a failed fetch ("fetch failed"): hand it the reason instead
+const sseFetch = (input: string | URL, init?: Record<string, unknown>) =>
+  undiciFetch(input, { ...init, dispatcher: upstreamAgent }).catch((err: Error) => {
+    throw err.cause instanceof Error ? err.cause : err;
+  });
+
+/** ws options that connect through the outbound policy (before the upgrade request is written). */
+function wsOptions(url: string, headers: Record<string, string>): WebSocket.ClientOptions {
+  return { headers, createConnection: tenantWebSocketConnection(/^wss:/i.test(url)) as WebSocket.ClientOptions['createConnection'] };
+}
 
 export type UpstreamSubscriptionType = 'graphql-ws' | 'graphql-transport-ws' | 'sse';
 
@@ -27,7 +45,7 @@ export interface UpstreamTarget {
 /** A query or mutation received over WebSocket: one HTTP POST to the upstream. */
 export async function runOverHttp(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): Promise<void> {
   try {
-    const response = await request(target.url, { method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: JSON.stringify(payload) });
+    const response = await request(target.url, { dispatcher: upstreamAgent, method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: JSON.stringify(payload) });
     sink.next(await response.body.json());
     sink.complete();
   } catch (err) {
@@ -54,7 +72,7 @@ function subscribeTransportWs(target: UpstreamTarget, payload: OperationPayload,
   const headers = target.headers;
   class WithHeaders extends WebSocket {
     constructor(address: string, protocols?: string | string[]) {
-      super(address, protocols, { headers });
+      super(address, protocols, wsOptions(address, headers));
     }
   }
   const client = createWsClient({ url: wsUrl(target.url), webSocketImpl: WithHeaders, lazy: true, retryAttempts: 0 });
@@ -63,7 +81,7 @@ function subscribeTransportWs(target: UpstreamTarget, payload: OperationPayload,
 }
 
 function subscribeSse(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
-  const client = createSseClient({ url: target.url, headers: target.headers, singleConnection: false, retryAttempts: 0 });
+  const client = createSseClient({ url: target.url, headers: target.headers, singleConnection: false, retryAttempts: 0, fetchFn: sseFetch });
   return relay(sink, () => client.dispose(), (observer) => client.subscribe(payload, observer));
 }
 
@@ -100,7 +118,7 @@ function relay(sink: OperationSink, dispose: () => void, subscribe: (observer: O
 
 /** The legacy `graphql-ws` protocol (subscriptions-transport-ws), the reference's default. */
 function subscribeLegacyWs(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
-  const socket = new WebSocket(wsUrl(target.url), 'graphql-ws', { headers: target.headers });
+  const socket = new WebSocket(wsUrl(target.url), 'graphql-ws', wsOptions(wsUrl(target.url), target.headers));
   let ended = false;
   const finish = (outcome: () => void) => {
     if (ended) return;
@@ -143,8 +161,11 @@ function parseFrame(data: WebSocket.RawData): { type: string; payload?: unknown 
 }
 
 function describe(err: unknown): string {
-  if (err instanceof Error) return err.message;
+  // fetch (SSE) fails with "fetch failed" and the reason as its cause
+  if (err instanceof Error) return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message;
   if (Array.isArray(err)) return err.map((e) => (e as { message?: string }).message ?? String(e)).join('; ');
   if (err && typeof err === 'object' && 'reason' in err) return String((err as { reason: unknown }).reason || (err as { code?: unknown }).code);
+  // a WebSocket ErrorEvent (graphql-ws hands the socket's over): the error it carries
+  if (err && typeof err === 'object' && 'error' in err && (err as { error: unknown }).error instanceof Error) return (err as { error: Error }).error.message;
   return String(err);
 }

@@ -1,4 +1,9 @@
 import type { LoggerInstance } from 'moleculer';
+import { fetch } from 'undici';
+import { tenantAgent } from '../../../lib/net/tenant-agent';
+
+/** The notification URL is a tenant's: never a cloud-metadata address nor this node's own ports. */
+const notifyAgent = tenantAgent({ keepAliveTimeout: 10_000 });
 
 /** The body the reference gateway POSTs to `notifications.oauth_on_keychange_url`. */
 export interface KeyChangeNotification {
@@ -55,6 +60,7 @@ export class KeyChangeNotifier {
         headers: { 'content-type': 'application/json', 'user-agent': 'gw-notifications', 'x-gw-shared-secret': sharedSecret },
         body,
         redirect: 'manual',
+        dispatcher: notifyAgent,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       await response.arrayBuffer().catch(() => undefined);

@@ -24,7 +24,8 @@ export interface GatewayView {
   reloadGroup(): Promise<void>;
   health(): Record<string, unknown>;
   /** Drop the cached responses of an API (on every gateway node). */
-  invalidateCache(apiId: string): Promise<void>;
+  /** false when the cache store failed (the reference gateway then answers 500 "Cache invalidation failed") */
+  invalidateCache(apiId: string): Promise<boolean>;
 }
 
 const FORBIDDEN = 'Attempted administrative access with invalid or missing key!';
@@ -108,7 +109,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         path: '/cache/:id',
         handle: async ({ params }) => {
           if (!view.loadedApis().some((api) => api.api_id === params.id)) throw new HttpProblem(404, 'API not found');
-          await view.invalidateCache(params.id);
+          if (!(await view.invalidateCache(params.id))) throw new HttpProblem(500, 'Cache invalidation failed');
           return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },

@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { tenantConnector } from '../../../lib/net/tenant-agent';
 
 export interface UpstreamPoolsOptions {
   /** a pool nobody used for this long, with no request in flight, is closed and dropped; @default 60000 */
@@ -53,7 +54,9 @@ export class UpstreamPools {
     const name = tls ? `${origin}\u0000${tls.id}` : origin;
     let entry = this.pools.get(name);
     if (!entry) {
-      const connect = tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined;
+      // An API's upstream is a tenant's URL: never a cloud-metadata address nor this node's own
+      // ports (judged on the address each connection reaches, once per connection, not per request).
+      const connect = tenantConnector({ tls: tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined });
       entry = { pool: new Pool(origin, { connections: 256, keepAliveTimeout: 30_000, pipelining: 1, connect }), usedAt: now };
       this.pools.set(name, entry);
       if (this.pools.size > this.maxPools) this.evictOne(name);

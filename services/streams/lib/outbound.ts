@@ -1,9 +1,10 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { lookup as lookupAll } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { networkInterfaces } from 'node:os';
-import { Agent, request, type Dispatcher } from 'undici';
-import { isForbiddenAddress } from '../../../lib/net/outbound-address';
+import { request, type Agent, type Dispatcher } from 'undici';
+import { guardedLookup, isForbiddenAddress, type Resolver } from '../../../lib/net/outbound-address';
+import { isLocalAddress } from '../../../lib/net/own-ports';
+import { tenantAgent } from '../../../lib/net/tenant-agent';
 import { readBoundedBytes } from '../../../lib/net/read-bounded';
 import { StreamsErrors } from '../errors';
 
@@ -12,11 +13,14 @@ import { StreamsErrors } from '../errors';
  * anywhere but the cloud metadata addresses (link-local 169.254.0.0/16 and fe80::/10,
  * fd00:ec2::254, 100.100.100.200) and this node's own ports (gateway, dashboard) on a local
  * address, which would let a tenant call the management APIs from inside. Checked before each
- * request and again on connection (against DNS answers that change in between).
+ * request and, decisively, on the address each connection reached (against DNS answers that
+ * change in between).
  */
 export interface OutboundPolicy {
   /** ports of this node a stream may not call on a local address (read per request: ports bound at 0 are known late) */
   ownPorts(): ReadonlySet<number>;
+  /** name resolution; the system's by default (tests inject one that answers differently each time) */
+  resolve?: Resolver;
 }
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
@@ -26,11 +30,7 @@ export function isMetadataAddress(address: string): boolean {
   return isForbiddenAddress(address);
 }
 
-export function isLocalAddress(address: string): boolean {
-  const a = address.toLowerCase().replace(/^::ffff:/, '');
-  if (a.startsWith('127.') || a === '::1' || a === '0.0.0.0' || a === '::') return true;
-  return Object.values(networkInterfaces()).some((list) => (list ?? []).some((i) => i.address.toLowerCase() === a));
-}
+export { isLocalAddress };
 
 /** Refuses a URL of a metadata address or of this node's own ports; returns the parsed URL. */
 export async function checkOutbound(raw: string, policy: OutboundPolicy): Promise<URL> {
@@ -43,7 +43,9 @@ export async function checkOutbound(raw: string, policy: OutboundPolicy): Promis
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw StreamsErrors.outboundRefused(raw, 'only http and https URLs');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (METADATA_HOSTS.has(host.toLowerCase())) throw StreamsErrors.outboundRefused(raw, 'a metadata service');
-  const addresses = isIP(host) ? [host] : (await lookupAll(host, { all: true }).catch(() => [] as LookupAddress[])).map((a) => a.address);
+  const resolveAll = (name: string) =>
+    policy.resolve ? new Promise<LookupAddress[]>((resolve, reject) => policy.resolve!(name, { all: true }, (err, list) => (err ? reject(err) : resolve(list)))) : lookupAll(name, { all: true });
+  const addresses = isIP(host) ? [host] : (await resolveAll(host).catch(() => [] as LookupAddress[])).map((a) => a.address);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   for (const address of addresses) {
     if (isMetadataAddress(address)) throw StreamsErrors.outboundRefused(raw, 'a metadata address');
@@ -52,19 +54,21 @@ export async function checkOutbound(raw: string, policy: OutboundPolicy): Promis
   return url;
 }
 
-/** Connections re-check the DNS answer, so a name that changed to a metadata address is refused. */
-const agent = new Agent({
-  connect: {
-    lookup: (hostname, options, callback) =>
-      dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-        if (err) return callback(err, '', 4);
-        const bad = addresses.find((a) => isMetadataAddress(a.address));
-        if (bad) return callback(new Error(`refused: ${hostname} resolves to a metadata address`), '', 4);
-        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-        callback(null, addresses[0].address, addresses[0].family);
-      }),
-  },
-});
+/**
+ * The check above gives a clear error early; this one decides. Each policy's connections resolve
+ * the name once, in the socket's lookup, and the address connected to is judged (forbidden
+ * address, or one of the policy's own ports on a local address: lib/net/tenant-agent.ts), so a
+ * name a rebinding DNS server answers differently the second time is still refused.
+ */
+const agents = new WeakMap<OutboundPolicy, Agent>();
+function agentFor(policy: OutboundPolicy): Agent {
+  let agent = agents.get(policy);
+  if (!agent) {
+    agent = tenantAgent({ ownPorts: () => policy.ownPorts(), lookup: guardedLookup(policy.resolve) });
+    agents.set(policy, agent);
+  }
+  return agent;
+}
 
 export interface OutboundRequest {
   method: string;
@@ -87,7 +91,7 @@ export async function outboundCall(url: string, policy: OutboundPolicy, options:
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     signal: options.signal,
-    dispatcher: agent,
+    dispatcher: agentFor(policy),
   });
   const body = await readBoundedBytes(response.body, MAX_OUTBOUND_RESPONSE_BYTES);
   const headers: Record<string, string> = {};
@@ -95,6 +99,6 @@ export async function outboundCall(url: string, policy: OutboundPolicy, options:
   return { status: response.statusCode, headers, body };
 }
 
-export function outboundAgent(): Dispatcher {
-  return agent;
+export function outboundAgent(policy: OutboundPolicy): Dispatcher {
+  return agentFor(policy);
 }

@@ -1,9 +1,13 @@
 import { request } from 'undici';
+import { tenantAgent } from '../../../lib/net/tenant-agent';
 import type { HookReference } from '../../../contracts/apis/api-definition';
 import type { GatewayEvent } from '../../../contracts/events';
 import type { Webhook } from '../../../contracts/webhooks/actions';
 import { errorMessage } from '../../../lib/store/store-errors';
 import { readTemplate } from './template-file';
+
+/** A webhook's URL is a tenant's: never a cloud-metadata address nor this node's own ports (checked on the address connected to). */
+const hookAgent = tenantAgent({ keepAliveTimeout: 10_000 });
 
 /** a cap on the cool-downs held, in case events with ever new keys outrun the sweep */
 const MAX_COOL_DOWNS = 100_000;
@@ -111,6 +115,7 @@ export class EventDelivery {
       attempts++;
       try {
         const response = await request(hook.target_path, {
+          dispatcher: hookAgent,
           method: (hook.method || 'POST').toUpperCase() as 'POST',
           headers: { 'content-type': body.type, ...hook.header_map },
           body: hook.method?.toUpperCase() === 'GET' ? undefined : body.text,

@@ -86,6 +86,68 @@ describe('compiled policy rules per organisation on a dashboard node (OrgPolicyC
     assert.deepEqual((await slowStore.get('a')).program?.denials({}), ['new'], 'but is not kept');
   });
 
+  it('when full, forgets the least recently used organisation, not the oldest fetched', async () => {
+    const small = new OrgPolicyCache((orgId) => store.fetch(orgId), async () => store.revision, { warn: () => undefined }, 2);
+    await small.check();
+    await small.get('a');
+    await small.get('b');
+    await small.get('a'); // a is now the most recently used
+    await small.get('c'); // full: b goes
+    await small.get('a');
+    assert.equal(fetches('a'), 1, 'a, used recently, was kept');
+    await small.get('b');
+    assert.equal(fetches('b'), 2, 'b, the least recently used, was forgotten');
+  });
+
+  it('compiles once for concurrent misses of one organisation', async () => {
+    await cache.check();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = new OrgPolicyCache(
+      async (orgId) => {
+        const answer = await store.fetch(orgId);
+        await gate;
+        return answer;
+      },
+      async () => store.revision,
+      { warn: () => undefined },
+    );
+    await slow.check();
+    store.rules.set('a', 'package p\ndeny["x"] { true }');
+    const pending = Array.from({ length: 5 }, () => slow.get('a'));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    const entries = await Promise.all(pending);
+    assert.equal(fetches('a'), 1);
+    assert.ok(entries.every((entry) => entry.program === entries[0].program), 'one compiled program for all of them');
+    assert.deepEqual(entries[0].program?.denials({}), ['x']);
+  });
+
+  it('a request after a change does not join a fetch begun before it', async () => {
+    let release!: () => void;
+    let first = true;
+    const slow = new OrgPolicyCache(
+      async (orgId) => {
+        const answer = await store.fetch(orgId);
+        if (first) {
+          first = false;
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+        return answer;
+      },
+      async () => store.revision,
+      { warn: () => undefined },
+    );
+    await slow.check();
+    const early = slow.get('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    slow.changed('a', store.change('a', 'package p\ndeny["new"] { true }'));
+    const late = slow.get('a');
+    release();
+    assert.deepEqual((await early).program?.denials({}), []);
+    assert.deepEqual((await late).program?.denials({}), ['new']);
+  });
+
   it('keeps rules that no longer compile as such, for the gate to refuse', async () => {
     store.rules.set('a', 'package p\ndeny["x"] { input.a with input as 1 }');
     const entry = await cache.get('a');

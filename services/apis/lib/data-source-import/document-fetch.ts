@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { request } from 'undici';
+import { tenantAgent } from '../../../../lib/net/tenant-agent';
 import { assertOutboundHost, guardedLookup, OutboundAddressRefused } from '../../../../lib/net/outbound-address';
 import { isGwError } from '../../../../lib/errors';
 import { ApisErrors } from '../../errors';
@@ -26,7 +27,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export async function fetchDocument(rawUrl: string, limits: FetchLimits = DEFAULT_FETCH_LIMITS, lookup = guardedLookup()): Promise<{ text: string; url: string }> {
   let url = httpUrl(rawUrl);
-  const agent = new Agent({ connect: { lookup, timeout: limits.timeoutMs }, headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs });
+  const agent = tenantAgent({ lookup, connectTimeout: limits.timeoutMs, headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs });
   const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
     for (let redirects = 0; ; redirects++) {

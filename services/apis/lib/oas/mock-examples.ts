@@ -2,7 +2,7 @@ import { ApisErrors } from '../../errors';
 import { pointer, type OasDocument } from './document';
 import type { OperationSettings } from './gateway-extension';
 import type { OasOperation } from './operations';
-import { resolveLocalRefs } from './refs';
+import { resolveLocalRefs, type RefBudget } from './refs';
 
 type Entry = Record<string, unknown>;
 type Media = { example?: unknown; examples?: Record<string, { value?: unknown }>; schema?: { example?: unknown } };
@@ -13,10 +13,10 @@ type Media = { example?: unknown; examples?: Record<string, { value?: unknown }>
  * 2xx listed), the `contentType` (default: application/json, else the first listed), and the
  * named example, else `example`, else the first of `examples`, else the schema's `example`.
  */
-export function mockFromExamples(settings: OperationSettings, op: OasOperation, document: OasDocument): Entry {
+export function mockFromExamples(settings: OperationSettings, op: OasOperation, document: OasDocument, refs: RefBudget): Entry {
   const wanted = settings.mockResponse!.fromOASExamples!;
   const at = pointer('paths', op.path, op.method.toLowerCase(), 'responses');
-  const responses = (resolveLocalRefs(op.operation.responses ?? {}, document, at) ?? {}) as Record<string, { content?: Record<string, Media> }>;
+  const responses = (resolveLocalRefs(op.operation.responses ?? {}, document, at, refs) ?? {}) as Record<string, { content?: Record<string, Media> }>;
   const code = wanted.code !== undefined ? String(wanted.code) : Object.keys(responses).find((c) => /^2\d\d$/.test(c));
   const response = code === undefined ? undefined : responses[code];
   const content = response?.content ?? {};

@@ -6,7 +6,7 @@ import { on, type HeaderEntry, type HeaderTransformSettings, type OperationSetti
 import { mockFromExamples } from './mock-examples';
 import { operationsWithoutSecurity } from './operation-security';
 import { classicPath, listOperations, type OasOperation } from './operations';
-import { resolveLocalRefs } from './refs';
+import { newRefBudget, resolveLocalRefs, type RefBudget } from './refs';
 import { circuitBreakerEntry } from './upstream-health';
 import { ROUTING_FEATURES } from './to-classic-routing';
 
@@ -17,7 +17,8 @@ type Lists = Record<string, Entry[]>;
 export interface Feature {
   list: string;
   isOn(settings: OperationSettings): boolean;
-  entry(settings: OperationSettings, op: OasOperation, document: OasDocument): Entry;
+  /** `refs`: the document's budget for copies of referenced schemas, shared by all its operations */
+  entry(settings: OperationSettings, op: OasOperation, document: OasDocument, refs: RefBudget): Entry;
 }
 
 const methodActions = (op: OasOperation) => ({ [op.method]: { action: 'no_action', code: 200, data: '', headers: {} } });
@@ -31,7 +32,7 @@ const FEATURES: Feature[] = [
   {
     list: 'mock_response',
     isOn: (s) => on(s.mockResponse),
-    entry: (s, op, document) => (on(s.mockResponse!.fromOASExamples) ? mockFromExamples(s, op, document) : { code: s.mockResponse!.code ?? 200, body: s.mockResponse!.body ?? '', headers: headerMap(s.mockResponse!.headers) }),
+    entry: (s, op, document, refs) => (on(s.mockResponse!.fromOASExamples) ? mockFromExamples(s, op, document, refs) : { code: s.mockResponse!.code ?? 200, body: s.mockResponse!.body ?? '', headers: headerMap(s.mockResponse!.headers) }),
   },
   { list: 'size_limits', isOn: (s) => on(s.requestSizeLimit), entry: (s) => ({ size_limit: s.requestSizeLimit!.value }) },
   { list: 'transform_headers', isOn: (s) => on(s.transformRequestHeaders), entry: (s) => headerTransform(s.transformRequestHeaders!) },
@@ -39,7 +40,7 @@ const FEATURES: Feature[] = [
   { list: 'hard_timeouts', isOn: (s) => on(s.enforceTimeout), entry: (s) => ({ timeout: s.enforceTimeout!.value }) },
   { list: 'rate_limit', isOn: (s) => on(s.rateLimit), entry: (s) => ({ enabled: true, rate: s.rateLimit!.rate, per: durationSeconds(s.rateLimit!.per) }) },
   { list: 'circuit_breakers', isOn: (s) => on(s.circuitBreaker), entry: (s) => circuitBreakerEntry(s.circuitBreaker!) },
-  { list: 'validate_request', isOn: (s) => on(s.validateRequest), entry: (s, op, document) => validateRequestEntry(s, op, document) },
+  { list: 'validate_request', isOn: (s) => on(s.validateRequest), entry: (s, op, document, refs) => validateRequestEntry(s, op, document, refs) },
   ...ROUTING_FEATURES,
 ];
 
@@ -55,6 +56,7 @@ const UNSHADOWED = new Set(['ignored', 'white_list', 'black_list', 'track_endpoi
  */
 export function operationsToClassic(document: OasDocument, operations: Record<string, OperationSettings>): Lists {
   const lists: Lists = {};
+  const refs = newRefBudget();
   // Every operation takes part, configured or not: one listed first wins over a later catch-all either way.
   const ops = listOperations(document);
   const withoutSecurity = operationsWithoutSecurity(document, ops);
@@ -67,7 +69,7 @@ export function operationsToClassic(document: OasDocument, operations: Record<st
     ops.forEach((op, i) => {
       const settings = settingsOf(op);
       const base = { path: classicPath(op.path), method: op.method };
-      if (feature.isOn(settings)) (lists[feature.list] ??= []).push({ ...base, ...feature.entry(settings, op, document) });
+      if (feature.isOn(settings)) (lists[feature.list] ??= []).push({ ...base, ...feature.entry(settings, op, document, refs) });
       else if (!UNSHADOWED.has(feature.list) && ops.slice(i + 1).some((later) => feature.isOn(settingsOf(later)) && later.method === op.method && templateCovers(later.path, op.path))) {
         (lists[feature.list] ??= []).push({ ...base, disabled: true, stop_matching: true });
       }
@@ -96,14 +98,14 @@ function headerTransform(settings: HeaderTransformSettings): Entry {
  * operation's) and request body, with their references resolved, so a gateway can check a
  * request without the document. Schemas that do not compile are refused here, with the pointer.
  */
-function validateRequestEntry(settings: OperationSettings, op: OasOperation, document: OasDocument): Entry {
+function validateRequestEntry(settings: OperationSettings, op: OasOperation, document: OasDocument, refs: RefBudget): Entry {
   const at = pointer('paths', op.path, op.method.toLowerCase());
-  const own = resolveLocalRefs(op.operation.parameters ?? [], document, `${at}/parameters`) as Array<Record<string, unknown>>;
-  const inherited = resolveLocalRefs(op.pathParameters, document, pointer('paths', op.path, 'parameters')) as Array<Record<string, unknown>>;
+  const own = resolveLocalRefs(op.operation.parameters ?? [], document, `${at}/parameters`, refs) as Array<Record<string, unknown>>;
+  const inherited = resolveLocalRefs(op.pathParameters, document, pointer('paths', op.path, 'parameters'), refs) as Array<Record<string, unknown>>;
   const key = (p: Record<string, unknown>) => `${String(p.in)}:${String(p.name)}`;
   const overridden = new Set(own.map(key));
   const parameters = [...inherited.filter((p) => !overridden.has(key(p))), ...own];
-  const requestBody = op.operation.requestBody === undefined ? undefined : (resolveLocalRefs(op.operation.requestBody, document, `${at}/requestBody`) as Record<string, unknown>);
+  const requestBody = op.operation.requestBody === undefined ? undefined : (resolveLocalRefs(op.operation.requestBody, document, `${at}/requestBody`, refs) as Record<string, unknown>);
   assertSchemasCompile(parameters, requestBody, at);
   const entry: Entry = { enabled: true, error_response_code: settings.validateRequest!.errorResponseCode ?? 422, parameters };
   if (requestBody) entry.request_body = requestBody;

@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
-import { assertOutboundHost, guardedLookup } from '../../../../lib/net/outbound-address';
+import { assertOutboundHost } from '../../../../lib/net/outbound-address';
+import { tenantAgent } from '../../../../lib/net/tenant-agent';
 import { readBounded } from '../../../../lib/net/read-bounded';
 
 export interface DataSourceRequest {
@@ -21,7 +22,7 @@ export class DataSourceFetcher {
 
   constructor(private readonly timeoutMs: number) {
     // tenant-chosen URLs: never link-local or cloud-metadata addresses (checked on the address connected to)
-    this.agent = new Agent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1, connect: { lookup: guardedLookup() as never } });
+    this.agent = tenantAgent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1 });
   }
 
   /** Sends the request and reads its JSON answer; a non-2xx status or a body that is not JSON is an error naming why. */

@@ -2,18 +2,25 @@ import { Socket } from 'node:net';
 import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
 import type { KafkaSourceConfig } from '../../../../lib/graphql/combined-graph-config';
 import { guardedLookup, isForbiddenAddress, OutboundAddressRefused } from '../../../../lib/net/outbound-address';
+import { connectedRefusal } from '../../../../lib/net/tenant-agent';
 
 /**
  * Every connection kafkajs opens (the seed brokers and the brokers the cluster's metadata
  * advertises) follows the gateway's outbound policy: an IP literal is judged as is, a name
- * through the guarded lookup, so the address checked is the address connected to. (The
+ * through the guarded lookup, so the address checked is the address connected to; this
+ * node's own ports are refused on the connected socket. (The
  * reference's Kafka data source has no TLS setting, so the client never asks for TLS sockets.)
  */
 const guardedSockets: ISocketFactory = ({ host, port, onConnect }) => {
   const bare = host.replace(/^\[|\]$/g, '');
   const socket = new Socket();
   if (isForbiddenAddress(bare)) process.nextTick(() => socket.destroy(new OutboundAddressRefused(bare, bare)));
-  else socket.connect({ host: bare, port, lookup: guardedLookup() }, onConnect);
+  else
+    socket.connect({ host: bare, port, lookup: guardedLookup() }, () => {
+      const refusal = connectedRefusal(socket, bare);
+      if (refusal) socket.destroy(refusal);
+      else onConnect();
+    });
   return socket;
 };
 

@@ -121,7 +121,10 @@ function subscriptionResolvers(name: string, config: GraphqlSourceConfig, path: 
     const used = new Set(forwarded.variables);
     const query = `subscription${variableDefinitions(info, used)} { ${forwarded.text} }`;
     const variables = Object.fromEntries([...used].map((v) => [v, info.variableValues[v]]));
-    return sinkIterator((sink) => subscribeUpstream(target, { query, variables }, sink));
+    // a failed connection or subscription names its data source, as a failed fetch does
+    return sinkIterator((sink) =>
+      subscribeUpstream(target, { query, variables }, { ...sink, error: (errors) => sink.error(errors.map((e) => ({ ...e, message: `data source '${name}' failed: ${e.message}` }))) }),
+    );
   };
   const resolve = (event: unknown, _args: unknown, context: ExecutionContext) => {
     context.loader.forget();

@@ -1,5 +1,6 @@
-import { Agent, request } from 'undici';
-import { assertOutboundHost, guardedLookup } from '../../../../lib/net/outbound-address';
+import { request } from 'undici';
+import { assertOutboundHost } from '../../../../lib/net/outbound-address';
+import { tenantAgent } from '../../../../lib/net/tenant-agent';
 import { readBounded } from '../../../../lib/net/read-bounded';
 
 /** A subgraph answers one operation: bodies above this are refused rather than buffered. */
@@ -24,7 +25,7 @@ export interface SubgraphResponse {
 export type SubgraphFetcher = (url: string, headers: Record<string, string>, body: { query: string; variables: Record<string, unknown> }) => Promise<SubgraphResponse>;
 
 /** Keep-alive connection pools per subgraph origin, shared by every supergraph of the node. */
-const dispatcher = new Agent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1, connect: { lookup: guardedLookup() as never } });
+const dispatcher = tenantAgent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1 });
 
 export const fetchFromSubgraph: SubgraphFetcher = async (url, headers, body) => {
   assertOutboundHost(new URL(url));

@@ -16,8 +16,8 @@ export interface CachedResponse {
 export interface ResponseCache {
   get(apiId: string, key: string): Promise<CachedResponse | undefined>;
   set(apiId: string, key: string, response: CachedResponse, ttlSeconds: number): Promise<void>;
-  /** drops every entry of the API (DELETE /gw/cache/{api_id}) */
-  invalidate(apiId: string): Promise<void>;
+  /** drops every entry of the API (DELETE /gw/cache/{api_id}); false when the store failed (logged), never a rejection */
+  invalidate(apiId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -64,8 +64,9 @@ export class MemoryResponseCache implements ResponseCache {
     }
   }
 
-  async invalidate(apiId: string): Promise<void> {
+  async invalidate(apiId: string): Promise<boolean> {
     for (const [id, entry] of this.entries) if (entry.apiId === apiId) this.remove(id);
+    return true;
   }
 
   async close(): Promise<void> {
@@ -118,14 +119,21 @@ export class RedisResponseCache implements ResponseCache {
     }
   }
 
-  async invalidate(apiId: string): Promise<void> {
+  async invalidate(apiId: string): Promise<boolean> {
     const pattern = `${PREFIX}${apiId.replace(/[*?[\]\\]/g, '\\$&')}:*`;
     let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      if (keys.length > 0) await this.redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    try {
+      do {
+        const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        if (keys.length > 0) await this.redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      return true;
+    } catch (err) {
+      // Called from an HTTP route and from a broadcast event: a rejection there would go unhandled.
+      this.logger.warn(`response cache: could not drop the cached responses of API ${apiId} (${(err as Error).message})`);
+      return false;
+    }
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,9 @@
-import { Agent, request as undiciRequest } from 'undici';
-import { assertOutboundHost, guardedLookup } from '../../../../lib/net/outbound-address';
+import { request as undiciRequest } from 'undici';
+import { assertOutboundHost } from '../../../../lib/net/outbound-address';
+import { tenantAgent as createTenantAgent } from '../../../../lib/net/tenant-agent';
 
-/** Tenant code's calls never reach link-local or cloud-metadata addresses (checked on the address connected to). */
-const tenantAgent = new Agent({ connect: { lookup: guardedLookup() as never }, keepAliveTimeout: 10_000 });
+/** Tenant code's calls never reach link-local or cloud-metadata addresses, nor this node's own ports (checked on the address connected to). */
+const tenantAgent = createTenantAgent({ keepAliveTimeout: 10_000 });
 
 export interface OutboundLimits {
   /** most HTTP calls one invocation may make */

@@ -98,7 +98,7 @@ export class HttpClientInput implements Input {
           headersTimeout: this.settings.timeoutMs,
           bodyTimeout: 0,
           signal: this.signal,
-          dispatcher: outboundAgent(),
+          dispatcher: outboundAgent(this.policy),
         });
         if (!succeeded(this.settings, response.statusCode)) {
           await response.body.dump();
