@@ -1,11 +1,15 @@
 /**
- * `npm run bench:proxy`: the proxy benchmark of PERFORMANCE.md. Runs the upstream directly,
- * nginx, fast-gateway and gw (a keyless API among 10, and among 1,000; token auth; token auth
- * with a rate limit and a quota, without and with analytics; an HMAC-signed request, see hmac.ts) with wrk, 1 thread and 32
- * connections, 5 s rounds alternated between the systems, and prints the median of the rounds
- * with the ratio to fast-gateway. Then the added p99 latency of gw over direct at half of gw's
- * peak rate (wrk with a fixed delay between requests), and gw's resident memory with 1,000 APIs.
+ * `npm run bench:proxy`: the proxy benchmark of PERFORMANCE.md. Runs the rows of rows.ts (the
+ * upstream directly, nginx, a bare node:http + undici proxy, fast-gateway, then gw with more
+ * and more features) with wrk, 1 thread and 32 connections, BENCH_SECONDS (5) s rounds
+ * alternated between the rows, and prints per row the median req/s of BENCH_ROUNDS (3) rounds
+ * with its spread, the p99 at peak, the CPU time the proxy process spent per request, and the
+ * ratios to the bare proxy and to fast-gateway. Then the added p99 latency over direct at half
+ * of a row's peak rate (keyless, and token + limits + analytics), the start-up time and
+ * resident memory of each gw node, and 10 vs 1,000 vs 10,000 loaded APIs side by side.
  *
+ * BENCH_ROWS=<id,id,…> runs a subset (ids: see rows.ts or the table's first column);
+ * BENCH_ROUNDS=1 BENCH_SECONDS=2 is a smoke run.
  * Needs wrk and nginx from Debian: apt-get install -y wrk nginx-light.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,12 +17,20 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
-import { createHmacApi } from './hmac';
-import { cachedApi, children, createTokenApi, fixedRateP99, rssMb, startGw, startNginx, startNode, wrk, type System } from './systems';
+import { startRows, type GwNode, type Row } from './rows';
+import { children, cpuMicros, fixedRateP99, rssMb, startNode, wrk } from './systems';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WANTED = process.env.BENCH_ROWS?.split(',').map((id) => id.trim()).filter((id) => id !== '');
+/** Rows whose added p99 at half of their own peak is measured against direct at the same rate. */
+const HALF_LOAD_ROWS = ['keyless', 'analytics'];
 
+interface Measured {
+  rps: number[];
+  p99Ms: number[];
+  cpuMicrosPerRequest: number[];
+}
 
 async function main(): Promise<void> {
   for (const tool of ['wrk', 'nginx']) {
@@ -30,68 +42,91 @@ async function main(): Promise<void> {
   }
   const work = mkdtempSync(join(tmpdir(), 'gw-bench-'));
   const upstreamPort = await freePort();
-  await startNode(join(__dirname, 'upstream.js'), { PORT: String(upstreamPort) });
-  const fastGatewayPort = await freePort();
-  await startNode(join(__dirname, 'fast-gateway.js'), { PORT: String(fastGatewayPort), UPSTREAM_PORT: String(upstreamPort) });
-  const nginxPort = await startNginx(work, upstreamPort);
-  const gw = await startGw(work, 'gw-10', upstreamPort, 10, 'gateway', {}, [cachedApi(upstreamPort)]);
-  const gwThousand = await startGw(work, 'gw-1000', upstreamPort, 1000);
-  // Analytics off here, so these rows measure the chain alone; gw-analytics is the same node as shipped.
-  const gwAuth = await startGw(work, 'gw-auth', upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' });
-  const gwAnalytics = await startGw(work, 'gw-analytics', upstreamPort, 0, 'all');
-  const authKey = await createTokenApi(gwAuth.url, upstreamPort, 'token-api', {});
-  const limitedKey = await createTokenApi(gwAuth.url, upstreamPort, 'limited-api', { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 3600 });
-  const hmacHeaders = await createHmacApi(gwAuth.url, upstreamPort, 'hmac-api');
-  const analyticsKey = await createTokenApi(gwAnalytics.url, upstreamPort, 'limited-api', { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 3600 });
+  const upstream = await startNode(join(__dirname, 'upstream.js'), { PORT: String(upstreamPort) });
+  const { rows, nodes } = await startRows(WANTED, work, upstreamPort, upstream.pid!);
 
-  const systems: System[] = [
-    { name: 'upstream, direct (the limit)', url: `http://127.0.0.1:${upstreamPort}/api/hello` },
-    { name: 'nginx reverse proxy, keep-alive upstream', url: `http://127.0.0.1:${nginxPort}/api/hello` },
-    { name: 'fast-gateway 3.4.7', url: `http://127.0.0.1:${fastGatewayPort}/api/hello` },
-    { name: 'gw, keyless API (10 APIs loaded)', url: `${gw.url}/api-9/hello`, pid: gw.pid },
-    { name: 'gw, keyless, 1,000 APIs loaded (last one)', url: `${gwThousand.url}/api-999/hello`, pid: gwThousand.pid },
-    { name: 'gw, auth token', url: `${gwAuth.url}/token-api/hello`, pid: gwAuth.pid, headers: { authorization: authKey } },
-    { name: 'gw, auth token + rate limit + quota', url: `${gwAuth.url}/limited-api/hello`, pid: gwAuth.pid, headers: { authorization: limitedKey } },
-    {
-      name: 'gw, auth token + rate limit + quota + analytics',
-      url: `${gwAnalytics.url}/limited-api/hello`,
-      pid: gwAnalytics.pid,
-      headers: { authorization: analyticsKey },
-    },
-    { name: 'gw, HMAC signature (hmac-sha256, pre-signed)', url: `${gwAuth.url}/hmac-api/hello`, pid: gwAuth.pid, headers: hmacHeaders },
-    // After the warm-up every request is a hit: the upstream is not called.
-    { name: 'gw, keyless, response cache hit (in memory)', url: `${gw.url}/cached-api/hello`, pid: gw.pid },
-  ];
-  for (const system of systems) wrk(system, 1); // warm-up: JIT, pools
-  const results = new Map<string, number[]>(systems.map((s) => [s.name, []]));
-  const latencies = new Map<string, number[]>(systems.map((s) => [s.name, []]));
+  for (const row of rows) wrk(row, 1); // warm-up: JIT, pools
+  const measured = new Map<string, Measured>(rows.map((row) => [row.id, { rps: [], p99Ms: [], cpuMicrosPerRequest: [] }]));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? systems : [...systems].reverse();
-    for (const system of order) {
-      const result = wrk(system, SECONDS);
-      results.get(system.name)!.push(result.rps);
-      latencies.get(system.name)!.push(result.p99Ms);
-      process.stderr.write(`round ${round + 1}: ${system.name}: ${result.rps.toFixed(0)} req/s\n`);
+    for (const row of round % 2 === 0 ? rows : [...rows].reverse()) {
+      const cpuBefore = row.pid === undefined ? 0 : cpuMicros(row.pid);
+      const result = wrk(row, SECONDS);
+      const m = measured.get(row.id)!;
+      m.rps.push(result.rps);
+      m.p99Ms.push(result.p99Ms);
+      if (row.pid !== undefined) m.cpuMicrosPerRequest.push((cpuMicros(row.pid) - cpuBefore) / result.requests);
+      process.stderr.write(`round ${round + 1}: ${row.id}: ${result.rps.toFixed(0)} req/s\n`);
     }
   }
-  const medians = new Map([...results].map(([name, values]) => [name, median(values)]));
-  const baseline = medians.get('fast-gateway 3.4.7')!;
-  const lines = ['', `| system | req/s (median of ${ROUNDS}) | p99 at peak (ms) | ratio to fast-gateway |`, '|---|---|---|---|'];
-  for (const system of systems) {
-    const rps = medians.get(system.name)!;
-    lines.push(`| ${system.name} | ${rps.toFixed(0)} | ${median(latencies.get(system.name)!).toFixed(2)} | ${(rps / baseline).toFixed(2)} |`);
-  }
 
-  const halfRate = Math.round(medians.get(systems[3].name)! / 2);
-  const direct = fixedRateP99(systems[0].url, halfRate, work);
-  const viaGw = fixedRateP99(systems[3].url, halfRate, work);
-  lines.push(
+  const peak = (id: string) => (measured.has(id) ? median(measured.get(id)!.rps) : undefined);
+  const ratio = (rps: number, baseline: number | undefined) => (baseline === undefined ? '–' : (rps / baseline).toFixed(2));
+  const lines = [
     '',
-    `Added p99 at half of gw's peak (${halfRate} req/s asked; wrk with a fixed delay per connection, 32 connections, 10 s):`,
-    `  gw ${viaGw.p99Ms.toFixed(2)} ms at ${viaGw.rps.toFixed(0)} req/s − direct ${direct.p99Ms.toFixed(2)} ms at ${direct.rps.toFixed(0)} req/s = ${(viaGw.p99Ms - direct.p99Ms).toFixed(2)} ms`,
-  );
-  lines.push(`Resident memory: gw with 10 APIs ${rssMb(gw.pid)} MB, with 1,000 APIs ${rssMb(gwThousand.pid)} MB`);
+    `| id | system | req/s, median (min–max) of ${ROUNDS} × ${SECONDS} s | p99 at peak (ms) | proxy CPU µs/req | ratio to bare proxy | ratio to fast-gateway |`,
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const m = measured.get(row.id)!;
+    const rps = median(m.rps);
+    const cpu = m.cpuMicrosPerRequest.length > 0 ? median(m.cpuMicrosPerRequest).toFixed(0) : '–';
+    lines.push(`| ${row.id} | ${row.name} | ${spread(m.rps, 0)} | ${median(m.p99Ms).toFixed(2)} | ${cpu} | ${ratio(rps, peak('bare'))} | ${ratio(rps, peak('fast-gateway'))} |`);
+  }
+  lines.push('', ...addedP99(rows, peak, upstreamPort, work), '', ...apiCountLines(measured, nodes), ...nodeLines(nodes));
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The added p99 at half of a row's peak: wrk with a fixed delay per connection against the row
+ * and against the upstream directly at the same rate, alternated, BENCH_ROUNDS times each.
+ */
+function addedP99(rows: Row[], peak: (id: string) => number | undefined, upstreamPort: number, work: string): string[] {
+  const directRow: Row = { id: 'direct', name: 'direct', url: `http://127.0.0.1:${upstreamPort}/api/hello` };
+  const lines: string[] = [];
+  for (const row of rows.filter((r) => HALF_LOAD_ROWS.includes(r.id))) {
+    const rate = Math.round(peak(row.id)! / 2);
+    const viaGw: number[] = [];
+    const viaDirect: number[] = [];
+    const rates: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const pair = round % 2 === 0 ? [row, directRow] : [directRow, row];
+      for (const system of pair) {
+        const result = fixedRateP99(system, rate, 2 * SECONDS, work);
+        (system === row ? viaGw : viaDirect).push(result.p99Ms);
+        if (system === row) rates.push(result.rps);
+      }
+    }
+    if (lines.length === 0) lines.push(`Added p99 at half of a row's peak (wrk, fixed jittered delay per connection, 32 connections, ${2 * SECONDS} s, median (min–max) of ${ROUNDS}):`);
+    lines.push(`  ${row.id}: ${rate} req/s asked (${median(rates).toFixed(0)} served): gw p99 ${spread(viaGw, 2)} ms, direct ${spread(viaDirect, 2)} ms → added ${(median(viaGw) - median(viaDirect)).toFixed(2)} ms`);
+  }
+  return lines;
+}
+
+function apiCountLines(measured: Map<string, Measured>, nodes: GwNode[]): string[] {
+  const counts = [
+    ['10', 'keyless', 'gw-10'],
+    ['1,000', 'keyless-1000', 'gw-1000'],
+    ['10,000', 'keyless-10000', 'gw-10000'],
+  ].filter(([, id]) => measured.has(id));
+  if (counts.length < 2) return [];
+  const first = median(measured.get(counts[0][1])!.rps);
+  const parts = counts.map(([count, id]) => {
+    const m = measured.get(id)!;
+    return `${count}: ${median(m.rps).toFixed(0)} req/s (×${(median(m.rps) / first).toFixed(2)}), ${median(m.cpuMicrosPerRequest).toFixed(0)} µs CPU/req`;
+  });
+  return [`Loaded APIs, keyless, last API: ${parts.join('; ')}`];
+}
+
+function nodeLines(nodes: GwNode[]): string[] {
+  return [
+    `gw start-up (spawn to serving every API): ${nodes.map((node) => `${node.name} ${(node.startupMs / 1000).toFixed(1)} s`).join(', ')}`,
+    `gw resident memory after the rounds (VmRSS): ${nodes.map((node) => `${node.name} ${rssMb(node.pid)} MB`).join(', ')}`,
+    'Nodes: gw-10/1000/10000 run the gateway role with keyless APIs from files; gw-auth (token, OAuth, HMAC, OAS, limits) and gw-analytics run every service, gw-auth with analytics off.',
+  ];
+}
+
+function spread(values: number[], digits: number): string {
+  return `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
 }
 
 runBenchmark('bench:proxy', main, children);

@@ -63,16 +63,14 @@ function parseWrk(url: string, out: string): WrkResult {
  * requests so that 32 connections together send about `rate` requests per second. The delay is
  * jittered (±50%) so the connections do not fire in lock-step bursts.
  */
-export function fixedRateP99(url: string, rate: number, work: string): { p99Ms: number; rps: number } {
+export function fixedRateP99(system: System, rate: number, seconds: number, work: string): { p99Ms: number; rps: number } {
   const script = join(work, `rate-${rate}.lua`);
   const meanMs = (32 * 1000) / rate;
   writeFileSync(script, `math.randomseed(os.time())\nfunction delay() return math.floor(${meanMs} * (0.5 + math.random())) end\n`);
-  const out = execFileSync('wrk', ['-t1', '-c32', '-d10s', '--latency', '-s', script, url], { encoding: 'utf8' });
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
-  return {
-    p99Ms: p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : NaN,
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
-  };
+  const args = wrkArgs(system, seconds);
+  const out = execFileSync('wrk', [...args.slice(0, -1), '-s', script, system.url], { encoding: 'utf8' });
+  const { p99Ms, rps } = parseWrk(system.url, out);
+  return { p99Ms, rps };
 }
 
 export function startNode(script: string, env: Record<string, string>): Promise<ChildProcess> {

@@ -1,0 +1,147 @@
+/**
+ * The rows of `bench:proxy`, in the order the table shows them: first the limits a gateway is
+ * measured against (the upstream itself, nginx, a bare Node proxy, fast-gateway), then gw with
+ * more and more features. Each row starts only what it needs, so `BENCH_ROWS=keyless,token`
+ * starts two gw nodes, not five; a gw node serving several rows starts once.
+ */
+import { join } from 'node:path';
+import { freePort } from '../support';
+import { createHmacApi } from './hmac';
+import { createOAuthApi } from './oauth';
+import { createOasApi } from './oas';
+import { cachedApi, createTokenApi, startGw, startNginx, startNode, type System } from './systems';
+
+export interface Row extends System {
+  id: string;
+}
+
+export interface GwNode {
+  name: string;
+  url: string;
+  pid: number;
+  /** from spawning the process to its gateway port serving every API of its apps folder */
+  startupMs: number;
+}
+
+interface Setup {
+  work: string;
+  upstreamPort: number;
+  upstreamPid: number;
+  node(name: NodeName): Promise<GwNode>;
+}
+
+type NodeName = keyof typeof NODES;
+
+const LIMITS = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 3600 };
+
+/** The gw nodes rows run on: gateway-role nodes with keyless APIs from files, and full nodes for the rows that need keys. */
+const NODES = {
+  'gw-10': (s: Setup) => startGw(s.work, 'gw-10', s.upstreamPort, 10, 'gateway', {}, [cachedApi(s.upstreamPort)]),
+  'gw-1000': (s: Setup) => startGw(s.work, 'gw-1000', s.upstreamPort, 1000),
+  'gw-10000': (s: Setup) => startGw(s.work, 'gw-10000', s.upstreamPort, 10_000),
+  // Analytics off here, so these rows measure the chain alone; gw-analytics is the same node as shipped.
+  'gw-auth': (s: Setup) => startGw(s.work, 'gw-auth', s.upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }),
+  'gw-analytics': (s: Setup) => startGw(s.work, 'gw-analytics', s.upstreamPort, 0, 'all'),
+};
+
+const ROWS: Array<{ id: string; name: string; start(s: Setup): Promise<Omit<Row, 'id' | 'name'>> }> = [
+  { id: 'direct', name: 'upstream, direct (the limit)', start: async (s) => ({ url: `http://127.0.0.1:${s.upstreamPort}/api/hello`, pid: s.upstreamPid }) },
+  // nginx's CPU is in its worker process, not the one started here: no CPU figure.
+  { id: 'nginx', name: 'nginx reverse proxy, keep-alive upstream', start: async (s) => ({ url: `http://127.0.0.1:${await startNginx(s.work, s.upstreamPort)}/api/hello` }) },
+  { id: 'bare', name: 'bare node:http + undici Pool (no features)', start: (s) => nodeProxy(join(__dirname, 'bare-proxy.js'), s.upstreamPort) },
+  { id: 'fast-gateway', name: 'fast-gateway 3.4.7', start: (s) => nodeProxy(join(__dirname, 'fast-gateway.js'), s.upstreamPort) },
+  { id: 'keyless', name: 'gw, keyless API (10 APIs loaded)', start: async (s) => on(await s.node('gw-10'), '/api-9/hello') },
+  { id: 'keyless-1000', name: 'gw, keyless, 1,000 APIs loaded (last one)', start: async (s) => on(await s.node('gw-1000'), '/api-999/hello') },
+  { id: 'keyless-10000', name: 'gw, keyless, 10,000 APIs loaded (last one)', start: async (s) => on(await s.node('gw-10000'), '/api-9999/hello') },
+  // After the warm-up every request is a hit: the upstream is not called.
+  { id: 'cache', name: 'gw, keyless, response cache hit (in memory)', start: async (s) => on(await s.node('gw-10'), '/cached-api/hello') },
+  {
+    id: 'token',
+    name: 'gw, auth token',
+    start: async (s) => {
+      const node = await s.node('gw-auth');
+      return on(node, '/token-api/hello', { authorization: await createTokenApi(node.url, s.upstreamPort, 'token-api', {}) });
+    },
+  },
+  {
+    id: 'oauth',
+    name: 'gw, OAuth 2.0 bearer token (client_credentials)',
+    start: async (s) => {
+      const node = await s.node('gw-auth');
+      return on(node, '/oauth-api/hello', await createOAuthApi(node.url, s.upstreamPort, 'oauth-api'));
+    },
+  },
+  {
+    id: 'hmac',
+    name: 'gw, HMAC signature (hmac-sha256, pre-signed)',
+    start: async (s) => {
+      const node = await s.node('gw-auth');
+      return on(node, '/hmac-api/hello', await createHmacApi(node.url, s.upstreamPort, 'hmac-api'));
+    },
+  },
+  {
+    id: 'oas',
+    name: 'gw, OAS API, auth token + per-operation rate limit',
+    start: async (s) => {
+      const node = await s.node('gw-auth');
+      return on(node, '/oas-api/hello', await createOasApi(node.url, s.upstreamPort, 'oas-api'));
+    },
+  },
+  {
+    id: 'limits',
+    name: 'gw, auth token + rate limit + quota',
+    start: async (s) => {
+      const node = await s.node('gw-auth');
+      return on(node, '/limited-api/hello', { authorization: await createTokenApi(node.url, s.upstreamPort, 'limited-api', LIMITS) });
+    },
+  },
+  {
+    id: 'analytics',
+    name: 'gw, auth token + rate limit + quota + analytics',
+    start: async (s) => {
+      const node = await s.node('gw-analytics');
+      return on(node, '/limited-api/hello', { authorization: await createTokenApi(node.url, s.upstreamPort, 'limited-api', LIMITS) });
+    },
+  },
+];
+
+export const ROW_IDS = ROWS.map((row) => row.id);
+
+/**
+ * Starts what the wanted rows need (all rows when `wanted` is undefined), in table order, and
+ * returns the rows and the gw nodes started for them.
+ */
+export async function startRows(wanted: string[] | undefined, work: string, upstreamPort: number, upstreamPid: number): Promise<{ rows: Row[]; nodes: GwNode[] }> {
+  const unknown = (wanted ?? []).filter((id) => !ROW_IDS.includes(id));
+  if (unknown.length > 0) throw new Error(`unknown BENCH_ROWS id(s) ${unknown.join(', ')}; known: ${ROW_IDS.join(', ')}`);
+  const started = new Map<NodeName, Promise<GwNode>>();
+  const setup: Setup = {
+    work,
+    upstreamPort,
+    upstreamPid,
+    node(name) {
+      if (!started.has(name)) {
+        const begin = Date.now();
+        started.set(
+          name,
+          NODES[name](setup).then((gw) => ({ name, url: gw.url, pid: gw.pid, startupMs: Date.now() - begin })),
+        );
+      }
+      return started.get(name)!;
+    },
+  };
+  const rows: Row[] = [];
+  // One after the other: start-up times are measured, and nodes would slow each other's.
+  for (const row of ROWS) if (!wanted || wanted.includes(row.id)) rows.push({ id: row.id, name: row.name, ...(await row.start(setup)) });
+  return { rows, nodes: await Promise.all(started.values()) };
+}
+
+function on(node: GwNode, path: string, headers?: Record<string, string>): Omit<Row, 'id' | 'name'> {
+  return { url: `${node.url}${path}`, pid: node.pid, headers };
+}
+
+async function nodeProxy(script: string, upstreamPort: number): Promise<Omit<Row, 'id' | 'name'>> {
+  const port = await freePort();
+  const child = await startNode(script, { PORT: String(port), UPSTREAM_PORT: String(upstreamPort) });
+  return { url: `http://127.0.0.1:${port}/api/hello`, pid: child.pid };
+}
