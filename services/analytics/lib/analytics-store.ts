@@ -10,7 +10,9 @@ import { foldGeo, foldHourly } from './hourly-aggregates';
  * Raw records are stored packed: one row per API (and expiry) per batch, holding that batch's
  * records as a compact JSON array (PACKED_FIELDS). Storing a record as a row of its own costs several microseconds
  * per request in SQLite, which in the embedded setup is the gateway's own process; packed,
- * a record costs about its JSON text. A batch is stored in one transaction, whole or not at all.
+ * a record costs about its JSON text. A batch is stored in one transaction, whole or not at all
+ * (batch-writers.ts), with its records folded into hourly rows first: one upsert per row and
+ * batch, not per record.
  */
 export class AnalyticsStore {
   private readonly write: BatchWriter;
