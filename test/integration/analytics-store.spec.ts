@@ -91,6 +91,15 @@ for (const variant of STORE_VARIANTS) {
       ]);
     });
 
+    it('stores a batch of more hourly rows than one statement takes, and adds the next batch to each', async () => {
+      const batch = Array.from({ length: 1200 }, (_, i) => record({ key_hash: `k${i}`, api_id: `a${i % 3}`, latency: i }));
+      await store.ingest(batch);
+      await store.ingest(batch);
+      const [totals] = await db('analytics_hourly').count({ rows: '*' }).sum({ hits: 'hits', latency: 'latency_sum' }).max({ most: 'hits' });
+      assert.deepEqual({ rows: Number(totals.rows), hits: Number(totals.hits), latency: Number(totals.latency), most: Number(totals.most) }, { rows: 1200, hits: 2400, latency: 2 * ((1199 * 1200) / 2), most: 2 });
+      assert.equal((await store.rawRecords('org1', 'a2')).length, 800);
+    });
+
     it('stores a batch whole or not at all', async () => {
       await store.ingest([record()]);
       // A batch whose aggregate row can not be written (no key hash: the column is NOT NULL), after its raw records were.

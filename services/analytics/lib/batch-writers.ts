@@ -97,20 +97,24 @@ function sqliteWriter(db: Knex): BatchWriter {
   };
 }
 
-/** Rows per multi-row statement on MySQL (22 columns a row stays far below the 65,535 placeholders). */
+/**
+ * Aggregate rows per multi-row statement on MySQL (22 columns a row stays far below the 65,535
+ * placeholders). A pack, which holds a batch's records as text, goes in a statement of its own,
+ * as before, so a statement stays within max_allowed_packet whatever the packs weigh.
+ */
 const MYSQL_ROWS_PER_STATEMENT = 500;
 
 /** MySQL/MariaDB: multi-row INSERT (… ON DUPLICATE KEY UPDATE) statements in one knex transaction. */
 function mysqlWriter(db: Knex): BatchWriter {
-  const write = async (trx: Knex.Transaction, table: Table, rows: Row[], sql: (rowCount: number) => string) => {
-    for (let start = 0; start < rows.length; start += MYSQL_ROWS_PER_STATEMENT) {
-      const chunk = rows.slice(start, start + MYSQL_ROWS_PER_STATEMENT);
+  const write = async (trx: Knex.Transaction, table: Table, rows: Row[], sql: (rowCount: number) => string, perStatement = MYSQL_ROWS_PER_STATEMENT) => {
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const chunk = rows.slice(start, start + perStatement);
       await trx.raw(sql(chunk.length), chunk.flatMap((row) => valuesOf(table, row)) as Knex.RawBinding[]);
     }
   };
   return (batch) =>
     db.transaction(async (trx) => {
-      await write(trx, PACKS, batch.packs, (rows) => insertSql(PACKS, '`', rows));
+      await write(trx, PACKS, batch.packs, () => insertSql(PACKS, '`'), 1);
       await write(trx, HOURLY, batch.hourly, (rows) => mysqlUpsertSql(HOURLY, rows));
       await write(trx, GEO, batch.geo, (rows) => mysqlUpsertSql(GEO, rows));
     });
