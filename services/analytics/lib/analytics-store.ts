@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
 import { parseJson } from '../../../lib/store/migrate';
-import { foldGeo, foldHourly, upsertCounters } from './hourly-aggregates';
+import { batchWriter, type BatchWriter } from './batch-writers';
+import { foldGeo, foldHourly } from './hourly-aggregates';
 
 /**
  * The analytics service's tables: raw records (expired per API) and hourly aggregates (kept),
@@ -9,21 +10,20 @@ import { foldGeo, foldHourly, upsertCounters } from './hourly-aggregates';
  * Raw records are stored packed: one row per API (and expiry) per batch, holding that batch's
  * records as a compact JSON array (PACKED_FIELDS). Storing a record as a row of its own costs several microseconds
  * per request in SQLite, which in the embedded setup is the gateway's own process; packed,
- * a record costs about its JSON text. A batch is stored in one transaction, whole or not at all.
+ * a record costs about its JSON text. A batch is stored in one transaction, whole or not at all
+ * (batch-writers.ts), with its records folded into hourly rows first: one upsert per row and
+ * batch, not per record.
  */
 export class AnalyticsStore {
-  constructor(private readonly db: Knex) {}
+  private readonly write: BatchWriter;
+
+  constructor(private readonly db: Knex) {
+    this.write = batchWriter(db);
+  }
 
   async ingest(records: AnalyticsRecordIn[]): Promise<number> {
     if (records.length === 0) return 0;
-    const hourly = foldHourly(records);
-    const geo = foldGeo(records);
-    const packs = pack(records);
-    await this.db.transaction(async (trx) => {
-      for (const row of packs) await trx('analytics_records').insert(row);
-      for (const delta of hourly.values()) await upsertCounters(trx, 'analytics_hourly', delta, ['alias', 'api_name']);
-      for (const delta of geo.values()) await upsertCounters(trx, 'analytics_hourly_geo', delta, ['api_name']);
-    });
+    await this.write({ packs: pack(records), hourly: [...foldHourly(records).values()], geo: [...foldGeo(records).values()] });
     return records.length;
   }
 
@@ -80,11 +80,19 @@ interface RawPack {
 
 function pack(records: AnalyticsRecordIn[]): RawPack[] {
   const groups = new Map<string, AnalyticsRecordIn[]>();
+  let previous: AnalyticsRecordIn | undefined;
+  let previousGroup: AnalyticsRecordIn[] = [];
   for (const record of records) {
+    // Most records share the pack of the record before them: no key to build then.
+    if (previous && record.api_id === previous.api_id && record.org_id === previous.org_id && record.api_name === previous.api_name && record.expire_after === previous.expire_after) {
+      previousGroup.push(record);
+      continue;
+    }
+    previous = record;
     const key = `${record.org_id}\u0000${record.api_id}\u0000${record.api_name}\u0000${record.expire_after}`;
     const group = groups.get(key);
-    if (group) group.push(record);
-    else groups.set(key, [record]);
+    if (group) (previousGroup = group).push(record);
+    else groups.set(key, (previousGroup = [record]));
   }
   return [...groups.values()].map((group) => {
     let first = Infinity;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
 
 const HOUR = 3_600_000;
@@ -74,34 +73,63 @@ function add(into: Counters, record: AnalyticsRecordIn): void {
   into.last_hit = Math.max(into.last_hit, record.request_time);
 }
 
+/** How a table groups records: a record's group name, a new row, what else a record adds to its row. */
+interface Grouping<T> {
+  /** names a record's row (undefined: the record has none); the row's id is a hash of it */
+  groupOf(record: AnalyticsRecordIn): string | undefined;
+  /** whether two records share a row (a cheap test that may say false for records that do) */
+  sameGroup(a: AnalyticsRecordIn, b: AnalyticsRecordIn): boolean;
+  rowOf(record: AnalyticsRecordIn, id: string): T;
+  onAdd?(row: T, record: AnalyticsRecordIn): void;
+}
+
 /**
- * Folds a batch into rows: `groupOf` names a record's row (undefined: the record has none),
- * `rowOf` gives a new row's grouping columns; the id is a hash of the group name.
+ * Folds a batch into rows. A record of the same row as the record before it (most of a batch
+ * from a busy API and key) is added without naming its group: building and hashing that
+ * string cost more than the rest of the fold.
  */
-function fold<T extends Counters & { id: string }>(records: AnalyticsRecordIn[], groupOf: (record: AnalyticsRecordIn) => string | undefined, rowOf: (record: AnalyticsRecordIn, id: string) => T, onAdd?: (row: T, record: AnalyticsRecordIn) => void): Map<string, T> {
+function fold<T extends Counters & { id: string }>(records: AnalyticsRecordIn[], grouping: Grouping<T>): Map<string, T> {
   const rows = new Map<string, T>();
+  let previous: AnalyticsRecordIn | undefined;
+  let previousRow: T | undefined;
   for (const record of records) {
-    const group = groupOf(record);
+    if (previousRow !== undefined && grouping.sameGroup(previous!, record)) {
+      add(previousRow, record);
+      grouping.onAdd?.(previousRow, record);
+      continue;
+    }
+    previous = record;
+    const group = grouping.groupOf(record);
+    previousRow = group === undefined ? undefined : rows.get(group);
     if (group === undefined) continue;
-    const found = rows.get(group);
-    if (found) {
-      add(found, record);
-      onAdd?.(found, record);
-    } else rows.set(group, rowOf(record, createHash('sha256').update(group).digest('hex')));
+    if (previousRow) {
+      add(previousRow, record);
+      grouping.onAdd?.(previousRow, record);
+    } else rows.set(group, (previousRow = grouping.rowOf(record, createHash('sha256').update(group).digest('hex'))));
   }
   return rows;
 }
 
+const sameHour = (a: AnalyticsRecordIn, b: AnalyticsRecordIn) => a.request_time === b.request_time || hourOf(a) === hourOf(b);
+
 /** The batch's `analytics_hourly` rows. Paths of untracked endpoints are kept as ''. */
 export function foldHourly(records: AnalyticsRecordIn[]): Map<string, HourlyDelta> {
   const endpointOf = (record: AnalyticsRecordIn) => (record.track_path ? { path: record.path.slice(0, MAX_PATH), method: record.method } : { path: '', method: '' });
-  return fold<HourlyDelta>(
-    records,
-    (record) => {
+  return fold<HourlyDelta>(records, {
+    groupOf(record) {
       const { path, method } = endpointOf(record);
       return `${record.org_id}\u0000${record.api_id}\u0000${record.key_hash}\u0000${record.oauth_client_id}\u0000${path}\u0000${method}\u0000${record.response_code}\u0000${hourOf(record)}`;
     },
-    (record, id) => ({
+    sameGroup: (a, b) =>
+      a.response_code === b.response_code &&
+      a.key_hash === b.key_hash &&
+      a.api_id === b.api_id &&
+      a.org_id === b.org_id &&
+      a.oauth_client_id === b.oauth_client_id &&
+      a.track_path === b.track_path &&
+      (!a.track_path || (a.path === b.path && a.method === b.method)) &&
+      sameHour(a, b),
+    rowOf: (record, id) => ({
       id,
       org_id: record.org_id,
       hour_start: hourOf(record),
@@ -114,10 +142,10 @@ export function foldHourly(records: AnalyticsRecordIn[]): Map<string, HourlyDelt
       code: record.response_code,
       ...countersOf(record),
     }),
-    (row, record) => {
+    onAdd(row, record) {
       if (record.alias) row.alias = record.alias;
     },
-  );
+  });
 }
 
 /**
@@ -125,32 +153,9 @@ export function foldHourly(records: AnalyticsRecordIn[]): Map<string, HourlyDelt
  * is unknown (no GeoIP database, or an address it does not know) is not counted per country.
  */
 export function foldGeo(records: AnalyticsRecordIn[]): Map<string, GeoDelta> {
-  return fold<GeoDelta>(
-    records,
-    (record) => (record.iso_country === '' ? undefined : `geo\u0000${record.org_id}\u0000${record.api_id}\u0000${record.iso_country}\u0000${hourOf(record)}`),
-    (record, id) => ({ id, org_id: record.org_id, hour_start: hourOf(record), api_id: record.api_id, api_name: record.api_name, iso_country: record.iso_country, ...countersOf(record) }),
-  );
-}
-
-/** Adds a row's figures to the stored row of the same id, or inserts it; `replace` names columns the newest batch sets. */
-export async function upsertCounters<T extends Counters & { id: string }>(trx: Knex.Transaction, table: string, delta: T, replace: Array<keyof T>): Promise<void> {
-  const mysql = !String(trx.client.config.client).includes('sqlite');
-  const least = mysql ? 'least' : 'min';
-  const greatest = mysql ? 'greatest' : 'max';
-  const sum = (column: keyof Counters) => trx.raw('?? + ?', [`${table}.${column}`, delta[column]]);
-  const pick = (fn: string, column: keyof Counters) => trx.raw(`${fn}(??, ?)`, [`${table}.${column}`, delta[column]]);
-  const merge: Record<string, unknown> = {
-    hits: sum('hits'),
-    success: sum('success'),
-    error: sum('error'),
-    latency_sum: sum('latency_sum'),
-    upstream_sum: sum('upstream_sum'),
-    latency_min: pick(least, 'latency_min'),
-    latency_max: pick(greatest, 'latency_max'),
-    upstream_min: pick(least, 'upstream_min'),
-    upstream_max: pick(greatest, 'upstream_max'),
-    last_hit: pick(greatest, 'last_hit'),
-  };
-  for (const column of replace) merge[column as string] = delta[column];
-  await trx(table).insert(delta).onConflict('id').merge(merge as never);
+  return fold<GeoDelta>(records, {
+    groupOf: (record) => (record.iso_country === '' ? undefined : `geo\u0000${record.org_id}\u0000${record.api_id}\u0000${record.iso_country}\u0000${hourOf(record)}`),
+    sameGroup: (a, b) => a.iso_country === b.iso_country && a.api_id === b.api_id && a.org_id === b.org_id && sameHour(a, b),
+    rowOf: (record, id) => ({ id, org_id: record.org_id, hour_start: hourOf(record), api_id: record.api_id, api_name: record.api_name, iso_country: record.iso_country, ...countersOf(record) }),
+  });
 }

@@ -1,0 +1,114 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Knex } from 'knex';
+import type { AnalyticsRecordIn } from '../../contracts/analytics/actions';
+import { openDatabase } from '../../lib/store/database';
+import { migrate } from '../../lib/store/migrate';
+import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
+import { ANALYTICS_MIGRATIONS } from '../../services/analytics/lib/migrations';
+import { STORE_VARIANTS } from '../support/stores';
+
+const HOUR = 3_600_000;
+const at = Math.floor(Date.UTC(2026, 10, 22, 10) / HOUR) * HOUR + 60_000;
+
+function record(extra: Partial<AnalyticsRecordIn> = {}): AnalyticsRecordIn {
+  return {
+    api_id: 'a1',
+    api_name: 'Orders',
+    org_id: 'org1',
+    path: '/items',
+    raw_path: '/orders/items',
+    method: 'GET',
+    response_code: 200,
+    key_hash: 'k1',
+    alias: '',
+    oauth_client_id: '',
+    request_time: at,
+    latency: 10,
+    upstream_latency: 4,
+    ip_address: '81.2.69.160',
+    user_agent: 'ua',
+    iso_country: 'GB',
+    tags: ['t1'],
+    track_path: true,
+    expire_after: 0,
+    ...extra,
+  };
+}
+
+for (const variant of STORE_VARIANTS) {
+  (variant.enabled ? describe : describe.skip)(`analytics store: batches into raw records and aggregates (${variant.name})`, () => {
+    let dir: string;
+    let db: Knex;
+    let cleanup: () => Promise<void>;
+    let store: AnalyticsStore;
+
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'gw-analytics-store-'));
+      const opened = await variant.open(dir);
+      cleanup = opened.cleanup;
+      db = openDatabase(opened.url);
+      await migrate(db, 'analytics', ANALYTICS_MIGRATIONS);
+      store = new AnalyticsStore(db);
+    });
+
+    afterEach(async () => {
+      await db.destroy();
+      await cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('adds a later batch to the hourly rows an earlier one made (sums, least, greatest) and takes its alias and API name', async () => {
+      await store.ingest([record({ latency: 10, upstream_latency: 4 }), record({ response_code: 500, latency: 30, upstream_latency: 20 })]);
+      await store.ingest([record({ latency: 2, upstream_latency: 1, request_time: at + 5000, alias: 'alice', api_name: 'Orders v2' }), record({ key_hash: 'k2' })]);
+      const rows = await db('analytics_hourly').orderBy(['key_hash', 'code']).select('key_hash', 'code', 'alias', 'api_name', 'hits', 'success', 'error', 'latency_sum', 'latency_min', 'latency_max', 'upstream_sum', 'upstream_min', 'upstream_max', 'last_hit', 'hour_start');
+      assert.deepEqual(
+        rows.map((row) => ({ ...row, last_hit: Number(row.last_hit), hour_start: Number(row.hour_start) })),
+        [
+          { key_hash: 'k1', code: 200, alias: 'alice', api_name: 'Orders v2', hits: 2, success: 2, error: 0, latency_sum: 12, latency_min: 2, latency_max: 10, upstream_sum: 5, upstream_min: 1, upstream_max: 4, last_hit: at + 5000, hour_start: at - 60_000 },
+          { key_hash: 'k1', code: 500, alias: '', api_name: 'Orders', hits: 1, success: 0, error: 1, latency_sum: 30, latency_min: 30, latency_max: 30, upstream_sum: 20, upstream_min: 20, upstream_max: 20, last_hit: at, hour_start: at - 60_000 },
+          { key_hash: 'k2', code: 200, alias: '', api_name: 'Orders', hits: 1, success: 1, error: 0, latency_sum: 10, latency_min: 10, latency_max: 10, upstream_sum: 4, upstream_min: 4, upstream_max: 4, last_hit: at, hour_start: at - 60_000 },
+        ],
+      );
+      const geo = await db('analytics_hourly_geo').select('iso_country', 'api_name', 'hits', 'error', 'latency_min', 'latency_max');
+      assert.deepEqual(geo, [{ iso_country: 'GB', api_name: 'Orders v2', hits: 4, error: 1, latency_min: 2, latency_max: 30 }]);
+    });
+
+    it('keeps every raw record of every batch, with all its fields', async () => {
+      const first = [record({ expire_after: 60 }), record({ api_id: 'a2', track_path: false, tags: [] })];
+      const second = [record({ user_agent: 'quote " and \\ back', ip_address: '2.125.160.216', latency: 1.25 })];
+      await store.ingest(first);
+      await store.ingest(second);
+      const stored = [...(await store.rawRecords('org1', 'a1')), ...(await store.rawRecords('org1', 'a2'))];
+      assert.deepEqual(stored, [first[0], second[0], first[1]]);
+      const packs = await db('analytics_records').orderBy('id').select('api_id', 'count', 'expire_at');
+      assert.deepEqual(packs.map((row) => ({ ...row, expire_at: row.expire_at === null ? null : Number(row.expire_at) })), [
+        { api_id: 'a1', count: 1, expire_at: at + 60_000 },
+        { api_id: 'a2', count: 1, expire_at: null },
+        { api_id: 'a1', count: 1, expire_at: null },
+      ]);
+    });
+
+    it('stores a batch of more hourly rows than one statement takes, and adds the next batch to each', async () => {
+      const batch = Array.from({ length: 1200 }, (_, i) => record({ key_hash: `k${i}`, api_id: `a${i % 3}`, latency: i }));
+      await store.ingest(batch);
+      await store.ingest(batch);
+      const [totals] = await db('analytics_hourly').count({ rows: '*' }).sum({ hits: 'hits', latency: 'latency_sum' }).max({ most: 'hits' });
+      assert.deepEqual({ rows: Number(totals.rows), hits: Number(totals.hits), latency: Number(totals.latency), most: Number(totals.most) }, { rows: 1200, hits: 2400, latency: 2 * ((1199 * 1200) / 2), most: 2 });
+      assert.equal((await store.rawRecords('org1', 'a2')).length, 800);
+    });
+
+    it('stores a batch whole or not at all', async () => {
+      await store.ingest([record()]);
+      // A batch whose aggregate row can not be written (no key hash: the column is NOT NULL), after its raw records were.
+      await assert.rejects(store.ingest([record({ latency: 3 }), record({ key_hash: null as unknown as string })]));
+      assert.equal((await store.rawRecords('org1', 'a1')).length, 1);
+      const [row] = await db('analytics_hourly').select('hits', 'latency_min');
+      assert.deepEqual(row, { hits: 1, latency_min: 10 });
+      await store.ingest([record({ latency: 3 })]);
+      assert.equal((await store.rawRecords('org1', 'a1')).length, 2);
+    });
+  });
+}
