@@ -6,10 +6,16 @@
  * BENCH_ROUNDS rounds of BENCH_SECONDS (wrk, 1 thread, 32 connections), alternated; the table
  * shows the median and the spread (min–max) of µs of CPU per request, and scavenges per 10,000
  * requests (the gw nodes run with --trace-gc). BENCH_SCENARIOS picks scenarios by name.
+ *
+ * A/B in one run: BENCH_BASELINE_DIST names another build (a copy of an older dist/, inside a
+ * folder where node_modules resolves) and/or BENCH_BASELINE_NODE_ARGS other node flags (e.g.
+ * `--max-semi-space-size=32`); every scenario then also runs against that baseline, in the same
+ * alternated rounds, as `<scenario> (baseline)`. BENCH_DIST names the build under test (default dist/) and
+ * BENCH_NODE_ARGS adds node flags to it.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
 import { children, cpuMicros, createTokenApi, startGw, startNode, wrk, wrkAsync, type System } from './systems';
 
@@ -22,24 +28,27 @@ interface Scenario extends System {
   scavenges: () => number;
 }
 
+/** Which gw build runs, with which node flags. */
+interface Build {
+  label: string;
+  dist?: string;
+  nodeArgs: string[];
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'gw-cost-'));
   const upstreamPort = await freePort();
   await startNode(join(__dirname, 'upstream.js'), { PORT: String(upstreamPort) });
-  const keyless = await traced(startGw(work, 'gw-keyless', upstreamPort, 10, 'gateway', {}, [], ['--trace-gc']));
-  const chain = await traced(startGw(work, 'gw-chain', upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }, [], ['--trace-gc']));
-  const analytics = await traced(startGw(work, 'gw-analytics', upstreamPort, 0, 'all', {}, [], ['--trace-gc']));
-  const tokenKey = await createTokenApi(chain.url, upstreamPort, 'token-api', {});
-  const limitedKey = await createTokenApi(chain.url, upstreamPort, 'limited-api', LIMITS);
-  const analyticsKey = await createTokenApi(analytics.url, upstreamPort, 'limited-api', LIMITS);
-  const all: Scenario[] = [
-    { name: 'keyless', url: `${keyless.url}/api-9/hello`, pid: keyless.pid, scavenges: keyless.scavenges },
-    { name: 'token', url: `${chain.url}/token-api/hello`, pid: chain.pid, scavenges: chain.scavenges, headers: { authorization: tokenKey } },
-    { name: 'token+limits', url: `${chain.url}/limited-api/hello`, pid: chain.pid, scavenges: chain.scavenges, headers: { authorization: limitedKey } },
-    { name: 'token+limits+analytics', url: `${analytics.url}/limited-api/hello`, pid: analytics.pid, scavenges: analytics.scavenges, headers: { authorization: analyticsKey } },
-  ];
+  const flags = (value: string | undefined) => (value ?? '').split(' ').filter((arg) => arg !== '');
+  const builds: Build[] = [{ label: '', dist: process.env.BENCH_DIST && resolve(process.env.BENCH_DIST), nodeArgs: flags(process.env.BENCH_NODE_ARGS) }];
+  if (process.env.BENCH_BASELINE_DIST || process.env.BENCH_BASELINE_NODE_ARGS) {
+    builds.unshift({ label: ' (baseline)', dist: process.env.BENCH_BASELINE_DIST && resolve(process.env.BENCH_BASELINE_DIST), nodeArgs: flags(process.env.BENCH_BASELINE_NODE_ARGS) });
+  }
   const wanted = process.env.BENCH_SCENARIOS?.split(',');
-  const scenarios = wanted ? all.filter((s) => wanted.includes(s.name)) : all;
+  const perBuild: Scenario[][] = [];
+  for (const build of builds) perBuild.push(await scenariosOf(build, work, upstreamPort, (name) => !wanted || wanted.includes(name)));
+  // baseline and build under test side by side, so each pair runs back to back
+  const scenarios = perBuild[0].flatMap((_, i) => perBuild.map((list) => list[i]));
   for (const scenario of scenarios) wrk(scenario, 2); // warm-up: JIT, pools
   const micros = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   const gcs = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
@@ -62,6 +71,30 @@ async function main(): Promise<void> {
   for (const s of scenarios) lines.push(`| ${s.name} | ${spread(micros.get(s.name)!)} | ${spread(gcs.get(s.name)!)} | ${median(rates.get(s.name)!).toFixed(0)} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
+
+/** Starts the gw nodes of one build and names what to load on them. */
+async function scenariosOf(build: Build, work: string, upstreamPort: number, wanted: (name: string) => boolean): Promise<Scenario[]> {
+  const nodeArgs = ['--trace-gc', ...build.nodeArgs];
+  const suffix = build.label === '' ? '' : '-baseline';
+  const scenarios: Scenario[] = [];
+  const add = (name: string, node: Traced, path: string, key?: string) => {
+    scenarios.push({ name: name + build.label, url: `${node.url}${path}`, pid: node.pid, scavenges: node.scavenges, headers: key === undefined ? undefined : { authorization: key } });
+  };
+  // Only the nodes a wanted scenario runs on are started.
+  if (wanted('keyless')) add('keyless', await traced(startGw(work, `gw-keyless${suffix}`, upstreamPort, 10, 'gateway', {}, [], nodeArgs, build.dist)), '/api-9/hello');
+  if (wanted('token') || wanted('token+limits')) {
+    const chain = await traced(startGw(work, `gw-chain${suffix}`, upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }, [], nodeArgs, build.dist));
+    if (wanted('token')) add('token', chain, '/token-api/hello', await createTokenApi(chain.url, upstreamPort, 'token-api', {}));
+    if (wanted('token+limits')) add('token+limits', chain, '/limited-api/hello', await createTokenApi(chain.url, upstreamPort, 'limited-api', LIMITS));
+  }
+  if (wanted('token+limits+analytics')) {
+    const analytics = await traced(startGw(work, `gw-analytics${suffix}`, upstreamPort, 0, 'all', {}, [], nodeArgs, build.dist));
+    add('token+limits+analytics', analytics, '/limited-api/hello', await createTokenApi(analytics.url, upstreamPort, 'limited-api', LIMITS));
+  }
+  return scenarios;
+}
+
+type Traced = Awaited<ReturnType<typeof traced>>;
 
 /** Counts the young-generation collections a gw node started with --trace-gc reports. */
 async function traced(started: ReturnType<typeof startGw>): Promise<Awaited<ReturnType<typeof startGw>> & { scavenges: () => number }> {
