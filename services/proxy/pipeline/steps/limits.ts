@@ -152,9 +152,9 @@ function limiterFailed(err: unknown): LimiterCheckResult {
 
 function setRateHeaders(ctx: RequestContext, state: RateLimitState | undefined): void {
   if (!state) return;
-  ctx.responseHeaders['x-ratelimit-limit'] = String(state.limit);
-  ctx.responseHeaders['x-ratelimit-remaining'] = String(state.remaining);
-  ctx.responseHeaders['x-ratelimit-reset'] = String(state.reset);
+  ctx.setResponseHeader('x-ratelimit-limit', String(state.limit));
+  ctx.setResponseHeader('x-ratelimit-remaining', String(state.remaining));
+  ctx.setResponseHeader('x-ratelimit-reset', String(state.reset));
 }
 
 function positive(value: number | undefined): boolean {
