@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
-import type { Dispatcher } from 'undici';
+import { util as undiciUtil, type Dispatcher } from 'undici';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
 import { DONE, type Step } from '../compose';
 import { HOP_BY_HOP, connectionHeaders, forwardedResponseHeaders } from '../forward-headers';
@@ -278,7 +278,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 }
 
 /**
- * The upstream's raw headers as a flat [name, value, …] list for writeHead, names in lower case,
+ * The upstream's raw headers as a flat [name, value, …] list for writeHead, names in lower case
+ * (undici's lookup gives the usual names without making a string),
  * without hop-by-hop headers, with the gateway's own headers (X-RateLimit-*) in place of any the
  * upstream sent under the same name.
  */
@@ -286,7 +287,7 @@ function forwardedRawResponseHeaders(raw: Array<Buffer | string>, own: Record<st
   let out: string[] = [];
   let connection: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = text(raw[i]).toLowerCase();
+    const name = undiciUtil.headerNameToString(raw[i]);
     const value = text(raw[i + 1]);
     if (name === 'connection') connection = connection === undefined ? value : `${connection},${value}`;
     if (HOP_BY_HOP.has(name) || (own !== undefined && Object.hasOwn(own, name))) continue;
@@ -303,7 +304,7 @@ function forwardedRawResponseHeaders(raw: Array<Buffer | string>, own: Record<st
 function rawHeaderMap(raw: Array<Buffer | string>): IncomingHttpHeaders {
   const map: Record<string, string | string[]> = {};
   for (let i = 0; i < raw.length; i += 2) {
-    const name = text(raw[i]).toLowerCase();
+    const name = undiciUtil.headerNameToString(raw[i]);
     const value = text(raw[i + 1]);
     const known = Object.hasOwn(map, name) ? map[name] : undefined;
     if (known === undefined) map[name] = value;
