@@ -81,8 +81,6 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** bodies up to this many bytes leave in one string with the response head */
-const SMALL_BODY = 16 * 1024;
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const HANDLER = Symbol('gw.upstreamHandler');
 type WatchedResponse = ServerResponse & { [HANDLER]?: UpstreamHandler };
@@ -198,12 +196,8 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     }
     if (this.remaining > 0 && (this.remaining -= chunk.length) === 0) {
       // The last byte of a body of known length: end with it, so headers, body and end
-      // usually leave in one write. A small whole body goes as a latin1 string (byte for byte
-      // the same): node then sends it in one string with the header block, one write instead
-      // of a writev of two pieces.
-      const { res } = this.ctx;
-      if (!this.relay && !res.headersSent && chunk.length <= SMALL_BODY) res.end(chunk.toString('latin1'), 'latin1');
-      else res.end(chunk);
+      // usually leave in one write.
+      this.ctx.res.end(chunk);
       return true;
     }
     const writable = this.relay ? this.relay.data(chunk) : this.ctx.res.write(chunk);
