@@ -5,7 +5,9 @@
  * the figure to compare before and after a change to the request path. Each scenario runs
  * BENCH_ROUNDS rounds of BENCH_SECONDS (wrk, 1 thread, 32 connections), alternated; the table
  * shows the median and the spread (min–max) of µs of CPU per request, and scavenges per 10,000
- * requests (the gw nodes run with --trace-gc). BENCH_SCENARIOS picks scenarios by name.
+ * requests (the gw nodes run with --trace-gc), and KB allocated in V8's young generation per
+ * request (young-gen.cjs; it barely moves with the machine's load, unlike CPU time).
+ * BENCH_SCENARIOS picks scenarios by name.
  *
  * A/B in one run: BENCH_BASELINE_DIST names another build (a copy of an older dist/, inside a
  * folder where node_modules resolves) and/or BENCH_BASELINE_NODE_ARGS other node flags (e.g.
@@ -26,6 +28,8 @@ const LIMITS = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewa
 interface Scenario extends System {
   pid: number;
   scavenges: () => number;
+  /** bytes allocated in the young generation so far (asks the node) */
+  allocated: () => Promise<number>;
 }
 
 /** Which gw build runs, with which node flags. */
@@ -53,10 +57,12 @@ async function main(): Promise<void> {
   const micros = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   const gcs = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   const rates = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
+  const bytes = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of round % 2 === 0 ? scenarios : [...scenarios].reverse()) {
       const cpuBefore = cpuMicros(scenario.pid);
       const gcBefore = scenario.scavenges();
+      const allocatedBefore = await scenario.allocated();
       const result = await wrkAsync(scenario, SECONDS);
       // The analytics node stores its batch up to a second after the load stops (and the last
       // GC lines are on their way): the next second is counted with this round.
@@ -64,21 +70,23 @@ async function main(): Promise<void> {
       micros.get(scenario.name)!.push((cpuMicros(scenario.pid) - cpuBefore) / result.requests);
       gcs.get(scenario.name)!.push(((scenario.scavenges() - gcBefore) * 10_000) / result.requests);
       rates.get(scenario.name)!.push(result.rps);
+      bytes.get(scenario.name)!.push(((await scenario.allocated()) - allocatedBefore) / result.requests);
     }
   }
   const spread = (values: number[]) => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})`;
-  const lines = ['', `| scenario | µs CPU per request, median (min–max) of ${ROUNDS} | scavenges per 10k requests | req/s |`, '|---|---|---|---|'];
-  for (const s of scenarios) lines.push(`| ${s.name} | ${spread(micros.get(s.name)!)} | ${spread(gcs.get(s.name)!)} | ${median(rates.get(s.name)!).toFixed(0)} |`);
+  const lines = ['', `| scenario | µs CPU per request, median (min–max) of ${ROUNDS} | scavenges per 10k requests | young-generation KB allocated per request | req/s |`, '|---|---|---|---|---|'];
+  const kb = (values: number[]) => spread(values.map((value) => value / 1024));
+  for (const s of scenarios) lines.push(`| ${s.name} | ${spread(micros.get(s.name)!)} | ${spread(gcs.get(s.name)!)} | ${kb(bytes.get(s.name)!)} | ${median(rates.get(s.name)!).toFixed(0)} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** Starts the gw nodes of one build and names what to load on them. */
 async function scenariosOf(build: Build, work: string, upstreamPort: number, wanted: (name: string) => boolean): Promise<Scenario[]> {
-  const nodeArgs = ['--trace-gc', ...build.nodeArgs];
+  const nodeArgs = ['--trace-gc', '-r', join(__dirname, 'young-gen.cjs'), ...build.nodeArgs];
   const suffix = build.label === '' ? '' : '-baseline';
   const scenarios: Scenario[] = [];
   const add = (name: string, node: Traced, path: string, key?: string) => {
-    scenarios.push({ name: name + build.label, url: `${node.url}${path}`, pid: node.pid, scavenges: node.scavenges, headers: key === undefined ? undefined : { authorization: key } });
+    scenarios.push({ name: name + build.label, url: `${node.url}${path}`, pid: node.pid, scavenges: node.scavenges, allocated: node.allocated, headers: key === undefined ? undefined : { authorization: key } });
   };
   // Only the nodes a wanted scenario runs on are started.
   if (wanted('keyless')) add('keyless', await traced(startGw(work, `gw-keyless${suffix}`, upstreamPort, 10, 'gateway', {}, [], nodeArgs, build.dist)), '/api-9/hello');
@@ -97,13 +105,21 @@ async function scenariosOf(build: Build, work: string, upstreamPort: number, wan
 type Traced = Awaited<ReturnType<typeof traced>>;
 
 /** Counts the young-generation collections a gw node started with --trace-gc reports. */
-async function traced(started: ReturnType<typeof startGw>): Promise<Awaited<ReturnType<typeof startGw>> & { scavenges: () => number }> {
+async function traced(started: ReturnType<typeof startGw>): Promise<Awaited<ReturnType<typeof startGw>> & { scavenges: () => number; allocated: () => Promise<number> }> {
   const node = await started;
   let count = 0;
+  const waiting: Array<(bytes: number) => void> = [];
   node.child.stdout!.on('data', (chunk: Buffer) => {
-    count += chunk.toString().split('Scavenge').length - 1;
+    const text = chunk.toString();
+    count += text.split('Scavenge').length - 1;
+    for (const match of text.matchAll(/young-gen allocated: (\d+)/g)) waiting.shift()?.(Number(match[1]));
   });
-  return { ...node, scavenges: () => count };
+  const allocated = () =>
+    new Promise<number>((resolvePromise) => {
+      waiting.push(resolvePromise);
+      node.child.kill('SIGUSR2');
+    });
+  return { ...node, scavenges: () => count, allocated };
 }
 
 runBenchmark('bench:proxy-cost', main, children);
