@@ -5,11 +5,19 @@
  * the figure to compare before and after a change to the request path. Each scenario runs
  * BENCH_ROUNDS rounds of BENCH_SECONDS (wrk, 1 thread, 32 connections), alternated; the table
  * shows the median and the spread (min–max) of µs of CPU per request, and scavenges per 10,000
- * requests (the gw nodes run with --trace-gc). BENCH_SCENARIOS picks scenarios by name.
+ * requests (the gw nodes run with --trace-gc), and KB allocated in V8's young generation per
+ * request (young-gen.cjs; it barely moves with the machine's load, unlike CPU time).
+ * BENCH_SCENARIOS picks scenarios by name.
+ *
+ * A/B in one run: BENCH_BASELINE_DIST names another build (a copy of an older dist/, inside a
+ * folder where node_modules resolves) and/or BENCH_BASELINE_NODE_ARGS other node flags (e.g.
+ * `--max-semi-space-size=32`); every scenario then also runs against that baseline, in the same
+ * alternated rounds, as `<scenario> (baseline)`. BENCH_DIST names the build under test (default dist/) and
+ * BENCH_NODE_ARGS adds node flags to it.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
 import { children, cpuMicros, createTokenApi, startGw, startNode, wrk, wrkAsync, type System } from './systems';
 
@@ -20,34 +28,41 @@ const LIMITS = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewa
 interface Scenario extends System {
   pid: number;
   scavenges: () => number;
+  /** bytes allocated in the young generation so far (asks the node) */
+  allocated: () => Promise<number>;
+}
+
+/** Which gw build runs, with which node flags. */
+interface Build {
+  label: string;
+  dist?: string;
+  nodeArgs: string[];
 }
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'gw-cost-'));
   const upstreamPort = await freePort();
   await startNode(join(__dirname, 'upstream.js'), { PORT: String(upstreamPort) });
-  const keyless = await traced(startGw(work, 'gw-keyless', upstreamPort, 10, 'gateway', {}, [], ['--trace-gc']));
-  const chain = await traced(startGw(work, 'gw-chain', upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }, [], ['--trace-gc']));
-  const analytics = await traced(startGw(work, 'gw-analytics', upstreamPort, 0, 'all', {}, [], ['--trace-gc']));
-  const tokenKey = await createTokenApi(chain.url, upstreamPort, 'token-api', {});
-  const limitedKey = await createTokenApi(chain.url, upstreamPort, 'limited-api', LIMITS);
-  const analyticsKey = await createTokenApi(analytics.url, upstreamPort, 'limited-api', LIMITS);
-  const all: Scenario[] = [
-    { name: 'keyless', url: `${keyless.url}/api-9/hello`, pid: keyless.pid, scavenges: keyless.scavenges },
-    { name: 'token', url: `${chain.url}/token-api/hello`, pid: chain.pid, scavenges: chain.scavenges, headers: { authorization: tokenKey } },
-    { name: 'token+limits', url: `${chain.url}/limited-api/hello`, pid: chain.pid, scavenges: chain.scavenges, headers: { authorization: limitedKey } },
-    { name: 'token+limits+analytics', url: `${analytics.url}/limited-api/hello`, pid: analytics.pid, scavenges: analytics.scavenges, headers: { authorization: analyticsKey } },
-  ];
+  const flags = (value: string | undefined) => (value ?? '').split(' ').filter((arg) => arg !== '');
+  const builds: Build[] = [{ label: '', dist: process.env.BENCH_DIST && resolve(process.env.BENCH_DIST), nodeArgs: flags(process.env.BENCH_NODE_ARGS) }];
+  if (process.env.BENCH_BASELINE_DIST || process.env.BENCH_BASELINE_NODE_ARGS) {
+    builds.unshift({ label: ' (baseline)', dist: process.env.BENCH_BASELINE_DIST && resolve(process.env.BENCH_BASELINE_DIST), nodeArgs: flags(process.env.BENCH_BASELINE_NODE_ARGS) });
+  }
   const wanted = process.env.BENCH_SCENARIOS?.split(',');
-  const scenarios = wanted ? all.filter((s) => wanted.includes(s.name)) : all;
+  const perBuild: Scenario[][] = [];
+  for (const build of builds) perBuild.push(await scenariosOf(build, work, upstreamPort, (name) => !wanted || wanted.includes(name)));
+  // baseline and build under test side by side, so each pair runs back to back
+  const scenarios = perBuild[0].flatMap((_, i) => perBuild.map((list) => list[i]));
   for (const scenario of scenarios) wrk(scenario, 2); // warm-up: JIT, pools
   const micros = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   const gcs = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   const rates = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
+  const bytes = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of round % 2 === 0 ? scenarios : [...scenarios].reverse()) {
       const cpuBefore = cpuMicros(scenario.pid);
       const gcBefore = scenario.scavenges();
+      const allocatedBefore = await scenario.allocated();
       const result = await wrkAsync(scenario, SECONDS);
       // The analytics node stores its batch up to a second after the load stops (and the last
       // GC lines are on their way): the next second is counted with this round.
@@ -55,22 +70,56 @@ async function main(): Promise<void> {
       micros.get(scenario.name)!.push((cpuMicros(scenario.pid) - cpuBefore) / result.requests);
       gcs.get(scenario.name)!.push(((scenario.scavenges() - gcBefore) * 10_000) / result.requests);
       rates.get(scenario.name)!.push(result.rps);
+      bytes.get(scenario.name)!.push(((await scenario.allocated()) - allocatedBefore) / result.requests);
     }
   }
   const spread = (values: number[]) => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})`;
-  const lines = ['', `| scenario | µs CPU per request, median (min–max) of ${ROUNDS} | scavenges per 10k requests | req/s |`, '|---|---|---|---|'];
-  for (const s of scenarios) lines.push(`| ${s.name} | ${spread(micros.get(s.name)!)} | ${spread(gcs.get(s.name)!)} | ${median(rates.get(s.name)!).toFixed(0)} |`);
+  const lines = ['', `| scenario | µs CPU per request, median (min–max) of ${ROUNDS} | scavenges per 10k requests | young-generation KB allocated per request | req/s |`, '|---|---|---|---|---|'];
+  const kb = (values: number[]) => spread(values.map((value) => value / 1024));
+  for (const s of scenarios) lines.push(`| ${s.name} | ${spread(micros.get(s.name)!)} | ${spread(gcs.get(s.name)!)} | ${kb(bytes.get(s.name)!)} | ${median(rates.get(s.name)!).toFixed(0)} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** Starts the gw nodes of one build and names what to load on them. */
+async function scenariosOf(build: Build, work: string, upstreamPort: number, wanted: (name: string) => boolean): Promise<Scenario[]> {
+  const nodeArgs = ['--trace-gc', '-r', join(__dirname, 'young-gen.cjs'), ...build.nodeArgs];
+  const suffix = build.label === '' ? '' : '-baseline';
+  const scenarios: Scenario[] = [];
+  const add = (name: string, node: Traced, path: string, key?: string) => {
+    scenarios.push({ name: name + build.label, url: `${node.url}${path}`, pid: node.pid, scavenges: node.scavenges, allocated: node.allocated, headers: key === undefined ? undefined : { authorization: key } });
+  };
+  // Only the nodes a wanted scenario runs on are started.
+  if (wanted('keyless')) add('keyless', await traced(startGw(work, `gw-keyless${suffix}`, upstreamPort, 10, 'gateway', {}, [], nodeArgs, build.dist)), '/api-9/hello');
+  if (wanted('token') || wanted('token+limits')) {
+    const chain = await traced(startGw(work, `gw-chain${suffix}`, upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }, [], nodeArgs, build.dist));
+    if (wanted('token')) add('token', chain, '/token-api/hello', await createTokenApi(chain.url, upstreamPort, 'token-api', {}));
+    if (wanted('token+limits')) add('token+limits', chain, '/limited-api/hello', await createTokenApi(chain.url, upstreamPort, 'limited-api', LIMITS));
+  }
+  if (wanted('token+limits+analytics')) {
+    const analytics = await traced(startGw(work, `gw-analytics${suffix}`, upstreamPort, 0, 'all', {}, [], nodeArgs, build.dist));
+    add('token+limits+analytics', analytics, '/limited-api/hello', await createTokenApi(analytics.url, upstreamPort, 'limited-api', LIMITS));
+  }
+  return scenarios;
+}
+
+type Traced = Awaited<ReturnType<typeof traced>>;
+
 /** Counts the young-generation collections a gw node started with --trace-gc reports. */
-async function traced(started: ReturnType<typeof startGw>): Promise<Awaited<ReturnType<typeof startGw>> & { scavenges: () => number }> {
+async function traced(started: ReturnType<typeof startGw>): Promise<Awaited<ReturnType<typeof startGw>> & { scavenges: () => number; allocated: () => Promise<number> }> {
   const node = await started;
   let count = 0;
+  const waiting: Array<(bytes: number) => void> = [];
   node.child.stdout!.on('data', (chunk: Buffer) => {
-    count += chunk.toString().split('Scavenge').length - 1;
+    const text = chunk.toString();
+    count += text.split('Scavenge').length - 1;
+    for (const match of text.matchAll(/young-gen allocated: (\d+)/g)) waiting.shift()?.(Number(match[1]));
   });
-  return { ...node, scavenges: () => count };
+  const allocated = () =>
+    new Promise<number>((resolvePromise) => {
+      waiting.push(resolvePromise);
+      node.child.kill('SIGUSR2');
+    });
+  return { ...node, scavenges: () => count, allocated };
 }
 
 runBenchmark('bench:proxy-cost', main, children);

@@ -114,6 +114,8 @@ export async function startGw(
   env: Record<string, string> = {},
   extraApps: Array<Record<string, unknown>> = [],
   nodeArgs: string[] = [],
+  /** the build to run: another copy of dist/ (an older build, to compare with) */
+  dist = join(ROOT, 'dist'),
 ): Promise<{ url: string; pid: number; child: ChildProcess }> {
   const dir = join(work, name);
   const apps = join(dir, 'apps');
@@ -126,7 +128,7 @@ export async function startGw(
   const port = await freePort();
   // stdbuf: V8's --trace-gc lines go through C stdio, which holds them back in a pipe's buffer.
   const command = nodeArgs.length > 0 ? ['stdbuf', '-oL', process.execPath] : [process.execPath];
-  const child = spawn(command[0], [...command.slice(1), '--no-node-snapshot', ...nodeArgs, join(ROOT, 'dist/lib/main.js')], {
+  const child = spawn(command[0], [...command.slice(1), '--no-node-snapshot', ...nodeArgs, join(dist, 'lib/main.js')], {
     cwd: dir,
     env: { ...process.env, GW_SERVICES: services, GW_GATEWAY_PORT: String(port), GW_DASHBOARD_PORT: '0', GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', GW_ADMIN_SECRET: 'bench', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -50,19 +50,24 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
       settled?.();
     });
   }
+  // One listener for every answer (it finds its connection through its socket): watching an
+  // answer allocates no closure. `on`, not `once` (which wraps the listener): finishing twice
+  // (finish, then close) finds the answer gone the second time.
+  function answered(this: ServerResponse): void {
+    const socket = this.req.socket;
+    const connection = connections.get(socket);
+    if (!connection || !removePending(connection, this)) return;
+    // An answer that went out before draining began kept its connection open: close it now.
+    if (draining && connection.pending.length === 0) setImmediate(() => connection.pending.length === 0 && socket.end());
+  }
   // Before the application's listener, so the answer is marked before anything is written.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const connection = connections.get(req.socket);
     if (!connection) return;
     if (draining) keepAliveOnlyUntilLast(connection, res);
     connection.pending.push(res);
-    const done = () => {
-      removePending(connection, res);
-      // An answer that went out before draining began kept its connection open: close it now.
-      if (draining && connection.pending.length === 0) setImmediate(() => connection.pending.length === 0 && req.socket.end());
-    };
-    res.once('finish', done);
-    res.once('close', done);
+    res.on('finish', answered);
+    res.on('close', answered);
   });
 
   return {
@@ -103,7 +108,16 @@ function markLast(connection: Connection, res: ServerResponse): void {
   res.shouldKeepAlive = false;
 }
 
-function removePending(connection: Connection, res: ServerResponse): void {
-  const index = connection.pending.indexOf(res);
-  if (index >= 0) connection.pending.splice(index, 1);
+/** false when the answer was not pending (any more) */
+function removePending(connection: Connection, res: ServerResponse): boolean {
+  const { pending } = connection;
+  // Usually the oldest: shift() does not allocate the array splice() returns.
+  if (pending[0] === res) {
+    pending.shift();
+    return true;
+  }
+  const index = pending.indexOf(res);
+  if (index < 0) return false;
+  pending.splice(index, 1);
+  return true;
 }

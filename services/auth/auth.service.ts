@@ -18,16 +18,19 @@ export function authService(runtime: Runtime): ServiceSchema {
   let authenticator: Authenticator;
   let freshness: KeyFreshness;
   let checkTimer: NodeJS.Timeout | undefined;
+  /** `auth.check`, for the action and for the gateway of this node (its hand-off) */
+  const check = (params: AuthCheckParams): AuthCheckResult | Promise<AuthCheckResult> => {
+    if (params.kind === 'token') return authenticator.token(params.key);
+    if (params.kind === 'certificate') return authenticator.certificate(params.org_id, params.cert_id);
+    return authenticator.basic(params.org_id, params.username, params.password, { cacheTtlSeconds: params.cache_ttl, disableCaching: params.disable_caching });
+  };
   return {
     name: 'auth',
     actions: {
       check: {
         params: authActionParams.check,
-        handler(ctx: Context<AuthCheckParams>): Promise<AuthCheckResult> {
-          const params = ctx.params;
-          if (params.kind === 'token') return authenticator.token(params.key);
-          if (params.kind === 'certificate') return authenticator.certificate(params.org_id, params.cert_id);
-          return authenticator.basic(params.org_id, params.username, params.password, { cacheTtlSeconds: params.cache_ttl, disableCaching: params.disable_caching });
+        async handler(ctx: Context<AuthCheckParams>): Promise<AuthCheckResult> {
+          return check(ctx.params);
         },
       },
     } satisfies ServiceActions<'auth'>,
@@ -64,6 +67,7 @@ export function authService(runtime: Runtime): ServiceSchema {
       );
     },
     started() {
+      runtime.handOffs.provide('auth', { check });
       // A backstop for a node that missed broadcasts and saw no event at all (e.g. it was paused).
       checkTimer = setInterval(() => {
         if (keyStoreReachable(this.broker)) void freshness.check();
@@ -71,6 +75,7 @@ export function authService(runtime: Runtime): ServiceSchema {
       checkTimer.unref();
     },
     stopped() {
+      runtime.handOffs.withdraw('auth');
       clearInterval(checkTimer);
     },
   };

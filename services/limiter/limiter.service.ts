@@ -67,6 +67,8 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
       });
     },
     started() {
+      // The gateway of this node checks limits on every request: in process, not over the broker.
+      runtime.handOffs.provide('limiter', { check: (params) => limiter.check(params) });
       drl.setLiveNodes(limiterNodes(this.broker));
       let ticks = 0;
       ticker = setInterval(() => {
@@ -78,6 +80,7 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
       this.logger.info(`rate limiter: ${algorithm}, counters in ${config.redisUrl ? 'Redis' : 'memory'}`);
     },
     async stopped() {
+      runtime.handOffs.withdraw('limiter');
       clearInterval(ticker);
       await store.close();
     },

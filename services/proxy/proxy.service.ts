@@ -15,6 +15,7 @@ import {
 } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { callAction, callerOf } from '../../lib/bus/call';
+import { hotCaller } from '../../lib/bus/hot-call';
 import { buildRouter } from '../../lib/http/surface';
 import { trackConnections } from '../../lib/http/drain';
 import { close, listenAsNode } from '../../lib/http/listen';
@@ -166,6 +167,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           defaultTimeoutMs: config.proxyTimeout * 1000,
           maxResponseBody: config.maxResponseBodyBuffer,
           call: callerOf(this.broker),
+          check: hotCaller(callerOf(this.broker), runtime.handOffs),
           responseHeaders: config.rateLimitResponseHeaders,
           graphqlEngine: () => runtime.handOffs.get('graphql-engine'),
           streams: () => runtime.handOffs.get('streams'),

@@ -73,6 +73,13 @@ describe('proxy: transport', function () {
         case '/headers':
           res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive', 'keep-alive': 'timeout=5', 'x-keep': 'me' });
           return res.end(JSON.stringify(req.headers));
+        case '/raw': {
+          // Every byte value (not valid UTF-8), two Set-Cookie lines, a header scoped to the connection.
+          const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+          res.setHeader('set-cookie', ['a=1', 'b=2']);
+          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length, connection: 'keep-alive, x-hop', 'x-hop': 'upstream only', 'X-Mixed-Case': 'kept' });
+          return res.end(bytes);
+        }
         default:
           res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2 });
           return res.end('ok');
@@ -172,6 +179,15 @@ describe('proxy: transport', function () {
     assert.equal(seen.te, undefined);
     assert.notEqual(res.headers['keep-alive'], 'timeout=5', "the upstream's keep-alive header is not relayed (the gateway sends its own)");
     assert.equal(res.headers['x-keep'], 'me');
+  });
+
+  it('relays a small binary body byte for byte, repeated headers each, and drops a header the upstream scoped to its connection', async () => {
+    const { res, body } = await rawRequest(`${gw.node.gatewayUrl}/t/raw`, {});
+    assert.deepEqual([...body], Array.from({ length: 256 }, (_, i) => i));
+    assert.equal(res.headers['content-length'], '256');
+    assert.deepEqual(res.headers['set-cookie'], ['a=1', 'b=2']);
+    assert.equal(res.headers['x-mixed-case'], 'kept');
+    assert.equal(res.headers['x-hop'], undefined);
   });
 
   it('keeps the client Host when the API preserves it', async () => {

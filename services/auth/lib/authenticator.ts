@@ -53,12 +53,12 @@ export class Authenticator {
     return this.sessions.size + this.unknown.size;
   }
 
-  async token(key: string): Promise<AuthCheckResult> {
+  /** Synchronous when the key's answer is cached (the usual case): no promise per request then. */
+  token(key: string): AuthCheckResult | Promise<AuthCheckResult> {
     const keyHash = sha256(key);
-    const found = await this.session(keyHash);
-    // A key bound to a client certificate is named after public data: only the certificate opens it.
-    if (!found || boundToCertificate(found.session)) return { ok: false, reason: 'unknown' };
-    return { ok: true, key_hash: keyHash, session: found.session };
+    const found = this.cachedSession(keyHash);
+    if (found === undefined) return this.fetchSession(keyHash).then((fetched) => tokenResult(fetched, keyHash));
+    return tokenResult(found, keyHash);
   }
 
   /** Dynamic mutual TLS: the key named after the client certificate, if it is bound to that certificate. */
@@ -66,14 +66,14 @@ export class Authenticator {
     // The name keys gives such a key (services/keys/lib/certificate-binding.ts).
     const keyHash = sha256(`${orgId}${certId}`);
     const found = await this.session(keyHash);
-    if (!found || found.session.certificate !== certId) return { ok: false, reason: 'unknown' };
+    if (!found || found.session.certificate !== certId) return UNKNOWN;
     return { ok: true, key_hash: keyHash, session: found.session };
   }
 
   async basic(orgId: string, username: string, password: string, options: { cacheTtlSeconds: number; disableCaching: boolean }): Promise<AuthCheckResult> {
     const keyHash = sha256(`${orgId}${username}`);
     const found = await this.session(keyHash);
-    if (!found || found.password_hash === undefined) return { ok: false, reason: 'unknown' };
+    if (!found || found.password_hash === undefined) return UNKNOWN;
     const credential = sha256(`${orgId}\u0000${username}\u0000${password}`);
     const remembered = options.disableCaching ? undefined : this.verified.get(credential);
     if (remembered !== keyHash) {
@@ -102,10 +102,19 @@ export class Authenticator {
     this.verified.clear();
   }
 
-  private async session(keyHash: string): Promise<KeysLookupResult | null> {
+  private session(keyHash: string): KeysLookupResult | null | Promise<KeysLookupResult | null> {
+    return this.cachedSession(keyHash) ?? this.fetchSession(keyHash);
+  }
+
+  /** The cached answer of the key store (null: an unknown key), or undefined when it must be asked. */
+  private cachedSession(keyHash: string): KeysLookupResult | null | undefined {
     const cached = this.sessions.get(keyHash);
     if (cached) return cached;
     if (this.unknown.get(keyHash)) return null;
+    return undefined;
+  }
+
+  private async fetchSession(keyHash: string): Promise<KeysLookupResult | null> {
     const shared = this.inFlight.get(keyHash);
     if (shared) return shared;
     const generation = this.generation;
@@ -121,6 +130,15 @@ export class Authenticator {
     }
     return result;
   }
+}
+
+/** Refusals are shared: they are never changed by a caller. */
+const UNKNOWN: AuthCheckResult = Object.freeze({ ok: false, reason: 'unknown' });
+
+function tokenResult(found: KeysLookupResult | null, keyHash: string): AuthCheckResult {
+  // A key bound to a client certificate is named after public data: only the certificate opens it.
+  if (!found || boundToCertificate(found.session)) return UNKNOWN;
+  return { ok: true, key_hash: keyHash, session: found.session };
 }
 
 function boundToCertificate(session: { certificate?: unknown }): boolean {

@@ -26,7 +26,7 @@ export class MemoryStore implements CounterStore {
     this.sweeper.unref();
   }
 
-  async slidingLog(counter: string, limit: number, windowMs: number, now: number, logBlocked: boolean): Promise<WindowOutcome> {
+  slidingLog(counter: string, limit: number, windowMs: number, now: number, logBlocked: boolean): WindowOutcome {
     let entry = this.logs.get(counter);
     if (!entry) this.logs.set(counter, (entry = { entries: [], windowMs }));
     entry.windowMs = windowMs;
@@ -40,14 +40,14 @@ export class MemoryStore implements CounterStore {
     return { allowed, count: log.length, resetAt: (log[0] ?? now) + windowMs };
   }
 
-  async fixedWindow(counter: string, limit: number, windowMs: number, now: number): Promise<WindowOutcome> {
+  fixedWindow(counter: string, limit: number, windowMs: number, now: number): WindowOutcome {
     let window = this.windows.get(counter);
     if (!window || window.endsAt <= now) this.windows.set(counter, (window = { count: 0, endsAt: now + windowMs }));
     window.count++;
     return { allowed: window.count <= limit, count: window.count, resetAt: window.endsAt };
   }
 
-  async quota(counter: string, max: number, renewalMs: number, now: number): Promise<QuotaOutcome> {
+  quota(counter: string, max: number, renewalMs: number, now: number): QuotaOutcome {
     const state = this.current(counter, renewalMs, now);
     if (state.used >= max) return { allowed: false, used: state.used, renewsAt: state.renewsAt };
     state.used++;

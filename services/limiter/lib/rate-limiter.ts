@@ -1,6 +1,6 @@
 import type { GatewayEventName } from '../../../contracts/events';
 import type { LimiterCheckParams, LimiterCheckResult, RateLimitState, RateSpec } from '../../../contracts/limiter/actions';
-import type { CounterStore } from './counter-store';
+import type { CounterStore, QuotaOutcome, WindowOutcome } from './counter-store';
 import type { DrlShare } from './drl-share';
 import type { Smoother } from './smoothing';
 import type { TokenBuckets } from './token-buckets';
@@ -27,43 +27,60 @@ interface RateOutcome {
 /**
  * Decides one request's rate limits and quota (see `limiter.check`). A store that fails makes
  * the check fail with `store_unavailable`: a request is never let through unchecked, nor
- * refused as if it had exceeded a limit.
+ * refused as if it had exceeded a limit. With counters in memory every step answers at once, and
+ * so does `check`: the gateway of the same node then runs no promise for its limits.
  */
 export class RateLimiter {
   constructor(private readonly options: RateLimiterOptions) {}
 
-  async check(params: LimiterCheckParams): Promise<LimiterCheckResult> {
+  check(params: LimiterCheckParams): LimiterCheckResult | Promise<LimiterCheckResult> {
     const now = this.options.now();
     this.options.drl.recordRequest();
     try {
-      if (params.api_limit && !params.retry) {
-        const api = await this.rate(params.api_limit, params, now);
-        if (!api.allowed) return { ok: false, reason: 'api_rate' };
-      }
-      let rate: RateLimitState | undefined;
-      if (params.key_limit) {
-        const key = await this.rate(params.key_limit, params, now);
-        rate = key.state;
-        if (!key.allowed) {
-          this.options.emit('RateLimitExceeded', params, 'Key Rate Limit Exceeded', { counter: params.key_limit.counter });
-          return { ok: false, reason: 'key_rate', rate };
-        }
-      }
-      if (!params.quota) return { ok: true, rate };
-      const { counter, max, renewal_rate } = params.quota;
-      const outcome = await this.options.store.quota(counter, max, renewal_rate > 0 ? renewal_rate * 1000 : 0, now);
-      const quota = { limit: max, remaining: Math.max(0, max - outcome.used), reset: Math.ceil(outcome.renewsAt / 1000) };
-      if (!outcome.allowed) {
-        this.options.emit('QuotaExceeded', params, 'Key Quota Limit Exceeded', { quota_max: max, quota_renews: quota.reset });
-        return { ok: false, reason: 'quota', rate, quota };
-      }
-      return { ok: true, rate, quota };
+      const result = params.api_limit && !params.retry ? this.afterApiLimit(this.rate(params.api_limit, params, now), params, now) : this.keyLimit(params, now);
+      return result instanceof Promise ? result.catch(storeUnavailable) : result;
     } catch (err) {
-      return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
+      return storeUnavailable(err);
     }
   }
 
-  private async rate(spec: RateSpec, params: LimiterCheckParams, now: number): Promise<RateOutcome> {
+  private afterApiLimit(api: RateOutcome | Promise<RateOutcome>, params: LimiterCheckParams, now: number): LimiterCheckResult | Promise<LimiterCheckResult> {
+    if (api instanceof Promise) return api.then((settled) => this.afterApiLimit(settled, params, now));
+    return api.allowed ? this.keyLimit(params, now) : API_RATE;
+  }
+
+  private keyLimit(params: LimiterCheckParams, now: number): LimiterCheckResult | Promise<LimiterCheckResult> {
+    if (!params.key_limit) return this.quota(params, now, undefined);
+    return this.afterKeyLimit(this.rate(params.key_limit, params, now), params, now);
+  }
+
+  private afterKeyLimit(key: RateOutcome | Promise<RateOutcome>, params: LimiterCheckParams, now: number): LimiterCheckResult | Promise<LimiterCheckResult> {
+    if (key instanceof Promise) return key.then((settled) => this.afterKeyLimit(settled, params, now));
+    if (!key.allowed) {
+      this.options.emit('RateLimitExceeded', params, 'Key Rate Limit Exceeded', { counter: params.key_limit!.counter });
+      return { ok: false, reason: 'key_rate', rate: key.state };
+    }
+    return this.quota(params, now, key.state);
+  }
+
+  private quota(params: LimiterCheckParams, now: number, rate: RateLimitState | undefined): LimiterCheckResult | Promise<LimiterCheckResult> {
+    if (!params.quota) return { ok: true, rate };
+    const { counter, max, renewal_rate } = params.quota;
+    const outcome = this.options.store.quota(counter, max, renewal_rate > 0 ? renewal_rate * 1000 : 0, now);
+    return outcome instanceof Promise ? outcome.then((settled) => this.quotaResult(settled, params, rate)) : this.quotaResult(outcome, params, rate);
+  }
+
+  private quotaResult(outcome: QuotaOutcome, params: LimiterCheckParams, rate: RateLimitState | undefined): LimiterCheckResult {
+    const max = params.quota!.max;
+    const quota = { limit: max, remaining: Math.max(0, max - outcome.used), reset: Math.ceil(outcome.renewsAt / 1000) };
+    if (!outcome.allowed) {
+      this.options.emit('QuotaExceeded', params, 'Key Quota Limit Exceeded', { quota_max: max, quota_renews: quota.reset });
+      return { ok: false, reason: 'quota', rate, quota };
+    }
+    return { ok: true, rate, quota };
+  }
+
+  private rate(spec: RateSpec, params: LimiterCheckParams, now: number): RateOutcome | Promise<RateOutcome> {
     const windowMs = spec.per * 1000;
     let limit = spec.rate;
     if (spec.smoothing?.enabled) {
@@ -75,11 +92,11 @@ export class RateLimiter {
       }
     }
     const { algorithm, store } = this.options;
-    if (algorithm === 'sentinel') return windowState(await store.slidingLog(spec.counter, limit, windowMs, now, true), limit);
-    if (algorithm === 'fixed-window') return windowState(await store.fixedWindow(spec.counter, limit, windowMs, now), limit);
+    if (algorithm === 'sentinel') return windowState(store.slidingLog(spec.counter, limit, windowMs, now, true), limit);
+    if (algorithm === 'fixed-window') return windowState(store.fixedWindow(spec.counter, limit, windowMs, now), limit);
     const { fraction, gateways } = this.options.drl.share();
     if (spec.rate / spec.per < this.options.drlThreshold * gateways) {
-      return windowState(await store.slidingLog(spec.counter, limit, windowMs, now, false), limit);
+      return windowState(store.slidingLog(spec.counter, limit, windowMs, now, false), limit);
     }
     const share = Math.max(1, limit * fraction);
     const taken = this.options.buckets.take(spec.counter, share, windowMs, now);
@@ -87,6 +104,13 @@ export class RateLimiter {
   }
 }
 
-function windowState(outcome: { allowed: boolean; count: number; resetAt: number }, limit: number): RateOutcome {
+const API_RATE: LimiterCheckResult = Object.freeze({ ok: false, reason: 'api_rate' });
+
+function storeUnavailable(err: unknown): LimiterCheckResult {
+  return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
+}
+
+function windowState(outcome: WindowOutcome | Promise<WindowOutcome>, limit: number): RateOutcome | Promise<RateOutcome> {
+  if (outcome instanceof Promise) return outcome.then((settled) => windowState(settled, limit) as RateOutcome);
   return { allowed: outcome.allowed, state: { limit, remaining: Math.max(0, limit - outcome.count), reset: Math.ceil(outcome.resetAt / 1000) } };
 }

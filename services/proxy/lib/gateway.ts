@@ -142,7 +142,7 @@ export class Gateway {
     // The liveness check (the reference gateway's health_check_endpoint_name): no secret, before any API.
     if (path === '/hello') return sendJson(res, 200, { status: 'pass', description: 'gw gateway' });
     if (path === '/metrics' && this.deps.serveMetrics) return this.deps.serveMetrics(req, res);
-    const match = path.startsWith('/') ? this.table.match(hostName(req.headers.host), path) : undefined;
+    const match = path.startsWith('/') ? this.table.match(this.table.hostBound ? hostName(req.headers.host) : '', path) : undefined;
     if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
     this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength));
   };

@@ -46,6 +46,11 @@ export class RoutingTable<T> {
     return true;
   }
 
+  /** Whether some API is bound to a domain: otherwise the request's host need not be read. */
+  get hostBound(): boolean {
+    return this.byHost.size > 0;
+  }
+
   match(host: string, path: string): RouteMatch<T> | undefined {
     const hostRoot = this.byHost.size > 0 ? this.byHost.get(host) : undefined;
     const general = longestMatch(this.anyHost, path);

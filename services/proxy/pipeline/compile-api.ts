@@ -55,6 +55,7 @@ import { parseTarget } from './target';
 import type { UpstreamPools } from './upstream-pools';
 import { parseExpiry, readVersionSettings } from './versions';
 import type { Call } from '../../../lib/bus/call';
+import type { HotCall } from '../../../lib/bus/hot-call';
 import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
 
 export interface CompileDeps {
@@ -72,8 +73,10 @@ export interface CompileDeps {
   selfOrigin(): string;
   /** a plugin failed after the upstream answered */
   onFailure(ctx: RequestContext, err: unknown): void;
-  /** calls an action of another service (`auth.check`, `limiter.check`) */
+  /** calls an action of another service */
   call: Call;
+  /** `auth.check` and `limiter.check`, which run on every request: in process when this node runs auth or the limiter */
+  check: HotCall;
   /** what X-RateLimit-* headers describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
   /** graphql-engine's hand-off, when this node runs it (GraphQL APIs are not served otherwise) */

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 export type HeaderMap = Record<string, string | string[]>;
 
 /** Headers that describe one connection, not the message: never forwarded (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'proxy-authorization']);
+export const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'proxy-authorization']);
 
 /**
  * The client's headers as they go upstream: hop-by-hop headers (and those the client's
@@ -41,7 +41,11 @@ export function forwardedResponseHeaders(headers: IncomingHttpHeaders): HeaderMa
 }
 
 function connectionTokens(connection: string | string[]): Set<string> | undefined {
-  const value = Array.isArray(connection) ? connection.join(',') : connection;
+  return connectionHeaders(Array.isArray(connection) ? connection.join(',') : connection);
+}
+
+/** The headers a `Connection` header names (scoped to that connection); undefined when it names none. */
+export function connectionHeaders(value: string): Set<string> | undefined {
   // The usual values name no extra header: skip building a set on every request.
   if (value === 'keep-alive' || value === 'close' || value === 'Keep-Alive' || value === 'Upgrade' || value === 'upgrade') return undefined;
   return new Set(value.split(',').map((token) => token.trim().toLowerCase()));

@@ -34,6 +34,6 @@ export class HeldBody {
 /** The request's response filters in order, each given what the previous one made. */
 export async function runResponseFilters(ctx: RequestContext, response: HeldResponse): Promise<HeldResponse> {
   let current = response;
-  for (const filter of ctx.responseFilters) current = await filter(current, ctx);
+  for (const filter of ctx.responseFilters ?? []) current = await filter(current, ctx);
   return current;
 }

@@ -74,8 +74,8 @@ export class RequestContext {
   loopLevel = 0;
   /** the most loops this request may make, once its first loop set it (`?loop_limit=`) */
   loopLimit: number | undefined;
-  /** run before the answer goes out, once the whole upstream body is held (transform_response, the cache) */
-  readonly responseFilters: ResponseFilter[] = [];
+  /** run before the answer goes out, once the whole upstream body is held (transform_response, the cache); undefined while none */
+  responseFilters: ResponseFilter[] | undefined;
   /** a request body that replaces the client's (set by a plugin) */
   replacedBody: Buffer | undefined;
   /** set once a step or plugin has answered the client */
@@ -90,11 +90,10 @@ export class RequestContext {
   upstreamMs: number | undefined;
   /** the part of the chain running (authentication, limits): a refusal there is counted as such */
   stage: RefusalStage;
-  /** headers the gateway adds to the response (X-RateLimit-*) */
-  readonly responseHeaders: Record<string, string> = {};
-  /** free-form state shared by the plugins of one request */
-  readonly state: Record<string, unknown> = {};
+  /** headers the gateway adds to the response (X-RateLimit-*), set with setResponseHeader; undefined while none */
+  responseHeaders: Record<string, string> | undefined;
   private headers: HeaderMap | undefined;
+  private pluginState: Record<string, unknown> | undefined;
   private id: string | undefined;
 
   constructor(
@@ -111,6 +110,22 @@ export class RequestContext {
     /** set for a WebSocket upgrade request: the chain ends in a tunnel instead of a request */
     readonly upgrade?: UpgradeSocket,
   ) {}
+
+  /** Adds a header to the response the gateway sends (whoever answers: the upstream, a mock, the cache). */
+  setResponseHeader(name: string, value: string): void {
+    (this.responseHeaders ??= {})[name] = value;
+  }
+
+  /** Runs `filter` over the whole upstream answer before it is sent (filters run in the order added). */
+  addResponseFilter(filter: ResponseFilter): void {
+    (this.responseFilters ??= []).push(filter);
+  }
+
+  /** Free-form state shared by the plugins of one request (made on first use: most requests meet no plugin). */
+  get state(): Record<string, unknown> {
+    this.pluginState ??= {};
+    return this.pluginState;
+  }
 
   /** The path below the listen path (and below a URL version segment): what endpoint rules match. */
   get relativePath(): string {

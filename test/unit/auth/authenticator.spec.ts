@@ -32,6 +32,13 @@ describe('auth: Authenticator', () => {
     );
   });
 
+  it('answers a cached key (known or unknown) at once, without a promise: the gateway of the node checks it on every request', async () => {
+    assert.ok(auth.token('good-key') instanceof Promise, 'the first lookup asks the key store');
+    await auth.token('bad-key');
+    assert.deepEqual(auth.token('good-key'), { ok: true, key_hash: sha256('good-key'), session: { rate: 5 } });
+    assert.deepEqual(auth.token('bad-key'), { ok: false, reason: 'unknown' });
+  });
+
   it('finds a key by its hash and serves repeats from the cache', async () => {
     assert.deepEqual(await auth.token('good-key'), { ok: true, key_hash: sha256('good-key'), session: { rate: 5 } });
     await auth.token('good-key');

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ServiceBroker } from 'moleculer';
 import type { LimiterCheckParams, LimiterCheckResult } from '../../../contracts/limiter/actions';
+import { createHandOffs } from '../../../lib/hand-offs';
 import type { Runtime } from '../../../lib/runtime';
 import { limiterService } from '../../../services/limiter/limiter.service';
 import { eventually } from '../../support/eventually';
@@ -8,7 +9,7 @@ import { eventually } from '../../support/eventually';
 /** Two limiter nodes over Moleculer's in-process Fake transporter. */
 describe('limiter: the number of limiter nodes behind the DRL share', function () {
   const brokers: ServiceBroker[] = [];
-  const runtime = { config: { drlThreshold: 1 } } as unknown as Runtime;
+  const runtime = { config: { drlThreshold: 1 }, handOffs: createHandOffs() } as unknown as Runtime;
   const namespace = `drl-nodes-${process.pid}-${Date.now()}`;
 
   async function startLimiterNode(nodeID: string): Promise<ServiceBroker> {

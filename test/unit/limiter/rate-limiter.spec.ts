@@ -141,6 +141,27 @@ for (const backing of stores) {
   });
 }
 
+describe('limiter: answers at once with counters in memory', () => {
+  for (const algorithm of ['drl', 'sentinel', 'fixed-window'] as const) {
+    it(`${algorithm}: an API limit, a key limit and a quota are decided without a promise (the gateway of the node asks on every request)`, () => {
+      const h = harness(algorithm, new MemoryStore());
+      const params: LimiterCheckParams = {
+        ...keyLimit(uniqueCounter(algorithm), 2, 60),
+        api_limit: { counter: uniqueCounter('api'), rate: 100, per: 60 },
+        quota: { counter: uniqueCounter('quota'), max: 10, renewal_rate: 3600 },
+      };
+      const first = h.limiter.check(params);
+      assert.ok(!(first instanceof Promise));
+      assert.equal(first.ok, true);
+      assert.deepEqual(first.quota, { limit: 10, remaining: 9, reset: Math.ceil((h.clock.now + 3600_000) / 1000) });
+      h.limiter.check(params);
+      const third = h.limiter.check(params);
+      assert.ok(!(third instanceof Promise));
+      assert.equal(third.ok ? 'passed' : third.reason, 'key_rate');
+    });
+  }
+});
+
 describe('limiter: distributed rate limiter shares', () => {
   it('splits an allowance between the live gateway nodes by their load', () => {
     let now = 0;

@@ -16,7 +16,7 @@ export function bodyTransformStep(logger: LoggerInstance): Step {
     const version = ctx.version!;
     const onResponse = version.responseTransforms?.find(method, ctx.relativePath);
     if (onResponse) {
-      ctx.responseFilters.push((response) => transformResponse(response, ctx, (body) => onResponse.apply(body, ctx), logger));
+      ctx.addResponseFilter((response) => transformResponse(response, ctx, (body) => onResponse.apply(body, ctx), logger));
     }
     const onRequest = version.requestTransforms?.find(method, ctx.relativePath);
     if (!onRequest) return;

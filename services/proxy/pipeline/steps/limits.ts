@@ -6,10 +6,11 @@ import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
-import type { Call } from '../../../../lib/bus/call';
+import type { HotCall } from '../../../../lib/bus/hot-call';
 
 export interface LimitsStepDeps {
-  call: Call;
+  /** `limiter.check`, in process when this node runs the limiter */
+  check: HotCall;
   logger: LoggerInstance;
   /** what X-RateLimit-* describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
@@ -49,16 +50,32 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
   };
 }
 
-/** Asks the limiter, holds a throttled request for its retries, and answers a refusal. */
-async function enforce(ctx: RequestContext, deps: LimitsStepDeps, params: LimiterCheckParams, limits: AccessLimit | Session): Promise<typeof DONE | void> {
-  let result = await check(deps, params);
-  if (!result.ok && result.reason === 'key_rate') {
-    const throttle = throttleOf(limits);
-    for (let attempt = 0; throttle && attempt < throttle.retries && !result.ok && result.reason === 'key_rate'; attempt++) {
-      if (!(await held(ctx, throttle.intervalMs))) return DONE;
-      result = await check(deps, { ...params, retry: true });
-    }
+/**
+ * Asks the limiter and answers a refusal. Synchronous when the limiter answers at once (this
+ * node's limiter with counters in memory): no promise on the request's way then.
+ */
+function enforce(ctx: RequestContext, deps: LimitsStepDeps, params: LimiterCheckParams, limits: AccessLimit | Session): typeof DONE | void | Promise<typeof DONE | void> {
+  const result = check(deps, params);
+  if (result instanceof Promise) return result.then((settled) => decide(ctx, deps, params, limits, settled));
+  return decide(ctx, deps, params, limits, result);
+}
+
+function decide(ctx: RequestContext, deps: LimitsStepDeps, params: LimiterCheckParams, limits: AccessLimit | Session, result: LimiterCheckResult): typeof DONE | void | Promise<typeof DONE | void> {
+  if (!result.ok && result.reason === 'key_rate' && throttleOf(limits)) return throttled(ctx, deps, params, throttleOf(limits)!, result);
+  return answer(ctx, deps, result);
+}
+
+/** A key over its rate limit with throttling on: held and asked again, up to its retry limit. */
+async function throttled(ctx: RequestContext, deps: LimitsStepDeps, params: LimiterCheckParams, throttle: { intervalMs: number; retries: number }, first: LimiterCheckResult): Promise<typeof DONE | void> {
+  let result = first;
+  for (let attempt = 0; attempt < throttle.retries && !result.ok && result.reason === 'key_rate'; attempt++) {
+    if (!(await held(ctx, throttle.intervalMs))) return DONE;
+    result = await check(deps, { ...params, retry: true });
   }
+  return answer(ctx, deps, result);
+}
+
+function answer(ctx: RequestContext, deps: LimitsStepDeps, result: LimiterCheckResult): typeof DONE | void {
   if (result.ok) {
     setRateHeaders(ctx, deps.responseHeaders === 'quotas' ? result.quota : deps.responseHeaders === 'rate_limits' ? result.rate : undefined);
     return;
@@ -120,19 +137,24 @@ function held(ctx: RequestContext, ms: number): Promise<boolean> {
   });
 }
 
-async function check(deps: LimitsStepDeps, params: LimiterCheckParams): Promise<LimiterCheckResult> {
+function check(deps: LimitsStepDeps, params: LimiterCheckParams): LimiterCheckResult | Promise<LimiterCheckResult> {
   try {
-    return await deps.call('limiter.check', params);
+    const result = deps.check('limiter.check', params);
+    return result instanceof Promise ? result.catch(limiterFailed) : result;
   } catch (err) {
-    return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
+    return limiterFailed(err);
   }
+}
+
+function limiterFailed(err: unknown): LimiterCheckResult {
+  return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
 }
 
 function setRateHeaders(ctx: RequestContext, state: RateLimitState | undefined): void {
   if (!state) return;
-  ctx.responseHeaders['x-ratelimit-limit'] = String(state.limit);
-  ctx.responseHeaders['x-ratelimit-remaining'] = String(state.remaining);
-  ctx.responseHeaders['x-ratelimit-reset'] = String(state.reset);
+  ctx.setResponseHeader('x-ratelimit-limit', String(state.limit));
+  ctx.setResponseHeader('x-ratelimit-remaining', String(state.remaining));
+  ctx.setResponseHeader('x-ratelimit-reset', String(state.reset));
 }
 
 function positive(value: number | undefined): boolean {

@@ -27,7 +27,7 @@ export function responseCacheStep(options: CacheOptions, cache: ResponseCache): 
       const apiId = ctx.api.definition.api_id;
       const hit = await cache.get(apiId, key);
       if (hit) return sendCached(ctx, hit);
-      ctx.responseFilters.push((response) => {
+      ctx.addResponseFilter((response) => {
         const ttl = storableFor(response, plan, options);
         if (ttl > 0) void cache.set(apiId, key, { status: response.status, headers: { ...response.headers }, body: response.body }, ttl);
         return response;

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
-import type { Dispatcher } from 'undici';
+import { util as undiciUtil, type Dispatcher } from 'undici';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
 import { DONE, type Step } from '../compose';
-import { forwardedResponseHeaders } from '../forward-headers';
+import { HOP_BY_HOP, connectionHeaders, forwardedResponseHeaders } from '../forward-headers';
 import { GatewayMessages, sendGatewayError } from '../gateway-errors';
 import { applyHeaderTransform } from '../header-transform';
 import type { HeaderMap } from '../forward-headers';
@@ -49,26 +49,24 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       return DONE;
     }
     const timeout = version.timeoutFor(method, ctx.relativePath);
-    const dispatch = (target: ParsedTarget, resend: Send | undefined, tried: Set<string> | undefined) => {
-      ctx.target = target;
-      ctx.upstreamSentAt = performance.now();
-      const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
-      options.pools.get(target.origin, ctx.upstreamTls).dispatch(
-        { method: method as Dispatcher.HttpMethod, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
-        new UpstreamHandler(ctx, options, resend, tried),
-      );
-    };
+    const request: Dispatcher.DispatchOptions = { method: method as Dispatcher.HttpMethod, path: '', headers, body, headersTimeout: timeout, bodyTimeout: timeout };
     // A load-balanced request whose body can be sent again may go to another target after a refusal.
     // (A url_rewrite to an absolute URL names its own target, which is never swapped.)
     const replayable = ctx.upstreamTargets !== undefined && !ctx.targetOverride && (body === null || Buffer.isBuffer(body));
-    const send: Send | undefined = replayable ? (target, tried) => dispatch(target, send, tried) : undefined;
-    dispatch(ctx.targetOverride ?? ctx.target ?? version.target, send, undefined);
+    send(ctx, options, request, ctx.targetOverride ?? ctx.target ?? version.target, replayable, undefined);
     return DONE;
   };
 }
 
-/** sends the request to a target; given to a handler only when the request can be sent again (its body is not a consumed stream) */
-type Send = (target: ParsedTarget, tried: Set<string>) => void;
+/** Sends the request to a target (again, with `tried`, after another target refused it). */
+function send(ctx: RequestContext, options: UpstreamStepOptions, request: Dispatcher.DispatchOptions, target: ParsedTarget, replayable: boolean, tried: Set<string> | undefined): void {
+  ctx.target = target;
+  ctx.upstreamSentAt = performance.now();
+  const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
+  const sent = tried === undefined ? request : { ...request };
+  sent.path = path;
+  options.pools.get(target.origin, ctx.upstreamTls).dispatch(sent, new UpstreamHandler(ctx, options, replayable ? request : undefined, tried));
+}
 
 function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
   let path = ctx.path;
@@ -84,7 +82,28 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const HANDLER = Symbol('gw.upstreamHandler');
+type WatchedResponse = ServerResponse & { [HANDLER]?: UpstreamHandler };
 
+/**
+ * The client went away before its answer finished: the upstream request is aborted. One
+ * listener for every response (it finds its handler on the response), so watching a request
+ * allocates no closure.
+ */
+function clientClosed(this: WatchedResponse): void {
+  const handler = this[HANDLER];
+  this[HANDLER] = undefined;
+  if (this.writableFinished || !handler) return;
+  handler.clientLeft();
+}
+
+/**
+ * Undici's handler protocol in its raw form (onConnect, onHeaders, onData, onComplete,
+ * onError): the response headers arrive as the upstream sent them (raw name/value buffers), so
+ * the usual answer goes out without undici parsing them into an object and the gateway copying
+ * that object again; only an API that changes response headers (or holds the body) gets them as
+ * a map.
+ */
 class UpstreamHandler implements Dispatcher.DispatchHandler {
   private relay: ResponseRelay | undefined;
   /** the answer is held whole for the request's response filters */
@@ -93,79 +112,107 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
   private tooLarge = false;
   /** body bytes still expected when the upstream stated a length; -1 when it did not */
   private remaining = -1;
+  private abort: ((err?: Error) => void) | undefined;
+  /** resumes reading the upstream's body after onData returned false */
+  private resume: (() => void) | undefined;
+  private paused = false;
 
   constructor(
     private readonly ctx: RequestContext,
     private readonly options: UpstreamStepOptions,
-    private readonly resend?: Send,
+    /** the request, when it may be sent to another target */
+    private readonly replay: Dispatcher.DispatchOptions | undefined,
     private tried?: Set<string>,
   ) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    const { res } = this.ctx;
-    res.once('close', () => {
-      if (res.writableFinished) return;
-      this.clientGone = true;
-      controller.abort(new Error('client closed the connection'));
-    });
+  onConnect(abort: (err?: Error) => void): void {
+    this.abort = abort;
+    const res = this.ctx.res as WatchedResponse;
+    // A retry's handler takes over the listener of the first one.
+    if (res[HANDLER] === undefined) res.on('close', clientClosed);
+    res[HANDLER] = this;
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, upstreamHeaders: IncomingHttpHeaders): void {
-    if (statusCode < 200) return;
-    this.ctx.upstreamOutcome?.(statusCode);
-    this.ctx.upstreamMs = performance.now() - this.ctx.upstreamSentAt;
-    const headers = forwardedResponseHeaders(upstreamHeaders);
-    Object.assign(headers, this.ctx.responseHeaders);
+  clientLeft(): void {
+    this.clientGone = true;
+    this.abort?.(new Error('client closed the connection'));
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true;
+    this.resume = resume;
+    const { ctx } = this;
+    ctx.upstreamOutcome?.(statusCode);
+    ctx.upstreamMs = performance.now() - ctx.upstreamSentAt;
+    const version = ctx.version!;
+    const endpoint = version.endpointResponseHeaders?.find(ctx.req.method ?? 'GET', ctx.relativePath);
+    if (!version.responseHeaders && !endpoint && ctx.responseFilters === undefined && this.options.responsePlugins.length === 0 && !ctx.res.hasHeader('vary')) {
+      // The usual answer: the upstream's headers go out as a flat list, plus the gateway's own.
+      const headers = forwardedRawResponseHeaders(rawHeaders, ctx.responseHeaders);
+      ctx.res.writeHead(statusCode, headers);
+      if (ctx.req.method !== 'HEAD') this.remaining = contentLength(headers);
+      return !this.paused;
+    }
+    const headers = forwardedResponseHeaders(rawHeaderMap(rawHeaders));
+    Object.assign(headers, ctx.responseHeaders);
     // A Vary the gateway set (CORS: Origin) joins the upstream's rather than being replaced by it.
-    if (headers.vary !== undefined && this.ctx.res.hasHeader('vary')) headers.vary = `${String(headers.vary)}, ${String(this.ctx.res.getHeader('vary'))}`;
-    const version = this.ctx.version!;
-    if (version.responseHeaders) applyHeaderTransform(version.responseHeaders, headers, this.ctx);
-    const endpoint = version.endpointResponseHeaders?.find(this.ctx.req.method ?? 'GET', this.ctx.relativePath);
-    if (endpoint) applyHeaderTransform(endpoint, headers, this.ctx);
-    if (this.ctx.responseFilters.length > 0) {
+    if (headers.vary !== undefined && ctx.res.hasHeader('vary')) headers.vary = `${String(headers.vary)}, ${String(ctx.res.getHeader('vary'))}`;
+    if (version.responseHeaders) applyHeaderTransform(version.responseHeaders, headers, ctx);
+    if (endpoint) applyHeaderTransform(endpoint, headers, ctx);
+    if (ctx.responseFilters !== undefined) {
       this.held = new HeldBody(statusCode, headers, this.options.maxResponseBody, () => {
         this.tooLarge = true;
-        controller.abort(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most the gateway holds to transform or cache it`));
+        this.abort?.(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most the gateway holds to transform or cache it`));
       });
-      return;
+      return true;
     }
-    this.startRelay(controller, statusCode, headers, upstreamHeaders);
+    const length = headers['content-length'];
+    this.startRelay(true, statusCode, headers, typeof length === 'string' ? length : undefined);
+    return !this.paused;
   }
 
-  private startRelay(controller: Dispatcher.DispatchController | undefined, statusCode: number, headers: HeaderMap, upstreamHeaders: IncomingHttpHeaders): void {
+  /** `abortable`: the upstream is still sending (not for a held answer that is already whole) */
+  private startRelay(abortable: boolean, statusCode: number, headers: HeaderMap, contentLength: string | undefined): void {
     if (this.options.responsePlugins.length === 0) {
       this.ctx.res.writeHead(statusCode, headers);
-      const length = upstreamHeaders['content-length'];
-      if (typeof length === 'string' && this.ctx.req.method !== 'HEAD') this.remaining = Number(length);
+      if (contentLength !== undefined && this.ctx.req.method !== 'HEAD') this.remaining = Number(contentLength);
       return;
     }
     this.relay = new ResponseRelay(this.ctx, statusCode, headers, (err) => this.options.onFailure(this.ctx, err), {
       maxBody: this.options.maxResponseBody,
       onOverflow: () => {
         this.tooLarge = true;
-        controller?.abort(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most a response plugin is given`));
+        if (abortable) this.abort?.(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most a response plugin is given`));
       },
     });
     this.relay.run(this.options.responsePlugins, this.options.logger);
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.held) return this.held.add(chunk);
+  /** false pauses the upstream until the client has taken what was written */
+  onData(chunk: Buffer): boolean {
+    if (this.held) {
+      this.held.add(chunk);
+      return true;
+    }
     if (this.remaining > 0 && (this.remaining -= chunk.length) === 0) {
       // The last byte of a body of known length: end with it, so headers, body and end
       // usually leave in one write.
       this.ctx.res.end(chunk);
-      return;
+      return true;
     }
     const writable = this.relay ? this.relay.data(chunk) : this.ctx.res.write(chunk);
-    if (!writable) {
-      controller.pause();
-      if (this.relay) this.relay.whenWritable(() => controller.resume());
-      else this.ctx.res.once('drain', () => controller.resume());
-    }
+    if (writable) return true;
+    this.paused = true;
+    const resume = () => {
+      this.paused = false;
+      this.resume?.();
+    };
+    if (this.relay) this.relay.whenWritable(resume);
+    else this.ctx.res.once('drain', resume);
+    return false;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     if (this.held) return this.releaseHeld(this.held);
     if (this.relay) this.relay.end();
     else if (!this.ctx.res.writableEnded) this.ctx.res.end();
@@ -177,22 +224,22 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
    */
   private tryAnotherTarget(): boolean {
     const { upstreamTargets, target } = this.ctx;
-    if (!upstreamTargets || !target || !this.resend || this.ctx.res.headersSent) return false;
+    if (!upstreamTargets || !target || !this.replay || this.ctx.res.headersSent) return false;
     upstreamTargets.refused(target);
     this.tried ??= new Set();
     this.tried.add(target.origin);
     const retry = (next: ParsedTarget | undefined): boolean => {
       if (!next) return false;
-      this.resend!(next, this.tried!);
+      send(this.ctx, this.options, this.replay!, next, true, this.tried!);
       return true;
     };
     const next = upstreamTargets.next(this.tried);
     if (!(next instanceof Promise)) return retry(next);
     next.then(
       (found) => {
-        if (!retry(found)) this.onResponseError(undefined as never, Object.assign(new Error('every target refused the connection'), { code: 'ALL_REFUSED' }));
+        if (!retry(found)) this.onError(Object.assign(new Error('every target refused the connection'), { code: 'ALL_REFUSED' }));
       },
-      (err: Error) => this.onResponseError(undefined as never, err),
+      (err: Error) => this.onError(err),
     );
     return true;
   }
@@ -206,7 +253,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
         response.headers['content-length'] = String(response.body.length);
         delete response.headers['transfer-encoding'];
         this.held = undefined;
-        this.startRelay(undefined, response.status, response.headers, { 'content-length': String(response.body.length) });
+        this.startRelay(false, response.status, response.headers, String(response.body.length));
         const body = this.ctx.req.method === 'HEAD' ? undefined : response.body;
         if (!this.relay) return void this.ctx.res.end(body);
         if (body) this.relay.data(body);
@@ -215,7 +262,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
       .catch((err: unknown) => this.options.onFailure(this.ctx, err));
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+  onError(err: Error): void {
     if (this.clientGone) return;
     if (this.tooLarge) {
       this.options.logger.warn(`upstream of API ${this.ctx.api.definition.api_id}: ${err.message}`);
@@ -228,4 +275,50 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     if (TIMEOUTS.has(code)) sendGatewayError(this.ctx.res, 504, GatewayMessages.upstreamTimeout);
     else sendGatewayError(this.ctx.res, 502, GatewayMessages.upstreamFailed);
   }
+}
+
+/**
+ * The upstream's raw headers as a flat [name, value, …] list for writeHead, names in lower case
+ * (undici's lookup gives the usual names without making a string),
+ * without hop-by-hop headers, with the gateway's own headers (X-RateLimit-*) in place of any the
+ * upstream sent under the same name.
+ */
+function forwardedRawResponseHeaders(raw: Array<Buffer | string>, own: Record<string, string> | undefined): string[] {
+  let out: string[] = [];
+  let connection: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = undiciUtil.headerNameToString(raw[i]);
+    const value = text(raw[i + 1]);
+    if (name === 'connection') connection = connection === undefined ? value : `${connection},${value}`;
+    if (HOP_BY_HOP.has(name) || (own !== undefined && Object.hasOwn(own, name))) continue;
+    out.push(name, value);
+  }
+  // Rare: the upstream's Connection header names more headers scoped to its connection.
+  const scoped = connection === undefined ? undefined : connectionHeaders(connection);
+  if (scoped) out = out.filter((_, i, all) => !scoped.has(all[i - (i % 2)]));
+  if (own !== undefined) for (const name in own) out.push(name, own[name]);
+  return out;
+}
+
+/** The raw headers as undici would parse them: names in lower case, repeated ones as a list. */
+function rawHeaderMap(raw: Array<Buffer | string>): IncomingHttpHeaders {
+  const map: Record<string, string | string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = undiciUtil.headerNameToString(raw[i]);
+    const value = text(raw[i + 1]);
+    const known = Object.hasOwn(map, name) ? map[name] : undefined;
+    if (known === undefined) map[name] = value;
+    else if (typeof known === 'string') map[name] = [known, value];
+    else known.push(value);
+  }
+  return map;
+}
+
+function contentLength(flat: string[]): number {
+  for (let i = 0; i < flat.length; i += 2) if (flat[i] === 'content-length') return Number(flat[i + 1]);
+  return -1;
+}
+
+function text(value: Buffer | string): string {
+  return typeof value === 'string' ? value : value.toString('latin1');
 }

@@ -1,6 +1,6 @@
 import type { LoggerInstance } from 'moleculer';
 import type { IdentityMode } from '../../../../../contracts/apis/api-definition';
-import type { Call } from '../../../../../lib/bus/call';
+import type { HotCall } from '../../../../../lib/bus/hot-call';
 import type { AuthCheckParams, AuthCheckResult } from '../../../../../contracts/auth/actions';
 import { DONE, type Step } from '../../compose';
 import { stripCredential, type CredentialLocations, type FoundCredential } from '../../credentials';
@@ -10,7 +10,8 @@ import type { RequestContext } from '../../request-context';
 import type { CertificateSource } from '../mutual-tls';
 
 export interface AuthStepDeps {
-  call: Call;
+  /** `auth.check`, in process when this node runs the auth service */
+  check: HotCall;
   logger: LoggerInstance;
   emitEvent(event: 'AuthFailure', ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (dynamic mutual TLS, rsa-sha256 signatures) */
@@ -28,14 +29,22 @@ export interface Authenticator {
   step: Step;
 }
 
-/** Asks the auth service; an unreachable key store is a 503, never a pass or a refusal. */
-export async function checkCredential(deps: AuthStepDeps, params: AuthCheckParams): Promise<AuthCheckResult | Error> {
+/**
+ * Asks the auth service; an unreachable key store is a 503, never a pass or a refusal. A cached
+ * session is answered synchronously (no promise on the request's way).
+ */
+export function checkCredential(deps: AuthStepDeps, params: AuthCheckParams): AuthCheckResult | Error | Promise<AuthCheckResult | Error> {
   try {
-    return await deps.call('auth.check', params);
+    const answer = deps.check('auth.check', params);
+    return answer instanceof Promise ? answer.catch((err: unknown) => checkFailed(deps, err)) : answer;
   } catch (err) {
-    deps.logger.error(`credential check failed: ${(err as Error).message}`);
-    return err as Error;
+    return checkFailed(deps, err);
   }
+}
+
+function checkFailed(deps: AuthStepDeps, err: unknown): Error {
+  deps.logger.error(`credential check failed: ${(err as Error).message}`);
+  return err as Error;
 }
 
 /** Records a verified session on the context, or refuses: 503 key store down, 403 unknown key. */
