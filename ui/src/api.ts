@@ -35,14 +35,19 @@ export interface Envelope<Meta = unknown> {
 }
 
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
-  if (body !== undefined) {
-    init.headers = { accept: 'application/json', 'content-type': 'application/json' };
-    init.body = JSON.stringify(body);
-  }
+  return send<T>(`/api${path}`, method, { credentials: 'same-origin' }, body);
+}
+
+/**
+ * One call to the dashboard server: JSON in and out; a failure becomes an ApiError with the
+ * envelope's message and field errors. `init` adds the credentials and headers of the caller.
+ */
+export async function send<T>(url: string, method: string, init: { credentials: RequestCredentials; headers?: Record<string, string> }, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+  if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, init);
+    res = await fetch(url, { method, credentials: init.credentials, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     throw new ApiError(0, 'The dashboard server could not be reached. Check your connection and try again.');
   }
