@@ -42,7 +42,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
  * One call to the dashboard server: JSON in and out; a failure becomes an ApiError with the
  * envelope's message and field errors. `init` adds the credentials and headers of the caller.
  */
-export async function send<T>(url: string, method: string, init: { credentials: RequestCredentials; headers?: Record<string, string> }, body?: unknown): Promise<T> {
+export async function send<T>(url: string, method: string, init: { credentials: 'same-origin' | 'omit'; headers?: Record<string, string> }, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Migration } from '../../../lib/store/migrate';
 
 export const ANALYTICS_MIGRATIONS: Migration[] = [
@@ -37,16 +38,7 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
         t.string('path', 2048).notNullable();
         t.string('method', 32).notNullable();
         t.integer('code').notNullable();
-        t.integer('hits').notNullable();
-        t.integer('success').notNullable();
-        t.integer('error').notNullable();
-        t.double('latency_sum').notNullable();
-        t.double('latency_min').notNullable();
-        t.double('latency_max').notNullable();
-        t.double('upstream_sum').notNullable();
-        t.double('upstream_min').notNullable();
-        t.double('upstream_max').notNullable();
-        t.bigInteger('last_hit').notNullable();
+        addCounterColumns(t);
         t.index(['org_id', 'hour_start']);
       });
     },
@@ -70,16 +62,7 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
         t.string('api_name', 1000).notNullable();
         /** ISO 3166-1 alpha-2, as the GeoIP database answers it */
         t.string('iso_country', 8).notNullable();
-        t.integer('hits').notNullable();
-        t.integer('success').notNullable();
-        t.integer('error').notNullable();
-        t.double('latency_sum').notNullable();
-        t.double('latency_min').notNullable();
-        t.double('latency_max').notNullable();
-        t.double('upstream_sum').notNullable();
-        t.double('upstream_min').notNullable();
-        t.double('upstream_max').notNullable();
-        t.bigInteger('last_hit').notNullable();
+        addCounterColumns(t);
         t.index(['org_id', 'hour_start']);
       });
     },
@@ -88,3 +71,17 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
     },
   },
 ];
+
+/** The figures every hourly aggregate row keeps (hourly-aggregates.ts `Counters`). */
+function addCounterColumns(t: Knex.CreateTableBuilder): void {
+  t.integer('hits').notNullable();
+  t.integer('success').notNullable();
+  t.integer('error').notNullable();
+  t.double('latency_sum').notNullable();
+  t.double('latency_min').notNullable();
+  t.double('latency_max').notNullable();
+  t.double('upstream_sum').notNullable();
+  t.double('upstream_min').notNullable();
+  t.double('upstream_max').notNullable();
+  t.bigInteger('last_hit').notNullable();
+}
