@@ -115,9 +115,17 @@ function mysqlWriter(db: Knex): BatchWriter {
   return (batch) =>
     db.transaction(async (trx) => {
       await write(trx, PACKS, batch.packs, () => insertSql(PACKS, '`'), 1);
-      await write(trx, HOURLY, batch.hourly, (rows) => mysqlUpsertSql(HOURLY, rows));
-      await write(trx, GEO, batch.geo, (rows) => mysqlUpsertSql(GEO, rows));
+      // Rows in primary-key order: two nodes' batches that touch the same rows then lock them in
+      // the same order and wait for each other instead of deadlocking (the loser would be dropped).
+      await write(trx, HOURLY, byId(batch.hourly), (rows) => mysqlUpsertSql(HOURLY, rows));
+      await write(trx, GEO, byId(batch.geo), (rows) => mysqlUpsertSql(GEO, rows));
     });
+}
+
+/** Aggregate rows (which all have an `id`, their primary key) in id order. */
+function byId(rows: Row[]): Row[] {
+  const idOf = (row: Row) => (row as { id: string }).id;
+  return [...rows].sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
 }
 
 function insertSql(table: Table, quote: string, rows = 1): string {
