@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { LoggerInstance } from 'moleculer';
+import type { AnalyticsBatch } from '../../contracts/analytics/record-batch';
 import { COUNTERS, valueOf } from '../../lib/observability/counters';
 import { AnalyticsRecorder, MAX_BATCH } from '../../services/proxy/analytics/analytics-recorder';
 import { openCountryLookup, type CountryLookup } from '../../services/proxy/analytics/geoip';
@@ -41,6 +42,7 @@ function request(i: number): { ctx: RequestContext; res: EventEmitter } {
     keyHash: 'hash1',
     version: { name: 'Default' },
     upstreamMs: 1.5,
+    startedAt: performance.now(),
   } as unknown as RequestContext;
   return { ctx, res };
 }
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
     const geo = await openCountryLookup(mmdb);
     process.stdout.write(`analytics recorder, ${REQUESTS} requests x ${ROUNDS} rounds (median)\n`);
     for (const [suffix, country] of [['', undefined], [', GeoIP', geo]] as Array<[string, CountryLookup | undefined]>) {
-      const recorder = (send: (records: unknown[]) => Promise<unknown>, analyticsKnown?: () => boolean) => new AnalyticsRecorder({ send, logger: quiet, flushIntervalMs: 3_600_000, bufferSize: 10_000, country, analyticsKnown });
+      const recorder = (send: (batch: AnalyticsBatch) => Promise<unknown>, analyticsKnown?: () => boolean) => new AnalyticsRecorder({ send, logger: quiet, flushIntervalMs: 3_600_000, bufferSize: 10_000, country, analyticsKnown });
       await measure([
         [`no recorder (the harness)${suffix}`, () => undefined],
         [`analytics service present${suffix}`, () => recorder(async () => ({ stored: 0 }))],

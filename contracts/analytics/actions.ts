@@ -1,3 +1,5 @@
+import type { AnalyticsBatch } from './record-batch';
+
 /**
  * `analytics.*` actions: gateway nodes hand batches of records to the analytics service
  * (`analytics.ingest`), the dashboard reads hourly aggregates (`analytics.activity`).
@@ -118,41 +120,11 @@ export interface AnalyticsActivityResult {
 }
 
 export interface AnalyticsIngestParams {
-  records: AnalyticsRecordIn[];
+  /** checked by the service (record-batch.ts `batchProblem`) when it comes from another node */
+  batch: AnalyticsBatch;
 }
 
-const text = (max: number) => ({ type: 'string', max });
 export const analyticsActionParams = {
-  ingest: {
-    records: {
-      type: 'array',
-      max: 10_000,
-      items: {
-        type: 'object',
-        props: {
-          api_id: text(255),
-          api_name: text(1000),
-          org_id: text(255),
-          path: 'string',
-          raw_path: 'string',
-          method: text(32),
-          response_code: { type: 'number', integer: true },
-          key_hash: text(255),
-          alias: 'string',
-          oauth_client_id: text(255),
-          request_time: { type: 'number' },
-          latency: { type: 'number', min: 0 },
-          upstream_latency: { type: 'number', min: 0 },
-          ip_address: text(255),
-          user_agent: 'string',
-          iso_country: text(8),
-          tags: { type: 'array', items: 'string' },
-          track_path: 'boolean',
-          expire_after: { type: 'number', min: 0 },
-        },
-      },
-    },
-  },
   activity: {
     org_id: 'string',
     group: { type: 'enum', values: ['endpoint', 'api', 'day', 'hour', 'error', 'geo', 'key', 'oauth_client'] },

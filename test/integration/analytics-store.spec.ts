@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import type { AnalyticsRecordIn } from '../../contracts/analytics/actions';
+import { batchOf } from '../../contracts/analytics/record-batch';
 import { openDatabase } from '../../lib/store/database';
 import { migrate } from '../../lib/store/migrate';
 import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
@@ -54,6 +55,8 @@ for (const variant of STORE_VARIANTS) {
       store = new AnalyticsStore(db);
     });
 
+    const ingest = (records: AnalyticsRecordIn[]) => store.ingest(batchOf(records));
+
     afterEach(async () => {
       await db.destroy();
       await cleanup();
@@ -61,8 +64,8 @@ for (const variant of STORE_VARIANTS) {
     });
 
     it('adds a later batch to the hourly rows an earlier one made (sums, least, greatest) and takes its alias and API name', async () => {
-      await store.ingest([record({ latency: 10, upstream_latency: 4 }), record({ response_code: 500, latency: 30, upstream_latency: 20 })]);
-      await store.ingest([record({ latency: 2, upstream_latency: 1, request_time: at + 5000, alias: 'alice', api_name: 'Orders v2' }), record({ key_hash: 'k2' })]);
+      await ingest([record({ latency: 10, upstream_latency: 4 }), record({ response_code: 500, latency: 30, upstream_latency: 20 })]);
+      await ingest([record({ latency: 2, upstream_latency: 1, request_time: at + 5000, alias: 'alice', api_name: 'Orders v2' }), record({ key_hash: 'k2' })]);
       const rows = await db('analytics_hourly').orderBy(['key_hash', 'code']).select('key_hash', 'code', 'alias', 'api_name', 'hits', 'success', 'error', 'latency_sum', 'latency_min', 'latency_max', 'upstream_sum', 'upstream_min', 'upstream_max', 'last_hit', 'hour_start');
       assert.deepEqual(
         rows.map((row) => ({ ...row, last_hit: Number(row.last_hit), hour_start: Number(row.hour_start) })),
@@ -79,8 +82,8 @@ for (const variant of STORE_VARIANTS) {
     it('keeps every raw record of every batch, with all its fields', async () => {
       const first = [record({ expire_after: 60 }), record({ api_id: 'a2', track_path: false, tags: [] })];
       const second = [record({ user_agent: 'quote " and \\ back', ip_address: '2.125.160.216', latency: 1.25 })];
-      await store.ingest(first);
-      await store.ingest(second);
+      await ingest(first);
+      await ingest(second);
       const stored = [...(await store.rawRecords('org1', 'a1')), ...(await store.rawRecords('org1', 'a2'))];
       assert.deepEqual(stored, [first[0], second[0], first[1]]);
       const packs = await db('analytics_records').orderBy('id').select('api_id', 'count', 'expire_at');
@@ -91,23 +94,32 @@ for (const variant of STORE_VARIANTS) {
       ]);
     });
 
+    it('reads packs written in the first format (an array of value arrays) beside batches', async () => {
+      const old = record({ tags: ['t'], latency: 1.5 });
+      const values = [old.path, old.raw_path, old.method, old.response_code, old.key_hash, old.alias, old.oauth_client_id, old.request_time, old.latency, old.upstream_latency, old.ip_address, old.user_agent, old.iso_country, old.tags, old.track_path];
+      await db('analytics_records').insert({ org_id: 'org1', api_id: 'a1', api_name: old.api_name, expire_after: old.expire_after, first_request: at, last_request: at, count: 1, expire_at: null, records: JSON.stringify([values]) });
+      const newer = record({ path: '/newer' });
+      await ingest([newer]);
+      assert.deepEqual(await store.rawRecords('org1', 'a1'), [old, newer]);
+    });
+
     it('stores a batch of more hourly rows than one statement takes, and adds the next batch to each', async () => {
       const batch = Array.from({ length: 1200 }, (_, i) => record({ key_hash: `k${i}`, api_id: `a${i % 3}`, latency: i }));
-      await store.ingest(batch);
-      await store.ingest(batch);
+      await ingest(batch);
+      await ingest(batch);
       const [totals] = await db('analytics_hourly').count({ rows: '*' }).sum({ hits: 'hits', latency: 'latency_sum' }).max({ most: 'hits' });
       assert.deepEqual({ rows: Number(totals.rows), hits: Number(totals.hits), latency: Number(totals.latency), most: Number(totals.most) }, { rows: 1200, hits: 2400, latency: 2 * ((1199 * 1200) / 2), most: 2 });
       assert.equal((await store.rawRecords('org1', 'a2')).length, 800);
     });
 
     it('stores a batch whole or not at all', async () => {
-      await store.ingest([record()]);
+      await ingest([record()]);
       // A batch whose aggregate row can not be written (no key hash: the column is NOT NULL), after its raw records were.
-      await assert.rejects(store.ingest([record({ latency: 3 }), record({ key_hash: null as unknown as string })]));
+      await assert.rejects(ingest([record({ latency: 3 }), record({ key_hash: null as unknown as string })]));
       assert.equal((await store.rawRecords('org1', 'a1')).length, 1);
       const [row] = await db('analytics_hourly').select('hits', 'latency_min');
       assert.deepEqual(row, { hits: 1, latency_min: 10 });
-      await store.ingest([record({ latency: 3 })]);
+      await ingest([record({ latency: 3 })]);
       assert.equal((await store.rawRecords('org1', 'a1')).length, 2);
     });
   });

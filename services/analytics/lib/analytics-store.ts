@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+import { AnalyticsBatchBuilder, AnalyticsBatchReader, COLUMN, recordsOf, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 import { parseJson } from '../../../lib/store/migrate';
 import { batchWriter, type BatchWriter } from './batch-writers';
 import { foldGeo, foldHourly } from './hourly-aggregates';
@@ -8,11 +9,12 @@ import { foldGeo, foldHourly } from './hourly-aggregates';
  * The analytics service's tables: raw records (expired per API) and hourly aggregates (kept),
  * per (org, api, key, client, endpoint, code) and per (org, api, country).
  * Raw records are stored packed: one row per API (and expiry) per batch, holding that batch's
- * records as a compact JSON array (PACKED_FIELDS). Storing a record as a row of its own costs several microseconds
- * per request in SQLite, which in the embedded setup is the gateway's own process; packed,
- * a record costs about its JSON text. A batch is stored in one transaction, whole or not at all
- * (batch-writers.ts), with its records folded into hourly rows first: one upsert per row and
- * batch, not per record.
+ * records in the batch format gateway nodes send (record-batch.ts) as JSON: each distinct string
+ * once, then integers. Storing a record as a row of its own costs several microseconds per
+ * request in SQLite, which in the embedded setup is the gateway's own process; packed, a record
+ * costs about the JSON text of its 19 integers. A batch is stored in one transaction, whole or
+ * not at all (batch-writers.ts), with its records folded into hourly rows first: one upsert per
+ * row and batch, not per record.
  */
 export class AnalyticsStore {
   private readonly write: BatchWriter;
@@ -21,10 +23,11 @@ export class AnalyticsStore {
     this.write = batchWriter(db);
   }
 
-  async ingest(records: AnalyticsRecordIn[]): Promise<number> {
-    if (records.length === 0) return 0;
-    await this.write({ packs: pack(records), hourly: [...foldHourly(records).values()], geo: [...foldGeo(records).values()] });
-    return records.length;
+  async ingest(batch: AnalyticsBatch): Promise<number> {
+    const { count } = new AnalyticsBatchReader(batch);
+    if (count === 0) return 0;
+    await this.write({ packs: pack(batch), hourly: [...foldHourly(batch).values()], geo: [...foldGeo(batch).values()] });
+    return count;
   }
 
   /** Removes raw records past their expiry; answers how many packs went. */
@@ -41,9 +44,9 @@ export class AnalyticsStore {
 }
 
 /**
- * The fields of a record stored in a pack, in order: each record is a JSON array of these
- * values (the API and the expiry are the pack's columns), which keeps a record near 160
- * bytes instead of 430 with its keys repeated.
+ * The fields of a record in a pack of the first format (a JSON array of records, each an
+ * array of these values; the API and the expiry are the pack's columns). Packs written since
+ * are batches (record-batch.ts); both are read.
  */
 const PACKED_FIELDS = [
   'path',
@@ -74,57 +77,60 @@ interface RawPack {
   count: number;
   /** epoch ms after which the sweep removes the pack (its newest record's expiry); null keeps it */
   expire_at: number | null;
-  /** JSON array of records, each an array of PACKED_FIELDS values */
+  /** the pack's records: a JSON batch (record-batch.ts), or a JSON array of PACKED_FIELDS arrays */
   records: string;
 }
 
-function pack(records: AnalyticsRecordIn[]): RawPack[] {
-  const groups = new Map<string, AnalyticsRecordIn[]>();
-  let previous: AnalyticsRecordIn | undefined;
-  let previousGroup: AnalyticsRecordIn[] = [];
-  for (const record of records) {
-    // Most records share the pack of the record before them: no key to build then.
-    if (previous && record.api_id === previous.api_id && record.org_id === previous.org_id && record.api_name === previous.api_name && record.expire_after === previous.expire_after) {
-      previousGroup.push(record);
-      continue;
-    }
-    previous = record;
-    const key = `${record.org_id}\u0000${record.api_id}\u0000${record.api_name}\u0000${record.expire_after}`;
-    const group = groups.get(key);
-    if (group) (previousGroup = group).push(record);
-    else groups.set(key, (previousGroup = [record]));
+/** The columns that name a record's pack. */
+const PACK_COLUMNS = [COLUMN.org_id, COLUMN.api_id, COLUMN.api_name, COLUMN.expire_after] as const;
+
+function pack(batch: AnalyticsBatch): RawPack[] {
+  const records = new AnalyticsBatchReader(batch);
+  const samePack = (a: number, b: number) => PACK_COLUMNS.every((column) => records.value(a, column) === records.value(b, column));
+  // Most batches hold one API's records: the batch is then its own pack, stored as it came.
+  let single = true;
+  for (let i = 1; i < records.count && single; i++) single = samePack(0, i);
+  if (single) return [packOf(records, batch)];
+  const packs = new Map<string, AnalyticsBatchBuilder>();
+  for (let i = 0; i < records.count; i++) {
+    const name = PACK_COLUMNS.map((column) => records.value(i, column)).join(',');
+    let builder = packs.get(name);
+    if (!builder) packs.set(name, (builder = new AnalyticsBatchBuilder()));
+    builder.copy(records, i);
   }
-  return [...groups.values()].map((group) => {
-    let first = Infinity;
-    let last = -Infinity;
-    const values = group.map((record) => {
-      if (record.request_time < first) first = record.request_time;
-      if (record.request_time > last) last = record.request_time;
-      return [
-        record.path,
-        record.raw_path,
-        record.method,
-        record.response_code,
-        record.key_hash,
-        record.alias,
-        record.oauth_client_id,
-        record.request_time,
-        record.latency,
-        record.upstream_latency,
-        record.ip_address,
-        record.user_agent,
-        record.iso_country,
-        record.tags,
-        record.track_path,
-      ];
-    });
-    const { org_id, api_id, api_name, expire_after } = group[0];
-    return { org_id, api_id, api_name, expire_after, first_request: first, last_request: last, count: group.length, expire_at: expire_after > 0 ? last + expire_after * 1000 : null, records: JSON.stringify(values) };
+  return [...packs.values()].map((builder) => {
+    const one = builder.take();
+    return packOf(new AnalyticsBatchReader(one), one);
   });
 }
 
+/** The row of a batch whose records all share one pack. */
+function packOf(records: AnalyticsBatchReader, batch: AnalyticsBatch): RawPack {
+  let first = Infinity;
+  let last = -Infinity;
+  for (let i = 0; i < records.count; i++) {
+    const at = records.requestTime(i);
+    if (at < first) first = at;
+    if (at > last) last = at;
+  }
+  const expireAfter = records.value(0, COLUMN.expire_after);
+  return {
+    org_id: records.text(0, COLUMN.org_id),
+    api_id: records.text(0, COLUMN.api_id),
+    api_name: records.text(0, COLUMN.api_name),
+    expire_after: expireAfter,
+    first_request: first,
+    last_request: last,
+    count: records.count,
+    expire_at: expireAfter > 0 ? last + expireAfter * 1000 : null,
+    records: JSON.stringify({ strings: batch.strings, values: batch.values }),
+  };
+}
+
 function unpack(row: RawPack): AnalyticsRecordIn[] {
-  return parseJson<unknown[][]>(row.records, []).map((values) => {
+  const stored = parseJson<AnalyticsBatch | unknown[][]>(row.records, []);
+  if (!Array.isArray(stored)) return recordsOf(stored);
+  return stored.map((values) => {
     const record: Record<string, unknown> = { api_id: row.api_id, api_name: row.api_name, org_id: row.org_id, expire_after: Number(row.expire_after) };
     PACKED_FIELDS.forEach((field, i) => (record[field] = values[i]));
     return record as unknown as AnalyticsRecordIn;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+import { AnalyticsBatchReader, COLUMN, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 
 const HOUR = 3_600_000;
 const MAX_PATH = 2048;
@@ -53,109 +53,142 @@ export function isSuccess(code: number): boolean {
   return code >= 200 && code < 300;
 }
 
-const hourOf = (record: AnalyticsRecordIn) => Math.floor(record.request_time / HOUR) * HOUR;
+const hourOf = (requestTime: number) => Math.floor(requestTime / HOUR) * HOUR;
 
-function countersOf(record: AnalyticsRecordIn): Counters {
-  const { latency, upstream_latency: upstream, response_code: code } = record;
-  return { hits: 1, success: isSuccess(code) ? 1 : 0, error: isError(code) ? 1 : 0, latency_sum: latency, latency_min: latency, latency_max: latency, upstream_sum: upstream, upstream_min: upstream, upstream_max: upstream, last_hit: record.request_time };
+function countersOf(records: AnalyticsBatchReader, index: number): Counters {
+  const code = records.value(index, COLUMN.response_code);
+  const latency = records.value(index, COLUMN.latency_us) / 1000;
+  const upstream = records.value(index, COLUMN.upstream_latency_us) / 1000;
+  return { hits: 1, success: isSuccess(code) ? 1 : 0, error: isError(code) ? 1 : 0, latency_sum: latency, latency_min: latency, latency_max: latency, upstream_sum: upstream, upstream_min: upstream, upstream_max: upstream, last_hit: records.requestTime(index) };
 }
 
-function add(into: Counters, record: AnalyticsRecordIn): void {
+function add(into: Counters, records: AnalyticsBatchReader, index: number): void {
+  const code = records.value(index, COLUMN.response_code);
+  const latency = records.value(index, COLUMN.latency_us) / 1000;
+  const upstream = records.value(index, COLUMN.upstream_latency_us) / 1000;
   into.hits += 1;
-  if (isSuccess(record.response_code)) into.success += 1;
-  if (isError(record.response_code)) into.error += 1;
-  into.latency_sum += record.latency;
-  into.latency_min = Math.min(into.latency_min, record.latency);
-  into.latency_max = Math.max(into.latency_max, record.latency);
-  into.upstream_sum += record.upstream_latency;
-  into.upstream_min = Math.min(into.upstream_min, record.upstream_latency);
-  into.upstream_max = Math.max(into.upstream_max, record.upstream_latency);
-  into.last_hit = Math.max(into.last_hit, record.request_time);
+  if (isSuccess(code)) into.success += 1;
+  if (isError(code)) into.error += 1;
+  into.latency_sum += latency;
+  into.latency_min = Math.min(into.latency_min, latency);
+  into.latency_max = Math.max(into.latency_max, latency);
+  into.upstream_sum += upstream;
+  into.upstream_min = Math.min(into.upstream_min, upstream);
+  into.upstream_max = Math.max(into.upstream_max, upstream);
+  into.last_hit = Math.max(into.last_hit, records.requestTime(index));
 }
 
-/** How a table groups records: a record's group name, a new row, what else a record adds to its row. */
+/**
+ * How a table groups records (each named by its index in the batch): the name of a record's
+ * row within the batch, the row's id, a new row, what else a record adds to its row.
+ */
 interface Grouping<T> {
-  /** names a record's row (undefined: the record has none); the row's id is a hash of it */
-  groupOf(record: AnalyticsRecordIn): string | undefined;
+  /** names a record's row within this batch (undefined: the record has none); string columns by their index */
+  groupOf(records: AnalyticsBatchReader, index: number): string | undefined;
+  /** the row's stored id: a hash of its columns' values, the same whichever batch adds to it */
+  idOf(records: AnalyticsBatchReader, index: number): string;
   /** whether two records share a row (a cheap test that may say false for records that do) */
-  sameGroup(a: AnalyticsRecordIn, b: AnalyticsRecordIn): boolean;
-  rowOf(record: AnalyticsRecordIn, id: string): T;
-  onAdd?(row: T, record: AnalyticsRecordIn): void;
+  sameGroup(records: AnalyticsBatchReader, a: number, b: number): boolean;
+  rowOf(records: AnalyticsBatchReader, index: number, id: string): T;
+  onAdd?(row: T, records: AnalyticsBatchReader, index: number): void;
 }
 
 /**
  * Folds a batch into rows. A record of the same row as the record before it (most of a batch
- * from a busy API and key) is added without naming its group: building and hashing that
- * string cost more than the rest of the fold.
+ * from a busy API and key) is added by comparing numbers: equal strings of a batch have equal
+ * indexes. A row's id is hashed once per batch, when the batch first meets its row.
  */
-function fold<T extends Counters & { id: string }>(records: AnalyticsRecordIn[], grouping: Grouping<T>): Map<string, T> {
+function fold<T extends Counters & { id: string }>(batch: AnalyticsBatch, grouping: Grouping<T>): Map<string, T> {
+  const records = new AnalyticsBatchReader(batch);
   const rows = new Map<string, T>();
-  let previous: AnalyticsRecordIn | undefined;
+  let previous = -1;
   let previousRow: T | undefined;
-  for (const record of records) {
-    if (previousRow !== undefined && grouping.sameGroup(previous!, record)) {
-      add(previousRow, record);
-      grouping.onAdd?.(previousRow, record);
+  for (let index = 0; index < records.count; index++) {
+    if (previousRow !== undefined && grouping.sameGroup(records, previous, index)) {
+      add(previousRow, records, index);
+      grouping.onAdd?.(previousRow, records, index);
       continue;
     }
-    previous = record;
-    const group = grouping.groupOf(record);
+    previous = index;
+    const group = grouping.groupOf(records, index);
     previousRow = group === undefined ? undefined : rows.get(group);
     if (group === undefined) continue;
     if (previousRow) {
-      add(previousRow, record);
-      grouping.onAdd?.(previousRow, record);
-    } else rows.set(group, (previousRow = grouping.rowOf(record, createHash('sha256').update(group).digest('hex'))));
+      add(previousRow, records, index);
+      grouping.onAdd?.(previousRow, records, index);
+    } else rows.set(group, (previousRow = grouping.rowOf(records, index, sha256(grouping.idOf(records, index)))));
   }
   return rows;
 }
 
-const sameHour = (a: AnalyticsRecordIn, b: AnalyticsRecordIn) => a.request_time === b.request_time || hourOf(a) === hourOf(b);
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The batch's `analytics_hourly` rows. Paths of untracked endpoints are kept as ''. */
-export function foldHourly(records: AnalyticsRecordIn[]): Map<string, HourlyDelta> {
-  const endpointOf = (record: AnalyticsRecordIn) => (record.track_path ? { path: record.path.slice(0, MAX_PATH), method: record.method } : { path: '', method: '' });
-  return fold<HourlyDelta>(records, {
-    groupOf(record) {
-      const { path, method } = endpointOf(record);
-      return `${record.org_id}\u0000${record.api_id}\u0000${record.key_hash}\u0000${record.oauth_client_id}\u0000${path}\u0000${method}\u0000${record.response_code}\u0000${hourOf(record)}`;
+function sameValues(records: AnalyticsBatchReader, a: number, b: number, columns: readonly number[]): boolean {
+  for (const column of columns) if (records.value(a, column) !== records.value(b, column)) return false;
+  return true;
+}
+
+const sameHour = (records: AnalyticsBatchReader, a: number, b: number) => {
+  const at = records.requestTime(a);
+  const bt = records.requestTime(b);
+  return at === bt || hourOf(at) === hourOf(bt);
+};
+
+const tracked = (records: AnalyticsBatchReader, index: number) => records.value(index, COLUMN.track_path) === 1;
+
+/** The endpoint a record counts for: paths of untracked endpoints are kept as ''. */
+function endpointOf(records: AnalyticsBatchReader, index: number): { path: string; method: string } {
+  return tracked(records, index) ? { path: records.text(index, COLUMN.path).slice(0, MAX_PATH), method: records.text(index, COLUMN.method) } : { path: '', method: '' };
+}
+
+const HOURLY_GROUP = [COLUMN.response_code, COLUMN.key_hash, COLUMN.api_id, COLUMN.org_id, COLUMN.oauth_client_id, COLUMN.track_path] as const;
+const ENDPOINT = [COLUMN.path, COLUMN.method] as const;
+
+/** The batch's `analytics_hourly` rows. */
+export function foldHourly(batch: AnalyticsBatch): Map<string, HourlyDelta> {
+  return fold<HourlyDelta>(batch, {
+    groupOf(records, i) {
+      const endpoint = tracked(records, i) ? `${records.value(i, COLUMN.path)}\u0000${records.value(i, COLUMN.method)}` : '';
+      return `${records.value(i, COLUMN.org_id)}\u0000${records.value(i, COLUMN.api_id)}\u0000${records.value(i, COLUMN.key_hash)}\u0000${records.value(i, COLUMN.oauth_client_id)}\u0000${endpoint}\u0000${records.value(i, COLUMN.response_code)}\u0000${hourOf(records.requestTime(i))}`;
     },
-    sameGroup: (a, b) =>
-      a.response_code === b.response_code &&
-      a.key_hash === b.key_hash &&
-      a.api_id === b.api_id &&
-      a.org_id === b.org_id &&
-      a.oauth_client_id === b.oauth_client_id &&
-      a.track_path === b.track_path &&
-      (!a.track_path || (a.path === b.path && a.method === b.method)) &&
-      sameHour(a, b),
-    rowOf: (record, id) => ({
+    idOf(records, i) {
+      const { path, method } = endpointOf(records, i);
+      const text = (column: number) => records.text(i, column);
+      return `${text(COLUMN.org_id)}\u0000${text(COLUMN.api_id)}\u0000${text(COLUMN.key_hash)}\u0000${text(COLUMN.oauth_client_id)}\u0000${path}\u0000${method}\u0000${records.value(i, COLUMN.response_code)}\u0000${hourOf(records.requestTime(i))}`;
+    },
+    sameGroup: (records, a, b) => sameValues(records, a, b, HOURLY_GROUP) && (!tracked(records, a) || sameValues(records, a, b, ENDPOINT)) && sameHour(records, a, b),
+    rowOf: (records, i, id) => ({
       id,
-      org_id: record.org_id,
-      hour_start: hourOf(record),
-      api_id: record.api_id,
-      api_name: record.api_name,
-      key_hash: record.key_hash,
-      alias: record.alias,
-      oauth_client_id: record.oauth_client_id,
-      ...endpointOf(record),
-      code: record.response_code,
-      ...countersOf(record),
+      org_id: records.text(i, COLUMN.org_id),
+      hour_start: hourOf(records.requestTime(i)),
+      api_id: records.text(i, COLUMN.api_id),
+      api_name: records.text(i, COLUMN.api_name),
+      key_hash: records.text(i, COLUMN.key_hash),
+      alias: records.text(i, COLUMN.alias),
+      oauth_client_id: records.text(i, COLUMN.oauth_client_id),
+      ...endpointOf(records, i),
+      code: records.value(i, COLUMN.response_code),
+      ...countersOf(records, i),
     }),
-    onAdd(row, record) {
-      if (record.alias) row.alias = record.alias;
+    onAdd(row, records, i) {
+      const alias = records.text(i, COLUMN.alias);
+      if (alias) row.alias = alias;
     },
   });
 }
+
+const GEO_GROUP = [COLUMN.iso_country, COLUMN.api_id, COLUMN.org_id] as const;
 
 /**
  * The batch's `analytics_hourly_geo` rows. As in the reference pump, a request whose country
  * is unknown (no GeoIP database, or an address it does not know) is not counted per country.
  */
-export function foldGeo(records: AnalyticsRecordIn[]): Map<string, GeoDelta> {
-  return fold<GeoDelta>(records, {
-    groupOf: (record) => (record.iso_country === '' ? undefined : `geo\u0000${record.org_id}\u0000${record.api_id}\u0000${record.iso_country}\u0000${hourOf(record)}`),
-    sameGroup: (a, b) => a.iso_country === b.iso_country && a.api_id === b.api_id && a.org_id === b.org_id && sameHour(a, b),
-    rowOf: (record, id) => ({ id, org_id: record.org_id, hour_start: hourOf(record), api_id: record.api_id, api_name: record.api_name, iso_country: record.iso_country, ...countersOf(record) }),
+export function foldGeo(batch: AnalyticsBatch): Map<string, GeoDelta> {
+  const known = (records: AnalyticsBatchReader, i: number) => records.text(i, COLUMN.iso_country) !== '';
+  return fold<GeoDelta>(batch, {
+    groupOf: (records, i) => (known(records, i) ? `${records.value(i, COLUMN.org_id)}\u0000${records.value(i, COLUMN.api_id)}\u0000${records.value(i, COLUMN.iso_country)}\u0000${hourOf(records.requestTime(i))}` : undefined),
+    idOf: (records, i) => `geo\u0000${records.text(i, COLUMN.org_id)}\u0000${records.text(i, COLUMN.api_id)}\u0000${records.text(i, COLUMN.iso_country)}\u0000${hourOf(records.requestTime(i))}`,
+    sameGroup: (records, a, b) => sameValues(records, a, b, GEO_GROUP) && sameHour(records, a, b),
+    rowOf: (records, i, id) => ({ id, org_id: records.text(i, COLUMN.org_id), hour_start: hourOf(records.requestTime(i)), api_id: records.text(i, COLUMN.api_id), api_name: records.text(i, COLUMN.api_name), iso_country: records.text(i, COLUMN.iso_country), ...countersOf(records, i) }),
   });
 }

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { LoggerInstance } from 'moleculer';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+import { AnalyticsBatchBuilder, RECORD_WIDTH, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { COUNTERS, count } from '../../../lib/observability/counters';
 import type { RequestContext } from '../pipeline/request-context';
@@ -14,7 +15,7 @@ const WARN_EVERY_MS = 10_000;
 
 export interface RecorderOptions {
   /** sends one batch to the analytics service (once: it is never retried) */
-  send(records: AnalyticsRecordIn[]): Promise<unknown>;
+  send(batch: AnalyticsBatch): Promise<unknown>;
   logger: LoggerInstance;
   /** ms between flushes */
   flushIntervalMs: number;
@@ -32,13 +33,42 @@ export interface RecorderOptions {
 /**
  * Builds one analytics record per proxied request when its answer has gone, and hands records
  * to the analytics service in batches (every flush interval, or at MAX_BATCH records). Nothing
- * on the request path waits: a request only adds a `finish` listener. Delivery is at most once:
+ * on the request path waits: a request only adds a `finish` listener. A record is written
+ * straight into the batch's columns (record-batch.ts), never held as an object of its own: held
+ * for up to a second, objects would outlive young-generation collections and cost more than the
+ * records themselves. Delivery is at most once:
  * a batch is sent once, and one that fails (no analytics service, timeout) is dropped and
  * counted (`analytics_records_dropped`), as are records that find the buffer full.
  */
 export class AnalyticsRecorder {
-  private pending: AnalyticsRecordIn[] = [];
-  private inFlight = 0;
+  /** the batch records are added to */
+  private building = new AnalyticsBatchBuilder();
+  /** full batches (MAX_BATCH records) waiting for the next flush */
+  private full: AnalyticsBatch[] = [];
+  /** records held in `full` and in batches sent but not yet answered */
+  private held = 0;
+  /** the one object every record is written through (its values are copied into the batch) */
+  private readonly scratch: AnalyticsRecordIn = {
+    api_id: '',
+    api_name: '',
+    org_id: '',
+    path: '',
+    raw_path: '',
+    method: '',
+    response_code: 0,
+    key_hash: '',
+    alias: '',
+    oauth_client_id: '',
+    request_time: 0,
+    latency: 0,
+    upstream_latency: 0,
+    ip_address: '',
+    user_agent: '',
+    iso_country: '',
+    tags: [],
+    track_path: false,
+    expire_after: 0,
+  };
   private timer: NodeJS.Timeout | undefined;
   private flushQueued = false;
   private readonly tracking = new WeakMap<ApiDefinition, ApiTracking>();
@@ -87,68 +117,77 @@ export class AnalyticsRecorder {
     if (tracking === NOT_TRACKED) return;
     // One shared listener and the request's state on the response: no closure per request.
     // The client's address is read now: by `finish` the socket may be detached from the request.
-    (ctx.res as TrackedResponse)[PENDING] = { recorder: this, ctx, tracking, started: performance.now(), ip: ctx.clientIp };
+    (ctx.res as TrackedResponse)[PENDING] = { recorder: this, ctx, tracking, ip: ctx.clientIp };
     ctx.res.on('finish', onFinish);
   }
 
   /** @internal called by the `finish` listener */
-  finished(ctx: RequestContext, tracking: ApiTracking, started: number, ip: string): void {
+  finished(ctx: RequestContext, tracking: ApiTracking, ip: string): void {
     const method = ctx.req.method ?? 'GET';
     const trackPath = tracking.decide(ctx.version?.name, method, ctx.relativePath);
     if (trackPath === undefined) return;
     if (!this.analyticsPresent) return this.dropUnmade();
-    if (this.pending.length + this.inFlight >= this.options.bufferSize) return this.drop(1, 'buffer full');
-    this.pending.push(this.record(ctx, tracking, trackPath, method, ip, Math.round(performance.timeOrigin + started), performance.now() - started));
-    if (this.pending.length >= MAX_BATCH && !this.flushQueued) {
-      this.flushQueued = true;
-      setImmediate(() => this.flush());
+    if (this.held + this.building.count >= this.options.bufferSize) return this.drop(1, 'buffer full');
+    this.building.add(this.record(ctx, tracking, trackPath, method, ip));
+    if (this.building.count >= MAX_BATCH) {
+      this.full.push(this.building.take());
+      this.held += MAX_BATCH;
+      if (!this.flushQueued) {
+        this.flushQueued = true;
+        setImmediate(() => this.flush());
+      }
     }
   }
 
-  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string, ip: string, arrivedAt: number, latency: number): AnalyticsRecordIn {
+  /** The request's record, in `scratch` (overwritten by the next one). */
+  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string, ip: string): AnalyticsRecordIn {
     const { definition } = ctx.api;
     const session = ctx.session ?? {};
     const userAgent = ctx.req.headers['user-agent'];
-    return {
-      api_id: definition.api_id,
-      api_name: definition.name,
-      org_id: definition.org_id ?? '',
-      path: ctx.relativePath,
-      raw_path: ctx.path,
-      method,
-      response_code: ctx.res.statusCode,
-      key_hash: ctx.keyHash ?? '',
-      alias: typeof session.alias === 'string' ? session.alias : '',
-      oauth_client_id: typeof session.oauth_client_id === 'string' ? session.oauth_client_id : '',
-      request_time: arrivedAt,
-      latency: Math.round(latency * 1000) / 1000,
-      upstream_latency: Math.round((ctx.upstreamMs ?? 0) * 1000) / 1000,
-      ip_address: ip,
-      user_agent: typeof userAgent === 'string' ? userAgent : '',
-      iso_country: this.options.country ? this.options.country(ip) : '',
-      tags: tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags),
-      track_path: trackPath,
-      expire_after: tracking.expireAfter,
-    };
+    const record = this.scratch;
+    record.api_id = definition.api_id;
+    record.api_name = definition.name;
+    record.org_id = definition.org_id ?? '';
+    record.path = ctx.relativePath;
+    record.raw_path = ctx.path;
+    record.method = method;
+    record.response_code = ctx.res.statusCode;
+    record.key_hash = ctx.keyHash ?? '';
+    record.alias = typeof session.alias === 'string' ? session.alias : '';
+    record.oauth_client_id = typeof session.oauth_client_id === 'string' ? session.oauth_client_id : '';
+    record.request_time = Math.round(performance.timeOrigin + ctx.startedAt);
+    record.latency = performance.now() - ctx.startedAt;
+    record.upstream_latency = ctx.upstreamMs ?? 0;
+    record.ip_address = ip;
+    record.user_agent = typeof userAgent === 'string' ? userAgent : '';
+    record.iso_country = this.options.country ? this.options.country(ip) : '';
+    record.tags = tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags);
+    record.track_path = trackPath;
+    record.expire_after = tracking.expireAfter;
+    return record;
   }
 
-  /** Sends the held records, MAX_BATCH at a time. */
+  /** Sends the full batches and the one being built. */
   flush(): void {
     this.flushQueued = false;
     this.countUnmade();
     this.refreshAvailability();
-    while (this.pending.length > 0) {
-      const batch = this.pending.length <= MAX_BATCH ? this.pending : this.pending.slice(0, MAX_BATCH);
-      this.pending = this.pending.length <= MAX_BATCH ? [] : this.pending.slice(MAX_BATCH);
-      this.inFlight += batch.length;
+    if (this.building.count > 0) {
+      this.held += this.building.count;
+      this.full.push(this.building.take());
+    }
+    const batches = this.full;
+    this.full = [];
+    for (const batch of batches) {
+      const records = batch.values.length / RECORD_WIDTH;
       const sent: Promise<void> = this.options
         .send(batch)
         .then(
           () => undefined,
-          (err: unknown) => this.drop(batch.length, `analytics service unreachable (${(err as Error)?.message ?? err})`),
+          (err: unknown) => this.drop(records, `analytics service unreachable (${(err as Error)?.message ?? err})`),
         )
         .finally(() => {
-          this.inFlight -= batch.length;
+          this.held -= records;
           this.sending.delete(sent);
         });
       this.sending.add(sent);
@@ -194,8 +233,6 @@ interface PendingRecord {
   recorder: AnalyticsRecorder;
   ctx: RequestContext;
   tracking: ApiTracking;
-  /** performance.now() when the request arrived */
-  started: number;
   ip: string;
 }
 
@@ -206,7 +243,7 @@ function onFinish(this: TrackedResponse): void {
   if (!pending) return;
   this[PENDING] = undefined;
   try {
-    pending.recorder.finished(pending.ctx, pending.tracking, pending.started, pending.ip);
+    pending.recorder.finished(pending.ctx, pending.tracking, pending.ip);
   } catch (err) {
     // A listener that throws would take the gateway down: analytics must never do that.
     pending.recorder.failed(err);

@@ -23,13 +23,13 @@ export async function createRecorder(config: NodeConfig, broker: ServiceBroker, 
   const recorder = new AnalyticsRecorder({
     // Moleculer's retry policy is off (moleculer.config.ts) and no retry is asked here: a batch
     // is sent once, so a record is never stored twice.
-    send: (records) => {
+    send: (batch) => {
       // Checked first so a node without analytics anywhere in the cluster drops quietly (the
       // recorder's own rate-limited warning) instead of Moleculer logging every batch.
       if (!analyticsServiceKnown(broker)) {
         return Promise.reject(new Error('no node of the cluster runs the analytics service'));
       }
-      const params: ActionParams<'analytics.ingest'> = { records };
+      const params: ActionParams<'analytics.ingest'> = { batch };
       return broker.call('analytics.ingest', params, { timeout: SEND_TIMEOUT_MS, retries: 0 }) as Promise<ActionResult<'analytics.ingest'>>;
     },
     logger,

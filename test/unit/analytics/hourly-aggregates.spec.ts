@@ -1,7 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
-import { foldGeo, foldHourly } from '../../../services/analytics/lib/hourly-aggregates';
+import { batchOf } from '../../../contracts/analytics/record-batch';
+import { foldGeo as foldGeoBatch, foldHourly as foldHourlyBatch } from '../../../services/analytics/lib/hourly-aggregates';
+
+const foldHourly = (records: AnalyticsRecordIn[]) => foldHourlyBatch(batchOf(records));
+const foldGeo = (records: AnalyticsRecordIn[]) => foldGeoBatch(batchOf(records));
 
 const HOUR = 3_600_000;
 const at = Date.UTC(2026, 10, 22, 10, 15);

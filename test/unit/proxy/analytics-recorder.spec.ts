@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { EventEmitter } from 'node:events';
 import type { LoggerInstance } from 'moleculer';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+import { recordsOf } from '../../../contracts/analytics/record-batch';
 import { COUNTERS, valueOf } from '../../../lib/observability/counters';
 import { AnalyticsRecorder, MAX_BATCH } from '../../../services/proxy/analytics/analytics-recorder';
 import { countryLookup } from '../../../services/proxy/analytics/geoip';
@@ -23,6 +24,7 @@ function request(path = '/items', status = 200): { ctx: RequestContext; finish()
     keyHash: 'hash1',
     version: { name: 'Default' },
     upstreamMs: 2.5,
+    startedAt: performance.now(),
   } as unknown as RequestContext;
   return { ctx, finish: () => res.emit('finish') };
 }
@@ -39,7 +41,7 @@ describe('proxy: AnalyticsRecorder', () => {
 
   it('builds the record when the answer has gone, with key, alias, OAuth client, tags and country', async () => {
     const batches: AnalyticsRecordIn[][] = [];
-    recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records), logger, flushIntervalMs: 60_000, bufferSize: 10, country: countryLookup({ get: (ip) => (ip === '81.2.69.160' ? { country: { iso_code: 'GB' } } : null) as never }) });
+    recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch)), logger, flushIntervalMs: 60_000, bufferSize: 10, country: countryLookup({ get: (ip) => (ip === '81.2.69.160' ? { country: { iso_code: 'GB' } } : null) as never }) });
     const one = request('/items', 201);
     recorder.track(one.ctx);
     recorder.flush();
@@ -73,7 +75,7 @@ describe('proxy: AnalyticsRecorder', () => {
 
   it("reads the client's address when the request arrives (the socket may be gone at finish), and never throws from the listener", async () => {
     const batches: AnalyticsRecordIn[][] = [];
-    recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records), logger, flushIntervalMs: 60_000, bufferSize: 10 });
+    recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch)), logger, flushIntervalMs: 60_000, bufferSize: 10 });
     const one = request();
     const req = { method: 'GET', headers: {}, socket: { remoteAddress: '198.51.100.7' } as { remoteAddress: string } | null };
     Object.defineProperty(one.ctx, 'req', { value: req });
@@ -99,7 +101,7 @@ describe('proxy: AnalyticsRecorder', () => {
 
   it('sends at most MAX_BATCH records per batch, and a batch as soon as it is full', async () => {
     const batches: number[] = [];
-    recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records.length), logger, flushIntervalMs: 60_000, bufferSize: 5000 });
+    recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch).length), logger, flushIntervalMs: 60_000, bufferSize: 5000 });
     for (let i = 0; i < MAX_BATCH + 1; i++) {
       const one = request();
       recorder.track(one.ctx);
@@ -115,8 +117,8 @@ describe('proxy: AnalyticsRecorder', () => {
     let hold = true;
     const held: Array<() => void> = [];
     recorder = new AnalyticsRecorder({
-      send: (records) => {
-        sent.push(records.length);
+      send: (batch) => {
+        sent.push(recordsOf(batch).length);
         if (fail) return Promise.reject(new Error('Service analytics is not available'));
         return hold ? new Promise<void>((resolve) => held.push(resolve)) : Promise.resolve();
       },
@@ -157,7 +159,7 @@ describe('proxy: AnalyticsRecorder', () => {
     const lookedUp: string[] = [];
     let known = false;
     recorder = new AnalyticsRecorder({
-      send: async (records) => batches.push(records),
+      send: async (batch) => batches.push(recordsOf(batch)),
       logger,
       flushIntervalMs: 60_000,
       bufferSize: 10,
@@ -206,7 +208,7 @@ describe('proxy: AnalyticsRecorder', () => {
 describe('proxy: analytics tracking rules', () => {
   const batchOf = async (extra: Record<string, unknown>, paths: string[]) => {
     const batches: AnalyticsRecordIn[][] = [];
-    const recorder = new AnalyticsRecorder({ send: async (records) => batches.push(records), logger: {} as LoggerInstance, flushIntervalMs: 60_000, bufferSize: 100 });
+    const recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch)), logger: {} as LoggerInstance, flushIntervalMs: 60_000, bufferSize: 100 });
     for (const path of paths) {
       const one = request(path);
       (one.ctx.api as { definition: unknown }).definition = { ...definition, ...extra };

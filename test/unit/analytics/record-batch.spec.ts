@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
+import { AnalyticsBatchBuilder, AnalyticsBatchReader, COLUMN, RECORD_WIDTH, batchOf, batchProblem, recordsOf } from '../../../contracts/analytics/record-batch';
+
+function record(extra: Partial<AnalyticsRecordIn> = {}): AnalyticsRecordIn {
+  return {
+    api_id: 'a1',
+    api_name: 'Orders',
+    org_id: 'org1',
+    path: '/items',
+    raw_path: '/orders/items',
+    method: 'GET',
+    response_code: 200,
+    key_hash: 'k1',
+    alias: 'alice',
+    oauth_client_id: '',
+    request_time: Date.UTC(2026, 10, 22, 10, 15),
+    latency: 10.125,
+    upstream_latency: 4.5,
+    ip_address: '81.2.69.160',
+    user_agent: 'curl/8',
+    iso_country: 'GB',
+    tags: ['t1', 'quote " tag'],
+    track_path: true,
+    expire_after: 60,
+    ...extra,
+  };
+}
+
+describe('analytics: record batches (the format gateway nodes send)', () => {
+  it('reads back every field of every record, latencies to the microsecond', () => {
+    const records = [record(), record({ api_id: 'a2', track_path: false, tags: [], latency: 0.0004, upstream_latency: 0 }), record({ user_agent: '', response_code: 502 })];
+    assert.deepEqual(recordsOf(batchOf(records)), [records[0], { ...records[1], latency: 0 }, records[2]]);
+  });
+
+  it('stores each distinct string once and a record as RECORD_WIDTH integers', () => {
+    const batch = batchOf([record(), record(), record({ path: '/other' })]);
+    assert.equal(batch.values.length, 3 * RECORD_WIDTH);
+    assert.equal(new Set(batch.strings).size, batch.strings.length);
+    assert.ok(batch.values.every(Number.isInteger));
+    const reader = new AnalyticsBatchReader(batch);
+    assert.equal(reader.value(0, COLUMN.path), reader.value(1, COLUMN.path));
+    assert.notEqual(reader.value(0, COLUMN.path), reader.value(2, COLUMN.path));
+  });
+
+  it('copies records into a batch of their own with its own strings', () => {
+    const source = new AnalyticsBatchReader(batchOf([record({ api_id: 'a1' }), record({ api_id: 'a2', path: '/only-a2' })]));
+    const builder = new AnalyticsBatchBuilder();
+    builder.copy(source, 1);
+    const copied = builder.take();
+    assert.deepEqual(recordsOf(copied), [record({ api_id: 'a2', path: '/only-a2' })]);
+    assert.ok(!copied.strings.includes('a1'), 'strings of records not copied are left out');
+    assert.equal(builder.count, 0, 'take() starts a new batch');
+  });
+
+  it('finds what is wrong with a batch from another node', () => {
+    const good = batchOf([record(), record({ tags: [] })]);
+    assert.equal(batchProblem(good), undefined);
+    const withValues = (change: (values: number[]) => void) => {
+      const values = [...good.values];
+      change(values);
+      return { strings: good.strings, values };
+    };
+    assert.match(batchProblem(null)!, /not an object/);
+    assert.match(batchProblem({ strings: [1], values: [] })!, /not an array of strings/);
+    assert.match(batchProblem({ strings: [], values: [1, 2] })!, /19 numbers per record/);
+    assert.match(batchProblem(withValues((v) => (v[COLUMN.path] = good.strings.length)))!, /record 0: column 3 names no string/);
+    assert.match(batchProblem(withValues((v) => (v[RECORD_WIDTH + COLUMN.latency_us] = -1)))!, /record 1: column 15 is negative/);
+    assert.match(batchProblem(withValues((v) => (v[COLUMN.response_code] = 1.5)))!, /record 0: column 13 is not an integer/);
+    assert.match(batchProblem(withValues((v) => (v[COLUMN.track_path] = 2)))!, /track_path is not 0 or 1/);
+    assert.match(batchProblem(batchOf([record({ method: 'X'.repeat(33) })]))!, /column 5 is longer than 32/);
+    const badTags = batchOf([record()]);
+    badTags.strings[badTags.values[COLUMN.tags]] = '{"not":"a list"}';
+    assert.match(batchProblem(badTags)!, /tags are not/);
+    assert.match(batchProblem({ strings: [''], values: new Array(10_001 * RECORD_WIDTH).fill(0) })!, /at most 10000 records/);
+  });
+});
