@@ -92,8 +92,8 @@ export async function queryActivity(db: Knex, params: AnalyticsActivityParams, p
   if (window.limit === 0) return { data: [], pages };
 
   const page = grouped.select(
-    db.raw('max(api_name) as api_name'),
-    db.raw(table === 'analytics_hourly' ? 'max(alias) as alias' : "'' as alias"),
+    db.raw(`${newest(db, 'api_name')} as api_name`),
+    db.raw(table === 'analytics_hourly' ? `${newest(db, 'alias')} as alias` : "'' as alias"),
     db.raw('sum(hits) as hits'),
     db.raw('sum(success) as success'),
     db.raw('sum(error) as error'),
@@ -124,6 +124,17 @@ function withinBytes(records: AnalyticsRecord[], budget: number): AnalyticsRecor
     if (bytes > budget) return records.slice(0, i);
   }
   return records;
+}
+
+/**
+ * The value `column` has in the group's most recently hit row: a key's alias (or an API's name)
+ * as it is now, not whichever of its past values sorts last. One pass of `max` over the value
+ * prefixed with the row's zero-padded last_hit; equal last hits take the greater value.
+ */
+function newest(db: Knex, column: 'alias' | 'api_name'): string {
+  return String(db.client.config.client).includes('sqlite')
+    ? `substr(max(printf('%020d', last_hit) || ${column}), 21)`
+    : `substring(max(concat(lpad(last_hit, 20, '0'), ${column})), 21)`;
 }
 
 interface Totals {
