@@ -95,6 +95,19 @@ export type ActivityGrouping =
  */
 export const MAX_ACTIVITY_PERIOD_DAYS = 366;
 
+/**
+ * An unpaged activity view (page 0 or less) answers the first groups of the view's order
+ * (busiest first; time series oldest first): at most this many...
+ */
+export const UNPAGED_ACTIVITY_MAX_GROUPS = 1000;
+
+/**
+ * ...and no more records than fit this many bytes of JSON, so the answer crosses the bus in one
+ * message (NATS refuses a message over its max_payload, 1 MiB by default). `pages` still counts
+ * the pages of page_size the whole list fills: page through (p=1, 2, …) to read every group.
+ */
+export const UNPAGED_ACTIVITY_MAX_BYTES = 512 * 1024;
+
 export interface AnalyticsActivityParams {
   org_id: string;
   group: ActivityGrouping;
@@ -110,7 +123,10 @@ export interface AnalyticsActivityParams {
    * with the groupings `geo`, `api`, `day` and `hour`, and without a key or client filter
    */
   iso_country?: string;
-  /** 1-based; 0 or less: every group */
+  /**
+   * 1-based; 0 or less: the first groups, bounded by UNPAGED_ACTIVITY_MAX_GROUPS and
+   * UNPAGED_ACTIVITY_MAX_BYTES
+   */
   page?: number;
 }
 

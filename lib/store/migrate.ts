@@ -9,6 +9,8 @@ export interface Migration {
 /**
  * Brings one service's tables up to date. Each service keeps its own migration log
  * (`gw_migrations_<service>`), so services can be deployed and migrated independently.
+ * A migration that creates a table also runs `useBinaryCollation` on it (binary-collation.ts),
+ * so MySQL/MariaDB compare its text byte for byte, as SQLite does.
  */
 export async function migrate(db: Knex, service: string, migrations: Migration[]): Promise<void> {
   await db.migrate.latest({

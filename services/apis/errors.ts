@@ -52,6 +52,8 @@ export const ApisErrors = {
       { supergraphs },
     ),
   upstreamUnreachable: (url: string, reason: string) => new GwError('GW_ERR_APIS_UPSTREAM', 502, `Could not reach the GraphQL upstream ${url}: ${reason}`, { url }),
+  upstreamAnswerTooLarge: (url: string, maxBytes: number) =>
+    new GwError('GW_ERR_APIS_UPSTREAM', 502, `The GraphQL upstream ${url} answered the introspection query with more than ${maxBytes} bytes`, { url, max_bytes: maxBytes }),
   // Data-source imports (SPEC.md "Errors": malformed 400, undetectable format an error with Meta null, network 500).
   importMalformed: (reason: string) => new GwError('GW_ERR_APIS_IMPORT_MALFORMED', 400, `The document is malformed: ${reason}`),
   importUndetectable: () =>

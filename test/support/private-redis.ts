@@ -6,6 +6,10 @@ export interface PrivateRedis {
   url: string;
   /** stops this instance only (never the shared one); resolves once the process has exited */
   stop(): Promise<void>;
+  /** freezes the process (SIGSTOP): connections stay open, nothing is answered */
+  pause(): void;
+  /** lets a paused process run again (SIGCONT) */
+  resume(): void;
 }
 
 /** A redis-server of the test's own, on a free port, with nothing saved to disk. */
@@ -29,7 +33,11 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
       exited ??= once(child, 'exit');
       child.kill('SIGTERM');
+      // A paused process only acts on the SIGTERM once it runs again.
+      child.kill('SIGCONT');
       return exited.then(() => undefined);
     },
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
   };
 }

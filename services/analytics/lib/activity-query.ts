@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { MAX_ACTIVITY_PERIOD_DAYS, type ActivityGrouping, type AnalyticsActivityParams, type AnalyticsActivityResult, type AnalyticsRecord } from '../../../contracts/analytics/actions';
+import { MAX_ACTIVITY_PERIOD_DAYS, UNPAGED_ACTIVITY_MAX_BYTES, UNPAGED_ACTIVITY_MAX_GROUPS, type ActivityGrouping, type AnalyticsActivityParams, type AnalyticsActivityResult, type AnalyticsRecord } from '../../../contracts/analytics/actions';
 import { Errors } from 'moleculer';
 import { pageCount, pageWindow } from '../../../lib/pagination';
 
@@ -62,6 +62,8 @@ interface GroupRow {
  * Reads the hourly aggregates of one organisation in a period, grouped for one dashboard view,
  * busiest group first (time-series views: oldest first), one page of `pageSize`. The database
  * groups, orders and pages: only the page crosses to this process, however many groups there are.
+ * Unpaged (page 0 or less), the first groups up to UNPAGED_ACTIVITY_MAX_GROUPS and
+ * UNPAGED_ACTIVITY_MAX_BYTES, so the answer fits one bus message; `pages` counts them all.
  */
 export async function queryActivity(db: Knex, params: AnalyticsActivityParams, pageSize: number): Promise<AnalyticsActivityResult> {
   if (params.to - params.from > MAX_ACTIVITY_PERIOD_DAYS * DAY) {
@@ -90,8 +92,8 @@ export async function queryActivity(db: Knex, params: AnalyticsActivityParams, p
   if (window.limit === 0) return { data: [], pages };
 
   const page = grouped.select(
-    db.raw('max(api_name) as api_name'),
-    db.raw(table === 'analytics_hourly' ? 'max(alias) as alias' : "'' as alias"),
+    db.raw(`${newest(db, 'api_name')} as api_name`),
+    db.raw(table === 'analytics_hourly' ? `${newest(db, 'alias')} as alias` : "'' as alias"),
     db.raw('sum(hits) as hits'),
     db.raw('sum(success) as success'),
     db.raw('sum(error) as error'),
@@ -108,8 +110,31 @@ export async function queryActivity(db: Knex, params: AnalyticsActivityParams, p
   if (!timeSeries) page.orderByRaw('sum(hits) desc');
   page.orderByRaw(groupBy.map(([, expression]) => `${expression} asc`).join(', '));
   if (window.limit !== undefined) page.limit(window.limit).offset(window.offset);
+  else page.limit(UNPAGED_ACTIVITY_MAX_GROUPS);
   const rows = (await page) as GroupRow[];
-  return { data: rows.map((row) => toRecord(params, row)), pages };
+  const data = rows.map((row) => toRecord(params, row));
+  return { data: window.limit === undefined ? withinBytes(data, UNPAGED_ACTIVITY_MAX_BYTES) : data, pages };
+}
+
+/** The leading records whose JSON array fits `budget` bytes. */
+function withinBytes(records: AnalyticsRecord[], budget: number): AnalyticsRecord[] {
+  let bytes = 2; // []
+  for (let i = 0; i < records.length; i++) {
+    bytes += Buffer.byteLength(JSON.stringify(records[i])) + (i === 0 ? 0 : 1);
+    if (bytes > budget) return records.slice(0, i);
+  }
+  return records;
+}
+
+/**
+ * The value `column` has in the group's most recently hit row: a key's alias (or an API's name)
+ * as it is now, not whichever of its past values sorts last. One pass of `max` over the value
+ * prefixed with the row's zero-padded last_hit; equal last hits take the greater value.
+ */
+function newest(db: Knex, column: 'alias' | 'api_name'): string {
+  return String(db.client.config.client).includes('sqlite')
+    ? `substr(max(printf('%020d', last_hit) || ${column}), 21)`
+    : `substring(max(concat(lpad(last_hit, 20, '0'), ${column})), 21)`;
 }
 
 interface Totals {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../../../lib/store/migrate';
+import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
 export const ANALYTICS_MIGRATIONS: Migration[] = [
   {
@@ -70,6 +71,8 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('analytics_hourly_geo');
     },
   },
+  // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
+  binaryCollationMigration('003_binary_collation', ['analytics_records', 'analytics_hourly', 'analytics_hourly_geo']),
 ];
 
 /** The figures every hourly aggregate row keeps (hourly-aggregates.ts `Counters`). */

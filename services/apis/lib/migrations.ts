@@ -1,5 +1,6 @@
 import { parseJson, type Migration } from '../../../lib/store/migrate';
 import { createRevisionTable } from '../../../lib/store/revision';
+import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
 /** The revision counter of API definitions (see lib/store/revision.ts). */
 export const APIS_REVISION_TABLE = 'apis_revision';
@@ -70,6 +71,8 @@ export const APIS_MIGRATIONS: Migration[] = [
       });
     },
   },
+  // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
+  binaryCollationMigration('005_binary_collation', ['apis']),
 ];
 
 /** A streams API is an OAS document with `x-gw-streaming`. */

@@ -1,10 +1,17 @@
 import { buildClientSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from 'graphql';
 import { request } from 'undici';
+import { BodyTooLarge, readBounded } from '../../../lib/net/read-bounded';
 import { tenantAgent } from '../../../lib/net/tenant-agent';
 import { ApisErrors } from '../errors';
 
 /** The management node introspects a tenant's upstream: never a cloud-metadata address nor this node's own ports. */
 const introspectionAgent = tenantAgent({ keepAliveTimeout: 10_000 });
+
+/**
+ * The largest introspection answer read, in bytes: the introspection JSON of the largest public
+ * schemas is a few MiB; an upstream that sends more (or never stops) is refused, not buffered.
+ */
+export const INTROSPECTION_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
  * Fetches a proxy-only API's schema from its upstream with an introspection query (SPEC.md
@@ -25,7 +32,13 @@ export async function introspectUpstream(targetUrl: string, headers: Record<stri
   } catch (err) {
     throw ApisErrors.upstreamUnreachable(targetUrl, (err as Error).message);
   }
-  const text = await response.body.text();
+  let text: string;
+  try {
+    text = await readBounded(response.body, INTROSPECTION_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw ApisErrors.upstreamAnswerTooLarge(targetUrl, INTROSPECTION_MAX_BYTES);
+    throw ApisErrors.upstreamUnreachable(targetUrl, (err as Error).message);
+  }
   let result: { data?: IntrospectionQuery; errors?: Array<{ message: string }> };
   try {
     result = JSON.parse(text);

@@ -1,4 +1,5 @@
 import type { Migration } from '../../../lib/store/migrate';
+import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
 export const CERTS_MIGRATIONS: Migration[] = [
   {
@@ -19,4 +20,6 @@ export const CERTS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('certificates');
     },
   },
+  // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
+  binaryCollationMigration('002_binary_collation', ['certificates']),
 ];

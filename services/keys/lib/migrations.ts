@@ -1,5 +1,6 @@
 import type { Migration } from '../../../lib/store/migrate';
 import { createRevisionTable } from '../../../lib/store/revision';
+import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
 /** The revision counter shared by keys and policies (see lib/store/revision.ts). */
 export const KEYS_REVISION_TABLE = 'keys_revision';
@@ -49,4 +50,6 @@ export const KEYS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable(KEYS_REVISION_TABLE);
     },
   },
+  // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
+  binaryCollationMigration('003_binary_collation', ['keys', 'key_apis', 'policies']),
 ];

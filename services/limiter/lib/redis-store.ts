@@ -82,7 +82,7 @@ export class RedisStore implements CounterStore {
 
   async quotaState(counter: string, now: number): Promise<{ used: number; renewsAt: number }> {
     const key = `${PREFIX}quota:${counter}`;
-    const [[, used], [, ttl]] = (await this.redis.multi().get(key).pttl(key).exec()) as [[null, string | null], [null, number]];
+    const [used, ttl] = settled(await this.redis.multi().get(key).pttl(key).exec()) as [string | null, number];
     return { used: Number(used ?? 0), renewsAt: ttl > 0 ? now + ttl : 0 };
   }
 
@@ -91,15 +91,25 @@ export class RedisStore implements CounterStore {
   }
 
   private async pipelinedLog(key: string, limit: number, windowMs: number, now: number, logBlocked: boolean, member: string): Promise<WindowOutcome> {
-    const results = await this.redis.pipeline().zremrangebyscore(key, '-inf', now - windowMs).zcard(key).zrange(key, 0, 0, 'WITHSCORES').exec();
-    const count = Number(results?.[1]?.[1] ?? 0);
-    const oldest = results?.[2]?.[1] as string[] | undefined;
+    const results = settled(await this.redis.pipeline().zremrangebyscore(key, '-inf', now - windowMs).zcard(key).zrange(key, 0, 0, 'WITHSCORES').exec());
+    const count = Number(results[1] ?? 0);
+    const oldest = results[2] as string[] | undefined;
     const allowed = count < limit;
-    if (allowed || logBlocked) await this.redis.pipeline().zadd(key, now, member).pexpire(key, windowMs).exec();
+    if (allowed || logBlocked) settled(await this.redis.pipeline().zadd(key, now, member).pexpire(key, windowMs).exec());
     return { allowed, count: allowed || logBlocked ? count + 1 : count, resetAt: (oldest?.[1] ? Number(oldest[1]) : now) + windowMs };
   }
 
   private command(name: string, ...args: Array<string | number>): Promise<unknown> {
     return (this.redis as unknown as Record<string, (...a: Array<string | number>) => Promise<unknown>>)[name](...args);
   }
+}
+
+/**
+ * The replies of a pipeline, or the first command's error: a pipeline resolves even when its
+ * commands failed (timed out, connection lost), and a failed count must not read as zero.
+ */
+function settled(results: Array<[Error | null, unknown]> | null): unknown[] {
+  if (!results) throw new Error('Redis pipeline was not executed');
+  for (const [err] of results) if (err) throw err;
+  return results.map(([, reply]) => reply);
 }

@@ -1,4 +1,5 @@
 import type { Migration } from '../../../lib/store/migrate';
+import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
 /** Clients, single-use authorisation codes, issued access tokens and (hashed) refresh tokens. */
 export const OAUTH_MIGRATIONS: Migration[] = [
@@ -50,4 +51,6 @@ export const OAUTH_MIGRATIONS: Migration[] = [
       for (const table of ['oauth_refresh_tokens', 'oauth_tokens', 'oauth_codes', 'oauth_clients']) await db.schema.dropTable(table);
     },
   },
+  // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
+  binaryCollationMigration('002_binary_collation', ['oauth_clients', 'oauth_codes', 'oauth_tokens', 'oauth_refresh_tokens']),
 ];

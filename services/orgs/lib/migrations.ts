@@ -1,5 +1,6 @@
 import type { Migration } from '../../../lib/store/migrate';
 import { createRevisionTable } from '../../../lib/store/revision';
+import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
 export const ORGS_MIGRATIONS: Migration[] = [
   {
@@ -42,4 +43,6 @@ export const ORGS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('org_settings_revision');
     },
   },
+  // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
+  binaryCollationMigration('004_binary_collation', ['organisations', 'org_settings']),
 ];

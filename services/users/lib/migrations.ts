@@ -1,5 +1,6 @@
 import type { Migration } from '../../../lib/store/migrate';
 import { hashAccessKeys } from './hash-access-keys';
+import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
 export const USERS_MIGRATIONS: Migration[] = [
   {
@@ -72,4 +73,6 @@ export const USERS_MIGRATIONS: Migration[] = [
       throw new Error('004_hash_access_keys cannot be undone: the plaintext access keys are gone; give users new keys instead');
     },
   },
+  // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
+  binaryCollationMigration('005_binary_collation', ['users', 'user_groups', 'user_sessions', 'sso_nonces']),
 ];

@@ -1,4 +1,5 @@
 import type { Migration } from '../../../lib/store/migrate';
+import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
 export const WEBHOOKS_MIGRATIONS: Migration[] = [
   {
@@ -29,4 +30,6 @@ export const WEBHOOKS_MIGRATIONS: Migration[] = [
       await db.schema.dropTable('hooks');
     },
   },
+  // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
+  binaryCollationMigration('002_binary_collation', ['hooks', 'hook_deliveries']),
 ];
