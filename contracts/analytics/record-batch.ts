@@ -13,12 +13,20 @@ export interface AnalyticsBatch {
   strings: string[];
   /** RECORD_WIDTH integers per record, in COLUMN order */
   values: number[];
+  /**
+   * epoch ms the `request_time` column counts from (the first record's arrival): small
+   * integers are what V8 stores, stringifies and folds fastest, and epoch milliseconds are not
+   * small integers
+   */
+  since: number;
 }
 
 /**
  * Where each field of a record sits among its RECORD_WIDTH values. String fields hold an index
- * into `strings`; latencies are whole microseconds; `track_path` is 0 or 1; `tags` is the index
- * of the tags as a JSON array, or of '' when there are none.
+ * into `strings`; `request_time` is ms after the batch's `since` (negative for a request that
+ * arrived before the first record's, and finished after it); latencies are whole microseconds;
+ * `track_path` is 0 or 1; `tags` is the index of the tags as a JSON array, or of '' when there
+ * are none.
  */
 export const COLUMN = {
   api_id: 0,
@@ -52,6 +60,7 @@ export class AnalyticsBatchBuilder {
   private strings: string[] = [];
   private indexes = new Map<string, number>();
   private values: number[] = [];
+  private since = 0;
   private size = 0;
 
   /** records added since the last take() */
@@ -64,6 +73,7 @@ export class AnalyticsBatchBuilder {
    * with new values (the recorder does: no object per request).
    */
   add(record: AnalyticsRecordIn): void {
+    if (this.size === 0) this.since = record.request_time;
     const values = this.values;
     values.push(
       this.indexOf(record.api_id),
@@ -80,7 +90,7 @@ export class AnalyticsBatchBuilder {
       this.indexOf(record.iso_country),
       this.indexOf(record.tags.length === 0 ? '' : JSON.stringify(record.tags)),
       record.response_code,
-      record.request_time,
+      record.request_time - this.since,
       Math.round(record.latency * 1000),
       Math.round(record.upstream_latency * 1000),
       record.track_path ? 1 : 0,
@@ -93,16 +103,19 @@ export class AnalyticsBatchBuilder {
   copy(from: AnalyticsBatchReader, index: number): void {
     const start = index * RECORD_WIDTH;
     const source = from.batch;
+    if (this.size === 0) this.since = from.requestTime(index);
     for (let column = 0; column < RECORD_WIDTH; column++) {
       const value = source.values[start + column];
-      this.values.push(isStringColumn(column) ? this.indexOf(source.strings[value]) : value);
+      if (isStringColumn(column)) this.values.push(this.indexOf(source.strings[value]));
+      else if (column === COLUMN.request_time) this.values.push(from.requestTime(index) - this.since);
+      else this.values.push(value);
     }
     this.size += 1;
   }
 
   /** The batch built so far; the builder starts a new one. */
   take(): AnalyticsBatch {
-    const batch = { strings: this.strings, values: this.values };
+    const batch = { strings: this.strings, values: this.values, since: this.since };
     this.strings = [];
     this.indexes = new Map();
     this.values = [];
@@ -143,7 +156,7 @@ export class AnalyticsBatchReader {
 
   /** epoch ms when record `index`'s request arrived */
   requestTime(index: number): number {
-    return this.value(index, COLUMN.request_time);
+    return this.batch.since + this.value(index, COLUMN.request_time);
   }
 
   /** Record `index` as an object (to read it back; folding and storing do without). */
@@ -161,7 +174,7 @@ export class AnalyticsBatchReader {
       key_hash: text(COLUMN.key_hash),
       alias: text(COLUMN.alias),
       oauth_client_id: text(COLUMN.oauth_client_id),
-      request_time: this.value(index, COLUMN.request_time),
+      request_time: this.requestTime(index),
       latency: this.value(index, COLUMN.latency_us) / 1000,
       upstream_latency: this.value(index, COLUMN.upstream_latency_us) / 1000,
       ip_address: text(COLUMN.ip_address),
@@ -208,8 +221,9 @@ export const MAX_BATCH_RECORDS = 10_000;
  */
 export function batchProblem(batch: unknown): string | undefined {
   if (typeof batch !== 'object' || batch === null) return 'the batch is not an object';
-  const { strings, values } = batch as Partial<AnalyticsBatch>;
+  const { strings, values, since } = batch as Partial<AnalyticsBatch>;
   if (!Array.isArray(strings) || !strings.every((one) => typeof one === 'string')) return '`strings` is not an array of strings';
+  if (typeof since !== 'number' || !Number.isSafeInteger(since) || since < 0) return '`since` is not epoch milliseconds';
   if (!Array.isArray(values) || values.length % RECORD_WIDTH !== 0) return `\`values\` is not an array of ${RECORD_WIDTH} numbers per record`;
   if (values.length / RECORD_WIDTH > MAX_BATCH_RECORDS) return `a batch holds at most ${MAX_BATCH_RECORDS} records`;
   const tagsChecked = new Set<number>();
@@ -221,7 +235,8 @@ export function batchProblem(batch: unknown): string | undefined {
         if (value < 0 || value >= strings.length) return `record ${start / RECORD_WIDTH}: column ${column} names no string of the batch`;
         const max = MAX_TEXT[column];
         if (max !== undefined && strings[value].length > max) return `record ${start / RECORD_WIDTH}: column ${column} is longer than ${max}`;
-      } else if (value < 0) return `record ${start / RECORD_WIDTH}: column ${column} is negative`;
+      } else if (value < 0 && column !== COLUMN.request_time) return `record ${start / RECORD_WIDTH}: column ${column} is negative`;
+      else if (column === COLUMN.request_time && since! + value < 0) return `record ${start / RECORD_WIDTH}: request_time is before 1970`;
     }
     const trackPath = values[start + COLUMN.track_path];
     if (trackPath !== 0 && trackPath !== 1) return `record ${start / RECORD_WIDTH}: track_path is not 0 or 1`;

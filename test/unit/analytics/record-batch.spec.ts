@@ -33,6 +33,16 @@ describe('analytics: record batches (the format gateway nodes send)', () => {
     assert.deepEqual(recordsOf(batchOf(records)), [records[0], { ...records[1], latency: 0 }, records[2]]);
   });
 
+  it('counts request times from the first record, earlier arrivals below it', () => {
+    const at = Date.UTC(2026, 10, 22, 10, 15);
+    const records = [record({ request_time: at }), record({ request_time: at - 40 }), record({ request_time: at + 900 })];
+    const batch = batchOf(records);
+    assert.equal(batch.since, at);
+    assert.deepEqual([0, 1, 2].map((i) => batch.values[i * RECORD_WIDTH + COLUMN.request_time]), [0, -40, 900]);
+    assert.equal(batchProblem(batch), undefined);
+    assert.deepEqual(recordsOf(batch).map((one) => one.request_time), [at, at - 40, at + 900]);
+  });
+
   it('stores each distinct string once and a record as RECORD_WIDTH integers', () => {
     const batch = batchOf([record(), record(), record({ path: '/other' })]);
     assert.equal(batch.values.length, 3 * RECORD_WIDTH);
@@ -59,11 +69,13 @@ describe('analytics: record batches (the format gateway nodes send)', () => {
     const withValues = (change: (values: number[]) => void) => {
       const values = [...good.values];
       change(values);
-      return { strings: good.strings, values };
+      return { strings: good.strings, values, since: good.since };
     };
     assert.match(batchProblem(null)!, /not an object/);
-    assert.match(batchProblem({ strings: [1], values: [] })!, /not an array of strings/);
-    assert.match(batchProblem({ strings: [], values: [1, 2] })!, /19 numbers per record/);
+    assert.match(batchProblem({ ...good, since: '2026' })!, /`since` is not epoch milliseconds/);
+    assert.match(batchProblem(withValues((v) => (v[COLUMN.request_time] = -good.since - 1)))!, /record 0: request_time is before 1970/);
+    assert.match(batchProblem({ strings: [1], values: [], since: 0 })!, /not an array of strings/);
+    assert.match(batchProblem({ strings: [], values: [1, 2], since: 0 })!, /19 numbers per record/);
     assert.match(batchProblem(withValues((v) => (v[COLUMN.path] = good.strings.length)))!, /record 0: column 3 names no string/);
     assert.match(batchProblem(withValues((v) => (v[RECORD_WIDTH + COLUMN.latency_us] = -1)))!, /record 1: column 15 is negative/);
     assert.match(batchProblem(withValues((v) => (v[COLUMN.response_code] = 1.5)))!, /record 0: column 13 is not an integer/);
@@ -72,6 +84,6 @@ describe('analytics: record batches (the format gateway nodes send)', () => {
     const badTags = batchOf([record()]);
     badTags.strings[badTags.values[COLUMN.tags]] = '{"not":"a list"}';
     assert.match(batchProblem(badTags)!, /tags are not/);
-    assert.match(batchProblem({ strings: [''], values: new Array(10_001 * RECORD_WIDTH).fill(0) })!, /at most 10000 records/);
+    assert.match(batchProblem({ strings: [''], values: new Array(10_001 * RECORD_WIDTH).fill(0), since: 0 })!, /at most 10000 records/);
   });
 });
