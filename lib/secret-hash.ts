@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The stored form of a long random secret (dashboard access keys, login sessions, single
@@ -7,5 +7,5 @@ import { createHash } from 'node:crypto';
  * guessable and get a salted, slow hash (lib/password.ts).
  */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }

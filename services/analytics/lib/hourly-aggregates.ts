@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { AnalyticsBatchReader, COLUMN, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 
 const HOUR = 3_600_000;
@@ -121,7 +121,7 @@ function fold<T extends Counters & { id: string }>(batch: AnalyticsBatch, groupi
   return rows;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 function sameValues(records: AnalyticsBatchReader, a: number, b: number, columns: readonly number[]): boolean {
   for (const column of columns) if (records.value(a, column) !== records.value(b, column)) return false;

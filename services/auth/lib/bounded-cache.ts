@@ -5,6 +5,8 @@
  */
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  /** the most recently used key: reading it again needs no reordering (a busy key, read per request) */
+  private newest: K | undefined;
 
   constructor(
     private readonly maxEntries: number,
@@ -18,28 +20,37 @@ export class BoundedCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.expiresAt <= this.now()) return undefined;
-    this.entries.set(key, entry);
+    if (entry.expiresAt <= this.now()) {
+      this.delete(key);
+      return undefined;
+    }
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
     return entry.value;
   }
 
   set(key: K, value: V, ttlMs: number): void {
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    this.newest = key;
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
   }
 
   delete(key: K): void {
     this.entries.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 
   clear(): void {
     this.entries.clear();
+    this.newest = undefined;
   }
 
   /** Drops every entry the predicate selects. */
   deleteWhere(select: (key: K, value: V) => boolean): void {
-    for (const [key, entry] of this.entries) if (select(key, entry.value)) this.entries.delete(key);
+    for (const [key, entry] of this.entries) if (select(key, entry.value)) this.delete(key);
   }
 }

@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** The stored form of a key (hash_keys): only this is kept, and it is what lookups use. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** A new key in the reference gateway's shape: the organisation id, then 32 random hex digits. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { TLSSocket } from 'node:tls';
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
@@ -25,7 +25,7 @@ export function clientCertificate(req: IncomingMessage): { fingerprint: string; 
   if (!(socket instanceof TLSSocket)) return null;
   const peer = socket.getPeerX509Certificate();
   if (!peer) return undefined;
-  return { fingerprint: createHash('sha256').update(peer.raw).digest('hex'), notAfter: Date.parse(peer.validTo) };
+  return { fingerprint: hash('sha256', peer.raw, 'hex'), notAfter: Date.parse(peer.validTo) };
 }
 
 /**
