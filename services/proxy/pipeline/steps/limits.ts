@@ -30,25 +30,51 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
   const quotaOff = definition.disable_quota === true;
   const global = definition.global_rate_limit as { rate?: number; per?: number } | undefined;
   const apiLimit: RateSpec | undefined = !ratesOff && positive(global?.rate) && positive(global?.per) ? { counter: `api:${apiId}`, rate: global!.rate!, per: global!.per! } : undefined;
-  // Synchronous when there is nothing to check, so such requests stay off the promise path.
-  return (ctx) => {
-    if (ctx.endpoint.kind === 'ignored') return;
-    const session = ctx.session as Session | undefined;
+  /**
+   * A session's checks on this API when no endpoint limit applies, per session object: a cached
+   * session is the same object on every request of its key (and a changed key a new object), so
+   * its busy keys get the same counters' names (hashed once by the limiter's maps) and no new
+   * objects per request.
+   */
+  const bySession = new WeakMap<Session, { keyHash: string | undefined; checks: SessionChecks }>();
+  const checksOf = (ctx: RequestContext, session: Session | undefined, endpoint: EndpointLimit | undefined): SessionChecks => {
     const access = session?.access_rights?.[apiId];
     const own = access?.limit && positive(access.limit.rate) && positive(access.limit.per) ? access.limit : undefined;
-    const scope = own ? `:${apiId}` : '';
     const params: LimiterCheckParams = {
       api_id: apiId,
       org_id: definition.org_id,
       key_hash: ctx.keyHash,
       api_limit: apiLimit,
-      key_limit: ratesOff ? undefined : keyLimit(ctx, session, own, scope),
+      key_limit: ratesOff ? undefined : keyLimit(ctx, session, own, own ? `:${apiId}` : '', endpoint),
       quota: !quotaOff && session && ctx.keyHash ? quotaOf(own ?? session, quotaCounter(ctx.keyHash, own ? apiId : undefined)) : undefined,
     };
-    if (!params.api_limit && !params.key_limit && !params.quota) return;
-    return enforce(ctx, deps, params, own ?? session ?? {});
+    return { params: params.api_limit || params.key_limit || params.quota ? params : undefined, limits: own ?? session ?? {} };
+  };
+  // Synchronous when there is nothing to check, so such requests stay off the promise path.
+  return (ctx) => {
+    if (ctx.endpoint.kind === 'ignored') return;
+    const session = ctx.session as Session | undefined;
+    const endpoint = ratesOff ? undefined : ctx.version?.rateLimitFor(ctx.req.method ?? 'GET', ctx.relativePath);
+    let checks: SessionChecks;
+    // A plugin's session may be changed in place by the plugin: never kept.
+    if (endpoint || !session || ctx.sessionFromPlugin) checks = checksOf(ctx, session, endpoint);
+    else {
+      const known = bySession.get(session);
+      if (known && known.keyHash === ctx.keyHash) checks = known.checks;
+      else bySession.set(session, { keyHash: ctx.keyHash, checks: (checks = checksOf(ctx, session, undefined)) });
+    }
+    if (!checks.params) return;
+    return enforce(ctx, deps, checks.params, checks.limits);
   };
 }
+
+/** What the limiter is asked for a request (undefined: nothing to check), and the limits whose throttle settings apply. */
+interface SessionChecks {
+  params: LimiterCheckParams | undefined;
+  limits: AccessLimit | Session;
+}
+
+type EndpointLimit = NonNullable<ReturnType<NonNullable<RequestContext['version']>['rateLimitFor']>>;
 
 /**
  * Asks the limiter and answers a refusal. Synchronous when the limiter answers at once (this
@@ -93,8 +119,7 @@ function answer(ctx: RequestContext, deps: LimitsStepDeps, result: LimiterCheckR
   }
 }
 
-function keyLimit(ctx: RequestContext, session: Session | undefined, own: AccessLimit | undefined, scope: string): RateSpec | undefined {
-  const endpoint = ctx.version?.rateLimitFor(ctx.req.method ?? 'GET', ctx.relativePath);
+function keyLimit(ctx: RequestContext, session: Session | undefined, own: AccessLimit | undefined, scope: string, endpoint: EndpointLimit | undefined): RateSpec | undefined {
   const who = ctx.keyHash ? `key:${ctx.keyHash}` : `api:${ctx.api.definition.api_id}`;
   if (endpoint) return { counter: `${who}:${ctx.api.definition.api_id}:endpoint-${endpoint.index}`, rate: endpoint.rate, per: endpoint.per };
   if (!session || !ctx.keyHash) return undefined;
