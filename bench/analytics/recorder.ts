@@ -1,7 +1,8 @@
 /**
  * `npm run bench:recorder`: what the analytics recorder costs a gateway node per request, in
  * nanoseconds (median of BENCH_ROUNDS rounds of BENCH_REQUESTS requests), in this process with
- * no I/O: a request context is made, `track()`ed and its response `finish`es, as in the proxy.
+ * no I/O: a request context is made, and handed to the recorder as it starts and once it has
+ * finished, as the gateway's request watcher does.
  *
  * Rows: no recorder (the harness itself); analytics service present (batches accepted);
  * analytics service absent as a node that does not know it (every batch fails and is counted
@@ -52,8 +53,9 @@ async function round(recorder: AnalyticsRecorder | undefined): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < REQUESTS; i++) {
     const { ctx, res } = request(i);
-    recorder?.track(ctx);
+    recorder?.started(ctx);
     res.emit('finish');
+    recorder?.finished(ctx);
     if (i % MAX_BATCH === MAX_BATCH - 1) {
       recorder?.flush();
       await new Promise((resolve) => setImmediate(resolve));

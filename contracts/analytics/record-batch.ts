@@ -59,9 +59,19 @@ export const STRING_COLUMNS = [COLUMN.api_id, COLUMN.api_name, COLUMN.org_id, CO
 export class AnalyticsBatchBuilder {
   private strings: string[] = [];
   private indexes = new Map<string, number>();
-  private values: number[] = [];
+  private values: number[];
+  /** values written so far */
+  private used = 0;
   private since = 0;
   private size = 0;
+
+  /**
+   * @param capacity records the batch will usually hold: its values are allocated at once, not
+   * grown (and copied) step by step while the batch lives
+   */
+  constructor(private readonly capacity = 0) {
+    this.values = newValues(capacity);
+  }
 
   /** records added since the last take() */
   get count(): number {
@@ -75,27 +85,27 @@ export class AnalyticsBatchBuilder {
   add(record: AnalyticsRecordIn): void {
     if (this.size === 0) this.since = record.request_time;
     const values = this.values;
-    values.push(
-      this.indexOf(record.api_id),
-      this.indexOf(record.api_name),
-      this.indexOf(record.org_id),
-      this.indexOf(record.path),
-      this.indexOf(record.raw_path),
-      this.indexOf(record.method),
-      this.indexOf(record.key_hash),
-      this.indexOf(record.alias),
-      this.indexOf(record.oauth_client_id),
-      this.indexOf(record.ip_address),
-      this.indexOf(record.user_agent),
-      this.indexOf(record.iso_country),
-      this.indexOf(record.tags.length === 0 ? '' : JSON.stringify(record.tags)),
-      record.response_code,
-      record.request_time - this.since,
-      Math.round(record.latency * 1000),
-      Math.round(record.upstream_latency * 1000),
-      record.track_path ? 1 : 0,
-      record.expire_after,
-    );
+    let at = this.used;
+    values[at++] = this.indexOf(record.api_id);
+    values[at++] = this.indexOf(record.api_name);
+    values[at++] = this.indexOf(record.org_id);
+    values[at++] = this.indexOf(record.path);
+    values[at++] = this.indexOf(record.raw_path);
+    values[at++] = this.indexOf(record.method);
+    values[at++] = this.indexOf(record.key_hash);
+    values[at++] = this.indexOf(record.alias);
+    values[at++] = this.indexOf(record.oauth_client_id);
+    values[at++] = this.indexOf(record.ip_address);
+    values[at++] = this.indexOf(record.user_agent);
+    values[at++] = this.indexOf(record.iso_country);
+    values[at++] = this.indexOf(record.tags.length === 0 ? '' : JSON.stringify(record.tags));
+    values[at++] = record.response_code;
+    values[at++] = record.request_time - this.since;
+    values[at++] = Math.round(record.latency * 1000);
+    values[at++] = Math.round(record.upstream_latency * 1000);
+    values[at++] = record.track_path ? 1 : 0;
+    values[at++] = record.expire_after;
+    this.used = at;
     this.size += 1;
   }
 
@@ -106,19 +116,22 @@ export class AnalyticsBatchBuilder {
     if (this.size === 0) this.since = from.requestTime(index);
     for (let column = 0; column < RECORD_WIDTH; column++) {
       const value = source.values[start + column];
-      if (isStringColumn(column)) this.values.push(this.indexOf(source.strings[value]));
-      else if (column === COLUMN.request_time) this.values.push(from.requestTime(index) - this.since);
-      else this.values.push(value);
+      if (isStringColumn(column)) this.values[this.used++] = this.indexOf(source.strings[value]);
+      else if (column === COLUMN.request_time) this.values[this.used++] = from.requestTime(index) - this.since;
+      else this.values[this.used++] = value;
     }
     this.size += 1;
   }
 
   /** The batch built so far; the builder starts a new one. */
   take(): AnalyticsBatch {
-    const batch = { strings: this.strings, values: this.values, since: this.since };
+    const values = this.values;
+    values.length = this.used;
+    const batch = { strings: this.strings, values, since: this.since };
     this.strings = [];
     this.indexes = new Map();
-    this.values = [];
+    this.values = newValues(this.capacity);
+    this.used = 0;
     this.size = 0;
     return batch;
   }
@@ -131,6 +144,11 @@ export class AnalyticsBatchBuilder {
     }
     return index;
   }
+}
+
+function newValues(records: number): number[] {
+  // Filled with small integers from the start, so V8 keeps it an array of them.
+  return records > 0 ? new Array<number>(records * RECORD_WIDTH).fill(0) : [];
 }
 
 const IS_STRING_COLUMN = Array.from({ length: RECORD_WIDTH }, (_, column) => (STRING_COLUMNS as readonly number[]).includes(column));

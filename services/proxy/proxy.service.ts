@@ -185,7 +185,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,
           serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger) : undefined,
-          onRequest: (ctx) => analytics?.track(ctx),
+          // the recorder starts later (started()): looked up per request
+          requests: { started: (ctx) => analytics?.started(ctx), finished: (ctx) => analytics?.finished(ctx) },
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,

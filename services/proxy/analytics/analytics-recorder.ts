@@ -42,7 +42,7 @@ export interface RecorderOptions {
  */
 export class AnalyticsRecorder {
   /** the batch records are added to */
-  private building = new AnalyticsBatchBuilder();
+  private building = new AnalyticsBatchBuilder(MAX_BATCH);
   /** full batches (MAX_BATCH records) waiting for the next flush */
   private full: AnalyticsBatch[] = [];
   /** records held in `full` and in batches sent but not yet answered */
@@ -106,29 +106,44 @@ export class AnalyticsRecorder {
     await Promise.all(this.sending);
   }
 
-  /** Called once per request, when the chain starts. */
-  track(ctx: RequestContext): void {
+  /** Called once per request, when the chain starts (the gateway's request watcher). */
+  started(ctx: RequestContext): void {
+    // The client's address is read now, and kept by the context: by the time the answer has
+    // gone the socket may be detached from the request.
+    if (this.trackingOf(ctx) !== NOT_TRACKED) void ctx.clientIp;
+  }
+
+  /**
+   * Called once the request's answer has gone (the gateway's request watcher, which has one
+   * `finish` listener per request for metrics and analytics together); never throws.
+   */
+  finished(ctx: RequestContext): void {
+    try {
+      const tracking = this.trackingOf(ctx);
+      if (tracking !== NOT_TRACKED) this.add(ctx, tracking);
+    } catch (err) {
+      // A listener that throws would take the gateway down: analytics must never do that.
+      this.drop(1, `a record could not be built (${(err as Error)?.message ?? err})`);
+    }
+  }
+
+  private trackingOf(ctx: RequestContext): ApiTracking {
     const definition = ctx.api.definition;
     let tracking = this.tracking.get(definition);
     if (!tracking) {
       tracking = compileTracking(definition);
       this.tracking.set(definition, tracking);
     }
-    if (tracking === NOT_TRACKED) return;
-    // One shared listener and the request's state on the response: no closure per request.
-    // The client's address is read now: by `finish` the socket may be detached from the request.
-    (ctx.res as TrackedResponse)[PENDING] = { recorder: this, ctx, tracking, ip: ctx.clientIp };
-    ctx.res.on('finish', onFinish);
+    return tracking;
   }
 
-  /** @internal called by the `finish` listener */
-  finished(ctx: RequestContext, tracking: ApiTracking, ip: string): void {
+  private add(ctx: RequestContext, tracking: ApiTracking): void {
     const method = ctx.req.method ?? 'GET';
     const trackPath = tracking.decide(ctx.version?.name, method, ctx.relativePath);
     if (trackPath === undefined) return;
     if (!this.analyticsPresent) return this.dropUnmade();
     if (this.held + this.building.count >= this.options.bufferSize) return this.drop(1, 'buffer full');
-    this.building.add(this.record(ctx, tracking, trackPath, method, ip));
+    this.building.add(this.record(ctx, tracking, trackPath, method));
     if (this.building.count >= MAX_BATCH) {
       this.full.push(this.building.take());
       this.held += MAX_BATCH;
@@ -140,7 +155,8 @@ export class AnalyticsRecorder {
   }
 
   /** The request's record, in `scratch` (overwritten by the next one). */
-  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string, ip: string): AnalyticsRecordIn {
+  private record(ctx: RequestContext, tracking: ApiTracking, trackPath: boolean, method: string): AnalyticsRecordIn {
+    const ip = ctx.clientIp;
     const { definition } = ctx.api;
     const session = ctx.session ?? {};
     const userAgent = ctx.req.headers['user-agent'];
@@ -194,11 +210,6 @@ export class AnalyticsRecorder {
     }
   }
 
-  /** @internal a record could not be built (a bug): counted as dropped, never thrown */
-  failed(err: unknown): void {
-    this.drop(1, `a record could not be built (${(err as Error)?.message ?? err})`);
-  }
-
   /**
    * A record not made as no analytics service is known. Counted at the next flush (within the
    * flush interval; `stop()` flushes) rather than here: adding to the labelled counter costs
@@ -224,29 +235,6 @@ export class AnalyticsRecorder {
     this.options.logger.warn(`analytics: dropped ${this.droppedSinceWarning} record(s): ${why}`);
     this.droppedSinceWarning = 0;
     this.lastWarning = now;
-  }
-}
-
-const PENDING = Symbol('gw.analytics');
-
-interface PendingRecord {
-  recorder: AnalyticsRecorder;
-  ctx: RequestContext;
-  tracking: ApiTracking;
-  ip: string;
-}
-
-type TrackedResponse = RequestContext['res'] & { [PENDING]?: PendingRecord };
-
-function onFinish(this: TrackedResponse): void {
-  const pending = this[PENDING];
-  if (!pending) return;
-  this[PENDING] = undefined;
-  try {
-    pending.recorder.finished(pending.ctx, pending.tracking, pending.ip);
-  } catch (err) {
-    // A listener that throws would take the gateway down: analytics must never do that.
-    pending.recorder.failed(err);
   }
 }
 

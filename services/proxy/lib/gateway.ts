@@ -11,7 +11,7 @@ import { PluginFailure } from '../pipeline/plugins/hook-context';
 import { BodyTooLarge, RequestContext } from '../pipeline/request-context';
 import type { DefinitionRegistry } from './definition-registry';
 import { normaliseRequestPath } from './request-path';
-import { requestWatcher } from './request-metrics';
+import { requestWatcher, type RequestObserver } from './request-metrics';
 import { RoutingTable } from './routing-table';
 import { ApiIndex } from './api-index';
 import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
@@ -38,8 +38,8 @@ export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger' | 'loop'> & {
   metrics?: GatewayMetrics;
   /** answers GET /metrics before any API, when GW_GATEWAY_METRICS is on */
   serveMetrics?: Handler;
-  /** sees every request routed to an API before its chain runs (analytics records it when it finishes) */
-  onRequest?(ctx: RequestContext): void;
+  /** sees every request routed to an API before its chain runs, and once it has finished (analytics) */
+  requests?: RequestObserver;
 };
 
 /**
@@ -71,7 +71,7 @@ export class Gateway {
         return api && (api.definition.org_id ?? '') === orgId ? api : undefined;
       },
     };
-    this.watch = deps.metrics && requestWatcher(deps.metrics);
+    this.watch = requestWatcher(deps.metrics, deps.requests);
   }
 
   get servedCount(): number {
@@ -163,7 +163,6 @@ export class Gateway {
 
   private run(ctx: RequestContext): void {
     this.watch?.(ctx);
-    this.deps.onRequest?.(ctx);
     this.handleChain(ctx);
   }
 

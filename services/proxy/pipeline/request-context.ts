@@ -95,6 +95,8 @@ export class RequestContext {
   private headers: HeaderMap | undefined;
   private pluginState: Record<string, unknown> | undefined;
   private id: string | undefined;
+  /** the client's address, once read (clientIp) */
+  private ip: string | undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -178,13 +180,19 @@ export class RequestContext {
 
   /**
    * The client's address as the reference gateway determines it: `X-Real-IP`, else the first
-   * `X-Forwarded-For` entry, else the connection's address.
+   * `X-Forwarded-For` entry, else the connection's address. Read once and kept: the socket may
+   * be detached from the request by the time its answer has gone.
    */
   get clientIp(): string {
-    const realIp = this.req.headers['x-real-ip'];
-    if (typeof realIp === 'string' && realIp !== '') return realIp.trim();
-    const forwarded = this.req.headers['x-forwarded-for'];
-    if (typeof forwarded === 'string' && forwarded !== '') return forwarded.split(',')[0].trim();
-    return this.req.socket.remoteAddress ?? '';
+    this.ip ??= clientIpOf(this.req);
+    return this.ip;
   }
+}
+
+function clientIpOf(req: IncomingMessage): string {
+  const realIp = req.headers['x-real-ip'];
+  if (typeof realIp === 'string' && realIp !== '') return realIp.trim();
+  const forwarded = req.headers['x-forwarded-for'];
+  if (typeof forwarded === 'string' && forwarded !== '') return forwarded.split(',')[0].trim();
+  return req.socket.remoteAddress ?? '';
 }

@@ -1,32 +1,30 @@
 import { strict as assert } from 'node:assert';
 import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
 import { recordsOf } from '../../../contracts/analytics/record-batch';
 import { COUNTERS, valueOf } from '../../../lib/observability/counters';
 import { AnalyticsRecorder, MAX_BATCH } from '../../../services/proxy/analytics/analytics-recorder';
 import { countryLookup } from '../../../services/proxy/analytics/geoip';
-import type { RequestContext } from '../../../services/proxy/pipeline/request-context';
+import { RequestContext } from '../../../services/proxy/pipeline/request-context';
+import type { CompiledApi } from '../../../services/proxy/pipeline/compiled-api';
 
 const definition = { api_id: 'a1', name: 'Orders', org_id: 'org1', tags: ['api-tag'], proxy: { listen_path: '/orders', target_url: 'http://x' } };
 
-/** A finished request as the gateway's RequestContext shows it to the recorder. */
-function request(path = '/items', status = 200): { ctx: RequestContext; finish(): void } {
+/** A request as the gateway hands it to the recorder: a real context over a stand-in request and response. */
+function request(path = '/items', status = 200): { ctx: RequestContext; req: { socket: { remoteAddress: string } | null }; finish(): void } {
   const res = Object.assign(new EventEmitter(), { statusCode: status });
-  const ctx = {
-    api: { definition },
-    req: { method: 'GET', headers: { 'user-agent': 'ua' } },
-    res,
-    path: `/orders${path}`,
-    relativePath: path,
-    clientIp: '81.2.69.160',
-    session: { alias: 'alice', oauth_client_id: 'client-1', tags: ['key-tag', 'api-tag'] },
-    keyHash: 'hash1',
-    version: { name: 'Default' },
-    upstreamMs: 2.5,
-    startedAt: performance.now(),
-  } as unknown as RequestContext;
-  return { ctx, finish: () => res.emit('finish') };
+  const req = { method: 'GET', headers: { 'user-agent': 'ua' }, socket: { remoteAddress: '81.2.69.160' } as { remoteAddress: string } | null };
+  const ctx = new RequestContext(req as unknown as IncomingMessage, res as unknown as ServerResponse, { definition } as unknown as CompiledApi, `/orders${path}`, '', '/orders'.length);
+  Object.assign(ctx, { session: { alias: 'alice', oauth_client_id: 'client-1', tags: ['key-tag', 'api-tag'] }, keyHash: 'hash1', version: { name: 'Default' }, upstreamMs: 2.5 });
+  return { ctx, req, finish: () => res.emit('finish') };
+}
+
+/** Hands the request to the recorder as the gateway's request watcher does: at its start, and once its answer has gone. */
+function observe(recorder: AnalyticsRecorder, one: ReturnType<typeof request>): void {
+  recorder.started(one.ctx);
+  one.ctx.res.once('finish', () => recorder.finished(one.ctx));
 }
 
 describe('proxy: AnalyticsRecorder', () => {
@@ -43,7 +41,7 @@ describe('proxy: AnalyticsRecorder', () => {
     const batches: AnalyticsRecordIn[][] = [];
     recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch)), logger, flushIntervalMs: 60_000, bufferSize: 10, country: countryLookup({ get: (ip) => (ip === '81.2.69.160' ? { country: { iso_code: 'GB' } } : null) as never }) });
     const one = request('/items', 201);
-    recorder.track(one.ctx);
+    observe(recorder, one);
     recorder.flush();
     assert.equal(batches.length, 0, 'nothing before the response finished');
     one.finish();
@@ -77,18 +75,16 @@ describe('proxy: AnalyticsRecorder', () => {
     const batches: AnalyticsRecordIn[][] = [];
     recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch)), logger, flushIntervalMs: 60_000, bufferSize: 10 });
     const one = request();
-    const req = { method: 'GET', headers: {}, socket: { remoteAddress: '198.51.100.7' } as { remoteAddress: string } | null };
-    Object.defineProperty(one.ctx, 'req', { value: req });
-    Object.defineProperty(one.ctx, 'clientIp', { get: () => req.socket!.remoteAddress });
-    recorder.track(one.ctx);
-    req.socket = null;
+    one.req.socket = { remoteAddress: '198.51.100.7' };
+    observe(recorder, one);
+    one.req.socket = null;
     one.finish();
     recorder.flush();
     assert.equal(batches[0][0].ip_address, '198.51.100.7');
 
     const before = valueOf(COUNTERS.analyticsRecordsDropped);
     const broken = request();
-    recorder.track(broken.ctx);
+    observe(recorder, broken);
     Object.defineProperty(broken.ctx, 'relativePath', {
       get: () => {
         throw new Error('boom');
@@ -104,7 +100,7 @@ describe('proxy: AnalyticsRecorder', () => {
     recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch).length), logger, flushIntervalMs: 60_000, bufferSize: 5000 });
     for (let i = 0; i < MAX_BATCH + 1; i++) {
       const one = request();
-      recorder.track(one.ctx);
+      observe(recorder, one);
       one.finish();
     }
     await new Promise((resolve) => setImmediate(resolve));
@@ -129,7 +125,7 @@ describe('proxy: AnalyticsRecorder', () => {
     const before = valueOf(COUNTERS.analyticsRecordsDropped);
     const finishOne = () => {
       const one = request();
-      recorder!.track(one.ctx);
+      observe(recorder!, one);
       one.finish();
     };
     finishOne();
@@ -169,10 +165,10 @@ describe('proxy: AnalyticsRecorder', () => {
     recorder.start();
     const before = valueOf(COUNTERS.analyticsRecordsDropped);
     const unfinished = request();
-    recorder.track(unfinished.ctx);
+    observe(recorder, unfinished);
     for (let i = 0; i < 3; i++) {
       const one = request();
-      recorder.track(one.ctx);
+      observe(recorder, one);
       one.finish();
     }
     recorder.flush();
@@ -197,7 +193,7 @@ describe('proxy: AnalyticsRecorder', () => {
     recorder.start();
     const before = valueOf(COUNTERS.analyticsRecordsDropped);
     const one = request();
-    recorder.track(one.ctx);
+    observe(recorder, one);
     one.finish();
     await recorder.stop();
     recorder = undefined;
@@ -212,7 +208,7 @@ describe('proxy: analytics tracking rules', () => {
     for (const path of paths) {
       const one = request(path);
       (one.ctx.api as { definition: unknown }).definition = { ...definition, ...extra };
-      recorder.track(one.ctx);
+      observe(recorder, one);
       one.finish();
     }
     await recorder.stop();
