@@ -147,8 +147,8 @@ export class AnalyticsBatchBuilder {
 }
 
 function newValues(records: number): number[] {
-  // Filled with small integers from the start, so V8 keeps it an array of them.
-  return records > 0 ? new Array<number>(records * RECORD_WIDTH).fill(0) : [];
+  // Room for `records` from the start (holes until written: take() cuts the array at what was).
+  return records > 0 ? new Array<number>(records * RECORD_WIDTH) : [];
 }
 
 const IS_STRING_COLUMN = Array.from({ length: RECORD_WIDTH }, (_, column) => (STRING_COLUMNS as readonly number[]).includes(column));
