@@ -94,6 +94,13 @@ for (const variant of STORE_VARIANTS) {
       ]);
     });
 
+    it('reads back a pack whose columns change in runs and from record to record', async () => {
+      const codes = [200, 200, 200, 500, 500, 200, 404];
+      const batch = codes.map((code, i) => record({ response_code: code, latency: i + 0.5, request_time: at + i * 7, path: i < 4 ? '/a' : '/b', alias: i === 6 ? 'last' : '' }));
+      await ingest(batch);
+      assert.deepEqual(await store.rawRecords('org1', 'a1'), batch);
+    });
+
     it('reads packs written in the first format (an array of value arrays) beside batches', async () => {
       const old = record({ tags: ['t'], latency: 1.5 });
       const values = [old.path, old.raw_path, old.method, old.response_code, old.key_hash, old.alias, old.oauth_client_id, old.request_time, old.latency, old.upstream_latency, old.ip_address, old.user_agent, old.iso_country, old.tags, old.track_path];

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
-import { AnalyticsBatchBuilder, AnalyticsBatchReader, COLUMN, recordsOf, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
+import { AnalyticsBatchBuilder, AnalyticsBatchReader, COLUMN, RECORD_WIDTH, recordsOf, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 import { parseJson } from '../../../lib/store/migrate';
 import { batchWriter, type BatchWriter } from './batch-writers';
 import { foldGeo, foldHourly } from './hourly-aggregates';
@@ -10,10 +10,10 @@ import { foldGeo, foldHourly } from './hourly-aggregates';
  * The analytics service's tables: raw records (expired per API) and hourly aggregates (kept),
  * per (org, api, key, client, endpoint, code) and per (org, api, country).
  * Raw records are stored packed: one row per API (and expiry) per batch, holding that batch's
- * records in the batch format gateway nodes send (record-batch.ts) as JSON: each distinct string
- * once, then integers. Storing a record as a row of its own costs several microseconds per
- * request in SQLite, which in the embedded setup is the gateway's own process; packed, a record
- * costs about the JSON text of its 19 integers. A batch is stored in one transaction, whole or
+ * records as JSON in the batch format gateway nodes send (record-batch.ts), each column as runs
+ * of equal values (StoredPack). Storing a record as a row of its own costs several microseconds
+ * per request in SQLite, which in the embedded setup is the gateway's own process; packed, a
+ * record costs a few bytes of JSON. A batch is stored in one transaction, whole or
  * not at all (batch-writers.ts), with its records folded into hourly rows first: one upsert per
  * row and batch, not per record.
  */
@@ -134,13 +134,56 @@ function packOf(records: AnalyticsBatchReader, batch: AnalyticsBatch): RawPack {
     last_request: last,
     count: records.count,
     expire_at: expireAfter > 0 ? last + expireAfter * 1000 : null,
-    records: JSON.stringify({ strings: batch.strings, values: batch.values, since: batch.since }),
+    records: JSON.stringify({ strings: batch.strings, since: batch.since, runs: columnRuns(batch) } satisfies StoredPack),
   };
 }
 
+/**
+ * A pack's records as stored: the batch's strings and `since`, and each column of its values
+ * as runs, `[value, records in a row, value, records in a row, …]`. Most columns of a batch
+ * barely change from one record to the next (the API, the key, the path, the code), so this
+ * stringifies and stores a fraction of the numbers a record-by-record list would.
+ */
+interface StoredPack {
+  strings: string[];
+  since: number;
+  runs: number[][];
+}
+
+function columnRuns(batch: AnalyticsBatch): number[][] {
+  const { values } = batch;
+  const count = values.length / RECORD_WIDTH;
+  const runs: number[][] = [];
+  for (let column = 0; column < RECORD_WIDTH; column++) {
+    const out: number[] = [];
+    let value = values[column];
+    let length = 0;
+    for (let at = column; at < values.length; at += RECORD_WIDTH) {
+      if (values[at] === value) length++;
+      else {
+        out.push(value, length);
+        value = values[at];
+        length = 1;
+      }
+    }
+    if (count > 0) out.push(value, length);
+    runs.push(out);
+  }
+  return runs;
+}
+
+function batchOfRuns(stored: StoredPack): AnalyticsBatch {
+  const values: number[] = [];
+  stored.runs.forEach((runs, column) => {
+    let record = 0;
+    for (let i = 0; i < runs.length; i += 2) for (let n = 0; n < runs[i + 1]; n++) values[record++ * RECORD_WIDTH + column] = runs[i];
+  });
+  return { strings: stored.strings, since: stored.since, values };
+}
+
 function unpack(row: RawPack): AnalyticsRecordIn[] {
-  const stored = parseJson<AnalyticsBatch | unknown[][]>(row.records, []);
-  if (!Array.isArray(stored)) return recordsOf(stored);
+  const stored = parseJson<StoredPack | unknown[][]>(row.records, []);
+  if (!Array.isArray(stored)) return recordsOf(batchOfRuns(stored));
   return stored.map((values) => {
     const record: Record<string, unknown> = { api_id: row.api_id, api_name: row.api_name, org_id: row.org_id, expire_after: Number(row.expire_after) };
     PACKED_FIELDS.forEach((field, i) => (record[field] = values[i]));
