@@ -10,34 +10,12 @@ import { migrate } from '../../lib/store/migrate';
 import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
 import { ANALYTICS_MIGRATIONS } from '../../services/analytics/lib/migrations';
 import { STORE_VARIANTS } from '../support/stores';
+import { analyticsRecord } from '../support/analytics-record';
 
 const HOUR = 3_600_000;
 const at = Math.floor(Date.UTC(2026, 10, 22, 10) / HOUR) * HOUR + 60_000;
 
-function record(extra: Partial<AnalyticsRecordIn> = {}): AnalyticsRecordIn {
-  return {
-    api_id: 'a1',
-    api_name: 'Orders',
-    org_id: 'org1',
-    path: '/items',
-    raw_path: '/orders/items',
-    method: 'GET',
-    response_code: 200,
-    key_hash: 'k1',
-    alias: '',
-    oauth_client_id: '',
-    request_time: at,
-    latency: 10,
-    upstream_latency: 4,
-    ip_address: '81.2.69.160',
-    user_agent: 'ua',
-    iso_country: 'GB',
-    tags: ['t1'],
-    track_path: true,
-    expire_after: 0,
-    ...extra,
-  };
-}
+const record = (extra: Partial<AnalyticsRecordIn> = {}) => analyticsRecord({ request_time: at, tags: ['t1'], ...extra });
 
 for (const variant of STORE_VARIANTS) {
   (variant.enabled ? describe : describe.skip)(`analytics store: batches into raw records and aggregates (${variant.name})`, () => {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
 import { batchOf } from '../../../contracts/analytics/record-batch';
 import { foldGeo as foldGeoBatch, foldHourly as foldHourlyBatch } from '../../../services/analytics/lib/hourly-aggregates';
+import { analyticsRecord } from '../../support/analytics-record';
 
 const foldHourly = (records: AnalyticsRecordIn[]) => foldHourlyBatch(batchOf(records));
 const foldGeo = (records: AnalyticsRecordIn[]) => foldGeoBatch(batchOf(records));
@@ -10,30 +11,7 @@ const foldGeo = (records: AnalyticsRecordIn[]) => foldGeoBatch(batchOf(records))
 const HOUR = 3_600_000;
 const at = Date.UTC(2026, 10, 22, 10, 15);
 
-function record(code: number, extra: Partial<AnalyticsRecordIn> = {}): AnalyticsRecordIn {
-  return {
-    api_id: 'a1',
-    api_name: 'Orders',
-    org_id: 'org1',
-    path: '/items',
-    raw_path: '/orders/items',
-    method: 'GET',
-    response_code: code,
-    key_hash: 'k1',
-    alias: '',
-    oauth_client_id: '',
-    request_time: at,
-    latency: 10,
-    upstream_latency: 4,
-    ip_address: '81.2.69.160',
-    user_agent: 'ua',
-    iso_country: 'GB',
-    tags: [],
-    track_path: true,
-    expire_after: 0,
-    ...extra,
-  };
-}
+const record = (code: number, extra: Partial<AnalyticsRecordIn> = {}) => analyticsRecord({ response_code: code, request_time: at, ...extra });
 
 describe('analytics: hourly aggregates of a batch', () => {
   it('counts 2xx as success and 400 and up as errors; redirects and 1xx are neither (the reference pump)', () => {

@@ -1,31 +1,10 @@
 import { strict as assert } from 'node:assert';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
 import { AnalyticsBatchBuilder, AnalyticsBatchReader, COLUMN, RECORD_WIDTH, batchOf, batchProblem, recordsOf } from '../../../contracts/analytics/record-batch';
+import { analyticsRecord } from '../../support/analytics-record';
 
-function record(extra: Partial<AnalyticsRecordIn> = {}): AnalyticsRecordIn {
-  return {
-    api_id: 'a1',
-    api_name: 'Orders',
-    org_id: 'org1',
-    path: '/items',
-    raw_path: '/orders/items',
-    method: 'GET',
-    response_code: 200,
-    key_hash: 'k1',
-    alias: 'alice',
-    oauth_client_id: '',
-    request_time: Date.UTC(2026, 10, 22, 10, 15),
-    latency: 10.125,
-    upstream_latency: 4.5,
-    ip_address: '81.2.69.160',
-    user_agent: 'curl/8',
-    iso_country: 'GB',
-    tags: ['t1', 'quote " tag'],
-    track_path: true,
-    expire_after: 60,
-    ...extra,
-  };
-}
+const record = (extra: Partial<AnalyticsRecordIn> = {}) =>
+  analyticsRecord({ alias: 'alice', latency: 10.125, upstream_latency: 4.5, user_agent: 'curl/8', tags: ['t1', 'quote " tag'], expire_after: 60, ...extra });
 
 describe('analytics: record batches (the format gateway nodes send)', () => {
   it('reads back every field of every record, latencies to the microsecond', () => {
