@@ -33,12 +33,13 @@ export interface RecorderOptions {
 /**
  * Builds one analytics record per proxied request when its answer has gone, and hands records
  * to the analytics service in batches (every flush interval, or at MAX_BATCH records). Nothing
- * on the request path waits: a request only adds a `finish` listener. A record is written
- * straight into the batch's columns (record-batch.ts), never held as an object of its own: held
- * for up to a second, objects would outlive young-generation collections and cost more than the
- * records themselves. Delivery is at most once:
- * a batch is sent once, and one that fails (no analytics service, timeout) is dropped and
- * counted (`analytics_records_dropped`), as are records that find the buffer full.
+ * on the request path waits: the gateway's request watcher calls started() and finished() from
+ * the one listener it has per request anyway. A record is written straight into the batch's
+ * columns (record-batch.ts), never held as an object of its own: held for up to a second,
+ * objects would outlive young-generation collections and cost more than the records themselves.
+ * Delivery is at most once: a batch is sent once, and one that fails (no analytics service,
+ * timeout) is dropped and counted (`analytics_records_dropped`), as are records that find the
+ * buffer full.
  */
 export class AnalyticsRecorder {
   /** the batch records are added to */
