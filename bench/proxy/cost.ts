@@ -7,7 +7,8 @@
  * shows the median and the spread (min–max) of µs of CPU per request, and scavenges per 10,000
  * requests (the gw nodes run with --trace-gc), and KB allocated in V8's young generation per
  * request (young-gen.cjs; it barely moves with the machine's load, unlike CPU time).
- * BENCH_SCENARIOS picks scenarios by name.
+ * BENCH_SCENARIOS picks scenarios by name; BENCH_PAUSE_SECONDS leaves every node idle that long
+ * before each round, as the full bench:proxy does (about a minute) between a node's rounds.
  *
  * A/B in one run: BENCH_BASELINE_DIST names another build (a copy of an older dist/, inside a
  * folder where node_modules resolves) and/or BENCH_BASELINE_NODE_ARGS other node flags (e.g.
@@ -23,6 +24,8 @@ import { children, cpuMicros, createTokenApi, startGw, startNode, wrk, wrkAsync,
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** idle seconds before each scenario's round: the full bench:proxy leaves a node idle for about a minute between its rounds */
+const PAUSE_SECONDS = Number(process.env.BENCH_PAUSE_SECONDS ?? 0);
 const LIMITS = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 3600 };
 
 interface Scenario extends System {
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
   const pauses = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of round % 2 === 0 ? scenarios : [...scenarios].reverse()) {
+      if (PAUSE_SECONDS > 0) await new Promise((r) => setTimeout(r, PAUSE_SECONDS * 1000));
       const cpuBefore = cpuMicros(scenario.pid);
       const gcBefore = scenario.scavenges();
       const pauseBefore = scenario.gcPauseMs();

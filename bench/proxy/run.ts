@@ -2,7 +2,8 @@
  * `npm run bench:proxy`: the proxy benchmark of PERFORMANCE.md. Runs the rows of rows.ts (the
  * upstream directly, nginx, a bare node:http + undici proxy, fast-gateway, then gw with more
  * and more features) with wrk, 1 thread and 32 connections, BENCH_SECONDS (5) s rounds
- * alternated between the rows, and prints per row the median req/s of BENCH_ROUNDS (3) rounds
+ * alternated between the rows, each round just after an unmeasured second of load on its row
+ * (warmBurst), and prints per row the median req/s of BENCH_ROUNDS (3) rounds
  * with its spread, the p99 at peak, the CPU time the proxy process spent per request, and the
  * ratios to the bare proxy and to fast-gateway. Then the added p99 latency over direct at half
  * of a row's peak rate (keyless, and token + limits + analytics), the start-up time and
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   const measured = new Map<string, Measured>(rows.map((row) => [row.id, { rps: [], p99Ms: [], cpuMicrosPerRequest: [] }]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const row of round % 2 === 0 ? rows : [...rows].reverse()) {
+      warmBurst(row);
       const cpuBefore = row.pid === undefined ? 0 : cpuMicros(row.pid);
       const result = wrk(row, SECONDS);
       const m = measured.get(row.id)!;
@@ -95,6 +97,7 @@ function addedP99(rows: Row[], peak: (id: string) => number | undefined, upstrea
     for (let round = 0; round < ROUNDS; round++) {
       const pair = round % 2 === 0 ? [row, directRow] : [directRow, row];
       for (const system of pair) {
+        warmBurst(system);
         const result = fixedRateP99(system, rate, 2 * SECONDS, work);
         (system === row ? viaGw : viaDirect).push(result.p99Ms);
         if (system === row) rates.push(result.rps);
@@ -104,6 +107,18 @@ function addedP99(rows: Row[], peak: (id: string) => number | undefined, upstrea
     lines.push(`  ${row.id}: ${rate} req/s asked (${median(rates).toFixed(0)} served): p99 ${spread(viaGw, 2)} ms, direct ${spread(viaDirect, 2)} ms → added ${(median(viaGw) - median(viaDirect)).toFixed(2)} ms`);
   }
   return lines;
+}
+
+/**
+ * An unmeasured second of full load against a row just before it is measured. A process left
+ * idle while the other rows ran (a minute in a full run, less in a partial one) spends its next
+ * second at up to 2–3× the CPU per request (caches, the JIT, V8's idle-time heap shrinking, the
+ * host's scheduling): without the burst, how long a row's process sat idle before its round
+ * would weigh on its figure, and a node serving one row (gw-analytics) would be measured cold
+ * while one serving five in a row (gw-auth) is measured warm.
+ */
+function warmBurst(row: Row): void {
+  wrk(row, 1);
 }
 
 function apiCountLines(measured: Map<string, Measured>, nodes: GwNode[]): string[] {
