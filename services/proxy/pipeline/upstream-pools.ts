@@ -35,6 +35,8 @@ interface Entry {
  */
 export class UpstreamPools {
   private readonly pools = new Map<string, Entry>();
+  /** the most recently used pool's name: using it again needs no reordering (one upstream, per request) */
+  private newest: string | undefined;
   private readonly idleMs: number;
   private readonly maxPools: number;
   private readonly now: () => number;
@@ -60,11 +62,12 @@ export class UpstreamPools {
       entry = { pool: new Pool(origin, { connections: 256, keepAliveTimeout: 30_000, pipelining: 1, connect }), usedAt: now };
       this.pools.set(name, entry);
       if (this.pools.size > this.maxPools) this.evictOne(name);
-    } else {
+    } else if (name !== this.newest) {
       // Keep the map in least-recently-used order (two hash operations).
       this.pools.delete(name);
       this.pools.set(name, entry);
     }
+    this.newest = name;
     entry.usedAt = now;
     return entry.pool;
   }
@@ -79,7 +82,7 @@ export class UpstreamPools {
     const cutoff = this.now() - this.idleMs;
     for (const [origin, entry] of this.pools) {
       if (entry.usedAt > cutoff || busy(entry.pool)) continue;
-      this.pools.delete(origin);
+      this.forget(origin);
       entry.pool.close().catch(() => entry.pool.destroy());
     }
   }
@@ -88,16 +91,22 @@ export class UpstreamPools {
   private evictOne(keep: string): void {
     for (const [origin, entry] of this.pools) {
       if (origin === keep || busy(entry.pool)) continue;
-      this.pools.delete(origin);
+      this.forget(origin);
       entry.pool.close().catch(() => entry.pool.destroy());
       return;
     }
+  }
+
+  private forget(name: string): void {
+    this.pools.delete(name);
+    if (name === this.newest) this.newest = undefined;
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     const pools = [...this.pools.values()].map((entry) => entry.pool);
     this.pools.clear();
+    this.newest = undefined;
     await Promise.all(pools.map((pool) => pool.close().catch(() => pool.destroy())));
   }
 }

@@ -48,6 +48,22 @@ describe('proxy: upstream pools', () => {
     }
   });
 
+  it('evicts by last use whether a pool was used again right away or after another one', () => {
+    const capped = new UpstreamPools({ idleMs: 60_000, maxPools: 2, now: () => clock.now });
+    try {
+      const a = capped.get('http://127.0.0.1:1');
+      assert.equal(capped.get('http://127.0.0.1:1'), a, 'used twice in a row: the same pool');
+      const b = capped.get('http://127.0.0.1:2');
+      assert.equal(capped.get('http://127.0.0.1:1'), a);
+      capped.get('http://127.0.0.1:3');
+      assert.equal(capped.size, 2);
+      assert.equal(capped.get('http://127.0.0.1:1'), a, 'the pool used last before the third one stayed');
+      assert.notEqual(capped.get('http://127.0.0.1:2'), b, 'the least recently used pool was closed and is opened again');
+    } finally {
+      void capped.close();
+    }
+  });
+
   it('never closes a pool with a request in flight, and the request completes', async () => {
     upstream = await startUpstream();
     let answer: (() => void) | undefined;
