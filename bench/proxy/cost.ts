@@ -105,9 +105,12 @@ async function scenariosOf(build: Build, work: string, upstreamPort: number, wan
     if (wanted('token')) add('token', chain, '/token-api/hello', await createTokenApi(chain.url, upstreamPort, 'token-api', {}));
     if (wanted('token+limits')) add('token+limits', chain, '/limited-api/hello', await createTokenApi(chain.url, upstreamPort, 'limited-api', LIMITS));
   }
-  if (wanted('token+limits+analytics')) {
+  if (wanted('token+limits+analytics') || wanted('token+limits untracked')) {
     const analytics = await traced(startGw(work, `gw-analytics${suffix}`, upstreamPort, 0, 'all', {}, [], nodeArgs, build.dist));
-    add('token+limits+analytics', analytics, '/limited-api/hello', await createTokenApi(analytics.url, upstreamPort, 'limited-api', LIMITS));
+    // the same chain on the same node with the API not tracked: analytics' cost without the
+    // difference between two processes
+    if (wanted('token+limits untracked')) add('token+limits untracked', analytics, '/untracked-api/hello', await createTokenApi(analytics.url, upstreamPort, 'untracked-api', LIMITS, { do_not_track: true }));
+    if (wanted('token+limits+analytics')) add('token+limits+analytics', analytics, '/limited-api/hello', await createTokenApi(analytics.url, upstreamPort, 'limited-api', LIMITS));
   }
   return scenarios;
 }

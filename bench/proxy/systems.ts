@@ -82,10 +82,13 @@ export function startNode(script: string, env: Record<string, string>): Promise<
   });
 }
 
-/** An API with token authentication on a full gw node, and a key for it with these limits, through the /gw API. */
-export async function createTokenApi(gwUrl: string, upstreamPort: number, apiId: string, limits: Record<string, number>): Promise<string> {
+/**
+ * An API with token authentication on a full gw node (with `extra` definition fields), and a key
+ * for it with these limits, through the /gw API.
+ */
+export async function createTokenApi(gwUrl: string, upstreamPort: number, apiId: string, limits: Record<string, number>, extra: Record<string, unknown> = {}): Promise<string> {
   const headers = { 'x-gw-authorization': 'bench', 'content-type': 'application/json' };
-  const definition = { api_id: apiId, name: apiId, use_keyless: false, proxy: { listen_path: `/${apiId}/`, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } };
+  const definition = { ...extra, api_id: apiId, name: apiId, use_keyless: false, proxy: { listen_path: `/${apiId}/`, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } };
   const api = await fetch(`${gwUrl}/gw/apis`, { method: 'POST', headers, body: JSON.stringify(definition) });
   if (!api.ok) throw new Error(`creating the token API failed: ${await api.text()}`);
   const key = await fetch(`${gwUrl}/gw/keys`, { method: 'POST', headers, body: JSON.stringify({ ...limits, access_rights: { [apiId]: { api_id: apiId } } }) });
