@@ -33,7 +33,9 @@ export function parseSignatureHeader(value: string): SignatureFields | undefined
     if (!match || FIELD.lastIndex === start) return undefined;
     const name = KNOWN_FIELDS[match[1].toLowerCase()];
     if (!name) return undefined;
-    const fieldValue = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : match[3];
+    const quoted = match[2];
+    // Escapes are rare: most values are taken as they are, without a regular expression.
+    const fieldValue = quoted === undefined ? match[3] : quoted.includes('\\') ? quoted.replace(/\\(.)/g, '$1') : quoted;
     if (name === 'headers') fields.headers = fieldValue.toLowerCase().split(' ').filter((h) => h !== '');
     else fields[name] = fieldValue;
   }
