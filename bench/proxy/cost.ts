@@ -100,6 +100,8 @@ async function scenariosOf(build: Build, work: string, upstreamPort: number, wan
   };
   // Only the nodes a wanted scenario runs on are started.
   if (wanted('keyless')) add('keyless', await traced(startGw(work, `gw-keyless${suffix}`, upstreamPort, 10, 'gateway', {}, [], nodeArgs, build.dist)), '/api-9/hello');
+  // the last of 10,000 loaded APIs: what a large routing table and heap cost a request
+  if (wanted('keyless-10000')) add('keyless-10000', await traced(startGw(work, `gw-keyless-10000${suffix}`, upstreamPort, 10_000, 'gateway', {}, [], nodeArgs, build.dist)), '/api-9999/hello');
   if (wanted('token') || wanted('token+limits')) {
     const chain = await traced(startGw(work, `gw-chain${suffix}`, upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }, [], nodeArgs, build.dist));
     if (wanted('token')) add('token', chain, '/token-api/hello', await createTokenApi(chain.url, upstreamPort, 'token-api', {}));
