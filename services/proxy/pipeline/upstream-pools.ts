@@ -1,5 +1,5 @@
-import { Pool } from 'undici';
 import { tenantConnector } from '../../../lib/net/tenant-agent';
+import { UpstreamPool } from './upstream-client/upstream-pool';
 
 export interface UpstreamPoolsOptions {
   /** a pool nobody used for this long, with no request in flight, is closed and dropped; @default 60000 */
@@ -21,7 +21,7 @@ export interface UpstreamTls {
 }
 
 interface Entry {
-  pool: Pool;
+  pool: UpstreamPool;
   usedAt: number;
 }
 
@@ -51,7 +51,7 @@ export class UpstreamPools {
   }
 
   /** The pool of an origin; one per TLS setting when `tls` is given (a client certificate is part of the connection). */
-  get(origin: string, tls?: UpstreamTls): Pool {
+  get(origin: string, tls?: UpstreamTls): UpstreamPool {
     const now = this.now();
     const name = tls ? `${origin}\u0000${tls.id}` : origin;
     let entry = this.pools.get(name);
@@ -59,7 +59,7 @@ export class UpstreamPools {
       // An API's upstream is a tenant's URL: never a cloud-metadata address nor this node's own
       // ports (judged on the address each connection reaches, once per connection, not per request).
       const connect = tenantConnector({ tls: tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined });
-      entry = { pool: new Pool(origin, { connections: 256, keepAliveTimeout: 30_000, pipelining: 1, connect }), usedAt: now };
+      entry = { pool: new UpstreamPool(origin, { maxConnections: 256, keepAliveMaxMs: 30_000, connect }), usedAt: now };
       this.pools.set(name, entry);
       if (this.pools.size > this.maxPools) this.evictOne(name);
     } else if (name !== this.newest) {
@@ -77,22 +77,25 @@ export class UpstreamPools {
     return this.pools.size;
   }
 
-  /** Closes the pools idle for `idleMs` that have nothing in flight. */
+  /** Closes the pools idle for `idleMs` that have nothing in flight, and the other pools' connections idle past their reuse. */
   sweep(): void {
     const cutoff = this.now() - this.idleMs;
     for (const [origin, entry] of this.pools) {
-      if (entry.usedAt > cutoff || busy(entry.pool)) continue;
+      if (entry.usedAt > cutoff || entry.pool.busy) {
+        entry.pool.closeExpired();
+        continue;
+      }
       this.forget(origin);
-      entry.pool.close().catch(() => entry.pool.destroy());
+      void entry.pool.close();
     }
   }
 
   /** Closes the least recently used pool with nothing in flight (never `keep`). */
   private evictOne(keep: string): void {
     for (const [origin, entry] of this.pools) {
-      if (origin === keep || busy(entry.pool)) continue;
+      if (origin === keep || entry.pool.busy) continue;
       this.forget(origin);
-      entry.pool.close().catch(() => entry.pool.destroy());
+      void entry.pool.close();
       return;
     }
   }
@@ -107,11 +110,7 @@ export class UpstreamPools {
     const pools = [...this.pools.values()].map((entry) => entry.pool);
     this.pools.clear();
     this.newest = undefined;
-    await Promise.all(pools.map((pool) => pool.close().catch(() => pool.destroy())));
+    await Promise.all(pools.map((pool) => pool.close()));
   }
 }
 
-function busy(pool: Pool): boolean {
-  const stats = pool.stats;
-  return stats.running > 0 || stats.pending > 0 || stats.queued > 0;
-}

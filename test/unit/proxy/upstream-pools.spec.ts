@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { UpstreamPools } from '../../../services/proxy/pipeline/upstream-pools';
 import { eventually } from '../../support/eventually';
 import { startUpstream, type Upstream } from '../../support/upstream';
+import { exchange } from '../../support/upstream-exchange';
 
 describe('proxy: upstream pools', () => {
   const clock = { now: 1_700_000_000_000 };
@@ -71,7 +72,7 @@ describe('proxy: upstream pools', () => {
       answer = () => res.end('late answer');
     });
     const origin = `http://127.0.0.1:${upstream.port}`;
-    const pending = pools.get(origin).request({ method: 'GET', path: '/slow' });
+    const pending = exchange(pools.get(origin), { path: '/slow' });
     await eventually(() => assert.ok(answer, 'the upstream got the request'));
     clock.now += 10_000;
     pools.sweep();
@@ -79,7 +80,7 @@ describe('proxy: upstream pools', () => {
     answer!();
     const response = await pending;
     assert.equal(response.statusCode, 200);
-    assert.equal(await response.body.text(), 'late answer');
+    assert.equal(response.body, 'late answer');
     clock.now += 10_000;
     pools.sweep();
     assert.equal(pools.size, 0, 'once the request is done, the idle pool goes');

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
-import { util as undiciUtil, type Dispatcher } from 'undici';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
 import { DONE, type Step } from '../compose';
 import { HOP_BY_HOP, connectionHeaders, forwardedResponseHeaders } from '../forward-headers';
@@ -12,6 +11,8 @@ import type { RequestContext } from '../request-context';
 import { HeldBody, runResponseFilters } from '../held-response';
 import { ResponseRelay } from '../response-relay';
 import { upstreamPath, type ParsedTarget } from '../target';
+import type { UpstreamRequest, UpstreamResponseHandler } from '../upstream-client/exchange';
+import type { UpstreamErrorCode } from '../upstream-client/upstream-error';
 import type { UpstreamPools } from '../upstream-pools';
 import { tunnel } from '../websocket-tunnel';
 
@@ -49,7 +50,7 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       return DONE;
     }
     const timeout = version.timeoutFor(method, ctx.relativePath);
-    const request: Dispatcher.DispatchOptions = { method: method as Dispatcher.HttpMethod, path: '', headers, body, headersTimeout: timeout, bodyTimeout: timeout };
+    const request: UpstreamRequest = { method, path: '', headers, body, timeoutMs: timeout };
     // A load-balanced request whose body can be sent again may go to another target after a refusal.
     // (A url_rewrite to an absolute URL names its own target, which is never swapped.)
     const replayable = ctx.upstreamTargets !== undefined && !ctx.targetOverride && (body === null || Buffer.isBuffer(body));
@@ -59,7 +60,7 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
 }
 
 /** Sends the request to a target (again, with `tried`, after another target refused it). */
-function send(ctx: RequestContext, options: UpstreamStepOptions, request: Dispatcher.DispatchOptions, target: ParsedTarget, replayable: boolean, tried: Set<string> | undefined): void {
+function send(ctx: RequestContext, options: UpstreamStepOptions, request: UpstreamRequest, target: ParsedTarget, replayable: boolean, tried: Set<string> | undefined): void {
   ctx.target = target;
   ctx.upstreamSentAt = performance.now();
   const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
@@ -81,7 +82,7 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMEOUTS = new Set<string>(['UPSTREAM_HEADERS_TIMEOUT', 'UPSTREAM_BODY_TIMEOUT'] satisfies UpstreamErrorCode[]);
 const HANDLER = Symbol('gw.upstreamHandler');
 type WatchedResponse = ServerResponse & { [HANDLER]?: UpstreamHandler };
 
@@ -98,13 +99,12 @@ function clientClosed(this: WatchedResponse): void {
 }
 
 /**
- * Undici's handler protocol in its raw form (onConnect, onHeaders, onData, onComplete,
- * onError): the response headers arrive as the upstream sent them (raw name/value buffers), so
- * the usual answer goes out without undici parsing them into an object and the gateway copying
- * that object again; only an API that changes response headers (or holds the body) gets them as
- * a map.
+ * Hears the upstream's answer (upstream-client): the response headers arrive as the upstream
+ * sent them (a flat name/value list), so the usual answer goes out without parsing them into an
+ * object and copying that object again; only an API that changes response headers (or holds the
+ * body) gets them as a map.
  */
-class UpstreamHandler implements Dispatcher.DispatchHandler {
+class UpstreamHandler implements UpstreamResponseHandler {
   private relay: ResponseRelay | undefined;
   /** the answer is held whole for the request's response filters */
   private held: HeldBody | undefined;
@@ -121,7 +121,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     private readonly ctx: RequestContext,
     private readonly options: UpstreamStepOptions,
     /** the request, when it may be sent to another target */
-    private readonly replay: Dispatcher.DispatchOptions | undefined,
+    private readonly replay: UpstreamRequest | undefined,
     private tried?: Set<string>,
   ) {}
 
@@ -138,7 +138,7 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
     this.abort?.(new Error('client closed the connection'));
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+  onHeaders(statusCode: number, rawHeaders: string[], resume: () => void): boolean {
     if (statusCode < 200) return true;
     this.resume = resume;
     const { ctx } = this;
@@ -278,17 +278,16 @@ class UpstreamHandler implements Dispatcher.DispatchHandler {
 }
 
 /**
- * The upstream's raw headers as a flat [name, value, …] list for writeHead, names in lower case
- * (undici's lookup gives the usual names without making a string),
+ * The upstream's raw headers as a flat [name, value, …] list for writeHead, names in lower case,
  * without hop-by-hop headers, with the gateway's own headers (X-RateLimit-*) in place of any the
  * upstream sent under the same name.
  */
-function forwardedRawResponseHeaders(raw: Array<Buffer | string>, own: Record<string, string> | undefined): string[] {
+function forwardedRawResponseHeaders(raw: string[], own: Record<string, string> | undefined): string[] {
   let out: string[] = [];
   let connection: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = undiciUtil.headerNameToString(raw[i]);
-    const value = text(raw[i + 1]);
+    const name = raw[i].toLowerCase();
+    const value = raw[i + 1];
     if (name === 'connection') connection = connection === undefined ? value : `${connection},${value}`;
     if (HOP_BY_HOP.has(name) || (own !== undefined && Object.hasOwn(own, name))) continue;
     out.push(name, value);
@@ -300,12 +299,12 @@ function forwardedRawResponseHeaders(raw: Array<Buffer | string>, own: Record<st
   return out;
 }
 
-/** The raw headers as undici would parse them: names in lower case, repeated ones as a list. */
-function rawHeaderMap(raw: Array<Buffer | string>): IncomingHttpHeaders {
+/** The raw headers as a map: names in lower case, repeated ones as a list. */
+function rawHeaderMap(raw: string[]): IncomingHttpHeaders {
   const map: Record<string, string | string[]> = {};
   for (let i = 0; i < raw.length; i += 2) {
-    const name = undiciUtil.headerNameToString(raw[i]);
-    const value = text(raw[i + 1]);
+    const name = raw[i].toLowerCase();
+    const value = raw[i + 1];
     const known = Object.hasOwn(map, name) ? map[name] : undefined;
     if (known === undefined) map[name] = value;
     else if (typeof known === 'string') map[name] = [known, value];
@@ -317,8 +316,4 @@ function rawHeaderMap(raw: Array<Buffer | string>): IncomingHttpHeaders {
 function contentLength(flat: string[]): number {
   for (let i = 0; i < flat.length; i += 2) if (flat[i] === 'content-length') return Number(flat[i + 1]);
   return -1;
-}
-
-function text(value: Buffer | string): string {
-  return typeof value === 'string' ? value : value.toString('latin1');
 }

@@ -1,0 +1,43 @@
+import type { HeaderMap } from '../forward-headers';
+import { UpstreamError } from './upstream-error';
+
+/** RFC 9110 token: a method or a header name */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** what a header value may not hold (as Node's own http: CR, LF, NUL and other controls) */
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** a request target of visible bytes only (as undici) */
+const INVALID_PATH = /[^\u0021-\u00ff]/;
+/** headers of the connection, which the client sets itself (the chain removed the client's; a transform may add them again) */
+const CONNECTION_SCOPED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade', 'expect', 'host', 'content-length']);
+/** methods whose request is expected to carry a body: without one, they state a length of 0 (as undici) */
+const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * The request line and headers of an HTTP/1.1 request, ready to write (latin1). `host` is the
+ * `Host` to send unless the headers carry one (an API that preserves the client's); `length` is
+ * the body's length in bytes, or 'chunked' for a body streamed without a stated length. A
+ * method, target or header that could split the request (a CR or LF from a tenant's transform)
+ * is refused with UPSTREAM_INVALID_REQUEST, never sent.
+ */
+export function requestHead(method: string, path: string, host: string, headers: HeaderMap, length: number | 'chunked' | undefined): string {
+  if (!TOKEN.test(method)) throw new UpstreamError(`invalid request method '${method}'`, 'UPSTREAM_INVALID_REQUEST');
+  if (path === '' || INVALID_PATH.test(path)) throw new UpstreamError('invalid request target', 'UPSTREAM_INVALID_REQUEST');
+  const ownHost = headers.host;
+  let head = `${method} ${path} HTTP/1.1\r\nhost: ${typeof ownHost === 'string' ? checkedValue('host', ownHost) : host}\r\n`;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || CONNECTION_SCOPED.has(name)) continue;
+    if (!TOKEN.test(name)) throw new UpstreamError(`invalid request header name '${name}'`, 'UPSTREAM_INVALID_REQUEST');
+    if (typeof value === 'string') head += `${name}: ${checkedValue(name, value)}\r\n`;
+    else for (const one of value) head += `${name}: ${checkedValue(name, one)}\r\n`;
+  }
+  if (length === 'chunked') head += 'transfer-encoding: chunked\r\n';
+  else if (length !== undefined) head += `content-length: ${length}\r\n`;
+  else if (PAYLOAD_METHODS.has(method)) head += 'content-length: 0\r\n';
+  return `${head}\r\n`;
+}
+
+function checkedValue(name: string, value: string): string {
+  if (INVALID_VALUE.test(value)) throw new UpstreamError(`invalid value of request header '${name}'`, 'UPSTREAM_INVALID_REQUEST');
+  return value;
+}

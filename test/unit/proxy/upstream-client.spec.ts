@@ -1,0 +1,221 @@
+import { strict as assert } from 'node:assert';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type Server, type Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { buildConnector } from 'undici';
+import { UpstreamPool } from '../../../services/proxy/pipeline/upstream-client/upstream-pool';
+import { eventually } from '../../support/eventually';
+import { startUpstream, type Upstream } from '../../support/upstream';
+import { exchange, headerOf } from '../../support/upstream-exchange';
+
+/** A TCP server answering each request's bytes with `answer` (raw HTTP), recording every connection. */
+async function rawServer(answer: (request: string, socket: Socket, index: number) => void): Promise<{ port: number; connections: Socket[]; requests: string[]; close(): Promise<void> }> {
+  const connections: Socket[] = [];
+  const requests: string[] = [];
+  const server: Server = createServer((socket) => {
+    connections.push(socket);
+    let buffered = '';
+    socket.on('data', (data) => {
+      buffered += data.toString('latin1');
+      // one request per head (these tests send no bodies to raw servers)
+      while (buffered.includes('\r\n\r\n')) {
+        const end = buffered.indexOf('\r\n\r\n') + 4;
+        const request = buffered.slice(0, end);
+        buffered = buffered.slice(end);
+        requests.push(request);
+        answer(request, socket, requests.length - 1);
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    connections,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of connections) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const OK = 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok';
+
+describe('proxy: upstream client (HTTP/1.1 pool)', () => {
+  let pool: UpstreamPool | undefined;
+  let upstream: Upstream | undefined;
+  const closers: Array<() => Promise<void>> = [];
+  const poolFor = (port: number, maxConnections = 8) => {
+    pool = new UpstreamPool(`http://127.0.0.1:${port}`, { connect: buildConnector({}), maxConnections, keepAliveMaxMs: 30_000 });
+    return pool;
+  };
+
+  afterEach(async () => {
+    pool?.destroy();
+    pool = undefined;
+    await upstream?.close();
+    upstream = undefined;
+    for (const close of closers.splice(0)) await close();
+  });
+
+  it('sends the method, target, Host and headers, and hands over the status, headers and body', async () => {
+    upstream = await startUpstream();
+    upstream.respondWith((req, res) => {
+      res.writeHead(201, { 'X-Answer': 'yes' });
+      res.end(`${req.method} ${req.url} ${req.headers.host} ${req.headers['x-client']}`);
+    });
+    const http = poolFor(upstream.port);
+    for (let i = 0; i < 3; i++) {
+      const response = await exchange(http, { method: 'DELETE', path: `/items/${i}?q=1`, headers: { 'x-client': ['a', 'b'] } });
+      assert.equal(response.statusCode, 201);
+      assert.equal(headerOf(response, 'x-answer'), 'yes');
+      assert.equal(response.body, `DELETE /items/${i}?q=1 127.0.0.1:${upstream.port} a, b`);
+    }
+    assert.equal(http.busy, false);
+  });
+
+  it('keeps one connection for requests one after the other', async () => {
+    const raw = await rawServer((_request, socket) => socket.write(OK));
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    for (let i = 0; i < 5; i++) assert.equal((await exchange(http, { path: `/${i}` })).body, 'ok');
+    assert.equal(raw.connections.length, 1);
+  });
+
+  it('sends a held body with its length, and a streamed body of unknown length chunked', async () => {
+    upstream = await startUpstream();
+    upstream.respondWith((req, res) => res.end(`${req.headers['content-length'] ?? '-'} ${req.headers['transfer-encoding'] ?? '-'} ${req.body}`));
+    const http = poolFor(upstream.port);
+    const held = await exchange(http, { method: 'POST', path: '/', body: Buffer.from('héllo') });
+    assert.equal(held.body, '6 - héllo');
+    const stream = new PassThrough();
+    const streamed = exchange(http, { method: 'PUT', path: '/', body: stream as unknown as IncomingMessage });
+    stream.write('first ');
+    setImmediate(() => stream.end('second'));
+    assert.equal((await streamed).body, '- chunked first second');
+    const empty = await exchange(http, { method: 'POST', path: '/' });
+    assert.equal(empty.body, '0 - ', 'a POST without a body states a length of 0');
+  });
+
+  it('reads chunked bodies, bodies ended by the close, HEAD answers and 1xx before the answer', async () => {
+    const raw = await rawServer((request, socket) => {
+      if (request.startsWith('GET /chunked')) socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n');
+      else if (request.startsWith('HEAD')) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n');
+      else if (request.startsWith('GET /continue')) socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\ndone');
+      else if (request.startsWith('GET /until-close')) socket.end('HTTP/1.1 200 OK\r\n\r\nall of it');
+    });
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    assert.equal((await exchange(http, { path: '/chunked' })).body, 'abcde');
+    const head = await exchange(http, { method: 'HEAD', path: '/' });
+    assert.equal(headerOf(head, 'content-length'), '1000');
+    assert.equal(head.body, '');
+    const continued = await exchange(http, { path: '/continue' });
+    assert.deepEqual(continued.informational, [100]);
+    assert.equal(continued.body, 'done');
+    assert.equal(raw.connections.length, 1, 'the same connection carried them all');
+    assert.equal((await exchange(http, { path: '/until-close' })).body, 'all of it');
+  });
+
+  it('refuses a header that would split the request, sending nothing', async () => {
+    const raw = await rawServer((_request, socket) => socket.write(OK));
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    await assert.rejects(exchange(http, { path: '/', headers: { 'x-evil': 'a\r\nx-injected: 1' } }), { code: 'UPSTREAM_INVALID_REQUEST' });
+    await assert.rejects(exchange(http, { path: '/a b' }), { code: 'UPSTREAM_INVALID_REQUEST' });
+    await assert.rejects(exchange(http, { path: '/', headers: { 'bad name': 'x' } }), { code: 'UPSTREAM_INVALID_REQUEST' });
+    assert.equal(raw.requests.length, 0);
+  });
+
+  it('times out an upstream slow to send its headers, and one that stops in the middle of its body', async () => {
+    const raw = await rawServer((request, socket) => {
+      if (request.startsWith('GET /half')) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc');
+    });
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    const started = Date.now();
+    await assert.rejects(exchange(http, { path: '/silent', timeoutMs: 200 }), { code: 'UPSTREAM_HEADERS_TIMEOUT' });
+    assert.ok(Date.now() - started >= 190);
+    await assert.rejects(exchange(http, { path: '/half', timeoutMs: 200 }), { code: 'UPSTREAM_BODY_TIMEOUT' });
+  });
+
+  it('sends an idempotent request again on a new connection when a reused one closes before answering, once', async () => {
+    // The second request on each connection is dropped with the connection: the keep-alive race.
+    const perConnection = new Map<Socket, number>();
+    const raw = await rawServer((_request, socket) => {
+      const seen = (perConnection.get(socket) ?? 0) + 1;
+      perConnection.set(socket, seen);
+      if (seen === 1) socket.write(OK);
+      else socket.destroy();
+    });
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    assert.equal((await exchange(http, { path: '/1' })).body, 'ok');
+    assert.equal((await exchange(http, { path: '/2' })).body, 'ok', 'sent again on a new connection');
+    assert.equal(raw.connections.length, 2);
+    await assert.rejects(exchange(http, { method: 'POST', path: '/3', body: Buffer.from('x') }), { code: 'UPSTREAM_CLOSED' });
+    assert.equal(raw.requests.filter((request) => request.startsWith('POST')).length, 1, 'a POST is never sent twice');
+  });
+
+  it('does not reuse a connection the upstream closes, nor one past its announced keep-alive timeout', async () => {
+    const raw = await rawServer((request, socket) => {
+      if (request.startsWith('GET /close')) socket.write('HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 2\r\n\r\nok');
+      else socket.write('HTTP/1.1 200 OK\r\nkeep-alive: timeout=1\r\ncontent-length: 2\r\n\r\nok');
+    });
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    await exchange(http, { path: '/close' });
+    await exchange(http, { path: '/close' });
+    assert.equal(raw.connections.length, 2);
+    // timeout=1 s is within undici's 2 s margin: each answer closes its connection
+    await exchange(http, { path: '/short' });
+    await exchange(http, { path: '/short' });
+    assert.equal(raw.connections.length, 4);
+    await eventually(() => assert.equal(http.busy, false));
+  });
+
+  it('holds at most maxConnections, and the waiting requests go in turn', async () => {
+    const raw = await rawServer((_request, socket) => setTimeout(() => socket.write(OK), 20));
+    closers.push(raw.close);
+    const http = poolFor(raw.port, 2);
+    const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => exchange(http, { path: `/${i}` })));
+    assert.deepEqual(answers.map((answer) => answer.body), ['ok', 'ok', 'ok', 'ok', 'ok']);
+    assert.equal(raw.connections.length, 2);
+  });
+
+  it('an abort ends the exchange once, with the abort\'s error, and closes its connection', async () => {
+    const raw = await rawServer(() => undefined);
+    closers.push(raw.close);
+    const http = poolFor(raw.port, 1);
+    let abortFirst: ((err?: Error) => void) | undefined;
+    let abortQueued: ((err?: Error) => void) | undefined;
+    const first = exchange(http, { path: '/never' }, (abort) => (abortFirst = abort));
+    const queued = exchange(http, { path: '/queued' }, (abort) => (abortQueued = abort));
+    await eventually(() => assert.equal(raw.requests.length, 1));
+    abortQueued!(new Error('client left'));
+    await assert.rejects(queued, /client left/);
+    abortFirst!(new Error('too large'));
+    await assert.rejects(first, /too large/);
+    await eventually(() => assert.equal(raw.connections[0].destroyed || raw.connections[0].readableEnded, true));
+    assert.equal(raw.requests.length, 1, 'the queued request was never sent');
+    await eventually(() => assert.equal(http.busy, false));
+  });
+
+  it('fails with the connection error when nothing listens', async () => {
+    const server: HttpServer = createHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await assert.rejects(exchange(poolFor(port), { path: '/' }), { code: 'ECONNREFUSED' });
+  });
+
+  it('fails on an answer that is not HTTP', async () => {
+    const raw = await rawServer((_request, socket) => socket.write('SSH-2.0-OpenSSH\r\n\r\n'));
+    closers.push(raw.close);
+    await assert.rejects(exchange(poolFor(raw.port), { path: '/' }), { code: 'UPSTREAM_INVALID_RESPONSE' });
+  });
+});
