@@ -213,6 +213,18 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     await assert.rejects(exchange(poolFor(port), { path: '/' }), { code: 'ECONNREFUSED' });
   });
 
+  it('never hands a second answer to one request to the next request', async () => {
+    const raw = await rawServer((request, socket) => {
+      if (request.startsWith('GET /twice')) socket.write(`${OK}HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nsmuggl`);
+      else socket.write('HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nmine');
+    });
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    assert.equal((await exchange(http, { path: '/twice' })).body, 'ok');
+    assert.equal((await exchange(http, { path: '/next' })).body, 'mine');
+    assert.equal(raw.connections.length, 2, 'the connection that answered twice was closed');
+  });
+
   it('fails on an answer that is not HTTP', async () => {
     const raw = await rawServer((_request, socket) => socket.write('SSH-2.0-OpenSSH\r\n\r\n'));
     closers.push(raw.close);

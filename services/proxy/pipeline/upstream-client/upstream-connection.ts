@@ -50,6 +50,11 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
   /** Date.now() before which it may carry another exchange */
   reusableUntil = 0;
   private destroyed = false;
+  /** inside the parser: a finished exchange releases the connection only once the bytes read have all been parsed */
+  private parsing = false;
+  private releaseWhenParsed = false;
+  /** the upstream sent a response nobody asked for (more than one answer to a request) */
+  private unasked = false;
 
   constructor(
     private readonly socket: Socket,
@@ -113,7 +118,10 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
 
   onResponseHead(statusCode: number, rawHeaders: string[], upgrade: boolean, keepAlive: boolean): boolean {
     const exchange = this.exchange;
-    if (!exchange) return true;
+    if (!exchange) {
+      this.unasked = true;
+      return true;
+    }
     if (upgrade || statusCode === 101) {
       this.failExchange(new UpstreamError('the upstream switched protocols on a request that did not ask to', 'UPSTREAM_INVALID_RESPONSE'), false);
       return true;
@@ -156,14 +164,22 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
       this.socket.resume();
     }
     this.reusableUntil = Date.now() + this.keepAliveMs;
-    this.owner.released(this);
+    if (this.parsing) this.releaseWhenParsed = true;
+    else this.owner.released(this);
   }
 
   private read(data: Buffer): void {
     // Bytes while nothing was asked: the upstream is not speaking HTTP/1.1 as agreed.
     if (!this.exchange) return this.destroy();
+    this.parsing = true;
     const err = this.parser.execute(data);
+    this.parsing = false;
     if (err && this.exchange) this.failExchange(new UpstreamError(`invalid response from the upstream (${(err as { code?: string }).code ?? err.message})`, 'UPSTREAM_INVALID_RESPONSE'), false);
+    if (!this.releaseWhenParsed) return;
+    this.releaseWhenParsed = false;
+    // Bytes past the answer (a second response to one request) must not be taken for the next request's.
+    if (this.unasked || err) this.destroy();
+    else if (!this.destroyed) this.owner.released(this);
   }
 
   /** The upstream closed its side: a body delimited by the close ends here; any other response was cut short. */
