@@ -18,8 +18,8 @@ export interface UpstreamPoolOptions {
  * The gateway's HTTP/1.1 client for one upstream origin: keep-alive connections reused most
  * recently used first, up to `maxConnections`, then a queue. It does what the proxy needs and
  * no more (one request per connection at a time, a held or streamed body, the response handed
- * over as it is parsed), which costs about a third of the CPU of a general-purpose client per
- * request (see the README's performance section).
+ * over as it is parsed). In place of undici's Pool it took about a fifth off the gateway's CPU
+ * time per proxied request (`npm run bench:proxy-cost`, keyless 58.9 → 46.4 µs).
  */
 export class UpstreamPool implements ConnectionOwner {
   private readonly idle: UpstreamConnection[] = [];
