@@ -101,6 +101,23 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     assert.equal(empty.body, '0 - ', 'a POST without a body states a length of 0');
   });
 
+  it('hands over an answer that comes before the whole body was sent, then drops the rest of the body and the connection', async () => {
+    const body = new PassThrough();
+    const raw = await rawServer((_request, socket) => {
+      // as if the upstream's socket were full: the client's body is paused when the answer comes
+      body.pause();
+      socket.write('HTTP/1.1 413 Payload Too Large\r\ncontent-length: 0\r\n\r\n');
+    });
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    body.pause();
+    body.write('the start of a long body');
+    const response = await exchange(http, { method: 'POST', path: '/', headers: { 'content-length': '1000000' }, body: body as unknown as IncomingMessage });
+    assert.equal(response.statusCode, 413);
+    assert.equal(body.readableFlowing, true, 'the rest of the body is read and dropped');
+    await eventually(() => assert.equal(raw.connections[0].destroyed || raw.connections[0].readableEnded, true));
+  });
+
   it('reads chunked bodies, bodies ended by the close, HEAD answers and 1xx before the answer', async () => {
     const raw = await rawServer((request, socket) => {
       if (request.startsWith('GET /chunked')) socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n');

@@ -295,6 +295,9 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
       body.off('end', onEnd);
       body.off('close', onClose);
       socket.off('drain', onDrain);
+      // Not sent whole (the upstream answered early, or failed): the rest is read and dropped, so
+      // the client's connection is not left waiting on a paused body.
+      if (!body.readableEnded) body.resume();
     };
     this.stopStreaming = stop;
     if (body.readableEnded) return onEnd();
@@ -302,5 +305,7 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     body.on('end', onEnd);
     body.on('close', onClose);
     socket.on('drain', onDrain);
+    // a 'data' listener does not restart a body something paused before
+    body.resume();
   }
 }
