@@ -3,7 +3,6 @@
  * It is not a documented API (`_http_common`), so this file is the only one that touches it:
  * a Node upgrade that changes it breaks here, and the upstream-client tests say so at once.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { HTTPParser } = require('_http_common') as { HTTPParser: NativeParserClass };
 
 interface NativeParser {
