@@ -66,14 +66,16 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     upstream = await startUpstream();
     upstream.respondWith((req, res) => {
       res.writeHead(201, { 'X-Answer': 'yes' });
-      res.end(`${req.method} ${req.url} ${req.headers.host} ${req.headers['x-client']}`);
+      res.end(`${req.method} ${req.url} ${req.headers.host} ${req.headers['x-client']} ${req.headers['x-count']}`);
     });
     const http = poolFor(upstream.port);
     for (let i = 0; i < 3; i++) {
-      const response = await exchange(http, { method: 'DELETE', path: `/items/${i}?q=1`, headers: { 'x-client': ['a', 'b'] } });
+      // a plugin in JavaScript may set a number as a header's value
+      const headers = { 'x-client': ['a', 'b'], 'x-count': i as unknown as string };
+      const response = await exchange(http, { method: 'DELETE', path: `/items/${i}?q=1`, headers });
       assert.equal(response.statusCode, 201);
       assert.equal(headerOf(response, 'x-answer'), 'yes');
-      assert.equal(response.body, `DELETE /items/${i}?q=1 127.0.0.1:${upstream.port} a, b`);
+      assert.equal(response.body, `DELETE /items/${i}?q=1 127.0.0.1:${upstream.port} a, b ${i}`);
     }
     assert.equal(http.busy, false);
   });

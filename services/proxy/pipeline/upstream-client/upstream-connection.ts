@@ -69,7 +69,8 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
   }
 
   /** Writes the exchange's request; its response goes to its handler. */
-  send(exchange: Exchange, head: string): void {
+  send(exchange: Exchange): void {
+    const head = exchange.head;
     this.exchange = exchange;
     exchange.carrier = this;
     const { request } = exchange;

@@ -63,7 +63,7 @@ export class UpstreamPool implements ConnectionOwner {
     const now = Date.now();
     let connection: UpstreamConnection | undefined;
     while ((connection = this.idle.pop()) !== undefined) {
-      if (connection.reusableUntil > now) return connection.send(exchange, exchange.head);
+      if (connection.reusableUntil > now) return connection.send(exchange);
       connection.destroy();
     }
     this.openOrQueue(exchange);
@@ -100,7 +100,7 @@ export class UpstreamPool implements ConnectionOwner {
   released(connection: UpstreamConnection): void {
     if (this.closing) return connection.destroy();
     const next = this.queue.shift();
-    if (next) return connection.send(next, next.head);
+    if (next) return connection.send(next);
     this.idle.push(connection);
   }
 
@@ -141,7 +141,7 @@ export class UpstreamPool implements ConnectionOwner {
     this.connections.add(connection);
     // Aborted while connecting: the new connection serves the next request instead.
     if (exchange.ended) return this.released(connection);
-    connection.send(exchange, exchange.head);
+    connection.send(exchange);
   }
 
   /** A connection closed or failed to open: room for a waiting request, or the end of closing. */
