@@ -52,6 +52,9 @@ export const COLUMN = {
 
 export const RECORD_WIDTH = 19;
 
+/** Value arrays a builder keeps for its next batches (recycle()): the one in flight, and a slow store's few more. */
+const MAX_SPARES = 4;
+
 /** The columns that index `strings`. */
 export const STRING_COLUMNS = [COLUMN.api_id, COLUMN.api_name, COLUMN.org_id, COLUMN.path, COLUMN.raw_path, COLUMN.method, COLUMN.key_hash, COLUMN.alias, COLUMN.oauth_client_id, COLUMN.ip_address, COLUMN.user_agent, COLUMN.iso_country, COLUMN.tags] as const;
 
@@ -64,6 +67,8 @@ export class AnalyticsBatchBuilder {
   private used = 0;
   private since = 0;
   private size = 0;
+  /** value arrays of full batches given back (recycle()), written into by the next batches */
+  private readonly spares: number[][] = [];
 
   /**
    * @param capacity records the batch will usually hold: its values are allocated at once, not
@@ -130,10 +135,20 @@ export class AnalyticsBatchBuilder {
     const batch = { strings: this.strings, values, since: this.since };
     this.strings = [];
     this.indexes = new Map();
-    this.values = newValues(this.capacity);
+    this.values = this.spares.pop() ?? newValues(this.capacity);
     this.used = 0;
     this.size = 0;
     return batch;
+  }
+
+  /**
+   * Gives back the values of a full batch this builder made, once nothing reads that batch any
+   * more: a following batch is written into them instead of a new array. A full batch's values
+   * (1,000 records: 19,000 numbers, 150 KB) are a large object to V8, and allocating one takes
+   * about 0.15 ms, on the request whose record fills the batch.
+   */
+  recycle(values: number[]): void {
+    if (this.capacity > 0 && values.length === this.capacity * RECORD_WIDTH && this.spares.length < MAX_SPARES) this.spares.push(values);
   }
 
   private indexOf(value: string): number {

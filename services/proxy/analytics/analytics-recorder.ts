@@ -43,7 +43,7 @@ export interface RecorderOptions {
  */
 export class AnalyticsRecorder {
   /** the batch records are added to */
-  private building = new AnalyticsBatchBuilder(MAX_BATCH);
+  private readonly building = new AnalyticsBatchBuilder(MAX_BATCH);
   /** full batches (MAX_BATCH records) waiting for the next flush */
   private full: AnalyticsBatch[] = [];
   /** records held in `full` and in batches sent but not yet answered */
@@ -200,7 +200,9 @@ export class AnalyticsRecorder {
       const sent: Promise<void> = this.options
         .send(batch)
         .then(
-          () => undefined,
+          // Stored (or, for a service on another node, received): its values can take the next records.
+          () => this.building.recycle(batch.values),
+          // Not recycled: a call that timed out may still be read by a service on this node.
           (err: unknown) => this.drop(records, `analytics service unreachable (${(err as Error)?.message ?? err})`),
         )
         .finally(() => {

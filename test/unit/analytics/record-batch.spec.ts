@@ -42,6 +42,29 @@ describe('analytics: record batches (the format gateway nodes send)', () => {
     assert.equal(builder.count, 0, 'take() starts a new batch');
   });
 
+  it('writes a following batch into the values of a full batch given back, and of a full one only', () => {
+    const builder = new AnalyticsBatchBuilder(2);
+    builder.add(record({ path: '/1' }));
+    builder.add(record({ path: '/2' }));
+    const first = builder.take();
+    builder.recycle(first.values);
+    // the batch after first was started at first's take(), in a new array: the one after it reuses first's
+    builder.add(record({ path: '/3' }));
+    builder.add(record({ path: '/4' }));
+    assert.notEqual(builder.take().values, first.values);
+    builder.add(record({ path: '/5', tags: [] }));
+    builder.add(record({ path: '/6' }));
+    const third = builder.take();
+    assert.equal(third.values, first.values);
+    assert.deepEqual(recordsOf(third), [record({ path: '/5', tags: [] }), record({ path: '/6' })]);
+    builder.add(record());
+    const partial = builder.take();
+    builder.recycle(partial.values);
+    builder.add(record());
+    builder.add(record());
+    assert.notEqual(builder.take().values, partial.values, 'a partial batch\'s values were cut to its records');
+  });
+
   it('finds what is wrong with a batch from another node', () => {
     const good = batchOf([record(), record({ tags: [] })]);
     assert.equal(batchProblem(good), undefined);

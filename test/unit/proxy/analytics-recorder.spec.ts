@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
-import { recordsOf } from '../../../contracts/analytics/record-batch';
+import { recordsOf, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 import { COUNTERS, valueOf } from '../../../lib/observability/counters';
 import { AnalyticsRecorder, MAX_BATCH } from '../../../services/proxy/analytics/analytics-recorder';
 import { countryLookup } from '../../../services/proxy/analytics/geoip';
@@ -105,6 +105,48 @@ describe('proxy: AnalyticsRecorder', () => {
     }
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(batches, [MAX_BATCH, 1], 'the full batch left without waiting for the interval');
+  });
+
+  it('writes a following batch into the values of a full batch the service has stored, never of one in flight or failed', async () => {
+    const sent: AnalyticsBatch[] = [];
+    const settle: Array<(stored: boolean) => void> = [];
+    recorder = new AnalyticsRecorder({
+      send: (batch) => {
+        sent.push(batch);
+        return new Promise<void>((resolve, reject) => settle.push((stored) => (stored ? resolve() : reject(new Error('Request timed out')))));
+      },
+      logger,
+      flushIntervalMs: 60_000,
+      bufferSize: 10 * MAX_BATCH,
+    });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const fillBatch = async (path: string) => {
+      for (let i = 0; i < MAX_BATCH; i++) {
+        const one = request(path);
+        observe(recorder!, one);
+        one.finish();
+      }
+      await turn();
+    };
+    await fillBatch('/first');
+    await fillBatch('/second');
+    assert.notEqual(sent[1].values, sent[0].values, 'the first batch is in flight: its values are left alone');
+    settle[0](false);
+    await turn();
+    await fillBatch('/third');
+    assert.ok(sent[2].values !== sent[0].values && sent[2].values !== sent[1].values, 'a batch whose call failed may still be read by a service on this node');
+    assert.ok(recordsOf(sent[0]).every((record) => record.path === '/first'));
+    settle[1](true);
+    await turn();
+    // the fourth batch was started when the third left, before the second was stored: the fifth reuses the second's values
+    await fillBatch('/fourth');
+    await fillBatch('/fifth');
+    assert.ok(sent[3].values !== sent[1].values);
+    assert.equal(sent[4].values, sent[1].values, 'the stored batch\'s values carry a following one');
+    assert.deepEqual(new Set(recordsOf(sent[4]).map((record) => record.path)), new Set(['/fifth']));
+    assert.equal(recordsOf(sent[4]).length, MAX_BATCH);
+    assert.ok(sent.slice(1).every((batch) => batch.values !== sent[0].values), 'the failed batch\'s values were never written into again');
+    for (const done of settle.slice(2)) done(true);
   });
 
   it('drops (and counts) records past the buffer, and never sends a failed batch again', async () => {
