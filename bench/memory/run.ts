@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { loadConfig } from '../../lib/config/load-config';
+import { ownPorts } from '../../lib/net/own-ports';
 import { startNode } from '../../lib/node';
 
 const UNKNOWN_TOKENS = Number(process.env.BENCH_UNKNOWN_TOKENS ?? 1_000_000);
@@ -88,12 +89,20 @@ async function main(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** An upstream that answers with its own origin. */
+/**
+ * An upstream that answers with its own origin. Not on a port number of the gw node in this
+ * process: the gateway refuses a loopback address on its own ports, whatever the address.
+ */
 async function startUpstream(host: string): Promise<{ url: string; close(): Promise<void> }> {
   let url = '';
   const server: Server = createServer((_req, res) => res.end(url));
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
-  url = `http://${host}:${(server.address() as { port: number }).port}`;
+  const { port } = server.address() as { port: number };
+  if (ownPorts().has(port)) {
+    await new Promise((resolve) => server.close(resolve));
+    return startUpstream(host);
+  }
+  url = `http://${host}:${port}`;
   return {
     url,
     close: () =>
