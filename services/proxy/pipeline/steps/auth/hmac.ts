@@ -1,7 +1,8 @@
 import type { ApiDefinition } from '../../../../../contracts/apis/api-definition';
 import type { Session } from '../../../../../contracts/keys/session';
-import { DONE } from '../../compose';
-import { findCredential, type CredentialLocations } from '../../credentials';
+import type { AuthCheckResult } from '../../../../../contracts/auth/actions';
+import { DONE, type StepResult } from '../../compose';
+import { findCredential, type CredentialLocations, type FoundCredential } from '../../credentials';
 import { GatewayMessages } from '../../gateway-errors';
 import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
@@ -33,28 +34,38 @@ export function hmacAuthenticator(definition: ApiDefinition, deps: AuthStepDeps)
     return refuse(ctx, 400, HMAC_REFUSED);
   };
 
+  /** The key of a well-formed signature is known (or the store is down): the signature is checked against it. */
+  const verify = (ctx: RequestContext, fields: SignatureFields, algorithm: string, signature: Buffer, found: FoundCredential, result: AuthCheckResult | Error): StepResult | Promise<StepResult> => {
+    if (result instanceof Error) return refuse(ctx, 503, GatewayMessages.keyStoreUnavailable);
+    if (!result.ok) return refuseSignature(ctx, 'unknown keyId');
+    if (algorithm === RSA_ALGORITHM) return rsaVerifier(ctx, result.session).then((matches) => decide(ctx, fields, signature, found, result, matches));
+    return decide(ctx, fields, signature, found, result, hmacVerifier(result.session, algorithm as HmacAlgorithm));
+  };
+
+  const decide = (ctx: RequestContext, fields: SignatureFields, signature: Buffer, found: FoundCredential, result: AuthCheckResult, matches: Verifier | string | typeof DONE): typeof DONE | void => {
+    if (matches === DONE) return DONE;
+    if (typeof matches === 'string') return refuseSignature(ctx, matches);
+    if (!signatureMatches(ctx, fields, (signed) => matches(signed, signature))) return refuseSignature(ctx, 'signature does not match');
+    if (!dateWithinSkew(signedDate(ctx.req.headers)?.value, skewMs, Date.now())) return refuseSignature(ctx, 'date missing or outside the allowed clock skew');
+    return admit(ctx, deps, result, strip ? [where, found] : undefined);
+  };
+
   return {
     mode: 'hmac_key',
-    step: async (ctx) => {
+    // Synchronous when the key's session is cached and the signature is an HMAC: no promise on the request's way then.
+    step: (ctx) => {
       if (ctx.endpoint.kind === 'ignored') return;
       const found = findCredential(ctx, where);
       const fields = found ? parseSignatureHeader(found.value) : undefined;
-      if (!fields) return refuseSignature(ctx, found ? 'malformed signature header' : 'no signature header');
+      if (!found || !fields) return refuseSignature(ctx, found ? 'malformed signature header' : 'no signature header');
       // No algorithm named: the reference signs with hmac-sha1, unless it limits the algorithms.
       const algorithm = fields.algorithm === '' && !allowed ? 'hmac-sha1' : fields.algorithm;
       if (!(algorithm in HMAC_ALGORITHMS || algorithm === RSA_ALGORITHM) || (allowed && !allowed.has(algorithm))) return refuseSignature(ctx, `algorithm not allowed: ${fields.algorithm}`);
       const signature = signatureBytes(fields.signature);
       if (!signature) return refuseSignature(ctx, 'signature is not base64');
-
-      const result = await checkCredential(deps, { kind: 'token', key: fields.keyId });
-      if (result instanceof Error) return refuse(ctx, 503, GatewayMessages.keyStoreUnavailable);
-      if (!result.ok) return refuseSignature(ctx, 'unknown keyId');
-      const matches = algorithm === RSA_ALGORITHM ? await rsaVerifier(ctx, result.session) : hmacVerifier(result.session, algorithm as HmacAlgorithm);
-      if (matches === DONE) return DONE;
-      if (typeof matches === 'string') return refuseSignature(ctx, matches);
-      if (!signatureMatches(ctx, fields, (signed) => matches(signed, signature))) return refuseSignature(ctx, 'signature does not match');
-      if (!dateWithinSkew(signedDate(ctx.req.headers)?.value, skewMs, Date.now())) return refuseSignature(ctx, 'date missing or outside the allowed clock skew');
-      return admit(ctx, deps, result, strip && found ? [where, found] : undefined);
+      const result = checkCredential(deps, { kind: 'token', key: fields.keyId });
+      if (result instanceof Promise) return result.then((settled) => verify(ctx, fields, algorithm, signature, found, settled));
+      return verify(ctx, fields, algorithm, signature, found, result);
     },
   };
 

@@ -99,8 +99,22 @@ export function hmacMatches(algorithm: HmacAlgorithm, secret: string, signed: st
  * not parse as an HTTP date (`Mon, 02 Jan 2006 15:04:05 GMT`) always fails, as in the reference.
  */
 export function dateWithinSkew(value: string | undefined, allowedSkewMs: number, now: number): boolean {
-  if (value === undefined || !/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} (?:[A-Za-z]{1,5}|[+-]\d{2}(?::?\d{2})?)$/.test(value.trim())) return false;
-  const at = Date.parse(value);
+  if (value === undefined) return false;
+  const at = httpDateMs(value);
   if (Number.isNaN(at)) return false;
   return allowedSkewMs <= 0 || Math.abs(now - at) <= allowedSkewMs;
+}
+
+const HTTP_DATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} (?:[A-Za-z]{1,5}|[+-]\d{2}(?::?\d{2})?)$/;
+/** The date read last and its epoch ms: the requests signed within one second carry the same date. */
+let lastDate: string | undefined;
+let lastDateMs = NaN;
+
+/** Epoch ms of an HTTP date; NaN when it is not one. */
+function httpDateMs(value: string): number {
+  if (value === lastDate) return lastDateMs;
+  const at = HTTP_DATE.test(value.trim()) ? Date.parse(value) : NaN;
+  lastDate = value;
+  lastDateMs = at;
+  return at;
 }
