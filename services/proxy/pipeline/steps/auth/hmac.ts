@@ -42,6 +42,7 @@ export function hmacAuthenticator(definition: ApiDefinition, deps: AuthStepDeps)
     return decide(ctx, fields, signature, found, result, hmacVerifier(result.session, algorithm as HmacAlgorithm));
   };
 
+  /** Whether the signature and its date hold, with the key's verifier (or why it has none). */
   const decide = (ctx: RequestContext, fields: SignatureFields, signature: Buffer, found: FoundCredential, result: AuthCheckResult, matches: Verifier | string | typeof DONE): typeof DONE | void => {
     if (matches === DONE) return DONE;
     if (typeof matches === 'string') return refuseSignature(ctx, matches);
