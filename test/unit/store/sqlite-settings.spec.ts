@@ -1,0 +1,40 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Knex } from 'knex';
+import { openDatabase } from '../../../lib/store/database';
+
+/** A pragma's value on the embedded database's one connection. */
+async function pragma(db: Knex, name: string): Promise<unknown> {
+  const rows = (await db.raw(`pragma ${name}`)) as Array<Record<string, unknown>>;
+  return rows[0][name];
+}
+
+describe('store: the embedded SQLite database', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gw-sqlite-settings-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('commits in WAL mode with synchronous NORMAL, in a new file and in one opened again', async () => {
+    const url = `sqlite:${join(dir, 'gw.sqlite')}`;
+    const created = openDatabase(url);
+    try {
+      await created.raw('create table t (a integer)');
+      assert.equal(await pragma(created, 'journal_mode'), 'wal');
+      // 1: NORMAL (2 would be FULL)
+      assert.equal(await pragma(created, 'synchronous'), 1);
+    } finally {
+      await created.destroy();
+    }
+    const reopened = openDatabase(url);
+    try {
+      assert.equal(await pragma(reopened, 'journal_mode'), 'wal');
+      assert.equal(await pragma(reopened, 'synchronous'), 1);
+    } finally {
+      await reopened.destroy();
+    }
+  });
+});
