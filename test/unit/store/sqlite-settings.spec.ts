@@ -18,13 +18,14 @@ describe('store: the embedded SQLite database', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('commits in WAL mode with synchronous NORMAL, in a new file and in one opened again', async () => {
+  it('commits in WAL mode with synchronous NORMAL, in a new file from its first statement on, and in a file opened again', async () => {
     const url = `sqlite:${join(dir, 'gw.sqlite')}`;
     const created = openDatabase(url);
     try {
+      // 1: NORMAL (2 would be FULL, which a new file had until its first write)
+      assert.equal(await pragma(created, 'synchronous'), 1);
       await created.raw('create table t (a integer)');
       assert.equal(await pragma(created, 'journal_mode'), 'wal');
-      // 1: NORMAL (2 would be FULL)
       assert.equal(await pragma(created, 'synchronous'), 1);
     } finally {
       await created.destroy();
