@@ -42,14 +42,16 @@ export function compileTracking(definition: ApiDefinition): ApiTracking {
     expireAfter: Number.isFinite(expire) && expire > 0 ? expire : 0,
     decide(versionName, method, relativePath) {
       const tracking = (versionName !== undefined ? versions.get(versionName) : undefined) ?? fallback;
-      if (tracking.doNotTrack.some((one) => matches(one, method, relativePath))) return undefined;
-      return tracking.track.length === 0 || tracking.track.some((one) => matches(one, method, relativePath));
+      if (anyMatches(tracking.doNotTrack, method, relativePath)) return undefined;
+      return tracking.track.length === 0 || anyMatches(tracking.track, method, relativePath);
     },
   };
 }
 
-function matches(matcher: EndpointMatcher, method: string, relativePath: string): boolean {
-  return (matcher.method === '' || matcher.method === method) && matcher.pattern.test(relativePath);
+/** A loop rather than `some` with an arrow: this runs for every tracked request, and the arrows were two closures each time. */
+function anyMatches(matchers: EndpointMatcher[], method: string, relativePath: string): boolean {
+  for (const matcher of matchers) if ((matcher.method === '' || matcher.method === method) && matcher.pattern.test(relativePath)) return true;
+  return false;
 }
 
 function compileVersion(version: Record<string, unknown>): VersionTracking {
