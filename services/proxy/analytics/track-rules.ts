@@ -48,7 +48,7 @@ export function compileTracking(definition: ApiDefinition): ApiTracking {
   };
 }
 
-/** A loop rather than `some` with an arrow: this runs for every tracked request, and the arrows were two closures each time. */
+/** A loop rather than `some` with an arrow: this runs for every tracked request, and an arrow over the request's values is a closure allocated each time. */
 function anyMatches(matchers: EndpointMatcher[], method: string, relativePath: string): boolean {
   for (const matcher of matchers) if ((matcher.method === '' || matcher.method === method) && matcher.pattern.test(relativePath)) return true;
   return false;
