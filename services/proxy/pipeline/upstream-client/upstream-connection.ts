@@ -50,8 +50,7 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
   /** Date.now() before which it may carry another exchange */
   reusableUntil = 0;
   private destroyed = false;
-  /** inside the parser: a finished exchange releases the connection only once the bytes read have all been parsed */
-  private parsing = false;
+  /** a finished exchange releases the connection only once the bytes read with its end have all been parsed */
   private releaseWhenParsed = false;
   /** the upstream sent a response nobody asked for (more than one answer to a request) */
   private unasked = false;
@@ -62,7 +61,7 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     private readonly keepAliveMaxMs: number,
   ) {
     this.keepAliveMs = keepAliveMaxMs;
-    socket.on('data', (data: Buffer) => this.read(data));
+    this.parser.attach(socket, (err) => this.parsed(err));
     socket.on('end', () => this.upstreamEnded());
     socket.on('error', (err: Error) => this.failExchange(err, true));
     socket.on('close', () => this.socketClosed());
@@ -107,7 +106,7 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     if (!this.paused) return;
     this.paused = false;
     if (this.exchange) this.arm(this.exchange.request.timeoutMs, 'UPSTREAM_BODY_TIMEOUT');
-    this.socket.resume();
+    this.parser.resume();
   }
 
   destroy(): void {
@@ -117,12 +116,14 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     this.socket.destroy();
   }
 
+  onResponseBegin(): void {
+    // Bytes of a response after the last one ended, even a head cut short: they are not the next request's.
+    if (!this.exchange) this.unasked = true;
+  }
+
   onResponseHead(statusCode: number, rawHeaders: string[], upgrade: boolean, keepAlive: boolean): boolean {
     const exchange = this.exchange;
-    if (!exchange) {
-      this.unasked = true;
-      return true;
-    }
+    if (!exchange) return true;
     if (upgrade || statusCode === 101) {
       this.failExchange(new UpstreamError('the upstream switched protocols on a request that did not ask to', 'UPSTREAM_INVALID_RESPONSE'), false);
       return true;
@@ -162,21 +163,21 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     if (!this.keepAlive || !this.requestSent) return this.destroy();
     if (this.paused) {
       this.paused = false;
-      this.socket.resume();
+      this.parser.resume();
     }
     this.reusableUntil = Date.now() + this.keepAliveMs;
-    if (this.parsing) this.releaseWhenParsed = true;
-    else this.owner.released(this);
+    // released once the rest of the bytes read with it are parsed
+    this.releaseWhenParsed = true;
   }
 
-  private read(data: Buffer): void {
-    // Bytes while nothing was asked: the upstream is not speaking HTTP/1.1 as agreed.
-    if (!this.exchange) return this.destroy();
-    this.parsing = true;
-    const err = this.parser.execute(data);
-    this.parsing = false;
+  /** The bytes of one read have been parsed. */
+  private parsed(err: Error | undefined): void {
     if (err && this.exchange) this.failExchange(new UpstreamError(`invalid response from the upstream (${(err as { code?: string }).code ?? err.message})`, 'UPSTREAM_INVALID_RESPONSE'), false);
-    if (!this.releaseWhenParsed) return;
+    // Bytes while nothing was asked: the upstream is not speaking HTTP/1.1 as agreed.
+    if (!this.releaseWhenParsed) {
+      if (!this.exchange) this.destroy();
+      return;
+    }
     this.releaseWhenParsed = false;
     // Bytes past the answer (a second response to one request) must not be taken for the next request's.
     if (this.unasked || err) this.destroy();
@@ -221,7 +222,7 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     this.paused = true;
     // A client slow to take the answer is not the upstream being slow: no body timeout meanwhile.
     this.awaiting = undefined;
-    this.socket.pause();
+    this.parser.pause();
   }
 
   /** Starts (or restarts) the timer of what is awaited now; one timer per connection, refreshed rather than replaced. */
