@@ -119,7 +119,7 @@ export class ResponseParser {
     const handle = this.consumed;
     if (!handle) return void this.socket?.pause();
     // A consumed stream's reads never reach the socket's own stream state: stopped at the source.
-    if (!handle.reading) return;
+    if (!handle.reading || this.socket?.destroyed) return;
     handle.reading = false;
     handle.readStop();
   }
