@@ -257,6 +257,18 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     assert.equal(raw.connections.length, 2);
   });
 
+  it('closes an idle connection the upstream writes to, and answers the next request on a new one', async () => {
+    const raw = await rawServer((request, socket) => socket.write(request.startsWith('GET /first') ? OK : 'HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nmine'));
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    assert.equal((await exchange(http, { path: '/first' })).body, 'ok');
+    // the answer is taken and its connection idle in the pool: now the upstream speaks unasked
+    raw.connections[0].write('HTTP/1.1 200 OK\r\ncontent-len');
+    await eventually(() => assert.ok(raw.connections[0].readableEnded || raw.connections[0].destroyed, 'the gateway closed the connection'), 2000);
+    assert.equal((await exchange(http, { path: '/next' })).body, 'mine');
+    assert.equal(raw.connections.length, 2);
+  });
+
   it('stops reading while the receiver is full, and reads the whole body on once it resumes', async () => {
     const total = 64 * 1024 * 1024;
     const piece = Buffer.alloc(64 * 1024);

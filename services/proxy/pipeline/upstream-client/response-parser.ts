@@ -101,8 +101,8 @@ export class ResponseParser {
    */
   attach(socket: Socket, parsed: (error: Error | undefined) => void): void {
     this.socket = socket;
-    const handle = (socket as unknown as { _handle?: NativeStream; encrypted?: boolean })._handle;
-    if (handle?.isStreamBase && !(socket as { encrypted?: boolean }).encrypted) {
+    const { _handle: handle, encrypted } = socket as unknown as { _handle?: NativeStream; encrypted?: boolean };
+    if (handle?.isStreamBase && !encrypted) {
       this.consumed = handle;
       this.native[HTTPParser.kOnExecute] = (result: number | Error) => parsed(result instanceof Error ? result : undefined);
       this.native.consume(handle);
