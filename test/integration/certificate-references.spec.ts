@@ -10,6 +10,8 @@ import { removeDir, startTestNode, type TestNode } from '../support/node';
  * organisation's certificate id, in any field that names one, is refused when saved, on every
  * surface, without saying whether that certificate exists.
  */
+const FINGERPRINT = 'a'.repeat(64);
+
 describe('certificate ids in API definitions', function () {
   this.timeout(30_000);
   let pki: TestPki;
@@ -22,6 +24,8 @@ describe('certificate ids in API definitions', function () {
   const upstream = 'http://127.0.0.1:9';
   const dashboard = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) =>
     http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const createApi = (tenant: Tenant, name: string, extra: Record<string, unknown> = {}) =>
+    dashboard(tenant, '/apis', { method: 'POST', body: keylessApi(name, `/${name}`, upstream, extra) });
   const refusal = (field: string, id: string) => ({
     Status: 'Error',
     Message: `${field}: certificate ${id} is not in the certificate store of this organisation`,
@@ -51,51 +55,56 @@ describe('certificate ids in API definitions', function () {
   const fields: Array<[string, string, (id: string) => Record<string, unknown>]> = [
     ['client_certificates', 'client_certificates[0]', (id) => ({ use_mutual_tls_auth: true, client_certificates: [id] })],
     ['upstream_certificates', 'upstream_certificates["*"]', (id) => ({ upstream_certificates: { '*': id } })],
-    ['pinned_public_keys', 'pinned_public_keys["api.example.com"]', (id) => ({ pinned_public_keys: { 'api.example.com': `${'a'.repeat(64)},${id}` } })],
+    // a public key fingerprint beside the id names no stored certificate
+    ['pinned_public_keys', 'pinned_public_keys["pinned.test"]', (id) => ({ pinned_public_keys: { 'pinned.test': `${FINGERPRINT},${id}` } })],
     ['certificates', 'certificates[0]', (id) => ({ certificates: [id] })],
   ];
 
   for (const [name, field, extra] of fields) {
     it(`${name}: refuses another organisation's certificate (400), accepts its own`, async () => {
-      const foreign = await dashboard(globex, '/apis', { method: 'POST', body: keylessApi(`foreign-${name}`, `/foreign-${name}`, upstream, extra(acmeCert)) });
+      const foreign = await createApi(globex, `foreign-${name}`, extra(acmeCert));
       assert.equal(foreign.status, 400);
       assert.deepEqual(foreign.json, refusal(field, acmeCert));
-      const own = await dashboard(globex, '/apis', { method: 'POST', body: keylessApi(`own-${name}`, `/own-${name}`, upstream, extra(globexCert)) });
+      const own = await createApi(globex, `own-${name}`, extra(globexCert));
       assert.equal(own.status, 200, own.text);
     });
   }
 
-  it('refuses an update that names another organisation\'s certificate, and one not in the store at all', async () => {
-    const created = await dashboard(globex, '/apis', { method: 'POST', body: keylessApi('updated', '/updated', upstream) });
+  it('refuses an update naming another organisation\'s certificate, or one not in the store at all', async () => {
+    const created = await createApi(globex, 'updated');
     assert.equal(created.status, 200, created.text);
     const { api_definition: definition } = (await dashboard(globex, `/apis/${created.json.ID}`)).json;
     const missing = `${globex.orgId}${'0'.repeat(64)}`;
     for (const id of [acmeCert, missing]) {
-      const body = { api_definition: { ...definition, use_mutual_tls_auth: true, client_certificates: [globexCert, id] } };
+      const withCerts = { ...definition, use_mutual_tls_auth: true, client_certificates: [globexCert, id] };
+      const body = { api_definition: withCerts };
       const updated = await dashboard(globex, `/apis/${created.json.ID}`, { method: 'PUT', body });
       assert.equal(updated.status, 400);
       assert.deepEqual(updated.json, refusal('client_certificates[1]', id));
     }
   });
 
-  it('refuses an OAS API whose client certificate allow list names another organisation\'s certificate', async () => {
+  it('refuses an OAS API whose client certificate allow list names another organisation\'s', async () => {
     const document = (id: string, listenPath: string) => {
       const oas = oasFixture('petstore.yaml', upstream);
       oas['x-gw-api-gateway'].server.listenPath.value = listenPath;
       oas['x-gw-api-gateway'].server.clientCertificates = { enabled: true, allowlist: [id] };
       return oas;
     };
-    const foreign = await dashboard(globex, '/apis/oas', { method: 'POST', body: document(acmeCert, '/oas-foreign/') });
+    const foreign = await dashboard(globex, '/apis/oas', { method: 'POST', body: document(acmeCert, '/oas-out/') });
     assert.equal(foreign.status, 400);
     assert.equal(foreign.json.Message, refusal('client_certificates[0]', acmeCert).Message);
-    const own = await dashboard(globex, '/apis/oas', { method: 'POST', body: document(globexCert, '/oas-own/') });
+    const own = await dashboard(globex, '/apis/oas', { method: 'POST', body: document(globexCert, '/oas-in/') });
     assert.equal(own.status, 200, own.text);
   });
 
   it('refuses it on the gateway API too, for an API of an organisation', async () => {
-    const definition = { ...keylessApi('gw-foreign', '/gw-foreign', upstream, { upstream_certificates: { '*': acmeCert } }).api_definition, org_id: globex.orgId };
-    const res = await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', headers: node.gwHeaders, body: definition });
+    const extra = { upstream_certificates: { '*': acmeCert } };
+    const { api_definition: named } = keylessApi('gw-foreign', '/gw-foreign', upstream, extra);
+    const body = { ...named, org_id: globex.orgId };
+    const res = await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', headers: node.gwHeaders, body });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.json, { status: 'error', message: refusal('upstream_certificates["*"]', acmeCert).Message });
+    const { Message: message } = refusal('upstream_certificates["*"]', acmeCert);
+    assert.deepEqual(res.json, { status: 'error', message });
   });
 });

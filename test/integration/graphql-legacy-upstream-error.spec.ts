@@ -33,13 +33,17 @@ describe('GraphQL subscriptions: a legacy graphql-ws upstream sending data after
         if (message.type === 'connection_init') socket.send(JSON.stringify({ type: 'connection_ack' }));
         if (message.type !== 'start') return;
         // Sent in one go: the gateway reads them together, as it would from a busy upstream.
-        socket.send(JSON.stringify({ id: message.id, type: 'error', payload: [{ message: 'countdown refused' }] }));
-        socket.send(JSON.stringify({ id: message.id, type: 'data', payload: { data: { countdown: 3 } } }));
-        socket.send(JSON.stringify({ id: message.id, type: 'data', payload: { data: { countdown: 2 } } }));
+        const frame = (type: string, payload: unknown) =>
+          socket.send(JSON.stringify({ id: message.id, type, payload }));
+        frame('error', [{ message: 'countdown refused' }]);
+        frame('data', { data: { countdown: 3 } });
+        frame('data', { data: { countdown: 2 } });
       });
     });
     upstream = createServer((_req, res) => res.end());
-    upstream.on('upgrade', (req, socket, head) => legacy.handleUpgrade(req, socket, head, (ws) => legacy.emit('connection', ws, req)));
+    upstream.on('upgrade', (req, socket, head) =>
+      legacy.handleUpgrade(req, socket, head, (ws) => legacy.emit('connection', ws, req)),
+    );
     const upstreamUrl = `http://127.0.0.1:${await listen(upstream, 0, '127.0.0.1')}`;
     node = await startTestNode();
     const definition = {
@@ -49,7 +53,8 @@ describe('GraphQL subscriptions: a legacy graphql-ws upstream sending data after
       proxy: { listen_path: '/legacy-error-then-data', target_url: upstreamUrl, strip_listen_path: true },
       graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL, proxy: { subscription_type: 'graphql-ws' } },
     };
-    assert.equal((await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', headers: node.gwHeaders, body: definition })).status, 200);
+    const created = await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', headers: node.gwHeaders, body: definition });
+    assert.equal(created.status, 200, created.text);
   });
   after(async () => {
     await node.stop();
@@ -60,7 +65,8 @@ describe('GraphQL subscriptions: a legacy graphql-ws upstream sending data after
   });
 
   it('relays the error and nothing after it for that id, and closes the upstream operation', async () => {
-    const socket = new WebSocket(`${node.gatewayUrl.replace('http', 'ws')}/legacy-error-then-data`, 'graphql-ws');
+    const url = `${node.gatewayUrl.replace('http', 'ws')}/legacy-error-then-data`;
+    const socket = new WebSocket(url, 'graphql-ws');
     const frames: Frame[] = [];
     const waiters: Array<{ type: string; resolve: () => void }> = [];
     socket.on('message', (data) => {
@@ -74,7 +80,8 @@ describe('GraphQL subscriptions: a legacy graphql-ws upstream sending data after
     socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
     await acked;
     const failed = next('error');
-    socket.send(JSON.stringify({ id: 'op', type: 'start', payload: { query: 'subscription { countdown(from: 3) }' } }));
+    const payload = { query: 'subscription { countdown(from: 3) }' };
+    socket.send(JSON.stringify({ id: 'op', type: 'start', payload }));
     await failed;
     // The gateway answers in order: whatever it relayed for `op` before this pong came before it.
     const ponged = next('pong');

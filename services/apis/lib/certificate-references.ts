@@ -23,13 +23,17 @@ const FINGERPRINT = /^(sha256\/)?[0-9a-f]{64}$/i;
  * a certificate of the API's own organisation. An id of another organisation reads like one that
  * does not exist, so nothing about that organisation shows.
  */
-export async function checkCertificateReferences(definition: ApiDefinition, lookup: CertificateLookup): Promise<void> {
+export async function checkCertificateReferences(
+  definition: ApiDefinition,
+  lookup: CertificateLookup,
+): Promise<void> {
   const references = certificateReferences(definition);
   if (references.length === 0) return;
   const ids = [...new Set(references.map((reference) => reference.id))];
   const owned = new Set<string>();
   for (let start = 0; start < ids.length; start += LOOKUP_BATCH) {
-    for (const id of await lookup(ids.slice(start, start + LOOKUP_BATCH), definition.org_id ?? '')) owned.add(id);
+    const found = await lookup(ids.slice(start, start + LOOKUP_BATCH), definition.org_id ?? '');
+    for (const id of found) owned.add(id);
   }
   const foreign = references.find((reference) => !owned.has(reference.id));
   if (foreign) throw ApisErrors.unknownCertificate(foreign.field, foreign.id);
@@ -51,7 +55,7 @@ export function certificateReferences(definition: ApiDefinition): CertificateRef
     for (const [domain, ids] of Object.entries(value)) {
       const field = `${name}[${JSON.stringify(domain)}]`;
       if (!split || typeof ids !== 'string') add(field, ids);
-      else for (const id of ids.split(',').map((part) => part.trim())) if (!FINGERPRINT.test(id)) add(field, id);
+      else for (const id of ids.split(',')) if (!FINGERPRINT.test(id.trim())) add(field, id.trim());
     }
   };
   list('client_certificates');
