@@ -183,6 +183,20 @@ for (const store of STORE_VARIANTS) describe(`OAuth 2.0: PKCE and code reuse on 
     });
   });
 
+  it('the gateway API\'s authorize-client keeps the challenge with the code, and applies require_pkce', async () => {
+    const viaGateway = (api: Api, extra: Record<string, string>) => {
+      const body = form(request(api, extra));
+      return http(`${node.gatewayUrl}/gw/oauth/authorize-client`, { ...body, headers: { ...body.headers, ...node.gwHeaders } });
+    };
+    const verifier = newVerifier();
+    const approved = await viaGateway('optional', { code_challenge: s256(verifier), code_challenge_method: 'S256' });
+    assert.equal(approved.status, 200, approved.text);
+    assertOAuthError(await exchange('optional', approved.json.code), 400, 'invalid_grant');
+    const refused = await viaGateway('required', {});
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(refused.text, /code_challenge is required/);
+  });
+
   describe('a code presented twice', () => {
     it('is refused (400 invalid_grant), and the tokens issued for it stop working', async () => {
       const code = await codeFor('optional');
