@@ -104,7 +104,9 @@ function relay(sink: OperationSink, dispose: () => void, subscribe: (observer: O
     dispose();
   };
   const unsubscribe = subscribe({
-    next: (value) => sink.next(value),
+    next: (value) => {
+      if (!ended) sink.next(value);
+    },
     error: (err) => end(() => sink.error([{ message: `upstream subscription failed: ${describe(err)}` }])),
     complete: () => end(() => sink.complete()),
   });
