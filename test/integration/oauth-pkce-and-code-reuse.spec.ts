@@ -154,12 +154,13 @@ for (const store of STORE_VARIANTS) describe(`OAuth 2.0: PKCE and code reuse on 
     });
 
     it('an unknown method or a malformed challenge is refused at /oauth/authorize and authorize-client', async () => {
-      for (const query of [
+      const queries: Array<Record<string, string>> = [
         { code_challenge: s256(newVerifier()), code_challenge_method: 'S512' },
         { code_challenge: 'too-short', code_challenge_method: 'plain' },
         { code_challenge: `${s256(newVerifier())}=`, code_challenge_method: 'S256' },
         { code_challenge_method: 'S256' },
-      ]) {
+      ];
+      for (const query of queries) {
         assertOAuthError(await authorize('optional', query), 400, 'invalid_request');
         const refused = await approve('optional', query);
         assert.equal(refused.status, 400, refused.text);
