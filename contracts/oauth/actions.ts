@@ -23,7 +23,13 @@ export interface OAuthApiSettings {
   api_id: string;
   org_id: string;
   name: string;
-  oauth_meta?: { allowed_access_types?: string[]; allowed_authorize_types?: string[]; auth_login_redirect?: string };
+  oauth_meta?: {
+    allowed_access_types?: string[];
+    allowed_authorize_types?: string[];
+    auth_login_redirect?: string;
+    /** every authorisation code flow must use PKCE (RFC 7636); @default false */
+    require_pkce?: boolean;
+  };
   notifications?: { shared_secret?: string; oauth_on_keychange_url?: string };
 }
 
@@ -85,6 +91,10 @@ export interface OAuthAuthorizeClientParams {
   redirect_uri: string;
   /** the session the issued token gets, as a JSON object text (form-encoded `key_rules`) */
   key_rules?: string;
+  /** PKCE (RFC 7636) as the client sent it to /oauth/authorize; the code keeps it */
+  code_challenge?: string;
+  /** `S256` or `plain`; absent means `plain` */
+  code_challenge_method?: string;
   org_scope?: string;
 }
 export interface OAuthAuthorizeClientResult {
@@ -99,6 +109,8 @@ export interface OAuthCheckAuthorizeParams {
   client_id: string;
   redirect_uri?: string;
   response_type: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
 }
 export interface OAuthTokenParams {
   api: OAuthApiSettings;
@@ -110,6 +122,8 @@ export interface OAuthTokenParams {
   refresh_token?: string;
   username?: string;
   password?: string;
+  /** PKCE (RFC 7636): required when the code was issued with a challenge */
+  code_verifier?: string;
 }
 
 const text = { type: 'string', optional: true };
@@ -135,9 +149,36 @@ export const oauthActionParams = {
   listClients: { api_id: required, org_scope: scope, page: { type: 'number', integer: true, optional: true } },
   revoke: { client_id: required, token: { type: 'string', empty: false, max: 1024 }, token_type_hint: text, client_secret: text, org_scope: scope },
   revokeAll: { client_id: required, client_secret: { type: 'string' }, org_scope: scope },
-  authorizeClient: { api_id: text, response_type: { type: 'string' }, client_id: { type: 'string' }, redirect_uri: { type: 'string' }, key_rules: text, org_scope: scope },
-  checkAuthorize: { api: apiSettings, client_id: { type: 'string' }, redirect_uri: text, response_type: { type: 'string' } },
-  token: { api: apiSettings, grant_type: { type: 'string' }, client_id: { type: 'string' }, client_secret: { type: 'string' }, code: text, redirect_uri: text, refresh_token: text, username: text, password: text },
+  authorizeClient: {
+    api_id: text,
+    response_type: { type: 'string' },
+    client_id: { type: 'string' },
+    redirect_uri: { type: 'string' },
+    key_rules: text,
+    code_challenge: text,
+    code_challenge_method: text,
+    org_scope: scope,
+  },
+  checkAuthorize: {
+    api: apiSettings,
+    client_id: { type: 'string' },
+    redirect_uri: text,
+    response_type: { type: 'string' },
+    code_challenge: text,
+    code_challenge_method: text,
+  },
+  token: {
+    api: apiSettings,
+    grant_type: { type: 'string' },
+    client_id: { type: 'string' },
+    client_secret: { type: 'string' },
+    code: text,
+    redirect_uri: text,
+    refresh_token: text,
+    username: text,
+    password: text,
+    code_verifier: text,
+  },
 };
 
 export interface OAuthActions {

@@ -12,6 +12,7 @@ import { ApiStore } from './lib/api-store';
 import { compileOasText, OasCatalogue } from './lib/oas-catalogue';
 import { checkCustomMiddleware } from './lib/custom-middleware';
 import { checkHookReferences } from './lib/hook-references';
+import { checkCertificateReferences } from './lib/certificate-references';
 import { importDataSource } from './lib/data-source-import/data-source-importer';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
@@ -81,6 +82,10 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
           () => true,
           (err: unknown) => (isGwError(err, 'GW_ERR_WEBHOOKS_NOT_FOUND') ? false : Promise.reject(err)),
         );
+      const certificatesOwned = (ids: string[], orgId: string) =>
+        callAction(this.broker, 'certs.material', { ids, org_id: orgId, public_only: true }).then(
+          (found) => new Set(found.map((certificate) => certificate.id)),
+        );
       const store = new ApiStore(db);
       catalogue = new ApiCatalogue(
         store,
@@ -95,6 +100,7 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
             if (problems.length > 0) throw ApisErrors.invalid(`Invalid stream configuration: ${problems.join('; ')}`);
           }
           await checkHookReferences(hookReferences, definition.org_id, hookExists);
+          await checkCertificateReferences(definition, certificatesOwned);
         },
       );
       oas = new OasCatalogue(catalogue, store, runtime.config.pageSize, { mappingCheck: options.streamMappingCheck });

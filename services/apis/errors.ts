@@ -27,6 +27,12 @@ export const ApisErrors = {
   wrongOrg: (orgId: string) =>
     new GwError('GW_ERR_APIS_WRONG_ORG', 400, `org_id '${orgId}' is not your organisation; leave it out or send your own`, { org_id: orgId }),
   invalid: (message: string) => new GwError('GW_ERR_APIS_INVALID', 400, message),
+  /** A certificate id the API's organisation does not hold (another organisation's reads the same). */
+  unknownCertificate: (field: string, id: string) =>
+    new GwError('GW_ERR_APIS_INVALID', 400, `${field}: certificate ${id} is not in the certificate store of this organisation`, {
+      field,
+      certificate_id: id,
+    }),
   /** An OAS definition that breaks a rule: one entry per problem, each led by the JSON pointer of the bad field. */
   invalidOas: (problems: string[]) => new GwError('GW_ERR_APIS_INVALID_OAS', 400, `Invalid OAS API definition: ${problems[0]}`, { errors: problems }),
   notOas: (id: string) => new GwError('GW_ERR_APIS_NOT_OAS', 400, `API ${id} is a classic API definition: read and update it with /api/apis/${id}, or export it as OAS with /api/apis/oas/${id}/export`, { id }),

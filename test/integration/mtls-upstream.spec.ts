@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
+import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { WebSocket, WebSocketServer } from 'ws';
 import { close, listen } from '../../lib/http/listen';
@@ -56,7 +58,17 @@ describe('upstream client certificates (upstream_certificates)', () => {
     await create(acme, 'other-host', { upstream_certificates: { 'api.example.com': certId } });
     await create(acme, 'none', {});
     await create(acme, 'verified', { upstream_certificates: { '*': certId } }, {});
-    await create(globex, 'foreign', { upstream_certificates: { '*': certId } });
+    // Saving it is refused; a definition file is not checked that way, so the gateway's own guard serves it.
+    const foreign = keylessApi('foreign', '/foreign', upstreamUrl, { upstream_certificates: { '*': certId } });
+    const refused = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: globex.headers, body: foreign });
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.json.Message, `upstream_certificates["*"]: certificate ${certId} is not in the certificate store of this organisation`);
+    mkdirSync(node.config.appsDir, { recursive: true });
+    const file = { ...foreign.api_definition, api_id: 'foreign', org_id: globex.orgId };
+    Object.assign(file.proxy, { transport: { ssl_insecure_skip_verify: true } });
+    writeFileSync(join(node.config.appsDir, 'foreign.json'), JSON.stringify(file));
+    assert.equal((await http(`${node.gatewayUrl}/gw/reload`, { headers: node.gwHeaders })).status, 200);
+    await eventually(async () => assert.notEqual((await http(`${node.gatewayUrl}/foreign/`)).status, 404), 3000);
   });
   after(async () => {
     await node.stop();

@@ -152,14 +152,6 @@ for (const store of STORE_VARIANTS) describe(`OAuth 2.0 on the gateway (simple-o
       assert.deepEqual(JSON.parse(note.body), { auth_code: code, new_oauth_token: accessToken, refresh_token: refreshToken, old_refresh_token: '', notification_type: 'new' });
     });
 
-    it('a used code is refused (invalid_grant) and issues nothing', async () => {
-      const listed = (await dashboard(`/apis/oauth/${apiId}/${client.client_id}/tokens`)).json.length;
-      const refused = await refusal(oauth.getToken({ code, redirect_uri: REDIRECT_URI }));
-      assert.equal(refused.status, 400);
-      assert.equal(refused.body.error, 'invalid_grant');
-      assert.equal((await dashboard(`/apis/oauth/${apiId}/${client.client_id}/tokens`)).json.length, listed);
-    });
-
     it('the dashboard lists the token (its hash, keys being hashed) with its expiry', async () => {
       const res = await dashboard(`/apis/oauth/${apiId}/${client.client_id}/tokens`);
       assert.equal(res.status, 200, res.text);
@@ -196,6 +188,15 @@ for (const store of STORE_VARIANTS) describe(`OAuth 2.0 on the gateway (simple-o
       await token.revoke('refresh_token');
       const replay = await refusal(token.refresh());
       assert.equal(replay.body.error, 'invalid_grant');
+    });
+
+    // Last: presenting the code again also revokes what it gave (oauth-pkce-and-code-reuse.spec.ts).
+    it('a used code is refused (invalid_grant) and issues nothing', async () => {
+      const listed = (await dashboard(`/apis/oauth/${apiId}/${client.client_id}/tokens`)).json.length;
+      const refused = await refusal(oauth.getToken({ code, redirect_uri: REDIRECT_URI }));
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error, 'invalid_grant');
+      assert.equal((await dashboard(`/apis/oauth/${apiId}/${client.client_id}/tokens`)).json.length, listed);
     });
   });
 

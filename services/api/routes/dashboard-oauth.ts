@@ -84,6 +84,8 @@ export const dashboardOAuthRoutes: Array<Route<Caller>> = [
         client_id: form.client_id ?? '',
         redirect_uri: form.redirect_uri ?? '',
         key_rules: form.key_rules,
+        code_challenge: form.code_challenge,
+        code_challenge_method: form.code_challenge_method,
         org_scope: caller.org_id,
       });
       return { body: result };

@@ -91,8 +91,11 @@ export function runSubscriptionSession(socket: WebSocket, protocol: ClientProtoc
 
   function start(id: string, payload: OperationPayload): void {
     if (!payload || typeof payload.query !== 'string') return void socket.close(CLOSE.badRequest, 'Invalid message received');
+    // An operation that ended (error, complete, stopped) sends nothing more for its id.
     const sink: OperationSink = {
-      next: (result) => send({ id, type: legacy ? 'data' : 'next', payload: result }),
+      next: (result) => {
+        if (operations.has(id)) send({ id, type: legacy ? 'data' : 'next', payload: result });
+      },
       error: (errors) => {
         if (!operations.delete(id)) return;
         send({ id, type: 'error', payload: errors });

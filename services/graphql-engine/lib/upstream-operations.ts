@@ -104,7 +104,9 @@ function relay(sink: OperationSink, dispose: () => void, subscribe: (observer: O
     dispose();
   };
   const unsubscribe = subscribe({
-    next: (value) => sink.next(value),
+    next: (value) => {
+      if (!ended) sink.next(value);
+    },
     error: (err) => end(() => sink.error([{ message: `upstream subscription failed: ${describe(err)}` }])),
     complete: () => end(() => sink.complete()),
   });
@@ -115,6 +117,9 @@ function relay(sink: OperationSink, dispose: () => void, subscribe: (observer: O
     dispose();
   };
 }
+
+/** The one operation a legacy upstream connection carries. */
+const OPERATION_ID = '1';
 
 /** The legacy `graphql-ws` protocol (subscriptions-transport-ws), the reference's default. */
 function subscribeLegacyWs(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
@@ -128,11 +133,14 @@ function subscribeLegacyWs(target: UpstreamTarget, payload: OperationPayload, si
   };
   socket.on('open', () => {
     socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
-    socket.send(JSON.stringify({ id: '1', type: 'start', payload }));
+    socket.send(JSON.stringify({ id: OPERATION_ID, type: 'start', payload }));
   });
   socket.on('message', (data) => {
+    // Frames already read when the operation ended (its error, say) are not relayed.
+    if (ended) return;
     const message = parseFrame(data);
     if (!message) return finish(() => sink.error([{ message: 'upstream subscription sent an invalid message' }]));
+    if (message.id !== undefined && message.id !== OPERATION_ID) return;
     if (message.type === 'data') sink.next(message.payload);
     else if (message.type === 'error') finish(() => sink.error(Array.isArray(message.payload) ? message.payload : [{ message: describe(message.payload) }]));
     else if (message.type === 'complete') finish(() => sink.complete());
@@ -143,13 +151,13 @@ function subscribeLegacyWs(target: UpstreamTarget, payload: OperationPayload, si
   return () => {
     if (ended) return;
     ended = true;
-    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ id: '1', type: 'stop' }));
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ id: OPERATION_ID, type: 'stop' }));
     socket.close();
   };
 }
 
 /** A frame from the upstream: JSON, an object, with a string `type`; anything else is undefined. */
-function parseFrame(data: WebSocket.RawData): { type: string; payload?: unknown } | undefined {
+function parseFrame(data: WebSocket.RawData): { type: string; id?: unknown; payload?: unknown } | undefined {
   let message: unknown;
   try {
     message = JSON.parse(data.toString());
@@ -157,7 +165,8 @@ function parseFrame(data: WebSocket.RawData): { type: string; payload?: unknown 
     return undefined;
   }
   if (!message || typeof message !== 'object' || Array.isArray(message)) return undefined;
-  return typeof (message as { type?: unknown }).type === 'string' ? (message as { type: string; payload?: unknown }) : undefined;
+  const frame = message as { type?: unknown; id?: unknown; payload?: unknown };
+  return typeof frame.type === 'string' ? { type: frame.type, id: frame.id, payload: frame.payload } : undefined;
 }
 
 function describe(err: unknown): string {

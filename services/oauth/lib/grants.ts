@@ -12,6 +12,7 @@ import { OAuthErrors } from '../errors';
 import type { ClientRegistry } from './client-registry';
 import type { OAuthDeps } from './deps';
 import type { StoredClient, StoredGrant } from './oauth-store';
+import { assertVerifier, challengeOf, type PkceChallenge } from './pkce';
 import { hashSecret, randomToken, secretMatches } from './secrets';
 
 const GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'password']);
@@ -34,7 +35,7 @@ export class Grants {
 
   /** `/oauth/authorize`: may this client start a flow with this redirect URI and response type? */
   async checkAuthorize(params: OAuthCheckAuthorizeParams): Promise<{ redirect_uri: string }> {
-    const client = await this.authorizeChecks(params.api, params.client_id, params.redirect_uri, params.response_type);
+    const { client } = await this.authorizeRequest(params.api, params);
     return { redirect_uri: client.redirect_uri };
   }
 
@@ -49,7 +50,7 @@ export class Grants {
       api = await this.clients.api(client.api_id, client.org_id);
     }
     if (params.redirect_uri === '') throw OAuthErrors.invalid('redirect_uri is required');
-    const client = await this.authorizeChecks(api, params.client_id, params.redirect_uri, params.response_type).catch((err: unknown) => {
+    const { client, pkce } = await this.authorizeRequest(api, params).catch((err: unknown) => {
       throw isGwError(err, 'GW_ERR_OAUTH_PROTOCOL') ? OAuthErrors.invalid((err as Error).message) : err;
     });
     const session = parseKeyRules(params.key_rules);
@@ -59,7 +60,16 @@ export class Grants {
       return { ...issued, redirect_to: `${client.redirect_uri}#${fragment}` };
     }
     const code = randomToken();
-    await this.deps.store.insertCode(hashSecret(code), { client_id: client.client_id, api_id: api.api_id, redirect_uri: client.redirect_uri, session, expires: this.nowSeconds() + this.deps.settings.authCodeExpire });
+    const now = this.nowSeconds();
+    await this.deps.store.deleteCodesExpiredBefore(now - this.codeRetention());
+    await this.deps.store.insertCode(hashSecret(code), {
+      client_id: client.client_id,
+      api_id: api.api_id,
+      redirect_uri: client.redirect_uri,
+      session,
+      expires: now + this.deps.settings.authCodeExpire,
+      pkce,
+    });
     return { code, redirect_to: withQuery(client.redirect_uri, { code }) };
   }
 
@@ -86,12 +96,21 @@ export class Grants {
 
   private async exchangeCode(api: OAuthApiSettings, client: StoredClient, params: OAuthTokenParams): Promise<OAuthTokenResponse> {
     if (!params.code) throw OAuthErrors.protocol(400, 'invalid_request', 'code is required');
-    // Taken before any check: a code is used once, whoever presents it.
-    const grant = await this.deps.store.takeCode(hashSecret(params.code));
+    const codeHash = hashSecret(params.code);
+    // Used up before any check: a code is presented once, whoever presents it.
+    const presented = await this.deps.store.presentCode(codeHash);
+    if (presented && !presented.first) {
+      // RFC 6749 §4.1.2: a code used twice may have leaked; what it gave is taken back.
+      await this.revokeGrant(codeHash);
+      const description = 'The authorisation code was used already; the tokens issued for it are revoked';
+      throw OAuthErrors.protocol(400, 'invalid_grant', description);
+    }
+    const grant = presented?.code;
     if (!grant || grant.api_id !== api.api_id || grant.client_id !== client.client_id) throw OAuthErrors.protocol(400, 'invalid_grant', 'The authorisation code is unknown, used already, or for another client');
     if (grant.expires * 1000 < this.now()) throw OAuthErrors.protocol(400, 'invalid_grant', 'The authorisation code has expired');
     if (params.redirect_uri !== undefined && params.redirect_uri !== grant.redirect_uri) throw OAuthErrors.protocol(400, 'invalid_grant', 'redirect_uri does not match the one the code was issued for');
-    const issued = await this.issue(api, client, grant.session, this.allows(api, 'refresh_token'));
+    assertVerifier(api, grant.pkce, params.code_verifier);
+    const issued = await this.issue(api, client, grant.session, this.allows(api, 'refresh_token'), codeHash);
     this.notify(api, { auth_code: params.code, new_oauth_token: issued.access_token, refresh_token: issued.refresh_token ?? '', old_refresh_token: '', notification_type: 'new' });
     return issued;
   }
@@ -106,7 +125,7 @@ export class Grants {
     if (grant.expires * 1000 < this.now()) throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token has expired');
     // The access token it replaces stops working (the reference gateway's default).
     if (grant.access_key_hash) await this.clients.revokeAccess(grant.access_key_hash).catch(() => undefined);
-    const issued = await this.issue(api, client, grant.session, true);
+    const issued = await this.issue(api, client, grant.session, true, grant.grant_id);
     this.notify(api, { auth_code: '', new_oauth_token: issued.access_token, refresh_token: issued.refresh_token ?? '', old_refresh_token: refreshToken, notification_type: 'refresh' });
     return issued;
   }
@@ -123,8 +142,17 @@ export class Grants {
     return issued;
   }
 
-  /** Creates the access token (a key) and, when asked, a refresh token that can replace it. */
-  private async issue(api: OAuthApiSettings, client: StoredClient, template: Session | null, withRefresh: boolean): Promise<OAuthTokenResponse> {
+  /**
+   * Creates the access token (a key) and, when asked, a refresh token that can replace it.
+   * `grantId`: the code (its hash) the tokens descend from.
+   */
+  private async issue(
+    api: OAuthApiSettings,
+    client: StoredClient,
+    template: Session | null,
+    withRefresh: boolean,
+    grantId?: string,
+  ): Promise<OAuthTokenResponse> {
     const { tokenExpire, refreshTokenExpire } = this.deps.settings;
     const now = this.nowSeconds();
     const base: Session = template ?? (client.policy_id !== '' ? { apply_policies: [client.policy_id], access_rights: {} } : { access_rights: { [api.api_id]: { api_id: api.api_id, api_name: api.name, versions: [] } } });
@@ -136,15 +164,62 @@ export class Grants {
       if (isGwError(err, 'GW_ERR_KEYS_INVALID') || isGwError(err, 'GW_ERR_KEYS_WRONG_ORG') || (err as { type?: string }).type === 'VALIDATION_ERROR') throw OAuthErrors.protocol(400, 'invalid_request', `The token's session is not valid: ${(err as Error).message}`);
       throw err;
     }
-    await this.deps.store.insertToken({ key_hash: key.key_hash, token: this.deps.settings.hashKeys ? null : key.key_id, client_id: client.client_id, api_id: api.api_id, org_id: api.org_id, expires: session.expires!, created_at: this.now() });
+    await this.deps.store.insertToken({
+      key_hash: key.key_hash,
+      token: this.deps.settings.hashKeys ? null : key.key_id,
+      client_id: client.client_id,
+      api_id: api.api_id,
+      org_id: api.org_id,
+      expires: session.expires!,
+      created_at: this.now(),
+      grant_id: grantId,
+    });
     const response: OAuthTokenResponse = { access_token: key.key_id, token_type: 'bearer', expires_in: tokenExpire };
     if (withRefresh) {
       const refreshToken = randomToken();
-      const grant: StoredGrant = { client_id: client.client_id, api_id: api.api_id, access_key_hash: key.key_hash, session: template, expires: now + refreshTokenExpire };
+      const grant: StoredGrant = {
+        client_id: client.client_id,
+        api_id: api.api_id,
+        access_key_hash: key.key_hash,
+        session: template,
+        expires: now + refreshTokenExpire,
+        grant_id: grantId,
+      };
       await this.deps.store.insertRefresh(hashSecret(refreshToken), grant);
       response.refresh_token = refreshToken;
     }
+    // The code was presented again while these were being made: the replay's revocation may
+    // have run before they were stored, so they go now (the caller's answer holds dead tokens).
+    if (grantId !== undefined && (await this.deps.store.codeReplayed(grantId))) {
+      await this.revokeGrant(grantId);
+    }
     return response;
+  }
+
+  /** Every access and refresh token descending from a code (refresh tokens first: they mint more). */
+  private async revokeGrant(grantId: string): Promise<void> {
+    await this.deps.store.deleteRefreshOfGrant(grantId);
+    const accessTokens = await this.deps.store.tokensOfGrant(grantId);
+    for (const keyHash of accessTokens) await this.clients.revokeAccess(keyHash);
+  }
+
+  /**
+   * How long a code is kept after it expires: as long as tokens issued for it can live, so that
+   * presenting it again still revokes them.
+   */
+  private codeRetention(): number {
+    const { tokenExpire, refreshTokenExpire } = this.deps.settings;
+    return Math.max(tokenExpire, refreshTokenExpire);
+  }
+
+  /** An authorisation request's client, redirect URI, response type and PKCE challenge, checked. */
+  private async authorizeRequest(
+    api: OAuthApiSettings,
+    params: Omit<OAuthCheckAuthorizeParams, 'api'>,
+  ): Promise<{ client: StoredClient; pkce: PkceChallenge | undefined }> {
+    const { client_id: clientId, redirect_uri: redirectUri, response_type: responseType } = params;
+    const client = await this.authorizeChecks(api, clientId, redirectUri, responseType);
+    return { client, pkce: challengeOf(api, responseType, params.code_challenge, params.code_challenge_method) };
   }
 
   private async authorizeChecks(api: OAuthApiSettings, clientId: string, redirectUri: string | undefined, responseType: string): Promise<StoredClient> {

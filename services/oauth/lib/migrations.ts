@@ -53,4 +53,36 @@ export const OAUTH_MIGRATIONS: Migration[] = [
   },
   // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
   binaryCollationMigration('002_binary_collation', ['oauth_clients', 'oauth_codes', 'oauth_tokens', 'oauth_refresh_tokens']),
+  {
+    name: '003_pkce_and_code_reuse',
+    async up(db) {
+      await db.schema.alterTable('oauth_codes', (t) => {
+        // PKCE (RFC 7636): the challenge the code was issued for and its method (S256, plain).
+        t.string('code_challenge', 128).nullable();
+        t.string('code_challenge_method', 8).nullable();
+        // Times presented at the token endpoint: a used code is kept so a second use is recognised.
+        t.integer('uses').notNullable().defaultTo(0);
+        t.index(['expires'], 'oauth_codes_expires_index');
+      });
+      // The code an access or refresh token descends from (its hash), through refreshes too.
+      for (const table of ['oauth_tokens', 'oauth_refresh_tokens']) {
+        await db.schema.alterTable(table, (t) => {
+          t.string('grant_id', 64).nullable();
+          t.index(['grant_id'], `${table}_grant_id_index`);
+        });
+      }
+    },
+    async down(db) {
+      for (const table of ['oauth_tokens', 'oauth_refresh_tokens']) {
+        await db.schema.alterTable(table, (t) => {
+          t.dropIndex(['grant_id'], `${table}_grant_id_index`);
+          t.dropColumn('grant_id');
+        });
+      }
+      await db.schema.alterTable('oauth_codes', (t) => {
+        t.dropIndex(['expires'], 'oauth_codes_expires_index');
+        t.dropColumns('code_challenge', 'code_challenge_method', 'uses');
+      });
+    },
+  },
 ];

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Session } from '../../../contracts/keys/session';
 import type { PageWindow } from '../../../lib/pagination';
 import { parseJson } from '../../../lib/store/migrate';
+import type { PkceChallenge } from './pkce';
 
 export interface StoredClient {
   client_id: string;
@@ -24,6 +25,13 @@ export interface StoredGrant {
   /** `key_rules` given when the grant was made, or null: the client's policy */
   session: Session | null;
   expires: number;
+  /** the authorisation code (its hash) the tokens descend from, if any */
+  grant_id?: string;
+}
+
+/** An authorisation code: a grant, with the PKCE challenge it was issued for. */
+export interface StoredCode extends StoredGrant {
+  pkce?: PkceChallenge;
 }
 
 export interface StoredToken {
@@ -34,6 +42,7 @@ export interface StoredToken {
   org_id: string;
   expires: number;
   created_at: number;
+  grant_id?: string | null;
 }
 
 /** The oauth service's tables. Queries only; the rules live in client-registry.ts and grants.ts. */
@@ -61,17 +70,63 @@ export class OAuthStore {
     return { clients: (await page).map((row) => ({ ...row, meta_data: parseJson(row.meta_data, {}), created_at: Number(row.created_at) })), total: Number(total) };
   }
 
-  async insertCode(codeHash: string, grant: StoredGrant): Promise<void> {
-    await this.db('oauth_codes').insert({ code_hash: codeHash, client_id: grant.client_id, api_id: grant.api_id, redirect_uri: grant.redirect_uri ?? '', session: grant.session ? JSON.stringify(grant.session) : null, expires: grant.expires });
+  async insertCode(codeHash: string, code: StoredCode): Promise<void> {
+    await this.db('oauth_codes').insert({
+      code_hash: codeHash,
+      client_id: code.client_id,
+      api_id: code.api_id,
+      redirect_uri: code.redirect_uri ?? '',
+      session: code.session ? JSON.stringify(code.session) : null,
+      expires: code.expires,
+      code_challenge: code.pkce?.code_challenge ?? null,
+      code_challenge_method: code.pkce?.code_challenge_method ?? null,
+    });
   }
 
-  /** Reads and deletes a code in one go: of two concurrent exchanges only one gets it. */
-  async takeCode(codeHash: string): Promise<StoredGrant | undefined> {
-    return this.take('oauth_codes', 'code_hash', codeHash);
+  /**
+   * Counts a presentation of a code at the token endpoint. `first` is true for exactly one caller,
+   * whatever runs at the same time: the conditional update is the claim.
+   */
+  async presentCode(codeHash: string): Promise<{ code: StoredCode; first: boolean } | undefined> {
+    const row = await this.db('oauth_codes').where('code_hash', codeHash).first();
+    if (!row) return undefined;
+    const claimed = await this.db('oauth_codes').where({ code_hash: codeHash, uses: 0 }).update({ uses: 1 });
+    if (claimed === 1) return { code: codeOf(row), first: true };
+    const counted = await this.db('oauth_codes').where('code_hash', codeHash).increment('uses', 1);
+    return counted === 1 ? { code: codeOf(row), first: false } : undefined;
+  }
+
+  /** Whether a code was presented more than once (its tokens are to be revoked). */
+  async codeReplayed(codeHash: string): Promise<boolean> {
+    const row = await this.db('oauth_codes').where('code_hash', codeHash).first('uses');
+    return row !== undefined && Number(row.uses) > 1;
+  }
+
+  /** Forgets codes that expired before `before` (epoch seconds), used or not. */
+  async deleteCodesExpiredBefore(before: number): Promise<void> {
+    await this.db('oauth_codes').where('expires', '<', before).delete();
+  }
+
+  /** The access tokens (key hashes) descending from a code. */
+  async tokensOfGrant(grantId: string): Promise<string[]> {
+    const rows = await this.db('oauth_tokens').where('grant_id', grantId).select('key_hash');
+    return rows.map((row) => String(row.key_hash));
+  }
+
+  async deleteRefreshOfGrant(grantId: string): Promise<void> {
+    await this.db('oauth_refresh_tokens').where('grant_id', grantId).delete();
   }
 
   async insertRefresh(tokenHash: string, grant: StoredGrant): Promise<void> {
-    await this.db('oauth_refresh_tokens').insert({ token_hash: tokenHash, client_id: grant.client_id, api_id: grant.api_id, access_key_hash: grant.access_key_hash ?? '', session: grant.session ? JSON.stringify(grant.session) : null, expires: grant.expires });
+    await this.db('oauth_refresh_tokens').insert({
+      token_hash: tokenHash,
+      client_id: grant.client_id,
+      api_id: grant.api_id,
+      access_key_hash: grant.access_key_hash ?? '',
+      session: grant.session ? JSON.stringify(grant.session) : null,
+      expires: grant.expires,
+      grant_id: grant.grant_id ?? null,
+    });
   }
 
   async findRefresh(tokenHash: string): Promise<StoredGrant | undefined> {
@@ -88,7 +143,7 @@ export class OAuthStore {
   }
 
   async insertToken(token: StoredToken): Promise<void> {
-    await this.db('oauth_tokens').insert(token);
+    await this.db('oauth_tokens').insert({ ...token, grant_id: token.grant_id ?? null });
   }
 
   async findToken(keyHash: string): Promise<StoredToken | undefined> {
@@ -133,7 +188,15 @@ function grantOf(row: Record<string, unknown>): StoredGrant {
     access_key_hash: row.access_key_hash === undefined ? undefined : String(row.access_key_hash),
     session: parseJson<Session | null>(row.session as string | null, null),
     expires: Number(row.expires),
+    grant_id: typeof row.grant_id === 'string' ? row.grant_id : undefined,
   };
+}
+
+function codeOf(row: Record<string, unknown>): StoredCode {
+  const method = row.code_challenge_method;
+  const challenge = row.code_challenge;
+  if (typeof challenge !== 'string' || (method !== 'S256' && method !== 'plain')) return grantOf(row);
+  return { ...grantOf(row), pkce: { code_challenge: challenge, code_challenge_method: method } };
 }
 
 function tokenOf(row: Record<string, unknown>): StoredToken {

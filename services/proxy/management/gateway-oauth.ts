@@ -49,7 +49,14 @@ export const gatewayOAuthRoutes: Array<Route<Admin>> = [
       const form = fields();
       if (!form.client_id) throw new HttpProblem(400, 'client_id is required');
       return {
-        body: await call('oauth.authorizeClient', { response_type: form.response_type ?? '', client_id: form.client_id, redirect_uri: form.redirect_uri ?? '', key_rules: form.key_rules }),
+        body: await call('oauth.authorizeClient', {
+          response_type: form.response_type ?? '',
+          client_id: form.client_id,
+          redirect_uri: form.redirect_uri ?? '',
+          key_rules: form.key_rules,
+          code_challenge: form.code_challenge,
+          code_challenge_method: form.code_challenge_method,
+        }),
       };
     },
   },

@@ -45,6 +45,7 @@ export function oauthEndpointsStep(definition: ApiDefinition, call: Call, logger
           refresh_token: form.get('refresh_token') ?? undefined,
           username: form.get('username') ?? undefined,
           password: form.get('password') ?? undefined,
+          code_verifier: form.get('code_verifier') ?? undefined,
         });
         sendJson(ctx.res, 200, issued, NO_STORE);
         return DONE;
@@ -74,6 +75,8 @@ async function authorize(ctx: RequestContext, api: OAuthApiSettings, call: Call)
     client_id: params.get('client_id') ?? '',
     redirect_uri: params.get('redirect_uri') ?? undefined,
     response_type: params.get('response_type') ?? '',
+    code_challenge: params.get('code_challenge') ?? undefined,
+    code_challenge_method: params.get('code_challenge_method') ?? undefined,
   });
   const login = api.oauth_meta?.auth_login_redirect;
   if (typeof login !== 'string' || login === '') return oauthError(ctx, 500, 'server_error', 'The API has no oauth_meta.auth_login_redirect');

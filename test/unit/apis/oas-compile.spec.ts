@@ -73,6 +73,15 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.base_identity_provided_by, 'basic_auth_user');
   });
 
+  it('maps requirePkce of an oauth2 scheme to oauth_meta.require_pkce, and exports it back', () => {
+    const login = { enabled: true, authLoginRedirect: 'https://login.test', requirePkce: true };
+    const authentication = { enabled: true, securitySchemes: { login } };
+    const { classic } = compileOasDefinition(document({ server: { listenPath: { value: '/t/' }, authentication } }));
+    assert.equal((classic.oauth_meta as any).require_pkce, true);
+    const exported = classicToOas({ ...classic, id: 'x', org_id: 'o' } as any);
+    assert.equal((exported['x-gw-api-gateway'] as any).server.authentication.securitySchemes.oauth.requirePkce, true);
+  });
+
   it('maps a mutualTLS scheme to client certificate authentication with the allowlist', () => {
     const doc = document({
       server: { listenPath: { value: '/t/' }, clientCertificates: { enabled: true, allowlist: ['cert-1'] }, authentication: { enabled: true, securitySchemes: { mtls: { enabled: true } } } },

@@ -118,7 +118,12 @@ function securityOf(d: Classic & ApiDefinition): { schemes: Record<string, Class
     settings.basicAuth = s;
   }
   if (d.use_oauth2 === true) {
-    const meta = (d.oauth_meta ?? {}) as { allowed_access_types?: string[]; allowed_authorize_types?: string[]; auth_login_redirect?: string };
+    const meta = (d.oauth_meta ?? {}) as {
+      allowed_access_types?: string[];
+      allowed_authorize_types?: string[];
+      auth_login_redirect?: string;
+      require_pkce?: boolean;
+    };
     const flows: Classic = {};
     const access = meta.allowed_access_types ?? [];
     if (access.includes('authorization_code')) flows.authorizationCode = { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: {} };
@@ -126,6 +131,7 @@ function securityOf(d: Classic & ApiDefinition): { schemes: Record<string, Class
     if (access.includes('password')) flows.password = { tokenUrl: '/oauth/token', scopes: {} };
     schemes.oauth = { type: 'oauth2', flows };
     settings.oauth = { enabled: true, allowedAuthorizeTypes: (meta.allowed_authorize_types ?? ['code']).filter((t) => t === 'code' || t === 'token'), authLoginRedirect: meta.auth_login_redirect ?? '' };
+    if (meta.require_pkce === true) settings.oauth.requirePkce = true;
   }
   return { schemes, settings };
 }

@@ -28,6 +28,7 @@ const securityScheme = closed({
   extractCredentialsFromBody: closed({ enabled: { type: 'boolean' }, userRegexp: { type: 'string' }, passwordRegexp: { type: 'string' } }),
   allowedAuthorizeTypes: { type: 'array', items: { type: 'string', enum: ['code', 'token'] } },
   authLoginRedirect: { type: 'string' },
+  requirePkce: { type: 'boolean' },
   notifications: closed({ sharedSecret: { type: 'string' }, onKeyChangeUrl: { type: 'string' } }),
 });
 

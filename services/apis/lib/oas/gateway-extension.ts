@@ -38,6 +38,8 @@ export interface SchemeSettings extends Toggle {
   extractCredentialsFromBody?: Toggle & { userRegexp?: string; passwordRegexp?: string };
   allowedAuthorizeTypes?: string[];
   authLoginRedirect?: string;
+  /** OAuth 2.0: authorisation code flows must use PKCE (classic `oauth_meta.require_pkce`); @default false */
+  requirePkce?: boolean;
   notifications?: { sharedSecret?: string; onKeyChangeUrl?: string };
 }
 

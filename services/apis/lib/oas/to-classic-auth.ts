@@ -78,6 +78,7 @@ function oauthSettings(scheme: SecurityScheme, settings: SchemeSettings): Classi
     use_oauth2: true,
     oauth_meta: { allowed_access_types: accessTypes.includes('authorization_code') ? [...accessTypes, 'refresh_token'] : accessTypes, allowed_authorize_types: authorizeTypes, auth_login_redirect: settings.authLoginRedirect ?? '' },
   };
+  if (settings.requirePkce === true) (out.oauth_meta as Classic).require_pkce = true;
   if (settings.notifications) out.notifications = { shared_secret: settings.notifications.sharedSecret ?? '', oauth_on_keychange_url: settings.notifications.onKeyChangeUrl ?? '' };
   return out;
 }
