@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +74,21 @@ async function startUpstream(): Promise<{ child: ChildProcess; port: number }> {
   return { child, port };
 }
 
+function bash(script: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
 /** Variables and functions a block leaves behind, for the next block (bash's own are left out). */
 const SAVE_STATE = `
 for name in $(compgen -v); do
@@ -107,7 +122,7 @@ describe('documentation examples', function () {
   });
 
   for (const [index, example] of examples.entries()) {
-    it(`runs ${example.where}`, function () {
+    it(`runs ${example.where}`, async function () {
       const previous = index === 0 ? [] : examples.slice(0, index);
       // A block after a failed one would fail for the wrong reason.
       if (previous.some((p) => failed.has(p.where))) this.skip();
@@ -116,11 +131,11 @@ describe('documentation examples', function () {
         .replaceAll('http://localhost:3000', node.dashboardUrl)
         .replaceAll('127.0.0.1:9000', `127.0.0.1:${upstream.port}`);
       const stateFile = join(stateDir, 'state.sh');
-      const run = spawnSync('bash', ['-c', `set -eo pipefail\n[ -f "$STATE_FILE" ] && . "$STATE_FILE"\n${script}\n${SAVE_STATE}`], {
-        cwd: ROOT,
-        env: { ...process.env, STATE_FILE: stateFile, GW_DATA_DIR: node.dataDir },
-        encoding: 'utf8',
-        timeout: 30_000,
+      // Asynchronously: the node answering the block's requests runs in this process.
+      const run = await bash(`set -eo pipefail\n[ -f "$STATE_FILE" ] && . "$STATE_FILE"\n${script}\n${SAVE_STATE}`, {
+        ...process.env,
+        STATE_FILE: stateFile,
+        GW_DATA_DIR: node.dataDir,
       });
       const output = `${run.stdout}\n${run.stderr}`;
       if (run.status !== 0 || /"Status":\s*"Error"|"status":\s*"error"/.test(output)) failed.add(example.where);
