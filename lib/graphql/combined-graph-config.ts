@@ -1,5 +1,5 @@
 import { buildSchema, isObjectType, type GraphQLSchema } from 'graphql';
-import { isForbiddenAddress } from '../net/outbound-address';
+import { literalHostRefusal, refusalReason } from '../net/outbound-address';
 
 /**
  * The combined graph (`graphql.execution_mode: "executionEngine"`) in the reference gateway's
@@ -207,7 +207,7 @@ function checkedUrl(raw: unknown, label: string, problems: string[]): string {
   try {
     const parsed = new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${label}: config.url '${url}' must be http:// or https://`);
-    else if (isForbiddenAddress(parsed.hostname)) problems.push(`${label}: config.url '${url}' names a link-local, cloud-metadata or multicast address, which gw does not call`);
+    else if (literalHostRefusal(parsed)) problems.push(`${label}: config.url '${url}' names ${refusalReason(literalHostRefusal(parsed)!)}, which gw does not call`);
     else if (METADATA_HOSTS.has(parsed.hostname.toLowerCase())) problems.push(`${label}: config.url '${url}' names a cloud metadata service, which gw does not call`);
   } catch {
     problems.push(`${label}: config.url '${url}' is not a valid URL`);
