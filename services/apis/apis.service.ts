@@ -15,6 +15,7 @@ import { checkHookReferences } from './lib/hook-references';
 import { importDataSource } from './lib/data-source-import/data-source-importer';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
+import { assertOutboundTargets } from './lib/outbound-targets';
 import { streamingProblems, type MappingCheck } from '../../lib/streams/config-check';
 import { ApisErrors } from './errors';
 
@@ -95,6 +96,7 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
             if (problems.length > 0) throw ApisErrors.invalid(`Invalid stream configuration: ${problems.join('; ')}`);
           }
           await checkHookReferences(hookReferences, definition.org_id, hookExists);
+          await assertOutboundTargets(definition, hookReferences);
         },
       );
       oas = new OasCatalogue(catalogue, store, runtime.config.pageSize, { mappingCheck: options.streamMappingCheck });

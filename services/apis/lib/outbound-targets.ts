@@ -1,0 +1,89 @@
+import type { ApiDefinition, HookReference } from '../../../contracts/apis/api-definition';
+import { hostSaveRefusal } from '../../../lib/net/outbound-save-check';
+import { ApisErrors } from '../errors';
+
+/** A place of a definition the gateway connects to: the field that names it, and its URL or `host[:port]`. */
+interface OutboundTarget {
+  field: string;
+  value: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Refuses, when an API is saved, a definition that names an address the outbound policy refuses
+ * (lib/net/outbound-policy.ts) in any place the gateway connects to on its organisation's behalf:
+ * upstream targets, service discovery, uptime checks, combined-graph data sources, stream
+ * connectors and inline webhooks. The connections judge their addresses again, whatever a
+ * name resolves to by then (and whatever reached a gateway without being saved here).
+ */
+export async function assertOutboundTargets(definition: ApiDefinition, hookReferences: HookReference[] | undefined): Promise<void> {
+  const targets = [...proxyTargets(definition), ...dataSourceTargets(definition.graphql), ...streamTargets(definition.streaming), ...hookTargets(hookReferences)];
+  const problems = await Promise.all(targets.map(async ({ field, value }) => {
+    const refusal = await hostSaveRefusal(hostOf(value));
+    return refusal ? `${field}: '${value}' ${refusal}` : undefined;
+  }));
+  const problem = problems.find(Boolean);
+  if (problem) throw ApisErrors.invalid(problem);
+}
+
+/** The host of a URL, or of `host[:port]` as broker lists write them; '' when there is none. */
+function hostOf(value: string): string {
+  try {
+    return new URL(value.includes('://') ? value : `tcp://${value}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
+function proxyTargets(definition: ApiDefinition): OutboundTarget[] {
+  const proxy = definition.proxy as unknown as Record<string, unknown>;
+  const out: OutboundTarget[] = [];
+  if (typeof proxy.target_url === 'string' && proxy.target_url !== '') out.push({ field: 'proxy.target_url', value: proxy.target_url });
+  if (proxy.enable_load_balancing === true && Array.isArray(proxy.target_list)) {
+    proxy.target_list.forEach((value, i) => typeof value === 'string' && out.push({ field: `proxy.target_list[${i}]`, value }));
+  }
+  const discovery = isRecord(proxy.service_discovery) ? proxy.service_discovery : {};
+  if (discovery.use_discovery_service === true && typeof discovery.query_endpoint === 'string') {
+    out.push({ field: 'proxy.service_discovery.query_endpoint', value: discovery.query_endpoint });
+  }
+  const checks = isRecord(definition.uptime_tests) ? definition.uptime_tests.check_list : undefined;
+  if (Array.isArray(checks)) {
+    checks.forEach((entry, i) => isRecord(entry) && typeof entry.url === 'string' && out.push({ field: `uptime_tests.check_list[${i}].url`, value: entry.url }));
+  }
+  return out;
+}
+
+function dataSourceTargets(graphql: unknown): OutboundTarget[] {
+  const engine = isRecord(graphql) && isRecord(graphql.engine) ? graphql.engine : {};
+  const sources = Array.isArray(engine.data_sources) ? engine.data_sources : [];
+  return sources.flatMap((source, i) => {
+    const config = isRecord(source) && isRecord(source.config) ? source.config : {};
+    const at = `graphql.engine.data_sources[${i}].config`;
+    const url = typeof config.url === 'string' ? [{ field: `${at}.url`, value: config.url }] : [];
+    const brokers = Array.isArray(config.broker_addresses) ? config.broker_addresses : [];
+    return [...url, ...brokers.filter((b) => typeof b === 'string').map((value, j) => ({ field: `${at}.broker_addresses[${j}]`, value: value as string }))];
+  });
+}
+
+/** Every `url`, `portal_url`, `urls` and `addresses` of a stream configuration, wherever its connectors nest them. */
+function streamTargets(streaming: unknown, at = 'streaming'): OutboundTarget[] {
+  if (Array.isArray(streaming)) return streaming.flatMap((item, i) => streamTargets(item, `${at}[${i}]`));
+  if (!isRecord(streaming)) return [];
+  return Object.entries(streaming).flatMap(([key, value]): OutboundTarget[] => {
+    const field = `${at}.${key}`;
+    if ((key === 'url' || key === 'portal_url') && typeof value === 'string') return [{ field, value: value.replace(/\$\{!.*?\}/g, 'x') }];
+    if ((key === 'urls' || key === 'addresses') && Array.isArray(value)) {
+      return value.flatMap((entry, i) =>
+        typeof entry === 'string' ? entry.split(',').map((one) => one.trim()).filter(Boolean).map((one) => ({ field: `${field}[${i}]`, value: one })) : [],
+      );
+    }
+    return streamTargets(value, field);
+  });
+}
+
+function hookTargets(references: HookReference[] | undefined): OutboundTarget[] {
+  return (references ?? []).flatMap((reference, i) =>
+    typeof reference.hook?.target_path === 'string' ? [{ field: `hook_references[${i}].hook.target_path`, value: reference.hook.target_path }] : [],
+  );
+}
