@@ -13,8 +13,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * Refuses, when an API is saved, a definition that names an address the outbound policy refuses
  * (lib/net/outbound-policy.ts) in any place the gateway connects to on its organisation's behalf:
- * upstream targets, service discovery, uptime checks, combined-graph data sources, stream
- * connectors and inline webhooks. The connections judge their addresses again, whatever a
+ * upstream targets, service discovery, uptime checks, OAuth key-change notifications,
+ * combined-graph data sources, stream connectors and inline webhooks. The connections judge their addresses again, whatever a
  * name resolves to by then (and whatever reached a gateway without being saved here).
  */
 export async function assertOutboundTargets(definition: ApiDefinition, hookReferences: HookReference[] | undefined): Promise<void> {
@@ -47,6 +47,9 @@ function proxyTargets(definition: ApiDefinition): OutboundTarget[] {
   if (discovery.use_discovery_service === true && typeof discovery.query_endpoint === 'string') {
     out.push({ field: 'proxy.service_discovery.query_endpoint', value: discovery.query_endpoint });
   }
+  const notifications = (definition as unknown as { notifications?: unknown }).notifications;
+  const keyChange = isRecord(notifications) ? notifications.oauth_on_keychange_url : undefined;
+  if (typeof keyChange === 'string' && keyChange !== '') out.push({ field: 'notifications.oauth_on_keychange_url', value: keyChange });
   const checks = isRecord(definition.uptime_tests) ? definition.uptime_tests.check_list : undefined;
   if (Array.isArray(checks)) {
     checks.forEach((entry, i) => isRecord(entry) && typeof entry.url === 'string' && out.push({ field: `uptime_tests.check_list[${i}].url`, value: entry.url }));

@@ -36,8 +36,10 @@ async function mqttClient(config: { urls: string[]; client_id?: string; clean_se
   // plain servers are dialled at their checked address; TLS ones resolve through the guarded lookup
   const pinned = await Promise.all(urls.map((url) => pinnedBrokerUrl(url.replace(/^tcp:/, 'mqtt:'), url.startsWith('mqtts:') ? 8883 : 1883, ['mqtt:'], env)));
   const [first, ...others] = pinned.map((u) => new URL(u));
+  // mqtt.js hands its options to tls.connect, which takes a lookup; its types do not list it
+  const guarded: object = { lookup: guardedLookup() };
   return connectAsync(first.toString(), {
-    lookup: guardedLookup(),
+    ...guarded,
     clientId: config.client_id || `gw-${randomUUID()}`,
     clean: config.clean_session ?? true,
     username: config.user,
