@@ -2,9 +2,10 @@ import type { ApiDefinition, HookReference } from '../../../contracts/apis/api-d
 import { hostSaveRefusal } from '../../../lib/net/outbound-save-check';
 import { ApisErrors } from '../errors';
 
-/** A place of a definition the gateway connects to: the field that names it, and its URL or `host[:port]`. */
+/** A place of a definition the gateway connects to: how messages name it, and its URL or `host[:port]`. */
 interface OutboundTarget {
-  field: string;
+  /** "proxy.target_url:", or "data source 'users': config.url" as the data-source checks write it */
+  label: string;
   value: string;
 }
 
@@ -19,9 +20,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export async function assertOutboundTargets(definition: ApiDefinition, hookReferences: HookReference[] | undefined): Promise<void> {
   const targets = [...proxyTargets(definition), ...dataSourceTargets(definition.graphql), ...streamTargets(definition.streaming), ...hookTargets(hookReferences)];
-  const problems = await Promise.all(targets.map(async ({ field, value }) => {
+  const problems = await Promise.all(targets.map(async ({ label, value }) => {
     const refusal = await hostSaveRefusal(hostOf(value));
-    return refusal ? `${field}: '${value}' ${refusal}` : undefined;
+    return refusal ? `${label} '${value}' ${refusal}` : undefined;
   }));
   const problem = problems.find(Boolean);
   if (problem) throw ApisErrors.invalid(problem);
@@ -39,20 +40,20 @@ function hostOf(value: string): string {
 function proxyTargets(definition: ApiDefinition): OutboundTarget[] {
   const proxy = definition.proxy as unknown as Record<string, unknown>;
   const out: OutboundTarget[] = [];
-  if (typeof proxy.target_url === 'string' && proxy.target_url !== '') out.push({ field: 'proxy.target_url', value: proxy.target_url });
+  if (typeof proxy.target_url === 'string' && proxy.target_url !== '') out.push({ label: 'proxy.target_url:', value: proxy.target_url });
   if (proxy.enable_load_balancing === true && Array.isArray(proxy.target_list)) {
-    proxy.target_list.forEach((value, i) => typeof value === 'string' && out.push({ field: `proxy.target_list[${i}]`, value }));
+    proxy.target_list.forEach((value, i) => typeof value === 'string' && out.push({ label: `proxy.target_list[${i}]:`, value }));
   }
   const discovery = isRecord(proxy.service_discovery) ? proxy.service_discovery : {};
   if (discovery.use_discovery_service === true && typeof discovery.query_endpoint === 'string') {
-    out.push({ field: 'proxy.service_discovery.query_endpoint', value: discovery.query_endpoint });
+    out.push({ label: 'proxy.service_discovery.query_endpoint:', value: discovery.query_endpoint });
   }
   const notifications = (definition as unknown as { notifications?: unknown }).notifications;
   const keyChange = isRecord(notifications) ? notifications.oauth_on_keychange_url : undefined;
-  if (typeof keyChange === 'string' && keyChange !== '') out.push({ field: 'notifications.oauth_on_keychange_url', value: keyChange });
+  if (typeof keyChange === 'string' && keyChange !== '') out.push({ label: 'notifications.oauth_on_keychange_url:', value: keyChange });
   const checks = isRecord(definition.uptime_tests) ? definition.uptime_tests.check_list : undefined;
   if (Array.isArray(checks)) {
-    checks.forEach((entry, i) => isRecord(entry) && typeof entry.url === 'string' && out.push({ field: `uptime_tests.check_list[${i}].url`, value: entry.url }));
+    checks.forEach((entry, i) => isRecord(entry) && typeof entry.url === 'string' && out.push({ label: `uptime_tests.check_list[${i}].url:`, value: entry.url }));
   }
   return out;
 }
@@ -62,10 +63,11 @@ function dataSourceTargets(graphql: unknown): OutboundTarget[] {
   const sources = Array.isArray(engine.data_sources) ? engine.data_sources : [];
   return sources.flatMap((source, i) => {
     const config = isRecord(source) && isRecord(source.config) ? source.config : {};
-    const at = `graphql.engine.data_sources[${i}].config`;
-    const url = typeof config.url === 'string' ? [{ field: `${at}.url`, value: config.url }] : [];
+    // named as the data-source checks name them (lib/graphql/combined-graph-config.ts)
+    const at = `data source '${isRecord(source) && typeof source.name === 'string' && source.name !== '' ? source.name : `#${i}`}': config`;
+    const url = typeof config.url === 'string' ? [{ label: `${at}.url`, value: config.url }] : [];
     const brokers = Array.isArray(config.broker_addresses) ? config.broker_addresses : [];
-    return [...url, ...brokers.filter((b) => typeof b === 'string').map((value, j) => ({ field: `${at}.broker_addresses[${j}]`, value: value as string }))];
+    return [...url, ...brokers.filter((b) => typeof b === 'string').map((value, j) => ({ label: `${at}.broker_addresses[${j}]`, value: value as string }))];
   });
 }
 
@@ -75,10 +77,10 @@ function streamTargets(streaming: unknown, at = 'streaming'): OutboundTarget[] {
   if (!isRecord(streaming)) return [];
   return Object.entries(streaming).flatMap(([key, value]): OutboundTarget[] => {
     const field = `${at}.${key}`;
-    if ((key === 'url' || key === 'portal_url') && typeof value === 'string') return [{ field, value: value.replace(/\$\{!.*?\}/g, 'x') }];
+    if ((key === 'url' || key === 'portal_url') && typeof value === 'string') return [{ label: `${field}:`, value: value.replace(/\$\{!.*?\}/g, 'x') }];
     if ((key === 'urls' || key === 'addresses') && Array.isArray(value)) {
       return value.flatMap((entry, i) =>
-        typeof entry === 'string' ? entry.split(',').map((one) => one.trim()).filter(Boolean).map((one) => ({ field: `${field}[${i}]`, value: one })) : [],
+        typeof entry === 'string' ? entry.split(',').map((one) => one.trim()).filter(Boolean).map((one) => ({ label: `${field}[${i}]:`, value: one })) : [],
       );
     }
     return streamTargets(value, field);
@@ -87,6 +89,6 @@ function streamTargets(streaming: unknown, at = 'streaming'): OutboundTarget[] {
 
 function hookTargets(references: HookReference[] | undefined): OutboundTarget[] {
   return (references ?? []).flatMap((reference, i) =>
-    typeof reference.hook?.target_path === 'string' ? [{ field: `hook_references[${i}].hook.target_path`, value: reference.hook.target_path }] : [],
+    typeof reference.hook?.target_path === 'string' ? [{ label: `hook_references[${i}].hook.target_path:`, value: reference.hook.target_path }] : [],
   );
 }

@@ -33,12 +33,12 @@ describe('apis: outbound targets of a definition checked when saved', () => {
     [
       'a combined-graph REST data source',
       definition({ graphql: { engine: { data_sources: [{ kind: 'REST', config: { url: 'http://10.0.0.3/users' } }] } } }),
-      `graphql.engine.data_sources[0].config.url: 'http://10.0.0.3/users' ${PRIVATE}`,
+      `data source '#0': config.url 'http://10.0.0.3/users' ${PRIVATE}`,
     ],
     [
       'a combined-graph Kafka broker',
       definition({ graphql: { engine: { data_sources: [{ kind: 'Kafka', config: { broker_addresses: ['93.184.216.34:9092', '127.0.0.1:9092'] } }] } } }),
-      `graphql.engine.data_sources[0].config.broker_addresses[1]: '127.0.0.1:9092' ${PRIVATE}`,
+      `data source '#0': config.broker_addresses[1] '127.0.0.1:9092' ${PRIVATE}`,
     ],
     [
       'a stream broker nested in an output',
