@@ -39,7 +39,10 @@ PRIVATE.addSubnet('fec0::', 10, 'ipv6');
 // Local-use NAT64 (RFC 8215): its IPv4 part sits at a prefix length only the network knows.
 PRIVATE.addSubnet('64:ff9b:1::', 48, 'ipv6');
 
-/** An address without brackets or a zone, as `ipv4`/`ipv6`, with the IPv4 address an IPv6 one carries judged instead. */
+/**
+ * An address without brackets or a zone, with its family; an IPv6 address that carries an IPv4
+ * address is given as that IPv4 address, which is what it is judged as.
+ */
 export function effectiveAddress(address: string): { address: string; family: 'ipv4' | 'ipv6' } | undefined {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
@@ -49,7 +52,7 @@ export function effectiveAddress(address: string): { address: string; family: 'i
   return embedded ? { address: embedded, family: 'ipv4' } : { address: bare.toLowerCase(), family: 'ipv6' };
 }
 
-/** The class of an IP address; anything that is not an IP address is `public` (a name is judged by what it resolves to). */
+/** The class of an IP address; anything else is `public` (a name is judged by what it resolves to). */
 export function classifyAddress(address: string): AddressClass {
   const effective = effectiveAddress(address);
   if (!effective) return 'public';

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { addressRefusal, currentOutboundPolicy, type AddressRefusal, type OutboundPolicy } from './outbound-policy';
+import { addressRefusal, currentOutboundPolicy } from './outbound-policy';
+import type { AddressRefusal, OutboundPolicy } from './outbound-policy';
 
 const REASONS: Record<AddressRefusal, string> = {
   forbidden: 'a link-local, cloud-metadata or multicast address',
@@ -29,14 +30,18 @@ export function isForbiddenAddress(address: string, hostname?: string, policy?: 
 }
 
 /** The refusal of `address` reached through `hostname`, as an error, if the policy refuses it. */
-export function refusedAddressError(hostname: string, address: string, policy: OutboundPolicy = currentOutboundPolicy()): OutboundAddressRefused | undefined {
+export function refusedAddressError(
+  hostname: string,
+  address: string,
+  policy: OutboundPolicy = currentOutboundPolicy(),
+): OutboundAddressRefused | undefined {
   const bareHost = hostname.replace(/^\[|\]$/g, '');
   const bare = address.replace(/^\[|\]$/g, '');
   const reason = addressRefusal(bare, bareHost, policy);
   return reason ? new OutboundAddressRefused(bareHost, bare, reason) : undefined;
 }
 
-/** The refusal of a URL's host when it is an IP literal the policy refuses (a literal never goes through `lookup`). */
+/** The refusal of a URL's host if it is an IP literal the policy refuses (a literal skips `lookup`). */
 export function literalHostRefusal(url: URL, policy?: OutboundPolicy): OutboundAddressRefused | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return isIP(host) === 0 ? undefined : refusedAddressError(host, host, policy);

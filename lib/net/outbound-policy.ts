@@ -24,7 +24,7 @@ export type AddressRefusal = 'forbidden' | 'private';
 
 const HOST_NAME = /^(\*\.)?([a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?$/i;
 
-/** Builds a policy; throws on an allow-list entry that is neither a CIDR, an IP address nor a host name. */
+/** Builds a policy; throws on an allow-list entry that is not a CIDR, an IP address or a host name. */
 export function outboundPolicy(mode: OutboundMode = 'allow', allow: readonly string[] = []): OutboundPolicy {
   const allowedNetworks = new BlockList();
   const allowedHosts: string[] = [];
@@ -35,7 +35,9 @@ export function outboundPolicy(mode: OutboundMode = 'allow', allow: readonly str
     if (family !== 0 && extra === undefined) {
       const max = family === 4 ? 32 : 128;
       const length = bits === undefined ? max : /^\d+$/.test(bits) ? Number(bits) : NaN;
-      if (!(length >= 0 && length <= max)) throw new Error(`'${entry}' is not a valid CIDR: its prefix length must be 0 to ${max}`);
+      if (!(length >= 0 && length <= max)) {
+        throw new Error(`'${entry}' is not a valid CIDR: its prefix length must be 0 to ${max}`);
+      }
       // one address is stored as the address it is judged as (::ffff:10.0.0.5 as 10.0.0.5)
       const single = effectiveAddress(ip)!;
       if (bits === undefined) allowedNetworks.addAddress(single.address, single.family);
@@ -43,23 +45,30 @@ export function outboundPolicy(mode: OutboundMode = 'allow', allow: readonly str
     } else if (bits === undefined && HOST_NAME.test(entry) && isIP(entry) === 0) {
       allowedHosts.push(entry.toLowerCase().replace(/\.$/, ''));
     } else {
-      throw new Error(`'${entry}' is not a CIDR (10.1.0.0/16), an IP address or a host name (db.internal, *.internal)`);
+      const expected = 'a CIDR (10.1.0.0/16), an IP address or a host name (db.internal, *.internal)';
+      throw new Error(`'${entry}' is not ${expected}`);
     }
   }
-  return Object.freeze({ mode, allow: Object.freeze([...allow]), allowedNetworks, allowedHosts: Object.freeze(allowedHosts) });
+  const frozenHosts = Object.freeze(allowedHosts);
+  return Object.freeze({ mode, allow: Object.freeze([...allow]), allowedNetworks, allowedHosts: frozenHosts });
 }
 
 /** Whether the operator allows `hostname` by name. */
 function hostAllowed(policy: OutboundPolicy, hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, '');
-  return policy.allowedHosts.some((entry) => (entry.startsWith('*.') ? name.endsWith(entry.slice(1)) : name === entry));
+  const matches = (entry: string) => (entry.startsWith('*.') ? name.endsWith(entry.slice(1)) : name === entry);
+  return policy.allowedHosts.some(matches);
 }
 
 /**
  * Whether `policy` refuses a connection to `address`, reached through the name `hostname` (the
  * name the tenant wrote, or the address itself for an IP literal).
  */
-export function addressRefusal(address: string, hostname: string = address, policy: OutboundPolicy = currentOutboundPolicy()): AddressRefusal | undefined {
+export function addressRefusal(
+  address: string,
+  hostname: string = address,
+  policy: OutboundPolicy = currentOutboundPolicy(),
+): AddressRefusal | undefined {
   const kind = classifyAddress(address);
   if (kind === 'forbidden') return 'forbidden';
   if (kind === 'public' || policy.mode === 'allow') return undefined;

@@ -6,6 +6,7 @@ import { currentOutboundPolicy, type OutboundPolicy } from './outbound-policy';
 
 /** How long a save waits for a name to resolve before leaving the judgement to the connection. */
 const LOOKUP_TIMEOUT_MS = 2000;
+const NOT_CALLED = 'which gw does not call';
 
 export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
@@ -18,21 +19,33 @@ const systemResolve: ResolveAll = (hostname) => lookup(hostname, { all: true });
  * name that does not resolve now is left to the connection, which judges the address it reaches
  * whatever the name resolved to at save time.
  */
-export async function hostSaveRefusal(host: string, policy: OutboundPolicy = currentOutboundPolicy(), resolve: ResolveAll = systemResolve): Promise<string | undefined> {
+export async function hostSaveRefusal(
+  host: string,
+  policy: OutboundPolicy = currentOutboundPolicy(),
+  resolve: ResolveAll = systemResolve,
+): Promise<string | undefined> {
   const bare = host.replace(/^\[|\]$/g, '');
   if (bare === '') return undefined;
   if (isIP(bare) !== 0) {
     const refusal = refusedAddressError(bare, bare, policy);
-    return refusal ? `names ${refusalReason(refusal)}, which gw does not call` : undefined;
+    return refusal ? `names ${refusalReason(refusal)}, ${NOT_CALLED}` : undefined;
   }
   if (policy.mode === 'allow') return undefined;
   const addresses = await withTimeout(resolve(bare)).catch(() => [] as LookupAddress[]);
-  const refusal = addresses.map((entry) => refusedAddressError(bare, entry.address, policy)).find(Boolean) as OutboundAddressRefused | undefined;
-  return refusal ? `names ${bare}, which resolves to ${refusal.address}, ${refusalReason(refusal)}, which gw does not call` : undefined;
+  const refusal = addresses
+    .map((entry) => refusedAddressError(bare, entry.address, policy))
+    .find((found): found is OutboundAddressRefused => found !== undefined);
+  if (!refusal) return undefined;
+  return `names ${bare}, which resolves to ${refusal.address}, ${refusalReason(refusal)}, ${NOT_CALLED}`;
 }
 
-/** `hostSaveRefusal` for a URL's host, as the message for `field`: "proxy.target_url: 'http://10.0.0.1/' names …". */
-export async function urlSaveProblem(field: string, raw: string, policy?: OutboundPolicy, resolve?: ResolveAll): Promise<string | undefined> {
+/** `hostSaveRefusal` for a URL's host, as a message naming `field`: "target_path: 'http://…' names …". */
+export async function urlSaveProblem(
+  field: string,
+  raw: string,
+  policy?: OutboundPolicy,
+  resolve?: ResolveAll,
+): Promise<string | undefined> {
   let host: string;
   try {
     host = new URL(raw).hostname;

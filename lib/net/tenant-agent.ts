@@ -28,7 +28,8 @@ export function tenantConnector(options: TenantConnectOptions = {}): buildConnec
   const refused = options.ownPorts ?? ownPorts;
   return (opts, callback) => {
     // an IP literal never goes through `lookup`: a refused one gets no connection at all
-    const early = literalRefusal(opts.hostname, Number(opts.port || (opts.protocol === 'https:' ? 443 : 80)), refused());
+    const port = Number(opts.port || (opts.protocol === 'https:' ? 443 : 80));
+    const early = literalRefusal(opts.hostname, port, refused());
     if (early) return callback(early, null);
     return connect(opts, (err, socket) => {
       if (err || !socket) return callback(err ?? new Error(`${opts.hostname}: no connection`), null);

@@ -9,7 +9,7 @@ export function refusedAddress(address: string): boolean {
   return isForbiddenAddress(address);
 }
 
-/** Refuses a URL that is not http(s) or names a refused address or a metadata host literally (before any connection). */
+/** Refuses, before any connection, a URL that is not http(s) or names a refused address or metadata host. */
 export function checkOutboundUrl(raw: string): URL {
   let url: URL;
   try {
@@ -19,7 +19,12 @@ export function checkOutboundUrl(raw: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`'${raw}' must be an http:// or https:// URL`);
   const refusal = literalHostRefusal(url);
-  if (refusal) throw new Error(`'${raw}' names ${refusal.reason === 'forbidden' ? 'a link-local address' : refusalReason(refusal)}, which gw does not call`);
-  if (url.hostname.toLowerCase() === 'metadata.google.internal') throw new Error(`'${raw}' names a cloud metadata service, which gw does not call`);
+  if (refusal) {
+    const what = refusal.reason === 'forbidden' ? 'a link-local address' : refusalReason(refusal);
+    throw new Error(`'${raw}' names ${what}, which gw does not call`);
+  }
+  if (url.hostname.toLowerCase() === 'metadata.google.internal') {
+    throw new Error(`'${raw}' names a cloud metadata service, which gw does not call`);
+  }
   return url;
 }

@@ -144,7 +144,10 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
   }
 }
 
-/** Outbound URLs of a stream: http(s) only, never an address the outbound policy refuses (checked again at run time, after DNS). */
+/**
+ * Outbound URLs of a stream: http(s) only, never an address the outbound policy refuses (checked
+ * again at run time, after DNS).
+ */
 function urlProblem(text: string, bad: (message: string) => void): void {
   let url: URL;
   try {
@@ -154,6 +157,7 @@ function urlProblem(text: string, bad: (message: string) => void): void {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return bad('must be an http:// or https:// URL');
   const refusal = literalHostRefusal(url);
-  if (refusal?.reason === 'forbidden' || url.hostname.toLowerCase() === 'metadata.google.internal') return bad('may not point at a cloud metadata address');
+  const metadataHost = url.hostname.toLowerCase() === 'metadata.google.internal';
+  if (refusal?.reason === 'forbidden' || metadataHost) return bad('may not point at a cloud metadata address');
   if (refusal) return bad(`may not point at ${refusalReason(refusal)}`);
 }

@@ -38,7 +38,12 @@ export async function checkBrokerUrls(urls: readonly string[], defaultPort: numb
  * names themselves and take no `lookup` (nats, mqtt): the address judged is the address they
  * connect to. A URL of another scheme (TLS, where the name is the certificate's) is only checked.
  */
-export async function pinnedBrokerUrl(raw: string, defaultPort: number, plainSchemes: readonly string[], env: Pick<ConnectorEnv, 'ownPorts'>): Promise<string> {
+export async function pinnedBrokerUrl(
+  raw: string,
+  defaultPort: number,
+  plainSchemes: readonly string[],
+  env: Pick<ConnectorEnv, 'ownPorts'>,
+): Promise<string> {
   const url = new URL(raw.includes('://') ? raw : `tcp://${raw}`);
   const [address] = await checkBrokerAddress(url.hostname, Number(url.port || defaultPort), env);
   if (!plainSchemes.includes(url.protocol) || address === undefined) return raw;

@@ -31,10 +31,17 @@ export interface MqttOutputConfig {
   max_in_flight?: number;
 }
 
+const serverOf = (url: URL) => ({
+  host: url.hostname.replace(/^\[|\]$/g, ''),
+  port: Number(url.port || 1883),
+});
+
 async function mqttClient(config: { urls: string[]; client_id?: string; clean_session?: boolean; user?: string; password?: string }, env: ConnectorEnv): Promise<MqttClient> {
   const urls = config.urls.flatMap((u) => u.split(',')).map((u) => u.trim()).filter(Boolean);
   // plain servers are dialled at their checked address; TLS ones resolve through the guarded lookup
-  const pinned = await Promise.all(urls.map((url) => pinnedBrokerUrl(url.replace(/^tcp:/, 'mqtt:'), url.startsWith('mqtts:') ? 8883 : 1883, ['mqtt:'], env)));
+  const pin = (url: string) =>
+    pinnedBrokerUrl(url.replace(/^tcp:/, 'mqtt:'), url.startsWith('mqtts:') ? 8883 : 1883, ['mqtt:'], env);
+  const pinned = await Promise.all(urls.map(pin));
   const [first, ...others] = pinned.map((u) => new URL(u));
   // mqtt.js hands its options to tls.connect, which takes a lookup; its types do not list it
   const guarded: object = { lookup: guardedLookup() };
@@ -46,7 +53,7 @@ async function mqttClient(config: { urls: string[]; client_id?: string; clean_se
     password: config.password,
     reconnectPeriod: 250,
     connectTimeout: 10_000,
-    servers: others.length ? [first, ...others].map((u) => ({ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 1883) })) : undefined,
+    servers: others.length ? [first, ...others].map(serverOf) : undefined,
   });
 }
 

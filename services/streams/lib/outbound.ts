@@ -3,7 +3,8 @@ import { lookup as lookupAll } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { request, type Agent, type Dispatcher } from 'undici';
 import { classifyAddress } from '../../../lib/net/address-ranges';
-import { guardedLookup, refusalReason, refusedAddressError, type Resolver } from '../../../lib/net/outbound-address';
+import { guardedLookup, refusalReason, refusedAddressError } from '../../../lib/net/outbound-address';
+import type { Resolver } from '../../../lib/net/outbound-address';
 import { isLocalAddress } from '../../../lib/net/own-ports';
 import { tenantAgent } from '../../../lib/net/tenant-agent';
 import { readBoundedBytes } from '../../../lib/net/read-bounded';
@@ -50,7 +51,10 @@ export async function checkOutbound(raw: string, policy: OutboundPolicy): Promis
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   for (const address of addresses) {
     const refusal = refusedAddressError(host, address);
-    if (refusal) throw StreamsErrors.outboundRefused(raw, refusal.reason === 'forbidden' ? 'a metadata address' : refusalReason(refusal));
+    if (refusal) {
+      const why = refusal.reason === 'forbidden' ? 'a metadata address' : refusalReason(refusal);
+      throw StreamsErrors.outboundRefused(raw, why);
+    }
     if (policy.ownPorts().has(port) && isLocalAddress(address)) throw StreamsErrors.outboundRefused(raw, "this node's own port");
   }
   return url;

@@ -28,7 +28,9 @@ function checkedSockets(env: ConnectorEnv): ISocketFactory {
         return refused;
       }
       const lookup = tenantLookup(port, () => env.ownPorts());
-      return tlsConnect({ host: bare, port, servername: isIP(bare) ? undefined : bare, ...(typeof ssl === 'object' ? ssl : {}), lookup }, onConnect);
+      const servername = isIP(bare) ? undefined : bare;
+      const options = { host: bare, port, servername, ...(typeof ssl === 'object' ? ssl : {}), lookup };
+      return tlsConnect(options, onConnect);
     }
     const socket = new Socket();
     checkBrokerAddress(host, port, env).then(

@@ -14,7 +14,8 @@ export function natsServers(urls: readonly string[]): string[] {
  * resolves names itself and takes no guarded lookup).
  */
 export async function natsConnection(urls: readonly string[], name: string, env: ConnectorEnv): Promise<NatsConnection> {
-  const servers = await Promise.all(natsServers(urls).map((url) => pinnedBrokerUrl(url, 4222, ['nats:', 'tcp:'], env)));
+  const pin = (url: string) => pinnedBrokerUrl(url, 4222, ['nats:', 'tcp:'], env);
+  const servers = await Promise.all(natsServers(urls).map(pin));
   const nc = await connect({ servers, name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 250, ignoreClusterUpdates: true, waitOnFirstConnect: false });
   void (async () => {
     for await (const status of nc.status()) if (status.type === 'disconnect' || status.type === 'error') env.log('warn', `nats ${name}: ${status.type} ${String(status.data)}`);
