@@ -175,17 +175,24 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
       name: 'metadata-events',
       use_keyless: true,
       proxy: { listen_path: '/metadata-events', target_url: '', strip_listen_path: true },
-      graphql: { enabled: true, execution_mode: 'executionEngine', version: '2', schema: GRAPH_SDL, engine: { data_sources: [{ ...kafkaSource('orders', 'rawOrders', ['x']), config: { broker_addresses: [brokerAddress], topics: ['x'] } }] } },
+      graphql: {
+        enabled: true,
+        execution_mode: 'executionEngine',
+        version: '2',
+        schema: GRAPH_SDL,
+        engine: { data_sources: [{ ...kafkaSource('orders', 'rawOrders', ['x']), config: { broker_addresses: [brokerAddress], topics: ['x'] } }] },
+      },
     },
   });
 
-  it('refuses a broker address the outbound policy refuses (cloud metadata) when the API is saved, naming the field', async () => {
+  it('refuses a broker address the outbound policy refuses (cloud metadata) when saved, naming the field', async () => {
     const created = await dashboard('/apis', { method: 'POST', body: metadataEvents('169.254.169.254:9092') });
     assert.equal(created.status, 400, created.text);
-    assert.equal(created.json.Message, "data source 'orders': config.broker_addresses[0] '169.254.169.254:9092' names a link-local, cloud-metadata or multicast address, which gw does not call");
+    const refused = 'names a link-local, cloud-metadata or multicast address, which gw does not call';
+    assert.equal(created.json.Message, `data source 'orders': config.broker_addresses[0] '169.254.169.254:9092' ${refused}`);
   });
 
-  it('answers a broker address the outbound policy refuses on connection with a GraphQL error, never connecting', async () => {
+  it('answers a broker address refused on connection with a GraphQL error, never connecting', async () => {
     // saved while private addresses were allowed; the operator then turns deny-private on
     let connections = 0;
     const listener = createServer((socket) => (connections++, socket.destroy()));
@@ -195,9 +202,11 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
     assert.equal(created.status, 200, created.text);
     const release = installOutboundPolicy(outboundPolicy('deny-private'));
     try {
-      await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/metadata-events`, { method: 'POST', body: { query: '{ __typename }' } })).status, 200), 5000);
+      const served = async () => (await http(`${node.gatewayUrl}/metadata-events`, { method: 'POST', body: { query: '{ __typename }' } })).status;
+      await eventually(async () => assert.equal(await served(), 200), 5000);
       const outcome = await new Promise<unknown>((resolve) => {
-        client('/metadata-events').subscribe({ query: 'subscription { rawOrders { id } }' }, { next: resolve, error: resolve, complete: () => resolve('complete') });
+        const sink = { next: resolve, error: resolve, complete: () => resolve('complete') };
+        client('/metadata-events').subscribe({ query: 'subscription { rawOrders { id } }' }, sink);
       });
       assert.match(JSON.stringify(outcome), /data source 'orders' failed: .*127\.0\.0\.1 is a loopback or private-network address/);
       assert.equal(connections, 0);

@@ -15,6 +15,8 @@ import { startUpstream, type Upstream } from '../support/upstream';
 
 const PRIVATE = 'a loopback or private-network address, which gw does not call';
 
+type Options = { method?: string; body?: unknown; headers?: Record<string, string> };
+
 /** The status a WebSocket upgrade through the gateway gets, when it is not switched. */
 function upgradeStatus(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -28,6 +30,16 @@ function upgradeStatus(url: string): Promise<number> {
   });
 }
 
+/** A data directory whose apps folder holds `definitions`, loaded by the gateway at start. */
+function appsFolder(definitions: Array<Record<string, unknown>>): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
+  mkdirSync(join(dataDir, 'apps'));
+  for (const definition of definitions) {
+    writeFileSync(join(dataDir, 'apps', `${String(definition.api_id)}.json`), JSON.stringify(definition));
+  }
+  return dataDir;
+}
+
 describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
   this.timeout(30_000);
 
@@ -37,7 +49,7 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
     let upstream: Upstream;
     let wsServer: Server;
     let wsConnections = 0;
-    const api = (path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    const api = (path: string, options: Options = {}) =>
       http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...options.headers } });
 
     before(async () => {
@@ -48,11 +60,11 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
       const wsPort = await listen(wsServer, 0, '127.0.0.1');
       // Definitions an operator placed in the apps folder reach the gateway without being saved
       // through the API (as do those saved before the policy was turned on): the connection decides.
-      const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
-      mkdirSync(join(dataDir, 'apps'));
-      writeFileSync(join(dataDir, 'apps', 'loopback.json'), JSON.stringify(apiDefinition('loopback', '/loopback', upstream.url)));
-      writeFileSync(join(dataDir, 'apps', 'ws-loopback.json'), JSON.stringify(apiDefinition('ws-loopback', '/ws-loopback', `http://127.0.0.1:${wsPort}`)));
-      writeFileSync(join(dataDir, 'apps', 'ws-localhost.json'), JSON.stringify(apiDefinition('ws-localhost', '/ws-localhost', `http://localhost:${wsPort}`)));
+      const dataDir = appsFolder([
+        apiDefinition('loopback', '/loopback', upstream.url),
+        apiDefinition('ws-loopback', '/ws-loopback', `http://127.0.0.1:${wsPort}`),
+        apiDefinition('ws-localhost', '/ws-localhost', `http://localhost:${wsPort}`),
+      ]);
       node = await startTestNode({ dataDir, outboundPolicy: 'deny-private' });
       tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Outbound');
     });
@@ -63,37 +75,38 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
       if (node) removeDir(node.dataDir);
     });
 
-    for (const [what, target, message] of [
+    const RESOLVES_TO_LOOPBACK =
+      /^proxy\.target_url: 'http:\/\/localhost:8000\/' names localhost, which resolves to (127\.0\.0\.1|::1), a loopback or private-network address, which gw does not call$/;
+    const targets: Array<[string, string, string | RegExp]> = [
       ['a loopback address', 'http://127.0.0.1:8000/', `proxy.target_url: 'http://127.0.0.1:8000/' names ${PRIVATE}`],
       ['a private address', 'http://10.0.0.1/', `proxy.target_url: 'http://10.0.0.1/' names ${PRIVATE}`],
-      ['an IPv4-mapped loopback address', 'http://[::ffff:127.0.0.1]/', `proxy.target_url: 'http://[::ffff:127.0.0.1]/' names ${PRIVATE}`],
-      ['a name that resolves to loopback', 'http://localhost:8000/', /^proxy\.target_url: 'http:\/\/localhost:8000\/' names localhost, which resolves to (127\.0\.0\.1|::1), a loopback or private-network address, which gw does not call$/],
-    ] as const) {
+      ['a mapped loopback address', 'http://[::ffff:127.0.0.1]/', `proxy.target_url: 'http://[::ffff:127.0.0.1]/' names ${PRIVATE}`],
+      ['a name that resolves to loopback', 'http://localhost:8000/', RESOLVES_TO_LOOPBACK],
+    ];
+    targets.forEach(([what, target, message], i) => {
       it(`refuses an API whose target is ${what} when it is saved: 400 naming the field`, async () => {
-        const res = await api('/apis', { method: 'POST', body: keylessApi(`to ${target}`, `/to-${Math.random().toString(36).slice(2)}/`, target) });
+        const res = await api('/apis', { method: 'POST', body: keylessApi(`target ${i}`, `/target-${i}/`, target) });
         assert.equal(res.status, 400, res.text);
         if (typeof message === 'string') assert.equal(res.json.Message, message);
         else assert.match(res.json.Message, message);
       });
-    }
+    });
 
     it('refuses an uptime check URL on a private address when the API is saved', async () => {
-      const res = await api('/apis', {
-        method: 'POST',
-        body: keylessApi('uptime', '/uptime/', 'http://192.0.2.10/', { uptime_tests: { check_list: [{ url: 'http://192.168.1.1/health' }] } }),
-      });
+      const uptime = { uptime_tests: { check_list: [{ url: 'http://192.168.1.1/health' }] } };
+      const res = await api('/apis', { method: 'POST', body: keylessApi('uptime', '/uptime/', 'http://192.0.2.10/', uptime) });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.json.Message, `uptime_tests.check_list[0].url: 'http://192.168.1.1/health' names ${PRIVATE}`);
     });
 
-    it('a definition that reached the gateway unsaved (apps folder) is refused when connecting: 502, the upstream never called', async () => {
+    it('refuses on connection a definition that reached the gateway unsaved (apps folder): 502, upstream never called', async () => {
       const res = await http(`${node.gatewayUrl}/loopback/x`);
       assert.equal(res.status, 502);
       assert.deepEqual(res.json, { error: 'There was a problem proxying the request' });
       assert.equal(upstream.received.length, 0);
     });
 
-    it('a WebSocket upgrade to a refused address (literal or a name) is 502 and no connection is attempted', async () => {
+    it('answers a WebSocket upgrade to a refused address (literal or name) with 502, attempting no connection', async () => {
       const base = node.gatewayUrl.replace('http', 'ws');
       assert.equal(await upgradeStatus(`${base}/ws-loopback/chat`), 502);
       assert.equal(await upgradeStatus(`${base}/ws-localhost/chat`), 502);
@@ -101,13 +114,15 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
     });
 
     it('refuses a webhook to a private address when it is saved', async () => {
-      const res = await api('/hooks', { method: 'POST', body: { name: 'Inside', method: 'POST', target_path: 'http://10.1.2.3/hook', header_map: {}, event_timeout: 0 } });
+      const hook = { name: 'Inside', method: 'POST', target_path: 'http://10.1.2.3/hook', header_map: {}, event_timeout: 0 };
+      const res = await api('/hooks', { method: 'POST', body: hook });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.json.Message, `target_path: 'http://10.1.2.3/hook' names ${PRIVATE}`);
     });
 
     it('refuses a stream whose http_client output is a private address when it is saved', async () => {
-      const document = streamsDocument('Private out', '/private-out/', { out: { input: { http_server: {} }, output: { http_client: { url: 'http://172.16.0.9/sink' } } } });
+      const stream = { input: { http_server: {} }, output: { http_client: { url: 'http://172.16.0.9/sink' } } };
+      const document = streamsDocument('Private out', '/private-out/', { out: stream });
       (document['x-gw-api-gateway'] as { upstream: { url: string } }).upstream.url = 'http://192.0.2.10';
       const res = await api('/apis/streams', { method: 'POST', body: JSON.stringify(document), headers: STREAMS_TYPE });
       assert.equal(res.status, 400, res.text);
@@ -115,13 +130,15 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
     });
 
     it('refuses a data-source import from a private address, fetching nothing', async () => {
-      const res = await http(`${node.dashboardUrl}/api/data-graphs/data-sources/import`, {
+      const url = `${upstream.url}/openapi.yaml`;
+      const res = await api('/data-graphs/data-sources/import', {
         method: 'POST',
-        headers: { ...tenant.headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: `${upstream.url}/openapi.yaml` }),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
       });
       assert.equal(res.status, 400, res.text);
-      assert.equal(res.json.Message, `The document URL ${upstream.url}/openapi.yaml is refused: 127.0.0.1 is a loopback or private-network address; the management server does not fetch from such addresses`);
+      const refusal = '127.0.0.1 is a loopback or private-network address; the management server does not fetch from such addresses';
+      assert.equal(res.json.Message, `The document URL ${url} is refused: ${refusal}`);
       assert.equal(upstream.received.length, 0);
     });
   });
@@ -130,6 +147,7 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
     let node: TestNode;
     let tenant: Tenant;
     let upstream: Upstream;
+    const save = (body: unknown) => http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body });
 
     before(async () => {
       upstream = await startUpstream();
@@ -143,10 +161,11 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
     });
 
     it('saves and proxies to an allow-listed address, and still refuses the rest of loopback', async () => {
-      const saved = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('allowed', '/allowed/', upstream.url) });
+      const saved = await save(keylessApi('allowed', '/allowed/', upstream.url));
       assert.equal(saved.status, 200, saved.text);
-      const other = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('other', '/other/', 'http://127.0.0.2/') });
+      const other = await save(keylessApi('other', '/other/', 'http://127.0.0.2/'));
       assert.equal(other.status, 400);
+      assert.equal(other.json.Message, `proxy.target_url: 'http://127.0.0.2/' names ${PRIVATE}`);
       await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/allowed/hello`)).status, 200), 5000);
       assert.equal(upstream.received[0]?.url, '/hello');
     });

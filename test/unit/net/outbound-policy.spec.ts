@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import type { LookupAddress } from 'node:dns';
 import { classifyAddress, type AddressClass } from '../../../lib/net/address-ranges';
 import { assertOutboundHost, guardedLookup, OutboundAddressRefused } from '../../../lib/net/outbound-address';
-import { addressRefusal, currentOutboundPolicy, installOutboundPolicy, outboundPolicy } from '../../../lib/net/outbound-policy';
+import { addressRefusal, currentOutboundPolicy, installOutboundPolicy } from '../../../lib/net/outbound-policy';
+import { outboundPolicy } from '../../../lib/net/outbound-policy';
 import { loadConfig } from '../../../lib/config/load-config';
 
 describe('outbound policy: address classes, GW_OUTBOUND_POLICY and GW_OUTBOUND_ALLOW', () => {
@@ -74,7 +75,8 @@ describe('outbound policy: address classes, GW_OUTBOUND_POLICY and GW_OUTBOUND_A
 
   describe('refusals by mode', () => {
     const allow = outboundPolicy('allow');
-    const deny = outboundPolicy('deny-private', ['10.1.0.0/16', '127.0.0.1/32', 'db.internal', '*.corp.internal', 'fd12::/16', '169.254.0.0/16']);
+    const allowList = ['10.1.0.0/16', '127.0.0.1/32', 'db.internal', '*.corp.internal', 'fd12::/16', '169.254.0.0/16'];
+    const deny = outboundPolicy('deny-private', allowList);
 
     it("'allow' refuses only the always-refused ranges", () => {
       assert.equal(addressRefusal('127.0.0.1', undefined, allow), undefined);
@@ -115,10 +117,13 @@ describe('outbound policy: address classes, GW_OUTBOUND_POLICY and GW_OUTBOUND_A
 
   describe('the guard under deny-private', () => {
     const deny = outboundPolicy('deny-private', ['127.0.0.1/32']);
+    const entry = (address: string): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 });
     const resolvingTo = (...addresses: string[]) =>
-      guardedLookup((_hostname, _options, callback) => callback(null, addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }))), deny);
+      guardedLookup((_hostname, _options, callback) => callback(null, addresses.map(entry)), deny);
     const lookup = (fn: ReturnType<typeof guardedLookup>) =>
-      new Promise<{ err: Error | null; address: unknown }>((resolve) => fn('api.example.test', { all: false }, (err, address) => resolve({ err, address })));
+      new Promise<{ err: Error | null; address: unknown }>((resolve) => {
+        fn('api.example.test', { all: false }, (err, address) => resolve({ err, address }));
+      });
 
     it('refuses a name resolving to a private address, naming it', async () => {
       const { err } = await lookup(resolvingTo('10.0.0.1'));
@@ -126,10 +131,13 @@ describe('outbound policy: address classes, GW_OUTBOUND_POLICY and GW_OUTBOUND_A
       assert.equal(err.message, 'api.example.test resolves to 10.0.0.1, which is a loopback or private-network address');
     });
 
-    it('lets an allow-listed address through', async () => assert.deepEqual(await lookup(resolvingTo('127.0.0.1')), { err: null, address: '127.0.0.1' }));
+    it('lets an allow-listed address through', async () => {
+      assert.deepEqual(await lookup(resolvingTo('127.0.0.1')), { err: null, address: '127.0.0.1' });
+    });
 
     it('refuses private IP literals in URLs, in every spelling the URL parser accepts', () => {
-      for (const url of ['http://10.0.0.1/', 'http://[::ffff:10.0.0.1]/', 'http://0x0a000001/', 'http://[fd00::1]/', 'http://127.0.0.2/']) {
+      const urls = ['http://10.0.0.1/', 'http://[::ffff:10.0.0.1]/', 'http://0x0a000001/', 'http://[fd00::1]/', 'http://127.0.0.2/'];
+      for (const url of urls) {
         assert.throws(() => assertOutboundHost(new URL(url), deny), OutboundAddressRefused, url);
       }
       assertOutboundHost(new URL('http://127.0.0.1:3000/'), deny);
@@ -151,7 +159,8 @@ describe('outbound policy: address classes, GW_OUTBOUND_POLICY and GW_OUTBOUND_A
 
     it('fails at start on an unknown mode or a bad allow-list entry, naming the variable', () => {
       assert.throws(() => loadConfig({ GW_OUTBOUND_POLICY: 'deny' }), /GW_OUTBOUND_POLICY/);
-      assert.throws(() => loadConfig({ GW_OUTBOUND_ALLOW: '10.0.0.0/40' }), /GW_OUTBOUND_ALLOW: '10.0.0.0\/40' is not a valid CIDR/);
+      const badCidr = /GW_OUTBOUND_ALLOW: '10.0.0.0\/40' is not a valid CIDR/;
+      assert.throws(() => loadConfig({ GW_OUTBOUND_ALLOW: '10.0.0.0/40' }), badCidr);
     });
 
     it('the policy a node installs is the process policy until the node stops', () => {

@@ -3,6 +3,7 @@ import { installOutboundPolicy, outboundPolicy } from '../../../lib/net/outbound
 import { checkBrokerAddress, pinnedBrokerUrl } from '../../../services/streams/connectors/broker-address';
 
 const env = { ownPorts: () => new Set<number>() };
+const PRIVATE = 'a loopback or private-network address';
 
 describe('streams: broker addresses under the outbound policy', () => {
   let release: () => void = () => undefined;
@@ -10,9 +11,9 @@ describe('streams: broker addresses under the outbound policy', () => {
 
   it('deny-private refuses a broker on loopback, by address or by a name resolving there', async () => {
     release = installOutboundPolicy(outboundPolicy('deny-private'));
-    await assert.rejects(checkBrokerAddress('127.0.0.1', 5672, env), { message: 'A stream may not call 127.0.0.1:5672: a loopback or private-network address' });
-    await assert.rejects(checkBrokerAddress('localhost', 4222, env), { message: 'A stream may not call localhost:4222: a loopback or private-network address' });
-    await assert.rejects(pinnedBrokerUrl('nats://10.0.0.8:4222', 4222, ['nats:'], env), /a loopback or private-network address/);
+    await assert.rejects(checkBrokerAddress('127.0.0.1', 5672, env), { message: `A stream may not call 127.0.0.1:5672: ${PRIVATE}` });
+    await assert.rejects(checkBrokerAddress('localhost', 4222, env), { message: `A stream may not call localhost:4222: ${PRIVATE}` });
+    await assert.rejects(pinnedBrokerUrl('nats://10.0.0.8:4222', 4222, ['nats:'], env), new RegExp(PRIVATE));
   });
 
   it('an allow-listed name passes, and a plain URL is dialled at the address that was judged', async () => {
