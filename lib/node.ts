@@ -4,6 +4,7 @@ import { SERVICE_FACTORIES, resolveServiceNames } from '../services';
 import type { GwConfig } from './config/load-config';
 import { resolveSecrets, type ResolvedSecrets } from './config/secrets';
 import type { Drainable } from './http/drain';
+import { installOutboundPolicy, outboundPolicy } from './net/outbound-policy';
 import { addConfiguredPorts } from './net/own-ports';
 import { createRuntime, type NodeConfig, type Runtime } from './runtime';
 
@@ -32,6 +33,8 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   const runtime = createRuntime(nodeConfig);
   // A gateway in another process of this host listens on the configured ports: no tenant call may reach them either.
   const releasePorts = addConfiguredPorts([config.gatewayPort, config.dashboardPort, config.gatewayTlsPort]);
+  // Every outbound guard (lib/net/outbound-address.ts) reads the process's policy per connection.
+  const releasePolicy = installOutboundPolicy(outboundPolicy(config.outboundPolicy, config.outboundAllow));
   const broker = new ServiceBroker(brokerOptions(nodeConfig));
   for (const name of services) broker.createService(SERVICE_FACTORIES[name](runtime));
   try {
@@ -40,6 +43,7 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
     await broker.stop().catch(() => undefined);
     await runtime.close();
     releasePorts();
+    releasePolicy();
     throw err;
   }
   return {
@@ -54,6 +58,7 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
       await broker.stop();
       await runtime.close();
       releasePorts();
+      releasePolicy();
     },
   };
 }

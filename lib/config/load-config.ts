@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Validator from 'fastest-validator';
+import { outboundPolicy } from '../net/outbound-policy';
 import { OPTIONS, RENAMED, type OptionKey } from './options';
 
 export interface GwConfig {
@@ -20,6 +21,8 @@ export interface GwConfig {
   dataDir: string;
   pluginsDir: string;
   pluginPackages: string[];
+  outboundPolicy: 'allow' | 'deny-private';
+  outboundAllow: string[];
   proxyTimeout: number;
   shutdownTimeout: number;
   hashKeys: boolean;
@@ -91,11 +94,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const problems = (result as Array<{ field: string; message: string }>).map((p) => `${envName(p.field)}: ${p.message}`);
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
+  checkOutboundAllow(merged.outboundAllow as string[]);
   return Object.freeze({
     ...(merged as unknown as GwConfig),
     services: Object.freeze([...(merged.services as string[])]) as string[],
     pluginPackages: Object.freeze([...(merged.pluginPackages as string[])]) as string[],
+    outboundAllow: Object.freeze([...(merged.outboundAllow as string[])]) as string[],
   });
+}
+
+function checkOutboundAllow(entries: string[]): void {
+  try {
+    outboundPolicy('deny-private', entries);
+  } catch (err) {
+    throw new ConfigError(`invalid configuration: GW_OUTBOUND_ALLOW: ${(err as Error).message}`);
+  }
 }
 
 function defaults(): Source {

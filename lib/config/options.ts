@@ -73,6 +73,28 @@ export const OPTIONS = {
     },
     doc: 'installed npm packages a custom_middleware path may name (comma list, or a JSON array in GW_CONFIG); any other plugin must be a file inside GW_PLUGINS_DIR',
   },
+  /** @default 'allow' */
+  outboundPolicy: {
+    env: 'GW_OUTBOUND_POLICY',
+    default: 'allow',
+    rule: { type: 'enum', values: ['allow', 'deny-private'] },
+    doc:
+      'addresses the gateway calls for an organisation (upstreams, webhooks, uptime checks, service discovery, ' +
+      "stream and data-source connectors, imports): 'allow' refuses link-local, cloud-metadata and multicast " +
+      "addresses only; 'deny-private' also refuses loopback (127.0.0.0/8, ::1), private networks (10.0.0.0/8, " +
+      '172.16.0.0/12, 192.168.0.0/16, fc00::/7, fec0::/10), carrier-grade NAT (100.64.0.0/10) and other ' +
+      'non-global blocks (192.0.0.0/24, 198.18.0.0/15), judged on the address connected to, after DNS',
+  },
+  /** @default [] */
+  outboundAllow: {
+    env: 'GW_OUTBOUND_ALLOW',
+    default: [],
+    rule: { type: 'array', items: { type: 'string', empty: false } },
+    doc:
+      'with GW_OUTBOUND_POLICY=deny-private, the private addresses still called (comma list, or a JSON array ' +
+      'in GW_CONFIG): CIDRs (10.1.0.0/16), IP addresses and host names (db.internal; *.internal for every ' +
+      'name under it); link-local and metadata addresses stay refused',
+  },
   /** @default 30 */
   proxyTimeout: {
     env: 'GW_PROXY_TIMEOUT',

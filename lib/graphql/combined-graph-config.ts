@@ -1,5 +1,5 @@
 import { buildSchema, isObjectType, type GraphQLSchema } from 'graphql';
-import { isForbiddenAddress } from '../net/outbound-address';
+import { literalHostRefusal, refusalReason } from '../net/outbound-address';
 
 /**
  * The combined graph (`graphql.execution_mode: "executionEngine"`) in the reference gateway's
@@ -187,13 +187,16 @@ function readKafka(config: Record<string, unknown>, label: string, problems: str
   return kafka;
 }
 
+const NOT_CALLED = 'which gw does not call';
+
 /** Names of cloud metadata services (their addresses are refused on every connection anyway: lib/net/tenant-agent.ts). */
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
 
 /**
  * A data source's URL follows the rules of any API target: http or https. Templates may fill
  * its path and query, never its origin, so a caller can not point the gateway at another host.
- * A literal metadata address is refused here, at save time; names are judged on connection.
+ * A literal address the outbound policy refuses is refused here, at save time; names are judged
+ * on connection (and by the apis service's save check under deny-private).
  */
 function checkedUrl(raw: unknown, label: string, problems: string[]): string {
   const url = typeof raw === 'string' ? raw : '';
@@ -206,8 +209,9 @@ function checkedUrl(raw: unknown, label: string, problems: string[]): string {
   }
   try {
     const parsed = new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
+    const refusal = literalHostRefusal(parsed);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${label}: config.url '${url}' must be http:// or https://`);
-    else if (isForbiddenAddress(parsed.hostname)) problems.push(`${label}: config.url '${url}' names a link-local, cloud-metadata or multicast address, which gw does not call`);
+    else if (refusal) problems.push(`${label}: config.url '${url}' names ${refusalReason(refusal)}, ${NOT_CALLED}`);
     else if (METADATA_HOSTS.has(parsed.hostname.toLowerCase())) problems.push(`${label}: config.url '${url}' names a cloud metadata service, which gw does not call`);
   } catch {
     problems.push(`${label}: config.url '${url}' is not a valid URL`);

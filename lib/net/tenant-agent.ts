@@ -2,7 +2,7 @@ import { connect as netConnect, isIP, Socket as NetSocket, type NetConnectOpts, 
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
-import { guardedLookup, isForbiddenAddress, OutboundAddressRefused } from './outbound-address';
+import { guardedLookup, refusedAddressError } from './outbound-address';
 import { isOwnEndpoint, ownPorts, OwnPortRefused } from './own-ports';
 
 export interface TenantConnectOptions {
@@ -26,14 +26,19 @@ export interface TenantConnectOptions {
 export function tenantConnector(options: TenantConnectOptions = {}): buildConnector.connector {
   const connect = buildConnector({ ...options.tls, lookup: (options.lookup ?? guardedLookup()) as never, ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}) });
   const refused = options.ownPorts ?? ownPorts;
-  return (opts, callback) =>
-    connect(opts, (err, socket) => {
+  return (opts, callback) => {
+    // an IP literal never goes through `lookup`: a refused one gets no connection at all
+    const port = Number(opts.port || (opts.protocol === 'https:' ? 443 : 80));
+    const early = literalRefusal(opts.hostname, port, refused());
+    if (early) return callback(early, null);
+    return connect(opts, (err, socket) => {
       if (err || !socket) return callback(err ?? new Error(`${opts.hostname}: no connection`), null);
       const refusal = connectedRefusal(socket as Socket, opts.hostname, refused());
       if (!refusal) return callback(null, socket);
       socket.destroy();
       callback(refusal, null);
     });
+  };
 }
 
 /** Why a tenant's connected socket must be closed (its peer is forbidden or one of `ports` of this node), if it must. */
@@ -43,7 +48,8 @@ export function connectedRefusal(socket: Socket, hostname: string, ports: Readon
   const port = socket.remotePort;
   // A socket that closed at once has no peer left to judge: refuse rather than guess.
   if (address === undefined || port === undefined) return new Error(`${host}: the connection closed before its address was known`);
-  if (isForbiddenAddress(address)) return new OutboundAddressRefused(host, address);
+  const refusal = refusedAddressError(host, address);
+  if (refusal) return refusal;
   if (isOwnEndpoint(address, port, ports)) return new OwnPortRefused(host, port);
   return undefined;
 }
@@ -76,7 +82,8 @@ export function tenantLookup(port: number, ports: () => ReadonlySet<number> = ow
 export function literalRefusal(host: string, port: number, ports: ReadonlySet<number> = ownPorts()): Error | undefined {
   const bare = host.replace(/^\[|\]$/g, '');
   if (isIP(bare) === 0) return undefined;
-  if (isForbiddenAddress(bare)) return new OutboundAddressRefused(bare, bare);
+  const refusal = refusedAddressError(bare, bare);
+  if (refusal) return refusal;
   if (isOwnEndpoint(bare, port, ports)) return new OwnPortRefused(bare, port);
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { literalHostRefusal, refusalReason } from '../net/outbound-address';
 import { parseDuration } from './duration';
 import { INPUTS, OUTPUTS, PROCESSORS, RATE_LIMIT_RESOURCE, SWITCH_CASE, type ComponentSpec, type FieldSpec } from './catalogue';
 
@@ -143,7 +144,10 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
   }
 }
 
-/** Outbound URLs of a stream: http(s) only, never a cloud metadata address (checked again at run time, after DNS). */
+/**
+ * Outbound URLs of a stream: http(s) only, never an address the outbound policy refuses (checked
+ * again at run time, after DNS).
+ */
 function urlProblem(text: string, bad: (message: string) => void): void {
   let url: URL;
   try {
@@ -152,8 +156,8 @@ function urlProblem(text: string, bad: (message: string) => void): void {
     return bad('must be an http:// or https:// URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return bad('must be an http:// or https:// URL');
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host.startsWith('169.254.') || /^fe[89ab][0-9a-f]:/.test(host) || host === 'fd00:ec2::254' || host === '100.100.100.200' || host === 'metadata.google.internal') {
-    bad('may not point at a cloud metadata address');
-  }
+  const refusal = literalHostRefusal(url);
+  const metadataHost = url.hostname.toLowerCase() === 'metadata.google.internal';
+  if (refusal?.reason === 'forbidden' || metadataHost) return bad('may not point at a cloud metadata address');
+  if (refusal) return bad(`may not point at ${refusalReason(refusal)}`);
 }

@@ -16,6 +16,7 @@ import { checkCertificateReferences } from './lib/certificate-references';
 import { importDataSource } from './lib/data-source-import/data-source-importer';
 import { introspectUpstream } from './lib/schema-sync';
 import { APIS_MIGRATIONS } from './lib/migrations';
+import { assertOutboundTargets } from './lib/outbound-targets';
 import { streamingProblems, type MappingCheck } from '../../lib/streams/config-check';
 import { ApisErrors } from './errors';
 
@@ -101,6 +102,7 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
           }
           await checkHookReferences(hookReferences, definition.org_id, hookExists);
           await checkCertificateReferences(definition, certificatesOwned);
+          await assertOutboundTargets(definition, hookReferences);
         },
       );
       oas = new OasCatalogue(catalogue, store, runtime.config.pageSize, { mappingCheck: options.streamMappingCheck });

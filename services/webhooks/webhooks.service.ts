@@ -12,6 +12,7 @@ import { migrate } from '../../lib/store/migrate';
 import { webhookTemplatesFolder } from '../../lib/webhook-templates';
 import { EventDelivery } from './lib/event-delivery';
 import { HookStore } from './lib/hook-store';
+import { checkTargetAddress } from './lib/target-address';
 import { checkTemplatePath } from './lib/template-file';
 import { WEBHOOKS_MIGRATIONS } from './lib/migrations';
 
@@ -31,15 +32,17 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
       get: { params: webhooksActionParams.get, handler: (ctx: Context<Scoped>) => store.get(ctx.params.id, ctx.params.org_scope) },
       create: {
         params: webhooksActionParams.create,
-        handler: (ctx: Context<WebhooksCreateParams>) => {
+        handler: async (ctx: Context<WebhooksCreateParams>) => {
           checkTemplatePath(ctx.params.hook);
+          await checkTargetAddress(ctx.params.hook);
           return store.create(ctx.params.hook, ctx.params.org_scope);
         },
       },
       update: {
         params: webhooksActionParams.update,
-        handler: (ctx: Context<WebhooksUpdateParams>) => {
+        handler: async (ctx: Context<WebhooksUpdateParams>) => {
           checkTemplatePath(ctx.params.hook);
+          await checkTargetAddress(ctx.params.hook);
           return store.update(ctx.params.id, ctx.params.hook, ctx.params.org_scope);
         },
       },

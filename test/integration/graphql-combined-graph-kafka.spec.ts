@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
@@ -9,6 +10,7 @@ import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { API, KafkaTestBroker } from '../support/kafka-broker';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { installOutboundPolicy, outboundPolicy } from '../../lib/net/outbound-policy';
 
 const STREETLIGHTS_YAML = readFileSync(join(__dirname, '..', 'fixtures', 'udg', 'streetlights-kafka.yaml'), 'utf8');
 
@@ -168,24 +170,50 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
     assert.ok(fetches() - settled <= 2, 'no consumer keeps fetching after its subscription ended');
   });
 
-  it('answers a broker address the outbound policy refuses (cloud metadata) with a GraphQL error, never connecting', async () => {
-    const created = await dashboard('/apis', {
-      method: 'POST',
-      body: {
-        api_definition: {
-          name: 'metadata-events',
-          use_keyless: true,
-          proxy: { listen_path: '/metadata-events', target_url: '', strip_listen_path: true },
-          graphql: { enabled: true, execution_mode: 'executionEngine', version: '2', schema: GRAPH_SDL, engine: { data_sources: [{ ...kafkaSource('orders', 'rawOrders', ['x']), config: { broker_addresses: ['169.254.169.254:9092'], topics: ['x'] } }] } },
-        },
+  const metadataEvents = (brokerAddress: string) => ({
+    api_definition: {
+      name: 'metadata-events',
+      use_keyless: true,
+      proxy: { listen_path: '/metadata-events', target_url: '', strip_listen_path: true },
+      graphql: {
+        enabled: true,
+        execution_mode: 'executionEngine',
+        version: '2',
+        schema: GRAPH_SDL,
+        engine: { data_sources: [{ ...kafkaSource('orders', 'rawOrders', ['x']), config: { broker_addresses: [brokerAddress], topics: ['x'] } }] },
       },
-    });
+    },
+  });
+
+  it('refuses a broker address the outbound policy refuses (cloud metadata) when saved, naming the field', async () => {
+    const created = await dashboard('/apis', { method: 'POST', body: metadataEvents('169.254.169.254:9092') });
+    assert.equal(created.status, 400, created.text);
+    const refused = 'names a link-local, cloud-metadata or multicast address, which gw does not call';
+    assert.equal(created.json.Message, `data source 'orders': config.broker_addresses[0] '169.254.169.254:9092' ${refused}`);
+  });
+
+  it('answers a broker address refused on connection with a GraphQL error, never connecting', async () => {
+    // saved while private addresses were allowed; the operator then turns deny-private on
+    let connections = 0;
+    const listener = createServer((socket) => (connections++, socket.destroy()));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    const created = await dashboard('/apis', { method: 'POST', body: metadataEvents(`127.0.0.1:${port}`) });
     assert.equal(created.status, 200, created.text);
-    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/metadata-events`, { method: 'POST', body: { query: '{ __typename }' } })).status, 200), 5000);
-    const outcome = await new Promise<unknown>((resolve) => {
-      client('/metadata-events').subscribe({ query: 'subscription { rawOrders { id } }' }, { next: resolve, error: resolve, complete: () => resolve('complete') });
-    });
-    assert.match(JSON.stringify(outcome), /data source 'orders' failed: .*link-local, cloud-metadata or multicast address/);
+    const release = installOutboundPolicy(outboundPolicy('deny-private'));
+    try {
+      const served = async () => (await http(`${node.gatewayUrl}/metadata-events`, { method: 'POST', body: { query: '{ __typename }' } })).status;
+      await eventually(async () => assert.equal(await served(), 200), 5000);
+      const outcome = await new Promise<unknown>((resolve) => {
+        const sink = { next: resolve, error: resolve, complete: () => resolve('complete') };
+        client('/metadata-events').subscribe({ query: 'subscription { rawOrders { id } }' }, sink);
+      });
+      assert.match(JSON.stringify(outcome), /data source 'orders' failed: .*127\.0\.0\.1 is a loopback or private-network address/);
+      assert.equal(connections, 0);
+    } finally {
+      release();
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 
   it('ends the subscription with a GraphQL error when its broker goes away, and the gateway goes on', async () => {

@@ -1,6 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { tenantWebSocketConnection } from '../../../lib/net/tenant-agent';
 import { forwardedResponseHeaders, type HeaderMap } from './forward-headers';
 import { GatewayMessages, sendGatewayError } from './gateway-errors';
 import type { RequestContext } from './request-context';
@@ -15,19 +17,23 @@ export interface UpgradeSocket {
  * WebSocket pass-through: replays the client's upgrade request to the target and, once the
  * upstream switches protocols, joins the two sockets. An upstream that refuses the upgrade has
  * its answer relayed; one that can not be reached is 502. An HTTPS upstream gets the same TLS
- * settings as the API's HTTP requests (`upstream_certificates`, `ssl_insecure_skip_verify`).
+ * settings as the API's HTTP requests (`upstream_certificates`, `ssl_insecure_skip_verify`), and
+ * its connection the same outbound guard: a refused address gets no connection, and 502.
  */
 export function tunnel(ctx: RequestContext, client: UpgradeSocket, path: string, headers: HeaderMap): void {
   const target = ctx.targetOverride ?? ctx.target ?? ctx.version!.target;
   const https = target.protocol === 'https:';
   const tls = https ? ctx.upstreamTls : undefined;
+  const host = target.hostname.replace(/^\[|\]$/g, '');
   const upstream = (https ? httpsRequest : httpRequest)({
-    host: target.hostname,
+    host,
     port: target.port,
     method: ctx.req.method,
     path,
     headers: { ...headers, connection: 'Upgrade', upgrade: ctx.req.headers.upgrade ?? 'websocket' },
-    agent: false,
+    // no agent: one connection per tunnel, made by the guard (it resolves the name and judges the address)
+    createConnection: tenantWebSocketConnection(https) as never,
+    servername: https && isIP(host) === 0 ? host : undefined,
     ...(tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : {}),
   });
   upstream.on('upgrade', (response: IncomingMessage, upstreamSocket: Duplex, upstreamHead: Buffer) => {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import { tenantLookup } from '../../../lib/net/tenant-agent';
 import { checkBrokerUrls } from './broker-address';
 import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type StreamMessage } from './contract';
 import { InFlightLimit, Interpolated } from './interpolated';
@@ -40,7 +41,9 @@ async function amqpConnection(urls: readonly string[], env: ConnectorEnv): Promi
   let last: unknown;
   for (const url of list) {
     try {
-      return await connect(url);
+      // the socket resolves the name through the guarded lookup: the address judged is the one connected to
+      const port = Number(new URL(url).port || (url.startsWith('amqps:') ? 5671 : 5672));
+      return await connect(url, { lookup: tenantLookup(port, () => env.ownPorts()) });
     } catch (err) {
       last = err;
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connectAsync, type IPublishPacket, type MqttClient } from 'mqtt';
-import { checkBrokerUrls } from './broker-address';
+import { guardedLookup } from '../../../lib/net/outbound-address';
+import { pinnedBrokerUrl } from './broker-address';
 import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type StreamMessage } from './contract';
 import { InFlightLimit, Interpolated } from './interpolated';
 import { withTimeout } from './timeout';
@@ -30,18 +31,29 @@ export interface MqttOutputConfig {
   max_in_flight?: number;
 }
 
+const serverOf = (url: URL) => ({
+  host: url.hostname.replace(/^\[|\]$/g, ''),
+  port: Number(url.port || 1883),
+});
+
 async function mqttClient(config: { urls: string[]; client_id?: string; clean_session?: boolean; user?: string; password?: string }, env: ConnectorEnv): Promise<MqttClient> {
   const urls = config.urls.flatMap((u) => u.split(',')).map((u) => u.trim()).filter(Boolean);
-  await checkBrokerUrls(urls, 1883, env);
-  const [first, ...others] = urls.map((u) => new URL(u.replace(/^tcp:/, 'mqtt:')));
+  // plain servers are dialled at their checked address; TLS ones resolve through the guarded lookup
+  const pin = (url: string) =>
+    pinnedBrokerUrl(url.replace(/^tcp:/, 'mqtt:'), url.startsWith('mqtts:') ? 8883 : 1883, ['mqtt:'], env);
+  const pinned = await Promise.all(urls.map(pin));
+  const [first, ...others] = pinned.map((u) => new URL(u));
+  // mqtt.js hands its options to tls.connect, which takes a lookup; its types do not list it
+  const guarded: object = { lookup: guardedLookup() };
   return connectAsync(first.toString(), {
+    ...guarded,
     clientId: config.client_id || `gw-${randomUUID()}`,
     clean: config.clean_session ?? true,
     username: config.user,
     password: config.password,
     reconnectPeriod: 250,
     connectTimeout: 10_000,
-    servers: others.length ? [first, ...others].map((u) => ({ host: u.hostname, port: Number(u.port || 1883) })) : undefined,
+    servers: others.length ? [first, ...others].map(serverOf) : undefined,
   });
 }
 

@@ -2,7 +2,9 @@ import type { LookupAddress } from 'node:dns';
 import { lookup as lookupAll } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { request, type Agent, type Dispatcher } from 'undici';
-import { guardedLookup, isForbiddenAddress, type Resolver } from '../../../lib/net/outbound-address';
+import { classifyAddress } from '../../../lib/net/address-ranges';
+import { guardedLookup, refusalReason, refusedAddressError } from '../../../lib/net/outbound-address';
+import type { Resolver } from '../../../lib/net/outbound-address';
 import { isLocalAddress } from '../../../lib/net/own-ports';
 import { tenantAgent } from '../../../lib/net/tenant-agent';
 import { readBoundedBytes } from '../../../lib/net/read-bounded';
@@ -10,11 +12,11 @@ import { StreamsErrors } from '../errors';
 
 /**
  * Where a tenant's stream may send requests (http_client, http processor, portal_webhook):
- * anywhere but the cloud metadata addresses (link-local 169.254.0.0/16 and fe80::/10,
- * fd00:ec2::254, 100.100.100.200) and this node's own ports (gateway, dashboard) on a local
- * address, which would let a tenant call the management APIs from inside. Checked before each
- * request and, decisively, on the address each connection reached (against DNS answers that
- * change in between).
+ * anywhere the node's outbound policy allows (lib/net/outbound-policy.ts: never the cloud
+ * metadata addresses, no private ones under deny-private), and never this node's own ports
+ * (gateway, dashboard) on a local address, which would let a tenant call the management APIs
+ * from inside. Checked before each request and, decisively, on the address each connection
+ * reached (against DNS answers that change in between).
  */
 export interface OutboundPolicy {
   /** ports of this node a stream may not call on a local address (read per request: ports bound at 0 are known late) */
@@ -25,9 +27,9 @@ export interface OutboundPolicy {
 
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
 
-/** The node-wide outbound policy (lib/net/outbound-address.ts): link-local, cloud metadata, multicast, unspecified. */
+/** The always-refused addresses of the outbound policy: link-local, cloud metadata, multicast, unspecified. */
 export function isMetadataAddress(address: string): boolean {
-  return isForbiddenAddress(address);
+  return classifyAddress(address) === 'forbidden';
 }
 
 export { isLocalAddress };
@@ -48,7 +50,11 @@ export async function checkOutbound(raw: string, policy: OutboundPolicy): Promis
   const addresses = isIP(host) ? [host] : (await resolveAll(host).catch(() => [] as LookupAddress[])).map((a) => a.address);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   for (const address of addresses) {
-    if (isMetadataAddress(address)) throw StreamsErrors.outboundRefused(raw, 'a metadata address');
+    const refusal = refusedAddressError(host, address);
+    if (refusal) {
+      const why = refusal.reason === 'forbidden' ? 'a metadata address' : refusalReason(refusal);
+      throw StreamsErrors.outboundRefused(raw, why);
+    }
     if (policy.ownPorts().has(port) && isLocalAddress(address)) throw StreamsErrors.outboundRefused(raw, "this node's own port");
   }
   return url;

@@ -1,7 +1,7 @@
-import { Socket } from 'node:net';
+import { isIP, Socket } from 'node:net';
 import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
 import type { KafkaSourceConfig } from '../../../../lib/graphql/combined-graph-config';
-import { guardedLookup, isForbiddenAddress, OutboundAddressRefused } from '../../../../lib/net/outbound-address';
+import { guardedLookup, refusedAddressError } from '../../../../lib/net/outbound-address';
 import { connectedRefusal } from '../../../../lib/net/tenant-agent';
 
 /**
@@ -14,7 +14,8 @@ import { connectedRefusal } from '../../../../lib/net/tenant-agent';
 const guardedSockets: ISocketFactory = ({ host, port, onConnect }) => {
   const bare = host.replace(/^\[|\]$/g, '');
   const socket = new Socket();
-  if (isForbiddenAddress(bare)) process.nextTick(() => socket.destroy(new OutboundAddressRefused(bare, bare)));
+  const refusal = isIP(bare) ? refusedAddressError(bare, bare) : undefined;
+  if (refusal) process.nextTick(() => socket.destroy(refusal));
   else
     socket.connect({ host: bare, port, lookup: guardedLookup() }, () => {
       const refusal = connectedRefusal(socket, bare);

@@ -1,6 +1,7 @@
-import { Socket } from 'node:net';
+import { isIP, Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
+import { literalRefusal, tenantLookup } from '../../../../lib/net/tenant-agent';
 import { checkBrokerAddress } from '../broker-address';
 import type { ConnectorEnv } from '../contract';
 
@@ -17,9 +18,19 @@ export function splitAddresses(addresses: readonly string[]): string[] {
 function checkedSockets(env: ConnectorEnv): ISocketFactory {
   return ({ host, port, ssl, onConnect }) => {
     if (ssl) {
-      const socket = tlsConnect({ host, port, servername: host, ...(typeof ssl === 'object' ? ssl : {}) }, onConnect);
-      checkBrokerAddress(host, port, env).catch((err: Error) => socket.destroy(err));
-      return socket;
+      // the socket resolves the name through the guarded lookup, and a literal is judged first:
+      // no TLS handshake starts towards a refused address
+      const bare = host.replace(/^\[|\]$/g, '');
+      const refusal = literalRefusal(bare, port, env.ownPorts());
+      if (refusal) {
+        const refused = new Socket();
+        process.nextTick(() => refused.destroy(refusal));
+        return refused;
+      }
+      const lookup = tenantLookup(port, () => env.ownPorts());
+      const servername = isIP(bare) ? undefined : bare;
+      const options = { host: bare, port, servername, ...(typeof ssl === 'object' ? ssl : {}), lookup };
+      return tlsConnect(options, onConnect);
     }
     const socket = new Socket();
     checkBrokerAddress(host, port, env).then(
