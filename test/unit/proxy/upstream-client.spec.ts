@@ -140,6 +140,23 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     assert.equal((await exchange(http, { path: '/until-close' })).body, 'all of it');
   });
 
+  it('drops a chunked answer\'s trailers: they never reach the next answer on the same connection', async () => {
+    const raw = await rawServer((request, socket) => {
+      if (request.startsWith('GET /trailers')) {
+        socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-checksum\r\n\r\n3\r\nabc\r\n0\r\nx-checksum: 1234\r\n\r\n');
+      } else socket.write('HTTP/1.1 200 OK\r\ncontent-length: 4\r\nx-own: yes\r\n\r\nmine');
+    });
+    closers.push(raw.close);
+    const http = poolFor(raw.port);
+    const first = await exchange(http, { path: '/trailers' });
+    assert.equal(first.body, 'abc');
+    assert.equal(headerOf(first, 'x-checksum'), undefined);
+    const second = await exchange(http, { path: '/next' });
+    assert.deepEqual(second.rawHeaders, ['content-length', '4', 'x-own', 'yes']);
+    assert.equal(second.body, 'mine');
+    assert.equal(raw.connections.length, 1, 'the same kept-alive connection carried both');
+  });
+
   it('refuses a header that would split the request, sending nothing', async () => {
     const raw = await rawServer((_request, socket) => socket.write(OK));
     closers.push(raw.close);

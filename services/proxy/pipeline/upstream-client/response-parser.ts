@@ -56,7 +56,7 @@ const DEFAULT_MAX_HEADER_SIZE = 0;
 
 export class ResponseParser {
   private readonly native = new HTTPParser();
-  /** headers flushed before the head was complete (more than llhttp's 32 fields at once) */
+  /** header fields flushed before the head was complete (llhttp hands them over 32 at a time) */
   private flushed: string[] | undefined;
   private socket: Socket | undefined;
   /** the socket's native stream, when its bytes go straight to the parser */
@@ -89,7 +89,12 @@ export class ResponseParser {
       return events.onResponseHead(statusCode, raw, upgrade, keepAlive) ? 1 : 0;
     };
     native[HTTPParser.kOnBody] = (chunk: Buffer) => events.onResponseBody(chunk);
-    native[HTTPParser.kOnMessageComplete] = () => events.onResponseEnd();
+    native[HTTPParser.kOnMessageComplete] = () => {
+      // Fields flushed after the head are a chunked body's trailers: dropped (`Trailer` is
+      // hop-by-hop), never kept for the next response on the connection.
+      this.flushed = undefined;
+      events.onResponseEnd();
+    };
   }
 
   /**
