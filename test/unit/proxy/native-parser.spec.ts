@@ -42,7 +42,7 @@ describe('proxy: detecting Node\'s own HTTP parser', () => {
     assert.match(unusableReason(() => ({ HTTPParser: moved })), /^HTTPParser (reports a response differently|failed on a known response)/);
     // A parser that stops reading at the trailers.
     const cut = class extends (RealParser as unknown as new () => { execute(data: Buffer): number | Error }) {
-      execute(data: Buffer): number | Error {
+      override execute(data: Buffer): number | Error {
         return super.execute(data.subarray(0, data.length - 8));
       }
     };
