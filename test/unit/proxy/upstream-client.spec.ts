@@ -4,6 +4,8 @@ import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { buildConnector } from 'undici';
+import type { OriginPool, UpstreamPoolOptions } from '../../../services/proxy/pipeline/upstream-client/origin-pool';
+import { UndiciUpstreamPool } from '../../../services/proxy/pipeline/upstream-client/undici-pool';
 import { UpstreamPool } from '../../../services/proxy/pipeline/upstream-client/upstream-pool';
 import { eventually } from '../../support/eventually';
 import { rawServer } from '../../support/raw-upstream';
@@ -12,14 +14,31 @@ import { exchange, headerOf } from '../../support/upstream-exchange';
 
 const OK = 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok';
 
-describe('proxy: upstream client (HTTP/1.1 pool)', () => {
-  let pool: UpstreamPool | undefined;
+interface ClientUnderTest {
+  name: string;
+  /** the gateway's own client: how it manages its connections is tested too */
+  own: boolean;
+  create(origin: string, options: UpstreamPoolOptions): OriginPool;
+}
+
+/** The gateway's own client, and undici's Pool it falls back to: the same requests, the same answers. */
+const CLIENTS: ClientUnderTest[] = [
+  { name: "the gateway's own client", own: true, create: (origin, options) => new UpstreamPool(origin, options) },
+  { name: "undici's Pool (the fallback)", own: false, create: (origin, options) => new UndiciUpstreamPool(origin, options) },
+];
+
+for (const client of CLIENTS) describe(`proxy: upstream client (HTTP/1.1 pool): ${client.name}`, () => specsOf(client));
+
+function specsOf(client: ClientUnderTest): void {
+  let pool: OriginPool | undefined;
   let upstream: Upstream | undefined;
   const closers: Array<() => Promise<void>> = [];
   const poolFor = (port: number, maxConnections = 8) => {
-    pool = new UpstreamPool(`http://127.0.0.1:${port}`, { connect: buildConnector({}), maxConnections, keepAliveMaxMs: 30_000 });
+    pool = client.create(`http://127.0.0.1:${port}`, { connect: buildConnector({}), maxConnections, keepAliveMaxMs: 30_000 });
     return pool;
   };
+  /** a test of how the gateway's own client uses its connections (undici's Pool has its own ways) */
+  const ownClientIt = client.own ? it : () => undefined;
 
   afterEach(async () => {
     pool?.destroy();
@@ -47,7 +66,7 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     assert.equal(http.busy, false);
   });
 
-  it('keeps one connection for requests one after the other', async () => {
+  ownClientIt('keeps one connection for requests one after the other', async () => {
     const raw = await rawServer((_request, socket) => socket.write(OK));
     closers.push(raw.close);
     const http = poolFor(raw.port);
@@ -55,7 +74,7 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     assert.equal(raw.connections.length, 1);
   });
 
-  it('sends a held body with its length, and a streamed body of unknown length chunked', async () => {
+  ownClientIt('sends a held body with its length, and a streamed body of unknown length chunked', async () => {
     upstream = await startUpstream();
     upstream.respondWith((req, res) => res.end(`${req.headers['content-length'] ?? '-'} ${req.headers['transfer-encoding'] ?? '-'} ${req.body}`));
     const http = poolFor(upstream.port);
@@ -100,10 +119,13 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     const head = await exchange(http, { method: 'HEAD', path: '/' });
     assert.equal(headerOf(head, 'content-length'), '1000');
     assert.equal(head.body, '');
-    const continued = await exchange(http, { path: '/continue' });
-    assert.deepEqual(continued.informational, [100]);
-    assert.equal(continued.body, 'done');
-    assert.equal(raw.connections.length, 1, 'the same connection carried them all');
+    // undici fails a 100 nobody asked for, and closes the connection after a HEAD
+    if (client.own) {
+      const continued = await exchange(http, { path: '/continue' });
+      assert.deepEqual(continued.informational, [100]);
+      assert.equal(continued.body, 'done');
+      assert.equal(raw.connections.length, 1, 'the same connection carried them all');
+    }
     assert.equal((await exchange(http, { path: '/until-close' })).body, 'all of it');
   });
 
@@ -114,7 +136,7 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
       } else socket.write('HTTP/1.1 200 OK\r\ncontent-length: 4\r\nx-own: yes\r\n\r\nmine');
     });
     closers.push(raw.close);
-    const http = poolFor(raw.port);
+    const http = poolFor(raw.port, 1);
     const first = await exchange(http, { path: '/trailers' });
     assert.equal(first.body, 'abc');
     assert.equal(headerOf(first, 'x-checksum'), undefined);
@@ -146,7 +168,7 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     await assert.rejects(exchange(http, { path: '/half', timeoutMs: 200 }), { code: 'UPSTREAM_BODY_TIMEOUT' });
   });
 
-  it('sends an idempotent request again on a new connection when a reused one closes before answering, once', async () => {
+  ownClientIt('sends an idempotent request again on a new connection when a reused one closes before answering, once', async () => {
     // The second request on each connection is dropped with the connection: the keep-alive race.
     const perConnection = new Map<Socket, number>();
     const raw = await rawServer((_request, socket) => {
@@ -299,7 +321,7 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
         onError: reject,
       });
     });
-    await eventually(() => assert.ok(waitingForDrain, 'the upstream is held back'), 5000);
+    await eventually(() => assert.ok(paused && waitingForDrain, 'the receiver said stop and the upstream is held back'), 5000);
     const heldAt = received;
     // nothing observable marks "not reading"; the count must simply not move meanwhile
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -316,4 +338,4 @@ describe('proxy: upstream client (HTTP/1.1 pool)', () => {
     closers.push(raw.close);
     await assert.rejects(exchange(poolFor(raw.port), { path: '/' }), { code: 'UPSTREAM_INVALID_RESPONSE' });
   });
-});
+}

@@ -85,11 +85,14 @@ class UndiciExchange implements Carrier, Dispatcher.DispatchHandler {
   private resumeUndici: (() => void) | undefined;
   /** the answer is a 204 or 304: it has no body, whatever length it states */
   private bodiless = false;
+  /** the exchange was ended here: undici's echo of the abort is not its ending */
+  private dropped = false;
 
   constructor(private readonly exchange: Exchange) {}
 
   /** Carrier: the exchange was ended here (an abort); undici stops it as soon as it has it on a connection. */
   drop(): void {
+    this.dropped = true;
     this.abortUndici?.(new UpstreamError('request aborted', 'UPSTREAM_ABORTED'));
   }
 
@@ -126,14 +129,26 @@ class UndiciExchange implements Carrier, Dispatcher.DispatchHandler {
 
   /** Trailers are dropped: `Trailer` is hop-by-hop, and the gateway's answer carries none. */
   onComplete(): void {
+    this.drainBody();
     this.exchange.complete();
   }
 
   onError(err: Error): void {
+    if (this.dropped) return;
+    this.drainBody();
     // A 304 may state the length of what it stands for (RFC 9110): undici takes it for a body cut short.
     const { code } = err as { code?: string };
     if (this.bodiless && code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return this.exchange.complete();
     this.exchange.fail(upstreamError(err));
+  }
+
+  /**
+   * A streamed body not sent whole (the upstream answered early, or failed): the rest is read and
+   * dropped, so the client's connection is not left waiting on a paused body.
+   */
+  private drainBody(): void {
+    const { body } = this.exchange.request;
+    if (body !== null && !Buffer.isBuffer(body) && !body.readableEnded && !body.destroyed) body.resume();
   }
 
   private failAndAbort(err: UpstreamError): void {
