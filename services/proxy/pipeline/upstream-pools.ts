@@ -70,7 +70,8 @@ export class UpstreamPools {
       // An API's upstream is a tenant's URL: never a cloud-metadata address nor this node's own
       // ports (judged on the address each connection reaches, once per connection, not per request).
       const connect = tenantConnector({ tls: tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined });
-      entry = { pool: this.createPool(origin, { maxConnections: 256, keepAliveMaxMs: 30_000, connect }), usedAt: now };
+      const pool = this.createPool(origin, { maxConnections: 256, keepAliveMaxMs: 30_000, connect });
+      entry = { pool, usedAt: now };
       this.pools.set(name, entry);
       if (this.pools.size > this.maxPools) this.evictOne(name);
     } else if (name !== this.newest) {
@@ -129,8 +130,9 @@ export class UpstreamPools {
  * The gateway's own client where Node's HTTP parser is as it expects, undici's Pool elsewhere
  * (the own client rests on Node internals that a Node line may lack or change).
  */
-function poolFactory(nativeParser: NativeParserDetection, warn: ((message: string) => void) | undefined): PoolFactory {
+function poolFactory(nativeParser: NativeParserDetection, warn?: (message: string) => void): PoolFactory {
   if ('parser' in nativeParser) return (origin, options) => new UpstreamPool(origin, options);
-  warn?.(`upstream HTTP/1.1 goes through undici's Pool: Node's own HTTP parser is not usable (${nativeParser.unusable})`);
+  const why = nativeParser.unusable;
+  warn?.(`upstream HTTP/1.1 goes through undici's Pool: Node's own HTTP parser is not usable (${why})`);
   return (origin, options) => new UndiciUpstreamPool(origin, options);
 }

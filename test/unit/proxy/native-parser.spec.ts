@@ -31,7 +31,8 @@ describe('proxy: detecting Node\'s own HTTP parser', () => {
     assert.equal(unusableReason(() => ({ HTTPParser: withoutConstant })), 'HTTPParser.kOnExecute is missing');
     const withoutMethod = class extends (RealParser as unknown as new () => object) {};
     Object.defineProperty(withoutMethod.prototype, 'consume', { value: undefined });
-    assert.equal(unusableReason(() => ({ HTTPParser: withoutMethod })), 'HTTPParser.prototype.consume is missing');
+    const reason = unusableReason(() => ({ HTTPParser: withoutMethod }));
+    assert.equal(reason, 'HTTPParser.prototype.consume is missing');
   });
 
   it('refuses a parser whose callbacks no longer say what they used to', () => {
@@ -39,7 +40,8 @@ describe('proxy: detecting Node\'s own HTTP parser', () => {
     const moved = class extends (RealParser as unknown as new () => object) {};
     Object.defineProperty(moved, 'kOnHeadersComplete', { value: RealParser.kOnBody });
     Object.defineProperty(moved, 'kOnBody', { value: RealParser.kOnHeadersComplete });
-    assert.match(unusableReason(() => ({ HTTPParser: moved })), /^HTTPParser (reports a response differently|failed on a known response)/);
+    const reason = unusableReason(() => ({ HTTPParser: moved }));
+    assert.match(reason, /^HTTPParser (reports a response differently|failed on a known response)/);
     // A parser that stops reading at the trailers.
     const cut = class extends (RealParser as unknown as new () => { execute(data: Buffer): number | Error }) {
       override execute(data: Buffer): number | Error {

@@ -24,17 +24,24 @@ interface ClientUnderTest {
 /** The gateway's own client, and undici's Pool it falls back to: the same requests, the same answers. */
 const CLIENTS: ClientUnderTest[] = [
   { name: "the gateway's own client", own: true, create: (origin, options) => new UpstreamPool(origin, options) },
-  { name: "undici's Pool (the fallback)", own: false, create: (origin, options) => new UndiciUpstreamPool(origin, options) },
+  {
+    name: "undici's Pool (the fallback)",
+    own: false,
+    create: (origin, options) => new UndiciUpstreamPool(origin, options),
+  },
 ];
 
-for (const client of CLIENTS) describe(`proxy: upstream client (HTTP/1.1 pool): ${client.name}`, () => specsOf(client));
+for (const client of CLIENTS) {
+  describe(`proxy: upstream client (HTTP/1.1 pool): ${client.name}`, () => specsOf(client));
+}
 
 function specsOf(client: ClientUnderTest): void {
   let pool: OriginPool | undefined;
   let upstream: Upstream | undefined;
   const closers: Array<() => Promise<void>> = [];
   const poolFor = (port: number, maxConnections = 8) => {
-    pool = client.create(`http://127.0.0.1:${port}`, { connect: buildConnector({}), maxConnections, keepAliveMaxMs: 30_000 });
+    const options = { connect: buildConnector({}), maxConnections, keepAliveMaxMs: 30_000 };
+    pool = client.create(`http://127.0.0.1:${port}`, options);
     return pool;
   };
   /** a test of how the gateway's own client uses its connections (undici's Pool has its own ways) */
@@ -132,7 +139,8 @@ function specsOf(client: ClientUnderTest): void {
   it('drops a chunked answer\'s trailers: they never reach the next answer on the same connection', async () => {
     const raw = await rawServer((request, socket) => {
       if (request.startsWith('GET /trailers')) {
-        socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-checksum\r\n\r\n3\r\nabc\r\n0\r\nx-checksum: 1234\r\n\r\n');
+        socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-checksum\r\n\r\n');
+        socket.write('3\r\nabc\r\n0\r\nx-checksum: 1234\r\n\r\n');
       } else socket.write('HTTP/1.1 200 OK\r\ncontent-length: 4\r\nx-own: yes\r\n\r\nmine');
     });
     closers.push(raw.close);
@@ -321,7 +329,7 @@ function specsOf(client: ClientUnderTest): void {
         onError: reject,
       });
     });
-    await eventually(() => assert.ok(paused && waitingForDrain, 'the receiver said stop and the upstream is held back'), 5000);
+    await eventually(() => assert.ok(paused && waitingForDrain, 'the receiver said stop, the upstream is held'), 5000);
     const heldAt = received;
     // nothing observable marks "not reading"; the count must simply not move meanwhile
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -91,12 +91,20 @@ describe('proxy: upstream pools', () => {
   });
 
   const choices = [
-    { when: "Node's own parser is usable", nativeParser: detectNativeParser(), kind: UpstreamPool, warnings: [] as string[] },
+    {
+      when: "Node's own parser is usable",
+      nativeParser: detectNativeParser(),
+      kind: UpstreamPool,
+      warnings: [] as string[],
+    },
     {
       when: "Node's own parser is not usable",
       nativeParser: { unusable: '_http_common.HTTPParser is missing' },
       kind: UndiciUpstreamPool,
-      warnings: ["upstream HTTP/1.1 goes through undici's Pool: Node's own HTTP parser is not usable (_http_common.HTTPParser is missing)"],
+      warnings: [
+        "upstream HTTP/1.1 goes through undici's Pool: Node's own HTTP parser is not usable " +
+          '(_http_common.HTTPParser is missing)',
+      ],
     },
   ];
   for (const choice of choices) {
@@ -104,7 +112,8 @@ describe('proxy: upstream pools', () => {
       upstream = await startUpstream();
       upstream.respondWith((req, res) => res.end(`answered ${req.url}`));
       const warnings: string[] = [];
-      const chosen = new UpstreamPools({ nativeParser: choice.nativeParser, warn: (message) => warnings.push(message) });
+      const warn = (message: string) => warnings.push(message);
+      const chosen = new UpstreamPools({ nativeParser: choice.nativeParser, warn });
       try {
         for (const origin of [`http://127.0.0.1:${upstream.port}`, `http://localhost:${upstream.port}`]) {
           const pool = chosen.get(origin);

@@ -52,7 +52,8 @@ const METHODS = ['initialize', 'execute', 'finish', 'consume', 'unconsume', 'clo
 /** More fields than llhttp hands over at once (32), so the probe sees them flushed in pieces too. */
 const PROBE_FIELDS = Array.from({ length: 40 }, (_, i) => [`x-field-${i}`, String(i)]).flat();
 const PROBE = Buffer.from(
-  `HTTP/1.1 203 Probe\r\n${pairs(PROBE_FIELDS)}transfer-encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nx-trailer: t\r\n\r\n`,
+  `HTTP/1.1 203 Probe\r\n${pairs(PROBE_FIELDS)}transfer-encoding: chunked\r\n\r\n` +
+    '2\r\nok\r\n0\r\nx-trailer: t\r\n\r\n',
   'latin1',
 );
 
@@ -60,7 +61,9 @@ const PROBE = Buffer.from(
  * Looks the parser up and parses a known response with it, checking each callback's arguments as
  * the response parser reads them. `load` stands for `require('_http_common')` (tests pass others).
  */
-export function detectNativeParser(load: () => unknown = () => require('_http_common')): NativeParserDetection {
+export function detectNativeParser(
+  load: () => unknown = () => require('_http_common'),
+): NativeParserDetection {
   let parser: unknown;
   try {
     parser = (load() as { HTTPParser?: unknown } | undefined)?.HTTPParser;
@@ -75,7 +78,8 @@ export function detectNativeParser(load: () => unknown = () => require('_http_co
   if (method) return { unusable: `HTTPParser.prototype.${method} is missing` };
   try {
     const wrong = probe(candidate);
-    return wrong ? { unusable: `HTTPParser reports a response differently (${wrong})` } : { parser: candidate };
+    if (wrong) return { unusable: `HTTPParser reports a response differently (${wrong})` };
+    return { parser: candidate };
   } catch (err) {
     return { unusable: `HTTPParser failed on a known response (${(err as Error).message})` };
   }
@@ -105,7 +109,9 @@ function probe(HTTPParser: NativeParserClass): string | undefined {
     flushed = [];
     return 0;
   };
-  native[HTTPParser.kOnBody] = (chunk: unknown) => (seen.body += Buffer.isBuffer(chunk) ? chunk.toString('latin1') : '?');
+  native[HTTPParser.kOnBody] = (chunk: unknown) => {
+    seen.body += Buffer.isBuffer(chunk) ? chunk.toString('latin1') : '?';
+  };
   native[HTTPParser.kOnMessageComplete] = () => {
     seen.trailers = flushed;
     seen.ended += 1;

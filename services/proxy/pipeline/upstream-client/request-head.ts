@@ -8,7 +8,17 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** a request target of visible bytes only (as undici) */
 const INVALID_PATH = /[^\u0021-\u00ff]/;
 /** headers of the connection, which the client sets itself (the chain removed the client's; a transform may add them again) */
-export const CONNECTION_SCOPED: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade', 'expect', 'host', 'content-length']);
+export const CONNECTION_SCOPED: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'upgrade',
+  'expect',
+  'host',
+  'content-length',
+]);
 /** methods whose request is expected to carry a body: without one, they state a length of 0 (as undici) */
 const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -48,7 +58,7 @@ function checked(name: string, value: string): string {
   return value;
 }
 
-/** The body's length for the request head: a held body's bytes, a streamed body's stated length, or 'chunked'. */
+/** The body's length for the request head: a held body's bytes, a streamed body's stated length, or chunked */
 export function bodyLength(request: UpstreamRequest): number | 'chunked' | undefined {
   const { body } = request;
   if (body === null) return undefined;

@@ -1,5 +1,10 @@
 import type { Socket } from 'node:net';
-import { nativeParserDetection, type NativeParser, type NativeParserClass, type NativeStream } from './native-parser';
+import {
+  nativeParserDetection,
+  type NativeParser,
+  type NativeParserClass,
+  type NativeStream,
+} from './native-parser';
 
 /** What the parser reports about one response. */
 export interface ResponseEvents {
@@ -77,7 +82,8 @@ export class ResponseParser {
     const { _handle: handle, encrypted } = socket as unknown as { _handle?: NativeStream; encrypted?: boolean };
     if (!encrypted && consumable(handle)) {
       this.consumed = handle;
-      this.native[usableParser().kOnExecute] = (result: number | Error) => parsed(result instanceof Error ? result : undefined);
+      this.native[usableParser().kOnExecute] = (result: number | Error) =>
+        parsed(result instanceof Error ? result : undefined);
       this.native.consume(handle);
       return;
     }
@@ -122,7 +128,8 @@ export class ResponseParser {
 
 /** A libuv stream the parser can read from directly, with the read switch this file flips. */
 function consumable(handle: NativeStream | undefined): handle is NativeStream {
-  return handle?.isStreamBase === true && typeof handle.reading === 'boolean' && typeof handle.readStart === 'function' && typeof handle.readStop === 'function';
+  if (handle?.isStreamBase !== true || typeof handle.reading !== 'boolean') return false;
+  return typeof handle.readStart === 'function' && typeof handle.readStop === 'function';
 }
 
 let usable: NativeParserClass | undefined;

@@ -68,7 +68,8 @@ function dispatchOptions(request: UpstreamRequest): Dispatcher.DispatchOptions {
   }
   const length = bodyLength(request);
   // a streamed body's stated length (undici measures a held one)
-  if (typeof length === 'number' && !Buffer.isBuffer(request.body)) headers['content-length'] = String(length);
+  const streamed = request.body !== null && !Buffer.isBuffer(request.body);
+  if (streamed && typeof length === 'number') headers['content-length'] = String(length);
   return {
     method: request.method as Dispatcher.HttpMethod,
     path: request.path,
@@ -79,7 +80,7 @@ function dispatchOptions(request: UpstreamRequest): Dispatcher.DispatchOptions {
   };
 }
 
-/** An exchange on its way through undici: undici's handler protocol on one side, the Exchange's on the other. */
+/** An exchange on its way through undici: undici's handler protocol on one side, the Exchange on the other. */
 class UndiciExchange implements Carrier, Dispatcher.DispatchHandler {
   private abortUndici: ((err?: Error) => void) | undefined;
   private resumeUndici: (() => void) | undefined;
@@ -90,7 +91,7 @@ class UndiciExchange implements Carrier, Dispatcher.DispatchHandler {
 
   constructor(private readonly exchange: Exchange) {}
 
-  /** Carrier: the exchange was ended here (an abort); undici stops it as soon as it has it on a connection. */
+  /** Carrier: the exchange was ended here (an abort); undici stops it once it has it on a connection. */
   drop(): void {
     this.dropped = true;
     this.abortUndici?.(new UpstreamError('request aborted', 'UPSTREAM_ABORTED'));
@@ -109,7 +110,7 @@ class UndiciExchange implements Carrier, Dispatcher.DispatchHandler {
     const exchange = this.exchange;
     if (exchange.ended) return false;
     this.resumeUndici = resume;
-    const headers = (rawHeaders ?? []).map((field) => (typeof field === 'string' ? field : field.toString('latin1')));
+    const headers = (rawHeaders ?? []).map((field) => (typeof field === 'string' ? field : latin1(field)));
     const invalid = invalidResponseHead(statusCode, headers);
     if (invalid) {
       this.failAndAbort(new UpstreamError(invalid, 'UPSTREAM_INVALID_RESPONSE'));
@@ -178,8 +179,13 @@ function upstreamError(err: Error): Error {
   if (err instanceof UpstreamError) return err;
   const code = (err as { code?: string }).code ?? '';
   if (err.name === 'HTTPParserError' || (code === 'UND_ERR_SOCKET' && NOT_AN_ANSWER.has(err.message))) {
-    return new UpstreamError(`invalid response from the upstream (${err.message})`, 'UPSTREAM_INVALID_RESPONSE');
+    const message = `invalid response from the upstream (${err.message})`;
+    return new UpstreamError(message, 'UPSTREAM_INVALID_RESPONSE');
   }
   const mapped = UNDICI_CODES[code];
   return mapped === undefined ? err : new UpstreamError(err.message, mapped);
+}
+
+function latin1(field: Buffer): string {
+  return field.toString('latin1');
 }
