@@ -346,4 +346,29 @@ function specsOf(client: ClientUnderTest): void {
     closers.push(raw.close);
     await assert.rejects(exchange(poolFor(raw.port), { path: '/' }), { code: 'UPSTREAM_INVALID_RESPONSE' });
   });
+
+  ownClientIt('reads a connection whose native handle is of another shape through the socket\'s events', async () => {
+    const raw = await rawServer((request, socket) => {
+      if (request.startsWith('GET /trailers')) {
+        socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nx-sum: 1\r\n\r\n');
+      } else socket.write(OK);
+    });
+    closers.push(raw.close);
+    const connect = buildConnector({});
+    let readThroughEvents = 0;
+    // as on a Node line whose stream handles changed: not one the parser may consume
+    const reshaped: typeof connect = (options, callback) =>
+      connect(options, (err, socket) => {
+        const handle = (socket as unknown as { _handle?: object } | null)?._handle;
+        if (handle) Object.defineProperty(handle, 'isStreamBase', { value: undefined });
+        socket?.on('data', (data: Buffer) => (readThroughEvents += data.length));
+        callback(err as null, socket as never);
+      });
+    pool = client.create(`http://127.0.0.1:${raw.port}`, { connect: reshaped, maxConnections: 1, keepAliveMaxMs: 1000 });
+    assert.equal((await exchange(pool, { path: '/trailers' })).body, 'abc');
+    const next = await exchange(pool, { path: '/next' });
+    assert.deepEqual([next.rawHeaders, next.body], [['content-length', '2'], 'ok']);
+    assert.equal(raw.connections.length, 1);
+    assert.ok(readThroughEvents > 0, 'the bytes came through the socket\'s events');
+  });
 }
