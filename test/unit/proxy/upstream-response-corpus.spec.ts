@@ -129,6 +129,17 @@ const CASES: Case[] = [
     expect: INVALID,
   },
   {
+    name: 'the answer to a HEAD naming Transfer-Encoding gzip: no body to decode',
+    method: 'HEAD',
+    answer: 'HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\n\r\n',
+    expect: { status: 200, body: '' },
+  },
+  {
+    name: '304 naming Transfer-Encoding gzip: no body to decode',
+    answer: 'HTTP/1.1 304 Not Modified\r\ntransfer-encoding: gzip\r\n\r\n',
+    expect: { status: 304, body: '' },
+  },
+  {
     name: 'Transfer-Encoding Chunked (any case)',
     answer: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
     expect: { status: 200, body: 'ok' },

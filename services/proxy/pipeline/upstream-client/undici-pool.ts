@@ -111,7 +111,7 @@ class UndiciExchange implements Carrier, Dispatcher.DispatchHandler {
     if (exchange.ended) return false;
     this.resumeUndici = resume;
     const headers = (rawHeaders ?? []).map((field) => (typeof field === 'string' ? field : latin1(field)));
-    const invalid = invalidResponseHead(statusCode, headers);
+    const invalid = invalidResponseHead(statusCode, headers, exchange.request.method);
     if (invalid) {
       this.failAndAbort(new UpstreamError(invalid, 'UPSTREAM_INVALID_RESPONSE'));
       return false;

@@ -125,7 +125,7 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
   onResponseHead(statusCode: number, rawHeaders: string[], upgrade: boolean, keepAlive: boolean): boolean {
     const exchange = this.exchange;
     if (!exchange) return true;
-    const invalid = invalidResponseHead(upgrade ? 101 : statusCode, rawHeaders);
+    const invalid = invalidResponseHead(upgrade ? 101 : statusCode, rawHeaders, exchange.request.method);
     if (invalid) {
       this.failExchange(new UpstreamError(invalid, 'UPSTREAM_INVALID_RESPONSE'), false);
       return true;
