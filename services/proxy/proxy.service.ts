@@ -41,7 +41,7 @@ import { createRecorder, type AnalyticsRecorder } from './analytics/create-recor
 export function proxyService(runtime: Runtime): ServiceSchema {
   const { config } = runtime;
   const registry = new DefinitionRegistry();
-  const pools = new UpstreamPools();
+  let pools: UpstreamPools;
   let gateway: Gateway;
   let server: Server;
   /** the HTTPS port (GW_GATEWAY_TLS_PORT), when configured */
@@ -114,6 +114,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
     },
     created() {
+      pools = new UpstreamPools({ warn: (message) => this.logger.warn(message) });
       certificates = new CertificateCache((ids, orgId) => callAction(this.broker, 'certs.material', { ids, org_id: orgId }));
       sync = new StoreSync({
         snapshot: () => callAction(this.broker, 'apis.snapshot'),

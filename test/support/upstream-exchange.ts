@@ -1,5 +1,5 @@
 import type { UpstreamRequest, UpstreamResponseHandler } from '../../services/proxy/pipeline/upstream-client/exchange';
-import type { UpstreamPool } from '../../services/proxy/pipeline/upstream-client/upstream-pool';
+import type { OriginPool } from '../../services/proxy/pipeline/upstream-client/origin-pool';
 
 export interface CollectedResponse {
   statusCode: number;
@@ -11,7 +11,11 @@ export interface CollectedResponse {
 }
 
 /** A request through a gateway upstream pool, its whole answer collected; rejects with the pool's error. `onAbort` gets the abort function. */
-export function exchange(pool: UpstreamPool, request: Partial<UpstreamRequest> & { path: string }, onAbort?: (abort: (err?: Error) => void) => void): Promise<CollectedResponse> {
+export function exchange(
+  pool: OriginPool,
+  request: Partial<UpstreamRequest> & { path: string },
+  onAbort?: (abort: (err?: Error) => void) => void,
+): Promise<CollectedResponse> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const informational: number[] = [];

@@ -1,4 +1,7 @@
 import { tenantConnector } from '../../../lib/net/tenant-agent';
+import { nativeParserDetection, type NativeParserDetection } from './upstream-client/native-parser';
+import type { OriginPool, UpstreamPoolOptions } from './upstream-client/origin-pool';
+import { UndiciUpstreamPool } from './upstream-client/undici-pool';
 import { UpstreamPool } from './upstream-client/upstream-pool';
 
 export interface UpstreamPoolsOptions {
@@ -7,7 +10,13 @@ export interface UpstreamPoolsOptions {
   /** above this many pools, the least recently used one with nothing in flight is closed; @default 1000 */
   maxPools?: number;
   now?: () => number;
+  /** told once, at start, when the gateway's own client can not be used and undici's Pool is */
+  warn?: (message: string) => void;
+  /** whether Node's HTTP parser is usable; @default detected once per process (tests force the fallback) */
+  nativeParser?: NativeParserDetection;
 }
+
+type PoolFactory = (origin: string, options: UpstreamPoolOptions) => OriginPool;
 
 /** How the gateway connects to an HTTPS upstream, when not with the defaults. */
 export interface UpstreamTls {
@@ -21,7 +30,7 @@ export interface UpstreamTls {
 }
 
 interface Entry {
-  pool: UpstreamPool;
+  pool: OriginPool;
   usedAt: number;
 }
 
@@ -41,17 +50,19 @@ export class UpstreamPools {
   private readonly maxPools: number;
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly createPool: PoolFactory;
 
   constructor(options: UpstreamPoolsOptions = {}) {
     this.idleMs = options.idleMs ?? 60_000;
     this.now = options.now ?? Date.now;
     this.maxPools = options.maxPools ?? 1000;
+    this.createPool = poolFactory(options.nativeParser ?? nativeParserDetection(), options.warn);
     this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(this.idleMs, 30_000)));
     this.sweeper.unref();
   }
 
   /** The pool of an origin; one per TLS setting when `tls` is given (a client certificate is part of the connection). */
-  get(origin: string, tls?: UpstreamTls): UpstreamPool {
+  get(origin: string, tls?: UpstreamTls): OriginPool {
     const now = this.now();
     const name = tls ? `${origin}\u0000${tls.id}` : origin;
     let entry = this.pools.get(name);
@@ -59,7 +70,8 @@ export class UpstreamPools {
       // An API's upstream is a tenant's URL: never a cloud-metadata address nor this node's own
       // ports (judged on the address each connection reaches, once per connection, not per request).
       const connect = tenantConnector({ tls: tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined });
-      entry = { pool: new UpstreamPool(origin, { maxConnections: 256, keepAliveMaxMs: 30_000, connect }), usedAt: now };
+      const pool = this.createPool(origin, { maxConnections: 256, keepAliveMaxMs: 30_000, connect });
+      entry = { pool, usedAt: now };
       this.pools.set(name, entry);
       if (this.pools.size > this.maxPools) this.evictOne(name);
     } else if (name !== this.newest) {
@@ -114,3 +126,13 @@ export class UpstreamPools {
   }
 }
 
+/**
+ * The gateway's own client where Node's HTTP parser is as it expects, undici's Pool elsewhere
+ * (the own client rests on Node internals that a Node line may lack or change).
+ */
+function poolFactory(nativeParser: NativeParserDetection, warn?: (message: string) => void): PoolFactory {
+  if ('parser' in nativeParser) return (origin, options) => new UpstreamPool(origin, options);
+  const why = nativeParser.unusable;
+  warn?.(`upstream HTTP/1.1 goes through undici's Pool: Node's own HTTP parser is not usable (${why})`);
+  return (origin, options) => new UndiciUpstreamPool(origin, options);
+}

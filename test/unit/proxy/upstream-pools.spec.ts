@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { detectNativeParser } from '../../../services/proxy/pipeline/upstream-client/native-parser';
+import { UndiciUpstreamPool } from '../../../services/proxy/pipeline/upstream-client/undici-pool';
+import { UpstreamPool } from '../../../services/proxy/pipeline/upstream-client/upstream-pool';
 import { UpstreamPools } from '../../../services/proxy/pipeline/upstream-pools';
 import { eventually } from '../../support/eventually';
 import { startUpstream, type Upstream } from '../../support/upstream';
@@ -86,4 +89,41 @@ describe('proxy: upstream pools', () => {
     assert.equal(pools.size, 0, 'once the request is done, the idle pool goes');
     assert.notEqual(pools.get(origin), undefined, 'and a later request gets a new pool');
   });
+
+  const choices = [
+    {
+      when: "Node's own parser is usable",
+      nativeParser: detectNativeParser(),
+      kind: UpstreamPool,
+      warnings: [] as string[],
+    },
+    {
+      when: "Node's own parser is not usable",
+      nativeParser: { unusable: '_http_common.HTTPParser is missing' },
+      kind: UndiciUpstreamPool,
+      warnings: [
+        "upstream HTTP/1.1 goes through undici's Pool: Node's own HTTP parser is not usable " +
+          '(_http_common.HTTPParser is missing)',
+      ],
+    },
+  ];
+  for (const choice of choices) {
+    it(`proxies through ${choice.kind.name} when ${choice.when}, saying so once`, async () => {
+      upstream = await startUpstream();
+      upstream.respondWith((req, res) => res.end(`answered ${req.url}`));
+      const warnings: string[] = [];
+      const warn = (message: string) => warnings.push(message);
+      const chosen = new UpstreamPools({ nativeParser: choice.nativeParser, warn });
+      try {
+        for (const origin of [`http://127.0.0.1:${upstream.port}`, `http://localhost:${upstream.port}`]) {
+          const pool = chosen.get(origin);
+          assert.ok(pool instanceof choice.kind, `${origin}: ${pool.constructor.name}`);
+          assert.equal((await exchange(pool, { path: '/a' })).body, 'answered /a');
+        }
+        assert.deepEqual(warnings, choice.warnings);
+      } finally {
+        await chosen.close();
+      }
+    });
+  }
 });

@@ -1,5 +1,6 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { HeaderMap } from '../forward-headers';
+import type { UpstreamRequest } from './exchange';
 import { UpstreamError } from './upstream-error';
 
 /** RFC 9110 token: a method (header names and values are checked by Node's own validators) */
@@ -7,7 +8,17 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** a request target of visible bytes only (as undici) */
 const INVALID_PATH = /[^\u0021-\u00ff]/;
 /** headers of the connection, which the client sets itself (the chain removed the client's; a transform may add them again) */
-const CONNECTION_SCOPED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade', 'expect', 'host', 'content-length']);
+export const CONNECTION_SCOPED: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'upgrade',
+  'expect',
+  'host',
+  'content-length',
+]);
 /** methods whose request is expected to carry a body: without one, they state a length of 0 (as undici) */
 const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -45,4 +56,13 @@ function checked(name: string, value: string): string {
     throw new UpstreamError(`invalid request header '${name}': ${(err as Error).message}`, 'UPSTREAM_INVALID_REQUEST');
   }
   return value;
+}
+
+/** The body's length for the request head: a held body's bytes, a streamed body's stated length, or chunked */
+export function bodyLength(request: UpstreamRequest): number | 'chunked' | undefined {
+  const { body } = request;
+  if (body === null) return undefined;
+  if (Buffer.isBuffer(body)) return body.length;
+  const stated = request.headers['content-length'];
+  return typeof stated === 'string' && /^\d+$/.test(stated) ? Number(stated) : 'chunked';
 }

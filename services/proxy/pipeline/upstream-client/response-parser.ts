@@ -1,42 +1,10 @@
 import type { Socket } from 'node:net';
-
-/**
- * Node's own HTTP/1.1 parser (llhttp, native) in response mode, the one `http.request` uses.
- * It is not a documented API (`_http_common`, a socket's `_handle`), so this file is the only
- * one that touches it: a Node upgrade that changes it breaks here, and the upstream-client
- * tests say so at once.
- */
-const { HTTPParser } = require('_http_common') as { HTTPParser: NativeParserClass };
-
-interface NativeParser {
-  initialize(type: number, resource: object, maxHeaderSize: number, lenient: number): void;
-  execute(data: Buffer): number | Error;
-  finish(): void | Error;
-  consume(handle: NativeStream): void;
-  unconsume(): void;
-  close(): void;
-  [callback: number]: unknown;
-}
-
-/** A socket's libuv stream, as Node's HTTP server drives it for a parser that consumes it. */
-interface NativeStream {
-  isStreamBase?: boolean;
-  reading: boolean;
-  readStart(): number;
-  readStop(): number;
-}
-
-interface NativeParserClass {
-  new (): NativeParser;
-  RESPONSE: number;
-  kOnMessageBegin: number;
-  kOnHeaders: number;
-  kOnHeadersComplete: number;
-  kOnBody: number;
-  kOnMessageComplete: number;
-  kOnExecute: number;
-  kLenientNone: number;
-}
+import {
+  nativeParserDetection,
+  type NativeParser,
+  type NativeParserClass,
+  type NativeStream,
+} from './native-parser';
 
 /** What the parser reports about one response. */
 export interface ResponseEvents {
@@ -54,16 +22,21 @@ export interface ResponseEvents {
 /** 0: Node's default (--max-http-header-size, 16 KB), as for every other HTTP message the node reads. */
 const DEFAULT_MAX_HEADER_SIZE = 0;
 
+/**
+ * Node's own HTTP/1.1 parser in response mode, fed by one socket. Only a process where
+ * native-parser.ts found the parser usable creates one (upstream-pools.ts chooses).
+ */
 export class ResponseParser {
-  private readonly native = new HTTPParser();
-  /** headers flushed before the head was complete (more than llhttp's 32 fields at once) */
+  private readonly native: NativeParser;
+  /** header fields flushed before the head was complete (llhttp hands them over 32 at a time) */
   private flushed: string[] | undefined;
   private socket: Socket | undefined;
   /** the socket's native stream, when its bytes go straight to the parser */
   private consumed: NativeStream | undefined;
 
   constructor(events: ResponseEvents) {
-    const native = this.native;
+    const HTTPParser = usableParser();
+    const native = (this.native = new HTTPParser());
     native.initialize(HTTPParser.RESPONSE, {}, DEFAULT_MAX_HEADER_SIZE, HTTPParser.kLenientNone);
     native[HTTPParser.kOnMessageBegin] = () => events.onResponseBegin();
     native[HTTPParser.kOnHeaders] = (headers: string[]) => {
@@ -89,22 +62,28 @@ export class ResponseParser {
       return events.onResponseHead(statusCode, raw, upgrade, keepAlive) ? 1 : 0;
     };
     native[HTTPParser.kOnBody] = (chunk: Buffer) => events.onResponseBody(chunk);
-    native[HTTPParser.kOnMessageComplete] = () => events.onResponseEnd();
+    native[HTTPParser.kOnMessageComplete] = () => {
+      // Fields flushed after the head are a chunked body's trailers: dropped (`Trailer` is
+      // hop-by-hop), never kept for the next response on the connection.
+      this.flushed = undefined;
+      events.onResponseEnd();
+    };
   }
 
   /**
    * Parses what the socket reads from now on; `parsed` is called after each read, with an Error
    * when the bytes are not a valid response. A plain TCP socket's bytes go from libuv straight
    * to the parser, as in Node's own HTTP server: no Buffer and no stream events per read (about
-   * 0.5 µs of CPU and 0.4 KB of garbage per request). Other sockets (TLS) are read through their
-   * events.
+   * 0.5 µs of CPU and 0.4 KB of garbage per request). Other sockets (TLS), and a handle not of
+   * the shape this reads, are read through their events.
    */
   attach(socket: Socket, parsed: (error: Error | undefined) => void): void {
     this.socket = socket;
     const { _handle: handle, encrypted } = socket as unknown as { _handle?: NativeStream; encrypted?: boolean };
-    if (handle?.isStreamBase && !encrypted) {
+    if (!encrypted && consumable(handle)) {
       this.consumed = handle;
-      this.native[HTTPParser.kOnExecute] = (result: number | Error) => parsed(result instanceof Error ? result : undefined);
+      this.native[usableParser().kOnExecute] = (result: number | Error) =>
+        parsed(result instanceof Error ? result : undefined);
       this.native.consume(handle);
       return;
     }
@@ -145,4 +124,21 @@ export class ResponseParser {
     this.consumed = undefined;
     setImmediate(() => native.close());
   }
+}
+
+/** A libuv stream the parser can read from directly, with the read switch this file flips. */
+function consumable(handle: NativeStream | undefined): handle is NativeStream {
+  if (handle?.isStreamBase !== true || typeof handle.reading !== 'boolean') return false;
+  return typeof handle.readStart === 'function' && typeof handle.readStop === 'function';
+}
+
+let usable: NativeParserClass | undefined;
+
+/** The native parser class (a pool of this client is only made where it was found usable). */
+function usableParser(): NativeParserClass {
+  if (usable) return usable;
+  const detection = nativeParserDetection();
+  if ('unusable' in detection) throw new Error(`Node's HTTP parser is not usable: ${detection.unusable}`);
+  usable = detection.parser;
+  return usable;
 }

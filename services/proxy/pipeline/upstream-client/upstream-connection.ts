@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Carrier, Exchange } from './exchange';
+import { invalidResponseHead } from './response-checks';
 import { ResponseParser, type ResponseEvents } from './response-parser';
 import { UpstreamError, type UpstreamErrorCode } from './upstream-error';
 
@@ -124,8 +125,9 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
   onResponseHead(statusCode: number, rawHeaders: string[], upgrade: boolean, keepAlive: boolean): boolean {
     const exchange = this.exchange;
     if (!exchange) return true;
-    if (upgrade || statusCode === 101) {
-      this.failExchange(new UpstreamError('the upstream switched protocols on a request that did not ask to', 'UPSTREAM_INVALID_RESPONSE'), false);
+    const invalid = invalidResponseHead(upgrade ? 101 : statusCode, rawHeaders, exchange.request.method);
+    if (invalid) {
+      this.failExchange(new UpstreamError(invalid, 'UPSTREAM_INVALID_RESPONSE'), false);
       return true;
     }
     if (statusCode < 200) {

@@ -1,18 +1,10 @@
 import type { Socket } from 'node:net';
 import type { buildConnector } from 'undici';
 import { Exchange, type Carrier, type UpstreamRequest, type UpstreamResponseHandler } from './exchange';
-import { requestHead } from './request-head';
+import { bodyLength, requestHead } from './request-head';
 import { UpstreamConnection, type ConnectionOwner } from './upstream-connection';
 import { UpstreamError } from './upstream-error';
-
-export interface UpstreamPoolOptions {
-  /** opens a connection (the tenant policy's connector: lib/net/tenant-agent.ts) */
-  connect: buildConnector.connector;
-  /** the most connections open to the origin at once; more requests wait their turn */
-  maxConnections: number;
-  /** the longest a connection is reused after its last exchange (shorter when the upstream announces a keep-alive timeout) */
-  keepAliveMaxMs: number;
-}
+import type { OriginPool, UpstreamPoolOptions } from './origin-pool';
 
 /**
  * The gateway's HTTP/1.1 client for one upstream origin: keep-alive connections reused most
@@ -21,7 +13,7 @@ export interface UpstreamPoolOptions {
  * over as it is parsed). In place of undici's Pool it took about a fifth off the gateway's CPU
  * time per proxied request (`npm run bench:proxy-cost`, keyless 58.9 → 46.4 µs).
  */
-export class UpstreamPool implements ConnectionOwner {
+export class UpstreamPool implements OriginPool, ConnectionOwner {
   private readonly idle: UpstreamConnection[] = [];
   private readonly queue: Exchange[] = [];
   private readonly connections = new Set<UpstreamConnection>();
@@ -153,13 +145,4 @@ export class UpstreamPool implements ConnectionOwner {
     const next = this.queue.shift();
     if (next) this.openOrQueue(next);
   }
-}
-
-/** The body's length for the request head: a held body's bytes, a streamed body's stated length, or 'chunked'. */
-function bodyLength(request: UpstreamRequest): number | 'chunked' | undefined {
-  const { body } = request;
-  if (body === null) return undefined;
-  if (Buffer.isBuffer(body)) return body.length;
-  const stated = request.headers['content-length'];
-  return typeof stated === 'string' && /^\d+$/.test(stated) ? Number(stated) : 'chunked';
 }
