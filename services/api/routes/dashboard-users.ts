@@ -1,37 +1,20 @@
-import type { Caller, LoginResult, SsoConsumeParams, UserGroupInput, UserInput, UsersLoginParams, UsersResetPasswordParams } from '../../../contracts/users/actions';
+import type { Caller, UserGroupInput, UserInput, UsersResetPasswordParams } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
-import type { Reply, Route } from '../../../lib/http/surface';
+import type { Route } from '../../../lib/http/surface';
 import { allows } from '../../../lib/permissions';
 import { pageFromQuery } from '../lib/page-param';
 
-export const SESSION_COOKIE = 'gw-session';
-
 /**
- * Users, user groups and the dashboard login (SPEC.md "Users", "User groups"). Every route
- * names the permission it needs; a user may always change their own password.
+ * Users and user groups (SPEC.md "Users", "User groups"). Every route names the permission it
+ * needs; a user may always change their own password.
  */
 export const dashboardUserRoutes: Array<Route<Caller>> = [
-  {
-    method: 'post',
-    path: '/login',
-    open: true,
-    handle: async ({ body, call }) => {
-      const { email_address, password } = body<UsersLoginParams>();
-      return loginReply(await call('users.login', { email_address, password }));
-    },
-  },
   {
     method: 'post',
     path: '/sso',
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, body, call }) => ({ body: ok('SSO Nonce created', await call('users.sso.create', { ...body(), org_scope: caller.org_id })) }),
-  },
-  {
-    method: 'post',
-    path: '/sso/login',
-    open: true,
-    handle: async ({ body, call }) => loginReply(await call('users.sso.consume', { nonce: body<SsoConsumeParams>().nonce })),
   },
   {
     method: 'get',
@@ -131,25 +114,3 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     },
   },
 ];
-
-/** A login answers with the session, and sets it as an HTTP-only cookie for the web UI. */
-export function loginReply(login: LoginResult): Reply {
-  return {
-    body: ok('Login successful', { session: login.session, expires_at: login.expires_at, user: login.user }),
-    cookies: [sessionSetCookie(login)],
-  };
-}
-
-export function sessionSetCookie(login: LoginResult): string {
-  const maxAge = Math.floor((Date.parse(login.expires_at) - Date.now()) / 1000);
-  return `${SESSION_COOKIE}=${login.session}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
-}
-
-/** The session token of a dashboard login, from its cookie. */
-export function sessionCookie(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE && value.length > 0) return value.join('=');
-  }
-  return undefined;
-}
