@@ -30,7 +30,7 @@ describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/
       user: { id: acme.userId, first_name: 'Ada', last_name: 'Admin', email_address: email },
       org: { id: acme.orgId, name: 'Acme' },
       is_admin: true,
-      user_permissions: {},
+      user_permissions: { IsAdmin: 'admin' },
       gateway_url: node.gatewayUrl,
     });
   });

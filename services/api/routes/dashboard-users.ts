@@ -1,4 +1,4 @@
-import type { Caller, UserGroupInput, UserInput, UsersResetPasswordParams } from '../../../contracts/users/actions';
+import type { Actor, Caller, SsoCreateParams, UserGroupInput, UserInput, UsersResetPasswordParams } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Route } from '../../../lib/http/surface';
@@ -7,14 +7,18 @@ import { pageFromQuery } from '../lib/page-param';
 
 /**
  * Users and user groups (SPEC.md "Users", "User groups"). Every route names the permission it
- * needs; a user may always change their own password.
+ * needs; a user may always change their own password. Changes act as the caller: the users
+ * service refuses to grant more than the caller holds or to touch anyone holding more.
  */
 export const dashboardUserRoutes: Array<Route<Caller>> = [
   {
     method: 'post',
     path: '/sso',
     permission: { name: 'users', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('SSO Nonce created', await call('users.sso.create', { ...body(), org_scope: caller.org_id })) }),
+    handle: async ({ caller, body, call }) => {
+      const nonce = await call('users.sso.create', { ...body<SsoCreateParams>(), org_scope: caller.org_id, actor: actorOf(caller) });
+      return { body: ok('SSO Nonce created', nonce) };
+    },
   },
   {
     method: 'get',
@@ -32,7 +36,10 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/users',
     permission: { name: 'users', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('User created', await call('users.create', { user: body<UserInput>(), org_scope: caller.org_id })) }),
+    handle: async ({ caller, body, call }) => {
+      const user = await call('users.create', { user: body<UserInput>(), org_scope: caller.org_id, actor: actorOf(caller) });
+      return { body: ok('User created', user) };
+    },
   },
   {
     method: 'put',
@@ -41,7 +48,7 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     handle: async ({ caller, params, body, call }) => {
       // The password changes through actions/reset only.
       const { password: _password, ...changes } = body();
-      await call('users.update', { id: params.id, user: changes, org_scope: caller.org_id });
+      await call('users.update', { id: params.id, user: changes, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User updated') };
     },
   },
@@ -51,7 +58,7 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, params, call }) => {
       if (params.id === caller.user_id) throw new HttpProblem(400, 'You can not delete your own user');
-      await call('users.remove', { id: params.id, org_scope: caller.org_id });
+      await call('users.remove', { id: params.id, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User deleted') };
     },
   },
@@ -64,7 +71,7 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
         throw new HttpProblem(403, "Access denied: changing another user's password needs the 'users' permission at level 'write'");
       }
       const { current_password, new_password } = body<UsersResetPasswordParams>();
-      await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password });
+      await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password, actor: actorOf(caller) });
       return { body: ok('User password updated') };
     },
   },
@@ -73,7 +80,7 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/users/:id/actions/key/reset',
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, params, call }) => {
-      const user = await call('users.resetKey', { id: params.id, org_scope: caller.org_id });
+      const user = await call('users.resetKey', { id: params.id, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User session renewed', user.access_key) };
     },
   },
@@ -93,14 +100,17 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/usergroups',
     permission: { name: 'user_groups', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('User group created', (await call('users.groups.create', { group: body<UserGroupInput>(), org_scope: caller.org_id })).id) }),
+    handle: async ({ caller, body, call }) => {
+      const group = await call('users.groups.create', { group: body<UserGroupInput>(), org_scope: caller.org_id, actor: actorOf(caller) });
+      return { body: ok('User group created', group.id) };
+    },
   },
   {
     method: 'put',
     path: '/usergroups/:id',
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
-      await call('users.groups.update', { id: params.id, group: body<UserGroupInput>(), org_scope: caller.org_id });
+      await call('users.groups.update', { id: params.id, group: body<UserGroupInput>(), org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User group updated') };
     },
   },
@@ -109,8 +119,13 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/usergroups/:id',
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, params, call }) => {
-      await call('users.groups.remove', { id: params.id, org_scope: caller.org_id });
+      await call('users.groups.remove', { id: params.id, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User group deleted') };
     },
   },
 ];
+
+/** What the caller holds: all the users service needs to bound its changes. */
+function actorOf(caller: Caller): Actor {
+  return { is_admin: caller.is_admin, user_permissions: caller.user_permissions };
+}
