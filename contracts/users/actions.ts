@@ -148,7 +148,10 @@ export interface UserInput {
 export interface UsersCreateParams {
   user: UserInput;
   org_scope?: string;
-  /** may grant only what it holds; an administrator creating a user without permissions or group makes an administrator */
+  /**
+   * may grant only what it holds; an administrator creating a user without permissions or
+   * group makes an administrator
+   */
   actor: Actor;
 }
 export interface UsersUpdateParams {

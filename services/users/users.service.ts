@@ -44,17 +44,29 @@ export function usersService(runtime: Runtime): ServiceSchema {
       get: { params: usersActionParams.get, handler: (ctx: Context<UsersGetParams>) => users.get(ctx.params.id, ctx.params.org_scope) },
       create: {
         params: usersActionParams.create,
-        handler: async (ctx: Context<UsersCreateParams>) => revealNewKey(await users.create(ctx.params.user, ctx.params.org_scope, ctx.params.actor)),
+        handler: async (ctx: Context<UsersCreateParams>) => {
+          const { user, org_scope, actor } = ctx.params;
+          return revealNewKey(await users.create(user, org_scope, actor));
+        },
       },
       update: {
         params: usersActionParams.update,
-        handler: (ctx: Context<UsersUpdateParams>) => users.update(ctx.params.id, ctx.params.user, ctx.params.org_scope, ctx.params.actor),
+        handler: (ctx: Context<UsersUpdateParams>) => {
+          const { id, user, org_scope, actor } = ctx.params;
+          return users.update(id, user, org_scope, actor);
+        },
       },
-      remove: { params: usersActionParams.remove, handler: (ctx: Context<UsersChangeParams>) => users.remove(ctx.params.id, ctx.params.org_scope, ctx.params.actor) },
+      remove: {
+        params: usersActionParams.remove,
+        handler: (ctx: Context<UsersChangeParams>) => users.remove(ctx.params.id, ctx.params.org_scope, ctx.params.actor),
+      },
       resetPassword: { params: usersActionParams.resetPassword, handler: (ctx: Context<UsersResetPasswordParams>) => users.resetPassword(ctx.params) },
       resetKey: {
         params: usersActionParams.resetKey,
-        handler: async (ctx: Context<UsersChangeParams>) => revealNewKey(await users.resetKey(ctx.params.id, ctx.params.org_scope, ctx.params.actor)),
+        handler: async (ctx: Context<UsersChangeParams>) => {
+          const { id, org_scope, actor } = ctx.params;
+          return revealNewKey(await users.resetKey(id, org_scope, actor));
+        },
       },
       setResetPasswords: {
         params: usersActionParams.setResetPasswords,
@@ -92,14 +104,16 @@ export function usersService(runtime: Runtime): ServiceSchema {
           // Signing someone in is acting as them: only as someone holding no more than the asker.
           await users.assertSignOnAllowed(OrgID, EmailAddress, actor);
           if (GroupID) await groups.assertJoinable(GroupID, actor);
-          return nonces.issue({ org_id: OrgID, email_address: EmailAddress, group_id: GroupID ?? '', makes_admin: actor.is_admin && !GroupID });
+          const grant = { org_id: OrgID, email_address: EmailAddress, group_id: GroupID ?? '' };
+          return nonces.issue({ ...grant, makes_admin: actor.is_admin && !GroupID });
         },
       },
       'sso.consume': {
         params: usersActionParams['sso.consume'],
         async handler(ctx: Context<{ nonce: string }>): Promise<LoginResult> {
           const grant = await nonces.consume(ctx.params.nonce);
-          const user = (await users.findByEmail(grant.org_id, grant.email_address)) ?? (await users.createSignedOn(grant)).user;
+          const known = await users.findByEmail(grant.org_id, grant.email_address);
+          const user = known ?? (await users.createSignedOn(grant)).user;
           if (!user.active) throw UsersErrors.inactive();
           const { session, expiresAt } = await sessions.open(user.id);
           return { session, expires_at: new Date(expiresAt).toISOString(), user };
@@ -113,7 +127,10 @@ export function usersService(runtime: Runtime): ServiceSchema {
       },
       'groups.update': {
         params: usersActionParams['groups.update'],
-        handler: (ctx: Context<GroupsUpdateParams>) => groups.update(ctx.params.id, ctx.params.group, ctx.params.org_scope, ctx.params.actor),
+        handler: (ctx: Context<GroupsUpdateParams>) => {
+          const { id, group, org_scope, actor } = ctx.params;
+          return groups.update(id, group, org_scope, actor);
+        },
       },
       'groups.remove': {
         params: usersActionParams['groups.remove'],

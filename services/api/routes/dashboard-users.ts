@@ -1,4 +1,11 @@
-import type { Actor, Caller, SsoCreateParams, UserGroupInput, UserInput, UsersResetPasswordParams } from '../../../contracts/users/actions';
+import type {
+  Actor,
+  Caller,
+  SsoCreateParams,
+  UserGroupInput,
+  UserInput,
+  UsersResetPasswordParams,
+} from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Route } from '../../../lib/http/surface';
@@ -16,7 +23,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/sso',
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, body, call }) => {
-      const nonce = await call('users.sso.create', { ...body<SsoCreateParams>(), org_scope: caller.org_id, actor: actorOf(caller) });
+      const request = body<SsoCreateParams>();
+      const nonce = await call('users.sso.create', { ...request, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('SSO Nonce created', nonce) };
     },
   },
@@ -37,7 +45,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/users',
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, body, call }) => {
-      const user = await call('users.create', { user: body<UserInput>(), org_scope: caller.org_id, actor: actorOf(caller) });
+      const input = body<UserInput>();
+      const user = await call('users.create', { user: input, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User created', user) };
     },
   },
@@ -48,7 +57,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     handle: async ({ caller, params, body, call }) => {
       // The password changes through actions/reset only.
       const { password: _password, ...changes } = body();
-      await call('users.update', { id: params.id, user: changes, org_scope: caller.org_id, actor: actorOf(caller) });
+      const actor = actorOf(caller);
+      await call('users.update', { id: params.id, user: changes, org_scope: caller.org_id, actor });
       return { body: ok('User updated') };
     },
   },
@@ -71,7 +81,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
         throw new HttpProblem(403, "Access denied: changing another user's password needs the 'users' permission at level 'write'");
       }
       const { current_password, new_password } = body<UsersResetPasswordParams>();
-      await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password, actor: actorOf(caller) });
+      const actor = actorOf(caller);
+      await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password, actor });
       return { body: ok('User password updated') };
     },
   },
@@ -80,7 +91,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/users/:id/actions/key/reset',
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, params, call }) => {
-      const user = await call('users.resetKey', { id: params.id, org_scope: caller.org_id, actor: actorOf(caller) });
+      const actor = actorOf(caller);
+      const user = await call('users.resetKey', { id: params.id, org_scope: caller.org_id, actor });
       return { body: ok('User session renewed', user.access_key) };
     },
   },
@@ -101,7 +113,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/usergroups',
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, body, call }) => {
-      const group = await call('users.groups.create', { group: body<UserGroupInput>(), org_scope: caller.org_id, actor: actorOf(caller) });
+      const input = body<UserGroupInput>();
+      const group = await call('users.groups.create', { group: input, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User group created', group.id) };
     },
   },
@@ -110,7 +123,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/usergroups/:id',
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
-      await call('users.groups.update', { id: params.id, group: body<UserGroupInput>(), org_scope: caller.org_id, actor: actorOf(caller) });
+      const input = body<UserGroupInput>();
+      await call('users.groups.update', { id: params.id, group: input, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User group updated') };
     },
   },

@@ -7,7 +7,9 @@ import { parseJson } from '../../../lib/store/migrate';
  * keep their rights; and a single sign-on nonce records whether the user it makes is one.
  */
 export async function explicitAdmins(db: Knex): Promise<void> {
-  const rows = await db<{ id: string; user_permissions: string }>('users').select('id', 'user_permissions').where('group_id', '');
+  const rows = await db<{ id: string; user_permissions: string }>('users')
+    .select('id', 'user_permissions')
+    .where('group_id', '');
   for (const row of rows) {
     if (Object.keys(parseJson<Record<string, unknown>>(row.user_permissions, {})).length > 0) continue;
     await db('users').where('id', row.id).update({ user_permissions: JSON.stringify({ IsAdmin: 'admin' }) });

@@ -80,7 +80,7 @@ export const USERS_MIGRATIONS: Migration[] = [
     name: '006_explicit_admins',
     up: explicitAdmins,
     async down() {
-      throw new Error('006_explicit_admins cannot be undone: which administrators had no permissions stored is not kept');
+      throw new Error('006_explicit_admins cannot be undone: which administrators were stored without permissions is not known');
     },
   },
 ];

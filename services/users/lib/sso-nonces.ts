@@ -34,6 +34,7 @@ export class SsoNonces {
     if (!row) throw UsersErrors.badNonce();
     await this.db('sso_nonces').where('nonce_hash', hash(nonce)).delete();
     if (Number(row.expires_at) <= this.now()) throw UsersErrors.badNonce();
-    return { org_id: row.org_id, email_address: row.email_address, group_id: row.group_id, makes_admin: Boolean(row.makes_admin) };
+    const { org_id, email_address, group_id } = row;
+    return { org_id, email_address, group_id, makes_admin: Boolean(row.makes_admin) };
   }
 }

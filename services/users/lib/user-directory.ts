@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import { inOrg } from '../../../lib/store/org-scope';
-import type { Actor, Caller, PermissionLevel, User, UserInput, UsersListResult, UsersResetPasswordParams } from '../../../contracts/users/actions';
+import type {
+  Actor,
+  Caller,
+  PermissionLevel,
+  User,
+  UserInput,
+  UsersListResult,
+  UsersResetPasswordParams,
+} from '../../../contracts/users/actions';
 import { newPublicId, newRecordId } from '../../../lib/ids';
 import { hashPassword, verifyPassword } from '../../../lib/password';
 import { hashSecret } from '../../../lib/secret-hash';
@@ -10,7 +18,10 @@ import { parseJson } from '../../../lib/store/migrate';
 import { UsersErrors } from '../errors';
 import { assertUserFits } from './column-limits';
 import type { GroupDirectory } from './group-directory';
+import type { SsoGrant } from './sso-nonces';
 import { ADMIN_PERMISSION, effectivePermissions, isAdmin, rightBeyond } from '../../../lib/permissions';
+
+type Permissions = Record<string, PermissionLevel>;
 
 interface UserRow {
   id: string;
@@ -70,7 +81,7 @@ export class UserDirectory {
   async create(input: UserInput, orgScope: string | undefined, actor: Actor): Promise<WithNewKey> {
     const permissions = input.user_permissions ?? {};
     const adminByOmission = actor.is_admin && Object.keys(permissions).length === 0 && !input.group_id;
-    const user_permissions: Record<string, PermissionLevel> = adminByOmission ? { [ADMIN_PERMISSION]: 'admin' } : permissions;
+    const user_permissions: Permissions = adminByOmission ? { [ADMIN_PERMISSION]: 'admin' } : permissions;
     const orgId = ownOrg(orgScope, input.org_id);
     if (!orgId) throw UsersErrors.orgRequired();
     if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, orgId);
@@ -83,9 +94,10 @@ export class UserDirectory {
    * administrator when an administrator asked for the nonce without a group, else with the
    * group's permissions only (checked against the asker when the nonce was made).
    */
-  async createSignedOn(grant: { org_id: string; email_address: string; group_id: string; makes_admin: boolean }): Promise<WithNewKey> {
-    const user_permissions: Record<string, PermissionLevel> = grant.makes_admin ? { [ADMIN_PERMISSION]: 'admin' } : {};
-    return this.insert({ email_address: grant.email_address, group_id: grant.group_id || undefined, user_permissions }, grant.org_id);
+  async createSignedOn(grant: SsoGrant): Promise<WithNewKey> {
+    const user_permissions: Permissions = grant.makes_admin ? { [ADMIN_PERMISSION]: 'admin' } : {};
+    const input = { email_address: grant.email_address, group_id: grant.group_id || undefined, user_permissions };
+    return this.insert(input, grant.org_id);
   }
 
   private async insert(input: UserInput, orgId: string): Promise<WithNewKey> {
@@ -127,7 +139,7 @@ export class UserDirectory {
     if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, current.org_id);
     if (input.user_permissions === undefined && input.group_id === undefined) return this.apply(current, input);
     const groupId = input.group_id ?? current.group_id;
-    let permissions = input.user_permissions ?? parseJson<Record<string, PermissionLevel>>(current.user_permissions, {});
+    let permissions = input.user_permissions ?? parseJson<Permissions>(current.user_permissions, {});
     // As at creation: an administrator clearing a groupless user's permissions makes an administrator.
     const cleared = input.user_permissions !== undefined && Object.keys(permissions).length === 0;
     if (actor.is_admin && cleared && !groupId) permissions = { [ADMIN_PERMISSION]: 'admin' };
@@ -205,7 +217,9 @@ export class UserDirectory {
    * administrator rights.
    */
   async assertSignOnAllowed(orgId: string, email: string, actor: Actor): Promise<void> {
-    const row = await this.db<UserRow>('users').where({ org_id: orgId, email_address: email.toLowerCase() }).first();
+    const row = await this.db<UserRow>('users')
+      .where({ org_id: orgId, email_address: email.toLowerCase() })
+      .first();
     if (row) await this.assertNotOutranked(row, actor);
   }
 
@@ -246,7 +260,13 @@ export class UserDirectory {
     const own = parseJson<Record<string, PermissionLevel>>(row.user_permissions, {});
     const group = row.group_id ? await this.deps.groups.membershipOf(row.group_id) : undefined;
     const permissions = effectivePermissions(own, group?.permissions);
-    const caller: Caller = { user_id: row.id, org_id: row.org_id, email_address: row.email_address, user_permissions: permissions, is_admin: isAdmin(permissions) };
+    const caller: Caller = {
+      user_id: row.id,
+      org_id: row.org_id,
+      email_address: row.email_address,
+      user_permissions: permissions,
+      is_admin: isAdmin(permissions),
+    };
     return group ? { ...caller, group_id: row.group_id, group_name: group.name } : caller;
   }
 
@@ -259,19 +279,19 @@ export class UserDirectory {
 
   private async assertNotOutranked(row: UserRow, actor: Actor): Promise<void> {
     if (actor.is_admin) return;
-    const own = parseJson<Record<string, PermissionLevel>>(row.user_permissions, {});
+    const own = parseJson<Permissions>(row.user_permissions, {});
     const beyond = rightBeyond(await this.rightsOf(own, row.group_id), actor);
     if (beyond) throw UsersErrors.outranks('user', beyond);
   }
 
   /** Refuses (403) permissions, with the group's, that `actor` does not hold itself. */
-  private async assertGrantable(own: Record<string, PermissionLevel>, groupId: string, actor: Actor): Promise<void> {
+  private async assertGrantable(own: Permissions, groupId: string, actor: Actor): Promise<void> {
     if (actor.is_admin) return;
     const beyond = rightBeyond(await this.rightsOf(own, groupId), actor);
     if (beyond) throw UsersErrors.grantBeyondOwn(beyond);
   }
 
-  private async rightsOf(own: Record<string, PermissionLevel>, groupId: string): Promise<Record<string, PermissionLevel>> {
+  private async rightsOf(own: Permissions, groupId: string): Promise<Permissions> {
     return effectivePermissions(own, groupId ? await this.deps.groups.permissionsOf(groupId) : undefined);
   }
 
