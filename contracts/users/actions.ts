@@ -28,12 +28,24 @@ export interface Caller {
   email_address: string;
   /** the user's own permissions over their group's */
   user_permissions: Record<string, PermissionLevel>;
-  /** `IsAdmin: admin`, or no permissions set at all (as in the reference dashboard) */
+  /** holds `IsAdmin: admin` (its own or its group's) */
   is_admin: boolean;
   /** the user's group (its permissions are merged above), when it has an active one */
   group_id?: string;
   group_name?: string;
 }
+
+/**
+ * On whose behalf users and groups are changed: what the actor holds bounds what it may grant
+ * and whom it may change (services/users). A dashboard caller acts as itself.
+ */
+export interface Actor {
+  is_admin: boolean;
+  user_permissions: Record<string, PermissionLevel>;
+}
+
+/** The admin API (the `admin-auth` secret) acts as an administrator. */
+export const ADMINISTRATOR: Actor = { is_admin: true, user_permissions: {} };
 
 export interface UserGroup {
   id: string;
@@ -50,6 +62,11 @@ const permissionsRule = {
   key: { type: 'string', empty: false },
   value: { type: 'enum', values: ['read', 'write', 'admin', 'deny'] },
 };
+
+const actorRule = {
+  type: 'object',
+  props: { is_admin: 'boolean', user_permissions: { ...permissionsRule, optional: false } },
+} as const;
 
 export const groupRule = {
   type: 'object',
@@ -84,13 +101,19 @@ const scope = { type: 'string', optional: true };
 const page = { type: 'number', integer: true, optional: true };
 
 export const usersActionParams = {
-  create: { user: userRule, org_scope: scope },
+  create: { user: userRule, org_scope: scope, actor: actorRule },
   get: { id, org_scope: scope },
   list: { org_scope: scope, page },
-  update: { id, user: userUpdateRule, org_scope: scope },
-  remove: { id, org_scope: scope },
-  resetPassword: { id, org_scope: scope, current_password: { type: 'string', optional: true }, new_password: { type: 'string', min: 1 } },
-  resetKey: { id, org_scope: scope },
+  update: { id, user: userUpdateRule, org_scope: scope, actor: actorRule },
+  remove: { id, org_scope: scope, actor: actorRule },
+  resetPassword: {
+    id,
+    org_scope: scope,
+    current_password: { type: 'string', optional: true },
+    new_password: { type: 'string', min: 1 },
+    actor: actorRule,
+  },
+  resetKey: { id, org_scope: scope, actor: actorRule },
   setResetPasswords: { id, allowed: 'boolean' },
   authenticate: { access_key_hash: { type: 'string', optional: true, pattern: /^[0-9a-f]{64}$/ }, session: { type: 'string', optional: true } },
   login: { email_address: { type: 'string', empty: false }, password: { type: 'string' } },
@@ -101,13 +124,14 @@ export const usersActionParams = {
     EmailAddress: { type: 'email', normalize: true },
     GroupID: { type: 'string', optional: true },
     org_scope: scope,
+    actor: actorRule,
   },
   'sso.consume': { nonce: { type: 'string', empty: false } },
   'groups.list': { org_scope: scope, page },
   'groups.get': { id, org_scope: scope },
-  'groups.create': { group: groupRule, org_scope: scope },
-  'groups.update': { id, group: groupRule, org_scope: scope },
-  'groups.remove': { id, org_scope: scope },
+  'groups.create': { group: groupRule, org_scope: scope, actor: actorRule },
+  'groups.update': { id, group: groupRule, org_scope: scope, actor: actorRule },
+  'groups.remove': { id, org_scope: scope, actor: actorRule },
 };
 
 export interface UserInput {
@@ -124,17 +148,30 @@ export interface UserInput {
 export interface UsersCreateParams {
   user: UserInput;
   org_scope?: string;
+  /**
+   * may grant only what it holds; an administrator creating a user without permissions or
+   * group makes an administrator
+   */
+  actor: Actor;
 }
 export interface UsersUpdateParams {
   id: string;
   user: Partial<UserInput>;
   org_scope?: string;
+  actor: Actor;
 }
 export interface UsersResetPasswordParams {
   id: string;
   org_scope?: string;
   current_password?: string;
   new_password: string;
+  actor: Actor;
+}
+/** A change to one user (removal, new access key): refused when the user holds more than the actor. */
+export interface UsersChangeParams {
+  id: string;
+  org_scope?: string;
+  actor: Actor;
 }
 export interface UsersListResult {
   users: User[];
@@ -166,6 +203,8 @@ export interface SsoCreateParams {
   EmailAddress: string;
   GroupID?: string;
   org_scope?: string;
+  /** may sign in only users (and into groups) holding no more than it does */
+  actor: Actor;
 }
 
 export interface UsersListParams {
@@ -193,6 +232,8 @@ export type UserGroupInput = Partial<Omit<UserGroup, 'id'>> & { name: string };
 export interface GroupsCreateParams {
   group: UserGroupInput;
   org_scope?: string;
+  /** may give a group only permissions it holds, and change only groups holding no more than it does */
+  actor: Actor;
 }
 export interface GroupsUpdateParams extends GroupsCreateParams {
   id: string;
@@ -205,10 +246,10 @@ export interface UsersActions {
   /** the answer carries the new user's access key, once */
   'users.create': { params: UsersCreateParams; result: User };
   'users.update': { params: UsersUpdateParams; result: User };
-  'users.remove': { params: UsersGetParams; result: void };
+  'users.remove': { params: UsersChangeParams; result: void };
   'users.resetPassword': { params: UsersResetPasswordParams; result: void };
   /** the answer carries the new access key, once */
-  'users.resetKey': { params: UsersGetParams; result: User };
+  'users.resetKey': { params: UsersChangeParams; result: User };
   'users.setResetPasswords': { params: UsersSetResetPasswordsParams; result: User };
   'users.authenticate': { params: UsersAuthenticateParams; result: Caller };
   'users.login': { params: UsersLoginParams; result: LoginResult };
@@ -220,5 +261,5 @@ export interface UsersActions {
   'users.groups.get': { params: UsersGetParams; result: UserGroup };
   'users.groups.create': { params: GroupsCreateParams; result: UserGroup };
   'users.groups.update': { params: GroupsUpdateParams; result: UserGroup };
-  'users.groups.remove': { params: UsersGetParams; result: void };
+  'users.groups.remove': { params: UsersChangeParams; result: void };
 }

@@ -10,6 +10,8 @@ export interface GwConfig {
   gatewayTlsKeyFile?: string;
   gatewayTlsCertId?: string;
   dashboardPort: number;
+  /** the dashboard's public origin; https makes the login cookie `__Host-` and Secure */
+  dashboardUrl?: string;
   host: string;
   secret?: string;
   adminSecret?: string;

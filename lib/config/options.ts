@@ -38,6 +38,20 @@ export const OPTIONS = {
   },
   /** @default 3000 */
   dashboardPort: { env: 'GW_DASHBOARD_PORT', default: 3000, rule: port, doc: 'dashboard, /api and /admin' },
+  /** @default none: the dashboard's origin is read from each request (Host, and X-Forwarded-Proto behind a proxy) */
+  dashboardUrl: {
+    env: 'GW_DASHBOARD_URL',
+    default: undefined,
+    rule: {
+      type: 'string',
+      optional: true,
+      pattern: /^https?:\/\/[^/?#\s]+\/?$/i,
+      messages: { stringPattern: "GW_DASHBOARD_URL must be the dashboard's origin, such as 'https://dashboard.example.com'" },
+    },
+    doc:
+      'the address browsers open the dashboard at (scheme://host[:port]); with https the login cookie is ' +
+      '__Host-gw-session (Secure), and changes made with the cookie must come from a page of exactly this origin',
+  },
   /** @default '127.0.0.1' */
   host: { env: 'GW_HOST', default: '127.0.0.1', rule: { type: 'string', empty: false }, doc: 'bind address' },
   /** @default generated at first start and kept in the data directory */

@@ -42,6 +42,11 @@ export interface Route<Caller> {
   open?: boolean;
   /** any authenticated caller may use it, whatever their permissions (who am I) */
   anyCaller?: boolean;
+  /**
+   * the body may be something other than JSON (YAML, PEM, a form); a surface that takes
+   * browser cookies then takes such a body only from its own pages (lib/http/cross-site.ts)
+   */
+  anyBodyType?: boolean;
   handle(ctx: RouteContext<Caller>): Promise<Reply>;
 }
 
@@ -63,6 +68,12 @@ export interface Admission<Caller> {
  */
 export interface Surface<Caller> {
   name: string;
+  /**
+   * Runs first, for every route (open ones included), for checks of the request itself that
+   * come before who the caller is (requests a foreign page made a browser send); throws a
+   * Problem to refuse.
+   */
+  screen?(req: Request, route: Pick<Route<Caller>, 'open' | 'anyBodyType'>): void;
   authenticate(req: Request, call: Call): Promise<Caller>;
   /** throws a 403 Problem when the caller may not use the route */
   authorize?(caller: Caller, route: Route<Caller>): void;
@@ -108,6 +119,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
   for (const route of surface.routes) {
     router[route.method](route.path, async (req: Request, res: Response) => {
       try {
+        surface.screen?.(req, route);
         const caller = route.open ? (undefined as Caller) : await surface.authenticate(req, call);
         if (!route.open) surface.authorize?.(caller, route);
         if (!route.open && surface.admit) await surface.admit(caller, admission(route, req));

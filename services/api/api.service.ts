@@ -20,7 +20,7 @@ import { dashboardGraphqlRouter } from './graphql/graphql-http';
 import { adminSurface } from './routes/admin';
 import { dashboardSurface } from './routes/dashboard';
 import { dashboardSessionRoutes } from './routes/dashboard-session';
-import { sessionSetCookie } from './routes/dashboard-users';
+import { sessionCookie } from './lib/session-cookie';
 
 /** The REST gateway of the dashboard port: `/api` (dashboard REST API) and `/admin`. */
 export function apiService(runtime: Runtime): ServiceSchema {
@@ -59,16 +59,18 @@ export function apiService(runtime: Runtime): ServiceSchema {
       );
       // This node's own gateway's port when it runs one (GW_GATEWAY_PORT 0 picks a free one).
       const gatewayPort = () => (this.broker.getLocalService('proxy') as unknown as { port?: number } | undefined)?.port ?? config.gatewayPort;
-      const routes = [...dashboardSurface.routes, ...dashboardSessionRoutes({ port: gatewayPort, host: config.host })];
+      const browser = { cookie: sessionCookie(config.dashboardUrl), trustedOrigin: config.dashboardUrl };
+      const dashboard = dashboardSurface(browser);
+      const routes = [...dashboard.routes, ...dashboardSessionRoutes({ port: gatewayPort, host: config.host }, browser.cookie)];
       const gate = new OpenPolicyGate(policies, routePermissions('/api', routes), { debug: config.openPolicyDebug }, this.logger);
-      app.use('/api', buildRouter(this.broker, { ...dashboardSurface, routes, admit: (caller, admission) => gate.admit(caller, admission) }));
+      app.use('/api', buildRouter(this.broker, { ...dashboard, routes, admit: (caller, admission) => gate.admit(caller, admission) }));
       app.use('/admin', buildRouter(this.broker, adminSurface(config.adminSecret)));
-      app.use(dashboardGraphqlRouter(this.broker, playgroundFolder(config.templatePath)));
+      app.use(dashboardGraphqlRouter(this.broker, playgroundFolder(config.templatePath), dashboard));
       // The single sign-on landing: a nonce from POST /api/sso becomes a login session, once.
       app.get('/tap', async (req, res) => {
         try {
           const login = await callAction(this.broker, 'users.sso.consume', { nonce: String(req.query.nonce ?? '') });
-          res.append('set-cookie', sessionSetCookie(login)).redirect(302, '/');
+          res.append('set-cookie', browser.cookie.set(login)).redirect(302, '/');
         } catch (err) {
           const problem = toProblem(err, (unexpected) => this.logger.error('single sign-on failed', unexpected));
           res.status(problem.status).json(envelopeError(problem));

@@ -17,7 +17,7 @@ request_intent = "write" if input.request.method in {"POST", "PUT", "PATCH"}
 
 request_intent = "delete" if input.request.method == "DELETE"
 
-# Administrators: IsAdmin, or no permissions at all (gw adds IsAdmin to the input for those).
+# Administrators hold IsAdmin at level admin, their own or their group's (gw puts it in the input).
 default is_admin := false
 
 is_admin if input.user.user_permissions.IsAdmin == "admin"

@@ -15,5 +15,25 @@ export const UsersErrors = {
   badNonce: () => new GwError('GW_ERR_USERS_BAD_LOGIN', 401, 'Single sign-on nonce is not valid: it was used already, has expired, or never existed'),
   portalUnsupported: () => new GwError('GW_ERR_USERS_INVALID', 400, "ForSection 'portal' is not supported: gw has no developer portal; use 'dashboard'"),
   groupNotFound: (id: string) => new GwError('GW_ERR_USERS_GROUP_NOT_FOUND', 404, `User group not found: ${id}`, { id }),
+  /** a right the actor does not hold itself, given to a user or group */
+  grantBeyondOwn: (permission: string) =>
+    new GwError(
+      'GW_ERR_USERS_FORBIDDEN',
+      403,
+      permission === 'IsAdmin'
+        ? 'Access denied: only administrators can make an administrator'
+        : `Access denied: you can not grant the '${permission}' permission at a level you do not hold`,
+      { permission },
+    ),
+  /** a user or group holding what the actor does not: it may not be changed by the actor */
+  outranks: (subject: 'user' | 'user group', permission: string) =>
+    new GwError(
+      'GW_ERR_USERS_FORBIDDEN',
+      403,
+      permission === 'IsAdmin'
+        ? `Access denied: this ${subject} is an administrator; only administrators can change it`
+        : `Access denied: this ${subject} holds the '${permission}' permission at a level you do not`,
+      { permission },
+    ),
   unknownGroup: (id: string) => new GwError('GW_ERR_USERS_INVALID', 400, `group_id names a user group that does not exist in this organisation: ${id}`, { id }),
 };

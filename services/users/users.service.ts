@@ -8,6 +8,7 @@ import {
   type GroupsUpdateParams,
   type UsersAuthenticateParams,
   type UsersLogoutParams,
+  type UsersChangeParams,
   type UsersCreateParams,
   type UsersGetParams,
   type UsersResetPasswordParams,
@@ -41,11 +42,32 @@ export function usersService(runtime: Runtime): ServiceSchema {
     actions: {
       list: { params: usersActionParams.list, handler: (ctx: Context<Scoped>) => users.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize) },
       get: { params: usersActionParams.get, handler: (ctx: Context<UsersGetParams>) => users.get(ctx.params.id, ctx.params.org_scope) },
-      create: { params: usersActionParams.create, handler: async (ctx: Context<UsersCreateParams>) => revealNewKey(await users.create(ctx.params.user, ctx.params.org_scope)) },
-      update: { params: usersActionParams.update, handler: (ctx: Context<UsersUpdateParams>) => users.update(ctx.params.id, ctx.params.user, ctx.params.org_scope) },
-      remove: { params: usersActionParams.remove, handler: (ctx: Context<UsersGetParams>) => users.remove(ctx.params.id, ctx.params.org_scope) },
+      create: {
+        params: usersActionParams.create,
+        handler: async (ctx: Context<UsersCreateParams>) => {
+          const { user, org_scope, actor } = ctx.params;
+          return revealNewKey(await users.create(user, org_scope, actor));
+        },
+      },
+      update: {
+        params: usersActionParams.update,
+        handler: (ctx: Context<UsersUpdateParams>) => {
+          const { id, user, org_scope, actor } = ctx.params;
+          return users.update(id, user, org_scope, actor);
+        },
+      },
+      remove: {
+        params: usersActionParams.remove,
+        handler: (ctx: Context<UsersChangeParams>) => users.remove(ctx.params.id, ctx.params.org_scope, ctx.params.actor),
+      },
       resetPassword: { params: usersActionParams.resetPassword, handler: (ctx: Context<UsersResetPasswordParams>) => users.resetPassword(ctx.params) },
-      resetKey: { params: usersActionParams.resetKey, handler: async (ctx: Context<UsersGetParams>) => revealNewKey(await users.resetKey(ctx.params.id, ctx.params.org_scope)) },
+      resetKey: {
+        params: usersActionParams.resetKey,
+        handler: async (ctx: Context<UsersChangeParams>) => {
+          const { id, org_scope, actor } = ctx.params;
+          return revealNewKey(await users.resetKey(id, org_scope, actor));
+        },
+      },
       setResetPasswords: {
         params: usersActionParams.setResetPasswords,
         handler: (ctx: Context<{ id: string; allowed: boolean }>) => users.setResetPasswords(ctx.params.id, ctx.params.allowed),
@@ -73,22 +95,25 @@ export function usersService(runtime: Runtime): ServiceSchema {
       'sso.create': {
         params: usersActionParams['sso.create'],
         async handler(ctx: Context<SsoCreateParams>) {
-          const { ForSection, OrgID, EmailAddress, GroupID, org_scope } = ctx.params;
+          const { ForSection, OrgID, EmailAddress, GroupID, org_scope, actor } = ctx.params;
           if (ForSection === 'portal') throw UsersErrors.portalUnsupported();
           assertSsoGrantFits(ctx.params);
           if (org_scope !== undefined && OrgID !== org_scope) throw UsersErrors.wrongOrg(OrgID);
           if (GroupID) await groups.requireInOrg(GroupID, OrgID);
           else if (!(await orgExists(OrgID))) throw UsersErrors.unknownOrg(OrgID);
-          return nonces.issue({ org_id: OrgID, email_address: EmailAddress, group_id: GroupID ?? '' });
+          // Signing someone in is acting as them: only as someone holding no more than the asker.
+          await users.assertSignOnAllowed(OrgID, EmailAddress, actor);
+          if (GroupID) await groups.assertJoinable(GroupID, actor);
+          const grant = { org_id: OrgID, email_address: EmailAddress, group_id: GroupID ?? '' };
+          return nonces.issue({ ...grant, makes_admin: actor.is_admin && !GroupID });
         },
       },
       'sso.consume': {
         params: usersActionParams['sso.consume'],
         async handler(ctx: Context<{ nonce: string }>): Promise<LoginResult> {
           const grant = await nonces.consume(ctx.params.nonce);
-          const user =
-            (await users.findByEmail(grant.org_id, grant.email_address)) ??
-            (await users.create({ email_address: grant.email_address, org_id: grant.org_id, group_id: grant.group_id || undefined })).user;
+          const known = await users.findByEmail(grant.org_id, grant.email_address);
+          const user = known ?? (await users.createSignedOn(grant)).user;
           if (!user.active) throw UsersErrors.inactive();
           const { session, expiresAt } = await sessions.open(user.id);
           return { session, expires_at: new Date(expiresAt).toISOString(), user };
@@ -98,13 +123,19 @@ export function usersService(runtime: Runtime): ServiceSchema {
       'groups.get': { params: usersActionParams['groups.get'], handler: (ctx: Context<UsersGetParams>) => groups.get(ctx.params.id, ctx.params.org_scope) },
       'groups.create': {
         params: usersActionParams['groups.create'],
-        handler: (ctx: Context<GroupsCreateParams>) => groups.create(ctx.params.group, ctx.params.org_scope),
+        handler: (ctx: Context<GroupsCreateParams>) => groups.create(ctx.params.group, ctx.params.org_scope, ctx.params.actor),
       },
       'groups.update': {
         params: usersActionParams['groups.update'],
-        handler: (ctx: Context<GroupsUpdateParams>) => groups.update(ctx.params.id, ctx.params.group, ctx.params.org_scope),
+        handler: (ctx: Context<GroupsUpdateParams>) => {
+          const { id, group, org_scope, actor } = ctx.params;
+          return groups.update(id, group, org_scope, actor);
+        },
       },
-      'groups.remove': { params: usersActionParams['groups.remove'], handler: (ctx: Context<UsersGetParams>) => groups.remove(ctx.params.id, ctx.params.org_scope) },
+      'groups.remove': {
+        params: usersActionParams['groups.remove'],
+        handler: (ctx: Context<UsersChangeParams>) => groups.remove(ctx.params.id, ctx.params.org_scope, ctx.params.actor),
+      },
     } satisfies ServiceActions<'users'>,
     events: {
       [ORGS_DELETED]: {

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { createTenant, type Tenant } from '../support/bootstrap';
+import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
+import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { startUpstream } from '../support/upstream';
 
 describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/logout)', () => {
   let node: TestNode;
@@ -28,7 +30,7 @@ describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/
       user: { id: acme.userId, first_name: 'Ada', last_name: 'Admin', email_address: email },
       org: { id: acme.orgId, name: 'Acme' },
       is_admin: true,
-      user_permissions: {},
+      user_permissions: { IsAdmin: 'admin' },
       gateway_url: node.gatewayUrl,
     });
   });
@@ -76,5 +78,51 @@ describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/
     assert.equal(replayed.status, 403, 'the old session token no longer signs anyone in');
     const again = await http(`${node.dashboardUrl}/api/logout`, { method: 'POST', headers: { cookie }, body: {} });
     assert.equal(again.status, 200, 'signing out twice is harmless');
+  });
+});
+
+describe('dashboard REST API: the login cookie of a dashboard served over HTTPS (GW_DASHBOARD_URL https://…)', () => {
+  let node: TestNode;
+  let email: string;
+  const origin = 'https://dashboard.example.test';
+
+  before(async () => {
+    node = await startTestNode({ dashboardUrl: origin });
+    const acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
+    email = (await http(`${node.dashboardUrl}/api/users/${acme.userId}`, { headers: acme.headers })).json.email_address;
+  });
+  after(async () => {
+    await node.stop();
+    removeDir(node.dataDir);
+  });
+
+  it('is __Host-gw-session, Secure, Path=/ and without Domain; only that name signs in; signing out clears it', async () => {
+    const login = await http(`${node.dashboardUrl}/api/login`, { method: 'POST', headers: { origin }, body: { email_address: email, password: 'correct horse' } });
+    assert.equal(login.status, 200, login.text);
+    const set = login.headers.get('set-cookie') ?? '';
+    assert.match(set, /^__Host-gw-session=[0-9a-f]{48}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=\d+$/);
+    const cookie = set.split(';')[0];
+    const token = cookie.slice(cookie.indexOf('=') + 1);
+    assert.equal((await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } })).status, 200);
+    const unprefixed = await http(`${node.dashboardUrl}/api/me`, { headers: { cookie: `gw-session=${token}` } });
+    assert.equal(unprefixed.status, 401, 'a cookie without the prefix may have been planted by another host');
+    const out = await http(`${node.dashboardUrl}/api/logout`, { method: 'POST', headers: { cookie, origin }, body: {} });
+    assert.equal(out.status, 200, out.text);
+    assert.equal(out.headers.get('set-cookie'), '__Host-gw-session=; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=0');
+    assert.equal((await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } })).status, 403);
+  });
+
+  it('is also removed on the gateway port', async () => {
+    const upstream = await startUpstream();
+    try {
+      const tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Gate');
+      const created = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('Secure', '/secure', upstream.url) });
+      assert.equal(created.status, 200, created.text);
+      await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/secure/x`)).status, 200), 5000);
+      assert.equal((await http(`${node.gatewayUrl}/secure/x`, { headers: { cookie: 'a=1; __Host-gw-session=SECRET' } })).status, 200);
+      assert.equal(upstream.received.at(-1)!.headers.cookie, 'a=1');
+    } finally {
+      await upstream.close();
+    }
   });
 });

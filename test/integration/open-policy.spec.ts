@@ -53,7 +53,8 @@ describe("an organisation's policy-engine rules (open_policy) on the dashboard A
 
     it('does nothing while the organisation has not enabled it', async () => {
       const writer = await createUser(adminA, { user_permissions: writerPermissions });
-      const own = await writer.api(`/users/${writer.id}`, { method: 'PUT', body: { user_permissions: { ...writerPermissions, hooks: 'write' } } });
+      // Lowering its own permissions: the default rules refuse any change of one's own permissions.
+      const own = await writer.api(`/users/${writer.id}`, { method: 'PUT', body: { user_permissions: { ...writerPermissions, apis: 'read' } } });
       assert.equal(own.status, 200, own.text);
     });
 
@@ -84,13 +85,13 @@ describe("an organisation's policy-engine rules (open_policy) on the dashboard A
 
     it("never applies one organisation's rules to another", async () => {
       const writerB = await createUser(adminB, { user_permissions: writerPermissions });
-      const own = await writerB.api(`/users/${writerB.id}`, { method: 'PUT', body: { user_permissions: { ...writerPermissions, hooks: 'write' } } });
+      const own = await writerB.api(`/users/${writerB.id}`, { method: 'PUT', body: { user_permissions: { ...writerPermissions, apis: 'read' } } });
       assert.equal(own.status, 200, own.text);
     });
 
     it('stops applying as soon as the organisation disables it', async () => {
       const writer = await createUser(adminA, { user_permissions: writerPermissions });
-      const changeOwn = () => writer.api(`/users/${writer.id}`, { method: 'PUT', body: { user_permissions: { ...writerPermissions, hooks: 'read' } } });
+      const changeOwn = () => writer.api(`/users/${writer.id}`, { method: 'PUT', body: { user_permissions: { ...writerPermissions, apis: 'read' } } });
       assert.equal((await changeOwn()).status, 403);
       await disable(adminA);
       assert.equal((await changeOwn()).status, 200);

@@ -6,7 +6,8 @@ import { checkOperationLimits, type OperationLimits } from '../../../lib/graphql
 import { Playground } from '../../../lib/graphql/playground';
 import { jsonObjectBody } from '../../../lib/http/json-body';
 import { HttpProblem, toProblem } from '../../../lib/http/problem';
-import { dashboardSurface } from '../routes/dashboard';
+import type { Caller } from '../../../contracts/users/actions';
+import type { Surface } from '../../../lib/http/surface';
 import { codeOf, type GraphqlContext } from './guard';
 import { rootResolvers } from './resolvers';
 import { dashboardSchema } from './schema';
@@ -26,10 +27,16 @@ const BODY_LIMIT = '100kb';
 type ErrorBody = { errors: Array<{ message: string; locations?: unknown; extensions: { code: string } }> };
 
 /**
- * `POST /graphql` (the dashboard GraphQL API, authenticated as `/api`) and `GET /playground`
- * (GraphiQL from the template path's local assets, pointed at `/graphql`).
+ * `POST /graphql` (the dashboard GraphQL API, authenticated as `/api`: `surface` is the dashboard
+ * REST surface) and `GET /playground` (GraphiQL from the template path's local assets, pointed
+ * at `/graphql`).
  */
-export function dashboardGraphqlRouter(broker: ServiceBroker, playgroundFolder: string, limits: OperationLimits = DASHBOARD_GRAPHQL_LIMITS): Router {
+export function dashboardGraphqlRouter(
+  broker: ServiceBroker,
+  playgroundFolder: string,
+  surface: Pick<Surface<Caller>, 'screen' | 'authenticate'>,
+  limits: OperationLimits = DASHBOARD_GRAPHQL_LIMITS,
+): Router {
   const router = express.Router();
   const schema = dashboardSchema();
   const call = callerOf(broker);
@@ -53,7 +60,9 @@ export function dashboardGraphqlRouter(broker: ServiceBroker, playgroundFolder: 
   router.post('/graphql', express.text({ type: () => true, limit: BODY_LIMIT }), async (req: Request, res: Response) => {
     let context: GraphqlContext;
     try {
-      context = { caller: await dashboardSurface.authenticate(req, call), call, onUnexpected };
+      // A JSON body, like any change a browser's login cookie makes: a foreign page cannot send one.
+      surface.screen?.(req, {});
+      context = { caller: await surface.authenticate(req, call), call, onUnexpected };
     } catch (err) {
       const problem = toProblem(err, onUnexpected);
       return res.status(problem.status).json(errorBody(problem.message, codeOf(problem.status)));

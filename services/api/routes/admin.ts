@@ -1,4 +1,4 @@
-import type { UserInput } from '../../../contracts/users/actions';
+import { ADMINISTRATOR, type UserInput } from '../../../contracts/users/actions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
@@ -55,7 +55,7 @@ export function adminSurface(adminSecret: string): Surface<'admin'> {
         method: 'post',
         path: '/users',
         handle: async ({ body, call }) => {
-          const user = await call('users.create', { user: body<UserInput>() });
+          const user = await call('users.create', { user: body<UserInput>(), actor: ADMINISTRATOR });
           return { body: ok('User created', user) };
         },
       },

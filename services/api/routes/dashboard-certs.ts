@@ -28,6 +28,7 @@ export const dashboardCertRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/certs',
     permission: WRITE,
+    anyBodyType: true,
     handle: async ({ caller, rawBody, call }) => {
       const pem = pemFromBody(rawBody());
       if (pem.trim() === '') throw new HttpProblem(400, 'Send the certificate (PEM, with its private key if it has one) as the request body');

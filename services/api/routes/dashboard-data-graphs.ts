@@ -12,6 +12,7 @@ export const dashboardDataGraphRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/data-graphs/data-sources/import',
     permission: { name: 'apis', level: 'write' },
+    anyBodyType: true,
     handle: async ({ caller, headers, rawBody, call }) => {
       const created = await call('apis.importDataSource', { org_scope: caller.org_id, content_type: headerValue(headers['content-type']) ?? '', body: rawBody() });
       return { body: ok('Data source imported', created.api_definition.id, { ID: created.api_definition.api_id }) };

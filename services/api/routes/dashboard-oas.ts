@@ -27,6 +27,7 @@ export const dashboardOasRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/apis/oas',
     permission: write,
+    anyBodyType: true,
     handle: async ({ caller, rawBody, query, call }) => {
       // `?base_api_id=…&new_version_name=…`: the document is a new version of that base API
       const version = newVersionQuery(query);
@@ -52,6 +53,7 @@ export const dashboardOasRoutes: Array<Route<Caller>> = [
     method: 'put',
     path: '/apis/oas/:id',
     permission: write,
+    anyBodyType: true,
     handle: async ({ caller, params, rawBody, call }) => {
       await call('apis.updateOas', { id: params.id, org_scope: caller.org_id, document_text: rawBody() });
       // The reference dashboard's words for it, full stop included.

@@ -54,6 +54,7 @@ export const dashboardOAuthRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/apis/oauth/:clientId/revoke',
     permission: write,
+    anyBodyType: true,
     handle: async ({ caller, params, fields, call }) => {
       const { token, token_type_hint } = fields();
       if (!token) throw new HttpProblem(400, 'token is required');
@@ -65,6 +66,7 @@ export const dashboardOAuthRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/apis/oauth/:clientId/revoke_all',
     permission: write,
+    anyBodyType: true,
     handle: async ({ caller, params, fields, call }) => {
       const { client_secret } = fields();
       if (!client_secret) throw new HttpProblem(400, 'client_secret is required');
@@ -76,6 +78,7 @@ export const dashboardOAuthRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/apis/oauth/:apiId/authorize-client',
     permission: write,
+    anyBodyType: true,
     handle: async ({ caller, params, fields, call }) => {
       const form = fields();
       const result = await call('oauth.authorizeClient', {

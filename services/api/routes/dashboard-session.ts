@@ -1,8 +1,8 @@
-import type { Caller } from '../../../contracts/users/actions';
+import type { Caller, LoginResult, SsoConsumeParams, UsersLoginParams } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
-import type { Route } from '../../../lib/http/surface';
+import type { Reply, Route } from '../../../lib/http/surface';
 import { gatewayUrlFor } from '../lib/gateway-url';
-import { SESSION_COOKIE, sessionCookie } from './dashboard-users';
+import type { SessionCookie } from '../lib/session-cookie';
 
 /** Where this node's gateway listens, as far as the dashboard can tell. */
 export interface GatewayLocation {
@@ -12,11 +12,26 @@ export interface GatewayLocation {
 }
 
 /**
- * Who is signed in, and signing out: what the web dashboard needs around `POST /api/login`.
- * The session cookie is HTTP-only, so the page cannot read it and asks `/api/me` instead.
- * `/api/me` also names the gateway URL the pages show as "call it at" hints.
+ * Signing in (password or single sign-on nonce), who is signed in, and signing out. The session
+ * cookie is HTTP-only, so the page cannot read it and asks `/api/me` instead. `/api/me` also
+ * names the gateway URL the pages show as "call it at" hints.
  */
-export const dashboardSessionRoutes = (gateway: GatewayLocation): Array<Route<Caller>> => [
+export const dashboardSessionRoutes = (gateway: GatewayLocation, cookie: SessionCookie): Array<Route<Caller>> => [
+  {
+    method: 'post',
+    path: '/login',
+    open: true,
+    handle: async ({ body, call }) => {
+      const { email_address, password } = body<UsersLoginParams>();
+      return loginReply(await call('users.login', { email_address, password }), cookie);
+    },
+  },
+  {
+    method: 'post',
+    path: '/sso/login',
+    open: true,
+    handle: async ({ body, call }) => loginReply(await call('users.sso.consume', { nonce: body<SsoConsumeParams>().nonce }), cookie),
+  },
   {
     method: 'get',
     path: '/me',
@@ -43,9 +58,17 @@ export const dashboardSessionRoutes = (gateway: GatewayLocation): Array<Route<Ca
     open: true,
     // Ends the login on the server (a copied cookie stops working too) and clears the browser's.
     handle: async ({ headers, call }) => {
-      const session = sessionCookie(headers.cookie);
+      const session = cookie.read(headers.cookie);
       if (session) await call('users.logout', { session });
-      return { body: ok('Logged out'), cookies: [`${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`] };
+      return { body: ok('Logged out'), cookies: [cookie.clear()] };
     },
   },
 ];
+
+/** A login answers with the session, and sets it as an HTTP-only cookie for the web UI. */
+function loginReply(login: LoginResult, cookie: SessionCookie): Reply {
+  return {
+    body: ok('Login successful', { session: login.session, expires_at: login.expires_at, user: login.user }),
+    cookies: [cookie.set(login)],
+  };
+}

@@ -37,6 +37,7 @@ export const dashboardStreamsRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/apis/streams',
     permission: write,
+    anyBodyType: true,
     handle: async ({ caller, headers, rawBody, call }) => {
       requireStreamsType(headers);
       const created = await call('apis.createOas', { org_scope: caller.org_id, document_text: rawBody(), generate_ids: true, streams: true });
@@ -65,6 +66,7 @@ export const dashboardStreamsRoutes: Array<Route<Caller>> = [
     method: 'put',
     path: '/apis/streams/:id',
     permission: write,
+    anyBodyType: true,
     handle: async ({ caller, params, headers, rawBody, call }) => {
       requireStreamsType(headers);
       const updated = await call('apis.updateOas', { id: params.id, org_scope: caller.org_id, document_text: rawBody(), streams: true });

@@ -1,37 +1,32 @@
-import type { Caller, LoginResult, SsoConsumeParams, UserGroupInput, UserInput, UsersLoginParams, UsersResetPasswordParams } from '../../../contracts/users/actions';
+import type {
+  Actor,
+  Caller,
+  SsoCreateParams,
+  UserGroupInput,
+  UserInput,
+  UsersResetPasswordParams,
+} from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
-import type { Reply, Route } from '../../../lib/http/surface';
+import type { Route } from '../../../lib/http/surface';
 import { allows } from '../../../lib/permissions';
 import { pageFromQuery } from '../lib/page-param';
 
-export const SESSION_COOKIE = 'gw-session';
-
 /**
- * Users, user groups and the dashboard login (SPEC.md "Users", "User groups"). Every route
- * names the permission it needs; a user may always change their own password.
+ * Users and user groups (SPEC.md "Users", "User groups"). Every route names the permission it
+ * needs; a user may always change their own password. Changes act as the caller: the users
+ * service refuses to grant more than the caller holds or to touch anyone holding more.
  */
 export const dashboardUserRoutes: Array<Route<Caller>> = [
   {
     method: 'post',
-    path: '/login',
-    open: true,
-    handle: async ({ body, call }) => {
-      const { email_address, password } = body<UsersLoginParams>();
-      return loginReply(await call('users.login', { email_address, password }));
-    },
-  },
-  {
-    method: 'post',
     path: '/sso',
     permission: { name: 'users', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('SSO Nonce created', await call('users.sso.create', { ...body(), org_scope: caller.org_id })) }),
-  },
-  {
-    method: 'post',
-    path: '/sso/login',
-    open: true,
-    handle: async ({ body, call }) => loginReply(await call('users.sso.consume', { nonce: body<SsoConsumeParams>().nonce })),
+    handle: async ({ caller, body, call }) => {
+      const request = body<SsoCreateParams>();
+      const nonce = await call('users.sso.create', { ...request, org_scope: caller.org_id, actor: actorOf(caller) });
+      return { body: ok('SSO Nonce created', nonce) };
+    },
   },
   {
     method: 'get',
@@ -49,7 +44,11 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/users',
     permission: { name: 'users', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('User created', await call('users.create', { user: body<UserInput>(), org_scope: caller.org_id })) }),
+    handle: async ({ caller, body, call }) => {
+      const input = body<UserInput>();
+      const user = await call('users.create', { user: input, org_scope: caller.org_id, actor: actorOf(caller) });
+      return { body: ok('User created', user) };
+    },
   },
   {
     method: 'put',
@@ -58,7 +57,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     handle: async ({ caller, params, body, call }) => {
       // The password changes through actions/reset only.
       const { password: _password, ...changes } = body();
-      await call('users.update', { id: params.id, user: changes, org_scope: caller.org_id });
+      const actor = actorOf(caller);
+      await call('users.update', { id: params.id, user: changes, org_scope: caller.org_id, actor });
       return { body: ok('User updated') };
     },
   },
@@ -68,7 +68,7 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, params, call }) => {
       if (params.id === caller.user_id) throw new HttpProblem(400, 'You can not delete your own user');
-      await call('users.remove', { id: params.id, org_scope: caller.org_id });
+      await call('users.remove', { id: params.id, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User deleted') };
     },
   },
@@ -81,7 +81,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
         throw new HttpProblem(403, "Access denied: changing another user's password needs the 'users' permission at level 'write'");
       }
       const { current_password, new_password } = body<UsersResetPasswordParams>();
-      await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password });
+      const actor = actorOf(caller);
+      await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password, actor });
       return { body: ok('User password updated') };
     },
   },
@@ -90,7 +91,8 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/users/:id/actions/key/reset',
     permission: { name: 'users', level: 'write' },
     handle: async ({ caller, params, call }) => {
-      const user = await call('users.resetKey', { id: params.id, org_scope: caller.org_id });
+      const actor = actorOf(caller);
+      const user = await call('users.resetKey', { id: params.id, org_scope: caller.org_id, actor });
       return { body: ok('User session renewed', user.access_key) };
     },
   },
@@ -110,14 +112,19 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/usergroups',
     permission: { name: 'user_groups', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: ok('User group created', (await call('users.groups.create', { group: body<UserGroupInput>(), org_scope: caller.org_id })).id) }),
+    handle: async ({ caller, body, call }) => {
+      const input = body<UserGroupInput>();
+      const group = await call('users.groups.create', { group: input, org_scope: caller.org_id, actor: actorOf(caller) });
+      return { body: ok('User group created', group.id) };
+    },
   },
   {
     method: 'put',
     path: '/usergroups/:id',
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
-      await call('users.groups.update', { id: params.id, group: body<UserGroupInput>(), org_scope: caller.org_id });
+      const input = body<UserGroupInput>();
+      await call('users.groups.update', { id: params.id, group: input, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User group updated') };
     },
   },
@@ -126,30 +133,13 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     path: '/usergroups/:id',
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, params, call }) => {
-      await call('users.groups.remove', { id: params.id, org_scope: caller.org_id });
+      await call('users.groups.remove', { id: params.id, org_scope: caller.org_id, actor: actorOf(caller) });
       return { body: ok('User group deleted') };
     },
   },
 ];
 
-/** A login answers with the session, and sets it as an HTTP-only cookie for the web UI. */
-export function loginReply(login: LoginResult): Reply {
-  return {
-    body: ok('Login successful', { session: login.session, expires_at: login.expires_at, user: login.user }),
-    cookies: [sessionSetCookie(login)],
-  };
-}
-
-export function sessionSetCookie(login: LoginResult): string {
-  const maxAge = Math.floor((Date.parse(login.expires_at) - Date.now()) / 1000);
-  return `${SESSION_COOKIE}=${login.session}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
-}
-
-/** The session token of a dashboard login, from its cookie. */
-export function sessionCookie(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE && value.length > 0) return value.join('=');
-  }
-  return undefined;
+/** What the caller holds: all the users service needs to bound its changes. */
+function actorOf(caller: Caller): Actor {
+  return { is_admin: caller.is_admin, user_permissions: caller.user_permissions };
 }

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { ApisCreateParams, ApisSyncGraphqlSchemaParams } from '../../../contracts/apis/actions';
 import type { Caller } from '../../../contracts/users/actions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
@@ -16,102 +17,130 @@ import { dashboardOAuthRoutes } from './dashboard-oauth';
 import { dashboardOasRoutes } from './dashboard-oas';
 import { dashboardStreamsRoutes } from './dashboard-streams';
 import { dashboardOrgRoutes } from './dashboard-org';
-import { dashboardUserRoutes, sessionCookie } from './dashboard-users';
+import { dashboardUserRoutes } from './dashboard-users';
+import type { SessionCookie } from '../lib/session-cookie';
+import { refuseCrossSiteSession, refuseCrossSiteWrite } from '../../../lib/http/cross-site';
+
+/** How the dashboard recognises a browser: its login cookie and, when configured, its public origin. */
+export interface DashboardBrowser {
+  cookie: SessionCookie;
+  /** GW_DASHBOARD_URL: the only origin whose pages may change things with the cookie */
+  trustedOrigin: string | undefined;
+}
 
 /**
  * The dashboard REST API (`/api`), SPEC.md "Dashboard REST API". Callers send their access key
- * in `Authorization`; every action is scoped to the caller's organisation. The session routes
- * (`/me`, `/logout`) need to know where the gateway listens and are added by the service.
+ * in `Authorization` (a browser signed in to the web UI sends its login cookie instead); every
+ * action is scoped to the caller's organisation. The session routes (`/me`, `/login`, `/logout`)
+ * need to know the cookie and where the gateway listens, and are added by the service.
  */
-export const dashboardSurface: Surface<Caller> = {
-  name: 'dashboard',
-  async authenticate(req, call) {
-    const presented = headerValue(req.headers.authorization)?.replace(/^Bearer\s+/i, '');
-    // Only the hash goes on the bus (NATS in distributed mode); the users service looks it up by hash.
-    if (presented) return call('users.authenticate', { access_key_hash: hashSecret(presented) });
-    const session = sessionCookie(req.headers.cookie);
-    if (session) return call('users.authenticate', { session });
-    throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
+export function dashboardSurface(browser: DashboardBrowser): Surface<Caller> {
+  return {
+    name: 'dashboard',
+    screen(req, route) {
+      // Signing in or out sets or ends the cookie; any other route is at risk only when the cookie is the credential.
+      if (route.open) refuseCrossSiteSession(req, browser.trustedOrigin);
+      else if (presentedCredential(req, browser.cookie)?.session !== undefined) {
+        refuseCrossSiteWrite(req, { trustedOrigin: browser.trustedOrigin, anyBodyType: route.anyBodyType });
+      }
+    },
+    async authenticate(req, call) {
+      const presented = presentedCredential(req, browser.cookie);
+      // Only the hash goes on the bus (NATS in distributed mode); the users service looks it up by hash.
+      if (presented?.accessKey) return call('users.authenticate', { access_key_hash: hashSecret(presented.accessKey) });
+      if (presented?.session) return call('users.authenticate', { session: presented.session });
+      throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
+    },
+    authorize(caller, route) {
+      if (route.anyCaller) return;
+      if (!route.permission) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
+      requirePermission(caller, route.permission);
+    },
+    renderError: envelopeError,
+    routes: dashboardRoutes,
+  };
+}
+
+/** The access key in `Authorization` wins over the login cookie. */
+function presentedCredential(req: Request, cookie: SessionCookie): { accessKey?: string; session?: string } | undefined {
+  const accessKey = headerValue(req.headers.authorization)?.replace(/^Bearer\s+/i, '');
+  if (accessKey) return { accessKey };
+  const session = cookie.read(req.headers.cookie);
+  return session ? { session } : undefined;
+}
+
+const dashboardRoutes: Array<Route<Caller>> = [
+  ...dashboardOasRoutes,
+  ...dashboardStreamsRoutes,
+  {
+    method: 'get',
+    path: '/apis/search',
+    permission: { name: 'apis', level: 'read' },
+    handle: async ({ caller, query, call }) => ({ body: await listApis(call, caller, query) }),
   },
-  authorize(caller, route) {
-    if (route.anyCaller) return;
-    if (!route.permission) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
-    requirePermission(caller, route.permission);
+  {
+    method: 'get',
+    path: '/apis',
+    permission: { name: 'apis', level: 'read' },
+    handle: async ({ caller, query, call }) => ({ body: await listApis(call, caller, query) }),
   },
-  renderError: envelopeError,
-  routes: [
-    ...dashboardOasRoutes,
-    ...dashboardStreamsRoutes,
-    {
-      method: 'get',
-      path: '/apis/search',
-      permission: { name: 'apis', level: 'read' },
-      handle: async ({ caller, query, call }) => ({ body: await listApis(call, caller, query) }),
+  {
+    method: 'get',
+    path: '/apis/:id',
+    permission: { name: 'apis', level: 'read' },
+    handle: async ({ caller, params, call }) => ({ body: await call('apis.get', { id: params.id, org_scope: caller.org_id }) }),
+  },
+  {
+    method: 'post',
+    path: '/apis',
+    permission: { name: 'apis', level: 'write' },
+    handle: async ({ caller, body, call }) => {
+      const { api_definition, hook_references } = body<ApisCreateParams>();
+      // Ids are generated on the dashboard, whatever the client sent.
+      const definition = isObject(api_definition) ? withoutIds(api_definition) : api_definition;
+      const created = await call('apis.create', { org_scope: caller.org_id, api_definition: definition, hook_references });
+      return { body: ok('API created', created.api_definition.id, { ID: created.api_definition.api_id }) };
     },
-    {
-      method: 'get',
-      path: '/apis',
-      permission: { name: 'apis', level: 'read' },
-      handle: async ({ caller, query, call }) => ({ body: await listApis(call, caller, query) }),
+  },
+  {
+    method: 'put',
+    path: '/apis/:id',
+    permission: { name: 'apis', level: 'write' },
+    handle: async ({ caller, params, body, call }) => {
+      const { api_definition, hook_references } = body<ApisCreateParams>();
+      await call('apis.update', { id: params.id, org_scope: caller.org_id, api_definition, hook_references });
+      return { body: ok('Api updated') };
     },
-    {
-      method: 'get',
-      path: '/apis/:id',
-      permission: { name: 'apis', level: 'read' },
-      handle: async ({ caller, params, call }) => ({ body: await call('apis.get', { id: params.id, org_scope: caller.org_id }) }),
+  },
+  {
+    method: 'delete',
+    path: '/apis/:id',
+    permission: { name: 'apis', level: 'write' },
+    handle: async ({ caller, params, call }) => {
+      await call('apis.remove', { id: params.id, org_scope: caller.org_id });
+      return { body: ok('API deleted') };
     },
-    {
-      method: 'post',
-      path: '/apis',
-      permission: { name: 'apis', level: 'write' },
-      handle: async ({ caller, body, call }) => {
-        const { api_definition, hook_references } = body<ApisCreateParams>();
-        // Ids are generated on the dashboard, whatever the client sent.
-        const definition = isObject(api_definition) ? withoutIds(api_definition) : api_definition;
-        const created = await call('apis.create', { org_scope: caller.org_id, api_definition: definition, hook_references });
-        return { body: ok('API created', created.api_definition.id, { ID: created.api_definition.api_id }) };
-      },
+  },
+  {
+    method: 'post',
+    path: '/apis/:id/graphql/schema/sync',
+    permission: { name: 'apis', level: 'write' },
+    handle: async ({ caller, params, body, call }) => {
+      const { introspection_headers, persist_headers } = body<ApisSyncGraphqlSchemaParams>();
+      const synced = await call('apis.syncGraphqlSchema', { id: params.id, org_scope: caller.org_id, introspection_headers, persist_headers });
+      const graphql = synced.api_definition.graphql as { last_schema_update?: string };
+      return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
     },
-    {
-      method: 'put',
-      path: '/apis/:id',
-      permission: { name: 'apis', level: 'write' },
-      handle: async ({ caller, params, body, call }) => {
-        const { api_definition, hook_references } = body<ApisCreateParams>();
-        await call('apis.update', { id: params.id, org_scope: caller.org_id, api_definition, hook_references });
-        return { body: ok('Api updated') };
-      },
-    },
-    {
-      method: 'delete',
-      path: '/apis/:id',
-      permission: { name: 'apis', level: 'write' },
-      handle: async ({ caller, params, call }) => {
-        await call('apis.remove', { id: params.id, org_scope: caller.org_id });
-        return { body: ok('API deleted') };
-      },
-    },
-    {
-      method: 'post',
-      path: '/apis/:id/graphql/schema/sync',
-      permission: { name: 'apis', level: 'write' },
-      handle: async ({ caller, params, body, call }) => {
-        const { introspection_headers, persist_headers } = body<ApisSyncGraphqlSchemaParams>();
-        const synced = await call('apis.syncGraphqlSchema', { id: params.id, org_scope: caller.org_id, introspection_headers, persist_headers });
-        const graphql = synced.api_definition.graphql as { last_schema_update?: string };
-        return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
-      },
-    },
-    ...dashboardOAuthRoutes,
-    ...dashboardKeyRoutes,
-    ...dashboardUserRoutes,
-    ...dashboardOrgRoutes,
-    ...dashboardHookRoutes,
-    ...dashboardCertRoutes,
-    ...dashboardDataGraphRoutes,
-    ...dashboardAnalyticsRoutes,
-  ],
-};
+  },
+  ...dashboardOAuthRoutes,
+  ...dashboardKeyRoutes,
+  ...dashboardUserRoutes,
+  ...dashboardOrgRoutes,
+  ...dashboardHookRoutes,
+  ...dashboardCertRoutes,
+  ...dashboardDataGraphRoutes,
+  ...dashboardAnalyticsRoutes,
+];
 
 /** Throws a 403 Problem unless the caller holds the permission (the dashboard REST and GraphQL APIs). */
 export function requirePermission(caller: Caller, needed: NonNullable<Route<Caller>['permission']>): void {

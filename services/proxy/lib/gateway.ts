@@ -16,6 +16,7 @@ import { RoutingTable } from './routing-table';
 import { ApiIndex } from './api-index';
 import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
+import { withoutSessionCookies } from '../../../lib/http/session-cookie';
 
 /** The most internal loops one client request may take (the reference gateway's default loop limit). */
 const MAX_LOOPS = 5;
@@ -135,6 +136,7 @@ export class Gateway {
   }
 
   readonly handle: Handler = (req, res) => {
+    dropDashboardSession(req);
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const path = cleanPath(req, url, queryStart);
@@ -149,6 +151,7 @@ export class Gateway {
 
   /** A WebSocket (or other) upgrade: the API's chain runs as for any request, then tunnels. */
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    dropDashboardSession(req);
     const res = new ServerResponse(req);
     res.assignSocket(socket as never);
     res.shouldKeepAlive = false;
@@ -244,6 +247,20 @@ function unavailable(definition: ApiDefinition): CompiledApi {
  * resolved). When that changes it, `req.url` is rewritten too, so nothing later (the
  * management API, a plugin) sees the raw one.
  */
+/**
+ * A browser signed in to the dashboard of the same host sends its login cookie to the gateway
+ * port too (cookies are not scoped by port). Removed before anything of an API sees the request
+ * (forwarded headers, GraphQL, WebSockets, streams, plugins, context variables), so no
+ * organisation's upstream or code can sign in as that user.
+ */
+function dropDashboardSession(req: IncomingMessage): void {
+  const cookie = req.headers.cookie;
+  if (cookie === undefined) return;
+  const rest = withoutSessionCookies(cookie);
+  if (rest === undefined) delete req.headers.cookie;
+  else if (rest !== cookie) req.headers.cookie = rest;
+}
+
 function cleanPath(req: IncomingMessage, url: string, queryStart: number): string {
   const raw = queryStart === -1 ? url : url.slice(0, queryStart);
   if (!raw.startsWith('/')) return raw;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { inOrg } from '../../../lib/store/org-scope';
-import type { GroupsListResult, PermissionLevel, UserGroup } from '../../../contracts/users/actions';
+import type { Actor, GroupsListResult, PermissionLevel, UserGroup } from '../../../contracts/users/actions';
+import { rightBeyond } from '../../../lib/permissions';
 import { newRecordId } from '../../../lib/ids';
 import { paginate } from '../../../lib/store/paginate';
 import { parseJson } from '../../../lib/store/migrate';
@@ -20,7 +21,10 @@ interface GroupRow {
 
 type GroupInput = Partial<Omit<UserGroup, 'id'>> & { name: string };
 
-/** User groups: their members inherit the group's permissions. */
+/**
+ * User groups: their members inherit the group's permissions. A group may hold only what the
+ * actor holds, and only an actor holding all a group's permissions may change or remove it.
+ */
 export class GroupDirectory {
   constructor(
     private readonly db: Knex,
@@ -37,10 +41,11 @@ export class GroupDirectory {
     return fromRow(await this.row(id, orgScope));
   }
 
-  async create(input: GroupInput, orgScope: string | undefined): Promise<UserGroup> {
+  async create(input: GroupInput, orgScope: string | undefined, actor: Actor): Promise<UserGroup> {
     const orgId = orgScope ?? input.org_id;
     if (!orgId) throw UsersErrors.orgRequired();
     if (orgScope !== undefined && input.org_id && input.org_id !== orgScope) throw UsersErrors.wrongOrg(input.org_id);
+    assertGrantable(input.user_permissions ?? {}, actor);
     const now = this.now();
     const row: GroupRow = {
       id: newRecordId(),
@@ -57,9 +62,10 @@ export class GroupDirectory {
     return fromRow(row);
   }
 
-  async update(id: string, input: GroupInput, orgScope: string | undefined): Promise<UserGroup> {
-    const current = await this.row(id, orgScope);
+  async update(id: string, input: GroupInput, orgScope: string | undefined, actor: Actor): Promise<UserGroup> {
+    const current = await this.changeableRow(id, orgScope, actor);
     if (input.org_id && input.org_id !== current.org_id) throw UsersErrors.wrongOrg(input.org_id);
+    if (input.user_permissions) assertGrantable(input.user_permissions, actor);
     const next: GroupRow = {
       ...current,
       name: input.name,
@@ -74,8 +80,8 @@ export class GroupDirectory {
   }
 
   /** Members of a deleted group keep their own permissions only. */
-  async remove(id: string, orgScope: string | undefined): Promise<void> {
-    await this.row(id, orgScope);
+  async remove(id: string, orgScope: string | undefined, actor: Actor): Promise<void> {
+    await this.changeableRow(id, orgScope, actor);
     await this.db.transaction(async (trx) => {
       await trx('users').where('group_id', id).update({ group_id: '' });
       await trx('user_groups').where('id', id).delete();
@@ -94,12 +100,26 @@ export class GroupDirectory {
   /** An active group's name and permissions, or undefined. */
   async membershipOf(id: string): Promise<{ name: string; permissions: Record<string, PermissionLevel> } | undefined> {
     const row = await this.db<GroupRow>('user_groups').where('id', id).first();
-    return row && row.active ? { name: row.name, permissions: parseJson<Record<string, PermissionLevel>>(row.user_permissions, {}) } : undefined;
+    return row && row.active ? { name: row.name, permissions: permissionsOf(row) } : undefined;
+  }
+
+  /** Refuses (403) signing people in to a group that holds more than `actor`. */
+  async assertJoinable(id: string, actor: Actor): Promise<void> {
+    const row = await this.db<GroupRow>('user_groups').where('id', id).first();
+    const beyond = row ? rightBeyond(permissionsOf(row), actor) : undefined;
+    if (beyond) throw UsersErrors.grantBeyondOwn(beyond);
   }
 
   async requireInOrg(id: string, orgId: string): Promise<void> {
     const row = await this.db<GroupRow>('user_groups').where({ id, org_id: orgId }).first();
     if (!row) throw UsersErrors.unknownGroup(id);
+  }
+
+  private async changeableRow(id: string, orgScope: string | undefined, actor: Actor): Promise<GroupRow> {
+    const row = await this.row(id, orgScope);
+    const beyond = rightBeyond(permissionsOf(row), actor);
+    if (beyond) throw UsersErrors.outranks('user group', beyond);
+    return row;
   }
 
   private async row(id: string, orgScope: string | undefined): Promise<GroupRow> {
@@ -112,6 +132,15 @@ export class GroupDirectory {
   }
 }
 
+function assertGrantable(permissions: Record<string, PermissionLevel>, actor: Actor): void {
+  const beyond = rightBeyond(permissions, actor);
+  if (beyond) throw UsersErrors.grantBeyondOwn(beyond);
+}
+
+function permissionsOf(row: GroupRow): Record<string, PermissionLevel> {
+  return parseJson<Record<string, PermissionLevel>>(row.user_permissions, {});
+}
+
 function fromRow(row: GroupRow): UserGroup {
   return {
     id: row.id,
@@ -119,6 +148,6 @@ function fromRow(row: GroupRow): UserGroup {
     name: row.name,
     description: row.description,
     active: Boolean(row.active),
-    user_permissions: parseJson<Record<string, PermissionLevel>>(row.user_permissions, {}),
+    user_permissions: permissionsOf(row),
   };
 }

@@ -1,4 +1,5 @@
 import type { Migration } from '../../../lib/store/migrate';
+import { explicitAdmins } from './explicit-admins';
 import { hashAccessKeys } from './hash-access-keys';
 import { binaryCollationMigration } from '../../../lib/store/binary-collation';
 
@@ -75,4 +76,11 @@ export const USERS_MIGRATIONS: Migration[] = [
   },
   // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
   binaryCollationMigration('005_binary_collation', ['users', 'user_groups', 'user_sessions', 'sso_nonces']),
+  {
+    name: '006_explicit_admins',
+    up: explicitAdmins,
+    async down() {
+      throw new Error('006_explicit_admins cannot be undone: which administrators were stored without permissions is not known');
+    },
+  },
 ];

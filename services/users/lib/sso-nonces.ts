@@ -10,6 +10,8 @@ export interface SsoGrant {
   org_id: string;
   email_address: string;
   group_id: string;
+  /** a person who is not a user yet becomes an administrator (an administrator asked, naming no group) */
+  makes_admin: boolean;
 }
 
 /** Single sign-on nonces: each logs one person in once, within 60 seconds. Only a hash is stored. */
@@ -32,6 +34,7 @@ export class SsoNonces {
     if (!row) throw UsersErrors.badNonce();
     await this.db('sso_nonces').where('nonce_hash', hash(nonce)).delete();
     if (Number(row.expires_at) <= this.now()) throw UsersErrors.badNonce();
-    return { org_id: row.org_id, email_address: row.email_address, group_id: row.group_id };
+    const { org_id, email_address, group_id } = row;
+    return { org_id, email_address, group_id, makes_admin: Boolean(row.makes_admin) };
   }
 }

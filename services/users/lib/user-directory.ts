@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import { inOrg } from '../../../lib/store/org-scope';
-import type { Caller, PermissionLevel, User, UserInput, UsersListResult, UsersResetPasswordParams } from '../../../contracts/users/actions';
+import type {
+  Actor,
+  Caller,
+  PermissionLevel,
+  User,
+  UserInput,
+  UsersListResult,
+  UsersResetPasswordParams,
+} from '../../../contracts/users/actions';
 import { newPublicId, newRecordId } from '../../../lib/ids';
 import { hashPassword, verifyPassword } from '../../../lib/password';
 import { hashSecret } from '../../../lib/secret-hash';
@@ -10,7 +18,10 @@ import { parseJson } from '../../../lib/store/migrate';
 import { UsersErrors } from '../errors';
 import { assertUserFits } from './column-limits';
 import type { GroupDirectory } from './group-directory';
-import { effectivePermissions, isAdmin } from '../../../lib/permissions';
+import type { SsoGrant } from './sso-nonces';
+import { ADMIN_PERMISSION, effectivePermissions, isAdmin, rightBeyond } from '../../../lib/permissions';
+
+type Permissions = Record<string, PermissionLevel>;
 
 interface UserRow {
   id: string;
@@ -62,9 +73,34 @@ export class UserDirectory {
     return { users: rows.map(fromRow), pages };
   }
 
-  async create(input: UserInput, orgScope?: string): Promise<WithNewKey> {
+  /**
+   * A user with what `actor` may grant. An administrator creating a user with no permissions
+   * and no group makes an administrator (the reference dashboard's convention), stored as
+   * `IsAdmin: admin`; anyone else creating one makes a user with no rights.
+   */
+  async create(input: UserInput, orgScope: string | undefined, actor: Actor): Promise<WithNewKey> {
+    const permissions = input.user_permissions ?? {};
+    const adminByOmission = actor.is_admin && Object.keys(permissions).length === 0 && !input.group_id;
+    const user_permissions: Permissions = adminByOmission ? { [ADMIN_PERMISSION]: 'admin' } : permissions;
     const orgId = ownOrg(orgScope, input.org_id);
     if (!orgId) throw UsersErrors.orgRequired();
+    if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, orgId);
+    await this.assertGrantable(user_permissions, input.group_id ?? '', actor);
+    return this.insert({ ...input, user_permissions }, orgId);
+  }
+
+  /**
+   * The user a single sign-on nonce names, made when it signs in for the first time: an
+   * administrator when an administrator asked for the nonce without a group, else with the
+   * group's permissions only (checked against the asker when the nonce was made).
+   */
+  async createSignedOn(grant: SsoGrant): Promise<WithNewKey> {
+    const user_permissions: Permissions = grant.makes_admin ? { [ADMIN_PERMISSION]: 'admin' } : {};
+    const input = { email_address: grant.email_address, group_id: grant.group_id || undefined, user_permissions };
+    return this.insert(input, grant.org_id);
+  }
+
+  private async insert(input: UserInput, orgId: string): Promise<WithNewKey> {
     assertUserFits({ ...input, org_id: orgId, user_permissions: JSON.stringify(input.user_permissions ?? {}) });
     if (!(await this.deps.orgExists(orgId))) throw UsersErrors.unknownOrg(orgId);
     if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, orgId);
@@ -92,11 +128,27 @@ export class UserDirectory {
     return fromRow(await this.row(id, orgScope));
   }
 
-  /** Changes what the input names; the password is changed through `resetPassword` only. */
-  async update(id: string, input: Partial<UserInput>, orgScope?: string): Promise<User> {
-    const current = await this.row(id, orgScope);
+  /**
+   * Changes what the input names; the password is changed through `resetPassword` only. The
+   * actor may change only a user holding no more than itself, and grant only what it holds
+   * (its own permissions, and the group's it puts the user in).
+   */
+  async update(id: string, input: Partial<UserInput>, orgScope: string | undefined, actor: Actor): Promise<User> {
+    const current = await this.changeableRow(id, orgScope, actor);
     if (input.org_id !== undefined && input.org_id !== '' && input.org_id !== current.org_id) throw UsersErrors.wrongOrg(input.org_id);
     if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, current.org_id);
+    if (input.user_permissions === undefined && input.group_id === undefined) return this.apply(current, input);
+    const groupId = input.group_id ?? current.group_id;
+    let permissions = input.user_permissions ?? parseJson<Permissions>(current.user_permissions, {});
+    // As at creation: an administrator clearing a groupless user's permissions makes an administrator.
+    const cleared = input.user_permissions !== undefined && Object.keys(permissions).length === 0;
+    if (actor.is_admin && cleared && !groupId) permissions = { [ADMIN_PERMISSION]: 'admin' };
+    await this.assertGrantable(permissions, groupId, actor);
+    return this.apply(current, { ...input, user_permissions: permissions });
+  }
+
+  private async apply(current: UserRow, input: Partial<UserInput>): Promise<User> {
+    const id = current.id;
     const next: UserRow = {
       ...current,
       email_address: input.email_address ?? current.email_address,
@@ -113,8 +165,8 @@ export class UserDirectory {
     return fromRow(next);
   }
 
-  async remove(id: string, orgScope?: string): Promise<void> {
-    await this.row(id, orgScope);
+  async remove(id: string, orgScope: string | undefined, actor: Actor): Promise<void> {
+    await this.changeableRow(id, orgScope, actor);
     await this.db.transaction(async (trx) => {
       await trx('user_sessions').where('user_id', id).delete();
       await trx('users').where('id', id).delete();
@@ -133,7 +185,7 @@ export class UserDirectory {
 
   /** `current_password` is needed unless the stored password is blank. Ends the user's login sessions. */
   async resetPassword(params: UsersResetPasswordParams): Promise<void> {
-    const current = await this.row(params.id, params.org_scope);
+    const current = await this.changeableRow(params.id, params.org_scope, params.actor);
     if (current.password_hash !== '' && !(params.current_password && (await verifyPassword(params.current_password, current.password_hash)))) {
       throw UsersErrors.wrongPassword();
     }
@@ -142,8 +194,8 @@ export class UserDirectory {
   }
 
   /** A new access key; the old one stops working at once. */
-  async resetKey(id: string, orgScope?: string): Promise<WithNewKey> {
-    const current = await this.row(id, orgScope);
+  async resetKey(id: string, orgScope: string | undefined, actor: Actor): Promise<WithNewKey> {
+    const current = await this.changeableRow(id, orgScope, actor);
     const accessKey = newPublicId();
     const next = { ...current, access_key_hash: hashSecret(accessKey), updated_at: this.now() };
     await this.db('users').where('id', id).update({ access_key_hash: next.access_key_hash, updated_at: next.updated_at });
@@ -156,7 +208,19 @@ export class UserDirectory {
     const permissions = parseJson<Record<string, PermissionLevel>>(current.user_permissions, {});
     if (allowed) permissions.ResetPassword = 'admin';
     else delete permissions.ResetPassword;
-    return this.update(id, { user_permissions: permissions });
+    return this.apply(current, { user_permissions: permissions });
+  }
+
+  /**
+   * Refuses (403) a sign-on nonce for a user who holds more than `actor`; a person who is not
+   * a user yet gets the nonce's group only (checked by the caller) or, from an administrator,
+   * administrator rights.
+   */
+  async assertSignOnAllowed(orgId: string, email: string, actor: Actor): Promise<void> {
+    const row = await this.db<UserRow>('users')
+      .where({ org_id: orgId, email_address: email.toLowerCase() })
+      .first();
+    if (row) await this.assertNotOutranked(row, actor);
   }
 
   async findByEmail(orgId: string, email: string): Promise<User | undefined> {
@@ -196,8 +260,39 @@ export class UserDirectory {
     const own = parseJson<Record<string, PermissionLevel>>(row.user_permissions, {});
     const group = row.group_id ? await this.deps.groups.membershipOf(row.group_id) : undefined;
     const permissions = effectivePermissions(own, group?.permissions);
-    const caller: Caller = { user_id: row.id, org_id: row.org_id, email_address: row.email_address, user_permissions: permissions, is_admin: isAdmin(permissions, group !== undefined) };
+    const caller: Caller = {
+      user_id: row.id,
+      org_id: row.org_id,
+      email_address: row.email_address,
+      user_permissions: permissions,
+      is_admin: isAdmin(permissions),
+    };
     return group ? { ...caller, group_id: row.group_id, group_name: group.name } : caller;
+  }
+
+  /** The user, when `actor` holds at least what it holds (its own permissions and its active group's). */
+  private async changeableRow(id: string, orgScope: string | undefined, actor: Actor): Promise<UserRow> {
+    const row = await this.row(id, orgScope);
+    await this.assertNotOutranked(row, actor);
+    return row;
+  }
+
+  private async assertNotOutranked(row: UserRow, actor: Actor): Promise<void> {
+    if (actor.is_admin) return;
+    const own = parseJson<Permissions>(row.user_permissions, {});
+    const beyond = rightBeyond(await this.rightsOf(own, row.group_id), actor);
+    if (beyond) throw UsersErrors.outranks('user', beyond);
+  }
+
+  /** Refuses (403) permissions, with the group's, that `actor` does not hold itself. */
+  private async assertGrantable(own: Permissions, groupId: string, actor: Actor): Promise<void> {
+    if (actor.is_admin) return;
+    const beyond = rightBeyond(await this.rightsOf(own, groupId), actor);
+    if (beyond) throw UsersErrors.grantBeyondOwn(beyond);
+  }
+
+  private async rightsOf(own: Permissions, groupId: string): Promise<Permissions> {
+    return effectivePermissions(own, groupId ? await this.deps.groups.permissionsOf(groupId) : undefined);
   }
 
   private async row(id: string, orgScope: string | undefined): Promise<UserRow> {

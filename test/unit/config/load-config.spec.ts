@@ -73,13 +73,19 @@ describe('config: loadConfig', () => {
     ['a port out of range', { GW_DASHBOARD_PORT: '70000' }, /GW_DASHBOARD_PORT/],
     ['an unsupported database', { GW_DATABASE_URL: 'postgres://x' }, /GW_DATABASE_URL must start with 'sqlite:' or 'mysql:\/\/'/],
     ['an unknown log level', { GW_LOG_LEVEL: 'loud' }, /GW_LOG_LEVEL/],
-    ['a plugin package that is a path', { GW_PLUGIN_PACKAGES: 'ok-name,/tmp/evil.js' }, /GW_PLUGIN_PACKAGES: '\/tmp\/evil.js' is not an npm package name/],
+    ['a plugin package that is a path', { GW_PLUGIN_PACKAGES: 'ok-name,/tmp/evil.js' }, /GW_PLUGIN_PACKAGES: '\/tmp\/evil.js' is not an npm package name/],    ['a dashboard URL that is not an origin', { GW_DASHBOARD_URL: 'https://dash.example/ui' }, /GW_DASHBOARD_URL must be the dashboard's origin/],
+    ['a dashboard URL without a scheme', { GW_DASHBOARD_URL: 'dash.example' }, /GW_DASHBOARD_URL must be the dashboard's origin/],
   ];
   for (const [what, env, message] of invalid) {
     it(`refuses ${what}`, () => {
       assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message));
     });
   }
+
+  it('takes the dashboard origin GW_DASHBOARD_URL', () => {
+    assert.equal(loadConfig({ GW_DASHBOARD_URL: 'https://dash.example:8443' }).dashboardUrl, 'https://dash.example:8443');
+    assert.equal(loadConfig({}).dashboardUrl, undefined);
+  });
 
   it('names the replacement of a renamed variable', () => {
     assert.throws(() => loadConfig({ GW_PORT: '8080' }), /unsupported GW_PORT, use GW_GATEWAY_PORT instead/);

@@ -9,7 +9,7 @@ describe('users: single sign-on nonces with a fake clock', () => {
   let db: Knex;
   let clock: number;
   let nonces: SsoNonces;
-  const grant = { org_id: 'org', email_address: 'ann@sso.test', group_id: 'g' };
+  const grant = { org_id: 'org', email_address: 'ann@sso.test', group_id: 'g', makes_admin: false };
 
   beforeEach(async () => {
     db = openDatabase('sqlite::memory:');

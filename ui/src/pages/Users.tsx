@@ -79,7 +79,7 @@ export function Users() {
                     <td>{`${u.first_name} ${u.last_name}`.trim()}</td>
                     <td>{u.email_address}</td>
                     <td>{u.group_id ? groupName(u.group_id) : ''}</td>
-                    <td>{!u.group_id && Object.keys(u.user_permissions ?? {}).length === 0 ? 'administrator' : summary(u.user_permissions)}</td>
+                    <td>{summary(u.user_permissions)}</td>
                     <td>{u.active ? <span className="badge ok">Active</span> : <span className="badge off">Inactive</span>}</td>
                     {writable && (
                       <td>

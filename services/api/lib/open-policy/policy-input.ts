@@ -25,8 +25,8 @@ export interface PolicyInput {
 }
 
 export function policyInput(caller: Caller, admission: Admission<Caller>, org: PolicyInput['org'], permissions: RoutePermission[]): PolicyInput {
-  // An administrator without the explicit entry (no permissions at all) still reads as one,
-  // so rules written for the reference (`user_permissions["IsAdmin"] == "admin"`) hold.
+  // An administrator always reads as one to rules written for the reference
+  // (`user_permissions["IsAdmin"] == "admin"`), whichever way the caller was made one.
   const userPermissions = caller.is_admin ? { ...caller.user_permissions, IsAdmin: 'admin' } : caller.user_permissions;
   return {
     user: {
