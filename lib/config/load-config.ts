@@ -36,6 +36,8 @@ export interface GwConfig {
   graphqlWsInitTimeout: number;
   /** seconds a stopping or replaced stream keeps delivering what it holds */
   streamsDrainTimeout: number;
+  /** ms one stream mapping may run on one message */
+  streamsMappingTimeBudget: number;
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
   responseCacheBytes: number;

@@ -164,6 +164,15 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds a stream that is replaced, removed or stopping keeps delivering the messages it holds before it gives them up (their inputs get an error)',
   },
+  /** @default 50 */
+  streamsMappingTimeBudget: {
+    env: 'GW_STREAMS_MAPPING_TIME_BUDGET',
+    default: 50,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc:
+      'milliseconds one stream mapping (a mapping or bloblang processor, a branch map, a switch check, an ' +
+      'interpolated field) may run on one message; past it the message fails with an error, counted and logged',
+  },
   /** @default the project's dist/ui folder (built by `npm run build`) */
   dashboardUiPath: {
     env: 'GW_DASHBOARD_UI_PATH',

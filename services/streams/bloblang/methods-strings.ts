@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { sortedKeys } from './budget';
 import { QueryError } from './errors';
 import { asText, textMethod, valueMethod } from './method-kit';
 import { param } from './params';
@@ -104,7 +105,7 @@ function goTypeName(v: Value): string {
 function formatV(v: Value): string {
   if (v === null) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(formatV).join(' ')}]`;
-  if (isObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${formatV(v[k])}`).join(' ')}]`;
+  if (isObject(v)) return `map[${sortedKeys(v).map((k) => `${k}:${formatV(v[k])}`).join(' ')}]`;
   return toText(v);
 }
 
