@@ -41,6 +41,10 @@ export interface GwConfig {
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
   responseCacheBytes: number;
+  /** what a virtual endpoint's answer may hold: headers, their bytes, body bytes */
+  virtualMaxResponseHeaders: number;
+  virtualMaxResponseHeaderBytes: number;
+  virtualMaxResponseBodyBytes: number;
   pageSize: number;
   dashboardMetrics: boolean;
   gatewayMetrics: boolean;

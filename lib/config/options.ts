@@ -194,6 +194,27 @@ export const OPTIONS = {
     rule: { type: 'number', integer: true, min: 0, convert: true },
     doc: 'bytes of an upstream response body held for response plugins; a plugin that reads a larger body gets the client a 502',
   },
+  /** @default 100 */
+  virtualMaxResponseHeaders: {
+    env: 'GW_VIRTUAL_MAX_RESPONSE_HEADERS',
+    default: 100,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc: 'headers a virtual endpoint may answer with; more gets the client a 500 naming the limit',
+  },
+  /** @default 16384 */
+  virtualMaxResponseHeaderBytes: {
+    env: 'GW_VIRTUAL_MAX_RESPONSE_HEADER_BYTES',
+    default: 16 * 1024,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc: 'bytes of all header names and values a virtual endpoint may answer with; more gets a 500',
+  },
+  /** @default 10485760 */
+  virtualMaxResponseBodyBytes: {
+    env: 'GW_VIRTUAL_MAX_RESPONSE_BODY_BYTES',
+    default: 10 * 1024 * 1024,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc: 'bytes of body a virtual endpoint may answer with; more gets the client a 500 naming the limit',
+  },
   /** @default 67108864 */
   responseCacheBytes: {
     env: 'GW_RESPONSE_CACHE_BYTES',
