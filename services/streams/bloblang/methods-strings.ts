@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
-import { sortedKeys } from './budget';
-import { QueryError } from './errors';
+import { pace, sortedKeys } from './budget';
+import { LimitError, QueryError } from './errors';
 import { asText, textMethod, valueMethod } from './method-kit';
 import { param } from './params';
 import { checkSize, fail, typeError } from './query';
@@ -27,6 +27,49 @@ export function pattern(source: string): RE2JS {
   return compiled;
 }
 
+/**
+ * The longest input a pattern runs over. RE2 is linear in it, but one match is native work the
+ * time budget can not interrupt, and a hard pattern costs a few hundred ns per character.
+ */
+export const MAX_PATTERN_INPUT = 256 * 1024;
+
+/** A matcher over `input`, refused past MAX_PATTERN_INPUT characters. */
+export function matcherOf(re: RE2JS, input: string): ReturnType<RE2JS['matcher']> {
+  if (input.length > MAX_PATTERN_INPUT) {
+    const limit = `the limit of ${MAX_PATTERN_INPUT}`;
+    throw new LimitError(`regular expression input of ${input.length} characters exceeds ${limit}`);
+  }
+  return re.matcher(input);
+}
+
+/** the first `max` characters (code points) of `s`, paced: a string may be millions long */
+function codePoints(s: string, max: number): string[] {
+  const out: string[] = [];
+  for (const c of s) {
+    if (out.length >= max) break;
+    pace();
+    out.push(c);
+  }
+  return out;
+}
+
+/** String.prototype.split(d, max), paced */
+function pieces(s: string, d: string, max: number): string[] {
+  const out: string[] = [];
+  let from = 0;
+  while (out.length < max) {
+    pace();
+    const at = s.indexOf(d, from);
+    if (at < 0) {
+      out.push(s.slice(from));
+      break;
+    }
+    out.push(s.slice(from, at));
+    from = at + d.length;
+  }
+  return out;
+}
+
 /** Go's Regexp.Expand: `$1`, `${1}`, `$name`, `${name}` (a name takes every word character), `$$` */
 function expandReplacement(template: string, groups: Array<string | undefined>, names: Record<string, number>): string {
   return template.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_all, token: string, braced?: string, bare?: string) => {
@@ -41,13 +84,19 @@ function replaceAllMatches(input: string, source: string, replacement: string): 
   const re = pattern(source);
   const names = re.namedGroups() as Record<string, number>;
   const groupCount = re.groupCount();
-  return re.matcher(input).replaceAll((...args: unknown[]) => expandReplacement(replacement, args.slice(0, groupCount + 1) as string[], names));
+  return matcherOf(re, input).replaceAll((...args: unknown[]) => {
+    pace();
+    return expandReplacement(replacement, args.slice(0, groupCount + 1) as string[], names);
+  });
 }
 
 function findAll(input: string, source: string): string[] {
-  const m = pattern(source).matcher(input);
+  const m = matcherOf(pattern(source), input);
   const out: string[] = [];
-  while (m.find()) out.push(m.group() ?? '');
+  while (m.find()) {
+    pace();
+    out.push(m.group() ?? '');
+  }
   return out;
 }
 
@@ -167,7 +216,9 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     }
     const s = asText(v);
     const d = asText(args.value('delimiter', ctx));
-    const parts = d === '' ? [...s] : s.split(d);
+    const max = ctx.run.options.limits.maxValueNodes;
+    const parts = d === '' ? codePoints(s, max + 1) : pieces(s, d, max + 1);
+    if (parts.length > max) throw new LimitError(`split gives more than the limit of ${max} elements`);
     return v instanceof Uint8Array ? parts.map((p) => new Uint8Array(Buffer.from(p))) : parts;
   }),
   join: valueMethod([param('delimiter', 'string', { default: '' })], (v, args, ctx) => {
@@ -200,7 +251,7 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
   index_of: textMethod([param('value', 'string')], (s, args, ctx) => BigInt(Buffer.from(s).indexOf(Buffer.from(args.string('value', ctx))))),
   reverse: valueMethod([], (v) => {
     if (Array.isArray(v)) return [...v].reverse();
-    return [...asText(v)].reverse().join('');
+    return codePoints(asText(v), Infinity).reverse().join('');
   }),
   quote: textMethod([], (s) => JSON.stringify(s)),
   unquote: textMethod([], (s) => {
@@ -227,7 +278,9 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     checkSize(out.length, ctx);
     return out;
   }),
-  re_match: textMethod([param('pattern', 'string')], (s, args, ctx) => pattern(args.string('pattern', ctx)).matcher(s).find()),
+  re_match: textMethod([param('pattern', 'string')], (s, args, ctx) =>
+    matcherOf(pattern(args.string('pattern', ctx)), s).find(),
+  ),
   re_replace_all: textMethod([param('pattern', 'string'), param('value', 'string')], (s, args, ctx) => {
     const out = replaceAllMatches(s, args.string('pattern', ctx), args.string('value', ctx));
     checkSize(out.length, ctx);
@@ -239,7 +292,7 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
   re_find_all: textMethod([param('pattern', 'string')], (s, args, ctx) => findAll(s, args.string('pattern', ctx))),
   re_find_object: textMethod([param('pattern', 'string')], (s, args, ctx) => {
     const re = pattern(args.string('pattern', ctx));
-    const m = re.matcher(s);
+    const m = matcherOf(re, s);
     const out = newObject();
     if (!m.find()) return out;
     out['0'] = m.group() ?? '';

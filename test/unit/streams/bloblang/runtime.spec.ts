@@ -181,10 +181,35 @@ describe('streams: Bloblang runtime', () => {
         assert.equal(checked.message, 'mapping exceeded its time budget of 50 ms');
       });
 
+      it('bounds what one builtin does natively: pattern input, YAML, split, reverse', () => {
+        const patternLimit = /input of 8000000 characters exceeds the limit of 262144$/;
+        const cases: Array<[string, RegExp]> = [
+          ['root = "ab".repeat(4000000).re_replace_all("a", "c")', patternLimit],
+          ['root = "ab".repeat(4000000).re_match("b[a-z]*a$")', patternLimit],
+          ['root = "- 1\\n".repeat(300000).parse_yaml()', /YAML of 1200000 characters exceeds the limit/],
+          ['root = range(0, 5000).format_yaml()', /more than 2048 elements can not be written as YAML$/],
+          ['root = "ab ".repeat(2000000).split(" ")', /time budget of 50 ms$/],
+          ['root = "a".repeat(8000000).reverse()', /time budget of 50 ms$/],
+          ['root = "ab".repeat(100000).re_find_all("a")', /time budget of 50 ms$/],
+        ];
+        for (const [mapping, expected] of cases) {
+          const { outcome, ms } = timed(mapping, { content: '{}' });
+          assert.equal(outcome.kind, 'error', mapping);
+          if (outcome.kind === 'error') assert.match(outcome.error.message, expected, mapping);
+          assert.ok(ms < 250, `${mapping} took ${ms} ms`);
+        }
+      });
+
       it('leaves ordinary mappings alone', () => {
         const { outcome } = timed('root = this.map_each(x -> x * 2).sort()', { content: [3, 1, 2] });
         assert.ok(outcome.kind === 'message');
         assert.equal(outcome.message.content.toString(), '[2,4,6]');
+        const lines = ['root.s = "a--b----c".split("--")', 'root.r = "abc".reverse()'];
+        lines.push('root.y = "1".parse_yaml()');
+        const text = lines.join('\n');
+        const small = timed(text, { content: '{}' }).outcome;
+        assert.ok(small.kind === 'message');
+        assert.equal(small.message.content.toString(), '{"r":"cba","s":["a","b","","c"],"y":1}');
       });
     });
 
