@@ -53,6 +53,16 @@ function codePoints(s: string, max: number): string[] {
   return out;
 }
 
+/** how often `d` (not empty) occurs in `s`, paced */
+function occurrences(s: string, d: string): number {
+  let count = 0;
+  for (let at = s.indexOf(d); at >= 0; at = s.indexOf(d, at + d.length)) {
+    pace();
+    count++;
+  }
+  return count;
+}
+
 /** String.prototype.split(d, max), paced */
 function pieces(s: string, d: string, max: number): string[] {
   const out: string[] = [];
@@ -177,14 +187,14 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     const old = args.string('old', ctx);
     const replacement = args.string('new', ctx);
     if (old === '') {
-      const chars = [...s];
+      const chars = codePoints(s, Infinity);
       const out = replacement + chars.join(replacement) + (chars.length ? replacement : '');
       checkSize(out.length, ctx);
       return out;
     }
-    const parts = s.split(old);
-    checkSize(s.length + (parts.length - 1) * Math.max(0, replacement.length - old.length), ctx);
-    return parts.join(replacement);
+    const count = occurrences(s, old);
+    checkSize(s.length + count * Math.max(0, replacement.length - old.length), ctx);
+    return s.replaceAll(old, () => replacement);
   }),
   replace_all_many: textMethod([param('values', 'any')], (s, args, ctx) => {
     const values = args.value('values', ctx);

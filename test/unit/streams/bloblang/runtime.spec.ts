@@ -181,7 +181,7 @@ describe('streams: Bloblang runtime', () => {
         assert.equal(checked.message, 'mapping exceeded its time budget of 50 ms');
       });
 
-      it('bounds what one builtin does natively: pattern input, YAML, split, reverse', () => {
+      it('bounds what one builtin does natively: pattern input, YAML, split, reverse, replace_all', () => {
         const patternLimit = /input of 8000000 characters exceeds the limit of 262144$/;
         const cases: Array<[string, RegExp]> = [
           ['root = "ab".repeat(4000000).re_replace_all("a", "c")', patternLimit],
@@ -190,6 +190,7 @@ describe('streams: Bloblang runtime', () => {
           ['root = range(0, 5000).format_yaml()', /more than 2048 elements can not be written as YAML$/],
           ['root = "ab ".repeat(2000000).split(" ")', /time budget of 50 ms$/],
           ['root = "a".repeat(8000000).reverse()', /time budget of 50 ms$/],
+          ['root = "ab".repeat(8000000).replace_all("a", "c")', /time budget of 50 ms$/],
           ['root = "ab".repeat(100000).re_find_all("a")', /time budget of 50 ms$/],
         ];
         for (const [mapping, expected] of cases) {
