@@ -14,6 +14,8 @@ export interface ConnectorStats {
   /** mean and highest ms from a message's arrival to its acceptance by this connector */
   latency_ms_mean: number;
   latency_ms_max: number;
+  /** the newest message this connector failed, and why: `message 12: mapping exceeded its time budget of 50 ms` */
+  last_error?: string;
 }
 
 export interface StreamStats {

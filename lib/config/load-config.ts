@@ -41,9 +41,15 @@ export interface GwConfig {
   graphqlWsInitTimeout: number;
   /** seconds a stopping or replaced stream keeps delivering what it holds */
   streamsDrainTimeout: number;
+  /** ms one stream mapping may run on one message */
+  streamsMappingTimeBudget: number;
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
   responseCacheBytes: number;
+  /** what a virtual endpoint's answer may hold: headers, their bytes, body bytes */
+  virtualMaxResponseHeaders: number;
+  virtualMaxResponseHeaderBytes: number;
+  virtualMaxResponseBodyBytes: number;
   pageSize: number;
   dashboardMetrics: boolean;
   gatewayMetrics: boolean;

@@ -200,6 +200,15 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds a stream that is replaced, removed or stopping keeps delivering the messages it holds before it gives them up (their inputs get an error)',
   },
+  /** @default 50 */
+  streamsMappingTimeBudget: {
+    env: 'GW_STREAMS_MAPPING_TIME_BUDGET',
+    default: 50,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc:
+      'milliseconds one stream mapping (a mapping or bloblang processor, a branch map, a switch check, an ' +
+      'interpolated field) may run on one message; past it the message fails with an error, counted and logged',
+  },
   /** @default the project's dist/ui folder (built by `npm run build`) */
   dashboardUiPath: {
     env: 'GW_DASHBOARD_UI_PATH',
@@ -220,6 +229,27 @@ export const OPTIONS = {
     default: 10 * 1024 * 1024,
     rule: { type: 'number', integer: true, min: 0, convert: true },
     doc: 'bytes of an upstream response body held for response plugins; a plugin that reads a larger body gets the client a 502',
+  },
+  /** @default 100 */
+  virtualMaxResponseHeaders: {
+    env: 'GW_VIRTUAL_MAX_RESPONSE_HEADERS',
+    default: 100,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc: 'headers a virtual endpoint may answer with; more gets the client a 500 naming the limit',
+  },
+  /** @default 16384 */
+  virtualMaxResponseHeaderBytes: {
+    env: 'GW_VIRTUAL_MAX_RESPONSE_HEADER_BYTES',
+    default: 16 * 1024,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc: 'bytes of all header names and values a virtual endpoint may answer with; more gets a 500',
+  },
+  /** @default 10485760 */
+  virtualMaxResponseBodyBytes: {
+    env: 'GW_VIRTUAL_MAX_RESPONSE_BODY_BYTES',
+    default: 10 * 1024 * 1024,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc: 'bytes of body a virtual endpoint may answer with; more gets the client a 500 naming the limit',
   },
   /** @default 67108864 */
   responseCacheBytes: {

@@ -167,6 +167,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           pluginPackages: config.pluginPackages,
           defaultTimeoutMs: config.proxyTimeout * 1000,
           maxResponseBody: config.maxResponseBodyBuffer,
+          virtualAnswers: {
+            maxHeaders: config.virtualMaxResponseHeaders,
+            maxHeaderBytes: config.virtualMaxResponseHeaderBytes,
+            maxBodyBytes: config.virtualMaxResponseBodyBytes,
+          },
           call: callerOf(this.broker),
           check: hotCaller(callerOf(this.broker), runtime.handOffs),
           responseHeaders: config.rateLimitResponseHeaders,

@@ -1,5 +1,6 @@
 import type { Context, Service, ServiceBroker, ServiceSchema } from 'moleculer';
 import { streamsActionParams, type StreamsApiStats, type StreamsStatsParams } from '../../contracts/streams/actions';
+import { setDefaultTimeBudget } from './bloblang';
 import { sumStats } from './lib/sum-stats';
 import type { ServiceActions } from '../../lib/bus/actions';
 import type { Runtime } from '../../lib/runtime';
@@ -32,6 +33,8 @@ export function streamsService(runtime: Runtime): ServiceSchema {
       },
     } satisfies ServiceActions<'streams'>,
     created() {
+      // Tenant mappings run on the thread every API of the node shares: each evaluation gets this much.
+      setDefaultTimeBudget(config.streamsMappingTimeBudget);
       const configured = [config.gatewayPort, config.dashboardPort, ...(config.gatewayTlsPort !== undefined ? [config.gatewayTlsPort] : [])];
       // The ports this node's servers really bound (port 0 in tests picks one at start).
       const bound = () =>

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 
 const blob = (text: string) => Buffer.from(text).toString('base64');
@@ -49,6 +50,47 @@ describe('virtual endpoints', function () {
               virtual('/forever', 'spin', `function spin() { for (;;) {} }`),
               virtual('/hog', 'hog', `function hog() { var a = []; for (;;) a.push(new Array(1e5).fill(1)); }`),
               virtual('/fallback', 'broken', `function broken() { throw new Error('nope'); }`, { proxy_on_error: true }),
+              virtual(
+                '/many-headers',
+                'many',
+                `function many() {
+                   var headers = {};
+                   for (var i = 0; i < 100000; i++) headers['x-h' + i] = 'v';
+                   return TykJsResponse({ Code: 200, Headers: headers, Body: 'many' }, {});
+                 }`,
+              ),
+              virtual(
+                '/long-headers',
+                'long',
+                `function long() {
+                   var headers = {};
+                   for (var i = 0; i < 20; i++) headers['x-h' + i] = 'v'.repeat(1000);
+                   return TykJsResponse({ Code: 200, Headers: headers, Body: 'long' }, {});
+                 }`,
+              ),
+              virtual(
+                '/big-body',
+                'big',
+                `function big() {
+                   return TykJsResponse({ Code: 200, Body: 'x'.repeat(10 * 1024 * 1024 + 1) }, {});
+                 }`,
+              ),
+              virtual(
+                '/big-json',
+                'bigJson',
+                `function bigJson() {
+                   return TykJsResponse({ Code: 200, Body: { a: 'x'.repeat(10 * 1024 * 1024) } }, {});
+                 }`,
+              ),
+              virtual(
+                '/fits',
+                'fits',
+                `function fits() {
+                   var headers = {};
+                   for (var i = 0; i < 100; i++) headers['x-h' + i] = String(i);
+                   return TykJsResponse({ Code: 202, Headers: headers, Body: { ok: true } }, {});
+                 }`,
+              ),
             ],
           },
         }),
@@ -135,6 +177,56 @@ describe('virtual endpoints', function () {
   it('code that exhausts its memory is stopped (500); the isolate is made again for the next call', async () => {
     assert.equal((await gw.call('/virt/hog')).status, 500);
     assert.equal((await gw.call('/virt/hello?name=d')).json.who, 'd');
+  });
+
+  describe('what an answer may carry back out of the isolate', () => {
+    /** the longest the gateway's own thread was held while `work` ran */
+    async function longestStall(work: () => Promise<void>): Promise<number> {
+      const delay = monitorEventLoopDelay({ resolution: 5 });
+      delay.enable();
+      try {
+        await work();
+      } finally {
+        delay.disable();
+      }
+      return delay.max / 1e6;
+    }
+
+    const refused = (res: { status: number; json: unknown; headers: Headers }, message: string) => {
+      assert.equal(res.status, 500);
+      assert.deepEqual(res.json, { error: message });
+      assert.equal(res.headers.get('x-generator'), 'gw');
+    };
+
+    it('100,000 headers: 500 naming the limit, without holding the gateway thread', async () => {
+      let res!: Awaited<ReturnType<GatewayFixture['call']>>;
+      const started = performance.now();
+      const stall = await longestStall(async () => {
+        res = await gw.call('/virt/many-headers');
+      });
+      refused(res, 'Virtual endpoint response exceeds the limit of 100 headers');
+      assert.ok(stall < 100, `the gateway thread was held ${stall.toFixed(0)} ms`);
+      assert.ok(performance.now() - started < 2000, `took ${performance.now() - started} ms`);
+    });
+
+    it('headers over 16 KB together: 500 naming the limit', async () => {
+      const message = 'Virtual endpoint response exceeds the limit of 16384 header bytes';
+      refused(await gw.call('/virt/long-headers'), message);
+    });
+
+    it('a body over 10 MiB, as a string or as a document: 500 naming the limit', async () => {
+      const message = 'Virtual endpoint response exceeds the limit of 10485760 body bytes';
+      refused(await gw.call('/virt/big-body'), message);
+      refused(await gw.call('/virt/big-json'), message);
+    });
+
+    it('an answer within the limits is sent whole', async () => {
+      const res = await gw.call('/virt/fits');
+      assert.equal(res.status, 202);
+      assert.deepEqual(res.json, { ok: true });
+      assert.equal(res.headers.get('x-h0'), '0');
+      assert.equal(res.headers.get('x-h99'), '99');
+    });
   });
 
   it('proxy_on_error sends the request upstream when the function fails', async () => {

@@ -22,6 +22,8 @@ import { virtualEndpointStep } from './steps/virtual-endpoint';
 
 /** What one API's virtual endpoint code may use (isolated-vm limits and its HTTP helper's budget). */
 const VIRTUAL_LIMITS = { memoryMb: 32, timeoutMs: 1000, outbound: { maxCalls: 10, maxBytes: 1024 * 1024, timeoutMs: 5000 } };
+/** tenant code cannot grow a key's stored session without bound */
+const MAX_SESSION_META_CHARS = 64 * 1024;
 import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';
 import { compileHeaderTransform } from './header-transform';
 import { oauthEndpointsStep } from './oauth-endpoints';
@@ -67,6 +69,8 @@ export interface CompileDeps {
   pluginPackages: readonly string[];
   /** the most upstream body bytes held for `response` plugins */
   maxResponseBody: number;
+  /** how large a virtual endpoint's answer may be (GW_VIRTUAL_MAX_RESPONSE_*) */
+  virtualAnswers: { maxHeaders: number; maxHeaderBytes: number; maxBodyBytes: number };
   /** upstream hard timeout when no `hard_timeouts` entry matches, in ms */
   defaultTimeoutMs: number;
   /** this gateway's own origin, for batch requests */
@@ -112,7 +116,10 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const health = new ApiHealth(definition, deps.publishEvent);
   const cacheOptions = readCacheOptions(definition);
   let pool: IsolatePool | undefined;
-  const isolates = () => (pool ??= new IsolatePool(VIRTUAL_LIMITS, (text) => deps.logger.info(`API ${definition.api_id} virtual endpoint: ${text}`)));
+  const answer = { ...deps.virtualAnswers, maxSessionMetaChars: MAX_SESSION_META_CHARS };
+  const virtualLimits = { ...VIRTUAL_LIMITS, answer };
+  const logVirtual = (text: string) => deps.logger.info(`API ${definition.api_id} virtual endpoint: ${text}`);
+  const isolates = () => (pool ??= new IsolatePool(virtualLimits, logVirtual));
   const versions = new Map<string, CompiledVersion>();
   for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps, { health, cacheOptions, isolates }));
   const all = [...versions.values()];

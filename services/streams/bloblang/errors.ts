@@ -22,7 +22,11 @@ export class MappingSyntaxError extends Error {
 
 export class MappingError extends Error {
   readonly code = GW_ERR_STREAMS_MAPPING_FAILED;
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** the mapping hit one of the limits that keep it from stalling the node (time, steps, size, depth) */
+    readonly limit = false,
+  ) {
     super(message);
     this.name = 'MappingError';
   }

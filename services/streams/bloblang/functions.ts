@@ -1,4 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { pace } from './budget';
 import { charge, fail, type Context } from './query';
 import { param, type Args } from './params';
 import type { FunctionSpec } from './registry';
@@ -139,7 +140,10 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
       if (count > BigInt(ctx.run.options.limits.maxValueNodes)) fail('range exceeds the element limit');
       charge(ctx, Number(count));
       const out: Value[] = [];
-      for (let v = start; step > 0n ? v < stop : v > stop; v += step) out.push(v);
+      for (let v = start; step > 0n ? v < stop : v > stop; v += step) {
+        pace();
+        out.push(v);
+      }
       return out;
     },
   },

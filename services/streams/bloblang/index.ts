@@ -14,6 +14,7 @@ export {
   type MappingOutcome,
   type MappingOptions,
 } from './runner';
+export { setDefaultTimeBudget } from './budget';
 export { parseInterpolation, interpolate, type Interpolation } from './interpolation';
 export { findMappingErrors, type ConfigMappingError } from './validate-config';
 export { MappingError, MappingSyntaxError, GW_ERR_STREAMS_MAPPING_FAILED, GW_ERR_STREAMS_MAPPING_SYNTAX } from './errors';

@@ -1,3 +1,4 @@
+import { defaultTimeBudget, withTimeBudget } from './budget';
 import { MappingError, MappingSyntaxError } from './errors';
 import { toSyntaxError } from './parse-mapping';
 import { parseQuery } from './parse-query';
@@ -49,6 +50,16 @@ export function parseInterpolation(text: string): Interpolation | MappingSyntaxE
 
 /** The interpolated string for one message, or the MappingError of a failing query. */
 export function interpolate(interpolation: Interpolation, message: MappingMessage, options?: MappingOptions): string | MappingError {
+  // one budget for the whole string; each query's own budget ends no later
+  const millis = options?.limits?.maxMillis ?? defaultTimeBudget();
+  return withTimeBudget(millis, () => interpolateParts(interpolation, message, options));
+}
+
+function interpolateParts(
+  interpolation: Interpolation,
+  message: MappingMessage,
+  options?: MappingOptions,
+): string | MappingError {
   let out = '';
   for (const part of interpolation.parts) {
     if (typeof part === 'string') {

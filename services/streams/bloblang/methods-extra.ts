@@ -1,6 +1,7 @@
+import { pace } from './budget';
 import { asArray, asText, textMethod, valueMethod } from './method-kit';
 import { param } from './params';
-import { pattern } from './methods-strings';
+import { matcherOf, pattern } from './methods-strings';
 import { charge, fail, typeError, type Context, type Query } from './query';
 import type { MethodSpec } from './registry';
 import { DELETE, NOTHING, cloneValue, isObject, newObject, type Result, type Value, type ValueObject } from './values';
@@ -98,17 +99,21 @@ export const EXTRA_METHODS: Record<string, MethodSpec> = {
   }),
   re_find_all_submatch: textMethod([param('pattern', 'string')], (s, args, ctx) => {
     const re = pattern(args.string('pattern', ctx));
-    const m = re.matcher(s);
+    const m = matcherOf(re, s);
     const out: Value[] = [];
-    while (m.find()) out.push(Array.from({ length: re.groupCount() + 1 }, (_, i) => m.group(i) ?? ''));
+    while (m.find()) {
+      pace();
+      out.push(Array.from({ length: re.groupCount() + 1 }, (_, i) => m.group(i) ?? ''));
+    }
     return out;
   }),
   re_find_all_object: textMethod([param('pattern', 'string')], (s, args, ctx) => {
     const re = pattern(args.string('pattern', ctx));
     const names = Object.entries(re.namedGroups() as Record<string, number>);
-    const m = re.matcher(s);
+    const m = matcherOf(re, s);
     const out: Value[] = [];
     while (m.find()) {
+      pace();
       const found = newObject();
       found['0'] = m.group() ?? '';
       for (const [name, index] of names) found[name] = m.group(index) ?? '';

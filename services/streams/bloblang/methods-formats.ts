@@ -1,9 +1,31 @@
 import { parse as parseYamlText, stringify as stringifyYaml } from 'yaml';
+import { pace } from './budget';
+import { LimitError } from './errors';
 import { textMethod, valueMethod } from './method-kit';
 import { param } from './params';
 import { checkSize, fail } from './query';
 import type { MethodSpec } from './registry';
-import { fromPlain, newObject, toPlain, type Value } from './values';
+import { fromPlain, isObject, newObject, toPlain, type Value } from './values';
+
+/**
+ * The YAML library's work can not be interrupted by the time budget and grows faster than its
+ * input (a mapping's keys are checked against each other): what it reads and writes is bounded.
+ */
+const MAX_YAML_TEXT = 8 * 1024;
+const MAX_YAML_NODES = 2048;
+
+/** elements of a value, counted up to just past `max` */
+function countNodes(v: Value, max: number): number {
+  let count = 0;
+  const within = (x: Value): boolean => {
+    if (++count > max) return false;
+    if (Array.isArray(x)) return x.every(within);
+    if (isObject(x)) return Object.keys(x).every((k) => within(x[k]));
+    return true;
+  };
+  within(v);
+  return count;
+}
 
 /** Go's encoding/csv reading: quoted fields with "" escapes, every record as wide as the first */
 function parseCsv(text: string, delimiter: string, lazyQuotes: boolean): string[][] {
@@ -25,6 +47,7 @@ function parseCsv(text: string, delimiter: string, lazyQuotes: boolean): string[
     record = [];
   };
   for (let i = 0; i < text.length; i++) {
+    pace();
     const c = text[i];
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') field += text[i++];
@@ -64,13 +87,20 @@ export const FORMAT_METHODS: Record<string, MethodSpec> = {
     },
   ),
   parse_yaml: textMethod([], (s) => {
+    if (s.length > MAX_YAML_TEXT) {
+      throw new LimitError(`YAML of ${s.length} characters exceeds the limit of ${MAX_YAML_TEXT}`);
+    }
     try {
       return fromPlain(parseYamlText(s, { maxAliasCount: 100 }));
     } catch (err) {
+      if (err instanceof LimitError) throw err;
       return fail(`failed to parse value as YAML: ${(err as Error).message.split('\n')[0]}`);
     }
   }),
   format_yaml: valueMethod([], (v: Value, _args, ctx) => {
+    if (countNodes(v, MAX_YAML_NODES) > MAX_YAML_NODES) {
+      throw new LimitError(`a value of more than ${MAX_YAML_NODES} elements can not be written as YAML`);
+    }
     const text = stringifyYaml(toPlain(v), { indent: 4, sortMapEntries: true });
     checkSize(text.length, ctx);
     return new Uint8Array(Buffer.from(text));

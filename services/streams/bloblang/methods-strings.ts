@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
-import { QueryError } from './errors';
+import { pace, sortedKeys } from './budget';
+import { LimitError, QueryError } from './errors';
 import { asText, textMethod, valueMethod } from './method-kit';
 import { param } from './params';
 import { checkSize, fail, typeError } from './query';
@@ -26,6 +27,59 @@ export function pattern(source: string): RE2JS {
   return compiled;
 }
 
+/**
+ * The longest input a pattern runs over. RE2 is linear in it, but one match is native work the
+ * time budget can not interrupt, and a hard pattern costs a few hundred ns per character.
+ */
+export const MAX_PATTERN_INPUT = 256 * 1024;
+
+/** A matcher over `input`, refused past MAX_PATTERN_INPUT characters. */
+export function matcherOf(re: RE2JS, input: string): ReturnType<RE2JS['matcher']> {
+  if (input.length > MAX_PATTERN_INPUT) {
+    const limit = `the limit of ${MAX_PATTERN_INPUT}`;
+    throw new LimitError(`regular expression input of ${input.length} characters exceeds ${limit}`);
+  }
+  return re.matcher(input);
+}
+
+/** the first `max` characters (code points) of `s`, paced: a string may be millions long */
+function codePoints(s: string, max: number): string[] {
+  const out: string[] = [];
+  for (const c of s) {
+    if (out.length >= max) break;
+    pace();
+    out.push(c);
+  }
+  return out;
+}
+
+/** how often `d` (not empty) occurs in `s`, paced */
+function occurrences(s: string, d: string): number {
+  let count = 0;
+  for (let at = s.indexOf(d); at >= 0; at = s.indexOf(d, at + d.length)) {
+    pace();
+    count++;
+  }
+  return count;
+}
+
+/** String.prototype.split(d, max), paced */
+function pieces(s: string, d: string, max: number): string[] {
+  const out: string[] = [];
+  let from = 0;
+  while (out.length < max) {
+    pace();
+    const at = s.indexOf(d, from);
+    if (at < 0) {
+      out.push(s.slice(from));
+      break;
+    }
+    out.push(s.slice(from, at));
+    from = at + d.length;
+  }
+  return out;
+}
+
 /** Go's Regexp.Expand: `$1`, `${1}`, `$name`, `${name}` (a name takes every word character), `$$` */
 function expandReplacement(template: string, groups: Array<string | undefined>, names: Record<string, number>): string {
   return template.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_all, token: string, braced?: string, bare?: string) => {
@@ -40,13 +94,19 @@ function replaceAllMatches(input: string, source: string, replacement: string): 
   const re = pattern(source);
   const names = re.namedGroups() as Record<string, number>;
   const groupCount = re.groupCount();
-  return re.matcher(input).replaceAll((...args: unknown[]) => expandReplacement(replacement, args.slice(0, groupCount + 1) as string[], names));
+  return matcherOf(re, input).replaceAll((...args: unknown[]) => {
+    pace();
+    return expandReplacement(replacement, args.slice(0, groupCount + 1) as string[], names);
+  });
 }
 
 function findAll(input: string, source: string): string[] {
-  const m = pattern(source).matcher(input);
+  const m = matcherOf(pattern(source), input);
   const out: string[] = [];
-  while (m.find()) out.push(m.group() ?? '');
+  while (m.find()) {
+    pace();
+    out.push(m.group() ?? '');
+  }
   return out;
 }
 
@@ -104,7 +164,7 @@ function goTypeName(v: Value): string {
 function formatV(v: Value): string {
   if (v === null) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(formatV).join(' ')}]`;
-  if (isObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${formatV(v[k])}`).join(' ')}]`;
+  if (isObject(v)) return `map[${sortedKeys(v).map((k) => `${k}:${formatV(v[k])}`).join(' ')}]`;
   return toText(v);
 }
 
@@ -127,14 +187,14 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     const old = args.string('old', ctx);
     const replacement = args.string('new', ctx);
     if (old === '') {
-      const chars = [...s];
+      const chars = codePoints(s, Infinity);
       const out = replacement + chars.join(replacement) + (chars.length ? replacement : '');
       checkSize(out.length, ctx);
       return out;
     }
-    const parts = s.split(old);
-    checkSize(s.length + (parts.length - 1) * Math.max(0, replacement.length - old.length), ctx);
-    return parts.join(replacement);
+    const count = occurrences(s, old);
+    checkSize(s.length + count * Math.max(0, replacement.length - old.length), ctx);
+    return s.replaceAll(old, () => replacement);
   }),
   replace_all_many: textMethod([param('values', 'any')], (s, args, ctx) => {
     const values = args.value('values', ctx);
@@ -166,7 +226,9 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     }
     const s = asText(v);
     const d = asText(args.value('delimiter', ctx));
-    const parts = d === '' ? [...s] : s.split(d);
+    const max = ctx.run.options.limits.maxValueNodes;
+    const parts = d === '' ? codePoints(s, max + 1) : pieces(s, d, max + 1);
+    if (parts.length > max) throw new LimitError(`split gives more than the limit of ${max} elements`);
     return v instanceof Uint8Array ? parts.map((p) => new Uint8Array(Buffer.from(p))) : parts;
   }),
   join: valueMethod([param('delimiter', 'string', { default: '' })], (v, args, ctx) => {
@@ -199,7 +261,7 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
   index_of: textMethod([param('value', 'string')], (s, args, ctx) => BigInt(Buffer.from(s).indexOf(Buffer.from(args.string('value', ctx))))),
   reverse: valueMethod([], (v) => {
     if (Array.isArray(v)) return [...v].reverse();
-    return [...asText(v)].reverse().join('');
+    return codePoints(asText(v), Infinity).reverse().join('');
   }),
   quote: textMethod([], (s) => JSON.stringify(s)),
   unquote: textMethod([], (s) => {
@@ -226,7 +288,9 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     checkSize(out.length, ctx);
     return out;
   }),
-  re_match: textMethod([param('pattern', 'string')], (s, args, ctx) => pattern(args.string('pattern', ctx)).matcher(s).find()),
+  re_match: textMethod([param('pattern', 'string')], (s, args, ctx) =>
+    matcherOf(pattern(args.string('pattern', ctx)), s).find(),
+  ),
   re_replace_all: textMethod([param('pattern', 'string'), param('value', 'string')], (s, args, ctx) => {
     const out = replaceAllMatches(s, args.string('pattern', ctx), args.string('value', ctx));
     checkSize(out.length, ctx);
@@ -238,7 +302,7 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
   re_find_all: textMethod([param('pattern', 'string')], (s, args, ctx) => findAll(s, args.string('pattern', ctx))),
   re_find_object: textMethod([param('pattern', 'string')], (s, args, ctx) => {
     const re = pattern(args.string('pattern', ctx));
-    const m = re.matcher(s);
+    const m = matcherOf(re, s);
     const out = newObject();
     if (!m.find()) return out;
     out['0'] = m.group() ?? '';

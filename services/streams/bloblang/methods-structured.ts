@@ -1,3 +1,4 @@
+import { paced, sortedKeys } from './budget';
 import { isQueryFailure, QueryError } from './errors';
 import { asArray, asText, valueMethod } from './method-kit';
 import { param } from './params';
@@ -59,6 +60,13 @@ function compareKeys(a: Sortable, b: Sortable): number {
     return x < y ? -1 : x > y ? 1 : 0;
   }
   throw new QueryError('expected all values to be of the same type (number or string)');
+}
+
+type Keyed = readonly [Sortable, Value];
+const compareEntries = paced((a: Keyed, b: Keyed) => compareKeys(a[0], b[0]));
+
+function sortByKeys(keys: Sortable[], items: Value[]): Value[] {
+  return keys.map((k, i) => [k, items[i]] as const).sort(compareEntries).map(([, e]) => e);
 }
 
 export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
@@ -148,15 +156,15 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
   }),
   keys: valueMethod([], (v) => {
     if (!isObject(v)) throw typeError(v, '', 'object');
-    return Object.keys(v).sort();
+    return sortedKeys(v);
   }),
   values: valueMethod([], (v) => {
     if (!isObject(v)) throw typeError(v, '', 'object');
-    return Object.keys(v).sort().map((k) => v[k]);
+    return sortedKeys(v).map((k) => v[k]);
   }),
   key_values: valueMethod([], (v) => {
     if (!isObject(v)) throw typeError(v, '', 'object');
-    return Object.keys(v).sort().map((k) => entry({ key: k, value: v[k] }));
+    return sortedKeys(v).map((k) => entry({ key: k, value: v[k] }));
   }),
   enumerated: valueMethod([], (v) => asArray(v).map((e, i) => entry({ index: BigInt(i), value: e }))),
   without: valueMethod([param('paths', 'string', { variadic: true })], (v, args, ctx) => {
@@ -202,7 +210,7 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
       });
     }
     const keys = items.map((e, i) => sortKey(e, `index ${i}`));
-    return keys.map((k, i) => [k, items[i]] as const).sort((a, b) => compareKeys(a[0], b[0])).map(([, e]) => e);
+    return sortByKeys(keys, items);
   }),
   sort_by: valueMethod([param('query', 'query')], (v, args, ctx) => {
     const q = args.query('query');
@@ -212,7 +220,7 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
       if (typeof k === 'symbol') throw typeError(k, q.annotation);
       return sortKey(k, `sort_by element ${i}`);
     });
-    return keys.map((k, i) => [k, items[i]] as const).sort((a, b) => compareKeys(a[0], b[0])).map(([, e]) => e);
+    return sortByKeys(keys, items);
   }),
   unique: valueMethod([param('emit', 'query', { optional: true })], (v, args, ctx) => {
     const emit = args.has('emit') ? args.query('emit') : null;

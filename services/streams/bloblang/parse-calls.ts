@@ -1,3 +1,4 @@
+import { pace } from './budget';
 import { FUNCTIONS } from './functions';
 import { METHODS } from './methods';
 import { Args } from './params';
@@ -46,11 +47,27 @@ function parseCall<S extends FunctionSpec | MethodSpec>(c: Cursor, scope: Scope,
   if (typeof args === 'string') throw c.fatal(args);
   const literalProblem = args.checkLiterals();
   if (literalProblem) throw c.fatal(literalProblem);
+  let exec: Exec;
   try {
-    return { annotation: `${kind} ${name}`, exec: build(spec, args) };
+    exec = build(spec, args);
   } catch (err) {
     throw c.fatal(`${kind} ${name}: ${(err as Error).message}`);
   }
+  return { annotation: `${kind} ${name}`, exec: pacedCall(exec) };
+}
+
+/**
+ * Every call counts against the time budget, after the fact in proportion to what it built:
+ * a method that returned a large array or string did native work the budget must see.
+ */
+function pacedCall(exec: Exec): Exec {
+  return (ctx) => {
+    pace();
+    const result = exec(ctx);
+    if (Array.isArray(result)) pace(result.length >> 6);
+    else if (typeof result === 'string') pace(result.length >> 12);
+    return result;
+  };
 }
 
 export function parseFunction(c: Cursor, scope: Scope, name: string): Query {

@@ -1,3 +1,4 @@
+import { pace } from './budget';
 import { int64, newObject, type Value } from './values';
 
 /** deeper documents are refused (Go allows 10,000; a JavaScript stack is smaller) */
@@ -35,6 +36,7 @@ class JsonReader {
   }
 
   value(depth: number): Value {
+    pace();
     if (depth > MAX_DEPTH) throw new SyntaxError('exceeded max depth');
     this.skip();
     const c = this.text[this.at];

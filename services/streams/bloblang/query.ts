@@ -1,3 +1,4 @@
+import { pace } from './budget';
 import { LimitError, NoContextError, QueryError } from './errors';
 import type { Timestamp } from './timestamp';
 import { type Result, type TypeName, type Value, typeOf, formatFloat } from './values';
@@ -19,9 +20,20 @@ export interface Limits {
   maxValueNodes: number;
   /** element visits (lambda calls, copies, generated elements) one message may cost @default 1e7 */
   maxSteps: number;
+  /**
+   * wall-clock ms one evaluation (a mapping on one message, a check, an interpolation) may take:
+   * it runs on the thread every API of the node shares @default 50 (see setDefaultTimeBudget)
+   */
+  maxMillis: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxMapDepth: 200, maxValueBytes: 16 * 1024 * 1024, maxValueNodes: 1_000_000, maxSteps: 10_000_000 };
+export const DEFAULT_LIMITS: Limits = {
+  maxMapDepth: 200,
+  maxValueBytes: 16 * 1024 * 1024,
+  maxValueNodes: 1_000_000,
+  maxSteps: 10_000_000,
+  maxMillis: 50,
+};
 
 export interface RuntimeOptions {
   /** only environment variables with this prefix are readable by `env()`, named without it @default 'GW_STREAMS_ENV_' */
@@ -87,6 +99,7 @@ export class Context {
     try {
       return this.run.structured();
     } catch (err) {
+      if (err instanceof LimitError) throw err;
       // Bento reports this one as is, however deep in a query it happened
       const failure = new QueryError(`unable to reference message as structured (with 'this${field ? `.${field}` : ''}'): ${(err as Error).message}`);
       (failure as { attributed?: boolean }).attributed = true;
@@ -173,9 +186,12 @@ export function charge(ctx: Context, steps: number): void {
   const run = ctx.run;
   run.steps += steps;
   if (run.steps > run.options.limits.maxSteps) throw new LimitError(`mapping exceeded its budget of ${run.options.limits.maxSteps} steps`);
+  pace(steps);
 }
 
+/** refuses a value past the size limit; building it took native work in proportion, paced as such */
 export function checkSize(length: number, ctx: Context): void {
+  pace(1 + (length >> 12));
   if (length > ctx.run.options.limits.maxValueBytes) {
     throw new LimitError(`value of ${length} bytes exceeds the limit of ${ctx.run.options.limits.maxValueBytes} bytes`);
   }

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { MappingError, MappingSyntaxError, QueryError } from './errors';
+import { defaultTimeBudget, withTimeBudget } from './budget';
+import { LimitError, MappingError, MappingSyntaxError, QueryError } from './errors';
 import { compileMapping, type CompiledMapping } from './parse-mapping';
 import { parseJson } from './parse-json';
 import { Context, DEFAULT_LIMITS, type Execution, type Query, type RuntimeOptions } from './query';
@@ -62,7 +63,7 @@ function runtimeOptions(options: MappingOptions = {}): RuntimeOptions {
     env: options.env ?? {},
     now: options.now ?? (() => Timestamp.fromMillis(Date.now())),
     hostname: options.hostname ?? hostname,
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits: { ...DEFAULT_LIMITS, maxMillis: defaultTimeBudget(), ...options.limits },
   };
 }
 
@@ -93,6 +94,7 @@ function prepare(mapping: Mapping, message: MappingMessage, options?: MappingOpt
         value = parseJson(Buffer.from(bytes).toString('utf8'));
         return value;
       } catch (err) {
+        if (err instanceof LimitError) throw err;
         parseError = new Error(bytes.length === 0 ? 'message is empty' : `parse as json: ${(err as Error).message}`);
         throw parseError;
       }
@@ -111,19 +113,28 @@ function prepare(mapping: Mapping, message: MappingMessage, options?: MappingOpt
 }
 
 function failure(err: unknown): MappingError {
+  if (err instanceof LimitError) return new MappingError(err.message, true);
   if (err instanceof QueryError) return new MappingError(err.message);
-  if (err instanceof RangeError) return new MappingError('mapping exceeded the maximum call depth, this could be due to unbounded recursion');
+  if (err instanceof RangeError) {
+    return new MappingError('mapping exceeded the maximum call depth, this could be due to unbounded recursion', true);
+  }
   return new MappingError(`mapping failed: ${(err as Error)?.message ?? String(err)}`);
 }
 
 /** Runs a mapping on one message. Never throws: a failure is returned as a MappingError. */
 export function execute(mapping: Mapping, message: MappingMessage, options?: MappingOptions): MappingOutcome {
   try {
-    const { run, original } = prepare(mapping, message, options);
-    return finish(mapping, run, { value: NOTHING }, original);
+    return withTimeBudget(timeBudgetOf(options), () => {
+      const { run, original } = prepare(mapping, message, options);
+      return finish(mapping, run, { value: NOTHING }, original);
+    });
   } catch (err) {
     return { kind: 'error', error: failure(err) };
   }
+}
+
+function timeBudgetOf(options: MappingOptions | undefined): number {
+  return options?.limits?.maxMillis ?? defaultTimeBudget();
 }
 
 /**
@@ -134,16 +145,19 @@ export function execute(mapping: Mapping, message: MappingMessage, options?: Map
  */
 export function executeOnto(mapping: Mapping, source: MappingMessage, onto: MappingMessage, options?: MappingOptions): MappingOutcome {
   try {
-    const { run } = prepare(mapping, source, options);
-    const target = prepare(mapping, onto, options);
-    run.meta = new Map(target.run.inputMeta);
-    let start: Result = NOTHING;
-    try {
-      start = cloneValue(target.run.structured());
-    } catch {
-      // not structured: the root starts empty, as in Bento
-    }
-    return finish(mapping, run, { value: start }, target.original);
+    return withTimeBudget(timeBudgetOf(options), () => {
+      const { run } = prepare(mapping, source, options);
+      const target = prepare(mapping, onto, options);
+      run.meta = new Map(target.run.inputMeta);
+      let start: Result = NOTHING;
+      try {
+        start = cloneValue(target.run.structured());
+      } catch (err) {
+        if (err instanceof LimitError) throw err;
+        // not structured: the root starts empty, as in Bento
+      }
+      return finish(mapping, run, { value: start }, target.original);
+    });
   } catch (err) {
     return { kind: 'error', error: failure(err) };
   }
@@ -182,9 +196,12 @@ export function check(mapping: Mapping, message: MappingMessage, options?: Mappi
 /** Evaluates one query (of an interpolation) against a message, as text. */
 export function execValueForText(q: Query, message: MappingMessage, options: MappingOptions | undefined, counters: Map<string, bigint>): string | MappingError {
   try {
-    const { run } = prepare({ source: '', compiled: { source: '', statements: [], maps: new Map(), counters } }, message, options);
-    const v = q.exec(Context.start(run, { value: NOTHING }));
-    return typeof v === 'symbol' ? 'null' : toText(v);
+    return withTimeBudget(timeBudgetOf(options), () => {
+      const query = { source: '', compiled: { source: '', statements: [], maps: new Map(), counters } };
+      const { run } = prepare(query, message, options);
+      const v = q.exec(Context.start(run, { value: NOTHING }));
+      return typeof v === 'symbol' ? 'null' : toText(v);
+    });
   } catch (err) {
     return failure(err);
   }

@@ -1,3 +1,4 @@
+import { pace } from './budget';
 import { LimitError, QueryError } from './errors';
 import { checkCondition } from './parse-query';
 import { charge, fail, type Context, type Query } from './query';
@@ -127,6 +128,7 @@ function boundedClone(v: Value, ctx: Context): Value {
   let nodes = 0;
   const copy = (x: Value): Value => {
     if (++nodes > maxNodes) throw new LimitError(`value exceeds the limit of ${maxNodes} elements`);
+    pace();
     if (Array.isArray(x)) return x.map(copy);
     if (isObject(x)) {
       const out = newObject();

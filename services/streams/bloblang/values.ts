@@ -1,3 +1,4 @@
+import { pace, sortedKeys } from './budget';
 import { Timestamp } from './timestamp';
 import { formatTimestamp, RFC3339_NANO } from './time-layout';
 
@@ -132,6 +133,7 @@ export function toJson(v: Value, indent = '', escapeHtml = false): string {
     parts.push(s);
   };
   const write = (value: Value, depth: string): void => {
+    pace();
     if (value === null) return push('null');
     if (typeof value === 'string') return push(quoteJson(value, escapeHtml));
     if (typeof value === 'boolean') return push(value ? 'true' : 'false');
@@ -143,7 +145,7 @@ export function toJson(v: Value, indent = '', escapeHtml = false): string {
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
     const entries: Array<[string | null, Value]> = Array.isArray(value)
       ? value.map((e) => [null, e])
-      : Object.keys(value).sort().map((k) => [k, value[k]]);
+      : sortedKeys(value).map((k) => [k, value[k]]);
     if (entries.length === 0) return push(open + close);
     push(open);
     entries.forEach(([key, e], i) => {
@@ -182,6 +184,7 @@ export function valuesEqual(a: Result, b: Result): boolean {
 }
 
 export function cloneValue(v: Value): Value {
+  pace();
   if (Array.isArray(v)) return v.map(cloneValue);
   if (isObject(v)) {
     const out = newObject();
@@ -193,6 +196,7 @@ export function cloneValue(v: Value): Value {
 
 /** Plain JavaScript (from a caller) → Value: whole numbers become integers, as Go's JSON decoder with UseNumber gives */
 export function fromPlain(v: unknown): Value {
+  pace();
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : v;
   if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return v;
@@ -209,6 +213,7 @@ export function fromPlain(v: unknown): Value {
 
 /** Value → plain JavaScript: integers become numbers when exact, timestamps RFC 3339 strings */
 export function toPlain(v: Value): unknown {
+  pace();
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v;
   if (v instanceof Timestamp) return toText(v);
   if (v instanceof Uint8Array) return Buffer.from(v);

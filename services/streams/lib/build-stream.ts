@@ -8,7 +8,7 @@ import { BrokerOutput, type BrokerPattern } from './outputs/broker';
 import { HttpClientOutput } from './outputs/http-client';
 import { HttpServerOutput } from './outputs/http-server';
 import { PortalWebhookOutput } from './outputs/portal-webhook';
-import { compileMapping } from './processors/mapping';
+import { compileMapping, type MappingSite } from './processors/mapping';
 import { BranchProcessor, HttpProcessor, MappingProcessor, SwitchProcessor } from './processors/processors';
 import { buildRateLimits, type RateLimits } from './rate-limits';
 import { ConnectorCounters } from './stats';
@@ -106,10 +106,12 @@ function buildProcessors(list: Config[] | undefined, role: string, build: Build)
     const here = `${role}.${i}`;
     const c = counters(build, here, type, label);
     const where = `${build.where} ${here}`;
+    const named = `${where} (${type}${label ? ` ${label}` : ''})`;
+    const site: MappingSite = { where: named, counters: c, log: build.deps.options.log };
     switch (type) {
       case 'mapping':
       case 'bloblang':
-        return new MappingProcessor(compileMapping(component[type], where), c);
+        return new MappingProcessor(compileMapping(component[type], where), site);
       case 'http':
         return new HttpProcessor(config as never, build.limits, build.deps.policy, c);
       case 'branch':
@@ -117,7 +119,7 @@ function buildProcessors(list: Config[] | undefined, role: string, build: Build)
           config.request_map ? compileMapping(config.request_map, `${where} request_map`) : undefined,
           buildProcessors(config.processors, `${here}.processors`, build),
           config.result_map ? compileMapping(config.result_map, `${where} result_map`) : undefined,
-          c,
+          site,
         );
       case 'switch': {
         const cases = (Array.isArray(component.switch) ? component.switch : component.switch.cases) as Config[];
@@ -127,7 +129,7 @@ function buildProcessors(list: Config[] | undefined, role: string, build: Build)
             processors: buildProcessors(sc.processors, `${here}.${j}`, build),
             fallthrough: sc.fallthrough === true,
           })),
-          c,
+          site,
         );
       }
       default:

@@ -7,6 +7,8 @@ export class ConnectorCounters {
   errors = 0;
   connectionAttempts = 0;
   connectionFailures = 0;
+  /** the newest failure, with the number of the message it befell */
+  private lastError: string | undefined;
   private latencyTotal = 0;
   private latencyMax = 0;
 
@@ -24,6 +26,12 @@ export class ConnectorCounters {
     if (ms > this.latencyMax) this.latencyMax = ms;
   }
 
+  /** a message this connector failed (a processor flags it and passes it on) */
+  failed(error: string): void {
+    this.errors++;
+    this.lastError = `message ${this.received}: ${error}`;
+  }
+
   snapshot(): ConnectorStats {
     const round = (n: number) => Math.round(n * 100) / 100;
     return {
@@ -37,6 +45,7 @@ export class ConnectorCounters {
       connection_failures: this.connectionFailures,
       latency_ms_mean: this.sent === 0 ? 0 : round(this.latencyTotal / this.sent),
       latency_ms_max: round(this.latencyMax),
+      ...(this.lastError ? { last_error: this.lastError } : {}),
     };
   }
 }

@@ -30,4 +30,5 @@ function addConnector(into: ConnectorStats, c: ConnectorStats): void {
   into.errors += c.errors;
   into.connection_attempts += c.connection_attempts;
   into.connection_failures += c.connection_failures;
+  into.last_error ??= c.last_error;
 }

@@ -4,15 +4,8 @@ import type { Call } from '../../../../lib/bus/call';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages, sendGatewayError } from '../gateway-errors';
 import type { RequestContext } from '../request-context';
+import { VirtualAnswerTooLarge } from '../virtual/bounded-answer';
 import type { VirtualEndpoint } from '../virtual/virtual-endpoints';
-
-/** tenant code cannot grow a key's stored session without bound */
-const MAX_SESSION_META_CHARS = 64 * 1024;
-
-interface VirtualAnswer {
-  Response?: { Code?: unknown; Body?: unknown; Headers?: Record<string, unknown> };
-  SessionMeta?: unknown;
-}
 
 /**
  * `extended_paths.virtual`: the tenant's function answers the endpoint. It gets the request
@@ -27,17 +20,23 @@ export function virtualEndpointStep(logger: LoggerInstance, call: Call): Step {
   return (ctx) => {
     const endpoint = ctx.version?.virtualEndpoints?.find(ctx.req.method ?? 'GET', ctx.relativePath);
     if (!endpoint) return;
-    const saveMeta = (meta: unknown) => saveSessionMeta(ctx, endpoint, meta, call, logger);
+    const saveMeta = (meta: string | null | undefined) => saveSessionMeta(ctx, endpoint, meta, call, logger);
     return run(ctx, endpoint, saveMeta).catch((err: unknown) => {
       logger.error(`API ${ctx.api.definition.api_id}: virtual endpoint ${endpoint.program.functionName} failed: ${(err as Error).message}`);
       if (endpoint.proxyOnError) return undefined;
-      sendGatewayError(ctx.res, 500, GatewayMessages.internal);
+      // an answer over a limit is the tenant's to fix: the message names the limit
+      const message = err instanceof VirtualAnswerTooLarge ? err.message : GatewayMessages.internal;
+      sendGatewayError(ctx.res, 500, message);
       return DONE;
     });
   };
 }
 
-async function run(ctx: RequestContext, endpoint: VirtualEndpoint, saveMeta: (meta: unknown) => Promise<void>): Promise<typeof DONE> {
+async function run(
+  ctx: RequestContext,
+  endpoint: VirtualEndpoint,
+  saveMeta: (meta: string | null | undefined) => Promise<void>,
+): Promise<typeof DONE> {
   const body = await ctx.readBody();
   const request = {
     Method: ctx.req.method ?? 'GET',
@@ -50,31 +49,43 @@ async function run(ctx: RequestContext, endpoint: VirtualEndpoint, saveMeta: (me
   };
   const session = endpoint.useSession ? (ctx.session ?? {}) : {};
   const config = { config_data: ctx.api.definition.config_data ?? {} };
-  const answer = (await endpoint.pool.call(endpoint.program, [request, session, config])) as VirtualAnswer | undefined;
-  const response = answer?.Response;
-  if (!response || typeof response !== 'object') throw new Error('the function did not return TykJsResponse(...)');
-  await saveMeta(answer.SessionMeta);
-  const text = typeof response.Body === 'string' ? response.Body : response.Body === undefined ? '' : JSON.stringify(response.Body);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.Headers ?? {})) if (/^[!#$%&'*+.^`|~\w-]+$/.test(name)) headers[name] = String(value).replace(/[\r\n]/g, ' ');
-  const code = Number(response.Code);
-  ctx.res.writeHead(Number.isInteger(code) && code >= 200 && code <= 599 ? code : 200, { ...headers, ...ctx.responseHeaders, 'content-length': String(Buffer.byteLength(text)) });
-  ctx.res.end(ctx.req.method === 'HEAD' ? undefined : text);
+  const args = [request, session, config];
+  const answer = await endpoint.pool.answer(endpoint.program, args, endpoint.useSession);
+  await saveMeta(answer.sessionMeta);
+  // no prototype: a header named __proto__ stays a header
+  const headers = Object.create(null) as Record<string, string>;
+  for (let i = 0; i < answer.headers.length; i += 2) headers[answer.headers[i]] = answer.headers[i + 1];
+  const code = answer.code;
+  const status = Number.isInteger(code) && code >= 200 && code <= 599 ? code : 200;
+  const length = String(Buffer.byteLength(answer.body));
+  ctx.res.writeHead(status, { ...headers, ...ctx.responseHeaders, 'content-length': length });
+  ctx.res.end(ctx.req.method === 'HEAD' ? undefined : answer.body);
   return DONE;
 }
 
 /**
- * Only a key from the key store (not an `auth_check` plugin's session), only an object of at
- * most MAX_SESSION_META_CHARS as JSON, only when it changed. A failed write is logged; the function's answer is still sent.
+ * Only a key from the key store (not an `auth_check` plugin's session), only an object within
+ * the session metadata limit as JSON (measured in the isolate), only when it changed. A failed
+ * write is logged; the function's answer is still sent.
  */
-async function saveSessionMeta(ctx: RequestContext, endpoint: VirtualEndpoint, meta: unknown, call: Call, logger: LoggerInstance): Promise<void> {
+async function saveSessionMeta(
+  ctx: RequestContext,
+  endpoint: VirtualEndpoint,
+  json: string | null | undefined,
+  call: Call,
+  logger: LoggerInstance,
+): Promise<void> {
   if (!endpoint.useSession || !ctx.keyHash || ctx.sessionFromPlugin || !ctx.session) return;
-  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return;
-  if (isDeepStrictEqual(meta, ctx.session.meta_data ?? {})) return;
-  if (JSON.stringify(meta).length > MAX_SESSION_META_CHARS) {
-    logger.warn(`API ${ctx.api.definition.api_id}: a virtual endpoint returned session metadata over ${MAX_SESSION_META_CHARS} characters; not saved`);
+  if (json === undefined) return;
+  if (json === null) {
+    const limit = endpoint.pool.answerLimits.maxSessionMetaChars;
+    const api = ctx.api.definition.api_id;
+    logger.warn(`API ${api}: a virtual endpoint returned session metadata over ${limit} characters; not saved`);
     return;
   }
+  const meta = JSON.parse(json) as unknown;
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return;
+  if (isDeepStrictEqual(meta, ctx.session.meta_data ?? {})) return;
   try {
     await call('keys.updateMeta', { key_hash: ctx.keyHash, meta_data: meta as Record<string, unknown> });
     ctx.session = { ...ctx.session, meta_data: meta };

@@ -1,11 +1,13 @@
 import ivm from 'isolated-vm';
+import { MEASURE_ANSWER, readAnswer, type AnswerLimits, type VirtualAnswer } from './bounded-answer';
 import { outboundCall, type OutboundLimits } from './outbound-call';
 
-/** What one API's tenant code may use: memory, time per call, and its HTTP helper's budget. */
+/** What one API's tenant code may use: memory, time per call, its HTTP helper's budget and answer's size. */
 export interface IsolateLimits {
   memoryMb: number;
   timeoutMs: number;
   outbound: OutboundLimits;
+  answer: AnswerLimits;
 }
 
 /**
@@ -43,21 +45,35 @@ export class IsolatePool {
     private readonly log: (text: string) => void,
   ) {}
 
-  /** Calls the program's function with JSON-copied arguments; resolves to its JSON-copied result. */
-  async call(program: VirtualProgram, args: unknown[]): Promise<unknown> {
+  /**
+   * Calls the program's function with JSON-copied arguments; resolves to its answer, measured
+   * inside the isolate before anything is copied out (see bounded-answer.ts). An answer over
+   * a limit rejects with VirtualAnswerTooLarge.
+   */
+  async answer(program: VirtualProgram, args: unknown[], withSession: boolean): Promise<VirtualAnswer> {
     const context = await this.contextFor(program);
     const budget = { calls: 0, bytes: 0 };
     // Given to this call only (calls of one isolate run one at a time): each has its own budget.
     const http = new ivm.Reference((request: string) => outboundCall(request, this.limits.outbound, budget));
-    const result = await context.evalClosure(
+    const limits = { ...this.limits.answer, withSession };
+    const result: unknown = await context.evalClosure(
       `globalThis.__gw_http = $1;
        const fn = globalThis[${JSON.stringify(program.functionName)}];
        if (typeof fn !== 'function') throw new Error('the function is not defined');
-       return JSON.stringify(fn(...$0.map((arg) => JSON.parse(arg))));`,
-      [new ivm.ExternalCopy(args.map((arg) => JSON.stringify(arg ?? null))).copyInto(), http],
+       const answer = fn(...$0.map((arg) => JSON.parse(arg)));
+       ${MEASURE_ANSWER}`,
+      [
+        new ivm.ExternalCopy(args.map((arg) => JSON.stringify(arg ?? null))).copyInto(),
+        http,
+        new ivm.ExternalCopy(limits).copyInto(),
+      ],
       { result: { copy: true }, timeout: this.limits.timeoutMs },
     );
-    return typeof result === 'string' ? JSON.parse(result) : undefined;
+    return readAnswer(result, this.limits.answer);
+  }
+
+  get answerLimits(): AnswerLimits {
+    return this.limits.answer;
   }
 
   dispose(): void {

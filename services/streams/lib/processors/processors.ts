@@ -5,7 +5,7 @@ import { copyMessage, type StreamMessage } from '../message';
 import { outboundCall, type OutboundPolicy } from '../outbound';
 import type { RateLimits } from '../rate-limits';
 import type { ConnectorCounters } from '../stats';
-import { checkMessage, mapMessage, mapOnto } from './mapping';
+import { checkMessage, mapMessage, mapOnto, type MappingSite } from './mapping';
 
 /**
  * Processors follow Bento's error model: a processor that fails on a message flags it
@@ -13,21 +13,25 @@ import { checkMessage, mapMessage, mapOnto } from './mapping';
  * counted. Only a mapping that deletes the message removes it.
  */
 function flag(message: StreamMessage, error: string, counters: ConnectorCounters): StreamMessage {
-  counters.errors++;
+  counters.failed(error);
   return { ...message, error };
 }
 
 export class MappingProcessor implements Processor {
+  private readonly counters: ConnectorCounters;
+
   constructor(
     private readonly mapping: Mapping,
-    private readonly counters: ConnectorCounters,
-  ) {}
+    private readonly site: MappingSite,
+  ) {
+    this.counters = site.counters;
+  }
 
   async process(messages: StreamMessage[]): Promise<StreamMessage[]> {
     const out: StreamMessage[] = [];
     for (const message of messages) {
       this.counters.received++;
-      const result = mapMessage(this.mapping, message);
+      const result = await mapMessage(this.site, this.mapping, message);
       if (result.kind === 'deleted') continue;
       out.push(result.kind === 'error' ? flag(message, result.error, this.counters) : result.message);
       this.counters.sent++;
@@ -88,12 +92,16 @@ export class HttpProcessor implements Processor {
  * no result_map). A request_map that deletes the copy skips the branch for that message.
  */
 export class BranchProcessor implements Processor {
+  private readonly counters: ConnectorCounters;
+
   constructor(
     private readonly requestMap: Mapping | undefined,
     private readonly processors: Processor[],
     private readonly resultMap: Mapping | undefined,
-    private readonly counters: ConnectorCounters,
-  ) {}
+    private readonly site: MappingSite,
+  ) {
+    this.counters = site.counters;
+  }
 
   async process(messages: StreamMessage[]): Promise<StreamMessage[]> {
     return Promise.all(messages.map((message) => this.one(message)));
@@ -103,7 +111,7 @@ export class BranchProcessor implements Processor {
     this.counters.received++;
     let branch: StreamMessage = copyMessage(original);
     if (this.requestMap) {
-      const mapped = mapMessage(this.requestMap, original);
+      const mapped = await mapMessage(this.site, this.requestMap, original);
       if (mapped.kind === 'deleted') return original;
       if (mapped.kind === 'error') return flag(original, mapped.error, this.counters);
       branch = mapped.message;
@@ -115,7 +123,7 @@ export class BranchProcessor implements Processor {
     if (result.error) return flag(original, result.error, this.counters);
     this.counters.sent++;
     if (!this.resultMap) return original;
-    const merged = mapOnto(this.resultMap, result, original);
+    const merged = await mapOnto(this.site, this.resultMap, result, original);
     if (merged.kind === 'message') return merged.message;
     return merged.kind === 'error' ? flag(original, merged.error, this.counters) : original;
   }
@@ -133,10 +141,14 @@ export interface SwitchCase {
  * case's, and so on. A check that fails flags the message and counts as false.
  */
 export class SwitchProcessor implements Processor {
+  private readonly counters: ConnectorCounters;
+
   constructor(
     private readonly cases: SwitchCase[],
-    private readonly counters: ConnectorCounters,
-  ) {}
+    private readonly site: MappingSite,
+  ) {
+    this.counters = site.counters;
+  }
 
   async process(messages: StreamMessage[]): Promise<StreamMessage[]> {
     const out: StreamMessage[] = [];
@@ -150,7 +162,7 @@ export class SwitchProcessor implements Processor {
     let running = false;
     for (const c of this.cases) {
       if (!running) {
-        const matched = c.check ? checkMessage(c.check, current[0]) : true;
+        const matched = c.check ? await checkMessage(this.site, c.check, current[0]) : true;
         if (typeof matched === 'string') {
           current = [flag(current[0], matched, this.counters)];
           continue;

@@ -102,17 +102,116 @@ describe('streams: Bloblang runtime', () => {
       assert.match(errorOf(nesting, { content: '{}' }, { limits: { maxValueNodes: 10_000 } }), /exceeds the limit of 10000 elements/);
     });
 
+    // the time budget is lifted here: these check the step budget, which a slow machine must reach too
+    const noTimeBudget = { maxMillis: 60_000 };
+
     it('nested loops over generated arrays stop at the step budget', () => {
-      const message = errorOf('root = range(0, 100000).map_each(i -> range(0, 100000).length())', { content: '{}' });
+      const nested = 'root = range(0, 100000).map_each(i -> range(0, 100000).length())';
+      const message = errorOf(nested, { content: '{}' }, { limits: noTimeBudget });
       assert.equal(message, 'mapping exceeded its budget of 10000000 steps');
     });
 
     it('fan-out recursion (each call applying twice) stops at the step budget', () => {
       const mapping = 'map twice {\n  root = if this > 0 { [(this - 1).apply("twice"), (this - 1).apply("twice")] } else { 0 }\n}\nroot = this.n.apply("twice")';
-      assert.equal(errorOf(mapping, { content: '{"n":60}' }, { limits: { maxSteps: 100_000 } }), 'mapping exceeded its budget of 100000 steps');
+      const limits = { maxSteps: 100_000, ...noTimeBudget };
+      assert.equal(errorOf(mapping, { content: '{"n":60}' }, { limits }), 'mapping exceeded its budget of 100000 steps');
       const small = execute(compile(mapping), { content: '{"n":2}' });
       assert.ok(small.kind === 'message');
       assert.equal(small.message.content.toString(), '[[0,0],[0,0]]');
+    });
+
+    describe('the time budget: no message holds the thread the node shares for long', () => {
+      const timed = (text: string, message: MappingMessage, options?: MappingOptions) => {
+        const started = performance.now();
+        const outcome = execute(compile(text), message, options);
+        return { outcome, ms: performance.now() - started };
+      };
+      const cutOff = (outcome: ReturnType<typeof execute>, millis: number) => {
+        assert.equal(outcome.kind, 'error');
+        if (outcome.kind !== 'error') return;
+        assert.equal(outcome.error.message, `mapping exceeded its time budget of ${millis} ms`);
+        assert.equal(outcome.error.limit, true);
+      };
+      const reversed = Array.from({ length: 1_000_000 }, (_, i) => 1_000_000 - i);
+
+      it('cuts off a map_each over a generated array of 900,000 items at 50 ms by default', () => {
+        const { outcome, ms } = timed('root = range(0, 900000).map_each(x -> x * 2)', { content: '{}' });
+        cutOff(outcome, 50);
+        assert.ok(ms < 250, `took ${ms} ms`);
+      });
+
+      it('cuts off a sort of a million items, with or without a comparison', () => {
+        const sorts = ['root = this.sort()', 'root = this.sort(left > right)', 'root = this.sort_by(x -> 0 - x)'];
+        for (const mapping of sorts) {
+          const { outcome, ms } = timed(mapping, { content: reversed }, { limits: { maxMillis: 20 } });
+          cutOff(outcome, 20);
+          assert.ok(ms < 200, `${mapping} took ${ms} ms`);
+        }
+      });
+
+      it('cuts off copies and serialisation of a large document, and huge strings', () => {
+        const mappings = [
+          'root = this',
+          'root.a = this\nroot.b = this',
+          'root = this.format_json()',
+          'root = "x".repeat(1000000).split("")',
+        ];
+        for (const mapping of mappings) {
+          const { outcome, ms } = timed(mapping, { content: reversed }, { limits: { maxMillis: 20 } });
+          cutOff(outcome, 20);
+          assert.ok(ms < 200, `${mapping} took ${ms} ms`);
+        }
+      });
+
+      it('a catch() or an or() cannot swallow the cut-off', () => {
+        const mapping = 'root = range(0, 900000).map_each(x -> x * 2).catch([]).or([])';
+        const { outcome } = timed(mapping, { content: '{}' });
+        cutOff(outcome, 50);
+      });
+
+      it('cuts off an interpolation and a check alike', () => {
+        const interpolation = parseInterpolation('${! range(0, 900000).map_each(x -> x * 2).length() }');
+        assert.ok(!(interpolation instanceof MappingSyntaxError));
+        const text = interpolate(interpolation, { content: '{}' });
+        assert.ok(text instanceof MappingError);
+        assert.equal(text.message, 'mapping exceeded its time budget of 50 ms');
+        const query = compile('root = range(0, 900000).map_each(x -> x * 2).length() > 0');
+        const checked = check(query, { content: '{}' });
+        assert.ok(checked instanceof MappingError);
+        assert.equal(checked.message, 'mapping exceeded its time budget of 50 ms');
+      });
+
+      it('bounds what one builtin does natively: pattern input, YAML, split, reverse, replace_all', () => {
+        const patternLimit = /input of 8000000 characters exceeds the limit of 262144$/;
+        const cases: Array<[string, RegExp]> = [
+          ['root = "ab".repeat(4000000).re_replace_all("a", "c")', patternLimit],
+          ['root = "ab".repeat(4000000).re_match("b[a-z]*a$")', patternLimit],
+          ['root = "- 1\\n".repeat(300000).parse_yaml()', /YAML of 1200000 characters exceeds the limit/],
+          ['root = range(0, 5000).format_yaml()', /more than 2048 elements can not be written as YAML$/],
+          ['root = "ab ".repeat(2000000).split(" ")', /time budget of 50 ms$/],
+          ['root = "a".repeat(8000000).reverse()', /time budget of 50 ms$/],
+          ['root = "ab".repeat(8000000).replace_all("a", "c")', /time budget of 50 ms$/],
+          ['root = "ab".repeat(100000).re_find_all("a")', /time budget of 50 ms$/],
+        ];
+        for (const [mapping, expected] of cases) {
+          const { outcome, ms } = timed(mapping, { content: '{}' });
+          assert.equal(outcome.kind, 'error', mapping);
+          if (outcome.kind === 'error') assert.match(outcome.error.message, expected, mapping);
+          assert.ok(ms < 250, `${mapping} took ${ms} ms`);
+        }
+      });
+
+      it('leaves ordinary mappings alone', () => {
+        const { outcome } = timed('root = this.map_each(x -> x * 2).sort()', { content: [3, 1, 2] });
+        assert.ok(outcome.kind === 'message');
+        assert.equal(outcome.message.content.toString(), '[2,4,6]');
+        const lines = ['root.s = "a--b----c".split("--")', 'root.r = "abc".reverse()'];
+        lines.push('root.y = "1".parse_yaml()');
+        const text = lines.join('\n');
+        const small = timed(text, { content: '{}' }).outcome;
+        assert.ok(small.kind === 'message');
+        assert.equal(small.message.content.toString(), '{"r":"cba","s":["a","b","","c"],"y":1}');
+      });
     });
 
     it('recursion depth is bounded and configurable', () => {
