@@ -25,7 +25,8 @@ export interface AnalyticsBatch {
  * Where each field of a record sits among its RECORD_WIDTH values. String fields hold an index
  * into `strings`; `request_time` is ms after the batch's `since` (negative for a request that
  * arrived before the first record's, and finished after it); latencies are whole microseconds;
- * `track_path` and `refused_before_auth` are 0 or 1; `tags` is the index of the tags as a JSON array, or of '' when there
+ * `track_path` and `refused_before_auth` are 0 or 1;
+ * `tags` is the index of the tags as a JSON array, or of '' when there
  * are none.
  */
 export const COLUMN = {

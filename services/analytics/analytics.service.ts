@@ -16,7 +16,8 @@ function checkIngest(params: AnalyticsIngestParams): void {
 /**
  * Analytics built into gw (no separate pump): gateway nodes send batches of records
  * (`analytics.ingest`), this service stores them raw (expired per API) and as hourly aggregates
- * (both removed past GW_ANALYTICS_RETENTION), and answers the dashboard's activity views (`analytics.activity`).
+ * (both removed past GW_ANALYTICS_RETENTION), and answers the dashboard's activity views
+ * (`analytics.activity`).
  */
 export function analyticsService(runtime: Runtime): ServiceSchema {
   let store: AnalyticsStore;

@@ -31,7 +31,8 @@ for (const store of STORE_VARIANTS) {
     let keyHash: string;
     const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
       http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
-    const gateway = (path: string, headers: Record<string, string> = {}) => http(`${node.gatewayUrl}${path}`, { headers });
+    const gateway = (path: string, headers: Record<string, string> = {}) =>
+      http(`${node.gatewayUrl}${path}`, { headers });
     /** The API's hits as the organisation's per-API activity shows them. */
     const hitsOf = async () => {
       const res = await dashboard(`/activity/apis/${today()}?p=0`);
@@ -41,7 +42,8 @@ for (const store of STORE_VARIANTS) {
     const endpoints = async (path: string) => {
       const res = await dashboard(path);
       assert.equal(res.status, 200, res.text);
-      return (res.json.data as AnalyticsRecord[]).map((r) => ({ path: r.id.path, url: r.id.url, hits: r.hits, error: r.error }));
+      const records = res.json.data as AnalyticsRecord[];
+      return records.map((r) => ({ path: r.id.path, url: r.id.url, hits: r.hits, error: r.error }));
     };
 
     before(async function () {
@@ -56,13 +58,15 @@ for (const store of STORE_VARIANTS) {
         analyticsPathsPerApiHour: PATHS_PER_API_HOUR,
       });
       tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Bounds');
-      const api = await dashboard('/apis', { method: 'POST', body: keylessApi('Guarded', '/guarded', upstream.url, { use_keyless: false }) });
+      const definition = keylessApi('Guarded', '/guarded', upstream.url, { use_keyless: false });
+      const api = await dashboard('/apis', { method: 'POST', body: definition });
       assert.equal(api.status, 200, api.text);
       apiId = api.json.ID;
       // Probes answered 404 (not served yet) belong to no API and are not recorded; the 401 is.
       await eventually(async () => assert.equal((await gateway('/guarded/ready')).status, 401), 5000);
       const access_rights = { [apiId]: { api_id: apiId, versions: ['Default'] } };
-      const created = await dashboard('/keys', { method: 'POST', body: { alias: 'k', rate: 1000, per: 1, expires: 0, quota_max: -1, access_rights } });
+      const session = { alias: 'k', rate: 1000, per: 1, expires: 0, quota_max: -1, access_rights };
+      const created = await dashboard('/keys', { method: 'POST', body: session });
       assert.equal(created.status, 200, created.text);
       ({ key_id: key, key_hash: keyHash } = created.json);
     });
@@ -87,14 +91,15 @@ for (const store of STORE_VARIANTS) {
       const errors = await dashboard(`/activity/errors/${today()}?api_id=${apiId}`);
       const byCode = Object.fromEntries(errors.json.data.map((r: AnalyticsRecord) => [r.id.code, r.hits]));
       assert.deepEqual(byCode, { 401: 1, 403: 200 });
-      const rows = await node.runtime.database()('analytics_hourly').where({ api_id: apiId }).count({ n: '*' });
+      const rows = await node.runtime.database()('analytics_hourly').where('api_id', apiId).count({ n: '*' });
       assert.equal(Number(rows[0].n), 2, 'one row per response code, none per path');
     });
 
-    it(`gives the first ${PATHS_PER_API_HOUR} paths of an hour rows of their own and counts the others as (other)`, async () => {
+    it(`gives the first ${PATHS_PER_API_HOUR} paths of an hour rows, others count as (other)`, async () => {
       const before = await hitsOf();
-      for (let i = 1; i <= 8; i++) assert.equal((await gateway(`/guarded/p${i}`, { authorization: key })).status, 200);
-      assert.equal((await gateway('/guarded/p1', { authorization: key })).status, 200);
+      const authorised = { authorization: key };
+      for (let i = 1; i <= 8; i++) assert.equal((await gateway(`/guarded/p${i}`, authorised)).status, 200);
+      assert.equal((await gateway('/guarded/p1', authorised)).status, 200);
       await eventually(async () => assert.equal(await hitsOf(), before + 9), 10_000);
 
       const ok = { error: 0 };
@@ -106,7 +111,8 @@ for (const store of STORE_VARIANTS) {
       const ofKey = await endpoints(`/activity/keys/endpoint/${keyHash}/${today()}?p=0`);
       assert.deepEqual(ofKey, expected);
       const all = await endpoints(`/activity/endpoints/${today()}?api_id=${apiId}&p=0`);
-      assert.deepEqual(all.map((r) => r.path).sort(), ['(other)', '(unauthenticated)', '/p1', '/p2', '/p3', '/p4', '/p5']);
+      const paths = all.map((r) => r.path).sort();
+      assert.deepEqual(paths, ['(other)', '(unauthenticated)', '/p1', '/p2', '/p3', '/p4', '/p5']);
     });
   });
 }

@@ -123,27 +123,30 @@ for (const variant of STORE_VARIANTS) {
     describe('bounds', () => {
       const DAY = 24 * HOUR;
       /** The endpoints of org1's API a1 in [from, to), as the dashboard's endpoint view reads them. */
-      const endpoints = async (from: number, to: number, extra: Partial<AnalyticsActivityParams> = {}) => {
-        const params: AnalyticsActivityParams = { org_id: 'org1', group: 'endpoint', from, to, page: 0, api_id: 'a1', ...extra };
+      const endpoints = async (from: number, to: number) => {
+        const params: AnalyticsActivityParams = { org_id: 'org1', api_id: 'a1', group: 'endpoint', from, to };
         const { data } = await queryActivity(db, params, 10);
         return data.map((row) => [row.id.path, row.hits]);
       };
 
-      it('counts requests refused before authentication for one path, outside the limit of paths', async () => {
+      it('counts requests refused before authentication for one path, outside the limit', async () => {
         store = new AnalyticsStore(db, { pathsPerApiHour: 2 });
-        const anonymous = Array.from({ length: 50 }, (_, i) => record({ path: `/random-${i}`, key_hash: '', response_code: 403, refused_before_auth: true }));
+        const refused = { key_hash: '', response_code: 403, refused_before_auth: true };
+        const anonymous = Array.from({ length: 50 }, (_, i) => record({ path: `/random-${i}`, ...refused }));
         await ingest([...anonymous, record({ path: '/a' }), record({ path: '/b' })]);
         assert.deepEqual(await endpoints(at - HOUR, at + HOUR), [
           ['(unauthenticated)', 50],
           ['/a', 1],
           ['/b', 1],
         ]);
-        assert.equal((await store.rawRecords('org1', 'a1')).filter((one) => one.refused_before_auth).length, 50);
+        const raw = await store.rawRecords('org1', 'a1');
+        assert.equal(raw.filter((one) => one.refused_before_auth).length, 50);
       });
 
-      it('folds the paths past the limit of an API and hour into (other), for batches stored at once and by another store', async () => {
+      it('folds paths past the limit of an API and hour into (other), concurrent batches too', async () => {
         store = new AnalyticsStore(db, { pathsPerApiHour: 3 });
-        const paths = (names: string[], extra: Partial<AnalyticsRecordIn> = {}) => names.map((path) => record({ path, ...extra }));
+        const paths = (names: string[], extra: Partial<AnalyticsRecordIn> = {}) =>
+          names.map((path) => record({ path, ...extra }));
         await Promise.all([ingest(paths(['/1', '/2', '/3'])), ingest(paths(['/4', '/5', '/6']))]);
         await ingest(paths(['/1', '/7', '/7']));
         const hour = await endpoints(at - HOUR, at + HOUR);
@@ -163,10 +166,11 @@ for (const variant of STORE_VARIANTS) {
         assert.deepEqual(await endpoints(at + HOUR - 60_000, at + 2 * HOUR), [['/9', 1]]);
       });
 
-      it('removes hourly rows and raw records older than the retention, whatever the API keeps raw records for', async () => {
+      it('removes hourly rows and raw records older than the retention, whatever the API', async () => {
         store = new AnalyticsStore(db, { retention: 24 * 3600 });
         const later = at + 3 * DAY;
-        await ingest([record({ path: '/old' }), record({ path: '/old', api_id: 'a2', expire_after: 3600 * 24 * 365 })]);
+        const keptLong = { api_id: 'a2', expire_after: 3600 * 24 * 365 };
+        await ingest([record({ path: '/old' }), record({ path: '/old', ...keptLong })]);
         await ingest([record({ path: '/new', request_time: later })]);
         await ingest([record({ path: '/recent', request_time: later - DAY + HOUR })]);
         assert.deepEqual(await store.sweep(later - 60_000), { packs: 2, hourly: 4 });
@@ -175,7 +179,8 @@ for (const variant of STORE_VARIANTS) {
           ['/new', 1],
           ['/recent', 1],
         ]);
-        const geo = await queryActivity(db, { org_id: 'org1', group: 'geo', from: at - DAY, to: later + DAY, page: 0 }, 10);
+        const period = { from: at - DAY, to: later + DAY, page: 0 };
+        const geo = await queryActivity(db, { org_id: 'org1', group: 'geo', ...period }, 10);
         assert.deepEqual(geo.data.map((row) => [row.id.iso_country, row.hits]), [['GB', 2]]);
         assert.deepEqual((await store.rawRecords('org1')).map((one) => one.path), ['/new', '/recent']);
         assert.deepEqual(await store.sweep(later - 60_000), { packs: 0, hourly: 0 });

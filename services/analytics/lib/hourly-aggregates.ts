@@ -150,7 +150,8 @@ const sameHour = (records: AnalyticsBatchReader, a: number, b: number) => {
 };
 
 const tracked = (records: AnalyticsBatchReader, index: number) => records.value(index, COLUMN.track_path) === 1;
-const refused = (records: AnalyticsBatchReader, index: number) => records.value(index, COLUMN.refused_before_auth) === 1;
+const refused = (records: AnalyticsBatchReader, index: number) =>
+  records.value(index, COLUMN.refused_before_auth) === 1;
 
 /**
  * The endpoint a record counts for: paths of untracked endpoints are kept as '', and a request
@@ -158,17 +159,27 @@ const refused = (records: AnalyticsBatchReader, index: number) => records.value(
  */
 function endpointOf(records: AnalyticsBatchReader, index: number): { path: string; method: string } {
   if (!tracked(records, index)) return { path: '', method: '' };
-  const path = refused(records, index) ? UNAUTHENTICATED_PATH : records.text(index, COLUMN.path).slice(0, MAX_PATH);
-  return { path, method: records.text(index, COLUMN.method) };
+  const method = records.text(index, COLUMN.method);
+  if (refused(records, index)) return { path: UNAUTHENTICATED_PATH, method };
+  return { path: records.text(index, COLUMN.path).slice(0, MAX_PATH), method };
 }
 
 /** The columns of an `analytics_hourly` row that name it (its id is their hash). */
-type HourlyName = Pick<HourlyDelta, 'org_id' | 'api_id' | 'key_hash' | 'oauth_client_id' | 'path' | 'method' | 'code' | 'hour_start'>;
+type HourlyName = Pick<HourlyDelta, (typeof HOURLY_NAME)[number]>;
+const HOURLY_NAME = [
+  'org_id',
+  'api_id',
+  'key_hash',
+  'oauth_client_id',
+  'path',
+  'method',
+  'code',
+  'hour_start',
+] as const;
 
-/** What the id of an `analytics_hourly` row hashes: the columns that name it. */
+/** What the id of an `analytics_hourly` row hashes: the columns that name it, in HOURLY_NAME order. */
 function hourlyIdText(row: HourlyName): string {
-  const { org_id, api_id, key_hash, oauth_client_id, path, method, code, hour_start } = row;
-  return `${org_id}\u0000${api_id}\u0000${key_hash}\u0000${oauth_client_id}\u0000${path}\u0000${method}\u0000${code}\u0000${hour_start}`;
+  return HOURLY_NAME.map((column) => row[column]).join('\u0000');
 }
 
 /** The stored id of an `analytics_hourly` row: the same whichever batch adds to it. */
@@ -204,17 +215,25 @@ export function foldHourly(batch: AnalyticsBatch): Map<string, HourlyDelta> {
   return fold<HourlyDelta>(batch, {
     groupOf(records, i) {
       const value = (column: number) => records.value(i, column);
-      const hour = hourOf(records.requestTime(i));
-      return `${value(COLUMN.org_id)}\u0000${value(COLUMN.api_id)}\u0000${value(COLUMN.key_hash)}\u0000${value(COLUMN.oauth_client_id)}\u0000${endpointGroup(records, i)}\u0000${value(COLUMN.response_code)}\u0000${hour}`;
+      const org = `${value(COLUMN.org_id)}\u0000${value(COLUMN.api_id)}`;
+      const caller = `${value(COLUMN.key_hash)}\u0000${value(COLUMN.oauth_client_id)}`;
+      const answer = `${endpointGroup(records, i)}\u0000${value(COLUMN.response_code)}`;
+      return `${org}\u0000${caller}\u0000${answer}\u0000${hourOf(records.requestTime(i))}`;
     },
     idOf(records, i) {
       const text = (column: number) => records.text(i, column);
-      const [org_id, api_id, key_hash, oauth_client_id] = [text(COLUMN.org_id), text(COLUMN.api_id), text(COLUMN.key_hash), text(COLUMN.oauth_client_id)];
-      const code = records.value(i, COLUMN.response_code);
-      const hour_start = hourOf(records.requestTime(i));
-      return hourlyIdText({ org_id, api_id, key_hash, oauth_client_id, ...endpointOf(records, i), code, hour_start });
+      return hourlyIdText({
+        org_id: text(COLUMN.org_id),
+        api_id: text(COLUMN.api_id),
+        key_hash: text(COLUMN.key_hash),
+        oauth_client_id: text(COLUMN.oauth_client_id),
+        ...endpointOf(records, i),
+        code: records.value(i, COLUMN.response_code),
+        hour_start: hourOf(records.requestTime(i)),
+      });
     },
-    sameGroup: (records, a, b) => sameValues(records, a, b, HOURLY_GROUP) && sameEndpoint(records, a, b) && sameHour(records, a, b),
+    sameGroup: (records, a, b) =>
+      sameValues(records, a, b, HOURLY_GROUP) && sameEndpoint(records, a, b) && sameHour(records, a, b),
     rowOf: (records, i, id) => ({
       id,
       org_id: records.text(i, COLUMN.org_id),

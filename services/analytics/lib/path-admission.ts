@@ -3,7 +3,7 @@ import { OTHER_PATHS, UNAUTHENTICATED_PATH } from '../../../contracts/analytics/
 import { hourlyId, merge, type HourlyDelta } from './hourly-aggregates';
 
 const HOUR = 3_600_000;
-/** Hours before the newest one seen whose path sets are kept; a late batch of an older hour reads its set again. */
+/** Hours before the newest seen whose path sets are kept; a late batch of an older one reads it again. */
 const HOURS_KEPT = 2;
 
 /** The paths one API has hourly rows for in one hour. */
@@ -37,7 +37,7 @@ export class PathAdmission {
     private readonly limit: number,
   ) {}
 
-  /** The rows of a batch with the paths past the limit folded into OTHER_PATHS (rows that then coincide merged). */
+  /** The rows of a batch, paths past the limit folded into OTHER_PATHS (rows that then coincide merged). */
   async admit(rows: HourlyDelta[]): Promise<HourlyDelta[]> {
     if (this.limit <= 0) return rows;
     const sets = await this.pathSetsOf(rows);
@@ -92,7 +92,8 @@ export class PathAdmission {
     this.known.set(key, set);
     if (set.hour <= this.newestHour) return;
     this.newestHour = set.hour;
-    for (const [name, kept] of this.known) if (kept.hour < this.newestHour - HOURS_KEPT * HOUR) this.known.delete(name);
+    const oldest = this.newestHour - HOURS_KEPT * HOUR;
+    for (const [name, kept] of this.known) if (kept.hour < oldest) this.known.delete(name);
   }
 }
 

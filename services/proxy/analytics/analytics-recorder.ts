@@ -182,7 +182,8 @@ export class AnalyticsRecorder {
     record.tags = tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags);
     record.track_path = trackPath;
     record.expire_after = tracking.expireAfter;
-    record.refused_before_auth = tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;
+    record.refused_before_auth =
+      tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;
     return record;
   }
 

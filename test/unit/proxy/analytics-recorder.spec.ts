@@ -246,10 +246,11 @@ describe('proxy: AnalyticsRecorder', () => {
 
 describe('proxy: analytics records of requests refused before authentication', () => {
   /** Whether the record of a request answered `status` says it was refused before authentication. */
-  const refusedBeforeAuth = async (status: number, extra: Record<string, unknown>, pastAuthentication: boolean) => {
+  const refusedBeforeAuth = async (status: number, extra: object, pastAuthentication: boolean) => {
     const batches: AnalyticsRecordIn[][] = [];
     const send = async (batch: AnalyticsBatch) => batches.push(recordsOf(batch));
-    const recorder = new AnalyticsRecorder({ send, logger: {} as LoggerInstance, flushIntervalMs: 60_000, bufferSize: 10 });
+    const logger = {} as LoggerInstance;
+    const recorder = new AnalyticsRecorder({ send, logger, flushIntervalMs: 60_000, bufferSize: 10 });
     const one = request('/random', status);
     (one.ctx.api as { definition: unknown }).definition = { ...definition, ...extra };
     Object.assign(one.ctx, { session: undefined, keyHash: undefined, pastAuthentication });
@@ -259,7 +260,7 @@ describe('proxy: analytics records of requests refused before authentication', (
     return batches[0][0].refused_before_auth;
   };
 
-  it('marks an error answered before authentication let the request through, on an API that authenticates', async () => {
+  it('marks an error answered before authentication let the request through, on a keyed API', async () => {
     assert.equal(await refusedBeforeAuth(401, {}, false), true);
     assert.equal(await refusedBeforeAuth(403, {}, false), true);
     assert.equal(await refusedBeforeAuth(404, {}, false), true);
