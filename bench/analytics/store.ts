@@ -43,6 +43,7 @@ function batch(start: number): AnalyticsRecordIn[] {
       tags: [],
       track_path: true,
       expire_after: 0,
+      refused_before_auth: false,
     });
   }
   return records;

@@ -35,7 +35,24 @@ export interface AnalyticsRecordIn {
   track_path: boolean;
   /** seconds the raw record is kept (the API's expire_analytics_after); 0 keeps it */
   expire_after: number;
+  /**
+   * the gateway refused the request (an error status) before authentication let it through, on
+   * an API that authenticates: the hourly aggregates count such requests per API, not per path
+   */
+  refused_before_auth: boolean;
 }
+
+/**
+ * The `path` the hourly aggregates give every request the gateway refused before authentication
+ * let it through (refused_before_auth): anonymous traffic is counted per API, not per path.
+ */
+export const UNAUTHENTICATED_PATH = '(unauthenticated)';
+
+/**
+ * The `path` of requests on paths past an API's distinct paths in an hour
+ * (GW_ANALYTICS_PATHS_PER_API_HOUR): counted together, so no client can add a row per path.
+ */
+export const OTHER_PATHS = '(other)';
 
 /** A dashboard analytics record (SPEC.md "Analytics record"): one group of requests. */
 export interface AnalyticsRecord {

@@ -25,7 +25,8 @@ export interface AnalyticsBatch {
  * Where each field of a record sits among its RECORD_WIDTH values. String fields hold an index
  * into `strings`; `request_time` is ms after the batch's `since` (negative for a request that
  * arrived before the first record's, and finished after it); latencies are whole microseconds;
- * `track_path` is 0 or 1; `tags` is the index of the tags as a JSON array, or of '' when there
+ * `track_path` and `refused_before_auth` are 0 or 1;
+ * `tags` is the index of the tags as a JSON array, or of '' when there
  * are none.
  */
 export const COLUMN = {
@@ -48,9 +49,10 @@ export const COLUMN = {
   upstream_latency_us: 16,
   track_path: 17,
   expire_after: 18,
+  refused_before_auth: 19,
 } as const;
 
-export const RECORD_WIDTH = 19;
+export const RECORD_WIDTH = 20;
 
 /** Value arrays a builder keeps for its next batches (recycle()): the one in flight, and a slow store's few more. */
 const MAX_SPARES = 4;
@@ -110,6 +112,7 @@ export class AnalyticsBatchBuilder {
     values[at++] = Math.round(record.upstream_latency * 1000);
     values[at++] = record.track_path ? 1 : 0;
     values[at++] = record.expire_after;
+    values[at++] = record.refused_before_auth ? 1 : 0;
     this.used = at;
     this.size += 1;
   }
@@ -216,6 +219,7 @@ export class AnalyticsBatchReader {
       tags: tags === '' ? [] : (JSON.parse(tags) as string[]),
       track_path: this.value(index, COLUMN.track_path) === 1,
       expire_after: this.value(index, COLUMN.expire_after),
+      refused_before_auth: this.value(index, COLUMN.refused_before_auth) === 1,
     };
   }
 }
@@ -246,6 +250,10 @@ const MAX_TEXT: Partial<Record<number, number>> = {
   [COLUMN.iso_country]: 8,
 };
 export const MAX_BATCH_RECORDS = 10_000;
+const FLAG_COLUMNS = [
+  [COLUMN.track_path, 'track_path'],
+  [COLUMN.refused_before_auth, 'refused_before_auth'],
+] as const;
 
 /**
  * What is wrong with a batch that came over the bus, or undefined when nothing is: the shape,
@@ -271,8 +279,10 @@ export function batchProblem(batch: unknown): string | undefined {
       } else if (value < 0 && column !== COLUMN.request_time) return `record ${start / RECORD_WIDTH}: column ${column} is negative`;
       else if (column === COLUMN.request_time && since! + value < 0) return `record ${start / RECORD_WIDTH}: request_time is before 1970`;
     }
-    const trackPath = values[start + COLUMN.track_path];
-    if (trackPath !== 0 && trackPath !== 1) return `record ${start / RECORD_WIDTH}: track_path is not 0 or 1`;
+    for (const [column, name] of FLAG_COLUMNS) {
+      const flag = values[start + column];
+      if (flag !== 0 && flag !== 1) return `record ${start / RECORD_WIDTH}: ${name} is not 0 or 1`;
+    }
     const tags = values[start + COLUMN.tags];
     if (!tagsChecked.has(tags)) {
       if (!isTagList(strings[tags])) return `record ${start / RECORD_WIDTH}: tags are not '' or a JSON array of strings`;

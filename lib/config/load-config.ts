@@ -69,6 +69,10 @@ export interface GwConfig {
   analyticsFlushInterval: number;
   analyticsBufferSize: number;
   analyticsSweepInterval: number;
+  /** distinct paths per API and hour in the analytics aggregates; 0: no limit */
+  analyticsPathsPerApiHour: number;
+  /** seconds analytics aggregates (and, at most, raw records) are kept; 0 keeps them */
+  analyticsRetention: number;
 }
 
 export class ConfigError extends Error {

@@ -366,7 +366,27 @@ export const OPTIONS = {
     env: 'GW_ANALYTICS_SWEEP_INTERVAL',
     default: 60,
     rule: { type: 'number', positive: true, convert: true },
-    doc: 'seconds between the analytics service\'s removals of raw records past their API\'s expire_analytics_after',
+    doc:
+      "seconds between the analytics service's removals of raw records past their API's " +
+      'expire_analytics_after and of what is older than GW_ANALYTICS_RETENTION',
+  },
+  /** @default 1000 */
+  analyticsPathsPerApiHour: {
+    env: 'GW_ANALYTICS_PATHS_PER_API_HOUR',
+    default: 1000,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc:
+      'distinct paths an API has analytics aggregates for in an hour; requests on further paths count for ' +
+      'the path (other); requests refused before authentication count for (unauthenticated); 0: no limit',
+  },
+  /** @default 31622400 (366 days) */
+  analyticsRetention: {
+    env: 'GW_ANALYTICS_RETENTION',
+    default: 366 * 24 * 3600,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc:
+      'seconds the analytics service keeps hourly aggregates and, at most, raw records ' +
+      '(an API\'s expire_analytics_after may keep its raw records less); 0 keeps them',
   },
 } satisfies Record<string, OptionDeclaration>;
 

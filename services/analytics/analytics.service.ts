@@ -16,7 +16,8 @@ function checkIngest(params: AnalyticsIngestParams): void {
 /**
  * Analytics built into gw (no separate pump): gateway nodes send batches of records
  * (`analytics.ingest`), this service stores them raw (expired per API) and as hourly aggregates
- * (kept), and answers the dashboard's activity views (`analytics.activity`).
+ * (both removed past GW_ANALYTICS_RETENTION), and answers the dashboard's activity views
+ * (`analytics.activity`).
  */
 export function analyticsService(runtime: Runtime): ServiceSchema {
   let store: AnalyticsStore;
@@ -41,7 +42,8 @@ export function analyticsService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'analytics', ANALYTICS_MIGRATIONS);
-      store = new AnalyticsStore(db);
+      const { analyticsPathsPerApiHour: pathsPerApiHour, analyticsRetention: retention } = runtime.config;
+      store = new AnalyticsStore(db, { pathsPerApiHour, retention });
       sweepTimer = setInterval(() => {
         store.sweep().catch((err: unknown) => this.logger.warn(`analytics: removing expired records failed: ${(err as Error).message}`));
       }, runtime.config.analyticsSweepInterval * 1000);

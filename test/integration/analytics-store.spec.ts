@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import type { AnalyticsRecordIn } from '../../contracts/analytics/actions';
-import { batchOf } from '../../contracts/analytics/record-batch';
+import type { AnalyticsActivityParams, AnalyticsRecordIn } from '../../contracts/analytics/actions';
+import { batchOf, RECORD_WIDTH } from '../../contracts/analytics/record-batch';
 import { openDatabase } from '../../lib/store/database';
 import { migrate } from '../../lib/store/migrate';
 import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
+import { queryActivity } from '../../services/analytics/lib/activity-query';
 import { ANALYTICS_MIGRATIONS } from '../../services/analytics/lib/migrations';
 import { STORE_VARIANTS } from '../support/stores';
 import { analyticsRecord } from '../support/analytics-record';
@@ -106,6 +107,84 @@ for (const variant of STORE_VARIANTS) {
       assert.deepEqual(row, { hits: 1, latency_min: 10 });
       await ingest([record({ latency: 3 })]);
       assert.equal((await store.rawRecords('org1', 'a1')).length, 2);
+    });
+
+    it('reads back packs stored before refused_before_auth was a column of the batch format', async () => {
+      const stored = record({ path: '/before' });
+      await ingest([stored]);
+      const [pack] = await db('analytics_records').select('id', 'records');
+      const runs = JSON.parse(pack.records);
+      assert.equal(runs.runs.length, RECORD_WIDTH);
+      runs.runs.pop();
+      await db('analytics_records').where('id', pack.id).update({ records: JSON.stringify(runs) });
+      assert.deepEqual(await store.rawRecords('org1', 'a1'), [stored]);
+    });
+
+    describe('bounds', () => {
+      const DAY = 24 * HOUR;
+      /** The endpoints of org1's API a1 in [from, to), as the dashboard's endpoint view reads them. */
+      const endpoints = async (from: number, to: number) => {
+        const params: AnalyticsActivityParams = { org_id: 'org1', api_id: 'a1', group: 'endpoint', from, to };
+        const { data } = await queryActivity(db, params, 10);
+        return data.map((row) => [row.id.path, row.hits]);
+      };
+
+      it('counts requests refused before authentication for one path, outside the limit', async () => {
+        store = new AnalyticsStore(db, { pathsPerApiHour: 2 });
+        const refused = { key_hash: '', response_code: 403, refused_before_auth: true };
+        const anonymous = Array.from({ length: 50 }, (_, i) => record({ path: `/random-${i}`, ...refused }));
+        await ingest([...anonymous, record({ path: '/a' }), record({ path: '/b' })]);
+        assert.deepEqual(await endpoints(at - HOUR, at + HOUR), [
+          ['(unauthenticated)', 50],
+          ['/a', 1],
+          ['/b', 1],
+        ]);
+        const raw = await store.rawRecords('org1', 'a1');
+        assert.equal(raw.filter((one) => one.refused_before_auth).length, 50);
+      });
+
+      it('folds paths past the limit of an API and hour into (other), concurrent batches too', async () => {
+        store = new AnalyticsStore(db, { pathsPerApiHour: 3 });
+        const paths = (names: string[], extra: Partial<AnalyticsRecordIn> = {}) =>
+          names.map((path) => record({ path, ...extra }));
+        await Promise.all([ingest(paths(['/1', '/2', '/3'])), ingest(paths(['/4', '/5', '/6']))]);
+        await ingest(paths(['/1', '/7', '/7']));
+        const hour = await endpoints(at - HOUR, at + HOUR);
+        assert.equal(hour.length, 4, JSON.stringify(hour));
+        assert.deepEqual(hour[0], ['(other)', 5]);
+        assert.equal(hour.reduce((sum, [, hits]) => sum + Number(hits), 0), 9);
+
+        // Another node (or this one after a restart) reads the paths the hour already has.
+        const other = new AnalyticsStore(db, { pathsPerApiHour: 3 });
+        const [kept] = hour.filter(([path]) => path !== '(other)');
+        await other.ingest(batchOf(paths([String(kept[0]), '/8'])));
+        assert.deepEqual((await endpoints(at - HOUR, at + HOUR)).slice(0, 1), [['(other)', 6]]);
+        assert.equal((await endpoints(at - HOUR, at + HOUR)).length, 4);
+
+        // The next hour has room again.
+        await ingest(paths(['/9'], { request_time: at + HOUR }));
+        assert.deepEqual(await endpoints(at + HOUR - 60_000, at + 2 * HOUR), [['/9', 1]]);
+      });
+
+      it('removes hourly rows and raw records older than the retention, whatever the API', async () => {
+        store = new AnalyticsStore(db, { retention: 24 * 3600 });
+        const later = at + 3 * DAY;
+        const keptLong = { api_id: 'a2', expire_after: 3600 * 24 * 365 };
+        await ingest([record({ path: '/old' }), record({ path: '/old', ...keptLong })]);
+        await ingest([record({ path: '/new', request_time: later })]);
+        await ingest([record({ path: '/recent', request_time: later - DAY + HOUR })]);
+        assert.deepEqual(await store.sweep(later - 60_000), { packs: 2, hourly: 4 });
+
+        assert.deepEqual(await endpoints(at - DAY, later + DAY), [
+          ['/new', 1],
+          ['/recent', 1],
+        ]);
+        const period = { from: at - DAY, to: later + DAY, page: 0 };
+        const geo = await queryActivity(db, { org_id: 'org1', group: 'geo', ...period }, 10);
+        assert.deepEqual(geo.data.map((row) => [row.id.iso_country, row.hits]), [['GB', 2]]);
+        assert.deepEqual((await store.rawRecords('org1')).map((one) => one.path), ['/new', '/recent']);
+        assert.deepEqual(await store.sweep(later - 60_000), { packs: 0, hourly: 0 });
+      });
     });
   });
 }

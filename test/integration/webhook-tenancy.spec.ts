@@ -117,6 +117,27 @@ describe('webhooks: template files and organisations', function () {
       assert.equal(symlinked.headers['content-type'], 'application/json');
       assert.equal(JSON.parse(symlinked.body).event, 'AuthFailure', 'the event went as JSON instead');
     });
+    it('sends the event as JSON when the template file is missing; no server path in the log', async () => {
+      const target_path = `${receiver.url}/missing-template`;
+      const template_path = 'alerts/gone.txt';
+      const hookId = await createHook(orgA, { name: 'Missing', target_path, template_path });
+      const references = [{ event_name: 'AuthFailure', hook: { id: hookId } }];
+      const hooked = await createHookedApi(orgA, 'missing-template', references);
+      await authFailure(hooked.path);
+
+      const delivery = await arrivedAt('/missing-template');
+      assert.equal(delivery.headers['content-type'], 'application/json');
+      assert.equal(JSON.parse(delivery.body).event, 'AuthFailure');
+      const log = await eventually(async () => {
+        const res = await api(orgA, `/hooks/${hookId}/deliveries`);
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.json.deliveries.length, 1);
+        return res.json.deliveries;
+      }, 5000);
+      assert.equal(log[0].status, 'delivered');
+      assert.ok(!JSON.stringify(log).includes(node.dataDir), JSON.stringify(log));
+      assert.doesNotMatch(JSON.stringify(log), /"\/|realpath|ENOENT/);
+    });
   });
 
   describe('hook references across organisations', () => {

@@ -22,6 +22,7 @@ export function analyticsRecord(extra: Partial<AnalyticsRecordIn> = {}): Analyti
     tags: [],
     track_path: true,
     expire_after: 0,
+    refused_before_auth: false,
     ...extra,
   };
 }

@@ -5,10 +5,21 @@ import { AnalyticsBatchBuilder, AnalyticsBatchReader, COLUMN, RECORD_WIDTH, reco
 import { parseJson } from '../../../lib/store/migrate';
 import { batchWriter, type BatchWriter } from './batch-writers';
 import { foldGeo, foldHourly } from './hourly-aggregates';
+import { PathAdmission } from './path-admission';
+
+const HOUR = 3_600_000;
+
+export interface AnalyticsStoreOptions {
+  /** distinct paths an API has hourly rows for in an hour (GW_ANALYTICS_PATHS_PER_API_HOUR); 0: no limit */
+  pathsPerApiHour?: number;
+  /** seconds aggregates and raw records are kept (GW_ANALYTICS_RETENTION); 0: kept */
+  retention?: number;
+}
 
 /**
- * The analytics service's tables: raw records (expired per API) and hourly aggregates (kept),
- * per (org, api, key, client, endpoint, code) and per (org, api, country).
+ * The analytics service's tables: raw records (expired per API) and hourly aggregates, per
+ * (org, api, key, client, endpoint, code) and per (org, api, country), all kept at most for the
+ * retention (GW_ANALYTICS_RETENTION).
  * Raw records are stored packed: one row per API (and expiry) per batch, holding that batch's
  * records as JSON in the batch format gateway nodes send (record-batch.ts), each column as runs
  * of equal values (StoredPack). Storing a record as a row of its own costs several microseconds
@@ -19,9 +30,16 @@ import { foldGeo, foldHourly } from './hourly-aggregates';
  */
 export class AnalyticsStore {
   private readonly write: BatchWriter;
+  private readonly admission: PathAdmission;
+  private readonly retentionMs: number;
 
-  constructor(private readonly db: Knex) {
+  constructor(
+    private readonly db: Knex,
+    options: AnalyticsStoreOptions = {},
+  ) {
     this.write = batchWriter(db);
+    this.admission = new PathAdmission(db, options.pathsPerApiHour ?? 0);
+    this.retentionMs = (options.retention ?? 0) * 1000;
   }
 
   /**
@@ -32,7 +50,7 @@ export class AnalyticsStore {
   async ingest(batch: AnalyticsBatch): Promise<number> {
     const { count } = new AnalyticsBatchReader(batch);
     if (count === 0) return 0;
-    const hourly = [...foldHourly(batch).values()];
+    const hourly = await this.admission.admit([...foldHourly(batch).values()]);
     const geo = [...foldGeo(batch).values()];
     await nextTurn();
     const packs = pack(batch);
@@ -41,9 +59,22 @@ export class AnalyticsStore {
     return count;
   }
 
-  /** Removes raw records past their expiry; answers how many packs went. */
-  async sweep(now = Date.now()): Promise<number> {
-    return this.db('analytics_records').whereNotNull('expire_at').andWhere('expire_at', '<=', now).delete();
+  /**
+   * Removes raw records past their expiry, and everything older than the retention: hourly rows
+   * whose hour ended before it, and raw records whatever their API's expiry (none outlives the
+   * aggregates). Answers how many packs and hourly rows went.
+   */
+  async sweep(now = Date.now()): Promise<{ packs: number; hourly: number }> {
+    const expired = this.db('analytics_records').whereNotNull('expire_at').andWhere('expire_at', '<=', now);
+    let packs = await expired.delete();
+    if (this.retentionMs <= 0) return { packs, hourly: 0 };
+    const cutoff = now - this.retentionMs;
+    packs += await this.db('analytics_records').where('last_request', '<', cutoff).delete();
+    let hourly = 0;
+    for (const table of ['analytics_hourly', 'analytics_hourly_geo']) {
+      hourly += await this.db(table).where('hour_start', '<=', cutoff - HOUR).delete();
+    }
+    return { packs, hourly };
   }
 
   /** The raw records of an organisation (and API), oldest first. */
@@ -173,7 +204,9 @@ function columnRuns(batch: AnalyticsBatch): number[][] {
 }
 
 function batchOfRuns(stored: StoredPack): AnalyticsBatch {
-  const values: number[] = [];
+  const count = stored.runs[0].reduce((sum, value, i) => (i % 2 === 1 ? sum + value : sum), 0);
+  // A pack stored before a column was added has no runs for it: its records hold 0 there.
+  const values = new Array<number>(count * RECORD_WIDTH).fill(0);
   stored.runs.forEach((runs, column) => {
     let record = 0;
     for (let i = 0; i < runs.length; i += 2) for (let n = 0; n < runs[i + 1]; n++) values[record++ * RECORD_WIDTH + column] = runs[i];
@@ -185,7 +218,13 @@ function unpack(row: RawPack): AnalyticsRecordIn[] {
   const stored = parseJson<StoredPack | unknown[][]>(row.records, []);
   if (!Array.isArray(stored)) return recordsOf(batchOfRuns(stored));
   return stored.map((values) => {
-    const record: Record<string, unknown> = { api_id: row.api_id, api_name: row.api_name, org_id: row.org_id, expire_after: Number(row.expire_after) };
+    const record: Record<string, unknown> = {
+      api_id: row.api_id,
+      api_name: row.api_name,
+      org_id: row.org_id,
+      expire_after: Number(row.expire_after),
+      refused_before_auth: false,
+    };
     PACKED_FIELDS.forEach((field, i) => (record[field] = values[i]));
     return record as unknown as AnalyticsRecordIn;
   });

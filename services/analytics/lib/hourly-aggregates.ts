@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { UNAUTHENTICATED_PATH } from '../../../contracts/analytics/actions';
 import { AnalyticsBatchReader, COLUMN, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 
 const HOUR = 3_600_000;
@@ -60,6 +61,20 @@ function countersOf(records: AnalyticsBatchReader, index: number): Counters {
   const latency = records.value(index, COLUMN.latency_us) / 1000;
   const upstream = records.value(index, COLUMN.upstream_latency_us) / 1000;
   return { hits: 1, success: isSuccess(code) ? 1 : 0, error: isError(code) ? 1 : 0, latency_sum: latency, latency_min: latency, latency_max: latency, upstream_sum: upstream, upstream_min: upstream, upstream_max: upstream, last_hit: records.requestTime(index) };
+}
+
+/** Adds one row's counters to another's (two rows of a batch that turn out to be one). */
+export function merge(into: Counters, from: Counters): void {
+  into.hits += from.hits;
+  into.success += from.success;
+  into.error += from.error;
+  into.latency_sum += from.latency_sum;
+  into.latency_min = Math.min(into.latency_min, from.latency_min);
+  into.latency_max = Math.max(into.latency_max, from.latency_max);
+  into.upstream_sum += from.upstream_sum;
+  into.upstream_min = Math.min(into.upstream_min, from.upstream_min);
+  into.upstream_max = Math.max(into.upstream_max, from.upstream_max);
+  into.last_hit = Math.max(into.last_hit, from.last_hit);
 }
 
 function add(into: Counters, records: AnalyticsBatchReader, index: number): void {
@@ -135,28 +150,90 @@ const sameHour = (records: AnalyticsBatchReader, a: number, b: number) => {
 };
 
 const tracked = (records: AnalyticsBatchReader, index: number) => records.value(index, COLUMN.track_path) === 1;
+const refused = (records: AnalyticsBatchReader, index: number) =>
+  records.value(index, COLUMN.refused_before_auth) === 1;
 
-/** The endpoint a record counts for: paths of untracked endpoints are kept as ''. */
+/**
+ * The endpoint a record counts for: paths of untracked endpoints are kept as '', and a request
+ * refused before authentication counts for UNAUTHENTICATED_PATH, whatever path it asked for.
+ */
 function endpointOf(records: AnalyticsBatchReader, index: number): { path: string; method: string } {
-  return tracked(records, index) ? { path: records.text(index, COLUMN.path).slice(0, MAX_PATH), method: records.text(index, COLUMN.method) } : { path: '', method: '' };
+  if (!tracked(records, index)) return { path: '', method: '' };
+  const method = records.text(index, COLUMN.method);
+  if (refused(records, index)) return { path: UNAUTHENTICATED_PATH, method };
+  return { path: records.text(index, COLUMN.path).slice(0, MAX_PATH), method };
 }
 
-const HOURLY_GROUP = [COLUMN.response_code, COLUMN.key_hash, COLUMN.api_id, COLUMN.org_id, COLUMN.oauth_client_id, COLUMN.track_path] as const;
+/** The columns of an `analytics_hourly` row that name it (its id is their hash). */
+type HourlyName = Pick<HourlyDelta, (typeof HOURLY_NAME)[number]>;
+const HOURLY_NAME = [
+  'org_id',
+  'api_id',
+  'key_hash',
+  'oauth_client_id',
+  'path',
+  'method',
+  'code',
+  'hour_start',
+] as const;
+
+/** What the id of an `analytics_hourly` row hashes: the columns that name it, in HOURLY_NAME order. */
+function hourlyIdText(row: HourlyName): string {
+  return HOURLY_NAME.map((column) => row[column]).join('\u0000');
+}
+
+/** The stored id of an `analytics_hourly` row: the same whichever batch adds to it. */
+export const hourlyId = (row: HourlyName): string => sha256(hourlyIdText(row));
+
+const HOURLY_GROUP = [
+  COLUMN.response_code,
+  COLUMN.key_hash,
+  COLUMN.api_id,
+  COLUMN.org_id,
+  COLUMN.oauth_client_id,
+  COLUMN.track_path,
+  COLUMN.refused_before_auth,
+] as const;
 const ENDPOINT = [COLUMN.path, COLUMN.method] as const;
+const METHOD = [COLUMN.method] as const;
+
+/** The endpoint part of a record's group within a batch (string columns by their index). */
+function endpointGroup(records: AnalyticsBatchReader, i: number): string {
+  if (!tracked(records, i)) return '';
+  const method = records.value(i, COLUMN.method);
+  return refused(records, i) ? `refused\u0000${method}` : `${records.value(i, COLUMN.path)}\u0000${method}`;
+}
+
+/** Whether two records of the same (org, api, key, client, code, flags) count for the same endpoint. */
+function sameEndpoint(records: AnalyticsBatchReader, a: number, b: number): boolean {
+  if (!tracked(records, a)) return true;
+  return sameValues(records, a, b, refused(records, a) ? METHOD : ENDPOINT);
+}
 
 /** The batch's `analytics_hourly` rows. */
 export function foldHourly(batch: AnalyticsBatch): Map<string, HourlyDelta> {
   return fold<HourlyDelta>(batch, {
     groupOf(records, i) {
-      const endpoint = tracked(records, i) ? `${records.value(i, COLUMN.path)}\u0000${records.value(i, COLUMN.method)}` : '';
-      return `${records.value(i, COLUMN.org_id)}\u0000${records.value(i, COLUMN.api_id)}\u0000${records.value(i, COLUMN.key_hash)}\u0000${records.value(i, COLUMN.oauth_client_id)}\u0000${endpoint}\u0000${records.value(i, COLUMN.response_code)}\u0000${hourOf(records.requestTime(i))}`;
+      const value = (column: number) => records.value(i, column);
+      const org = `${value(COLUMN.org_id)}\u0000${value(COLUMN.api_id)}`;
+      const caller = `${value(COLUMN.key_hash)}\u0000${value(COLUMN.oauth_client_id)}`;
+      const answer = `${endpointGroup(records, i)}\u0000${value(COLUMN.response_code)}`;
+      return `${org}\u0000${caller}\u0000${answer}\u0000${hourOf(records.requestTime(i))}`;
     },
     idOf(records, i) {
-      const { path, method } = endpointOf(records, i);
       const text = (column: number) => records.text(i, column);
-      return `${text(COLUMN.org_id)}\u0000${text(COLUMN.api_id)}\u0000${text(COLUMN.key_hash)}\u0000${text(COLUMN.oauth_client_id)}\u0000${path}\u0000${method}\u0000${records.value(i, COLUMN.response_code)}\u0000${hourOf(records.requestTime(i))}`;
+      return hourlyIdText({
+        org_id: text(COLUMN.org_id),
+        api_id: text(COLUMN.api_id),
+        key_hash: text(COLUMN.key_hash),
+        oauth_client_id: text(COLUMN.oauth_client_id),
+        ...endpointOf(records, i),
+        code: records.value(i, COLUMN.response_code),
+        hour_start: hourOf(records.requestTime(i)),
+      });
     },
-    sameGroup: (records, a, b) => sameValues(records, a, b, HOURLY_GROUP) && (!tracked(records, a) || sameValues(records, a, b, ENDPOINT)) && sameHour(records, a, b),
+    sameGroup: (records, a, b) =>
+      sameValues(records, a, b, HOURLY_GROUP) && sameEndpoint(records, a, b) && sameHour(records, a, b),
     rowOf: (records, i, id) => ({
       id,
       org_id: records.text(i, COLUMN.org_id),

@@ -24,7 +24,7 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
         t.text('records', 'longtext').notNullable();
         t.index(['org_id', 'api_id']);
       });
-      // Hourly aggregates per (org, api, key, OAuth client, endpoint, code, hour); kept forever.
+      // Hourly aggregates per (org, api, key, OAuth client, endpoint, code, hour).
       await db.schema.createTable('analytics_hourly', (t) => {
         /** SHA-256 (hex) of the grouping columns and the hour */
         t.string('id', 64).primary();
@@ -53,7 +53,7 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
     async up(db) {
       // Hourly aggregates per (org, api, country, hour): the reference pump's "geo" dimension,
       // kept apart from analytics_hourly so countries do not multiply its (key, endpoint, code)
-      // rows. Only requests with a known country are counted here; kept forever.
+      // rows. Only requests with a known country are counted here.
       await db.schema.createTable('analytics_hourly_geo', (t) => {
         /** SHA-256 (hex) of the grouping columns and the hour */
         t.string('id', 64).primary();
@@ -73,6 +73,20 @@ export const ANALYTICS_MIGRATIONS: Migration[] = [
   },
   // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
   binaryCollationMigration('003_binary_collation', ['analytics_records', 'analytics_hourly', 'analytics_hourly_geo']),
+  {
+    name: '004_retention_indexes',
+    async up(db) {
+      // The retention sweep removes rows by age across organisations (analytics-store.ts sweep).
+      await db.schema.alterTable('analytics_records', (t) => t.index(['last_request']));
+      await db.schema.alterTable('analytics_hourly', (t) => t.index(['hour_start']));
+      await db.schema.alterTable('analytics_hourly_geo', (t) => t.index(['hour_start']));
+    },
+    async down(db) {
+      await db.schema.alterTable('analytics_records', (t) => t.dropIndex(['last_request']));
+      await db.schema.alterTable('analytics_hourly', (t) => t.dropIndex(['hour_start']));
+      await db.schema.alterTable('analytics_hourly_geo', (t) => t.dropIndex(['hour_start']));
+    },
+  },
 ];
 
 /** The figures every hourly aggregate row keeps (hourly-aggregates.ts `Counters`). */

@@ -69,6 +69,7 @@ export class AnalyticsRecorder {
     tags: [],
     track_path: false,
     expire_after: 0,
+    refused_before_auth: false,
   };
   private timer: NodeJS.Timeout | undefined;
   private flushQueued = false;
@@ -181,6 +182,8 @@ export class AnalyticsRecorder {
     record.tags = tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags);
     record.track_path = trackPath;
     record.expire_after = tracking.expireAfter;
+    record.refused_before_auth =
+      tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;
     return record;
   }
 

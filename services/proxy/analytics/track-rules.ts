@@ -26,9 +26,11 @@ export interface ApiTracking {
   decide(versionName: string | undefined, method: string, relativePath: string): boolean | undefined;
   /** seconds a raw record is kept (expire_analytics_after); 0 keeps it */
   expireAfter: number;
+  /** the API authenticates its requests (not `use_keyless`): its refusals before that are anonymous */
+  authenticates: boolean;
 }
 
-export const NOT_TRACKED: ApiTracking = { decide: () => undefined, expireAfter: 0 };
+export const NOT_TRACKED: ApiTracking = { decide: () => undefined, expireAfter: 0, authenticates: false };
 
 export function compileTracking(definition: ApiDefinition): ApiTracking {
   const raw = definition as unknown as Record<string, unknown>;
@@ -40,6 +42,7 @@ export function compileTracking(definition: ApiDefinition): ApiTracking {
   const expire = Number(raw.expire_analytics_after);
   return {
     expireAfter: Number.isFinite(expire) && expire > 0 ? expire : 0,
+    authenticates: definition.use_keyless !== true,
     decide(versionName, method, relativePath) {
       const tracking = (versionName !== undefined ? versions.get(versionName) : undefined) ?? fallback;
       if (anyMatches(tracking.doNotTrack, method, relativePath)) return undefined;

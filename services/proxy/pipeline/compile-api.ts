@@ -185,12 +185,17 @@ function staged(stage: NonNullable<RefusalStage>, step: Step | undefined): Array
       ctx.stage = stage;
     },
     step,
-    leaveStage,
+    stage === 'auth' ? leaveAuthentication : leaveStage,
   ];
 }
 
 const leaveStage: Step = (ctx) => {
   ctx.stage = undefined;
+};
+
+const leaveAuthentication: Step = (ctx) => {
+  ctx.stage = undefined;
+  ctx.pastAuthentication = true;
 };
 
 function compileVersion(

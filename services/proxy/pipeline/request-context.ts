@@ -90,6 +90,11 @@ export class RequestContext {
   upstreamMs: number | undefined;
   /** the part of the chain running (authentication, limits): a refusal there is counted as such */
   stage: RefusalStage;
+  /**
+   * authentication let the request through (or the endpoint skips it): an answer before that,
+   * on an API that authenticates, went to a client nobody knows (analytics bucket those)
+   */
+  pastAuthentication = false;
   /** headers the gateway adds to the response (X-RateLimit-*), set with setResponseHeader; undefined while none */
   responseHeaders: Record<string, string> | undefined;
   private headers: HeaderMap | undefined;

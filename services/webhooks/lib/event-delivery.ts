@@ -11,6 +11,8 @@ const hookAgent = tenantAgent({ keepAliveTimeout: 10_000 });
 
 /** a cap on the cool-downs held, in case events with ever new keys outrun the sweep */
 const MAX_COOL_DOWNS = 100_000;
+/** a cap on the template problems remembered as already logged (past it, they are logged again) */
+const MAX_TEMPLATE_WARNINGS = 1000;
 
 export interface DeliveryDeps {
   /** the hook references of the API an event is about, and that API's organisation */
@@ -41,6 +43,8 @@ export class EventDelivery {
   private sweptAt = 0;
   private readonly now: () => number;
   private readonly backoffMs: number[];
+  /** template path and problem of the templates already warned about: logged once, not per event */
+  private readonly templateWarnings = new Set<string>();
 
   constructor(private readonly deps: DeliveryDeps) {
     this.now = deps.now ?? Date.now;
@@ -105,7 +109,10 @@ export class EventDelivery {
     try {
       body = await this.renderBody(hook, event);
     } catch (err) {
-      await this.record(hook, event, 'failed', 0, 0, `template ${hook.template_path}: ${(err as Error).message}`);
+      // The tenant sees the delivery log: the reason stays in the server's log.
+      const template = `template "${hook.template_path}" could not be rendered`;
+      this.deps.warn(`webhook ${hook.id}: ${template}: ${(err as Error).message}`);
+      await this.record(hook, event, 'failed', 0, 0, template);
       return;
     }
     let attempts = 0;
@@ -136,14 +143,28 @@ export class EventDelivery {
     await this.record(hook, event, 'failed', attempts, lastCode, lastError);
   }
 
-  /** The template's rendering, or the event as JSON without a template (or with a refused one). */
+  /**
+   * The template's rendering, or the event as JSON without a template, and (as the reference
+   * gateway does when a template does not load) when the template can not be read: outside the
+   * templates folder, missing, or the folder itself missing. The server logs that once per
+   * template, with the folder; the tenant's delivery log never shows a server path.
+   */
   private async renderBody(hook: Webhook, event: GatewayEvent): Promise<{ text: string; type: string }> {
-    const template = hook.template_path ? await readTemplate(this.deps.templatesFolder, hook.template_path) : undefined;
-    if (template === undefined) {
-      if (hook.template_path) this.deps.warn(`webhook ${hook.id}: template_path '${hook.template_path}' is outside the webhook templates folder; sent the event as JSON`);
-      return { text: JSON.stringify(event), type: 'application/json' };
+    const json = { text: JSON.stringify(event), type: 'application/json' };
+    if (!hook.template_path) return json;
+    const template = await readTemplate(this.deps.templatesFolder, hook.template_path);
+    if ('text' in template) {
+      this.templateWarnings.delete(hook.template_path);
+      return { text: render(template.text, event), type: 'text/plain' };
     }
-    return { text: render(template, event), type: 'text/plain' };
+    if (!this.templateWarnings.has(hook.template_path)) {
+      if (this.templateWarnings.size >= MAX_TEMPLATE_WARNINGS) this.templateWarnings.clear();
+      this.templateWarnings.add(hook.template_path);
+      const { problem, detail } = template;
+      const what = `template "${hook.template_path}" ${problem} (${detail})`;
+      this.deps.warn(`webhook ${hook.id}: ${what}; events go as JSON instead`);
+    }
+    return json;
   }
 
   private record(hook: Webhook, event: GatewayEvent, status: 'delivered' | 'failed', attempts: number, code: number, error: string): Promise<void> {

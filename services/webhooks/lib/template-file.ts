@@ -11,10 +11,24 @@ export function checkTemplatePath(hook: Partial<Webhook>): void {
 }
 
 /**
- * The template a hook names, read from inside `folder` only; undefined (and nothing read) when
- * the path, symlinks followed, leads out of it. A missing file throws, as before.
+ * A hook's template as read: its text, or why there is none. `problem` names no server path (a
+ * tenant may see it); `detail` is for the server's log only.
  */
-export async function readTemplate(folder: string, templatePath: string): Promise<string | undefined> {
-  const file = await resolveInside(folder, templatePath);
-  return file === undefined ? undefined : readFile(file, 'utf8');
+export type TemplateRead = { text: string } | { problem: TemplateProblem; detail: string };
+type TemplateProblem = 'is outside the webhook templates folder' | 'was not found' | 'could not be read';
+
+/**
+ * The template a hook names, read from inside `folder` only: nothing is read when the path,
+ * symlinks followed, leads out of it. Never throws: a missing folder or file is a problem like
+ * any other, and the caller decides what to send instead.
+ */
+export async function readTemplate(folder: string, templatePath: string): Promise<TemplateRead> {
+  try {
+    const file = await resolveInside(folder, templatePath);
+    if (file === undefined) return { problem: 'is outside the webhook templates folder', detail: folder };
+    return { text: await readFile(file, 'utf8') };
+  } catch (err) {
+    const { code, message } = err as NodeJS.ErrnoException;
+    return { problem: code === 'ENOENT' ? 'was not found' : 'could not be read', detail: message };
+  }
 }

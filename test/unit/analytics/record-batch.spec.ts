@@ -77,11 +77,14 @@ describe('analytics: record batches (the format gateway nodes send)', () => {
     assert.match(batchProblem({ ...good, since: '2026' })!, /`since` is not epoch milliseconds/);
     assert.match(batchProblem(withValues((v) => (v[COLUMN.request_time] = -good.since - 1)))!, /record 0: request_time is before 1970/);
     assert.match(batchProblem({ strings: [1], values: [], since: 0 })!, /not an array of strings/);
-    assert.match(batchProblem({ strings: [], values: [1, 2], since: 0 })!, /19 numbers per record/);
+    const width = new RegExp(`${RECORD_WIDTH} numbers per record`);
+    assert.match(batchProblem({ strings: [], values: [1, 2], since: 0 })!, width);
     assert.match(batchProblem(withValues((v) => (v[COLUMN.path] = good.strings.length)))!, /record 0: column 3 names no string/);
     assert.match(batchProblem(withValues((v) => (v[RECORD_WIDTH + COLUMN.latency_us] = -1)))!, /record 1: column 15 is negative/);
     assert.match(batchProblem(withValues((v) => (v[COLUMN.response_code] = 1.5)))!, /record 0: column 13 is not an integer/);
     assert.match(batchProblem(withValues((v) => (v[COLUMN.track_path] = 2)))!, /track_path is not 0 or 1/);
+    const refused = withValues((v) => (v[COLUMN.refused_before_auth] = 2));
+    assert.match(batchProblem(refused)!, /refused_before_auth is not 0 or 1/);
     assert.match(batchProblem(batchOf([record({ method: 'X'.repeat(33) })]))!, /column 5 is longer than 32/);
     const badTags = batchOf([record()]);
     badTags.strings[badTags.values[COLUMN.tags]] = '{"not":"a list"}';

@@ -68,6 +68,7 @@ describe('proxy: AnalyticsRecorder', () => {
       tags: ['key-tag', 'api-tag'],
       track_path: true,
       expire_after: 0,
+      refused_before_auth: false,
     });
   });
 
@@ -240,6 +241,36 @@ describe('proxy: AnalyticsRecorder', () => {
     await recorder.stop();
     recorder = undefined;
     assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 1);
+  });
+});
+
+describe('proxy: analytics records of requests refused before authentication', () => {
+  /** Whether the record of a request answered `status` says it was refused before authentication. */
+  const refusedBeforeAuth = async (status: number, extra: object, pastAuthentication: boolean) => {
+    const batches: AnalyticsRecordIn[][] = [];
+    const send = async (batch: AnalyticsBatch) => batches.push(recordsOf(batch));
+    const logger = {} as LoggerInstance;
+    const recorder = new AnalyticsRecorder({ send, logger, flushIntervalMs: 60_000, bufferSize: 10 });
+    const one = request('/random', status);
+    (one.ctx.api as { definition: unknown }).definition = { ...definition, ...extra };
+    Object.assign(one.ctx, { session: undefined, keyHash: undefined, pastAuthentication });
+    observe(recorder, one);
+    one.finish();
+    await recorder.stop();
+    return batches[0][0].refused_before_auth;
+  };
+
+  it('marks an error answered before authentication let the request through, on a keyed API', async () => {
+    assert.equal(await refusedBeforeAuth(401, {}, false), true);
+    assert.equal(await refusedBeforeAuth(403, {}, false), true);
+    assert.equal(await refusedBeforeAuth(404, {}, false), true);
+  });
+
+  it('does not mark answers after authentication, successes, nor keyless APIs', async () => {
+    assert.equal(await refusedBeforeAuth(404, {}, true), false);
+    assert.equal(await refusedBeforeAuth(429, {}, true), false);
+    assert.equal(await refusedBeforeAuth(204, {}, false), false);
+    assert.equal(await refusedBeforeAuth(403, { use_keyless: true }, false), false);
   });
 });
 

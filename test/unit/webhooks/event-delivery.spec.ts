@@ -66,3 +66,50 @@ describe('webhooks: events from the bus', () => {
     assert.equal(asked, 1);
   });
 });
+
+describe('webhooks: a template that can not be read', () => {
+  let receiver: Upstream;
+  afterEach(() => receiver.close());
+
+  it('sends the event as JSON when the templates folder is missing, logs no path, warns once', async () => {
+    receiver = await startUpstream();
+    const logged: Array<{ status: string; error: string }> = [];
+    const warnings: string[] = [];
+    const folder = '/nonexistent-gw-templates/webhooks';
+    const hook = { target_path: `${receiver.url}/hook`, template_path: 'alert.txt' };
+    const delivery = new EventDelivery({
+      hookReferences: async () => ({
+        orgId: 'org',
+        references: [{ event_name: 'AuthFailure', hook }],
+      }),
+      storedHook: async () => undefined,
+      templatesFolder: folder,
+      log: async (entry) => void logged.push(entry),
+      warn: (message) => void warnings.push(message),
+      backoffMs: [],
+    });
+    const event: GatewayEvent = {
+      event: 'AuthFailure',
+      time: '2024-01-01T00:00:00Z',
+      api_id: 'api',
+      org_id: 'org',
+      key: 'k',
+      message: 'Auth failed',
+      origin: 'node',
+    };
+    await delivery.handle(event);
+    await delivery.handle(event);
+    await eventually(() => assert.equal(logged.length, 2), 5000);
+
+    assert.deepEqual(receiver.received.map((r) => [r.headers['content-type'], JSON.parse(r.body)]), [
+      ['application/json', event],
+      ['application/json', event],
+    ]);
+    assert.deepEqual(logged.map(({ status, error }) => ({ status, error })), [
+      { status: 'delivered', error: '' },
+      { status: 'delivered', error: '' },
+    ]);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /template "alert\.txt" was not found .*nonexistent-gw-templates/);
+  });
+});
