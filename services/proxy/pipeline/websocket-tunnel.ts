@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
+import { onGoingAway } from '../../../lib/http/going-away';
 import { forwardedResponseHeaders, type HeaderMap } from './forward-headers';
 import { GatewayMessages, sendGatewayError } from './gateway-errors';
 import type { RequestContext } from './request-context';
@@ -43,6 +44,14 @@ export function tunnel(ctx: RequestContext, client: UpgradeSocket, path: string,
     upstreamSocket.on('error', closeBoth).on('close', closeBoth);
     client.socket.on('error', closeBoth).on('close', closeBoth);
     upstreamSocket.pipe(client.socket).pipe(upstreamSocket);
+    // A draining gateway ends the tunnel at once (both ends see the connection close): a close
+    // frame could only go between two frames of the bytes it relays, which it does not parse.
+    onGoingAway(client.socket, () => {
+      upstreamSocket.unpipe(client.socket);
+      client.socket.unpipe(upstreamSocket);
+      client.socket.end();
+      upstreamSocket.end();
+    });
   });
   upstream.on('response', (response: IncomingMessage) => {
     ctx.res.writeHead(response.statusCode ?? 502, forwardedResponseHeaders(response.headers));
