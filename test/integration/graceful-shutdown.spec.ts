@@ -102,19 +102,41 @@ describe('graceful shutdown (SIGTERM)', function () {
     assert.deepEqual(upstream.received.map((r) => r.url).filter((url) => url.startsWith('/held')).sort(), [0, 1, 2, 3].flatMap((i) => [`/held/after-${i}`, `/held/before-${i}`]).sort());
   });
 
-  it('answers a request in flight with Connection: close when nothing follows it on its connection', async () => {
-    const { gatewayUrl, child } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
+  // npm start and a terminal's Ctrl-C: both signals take the same path.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`answers a request in flight with Connection: close when nothing follows it on its connection (${signal})`, async () => {
+      const { gatewayUrl, child } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
+      const connection = new RawConnection(gatewayUrl!);
+      connections.push(connection);
+      await connection.ready;
+      connection.send('/slow/held/one');
+      await eventually(() => assert.equal(held.length, 1), 5000);
+      child.kill(signal);
+      await eventually(() => refusesConnections(gatewayUrl!), 5000);
+      release();
+      assert.equal(await exited(child), 0);
+      await eventually(() => assert.ok(connection.closed));
+      assert.deepEqual(connection.responses().map((r) => [r.status, r.headers.connection, r.body]), [[200, 'close', 'done']]);
+    });
+  }
+
+  it('keeps draining when more signals come (Ctrl-C under npm start delivers SIGINT twice)', async () => {
+    const { gatewayUrl, child, output } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
     const connection = new RawConnection(gatewayUrl!);
     connections.push(connection);
     await connection.ready;
     connection.send('/slow/held/one');
     await eventually(() => assert.equal(held.length, 1), 5000);
-    child.kill('SIGTERM');
+    child.kill('SIGINT');
     await eventually(() => refusesConnections(gatewayUrl!), 5000);
+    child.kill('SIGINT');
+    child.kill('SIGTERM');
+    await eventually(() => assert.equal(output().match(/received: already stopping/g)?.length, 2, output()), 5000);
     release();
-    assert.equal(await exited(child), 0);
+    assert.equal(await exited(child), 0, output());
     await eventually(() => assert.ok(connection.closed));
     assert.deepEqual(connection.responses().map((r) => [r.status, r.headers.connection, r.body]), [[200, 'close', 'done']]);
+    assert.doesNotMatch(output(), /ERROR|Unable to stop/);
   });
 
   it('closes what is still open after GW_SHUTDOWN_TIMEOUT and exits anyway', async () => {
