@@ -22,7 +22,9 @@ function openSocket(url: string, protocol?: string): Promise<OpenSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, protocol);
     const messages: string[] = [];
-    const closed = new Promise<{ code: number; reason: string }>((done) => socket.on('close', (code, reason) => done({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((done) => {
+      socket.on('close', (code, reason) => done({ code, reason: reason.toString() }));
+    });
     socket.on('message', (data) => messages.push(data.toString()));
     socket.once('open', () => resolve({ socket, messages, closed }));
     socket.once('error', reject);
@@ -35,7 +37,9 @@ function endlessSchema(onStopped: () => void) {
   const ticks = schema.getSubscriptionType()!.getFields().ticks;
   ticks.subscribe = () => {
     let stop: () => void = () => undefined;
-    const stopped = new Promise<IteratorResult<unknown>>((resolve) => (stop = () => resolve({ value: undefined, done: true })));
+    const stopped = new Promise<IteratorResult<unknown>>((resolve) => {
+      stop = () => resolve({ value: undefined, done: true });
+    });
     let sent = false;
     return {
       [Symbol.asyncIterator]() {
@@ -83,7 +87,7 @@ describe('draining a node', function () {
     return opened;
   }
 
-  it('answers, with Connection: close, a request already sent on an idle kept-alive connection when the drain begins', async () => {
+  it('answers, with Connection: close, a request sent on an idle kept-alive connection before the drain', async () => {
     node = await startTestNode({ shutdownTimeout: 20 });
     const idle = await keptAlive(node.gatewayUrl, 10);
     // Written before the listener closes; the gateway has not read them yet when it drains.
@@ -92,18 +96,20 @@ describe('draining a node', function () {
     await Promise.all(idle.map((c) => c.gone));
     for (const [i, c] of idle.entries()) {
       assert.equal(c.error, undefined, `connection ${i} broke: ${c.error?.code}`);
-      assert.deepEqual(c.responses().map((r) => [r.status, r.headers.connection]), [[200, 'keep-alive'], [200, 'close']], `connection ${i}`);
+      const answers = c.responses().map((r) => [r.status, r.headers.connection]);
+      assert.deepEqual(answers, [[200, 'keep-alive'], [200, 'close']], `connection ${i}`);
     }
     await stopping;
   });
 
-  it('answers every request of clients sending in a tight loop on kept-alive connections across the drain', async () => {
+  it('answers every request of clients sending in a tight loop on kept-alive connections', async () => {
     node = await startTestNode({ shutdownTimeout: 20 });
     const clients = await keptAlive(node.gatewayUrl, 8);
     let stopping: Promise<void> | undefined;
     let answered = 0;
     for (const c of clients) {
-      // A well-behaved client: the next request once the previous answer is whole, none after `Connection: close`.
+      // A well-behaved client: the next request once the previous answer is whole, none after
+      // `Connection: close`.
       c.onData(() => {
         const responses = c.responses();
         if (responses.length !== c.sent || c.closed) return;
@@ -130,6 +136,7 @@ describe('draining a node', function () {
     let upstream: Server;
     let upstreamUrl: string;
     let subscriptionsStopped = 0;
+    /** the upstream's side of the tunnel and of the proxied event stream, once closed */
     const tunnelsClosed: string[] = [];
 
     before(async () => {
@@ -140,7 +147,13 @@ describe('draining a node', function () {
         socket.on('message', (data) => socket.send(data.toString()));
         socket.on('close', () => tunnelsClosed.push('upstream'));
       });
-      upstream = createServer((_req, res) => res.writeHead(200).end('upstream'));
+      upstream = createServer((req, res) => {
+        if (!req.url?.startsWith('/events')) return void res.writeHead(200).end('upstream');
+        // an event stream with no end of its own
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.write('data: one\n\n');
+        res.on('close', () => tunnelsClosed.push('event stream'));
+      });
       upstream.on('upgrade', (req, socket, head) => {
         const target = req.url?.startsWith('/graphql') ? graphqlServer : echo;
         target.handleUpgrade(req, socket, head, (ws) => target.emit('connection', ws, req));
@@ -149,55 +162,69 @@ describe('draining a node', function () {
     });
     after(() => close(upstream));
 
-    it('closes WebSockets with 1001, ends event streams and tunnels at once, and stops well before GW_SHUTDOWN_TIMEOUT', async () => {
+    it('closes WebSockets (1001), ends event streams and tunnels at once, before GW_SHUTDOWN_TIMEOUT', async () => {
       node = await startTestNode({ shutdownTimeout: 20 });
-      const gw = (body: unknown) => http(`${node!.gatewayUrl}/gw/apis`, { method: 'POST', headers: node!.gwHeaders, body });
-      const graphql = {
-        api_id: 'live-graphql',
-        name: 'live-graphql',
-        use_keyless: true,
-        proxy: { listen_path: '/graphql/', target_url: `${upstreamUrl}/graphql`, strip_listen_path: true },
-        graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query { hello: String! } type Subscription { ticks: Int! }', proxy: { subscription_type: 'graphql-transport-ws' } },
+      const gatewayUrl = node.gatewayUrl;
+      const gwHeaders = node.gwHeaders;
+      /** a keyless API on the upstream's `path` */
+      const proxied = async (id: string, path: string, more: Record<string, unknown> = {}) => {
+        const proxy = { listen_path: `/${id}/`, target_url: `${upstreamUrl}${path}`, strip_listen_path: true };
+        const body = { api_id: id, name: id, use_keyless: true, proxy, ...more };
+        const created = await http(`${gatewayUrl}/gw/apis`, { method: 'POST', headers: gwHeaders, body });
+        assert.equal(created.status, 200, created.text);
       };
-      assert.equal((await gw(graphql)).status, 200);
-      const tunnel = { api_id: 'echo', name: 'echo', use_keyless: true, proxy: { listen_path: '/echo/', target_url: `${upstreamUrl}/echo`, strip_listen_path: true } };
-      assert.equal((await gw(tunnel)).status, 200);
+      const schema = 'type Query { hello: String! } type Subscription { ticks: Int! }';
+      const subscriptions = { subscription_type: 'graphql-transport-ws' };
+      const proxyOnly = { enabled: true, execution_mode: 'proxyOnly', schema, proxy: subscriptions };
+      await proxied('graphql', '/graphql', { graphql: proxyOnly });
+      await proxied('echo', '/echo');
+      await proxied('events', '/events');
       const tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Drain');
-      const streams = { live: { input: { http_server: { path: '/in', ws_path: '/in-ws' } }, output: { http_server: { stream_path: '/sse', ws_path: '/ws' } } } };
+      const streams = {
+        live: {
+          input: { http_server: { path: '/in', ws_path: '/in-ws' } },
+          output: { http_server: { stream_path: '/sse', ws_path: '/ws' } },
+        },
+      };
       const created = await http(`${node.dashboardUrl}/api/apis/streams`, {
         method: 'POST',
         headers: { ...tenant.headers, ...STREAMS_TYPE },
         body: JSON.stringify(streamsDocument('Live', '/live/', streams)),
       });
       assert.equal(created.status, 200, created.text);
-      const ws = (path: string, protocol?: string) => openSocket(`${node!.gatewayUrl.replace('http', 'ws')}${path}`, protocol);
-      await eventually(async () => assert.equal((await http(`${node!.gatewayUrl}/echo/`)).status, 200), 5000);
-      await eventually(async () => assert.notEqual((await http(`${node!.gatewayUrl}/live/nothing-here`)).status, 404), 5000);
+      const ws = (path: string, protocol?: string) => openSocket(`${gatewayUrl.replace('http', 'ws')}${path}`, protocol);
+      await eventually(async () => assert.equal((await http(`${gatewayUrl}/echo/`)).status, 200), 5000);
+      await eventually(async () => assert.notEqual((await http(`${gatewayUrl}/live/nothing-here`)).status, 404), 5000);
 
       const subscription = await ws('/graphql/', 'graphql-transport-ws');
       subscription.socket.send(JSON.stringify({ type: 'connection_init' }));
-      subscription.socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { ticks }' } }));
-      await eventually(() => assert.ok(subscription.messages.some((m) => JSON.parse(m).type === 'next'), subscription.messages.join()), 5000);
+      const subscribe = { id: '1', type: 'subscribe', payload: { query: 'subscription { ticks }' } };
+      subscription.socket.send(JSON.stringify(subscribe));
+      const types = () => subscription.messages.map((m) => JSON.parse(m).type);
+      await eventually(() => assert.deepEqual(types(), ['connection_ack', 'next']), 5000);
       const echoed = await ws('/echo/');
       echoed.socket.send('hi');
       await eventually(() => assert.deepEqual(echoed.messages, ['hi']), 5000);
       const events = await SseReader.open(`${node.gatewayUrl}/live/sse`);
       assert.equal(events.status, 200);
+      const relayed = await SseReader.open(`${node.gatewayUrl}/events/`);
+      assert.deepEqual(await relayed.waitFor(1), ['one']);
       const output = await ws('/live/ws');
       const input = await ws('/live/in-ws');
 
       const stopping = Date.now();
       await stop();
       const took = Date.now() - stopping;
+      assert.ok(took < 5000, `stopped after ${took} ms (GW_SHUTDOWN_TIMEOUT is 20 s)`);
 
       assert.equal((await subscription.closed).code, 1001);
-      await eventually(() => assert.equal(subscriptionsStopped, 1, 'the upstream subscription was stopped'), 2000);
+      await eventually(() => assert.equal(subscriptionsStopped, 1, 'the upstream subscription stopped'), 2000);
       assert.equal((await output.closed).code, 1001);
       assert.equal((await input.closed).code, 1001);
       await events.finished;
       await echoed.closed;
-      await eventually(() => assert.deepEqual(tunnelsClosed, ['upstream']), 2000);
-      assert.ok(took < 5000, `stopped after ${took} ms (GW_SHUTDOWN_TIMEOUT is 20 s)`);
+      await relayed.finished;
+      await eventually(() => assert.deepEqual(tunnelsClosed.sort(), ['event stream', 'upstream']), 2000);
     });
   });
 });
