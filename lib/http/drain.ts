@@ -39,14 +39,35 @@ const IDLE_GRACE_MS = 500;
 export function trackConnections(server: Server | HttpsServer): Drainable {
   const connections = new Map<Socket, Connection>();
   const upgraded = new Set<Socket>();
+  /**
+   * TLS: the TCP connections open. One whose handshake has not ended has no TLS socket yet; it
+   * reached the node before the listener closed, so the drain waits for it too.
+   */
+  const accepted = new Set<Socket>();
   let draining = false;
   let idleGraceMs = IDLE_GRACE_MS;
   /** while draining: checks whether every connection has closed */
   let settled: (() => void) | undefined;
 
+  const tls = server instanceof TlsServer;
+  if (tls) {
+    server.on('connection', (socket: Socket) => {
+      accepted.add(socket);
+      socket.once('close', () => {
+        accepted.delete(socket);
+        settled?.();
+      });
+    });
+  }
   // Over TLS the request's socket is the TLS socket, which exists once the handshake is done.
-  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
-    connections.set(socket, { pending: [] });
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+    const connection: Connection = { pending: [] };
+    connections.set(socket, connection);
+    // A TLS handshake may end after the listener closed: that connection drains like the others.
+    if (draining) {
+      closeWhenIdle(socket, connection);
+      goingAway(socket);
+    }
     socket.once('close', () => {
       clearTimeout(connections.get(socket)?.idleTimer);
       connections.delete(socket);
@@ -115,11 +136,11 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
         const finish = (closedOnTheirOwn: boolean) => {
           clearTimeout(deadline);
           settled = undefined;
-          for (const socket of [...connections.keys(), ...upgraded]) socket.destroy();
+          for (const socket of [...connections.keys(), ...upgraded, ...accepted]) socket.destroy();
           resolve(closedOnTheirOwn);
         };
         const deadline = setTimeout(() => finish(false), timeoutMs);
-        settled = () => connections.size === 0 && upgraded.size === 0 && finish(true);
+        settled = () => connections.size === 0 && upgraded.size === 0 && accepted.size === 0 && finish(true);
         settled();
       });
     },
