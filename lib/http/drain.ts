@@ -140,7 +140,9 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
           resolve(closedOnTheirOwn);
         };
         const deadline = setTimeout(() => finish(false), timeoutMs);
-        settled = () => connections.size === 0 && upgraded.size === 0 && accepted.size === 0 && finish(true);
+        settled = () => {
+          if (connections.size === 0 && upgraded.size === 0 && accepted.size === 0) finish(true);
+        };
         settled();
       });
     },
