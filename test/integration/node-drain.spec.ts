@@ -145,7 +145,7 @@ describe('draining a node', function () {
       const echo = new WebSocketServer({ noServer: true });
       echo.on('connection', (socket) => {
         socket.on('message', (data) => socket.send(data.toString()));
-        socket.on('close', () => tunnelsClosed.push('upstream'));
+        socket.on('close', (code) => tunnelsClosed.push(`tunnel ${code}`));
       });
       upstream = createServer((req, res) => {
         if (!req.url?.startsWith('/events')) return void res.writeHead(200).end('upstream');
@@ -162,7 +162,7 @@ describe('draining a node', function () {
     });
     after(() => close(upstream));
 
-    it('closes WebSockets (1001), ends event streams and tunnels at once, before GW_SHUTDOWN_TIMEOUT', async () => {
+    it('closes WebSockets and tunnels (1001) and ends event streams at once, before GW_SHUTDOWN_TIMEOUT', async () => {
       node = await startTestNode({ shutdownTimeout: 20 });
       const gatewayUrl = node.gatewayUrl;
       const gwHeaders = node.gwHeaders;
@@ -222,9 +222,9 @@ describe('draining a node', function () {
       assert.equal((await output.closed).code, 1001);
       assert.equal((await input.closed).code, 1001);
       await events.finished;
-      await echoed.closed;
+      assert.equal((await echoed.closed).code, 1001);
       await relayed.finished;
-      await eventually(() => assert.deepEqual(tunnelsClosed.sort(), ['event stream', 'upstream']), 2000);
+      await eventually(() => assert.deepEqual(tunnelsClosed.sort(), ['event stream', 'tunnel 1001']), 2000);
     });
   });
 });
