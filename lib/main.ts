@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config/load-config';
 import { startNode, type RunningNode } from './node';
-import { installProcessGuards } from './process-guards';
+import { installProcessGuards, onStopSignals } from './process-guards';
 
 /** How long the services may take to stop once the connections are drained. */
 const STOP_GRACE_MS = 10_000;
@@ -21,8 +21,7 @@ async function main(): Promise<void> {
     await node.stop();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  onStopSignals((signal) => void shutdown(signal), node.broker.logger);
 }
 
 function printBanner(node: RunningNode): void {

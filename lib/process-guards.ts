@@ -20,3 +20,24 @@ function describe(err: unknown): string {
   if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
   return `a thrown ${typeof err}`;
 }
+
+/**
+ * SIGTERM (an orchestrator, `kill`) and SIGINT (Ctrl-C) both run `stop`, once. A signal that
+ * comes while it runs is noted and ignored: left to its default action it would kill the node
+ * in the middle of its drain, and Ctrl-C under `npm start` delivers SIGINT twice (the terminal
+ * and npm both send it). GW_SHUTDOWN_TIMEOUT bounds the drain.
+ */
+export function onStopSignals(
+  stop: (signal: NodeJS.Signals) => void,
+  logger: { warn(message: string): void },
+  proc: NodeJS.Process = process,
+): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return logger.warn(`${signal} received: already stopping`);
+    stopping = true;
+    stop(signal);
+  };
+  proc.on('SIGTERM', onSignal);
+  proc.on('SIGINT', onSignal);
+}

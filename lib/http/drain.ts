@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
+import { goingAway } from './going-away';
 
 export interface Drainable {
   /**
@@ -17,26 +18,58 @@ interface Connection {
   pending: ServerResponse[];
   /** the keep-alive intent of the newest pending response, before draining turned it off */
   keepAlive?: boolean;
+  /** while draining and idle: closes the connection once the grace has passed */
+  idleTimer?: NodeJS.Timeout;
 }
+
+/**
+ * How long a draining connection may sit idle before it is closed. A request its client wrote
+ * before it could see the listener close, or right after a kept-alive answer, arrives meanwhile
+ * and is answered with `Connection: close`; closing at once would reset the connection under it.
+ */
+const IDLE_GRACE_MS = 500;
 
 /**
  * Tracks a server's connections so that it can be drained. While draining, the last answer on
  * each connection says `Connection: close` (a request that arrives on a kept-alive connection
- * is still served, never refused), idle connections are closed, and upgraded (WebSocket)
- * connections are closed once the plain ones are. Call it after adding the server's `upgrade`
- * listener, if any.
+ * is still served, never refused), a connection is closed once it has sat idle for a short
+ * grace, and long-lived exchanges (WebSockets, event streams) are told to say goodbye
+ * (lib/http/going-away.ts). Call it after adding the server's `upgrade` listener, if any.
  */
 export function trackConnections(server: Server | HttpsServer): Drainable {
   const connections = new Map<Socket, Connection>();
   const upgraded = new Set<Socket>();
+  /**
+   * TLS: the TCP connections open. One whose handshake has not ended has no TLS socket yet; it
+   * reached the node before the listener closed, so the drain waits for it too.
+   */
+  const accepted = new Set<Socket>();
   let draining = false;
-  /** while draining: checks whether every plain HTTP connection has closed */
+  let idleGraceMs = IDLE_GRACE_MS;
+  /** while draining: checks whether every connection has closed */
   let settled: (() => void) | undefined;
 
+  const tls = server instanceof TlsServer;
+  if (tls) {
+    server.on('connection', (socket: Socket) => {
+      accepted.add(socket);
+      socket.once('close', () => {
+        accepted.delete(socket);
+        settled?.();
+      });
+    });
+  }
   // Over TLS the request's socket is the TLS socket, which exists once the handshake is done.
-  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
-    connections.set(socket, { pending: [] });
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+    const connection: Connection = { pending: [] };
+    connections.set(socket, connection);
+    // A TLS handshake may end after the listener closed: that connection drains like the others.
+    if (draining) {
+      closeWhenIdle(socket, connection);
+      goingAway(socket);
+    }
     socket.once('close', () => {
+      clearTimeout(connections.get(socket)?.idleTimer);
       connections.delete(socket);
       upgraded.delete(socket);
       settled?.();
@@ -45,10 +78,22 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
   // Only where upgrades are served: a listener makes node hand every upgrade request over.
   if (server.listenerCount('upgrade') > 0) {
     server.prependListener('upgrade', (req: IncomingMessage) => {
+      clearTimeout(connections.get(req.socket)?.idleTimer);
       connections.delete(req.socket);
       upgraded.add(req.socket);
-      settled?.();
     });
+  }
+  /** Ends a draining connection that stays idle for the grace (its client sent nothing more). */
+  function closeWhenIdle(socket: Socket, connection: Connection): void {
+    clearTimeout(connection.idleTimer);
+    connection.idleTimer = setTimeout(() => {
+      connection.idleTimer = undefined;
+      // After the next poll: bytes that arrived meanwhile are read, and a request they hold is
+      // pending, before this looks.
+      setImmediate(() => {
+        if (connection.pending.length === 0 && connection.idleTimer === undefined) socket.end();
+      });
+    }, idleGraceMs);
   }
   // One listener for every answer (it finds its connection through its socket): watching an
   // answer allocates no closure. `on`, not `once` (which wraps the listener): finishing twice
@@ -57,14 +102,19 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
     const socket = this.req.socket;
     const connection = connections.get(socket);
     if (!connection || !removePending(connection, this)) return;
-    // An answer that went out before draining began kept its connection open: close it now.
-    if (draining && connection.pending.length === 0) setImmediate(() => connection.pending.length === 0 && socket.end());
+    // An answer that said Connection: close has its connection closed by node; one that went out
+    // before draining began kept it open, and its client may already be sending the next request.
+    if (draining && connection.pending.length === 0) closeWhenIdle(socket, connection);
   }
   // Before the application's listener, so the answer is marked before anything is written.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const connection = connections.get(req.socket);
     if (!connection) return;
-    if (draining) keepAliveOnlyUntilLast(connection, res);
+    if (draining) {
+      keepAliveOnlyUntilLast(connection, res);
+      clearTimeout(connection.idleTimer);
+      connection.idleTimer = undefined;
+    }
     connection.pending.push(res);
     res.on('finish', answered);
     res.on('close', answered);
@@ -73,26 +123,44 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
   return {
     drain(timeoutMs) {
       draining = true;
-      for (const connection of connections.values()) {
+      idleGraceMs = Math.min(IDLE_GRACE_MS, timeoutMs / 2);
+      stopAccepting(server);
+      for (const [socket, connection] of connections) {
         const last = connection.pending.at(-1);
         if (last) markLast(connection, last);
+        else closeWhenIdle(socket, connection);
+        goingAway(socket);
       }
+      for (const socket of upgraded) goingAway(socket);
       return new Promise((resolve) => {
         const finish = (closedOnTheirOwn: boolean) => {
           clearTimeout(deadline);
           settled = undefined;
-          for (const socket of [...connections.keys(), ...upgraded]) socket.destroy();
+          for (const socket of [...connections.keys(), ...upgraded, ...accepted]) socket.destroy();
           resolve(closedOnTheirOwn);
         };
         const deadline = setTimeout(() => finish(false), timeoutMs);
-        settled = () => connections.size === 0 && finish(true);
-        // Stops accepting and closes the idle connections (node >= 19 does the latter in close() too).
-        server.close();
-        server.closeIdleConnections();
+        settled = () => {
+          if (connections.size === 0 && upgraded.size === 0 && accepted.size === 0) finish(true);
+        };
         settled();
       });
     },
   };
+}
+
+/**
+ * Closes the listener. node's `close()` also destroys at once every connection it sees as idle,
+ * even one whose next request already sits unread in the socket (its client gets ECONNRESET):
+ * the tracker closes idle connections itself, after the grace.
+ */
+function stopAccepting(server: Server | HttpsServer): void {
+  server.closeIdleConnections = () => undefined;
+  try {
+    server.close();
+  } finally {
+    Reflect.deleteProperty(server, 'closeIdleConnections');
+  }
 }
 
 /** A new answer on a draining connection becomes the last one: an earlier one keeps the connection open for it. */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,71 +8,8 @@ import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir } from '../support/node';
 import { exited, killProgram, startProgram, type StartedProgram } from '../support/program';
+import { RawConnection } from '../support/raw-connection';
 import { startUpstream, type Upstream } from '../support/upstream';
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** One kept-alive client connection, written to by hand so the test decides what goes on it and when. */
-class Connection {
-  private readonly socket: Socket;
-  private data = Buffer.alloc(0);
-  closed = false;
-  readonly ready: Promise<void>;
-
-  constructor(url: string) {
-    const { hostname, port } = new URL(url);
-    this.socket = connect(Number(port), hostname);
-    this.ready = new Promise((resolve, reject) => this.socket.once('connect', resolve).once('error', reject));
-    this.socket.on('data', (chunk: Buffer) => (this.data = Buffer.concat([this.data, chunk])));
-    this.socket.on('error', () => undefined);
-    this.socket.on('close', () => (this.closed = true));
-  }
-
-  send(path: string): void {
-    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: gw.test\r\n\r\n`);
-  }
-
-  /** The complete responses received so far, in order. */
-  responses(): RawResponse[] {
-    const out: RawResponse[] = [];
-    let rest = this.data.toString('latin1');
-    for (;;) {
-      const head = rest.indexOf('\r\n\r\n');
-      if (head < 0) return out;
-      const [statusLine, ...lines] = rest.slice(0, head).split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      let body = '';
-      let end: number;
-      if (headers['content-length'] !== undefined) {
-        end = head + 4 + Number(headers['content-length']);
-        if (rest.length < end) return out;
-        body = rest.slice(head + 4, end);
-      } else if (headers['transfer-encoding'] === 'chunked') {
-        let at = head + 4;
-        for (;;) {
-          const lineEnd = rest.indexOf('\r\n', at);
-          if (lineEnd < 0) return out;
-          const size = parseInt(rest.slice(at, lineEnd), 16);
-          if (rest.length < lineEnd + 2 + size + 2) return out;
-          body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
-          at = lineEnd + 2 + size + 2;
-          if (size === 0) break;
-        }
-        end = at;
-      } else return out;
-      out.push({ status: Number(statusLine.split(' ')[1]), headers, body });
-      rest = rest.slice(end);
-    }
-  }
-
-  destroy(): void {
-    this.socket.destroy();
-  }
-}
 
 function refusesConnections(url: string): Promise<void> {
   const { hostname, port } = new URL(url);
@@ -91,7 +28,7 @@ describe('graceful shutdown (SIGTERM)', function () {
   let cwd: string;
   let upstream: Upstream;
   let program: StartedProgram | undefined;
-  const connections: Connection[] = [];
+  const connections: RawConnection[] = [];
   /** upstream answers held back until the test releases them */
   const held: ServerResponse[] = [];
   const release = () => {
@@ -129,8 +66,8 @@ describe('graceful shutdown (SIGTERM)', function () {
 
   it('finishes the requests in flight, serves the ones that arrive on open connections with Connection: close, refuses new connections, and exits 0', async () => {
     const { gatewayUrl, child, output } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
-    const busy = Array.from({ length: 4 }, () => new Connection(gatewayUrl!));
-    const idle = new Connection(gatewayUrl!);
+    const busy = Array.from({ length: 4 }, () => new RawConnection(gatewayUrl!));
+    const idle = new RawConnection(gatewayUrl!);
     connections.push(...busy, idle);
     await Promise.all([...busy, idle].map((c) => c.ready));
     idle.send('/slow/quick');
@@ -165,24 +102,46 @@ describe('graceful shutdown (SIGTERM)', function () {
     assert.deepEqual(upstream.received.map((r) => r.url).filter((url) => url.startsWith('/held')).sort(), [0, 1, 2, 3].flatMap((i) => [`/held/after-${i}`, `/held/before-${i}`]).sort());
   });
 
-  it('answers a request in flight with Connection: close when nothing follows it on its connection', async () => {
-    const { gatewayUrl, child } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
-    const connection = new Connection(gatewayUrl!);
+  // npm start and a terminal's Ctrl-C: both signals take the same path.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`answers a request in flight with Connection: close when nothing follows it on its connection (${signal})`, async () => {
+      const { gatewayUrl, child } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
+      const connection = new RawConnection(gatewayUrl!);
+      connections.push(connection);
+      await connection.ready;
+      connection.send('/slow/held/one');
+      await eventually(() => assert.equal(held.length, 1), 5000);
+      child.kill(signal);
+      await eventually(() => refusesConnections(gatewayUrl!), 5000);
+      release();
+      assert.equal(await exited(child), 0);
+      await eventually(() => assert.ok(connection.closed));
+      assert.deepEqual(connection.responses().map((r) => [r.status, r.headers.connection, r.body]), [[200, 'close', 'done']]);
+    });
+  }
+
+  it('keeps draining when more signals come (Ctrl-C under npm start delivers SIGINT twice)', async () => {
+    const { gatewayUrl, child, output } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
+    const connection = new RawConnection(gatewayUrl!);
     connections.push(connection);
     await connection.ready;
     connection.send('/slow/held/one');
     await eventually(() => assert.equal(held.length, 1), 5000);
-    child.kill('SIGTERM');
+    child.kill('SIGINT');
     await eventually(() => refusesConnections(gatewayUrl!), 5000);
+    child.kill('SIGINT');
+    child.kill('SIGTERM');
+    await eventually(() => assert.equal(output().match(/received: already stopping/g)?.length, 2, output()), 5000);
     release();
-    assert.equal(await exited(child), 0);
+    assert.equal(await exited(child), 0, output());
     await eventually(() => assert.ok(connection.closed));
     assert.deepEqual(connection.responses().map((r) => [r.status, r.headers.connection, r.body]), [[200, 'close', 'done']]);
+    assert.doesNotMatch(output(), /ERROR|Unable to stop/);
   });
 
   it('closes what is still open after GW_SHUTDOWN_TIMEOUT and exits anyway', async () => {
     const { gatewayUrl, child, output } = await start({ GW_SHUTDOWN_TIMEOUT: '1', GW_PROXY_TIMEOUT: '120' });
-    const connection = new Connection(gatewayUrl!);
+    const connection = new RawConnection(gatewayUrl!);
     connections.push(connection);
     await connection.ready;
     connection.send('/slow/held/hung');

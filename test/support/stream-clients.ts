@@ -10,6 +10,8 @@ export class SseReader {
   readonly events: string[] = [];
   status = 0;
   contentType = '';
+  /** resolves when the server ends the stream (its last chunk arrived) */
+  finished: Promise<void> = new Promise(() => undefined);
   private response: IncomingMessage | undefined;
   private buffer = '';
   private data: string[] = [];
@@ -25,6 +27,7 @@ export class SseReader {
         reader.response = res;
         reader.status = res.statusCode ?? 0;
         reader.contentType = String(res.headers['content-type'] ?? '');
+        reader.finished = new Promise((ended) => res.once('end', ended));
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => reader.feed(chunk));
         res.on('error', () => undefined);

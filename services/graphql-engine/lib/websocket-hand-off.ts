@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { onGoingAway } from '../../../lib/http/going-away';
 import type { Session } from '../../../contracts/keys/session';
 import type { GraphqlGate } from './graphql-gate';
 import { runSubscriptionSession, type ClientProtocol, type OperationRunner } from './subscription-session';
@@ -27,5 +28,10 @@ export function acceptSubscriptions(
   options: { gate: GraphqlGate; session: Session | undefined; run: OperationRunner; initTimeoutMs: number },
 ): void {
   const protocol = pickProtocol(req.headers['sec-websocket-protocol'])!;
-  server.handleUpgrade(req, socket, head, (client) => runSubscriptionSession(client, protocol, options));
+  server.handleUpgrade(req, socket, head, (client) => {
+    runSubscriptionSession(client, protocol, options);
+    // A draining gateway closes the socket as a stopping graphql-ws server does (1001); the
+    // session then stops its operations.
+    onGoingAway(socket, () => client.close(1001, 'Going away'));
+  });
 }

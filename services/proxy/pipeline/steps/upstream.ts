@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
+import { onGoingAway } from '../../../../lib/http/going-away';
 import { DONE, type Step } from '../compose';
 import { HOP_BY_HOP, connectionHeaders, forwardedResponseHeaders } from '../forward-headers';
 import { GatewayMessages, sendGatewayError } from '../gateway-errors';
@@ -109,6 +110,10 @@ class UpstreamHandler implements UpstreamResponseHandler {
   /** the answer is held whole for the request's response filters */
   private held: HeldBody | undefined;
   private clientGone = false;
+  /** an event stream the draining gateway ended: the upstream was stopped on purpose */
+  private endedByDrain = false;
+  /** takes back what ends the event stream on drain (it ended on its own) */
+  private forgetStream: (() => void) | undefined;
   private tooLarge = false;
   /** body bytes still expected when the upstream stated a length; -1 when it did not */
   private remaining = -1;
@@ -151,6 +156,8 @@ class UpstreamHandler implements UpstreamResponseHandler {
       const headers = forwardedRawResponseHeaders(rawHeaders, ctx.responseHeaders);
       ctx.res.writeHead(statusCode, headers);
       if (ctx.req.method !== 'HEAD') this.remaining = contentLength(headers);
+      // Only an answer of unknown length can be an endless stream: the others skip the look.
+      if (this.remaining === -1 && isEventStream(headerOf(headers, 'content-type'))) this.endOnDrain();
       return !this.paused;
     }
     const headers = forwardedResponseHeaders(rawHeaderMap(rawHeaders));
@@ -176,6 +183,7 @@ class UpstreamHandler implements UpstreamResponseHandler {
     if (this.options.responsePlugins.length === 0) {
       this.ctx.res.writeHead(statusCode, headers);
       if (contentLength !== undefined && this.ctx.req.method !== 'HEAD') this.remaining = Number(contentLength);
+      else if (isEventStream(headers['content-type'])) this.endOnDrain();
       return;
     }
     this.relay = new ResponseRelay(this.ctx, statusCode, headers, (err) => this.options.onFailure(this.ctx, err), {
@@ -212,7 +220,20 @@ class UpstreamHandler implements UpstreamResponseHandler {
     return false;
   }
 
+  /**
+   * An event stream does not end on its own: a draining gateway stops the upstream and ends the
+   * stream cleanly (an EventSource then reconnects, to another node) instead of waiting for it.
+   */
+  private endOnDrain(): void {
+    this.forgetStream = onGoingAway(this.ctx.req.socket, () => {
+      this.endedByDrain = true;
+      this.abort?.(new Error('the gateway is stopping'));
+      if (!this.ctx.res.writableEnded) this.ctx.res.end();
+    });
+  }
+
   onComplete(): void {
+    this.forgetStream?.();
     if (this.held) return this.releaseHeld(this.held);
     if (this.relay) this.relay.end();
     else if (!this.ctx.res.writableEnded) this.ctx.res.end();
@@ -263,7 +284,8 @@ class UpstreamHandler implements UpstreamResponseHandler {
   }
 
   onError(err: Error): void {
-    if (this.clientGone) return;
+    this.forgetStream?.();
+    if (this.clientGone || this.endedByDrain) return;
     if (this.tooLarge) {
       this.options.logger.warn(`upstream of API ${this.ctx.api.definition.api_id}: ${err.message}`);
       return sendGatewayError(this.ctx.res, 502, GatewayMessages.upstreamFailed);
@@ -311,6 +333,15 @@ function rawHeaderMap(raw: string[]): IncomingHttpHeaders {
     else known.push(value);
   }
   return map;
+}
+
+function headerOf(flat: string[], name: string): string | undefined {
+  for (let i = 0; i < flat.length; i += 2) if (flat[i] === name) return flat[i + 1];
+  return undefined;
+}
+
+function isEventStream(contentType: string | string[] | undefined): boolean {
+  return typeof contentType === 'string' && /^\s*text\/event-stream/i.test(contentType);
 }
 
 function contentLength(flat: string[]): number {

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData } from 'ws';
 import type { StreamRequest } from '../../../../contracts/streams/hand-off';
+import { onGoingAway } from '../../../../lib/http/going-away';
 import { parseDuration } from '../../../../lib/streams/duration';
 import type { Endpoint, Input, Sink } from '../components';
 import { newMessage, type StreamMessage } from '../message';
@@ -56,7 +58,13 @@ export class HttpServerInput implements Input {
     const { path, ws_path: wsPath } = this.config;
     const endpoints: Endpoint[] = [];
     if (path !== undefined || wsPath === undefined) endpoints.push({ path: path ?? '/post', request: (request) => void this.onRequest(request) });
-    if (wsPath !== undefined) endpoints.push({ path: wsPath, upgrade: (request, socket, head) => this.wss.handleUpgrade(request.req, socket, head, (ws) => this.onSocket(ws, request.req)) });
+    if (wsPath !== undefined) {
+      endpoints.push({
+        path: wsPath,
+        upgrade: (request, socket, head) =>
+          this.wss.handleUpgrade(request.req, socket, head, (ws) => this.onSocket(ws, request.req, socket)),
+      });
+    }
     return endpoints;
   }
 
@@ -131,9 +139,11 @@ export class HttpServerInput implements Input {
     res.writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 200, { ...headers, 'content-length': body.length }).end(body);
   }
 
-  private onSocket(ws: import('ws').WebSocket, req: IncomingMessage): void {
+  private onSocket(ws: import('ws').WebSocket, req: IncomingMessage, socket: Duplex): void {
     if (this.stopped || !this.sink) return void ws.close(1001, 'stream stopped');
     this.sockets.add(ws);
+    // A draining gateway closes the socket; the messages it already took are still delivered.
+    onGoingAway(socket, () => ws.close(1001, 'Going away'));
     const metadata = requestMetadata(req, req.url ?? '', '');
     // One at a time, in order: the next frame is read once the previous message was accepted.
     let chain = Promise.resolve();

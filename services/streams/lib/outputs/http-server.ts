@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { StreamRequest } from '../../../../contracts/streams/hand-off';
+import { onGoingAway } from '../../../../lib/http/going-away';
 import { parseDuration } from '../../../../lib/streams/duration';
 import type { Endpoint, Output } from '../components';
 import type { StreamMessage } from '../message';
@@ -45,7 +47,13 @@ export class HttpServerOutput implements Output {
     const endpoints: Endpoint[] = [];
     if (path) endpoints.push({ path, request: (request) => this.guard(request, () => this.longPoll(request.res)) });
     if (streamPath) endpoints.push({ path: streamPath, request: (request) => this.guard(request, () => this.eventStream(request)) });
-    if (wsPath) endpoints.push({ path: wsPath, upgrade: (request, socket, head) => this.wss.handleUpgrade(request.req, socket, head, (ws) => this.webSocket(ws)) });
+    if (wsPath) {
+      endpoints.push({
+        path: wsPath,
+        upgrade: (request, socket, head) =>
+          this.wss.handleUpgrade(request.req, socket, head, (ws) => this.webSocket(ws, socket)),
+      });
+    }
     return endpoints;
   }
 
@@ -116,19 +124,23 @@ export class HttpServerOutput implements Output {
         }),
     };
     res.on('drain', () => this.ring.wake());
+    let forget: () => void = () => undefined;
     const end = () => {
       gone = true;
       this.ring.remove(consumer);
       this.open.delete(end);
+      forget();
       if (!res.writableEnded) res.end();
     };
     this.open.add(end);
     res.once('close', end);
     this.ring.add(consumer);
     this.counters.connectionAttempts++;
+    // A draining gateway ends the stream (its client reconnects to another node) instead of waiting for it.
+    forget = onGoingAway(req.socket, end);
   }
 
-  private webSocket(ws: WebSocket): void {
+  private webSocket(ws: WebSocket, socket: Duplex): void {
     let busy = false;
     let gone = false;
     const consumer: Consumer = {
@@ -154,6 +166,7 @@ export class HttpServerOutput implements Output {
     this.open.add(end);
     ws.once('close', end);
     this.ring.add(consumer);
+    onGoingAway(socket, end);
   }
 }
 
