@@ -1,5 +1,5 @@
 import { compositionError, quotedList, type CompositionError } from './composition-errors';
-import { canonicalFieldSet, fieldSetOf, kindWord, type Declaration, type TypeGroup } from './declarations';
+import { canonicalFieldSet, fieldSetOf, keyFieldsAddedBy, kindWord, withExtensionFields, type Declaration, type TypeGroup } from './declarations';
 import { fieldSetProblem, parseFieldSet, type FieldLookup } from './field-sets';
 
 /**
@@ -13,14 +13,17 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
   const [base] = group.bases;
   const errors: CompositionError[] = [];
   const owners = new Map([...base.type.fields.values()].filter((f) => !f.external).map((f) => [f.name, base.subgraph]));
+  const addedBy = new Map<string, Declaration>();
   for (const extension of group.extensions) {
     const refusal = extensionRefusal(group.name, base, extension);
     if (refusal) {
       errors.push(refusal);
       continue;
     }
-    errors.push(...keyErrors(group.name, base, extension, lookup), ...externalErrors(group.name, base, extension));
-    const own = [...extension.type.fields.values()].filter((f) => !f.external);
+    const added = keyFieldsAddedBy(extension, base);
+    errors.push(...keyErrors(group.name, base, extension, withExtensionFields(lookup, extension)), ...externalErrors(group.name, base, extension, added));
+    errors.push(...addedKeyFieldErrors(group.name, extension, added, addedBy));
+    const own = [...extension.type.fields.values()].filter((f) => !f.external || added.has(f.name));
     if (own.length === 0) errors.push(...stubErrors(group.name, base, extension));
     // A key field without @external is reported once, by keyErrors.
     const keyFields = new Set(extension.type.keys.flatMap((key) => [...(fieldSetOf(key)?.fields.keys() ?? [])]));
@@ -89,17 +92,38 @@ function keyErrors(typeName: string, base: Declaration, extension: Declaration, 
   return errors;
 }
 
-/** An `@external` field must be the definition's field, with the same type. */
-function externalErrors(typeName: string, base: Declaration, extension: Declaration): CompositionError[] {
+/** An `@external` field must be the definition's field, with the same type (a key field the extension adds aside). */
+function externalErrors(typeName: string, base: Declaration, extension: Declaration, added: Set<string>): CompositionError[] {
   const errors: CompositionError[] = [];
   for (const field of extension.type.fields.values()) {
-    if (!field.external) continue;
+    if (!field.external || added.has(field.name)) continue;
     const where = { subgraphs: [extension.subgraph, base.subgraph], type: typeName, field: field.name };
     const defined = base.type.fields.get(field.name);
     if (!defined) {
       errors.push(compositionError('EXTERNAL_FIELD_MISMATCH', `Subgraph '${extension.subgraph}' marks '${typeName}.${field.name}' @external, but the definition of '${typeName}' in subgraph '${base.subgraph}' has no field '${field.name}'`, where));
     } else if (defined.type !== field.type) {
       errors.push(compositionError('EXTERNAL_FIELD_MISMATCH', `Field '${typeName}.${field.name}' is '${field.type}' in subgraph '${extension.subgraph}' (@external) but '${defined.type}' in subgraph '${base.subgraph}', which defines it; the types must be the same`, where));
+    }
+  }
+  return errors;
+}
+
+/** A key field several extensions add (the definition lacks it) has one type in all of them. */
+function addedKeyFieldErrors(typeName: string, extension: Declaration, added: Set<string>, addedBy: Map<string, Declaration>): CompositionError[] {
+  const errors: CompositionError[] = [];
+  for (const name of added) {
+    const field = extension.type.fields.get(name)!;
+    const earlier = addedBy.get(name);
+    if (!earlier) addedBy.set(name, extension);
+    else if (earlier.type.fields.get(name)!.type !== field.type) {
+      const types = `'${earlier.type.fields.get(name)!.type}' in subgraph '${earlier.subgraph}' and '${field.type}' in subgraph '${extension.subgraph}'`;
+      errors.push(
+        compositionError('EXTERNAL_FIELD_MISMATCH', `Key field '${typeName}.${name}', which the definition of '${typeName}' does not have, is ${types}; the extensions that add it must give it the same type`, {
+          subgraphs: [earlier.subgraph, extension.subgraph],
+          type: typeName,
+          field: name,
+        }),
+      );
     }
   }
   return errors;
