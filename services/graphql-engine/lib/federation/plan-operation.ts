@@ -1,8 +1,8 @@
-import { isAbstractType, type DirectiveNode, type GraphQLSchema } from 'graphql';
+import { isAbstractType, isNonNullType, isObjectType, type DirectiveNode, type GraphQLSchema } from 'graphql';
 import { PlanningError, type ClientField, type ClientOperation, type ClientSelection } from './client-operation';
 import { asClientField, flattenRoot, mergeLevel } from './selection-levels';
 import { mergeFieldSets, parseFieldSet, type FieldSetNode } from './field-set';
-import type { PlannedFetch, QueryPlan } from './query-plan';
+import type { EntityTarget, PlannedFetch, QueryPlan } from './query-plan';
 import { addFieldSet, addTypename, fragmentOn, printSelections, printVariableDefinitions, variablesUsed, type SubgraphSelection } from './subgraph-selection';
 import type { Supergraph } from './supergraph';
 
@@ -13,7 +13,7 @@ interface DraftFetch {
   dependsOn: Set<number>;
   ownedKeys: string[];
   rootConditions?: Array<readonly DirectiveNode[]>;
-  entity?: { typeName: string; path: string[]; representation: FieldSetNode[] };
+  entity?: EntityTarget;
 }
 
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
@@ -33,6 +33,8 @@ export function planOperation(supergraph: Supergraph, operation: ClientOperation
 
 class Planner {
   private readonly fetches: DraftFetch[] = [];
+  /** `Type@subgraph` entity fetches being planned whose key fields come from another fetch first */
+  private readonly awaitingKeys = new Set<string>();
   private readonly schema: GraphQLSchema;
 
   constructor(private readonly supergraph: Supergraph) {
@@ -108,31 +110,42 @@ class Planner {
     this.planLevel(fetch, field.namedType!, field.selections, placed.selections!, [...path, field.responseKey], available);
   }
 
-  /** Fields of entity `typeName` that `fetch`'s subgraph can not answer: `_entities` fetches from those that can. Returns their ids. */
-  private jump(fetch: DraftFetch, typeName: string, fields: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
+  /**
+   * Fields of entity `typeName` that `fetch`'s subgraph can not answer: `_entities` fetches from
+   * those that can (never from `excluded`, the subgraph waiting for them as its key), preferring
+   * one whose key `fetch` can send as it is. Returns their ids.
+   */
+  private jump(fetch: DraftFetch, typeName: string, fields: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[], excluded?: string): number[] {
     const groups = new Map<string, ClientField[]>();
     for (const field of fields) {
-      const owners = this.supergraph.fields[typeName]?.[field.name]?.resolvedBy ?? [];
+      const owners = (this.supergraph.fields[typeName]?.[field.name]?.resolvedBy ?? []).filter((o) => o !== excluded);
       if (owners.length === 0) throw new PlanningError(`No subgraph resolves ${typeName}.${field.name}.`);
-      const target = owners.find((o) => groups.has(o)) ?? owners[0];
+      const target = owners.find((o) => groups.has(o)) ?? owners.find((o) => this.directKey(fetch, typeName, o, here)) ?? owners[0];
       if (!groups.has(target)) groups.set(target, []);
       groups.get(target)!.push(field);
     }
     const created: number[] = [];
-    // groups without @requires first, so required fields can join a sibling fetch already planned
-    const ordered = [...groups].sort(([a, fa], [b, fb]) => Number(this.hasRequires(typeName, a, fa)) - Number(this.hasRequires(typeName, b, fb)));
+    // groups that need nothing fetched first go first, so required or key fields can join a sibling fetch
+    const waits = (target: string, group: ClientField[]) => Number(this.hasRequires(typeName, target, group) || !this.directKey(fetch, typeName, target, here));
+    const ordered = [...groups].sort(([a, fa], [b, fb]) => waits(a, fa) - waits(b, fb));
     for (const [target, group] of ordered) created.push(...this.entityFetch(fetch, typeName, target, group, out, path, here));
     return created;
   }
 
   private entityFetch(fetch: DraftFetch, typeName: string, target: string, group: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
-    const keys = (this.supergraph.entities[typeName]?.keys[target] ?? []).map(parseFieldSet);
-    if (keys.length === 0) throw new PlanningError(`${typeName} is not an entity of subgraph "${target}": its fields there can not be fetched.`);
-    const key = keys.find((k) => k.every((node) => this.answers(fetch.subgraph, typeName, node.name, here))) ?? keys[0];
-    addFieldSet(out, key);
+    const key = this.directKey(fetch, typeName, target, here) ?? this.keyFetchedFirst(typeName, target);
     const dependsOn = new Set([fetch.id]);
     const required = mergeFieldSets(...group.map((f) => requiredBy(this.supergraph, typeName, f.name, target)));
     const missing: ClientField[] = [];
+    const missingKey: ClientField[] = [];
+    for (const node of key) {
+      const sibling = this.answers(fetch.subgraph, typeName, node.name, here) ? undefined : this.siblingFetch(fetch, typeName, path, node.name, target);
+      if (sibling) {
+        addFieldSet(fragmentOn(sibling.selections, typeName), [node]);
+        dependsOn.add(sibling.id);
+      } else if (this.answers(fetch.subgraph, typeName, node.name, here)) addFieldSet(out, [node]);
+      else missingKey.push(asClientField(this.schema, typeName, node));
+    }
     for (const node of required) {
       if (this.answers(fetch.subgraph, typeName, node.name, here)) addFieldSet(out, [node]);
       else {
@@ -144,13 +157,54 @@ class Planner {
       }
     }
     const created = missing.length > 0 ? this.jump(fetch, typeName, missing, out, path, here) : [];
+    if (missingKey.length > 0) created.push(...this.fetchKeyFirst(fetch, typeName, target, missingKey, out, path, here));
     for (const id of created) dependsOn.add(id);
     const entity = this.newFetch(target, [...dependsOn]);
-    entity.entity = { typeName, path, representation: mergeFieldSets(key, required) };
+    const representation = mergeFieldSets(key, required);
+    entity.entity = { typeName, path, representation, nonNull: this.nonNullFields(typeName, representation) };
     entity.ownedKeys.push(...group.map((f) => f.responseKey));
     const selections = fragmentOn(entity.selections, typeName);
     this.planLevel(entity, typeName, group, selections, path, undefined);
     return [...created, entity.id];
+  }
+
+  /** A key of `target` for `typeName` that `fetch`'s subgraph answers. */
+  private directKey(fetch: DraftFetch, typeName: string, target: string, here: FieldSetNode[]): FieldSetNode[] | undefined {
+    return this.keysAt(typeName, target).find((k) => k.every((node) => this.answers(fetch.subgraph, typeName, node.name, here)));
+  }
+
+  /** A key of `target` whose fields another subgraph resolves, fetched before the representation is sent. */
+  private keyFetchedFirst(typeName: string, target: string): FieldSetNode[] {
+    const keys = this.keysAt(typeName, target);
+    if (keys.length === 0) throw new PlanningError(`${typeName} is not an entity of subgraph "${target}": its fields there can not be fetched.`);
+    const elsewhere = (node: FieldSetNode) => this.supergraph.fields[typeName]?.[node.name]?.resolvedBy.some((o) => o !== target) ?? false;
+    return keys.find((k) => k.every(elsewhere)) ?? keys[0];
+  }
+
+  /**
+   * Key fields of `target` the current subgraph lacks (an extension's key on a field only
+   * extensions resolve): fetched from another subgraph first. A chain of such fetches that comes
+   * back to a subgraph already waiting for its key has no answer.
+   */
+  private fetchKeyFirst(fetch: DraftFetch, typeName: string, target: string, fields: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
+    const waiting = `${typeName}@${target}`;
+    if (this.awaitingKeys.has(waiting)) throw new PlanningError(`No subgraph can provide the key of ${typeName} that subgraph "${target}" needs.`);
+    this.awaitingKeys.add(waiting);
+    try {
+      return this.jump(fetch, typeName, fields, out, path, here, target);
+    } finally {
+      this.awaitingKeys.delete(waiting);
+    }
+  }
+
+  private nonNullFields(typeName: string, set: FieldSetNode[]): string[] {
+    const type = this.schema.getType(typeName);
+    const fields = type && isObjectType(type) ? type.getFields() : {};
+    return set.filter((node) => fields[node.name] && isNonNullType(fields[node.name].type)).map((node) => node.name);
+  }
+
+  private keysAt(typeName: string, subgraph: string): FieldSetNode[][] {
+    return (this.supergraph.entities[typeName]?.keys[subgraph] ?? []).map(parseFieldSet);
   }
 
   private hasRequires(typeName: string, subgraph: string, fields: ClientField[]): boolean {
@@ -161,8 +215,8 @@ class Planner {
    * An `_entities` fetch already planned for the same entities (same parent, type and path) from
    * a subgraph resolving `field`, that waits for nothing but the parent (so joining it makes no cycle).
    */
-  private siblingFetch(parent: DraftFetch, typeName: string, path: string[], field: string): DraftFetch | undefined {
-    const owners = this.supergraph.fields[typeName]?.[field]?.resolvedBy ?? [];
+  private siblingFetch(parent: DraftFetch, typeName: string, path: string[], field: string, excluded?: string): DraftFetch | undefined {
+    const owners = (this.supergraph.fields[typeName]?.[field]?.resolvedBy ?? []).filter((o) => o !== excluded);
     const at = path.join('.');
     return this.fetches.find((f) => f.entity?.typeName === typeName && f.dependsOn.has(parent.id) && f.entity.path.join('.') === at && owners.includes(f.subgraph) && f.dependsOn.size === 1);
   }
