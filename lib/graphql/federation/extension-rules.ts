@@ -1,6 +1,7 @@
 import { compositionError, quotedList, type CompositionError } from './composition-errors';
 import { canonicalFieldSet, fieldSetOf, keyFieldsAddedBy, kindWord, withExtensionFields, type Declaration, type TypeGroup } from './declarations';
 import { fieldSetProblem, parseFieldSet, type FieldLookup } from './field-sets';
+import { isOutputSubtype } from './output-types';
 
 /**
  * The rules for a type one subgraph defines and others extend (SPEC.md "Federation rules"):
@@ -40,7 +41,40 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
       } else owners.set(field.name, extension.subgraph);
     }
   }
-  return errors;
+  return errors.length > 0 ? errors : unreachableErrors(group, base);
+}
+
+/**
+ * The gateway reaches an entity in the subgraph that defines it, then in every extension one of
+ * whose keys a subgraph already reached resolves. An extension keyed only on fields that no
+ * reached subgraph resolves (an added key field nobody else can provide) could never be fetched.
+ */
+function unreachableErrors(group: TypeGroup, base: Declaration): CompositionError[] {
+  const resolved = new Map<Declaration, Set<string>>([[base, resolvedFields(base, base)]]);
+  const waiting = new Set(group.extensions);
+  const reachable = (key: string) => [...(fieldSetOf(key)?.fields.keys() ?? [])].every((name) => [...resolved.values()].some((fields) => fields.has(name)));
+  for (let progress = true; progress; ) {
+    progress = false;
+    for (const extension of waiting) {
+      if (!extension.type.keys.some(reachable)) continue;
+      resolved.set(extension, resolvedFields(extension, base));
+      waiting.delete(extension);
+      progress = true;
+    }
+  }
+  return [...waiting].map((extension) => {
+    const keys = extension.type.keys.map((key) => `@key(fields: "${key}")`).join(' ');
+    return compositionError(
+      'UNREACHABLE_EXTENSION',
+      `Subgraph '${extension.subgraph}' extends entity '${group.name}' with ${keys}, but no other subgraph resolves those key fields, so its fields of '${group.name}' can never be fetched; give the extension a key of the definition in subgraph '${base.subgraph}' (${keyList(base)})`,
+      { subgraphs: [extension.subgraph, base.subgraph], type: group.name },
+    );
+  });
+}
+
+function resolvedFields(declaration: Declaration, base: Declaration): Set<string> {
+  const added = keyFieldsAddedBy(declaration, base);
+  return new Set([...declaration.type.fields.values()].filter((f) => !f.external || added.has(f.name)).map((f) => f.name));
 }
 
 /** Why this extension may not extend the type at all: not an entity, no `@key`, or not an object type. */
@@ -108,17 +142,21 @@ function externalErrors(typeName: string, base: Declaration, extension: Declarat
   return errors;
 }
 
-/** A key field several extensions add (the definition lacks it) has one type in all of them. */
+function compatible(a: string, b: string): boolean {
+  return isOutputSubtype(a, b) || isOutputSubtype(b, a);
+}
+
+/** A key field several extensions add (the definition lacks it) has one type in all of them, up to non-null. */
 function addedKeyFieldErrors(typeName: string, extension: Declaration, added: Set<string>, addedBy: Map<string, Declaration>): CompositionError[] {
   const errors: CompositionError[] = [];
   for (const name of added) {
     const field = extension.type.fields.get(name)!;
     const earlier = addedBy.get(name);
     if (!earlier) addedBy.set(name, extension);
-    else if (earlier.type.fields.get(name)!.type !== field.type) {
+    else if (!compatible(earlier.type.fields.get(name)!.type, field.type)) {
       const types = `'${earlier.type.fields.get(name)!.type}' in subgraph '${earlier.subgraph}' and '${field.type}' in subgraph '${extension.subgraph}'`;
       errors.push(
-        compositionError('EXTERNAL_FIELD_MISMATCH', `Key field '${typeName}.${name}', which the definition of '${typeName}' does not have, is ${types}; the extensions that add it must give it the same type`, {
+        compositionError('EXTERNAL_FIELD_MISMATCH', `Key field '${typeName}.${name}', which the definition of '${typeName}' does not have, is ${types}; the extensions that add it must give it the same type (non-null or not)`, {
           subgraphs: [earlier.subgraph, extension.subgraph],
           type: typeName,
           field: name,

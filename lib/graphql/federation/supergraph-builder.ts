@@ -8,6 +8,7 @@ import {
   type NamedTypeNode,
 } from 'graphql';
 import { canonicalFieldSet, keyFieldsAddedBy, type Declaration, type TypeGroup } from './declarations';
+import { isOutputSubtype } from './output-types';
 import { ROOT_TYPES, type SubgraphField } from './subgraph-sdl';
 import type { EntityPlacement, FieldPlacement } from './supergraph';
 
@@ -54,7 +55,11 @@ function ownedFields(group: TypeGroup): Map<string, OwnedField> {
     for (const field of type.fields.values()) {
       if (field.external && !added.has(field.name)) continue;
       const entry = owned.get(field.name);
-      if (entry) entry.owners.push({ subgraph, field });
+      if (entry) {
+        entry.owners.push({ subgraph, field });
+        // extensions adding one key field may differ in non-null: the supergraph takes the general type
+        if (field.type !== entry.field.type && isOutputSubtype(entry.field.type, field.type)) entry.field = field;
+      }
       else owned.set(field.name, { field, owners: [{ subgraph, field }] });
     }
   }
