@@ -74,22 +74,6 @@ export function fieldSetOf(text: string): FieldSet | undefined {
   return 'problem' in parsed ? undefined : parsed;
 }
 
-/**
- * The key fields an extension marks `@external` that the definition does not have. Federation 1
- * ignores `@external` on the top-level key fields of an extension (Apollo's upgrade to federation
- * 2 drops it), so such a field is the extension's own: it resolves it and the supergraph gains it.
- */
-export function keyFieldsAddedBy(extension: Declaration, base: Declaration | undefined): Set<string> {
-  const added = new Set<string>();
-  if (extension.type.hasBase) return added;
-  for (const key of extension.type.keys) {
-    for (const name of fieldSetOf(key)?.fields.keys() ?? []) {
-      if (extension.type.fields.get(name)?.external && !base?.type.fields.has(name)) added.add(name);
-    }
-  }
-  return added;
-}
-
 /** `lookup`, with the fields an extension adds to its type. */
 export function withExtensionFields(lookup: FieldLookup, extension: Declaration): FieldLookup {
   const own = fieldTypes(extension.type);

@@ -1,7 +1,14 @@
+import { addedTypeErrors, keyFieldsAddedBy, unreachableErrors } from './added-key-fields';
 import { compositionError, quotedList, type CompositionError } from './composition-errors';
-import { canonicalFieldSet, fieldSetOf, keyFieldsAddedBy, kindWord, withExtensionFields, type Declaration, type TypeGroup } from './declarations';
+import {
+  canonicalFieldSet,
+  fieldSetOf,
+  kindWord,
+  withExtensionFields,
+  type Declaration,
+  type TypeGroup,
+} from './declarations';
 import { fieldSetProblem, parseFieldSet, type FieldLookup } from './field-sets';
-import { isOutputSubtype } from './output-types';
 
 /**
  * The rules for a type one subgraph defines and others extend (SPEC.md "Federation rules"):
@@ -14,7 +21,6 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
   const [base] = group.bases;
   const errors: CompositionError[] = [];
   const owners = new Map([...base.type.fields.values()].filter((f) => !f.external).map((f) => [f.name, base.subgraph]));
-  const addedBy = new Map<string, Declaration>();
   for (const extension of group.extensions) {
     const refusal = extensionRefusal(group.name, base, extension);
     if (refusal) {
@@ -22,8 +28,8 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
       continue;
     }
     const added = keyFieldsAddedBy(extension, base);
-    errors.push(...keyErrors(group.name, base, extension, withExtensionFields(lookup, extension)), ...externalErrors(group.name, base, extension, added));
-    errors.push(...addedKeyFieldErrors(group.name, extension, added, addedBy));
+    errors.push(...keyErrors(group.name, base, extension, withExtensionFields(lookup, extension)));
+    errors.push(...externalErrors(group.name, base, extension, added));
     const own = [...extension.type.fields.values()].filter((f) => !f.external || added.has(f.name));
     if (own.length === 0) errors.push(...stubErrors(group.name, base, extension));
     // A key field without @external is reported once, by keyErrors.
@@ -41,40 +47,8 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
       } else owners.set(field.name, extension.subgraph);
     }
   }
-  return errors.length > 0 ? errors : unreachableErrors(group, base);
-}
-
-/**
- * The gateway reaches an entity in the subgraph that defines it, then in every extension one of
- * whose keys a subgraph already reached resolves. An extension keyed only on fields that no
- * reached subgraph resolves (an added key field nobody else can provide) could never be fetched.
- */
-function unreachableErrors(group: TypeGroup, base: Declaration): CompositionError[] {
-  const resolved = new Map<Declaration, Set<string>>([[base, resolvedFields(base, base)]]);
-  const waiting = new Set(group.extensions);
-  const reachable = (key: string) => [...(fieldSetOf(key)?.fields.keys() ?? [])].every((name) => [...resolved.values()].some((fields) => fields.has(name)));
-  for (let progress = true; progress; ) {
-    progress = false;
-    for (const extension of waiting) {
-      if (!extension.type.keys.some(reachable)) continue;
-      resolved.set(extension, resolvedFields(extension, base));
-      waiting.delete(extension);
-      progress = true;
-    }
-  }
-  return [...waiting].map((extension) => {
-    const keys = extension.type.keys.map((key) => `@key(fields: "${key}")`).join(' ');
-    return compositionError(
-      'UNREACHABLE_EXTENSION',
-      `Subgraph '${extension.subgraph}' extends entity '${group.name}' with ${keys}, but no other subgraph resolves those key fields, so its fields of '${group.name}' can never be fetched; give the extension a key of the definition in subgraph '${base.subgraph}' (${keyList(base)})`,
-      { subgraphs: [extension.subgraph, base.subgraph], type: group.name },
-    );
-  });
-}
-
-function resolvedFields(declaration: Declaration, base: Declaration): Set<string> {
-  const added = keyFieldsAddedBy(declaration, base);
-  return new Set([...declaration.type.fields.values()].filter((f) => !f.external || added.has(f.name)).map((f) => f.name));
+  errors.push(...addedTypeErrors(group));
+  return errors.length > 0 ? errors : unreachableErrors(group);
 }
 
 /** Why this extension may not extend the type at all: not an entity, no `@key`, or not an object type. */
@@ -126,8 +100,13 @@ function keyErrors(typeName: string, base: Declaration, extension: Declaration, 
   return errors;
 }
 
-/** An `@external` field must be the definition's field, with the same type (a key field the extension adds aside). */
-function externalErrors(typeName: string, base: Declaration, extension: Declaration, added: Set<string>): CompositionError[] {
+/** An `@external` field is the definition's, with the same type (key fields the extension adds aside). */
+function externalErrors(
+  typeName: string,
+  base: Declaration,
+  extension: Declaration,
+  added: Set<string>,
+): CompositionError[] {
   const errors: CompositionError[] = [];
   for (const field of extension.type.fields.values()) {
     if (!field.external || added.has(field.name)) continue;
@@ -137,31 +116,6 @@ function externalErrors(typeName: string, base: Declaration, extension: Declarat
       errors.push(compositionError('EXTERNAL_FIELD_MISMATCH', `Subgraph '${extension.subgraph}' marks '${typeName}.${field.name}' @external, but the definition of '${typeName}' in subgraph '${base.subgraph}' has no field '${field.name}'`, where));
     } else if (defined.type !== field.type) {
       errors.push(compositionError('EXTERNAL_FIELD_MISMATCH', `Field '${typeName}.${field.name}' is '${field.type}' in subgraph '${extension.subgraph}' (@external) but '${defined.type}' in subgraph '${base.subgraph}', which defines it; the types must be the same`, where));
-    }
-  }
-  return errors;
-}
-
-function compatible(a: string, b: string): boolean {
-  return isOutputSubtype(a, b) || isOutputSubtype(b, a);
-}
-
-/** A key field several extensions add (the definition lacks it) has one type in all of them, up to non-null. */
-function addedKeyFieldErrors(typeName: string, extension: Declaration, added: Set<string>, addedBy: Map<string, Declaration>): CompositionError[] {
-  const errors: CompositionError[] = [];
-  for (const name of added) {
-    const field = extension.type.fields.get(name)!;
-    const earlier = addedBy.get(name);
-    if (!earlier) addedBy.set(name, extension);
-    else if (!compatible(earlier.type.fields.get(name)!.type, field.type)) {
-      const types = `'${earlier.type.fields.get(name)!.type}' in subgraph '${earlier.subgraph}' and '${field.type}' in subgraph '${extension.subgraph}'`;
-      errors.push(
-        compositionError('EXTERNAL_FIELD_MISMATCH', `Key field '${typeName}.${name}', which the definition of '${typeName}' does not have, is ${types}; the extensions that add it must give it the same type (non-null or not)`, {
-          subgraphs: [earlier.subgraph, extension.subgraph],
-          type: typeName,
-          field: name,
-        }),
-      );
     }
   }
   return errors;

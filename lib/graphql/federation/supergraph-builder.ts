@@ -7,7 +7,8 @@ import {
   type InputValueDefinitionNode,
   type NamedTypeNode,
 } from 'graphql';
-import { canonicalFieldSet, keyFieldsAddedBy, type Declaration, type TypeGroup } from './declarations';
+import { keyFieldsAddedBy } from './added-key-fields';
+import { canonicalFieldSet, type Declaration, type TypeGroup } from './declarations';
 import { isOutputSubtype } from './output-types';
 import { ROOT_TYPES, type SubgraphField } from './subgraph-sdl';
 import type { EntityPlacement, FieldPlacement } from './supergraph';
@@ -58,9 +59,10 @@ function ownedFields(group: TypeGroup): Map<string, OwnedField> {
       if (entry) {
         entry.owners.push({ subgraph, field });
         // extensions adding one key field may differ in non-null: the supergraph takes the general type
-        if (field.type !== entry.field.type && isOutputSubtype(entry.field.type, field.type)) entry.field = field;
-      }
-      else owned.set(field.name, { field, owners: [{ subgraph, field }] });
+        if (field.type !== entry.field.type && isOutputSubtype(entry.field.type, field.type)) {
+          entry.field = field;
+        }
+      } else owned.set(field.name, { field, owners: [{ subgraph, field }] });
     }
   }
   return owned;
