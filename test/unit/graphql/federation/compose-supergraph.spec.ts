@@ -79,17 +79,27 @@ describe('federation v1 composition', () => {
       assert.deepEqual(supergraph.fields.User.id.resolvedBy, ['users']);
     });
 
-    it('makes a key field an extension marks @external but the definition lacks the extension\'s own (as @apollo/gateway)', () => {
+    it('makes a key field an extension marks @external and the definition lacks its own (as Apollo)', () => {
       const supergraph = composed(
-        ['products', 'type Query { top: [Product] } type Product @key(fields: "id name") { id: ID! name: String price: Int }'],
-        ['catalog', 'extend type Product @key(fields: "id name") @key(fields: "upc") { id: ID! @external name: String @external upc: String! @external }'],
+        [
+          'products',
+          'type Query { top: [Product] } type Product @key(fields: "id name") { id: ID! name: String price: Int }',
+        ],
+        [
+          'catalog',
+          `extend type Product @key(fields: "id name") @key(fields: "upc") {
+            id: ID! @external name: String @external upc: String! @external
+          }`,
+        ],
         ['inventory', 'extend type Product @key(fields: "upc") { upc: String @external inStock: Boolean }'],
       );
-      assert.deepEqual(Object.keys(supergraph.fields.Product), ['id', 'name', 'price', 'upc', 'inStock']);
-      assert.deepEqual(supergraph.fields.Product.upc.resolvedBy, ['catalog', 'inventory']);
-      assert.deepEqual(supergraph.fields.Product.id.resolvedBy, ['products'], 'a key field the definition has stays its own');
-      assert.deepEqual(supergraph.entities.Product.keys, { products: ['id name'], catalog: ['id name', 'upc'], inventory: ['upc'] });
-      assert.match(supergraph.sdl, /\n  upc: String\n/, 'extensions differing in non-null give the field the general type');
+      const { fields, entities } = supergraph;
+      assert.deepEqual(Object.keys(fields.Product), ['id', 'name', 'price', 'upc', 'inStock']);
+      assert.deepEqual(fields.Product.upc.resolvedBy, ['catalog', 'inventory']);
+      assert.deepEqual(fields.Product.id.resolvedBy, ['products'], 'a key field the definition has stays its own');
+      const keys = { products: ['id name'], catalog: ['id name', 'upc'], inventory: ['upc'] };
+      assert.deepEqual(entities.Product.keys, keys);
+      assert.match(supergraph.sdl, /\n  upc: String\n/, 'extensions differing in non-null give the general type');
     });
 
     it('accepts a shared type extended identically in every subgraph that defines it', () => {
@@ -194,19 +204,32 @@ describe('federation v1 composition', () => {
     it('extensions adding one key field with incompatible types', () => {
       const { rule, message } = failure(
         ['products', 'type Query { top: [Product] } type Product @key(fields: "id") { id: ID! }'],
-        ['catalog', 'extend type Product @key(fields: "id") @key(fields: "upc") { id: ID! @external upc: String! @external }'],
+        [
+          'catalog',
+          'extend type Product @key(fields: "id") @key(fields: "upc") { id: ID! @external upc: String! @external }',
+        ],
         ['inventory', 'extend type Product @key(fields: "upc") { upc: Int @external inStock: Boolean }'],
       );
       assert.equal(rule, 'EXTERNAL_FIELD_MISMATCH');
-      assert.equal(message, `Key field 'Product.upc', which the definition of 'Product' does not have, is 'String!' in subgraph 'catalog' and 'Int' in subgraph 'inventory'; the extensions that add it must give it the same type (non-null or not)`);
+      assert.equal(
+        message,
+        `Key field 'Product.upc', which the definition of 'Product' does not have, is 'String!' in subgraph ` +
+          `'catalog' and 'Int' in subgraph 'inventory'; the extensions that add it must give it the same type ` +
+          '(non-null or not)',
+      );
     });
 
     it('an extension keyed only on a field no other subgraph resolves', () => {
-      const { rule, message } = failure(['products', 'type Query { top: [Product] } type Product @key(fields: "id") { id: ID! }'], ['inventory', 'extend type Product @key(fields: "upc") { upc: String! @external inStock: Boolean }']);
+      const { rule, message } = failure(
+        ['products', 'type Query { top: [Product] } type Product @key(fields: "id") { id: ID! }'],
+        ['inventory', 'extend type Product @key(fields: "upc") { upc: String! @external inStock: Boolean }'],
+      );
       assert.equal(rule, 'UNREACHABLE_EXTENSION');
       assert.equal(
         message,
-        `Subgraph 'inventory' extends entity 'Product' with @key(fields: "upc"), but no other subgraph resolves those key fields, so its fields of 'Product' can never be fetched; give the extension a key of the definition in subgraph 'products' ("id")`,
+        `Subgraph 'inventory' extends entity 'Product' with @key(fields: "upc"), but no other subgraph resolves ` +
+          `those key fields, so its fields of 'Product' can never be fetched; give the extension a key of the ` +
+          `definition in subgraph 'products' ("id")`,
       );
     });
 
