@@ -24,6 +24,8 @@ export type CompositionRule =
   | 'EXTENSION_ORPHAN'
   /** an `@external` field the base definition does not have, or has with another type */
   | 'EXTERNAL_FIELD_MISMATCH'
+  /** an extension keyed only on fields no other subgraph resolves, so its fields can never be fetched */
+  | 'UNREACHABLE_EXTENSION'
   /** `@external` on a field of a base definition */
   | 'EXTERNAL_ON_BASE'
   /** a field of an entity resolved by two subgraphs */

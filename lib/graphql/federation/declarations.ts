@@ -73,3 +73,14 @@ export function fieldSetOf(text: string): FieldSet | undefined {
   const parsed = parseFieldSet(text);
   return 'problem' in parsed ? undefined : parsed;
 }
+
+/** `lookup`, with the fields an extension adds to its type. */
+export function withExtensionFields(lookup: FieldLookup, extension: Declaration): FieldLookup {
+  const own = fieldTypes(extension.type);
+  return {
+    fieldsOf: (typeName) => {
+      const fields = lookup.fieldsOf(typeName);
+      return typeName === extension.type.name && own ? new Map([...own, ...(fields ?? [])]) : fields;
+    },
+  };
+}

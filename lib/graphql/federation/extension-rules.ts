@@ -1,5 +1,13 @@
+import { addedTypeErrors, keyFieldsAddedBy, unreachableErrors } from './added-key-fields';
 import { compositionError, quotedList, type CompositionError } from './composition-errors';
-import { canonicalFieldSet, fieldSetOf, kindWord, type Declaration, type TypeGroup } from './declarations';
+import {
+  canonicalFieldSet,
+  fieldSetOf,
+  kindWord,
+  withExtensionFields,
+  type Declaration,
+  type TypeGroup,
+} from './declarations';
 import { fieldSetProblem, parseFieldSet, type FieldLookup } from './field-sets';
 
 /**
@@ -19,8 +27,10 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
       errors.push(refusal);
       continue;
     }
-    errors.push(...keyErrors(group.name, base, extension, lookup), ...externalErrors(group.name, base, extension));
-    const own = [...extension.type.fields.values()].filter((f) => !f.external);
+    const added = keyFieldsAddedBy(extension, base);
+    errors.push(...keyErrors(group.name, base, extension, withExtensionFields(lookup, extension)));
+    errors.push(...externalErrors(group.name, base, extension, added));
+    const own = [...extension.type.fields.values()].filter((f) => !f.external || added.has(f.name));
     if (own.length === 0) errors.push(...stubErrors(group.name, base, extension));
     // A key field without @external is reported once, by keyErrors.
     const keyFields = new Set(extension.type.keys.flatMap((key) => [...(fieldSetOf(key)?.fields.keys() ?? [])]));
@@ -37,7 +47,8 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
       } else owners.set(field.name, extension.subgraph);
     }
   }
-  return errors;
+  errors.push(...addedTypeErrors(group));
+  return errors.length > 0 ? errors : unreachableErrors(group);
 }
 
 /** Why this extension may not extend the type at all: not an entity, no `@key`, or not an object type. */
@@ -89,11 +100,16 @@ function keyErrors(typeName: string, base: Declaration, extension: Declaration, 
   return errors;
 }
 
-/** An `@external` field must be the definition's field, with the same type. */
-function externalErrors(typeName: string, base: Declaration, extension: Declaration): CompositionError[] {
+/** An `@external` field is the definition's, with the same type (key fields the extension adds aside). */
+function externalErrors(
+  typeName: string,
+  base: Declaration,
+  extension: Declaration,
+  added: Set<string>,
+): CompositionError[] {
   const errors: CompositionError[] = [];
   for (const field of extension.type.fields.values()) {
-    if (!field.external) continue;
+    if (!field.external || added.has(field.name)) continue;
     const where = { subgraphs: [extension.subgraph, base.subgraph], type: typeName, field: field.name };
     const defined = base.type.fields.get(field.name);
     if (!defined) {

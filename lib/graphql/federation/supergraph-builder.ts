@@ -7,7 +7,9 @@ import {
   type InputValueDefinitionNode,
   type NamedTypeNode,
 } from 'graphql';
+import { keyFieldsAddedBy } from './added-key-fields';
 import { canonicalFieldSet, type Declaration, type TypeGroup } from './declarations';
+import { isOutputSubtype } from './output-types';
 import { ROOT_TYPES, type SubgraphField } from './subgraph-sdl';
 import type { EntityPlacement, FieldPlacement } from './supergraph';
 
@@ -41,18 +43,26 @@ export function buildMergedGraph(groups: Map<string, TypeGroup>, directives: Dir
 /**
  * The fields of the merged type and who resolves each: every subgraph for a shared type, the
  * defining subgraph or the extension that adds it for an entity, the declaring subgraph for a
- * root field. `@external` declarations resolve nothing.
+ * root field. `@external` declarations resolve nothing, except a key field an extension adds
+ * (one the definition lacks), which every extension keyed on it resolves.
  */
 function ownedFields(group: TypeGroup): Map<string, OwnedField> {
   const owned = new Map<string, OwnedField>();
   const shared = !ROOT_TYPES.has(group.name) && group.bases.length > 1;
   const declarations: Declaration[] = ROOT_TYPES.has(group.name) ? group.declarations : shared ? group.bases : [...group.bases, ...group.extensions];
-  for (const { subgraph, type } of declarations) {
+  for (const declaration of declarations) {
+    const { subgraph, type } = declaration;
+    const added = shared ? new Set<string>() : keyFieldsAddedBy(declaration, group.bases[0]);
     for (const field of type.fields.values()) {
-      if (field.external) continue;
+      if (field.external && !added.has(field.name)) continue;
       const entry = owned.get(field.name);
-      if (entry) entry.owners.push({ subgraph, field });
-      else owned.set(field.name, { field, owners: [{ subgraph, field }] });
+      if (entry) {
+        entry.owners.push({ subgraph, field });
+        // extensions adding one key field may differ in non-null: the supergraph takes the general type
+        if (field.type !== entry.field.type && isOutputSubtype(entry.field.type, field.type)) {
+          entry.field = field;
+        }
+      } else owned.set(field.name, { field, owners: [{ subgraph, field }] });
     }
   }
   return owned;

@@ -1,8 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { createHash } from 'node:crypto';
-import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
-import { parse, type OperationDefinitionNode } from 'graphql';
 import { FederatedGraph } from '../../../services/graphql-engine/lib/federation/federated-graph';
+import { startApolloGateway, type RunningApolloGateway } from '../../support/apollo-gateway';
 import { benchmarkSupergraph, startSubgraphs, type RunningSubgraph } from '../../support/federation-subgraphs';
 
 const NESTED = `
@@ -18,7 +16,7 @@ const NESTED = `
 describe('federation: the same answers as @apollo/gateway', function () {
   this.timeout(20_000);
   let subgraphs: Record<string, RunningSubgraph>;
-  let apollo: ApolloGateway;
+  let apollo: RunningApolloGateway;
 
   before(async () => {
     subgraphs = await startSubgraphs();
@@ -30,28 +28,11 @@ describe('federation: the same answers as @apollo/gateway', function () {
 
   it('answers the benchmark query identically, byte for byte', async () => {
     const urls = { accounts: subgraphs.accounts.url, inventory: subgraphs.inventory.url, products: subgraphs.products.url, reviews: subgraphs.reviews.url };
-    apollo = new ApolloGateway({ supergraphSdl: new IntrospectAndCompose({ subgraphs: Object.entries(urls).map(([name, url]) => ({ name, url })) }), logger: silent });
-    const { schema, executor } = await apollo.load();
-    const document = parse(NESTED);
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+    apollo = await startApolloGateway(Object.entries(urls).map(([name, url]) => ({ name, url })));
     const request = { query: NESTED, operationName: 'TestQuery' };
-    const expected = await executor({
-      request,
-      document,
-      source: NESTED,
-      queryHash: createHash('sha256').update(NESTED).digest('hex'),
-      operationName: 'TestQuery',
-      operation,
-      schema,
-      context: {},
-      logger: silent,
-      metrics: {},
-      overallCachePolicy: { restrict() {}, replace() {}, policyIfCacheable: () => null },
-    } as never);
+    const expected = await apollo.execute(request);
     const gw = await new FederatedGraph(benchmarkSupergraph(urls)).execute(request, {});
-    assert.equal((expected as { errors?: unknown }).errors, undefined);
+    assert.equal(expected.errors, undefined);
     assert.equal(JSON.stringify(gw), JSON.stringify(expected));
   });
 });
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };

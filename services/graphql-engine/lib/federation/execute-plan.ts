@@ -1,5 +1,5 @@
 import { isIncluded } from './conditions';
-import { pickFieldSet } from './field-set';
+import { addedAlias, pickFieldSet } from './field-set';
 import { deepMerge, locatedObjectsAt, objectsAt } from './merge-results';
 import type { PlannedFetch, QueryPlan } from './query-plan';
 import type { GraphqlError, SubgraphFetcher, SubgraphResponse } from './subgraph-client';
@@ -60,6 +60,11 @@ async function runFetch(input: ExecutionInput, fetch: PlannedFetch, result: RawR
   const representations: Array<Record<string, unknown>> = [];
   const slots: number[] = [];
   for (const target of targets) {
+    // an entity whose non-null key or required field did not come back from its fetch is not sent
+    if (fetch.entity.nonNull.some((key) => target[key] == null && target[addedAlias(key)] == null)) {
+      slots.push(-1);
+      continue;
+    }
     const representation: Record<string, unknown> = { __typename: fetch.entity.typeName };
     pickFieldSet(target, fetch.entity.representation, representation);
     const text = JSON.stringify(representation);
@@ -69,6 +74,10 @@ async function runFetch(input: ExecutionInput, fetch: PlannedFetch, result: RawR
       indexOf.set(text, slot);
     }
     slots.push(slot);
+  }
+  if (representations.length === 0) {
+    for (const target of targets) for (const key of fetch.ownedKeys) target[key] ??= null;
+    return;
   }
   const firstPath = () => locatedObjectsAt(result.data, fetch.entity!.path, fetch.entity!.typeName)[0]?.path ?? [];
   const response =

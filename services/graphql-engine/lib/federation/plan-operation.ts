@@ -1,10 +1,21 @@
-import { isAbstractType, type DirectiveNode, type GraphQLSchema } from 'graphql';
+import { isAbstractType, isNonNullType, isObjectType, type DirectiveNode, type GraphQLSchema } from 'graphql';
 import { PlanningError, type ClientField, type ClientOperation, type ClientSelection } from './client-operation';
 import { asClientField, flattenRoot, mergeLevel } from './selection-levels';
 import { mergeFieldSets, parseFieldSet, type FieldSetNode } from './field-set';
-import type { PlannedFetch, QueryPlan } from './query-plan';
+import type { EntityTarget, PlannedFetch, QueryPlan } from './query-plan';
 import { addFieldSet, addTypename, fragmentOn, printSelections, printVariableDefinitions, variablesUsed, type SubgraphSelection } from './subgraph-selection';
 import type { Supergraph } from './supergraph';
+
+/** Where an entity fetch starts from: the fetch, the entity type and path, and what it answers there. */
+interface EntityLevel {
+  fetch: DraftFetch;
+  typeName: string;
+  path: string[];
+  /** key and provided fields the fetch's subgraph answers here */
+  here: FieldSetNode[];
+  /** the fetch's selection at this level */
+  out: SubgraphSelection[];
+}
 
 interface DraftFetch {
   id: number;
@@ -13,7 +24,7 @@ interface DraftFetch {
   dependsOn: Set<number>;
   ownedKeys: string[];
   rootConditions?: Array<readonly DirectiveNode[]>;
-  entity?: { typeName: string; path: string[]; representation: FieldSetNode[] };
+  entity?: EntityTarget;
 }
 
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
@@ -33,6 +44,8 @@ export function planOperation(supergraph: Supergraph, operation: ClientOperation
 
 class Planner {
   private readonly fetches: DraftFetch[] = [];
+  /** `Type@subgraph` entity fetches being planned whose key fields come from another fetch first */
+  private readonly awaitingKeys = new Set<string>();
   private readonly schema: GraphQLSchema;
 
   constructor(private readonly supergraph: Supergraph) {
@@ -108,49 +121,115 @@ class Planner {
     this.planLevel(fetch, field.namedType!, field.selections, placed.selections!, [...path, field.responseKey], available);
   }
 
-  /** Fields of entity `typeName` that `fetch`'s subgraph can not answer: `_entities` fetches from those that can. Returns their ids. */
+  /**
+   * Fields of entity `typeName` that `fetch`'s subgraph can not answer: `_entities` fetches from
+   * those that can (never from one waiting for them as its key), preferring one whose key `fetch`
+   * can send as it is. Returns their ids.
+   */
   private jump(fetch: DraftFetch, typeName: string, fields: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
     const groups = new Map<string, ClientField[]>();
+    const sendsKeyOf = (owner: string) => this.directKey(fetch, typeName, owner, here) !== undefined;
     for (const field of fields) {
-      const owners = this.supergraph.fields[typeName]?.[field.name]?.resolvedBy ?? [];
+      const owners = this.ownersOf(typeName, field.name).filter((o) => !this.awaitsKey(typeName, o));
       if (owners.length === 0) throw new PlanningError(`No subgraph resolves ${typeName}.${field.name}.`);
-      const target = owners.find((o) => groups.has(o)) ?? owners[0];
+      const target = owners.find((o) => groups.has(o)) ?? owners.find(sendsKeyOf) ?? owners[0];
       if (!groups.has(target)) groups.set(target, []);
       groups.get(target)!.push(field);
     }
     const created: number[] = [];
-    // groups without @requires first, so required fields can join a sibling fetch already planned
-    const ordered = [...groups].sort(([a, fa], [b, fb]) => Number(this.hasRequires(typeName, a, fa)) - Number(this.hasRequires(typeName, b, fb)));
+    // groups that need nothing fetched first go first, so required or key fields can join a sibling fetch
+    const waits = (target: string, group: ClientField[]) =>
+      Number(this.hasRequires(typeName, target, group) || !sendsKeyOf(target));
+    const ordered = [...groups].sort(([a, fa], [b, fb]) => waits(a, fa) - waits(b, fb));
     for (const [target, group] of ordered) created.push(...this.entityFetch(fetch, typeName, target, group, out, path, here));
     return created;
   }
 
   private entityFetch(fetch: DraftFetch, typeName: string, target: string, group: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
-    const keys = (this.supergraph.entities[typeName]?.keys[target] ?? []).map(parseFieldSet);
-    if (keys.length === 0) throw new PlanningError(`${typeName} is not an entity of subgraph "${target}": its fields there can not be fetched.`);
-    const key = keys.find((k) => k.every((node) => this.answers(fetch.subgraph, typeName, node.name, here))) ?? keys[0];
-    addFieldSet(out, key);
+    const key = this.directKey(fetch, typeName, target, here) ?? this.keyFetchedFirst(typeName, target);
     const dependsOn = new Set([fetch.id]);
     const required = mergeFieldSets(...group.map((f) => requiredBy(this.supergraph, typeName, f.name, target)));
     const missing: ClientField[] = [];
+    const missingKey: ClientField[] = [];
+    const level: EntityLevel = { fetch, typeName, path, here, out };
+    for (const node of key) {
+      if (this.placeInput(level, node, dependsOn, target)) continue;
+      missingKey.push(asClientField(this.schema, typeName, node));
+    }
     for (const node of required) {
-      if (this.answers(fetch.subgraph, typeName, node.name, here)) addFieldSet(out, [node]);
-      else {
-        const sibling = this.siblingFetch(fetch, typeName, path, node.name);
-        if (sibling) {
-          addFieldSet(fragmentOn(sibling.selections, typeName), [node]);
-          dependsOn.add(sibling.id);
-        } else missing.push(asClientField(this.schema, typeName, node));
-      }
+      if (!this.placeInput(level, node, dependsOn)) missing.push(asClientField(this.schema, typeName, node));
     }
     const created = missing.length > 0 ? this.jump(fetch, typeName, missing, out, path, here) : [];
+    if (missingKey.length > 0) created.push(...this.fetchKeyFirst(level, target, missingKey));
     for (const id of created) dependsOn.add(id);
     const entity = this.newFetch(target, [...dependsOn]);
-    entity.entity = { typeName, path, representation: mergeFieldSets(key, required) };
+    const representation = mergeFieldSets(key, required);
+    const nonNull = nonNullFields(this.schema, typeName, representation);
+    entity.entity = { typeName, path, representation, nonNull };
     entity.ownedKeys.push(...group.map((f) => f.responseKey));
     const selections = fragmentOn(entity.selections, typeName);
     this.planLevel(entity, typeName, group, selections, path, undefined);
     return [...created, entity.id];
+  }
+
+  /**
+   * Puts a key or required field in `level.fetch`'s query, or in a sibling fetch's (never one from
+   * `excluded`) that the entity fetch then waits for. False when neither can answer it.
+   */
+  private placeInput(level: EntityLevel, node: FieldSetNode, dependsOn: Set<number>, excluded?: string) {
+    const { fetch, typeName } = level;
+    if (this.answers(fetch.subgraph, typeName, node.name, level.here)) {
+      addFieldSet(level.out, [node]);
+      return true;
+    }
+    const sibling = this.siblingFetch(fetch, typeName, level.path, node.name, excluded);
+    if (!sibling) return false;
+    addFieldSet(fragmentOn(sibling.selections, typeName), [node]);
+    dependsOn.add(sibling.id);
+    return true;
+  }
+
+  /** A key of `target` for `typeName` that `fetch`'s subgraph answers. */
+  private directKey(fetch: DraftFetch, typeName: string, target: string, here: FieldSetNode[]) {
+    const answered = (node: FieldSetNode) => this.answers(fetch.subgraph, typeName, node.name, here);
+    return this.keysAt(typeName, target).find((key) => key.every(answered));
+  }
+
+  /** A key of `target` whose fields another subgraph resolves, fetched before the representation is sent. */
+  private keyFetchedFirst(typeName: string, target: string): FieldSetNode[] {
+    const keys = this.keysAt(typeName, target);
+    if (keys.length === 0) {
+      const why = `${typeName} is not an entity of subgraph "${target}": its fields there can not be fetched.`;
+      throw new PlanningError(why);
+    }
+    const elsewhere = (node: FieldSetNode) => this.ownersOf(typeName, node.name).some((o) => o !== target);
+    return keys.find((key) => key.every(elsewhere)) ?? keys[0];
+  }
+
+  /**
+   * Key fields of `target` the current subgraph lacks (an extension's key on a field only
+   * extensions resolve): fetched first from a subgraph that is not itself waiting for its key.
+   */
+  private fetchKeyFirst(level: EntityLevel, target: string, fields: ClientField[]): number[] {
+    const waiting = `${level.typeName}@${target}`;
+    this.awaitingKeys.add(waiting);
+    try {
+      return this.jump(level.fetch, level.typeName, fields, level.out, level.path, level.here);
+    } finally {
+      this.awaitingKeys.delete(waiting);
+    }
+  }
+
+  private awaitsKey(typeName: string, subgraph: string): boolean {
+    return this.awaitingKeys.has(`${typeName}@${subgraph}`);
+  }
+
+  private ownersOf(typeName: string, field: string, excluded?: string): string[] {
+    return (this.supergraph.fields[typeName]?.[field]?.resolvedBy ?? []).filter((o) => o !== excluded);
+  }
+
+  private keysAt(typeName: string, subgraph: string): FieldSetNode[][] {
+    return (this.supergraph.entities[typeName]?.keys[subgraph] ?? []).map(parseFieldSet);
   }
 
   private hasRequires(typeName: string, subgraph: string, fields: ClientField[]): boolean {
@@ -161,8 +240,14 @@ class Planner {
    * An `_entities` fetch already planned for the same entities (same parent, type and path) from
    * a subgraph resolving `field`, that waits for nothing but the parent (so joining it makes no cycle).
    */
-  private siblingFetch(parent: DraftFetch, typeName: string, path: string[], field: string): DraftFetch | undefined {
-    const owners = this.supergraph.fields[typeName]?.[field]?.resolvedBy ?? [];
+  private siblingFetch(
+    parent: DraftFetch,
+    typeName: string,
+    path: string[],
+    field: string,
+    excluded?: string,
+  ): DraftFetch | undefined {
+    const owners = this.ownersOf(typeName, field, excluded);
     const at = path.join('.');
     return this.fetches.find((f) => f.entity?.typeName === typeName && f.dependsOn.has(parent.id) && f.entity.path.join('.') === at && owners.includes(f.subgraph) && f.dependsOn.size === 1);
   }
@@ -193,6 +278,14 @@ class Planner {
     }
     return { id: draft.id, subgraph: draft.subgraph, query, variables: [...used], dependsOn: [...draft.dependsOn], ownedKeys: draft.ownedKeys, rootConditions: draft.rootConditions, entity: draft.entity };
   }
+}
+
+/** The fields of a representation the schema declares non-null. */
+function nonNullFields(schema: GraphQLSchema, typeName: string, set: FieldSetNode[]): string[] {
+  const type = schema.getType(typeName);
+  const fields = type && isObjectType(type) ? type.getFields() : {};
+  const nonNull = set.filter((node) => fields[node.name] && isNonNullType(fields[node.name].type));
+  return nonNull.map((node) => node.name);
 }
 
 function requiredBy(supergraph: Supergraph, typeName: string, field: string, subgraph: string): FieldSetNode[] | undefined {

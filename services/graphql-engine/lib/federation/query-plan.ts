@@ -27,6 +27,11 @@ export interface EntityTarget {
   path: string[];
   /** the key and `@requires` fields sent with `__typename` */
   representation: FieldSetNode[];
+  /**
+   * the fields of `representation` the schema declares non-null: an entity without a value for
+   * one (the fetch that was to answer it failed) is not sent, as @apollo/gateway does
+   */
+  nonNull: string[];
 }
 
 /** How an operation is answered; built once per operation text and cached. */

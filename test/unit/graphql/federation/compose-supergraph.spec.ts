@@ -79,6 +79,29 @@ describe('federation v1 composition', () => {
       assert.deepEqual(supergraph.fields.User.id.resolvedBy, ['users']);
     });
 
+    it('makes a key field an extension marks @external and the definition lacks its own (as Apollo)', () => {
+      const supergraph = composed(
+        [
+          'products',
+          'type Query { top: [Product] } type Product @key(fields: "id name") { id: ID! name: String price: Int }',
+        ],
+        [
+          'catalog',
+          `extend type Product @key(fields: "id name") @key(fields: "upc") {
+            id: ID! @external name: String @external upc: String! @external
+          }`,
+        ],
+        ['inventory', 'extend type Product @key(fields: "upc") { upc: String @external inStock: Boolean }'],
+      );
+      const { fields, entities } = supergraph;
+      assert.deepEqual(Object.keys(fields.Product), ['id', 'name', 'price', 'upc', 'inStock']);
+      assert.deepEqual(fields.Product.upc.resolvedBy, ['catalog', 'inventory']);
+      assert.deepEqual(fields.Product.id.resolvedBy, ['products'], 'a key field the definition has stays its own');
+      const keys = { products: ['id name'], catalog: ['id name', 'upc'], inventory: ['upc'] };
+      assert.deepEqual(entities.Product.keys, keys);
+      assert.match(supergraph.sdl, /\n  upc: String\n/, 'extensions differing in non-null give the general type');
+    });
+
     it('accepts a shared type extended identically in every subgraph that defines it', () => {
       const trait = 'enum Trait { ONE } extend enum Trait { TWO }';
       const supergraph = composed(['a', `type Query { a: Trait } ${trait}`], ['b', `type Query { b: Trait } ${trait}`]);
@@ -176,6 +199,38 @@ describe('federation v1 composition', () => {
     it('an entity stub whose key is not a key of the entity', () => {
       const { message } = failure(['users', 'type Query { me: User } type User @key(fields: "id") { id: ID! email: String! }'], ['posts', 'type Query { p: User } extend type User @key(fields: "email") { email: String! @external }']);
       assert.equal(message, `Subgraph 'posts' declares an entity stub of 'User' with @key(fields: "email"), which is not a key of the entity in subgraph 'users' (its keys: "id")`);
+    });
+
+    it('extensions adding one key field with incompatible types', () => {
+      const { rule, message } = failure(
+        ['products', 'type Query { top: [Product] } type Product @key(fields: "id") { id: ID! }'],
+        [
+          'catalog',
+          'extend type Product @key(fields: "id") @key(fields: "upc") { id: ID! @external upc: String! @external }',
+        ],
+        ['inventory', 'extend type Product @key(fields: "upc") { upc: Int @external inStock: Boolean }'],
+      );
+      assert.equal(rule, 'EXTERNAL_FIELD_MISMATCH');
+      assert.equal(
+        message,
+        `Key field 'Product.upc', which the definition of 'Product' does not have, is 'String!' in subgraph ` +
+          `'catalog' and 'Int' in subgraph 'inventory'; the extensions that add it must give it the same type ` +
+          '(non-null or not)',
+      );
+    });
+
+    it('an extension keyed only on a field no other subgraph resolves', () => {
+      const { rule, message } = failure(
+        ['products', 'type Query { top: [Product] } type Product @key(fields: "id") { id: ID! }'],
+        ['inventory', 'extend type Product @key(fields: "upc") { upc: String! @external inStock: Boolean }'],
+      );
+      assert.equal(rule, 'UNREACHABLE_EXTENSION');
+      assert.equal(
+        message,
+        `Subgraph 'inventory' extends entity 'Product' with @key(fields: "upc"), but no other subgraph resolves ` +
+          `those key fields, so its fields of 'Product' can never be fetched; give the extension a key of the ` +
+          `definition in subgraph 'products' ("id")`,
+      );
     });
 
     it('an entity defined in two subgraphs', () => {
