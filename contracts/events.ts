@@ -1,6 +1,7 @@
 /**
- * Gateway events (SPEC.md "Events"), published on the bus as `gw.event.<Name>` with one common
- * envelope. Consumers (webhooks, analytics) subscribe to the names they handle.
+ * Gateway events (docs/webhooks-and-events.md#gateway-events), published on the bus as
+ * `gw.event.<Name>` with one common envelope. Consumers (webhooks, analytics) subscribe to the
+ * names they handle.
  */
 export const GATEWAY_EVENT_PREFIX = 'gw.event.';
 

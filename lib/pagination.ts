@@ -1,5 +1,5 @@
 /**
- * Dashboard pagination (SPEC.md, "Pagination"): `p` starts at 1; a value of 0 or lower returns
+ * Dashboard pagination: `p` starts at 1; a value of 0 or lower returns
  * every item. `pages` is the number of pages of `pageSize` the whole list fills.
  */
 export interface PageWindow {

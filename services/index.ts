@@ -36,7 +36,7 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
 };
 
 /**
- * The roles of ARCHITECTURE.md.
+ * The services of each role (docs/cluster.md#what-each-role-runs).
  */
 export const ROLES: Record<string, string[]> = {
   gateway: ['proxy', 'auth', 'limiter', 'graphql-engine', 'streams'],

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:memory-keys`: resident memory of a gw node with 1,000 APIs and 100,000 keys
- * (PERFORMANCE.md, "Memory and growth"), the node as `npm start` runs it: every service in one
+ * (docs/performance.md#memory), the node as `npm start` runs it: every service in one
  * process, SQLite store.
  *
  * 1. Seeding, through the management role: a management node in this process (the apis and

@@ -1,8 +1,8 @@
-// The bare proxy of PERFORMANCE.md: a node:http server forwarding every request through one
-// undici Pool, with no features. It is the Node limit a gateway can approach: whatever gw adds
-// (routing, auth, limits, analytics) is measured against this. It forwards the method, the
-// path and the headers (less the hop-by-hop ones, RFC 9110 §7.6.1), streams the body both
-// ways, and keeps a pool of keep-alive connections to the upstream.
+// The bare proxy of docs/performance.md#proxy-rest: a node:http server forwarding every request
+// through one undici Pool, with no features. It is the Node limit a gateway can approach:
+// whatever gw adds (routing, auth, limits, analytics) is measured against this. It forwards the
+// method, the path and the headers (less the hop-by-hop ones, RFC 9110 §7.6.1), streams the body
+// both ways, and keeps a pool of keep-alive connections to the upstream.
 const { createServer } = require('node:http');
 const { Pool } = require('undici');
 

@@ -1,6 +1,6 @@
 /**
  * The OAS row of bench:proxy: an API written as an OpenAPI 3 document with the gateway's
- * settings in `x-gw-api-gateway` (SPEC.md, "Per-endpoint limits"), created through
+ * settings in `x-gw-api-gateway` (docs/apis.md#api-definitions-in-openapi-form), created through
  * `POST /gw/apis/oas`. Token auth (an apiKey security scheme in the Authorization header), and a
  * rate limit on the one operation wrk calls, far above what the machine can send, so it counts
  * every request and refuses none. The key comes from `POST /gw/keys`.

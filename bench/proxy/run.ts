@@ -1,13 +1,13 @@
 /**
- * `npm run bench:proxy`: the proxy benchmark of PERFORMANCE.md. Runs the rows of rows.ts (the
- * upstream directly, nginx, a bare node:http + undici proxy, fast-gateway, then gw with more
- * and more features) with wrk, 1 thread and 32 connections, BENCH_SECONDS (5) s rounds
+ * `npm run bench:proxy`: the proxy benchmark of docs/performance.md#proxy-rest. Runs the rows of
+ * rows.ts (the upstream directly, nginx, a bare node:http + undici proxy, fast-gateway, then gw
+ * with more and more features) with wrk, 1 thread and 32 connections, BENCH_SECONDS (5) s rounds
  * alternated between the rows, each round just after an unmeasured second of load on its row
- * (warmBurst), and prints per row the median req/s of BENCH_ROUNDS (3) rounds
- * with its spread, the p99 at peak, the CPU time the proxy process spent per request, and the
- * ratios to the bare proxy and to fast-gateway. Then the added p99 latency over direct at half
- * of a row's peak rate (keyless, and token + limits + analytics), the start-up time and
- * resident memory of each gw node, and 10 vs 1,000 vs 10,000 loaded APIs side by side.
+ * (warmBurst), and prints per row the median req/s of BENCH_ROUNDS (3) rounds with its spread,
+ * the p99 at peak, the CPU time the proxy process spent per request, and the ratios to the bare
+ * proxy and to fast-gateway. Then the added p99 latency over direct at half of a row's peak rate
+ * (keyless, and token + limits + analytics), the start-up time and resident memory of each gw
+ * node, and 10 vs 1,000 vs 10,000 loaded APIs side by side.
  *
  * BENCH_ROWS=<id,id,…> runs a subset (ids: see rows.ts or the table's first column);
  * BENCH_ROUNDS=1 BENCH_SECONDS=2 is a smoke run.

@@ -1,4 +1,4 @@
-// The benchmark upstream: 200 with a 40-byte JSON body (PERFORMANCE.md).
+// The benchmark upstream: 200 with a 40-byte JSON body (docs/performance.md#proxy-rest).
 const { createServer } = require('node:http');
 
 const body = Buffer.from('{"ok":true,"msg":"hello from upstream!"}');

@@ -55,7 +55,7 @@ function poster(pool: Pool, path: string) {
 }
 
 async function httpToSse(node: Node, gateway: string, pool: Pool): Promise<void> {
-  // BENCH_MAPPING=1: PERFORMANCE.md's scenario, input → mapping → SSE
+  // BENCH_MAPPING=1: input → mapping → SSE (docs/performance.md#streams)
   const pipeline = process.env.BENCH_MAPPING === '1' ? { pipeline: { processors: [MAPPING] } } : {};
   await createApi(node, gateway, streamsDocument('Bench SSE', '/bench/', { input: { http_server: { path: '/in', timeout: '60s' } }, ...pipeline, output: { http_server: { stream_path: '/sse' } } }));
   const deliveries = newDeliveries();

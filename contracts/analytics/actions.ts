@@ -5,7 +5,10 @@ import type { AnalyticsBatch } from './record-batch';
  * (`analytics.ingest`), the dashboard reads hourly aggregates (`analytics.activity`).
  */
 
-/** One proxied request, as a gateway node records it (SPEC.md "Analytics record", per request). */
+/**
+ * One proxied request, as a gateway node records it
+ * (docs/analytics-and-metrics.md#how-requests-are-recorded).
+ */
 export interface AnalyticsRecordIn {
   api_id: string;
   api_name: string;
@@ -54,7 +57,7 @@ export const UNAUTHENTICATED_PATH = '(unauthenticated)';
  */
 export const OTHER_PATHS = '(other)';
 
-/** A dashboard analytics record (SPEC.md "Analytics record"): one group of requests. */
+/** A record of the activity views: one group of requests (docs/analytics-and-metrics.md#activity-views). */
 export interface AnalyticsRecord {
   id: {
     day?: number;

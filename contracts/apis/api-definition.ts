@@ -1,5 +1,5 @@
 /**
- * The classic API definition (SPEC.md, "API definition (classic format)"). Only the fields gw
+ * The classic API definition, in the reference gateway's format. Only the fields gw
  * reads are typed; every other field of the reference format is kept as sent.
  */
 export interface ApiDefinition {

@@ -1,7 +1,7 @@
 /**
- * `certs.*` actions: the certificate store (SPEC.md "Mutual TLS", the reference gateway's
- * `/tyk/certs`). A certificate's id is its organisation id followed by the SHA-256 fingerprint
- * (hex) of its DER form, as in the reference gateway.
+ * `certs.*` actions: the certificate store (docs/authentication.md#certificates-and-mutual-tls,
+ * the reference gateway's `/tyk/certs`). A certificate's id is its organisation id followed by
+ * the SHA-256 fingerprint (hex) of its DER form, as in the reference gateway.
  */
 
 /** What the list shows per certificate with `mode=detailed` (the reference's CertificateBasics). */

@@ -4,9 +4,9 @@ import type { ApiDefinition } from '../apis/api-definition';
 import type { Session } from '../keys/session';
 
 /**
- * The in-process hand-off from proxy to graphql-engine (ARCHITECTURE.md): proxy runs an API's
- * chain (version, IP rules, authentication, limits) and hands GraphQL requests and WebSocket
- * upgrades over to the engine of the same node. Types only: the engine registers its
+ * The in-process hand-off from proxy to graphql-engine (docs/architecture.md#the-request-path):
+ * proxy runs an API's chain (version, IP rules, authentication, limits) and hands GraphQL requests
+ * and WebSocket upgrades over to the engine of the same node. Types only: the engine registers its
  * implementation on the node's Runtime (lib/hand-offs.ts), proxy looks it up there.
  */
 export interface GraphqlEngineHandOff {

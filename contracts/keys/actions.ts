@@ -10,7 +10,7 @@ const optionalNumber = { type: 'number', optional: true };
 /** A limit: finite, and not below `min` (-1 = unlimited where the field allows it). */
 const limit = (min: number) => ({ type: 'number', optional: true, finite: true, min });
 
-/** An access right's own limits (SPEC.md "Access object" `limit`): numbers where the gateway reads numbers. */
+/** An access right's own limits (`access_rights[api].limit`): numbers where the gateway reads numbers. */
 const accessLimitRule = {
   type: 'object',
   optional: true,

@@ -1,6 +1,6 @@
 /**
- * The session object of an access key (SPEC.md "Session object (access key)") and the policy
- * object. Only the fields gw reads are typed; every other field is kept as sent.
+ * The session object of an access key and the policy object, in the reference gateway's
+ * format. Only the fields gw reads are typed; every other field is kept as sent.
  */
 
 export interface AccessLimit {

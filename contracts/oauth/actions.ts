@@ -2,7 +2,7 @@ import type { Session } from '../keys/session';
 
 /**
  * `oauth.*` actions: OAuth 2.0 clients of an API, authorisation codes and issued tokens
- * (SPEC.md "OAuth 2.0 management", "OAuth client"). `org_scope` limits an action to one
+ * (docs/authentication.md#oauth-20). `org_scope` limits an action to one
  * organisation (the dashboard passes the caller's); without it the action sees every
  * organisation (the gateway management API and the gateway's own OAuth endpoints).
  */

@@ -1,4 +1,4 @@
-/** `orgs.*` actions and the organisation object (SPEC.md, "Organization"). */
+/** `orgs.*` actions and the organisation object, in the reference dashboard's format. */
 
 export interface Organisation {
   id: string;

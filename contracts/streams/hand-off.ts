@@ -4,10 +4,10 @@ import type { ApiDefinition } from '../apis/api-definition';
 import type { StreamsApiStats } from './actions';
 
 /**
- * The in-process hand-off from proxy to streams (ARCHITECTURE.md): proxy runs a stream API's
- * chain (authentication, limits) and hands the requests of its `http_server` endpoints over to
- * the streams of the same node, which answer instead of an upstream. Types only: the streams
- * service registers its implementation on the node's Runtime (lib/hand-offs.ts).
+ * The in-process hand-off from proxy to streams (docs/architecture.md#the-request-path): proxy runs
+ * a stream API's chain (authentication, limits) and hands the requests of its `http_server`
+ * endpoints over to the streams of the same node, which answer instead of an upstream. Types only:
+ * the streams service registers its implementation on the node's Runtime (lib/hand-offs.ts).
  */
 export interface StreamsHandOff {
   /**

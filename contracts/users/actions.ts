@@ -1,4 +1,4 @@
-/** `users.*` actions and the dashboard user object (SPEC.md, "User"). */
+/** `users.*` actions and the dashboard user object (docs/users-and-organisations.md#users). */
 
 export type PermissionLevel = 'read' | 'write' | 'admin' | 'deny';
 

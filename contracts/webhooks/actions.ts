@@ -1,4 +1,4 @@
-/** `webhooks.*` actions and the webhook object (SPEC.md "Webhook"). */
+/** `webhooks.*` actions and the webhook object (docs/webhooks-and-events.md#webhooks). */
 
 export interface Webhook {
   id: string;

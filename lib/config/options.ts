@@ -3,7 +3,7 @@
  * its validation rule (fastest-validator syntax) side by side. `load-config.ts` reads them;
  * nothing else in the codebase touches `process.env`.
  *
- * The environment variable names are a fixed contract (ARCHITECTURE.md, "Configuration").
+ * The environment variable names are a fixed contract: operators set them (docs/configuration.md).
  */
 
 export interface OptionDeclaration {
@@ -221,7 +221,7 @@ export const OPTIONS = {
     env: 'GW_GRAPHQL_WS_INIT_TIMEOUT',
     default: 15,
     rule: { type: 'number', positive: true, convert: true },
-    doc: 'seconds a GraphQL WebSocket may stay open without connection_init (SPEC.md: 15)',
+    doc: 'seconds a GraphQL WebSocket may stay open without connection_init',
   },
   /** @default 10485760 */
   maxResponseBodyBuffer: {
@@ -295,7 +295,7 @@ export const OPTIONS = {
     rule: { type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     doc: "log level; 'silent' turns logging off",
   },
-  /** @default host name and process id */
+  /** @default `<host name>-<process id>-<random suffix of 6 base-36 characters>` */
   nodeId: { env: 'GW_NODE_ID', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'Moleculer node id, unique per process in a cluster' },
   /** @default '' */
   namespace: { env: 'GW_NAMESPACE', default: '', rule: { type: 'string' }, doc: 'Moleculer namespace: nodes only see nodes of the same namespace' },

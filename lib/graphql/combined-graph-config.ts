@@ -126,7 +126,7 @@ function readSource(raw: unknown, index: number, schema: GraphQLSchema, problems
     const query = (Array.isArray(config.query) ? config.query : []).filter(isRecord).map((entry) => ({ name: String(entry.name ?? ''), value: String(entry.value ?? '') }));
     return { ...base, kind, config: { url, method, headers, query, body: typeof config.body === 'string' ? config.body : '' } };
   }
-  // SPEC.md names it on the data source; the reference gateway's GraphQL config carries it too.
+  // On the data source, or in its config as the reference gateway's GraphQL data source has it.
   const requested = raw.subscription_type ?? config.subscription_type;
   const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(requested)) ? requested : 'graphql-ws') as SubscriptionType;
   if (requested !== undefined && requested !== '' && !['graphql-ws', 'graphql-transport-ws', 'sse'].includes(String(requested))) {

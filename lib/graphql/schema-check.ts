@@ -2,9 +2,9 @@ import { parse } from 'graphql';
 import { validateSDL } from 'graphql/validation/validate';
 
 /**
- * The schema checks of a dashboard save (SPEC.md "Schema management"): duplicated operation
- * types, type names, field names or enum values, and unknown types. One message per problem;
- * an empty list means the schema is valid.
+ * The schema checks of a dashboard save (docs/graphql.md#schemas-on-the-dashboard): duplicated
+ * operation types, type names, field names or enum values, and unknown types. One message per
+ * problem; an empty list means the schema is valid.
  */
 export function schemaProblems(sdl: string): string[] {
   let document;

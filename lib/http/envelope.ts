@@ -1,6 +1,6 @@
 import type { Problem } from './problem';
 
-/** The dashboard and admin response envelope (SPEC.md, "Response envelope"). */
+/** The dashboard and admin response envelope (docs/apis.md#three-management-surfaces). */
 export interface Envelope {
   Status: 'OK' | 'Error';
   Message: string;

@@ -1,6 +1,6 @@
 import { compileTenantPattern, PatternError } from './tenant-pattern';
 
-/** Matches the start of a path below the listen path (SPEC.md "Version object"). */
+/** Matches the start of a path below the listen path (docs/gateway.md#endpoint-rules). */
 export interface PathMatcher {
   test(relativePath: string): boolean;
 }

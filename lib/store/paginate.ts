@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { pageCount, pageWindow } from '../pagination';
 
 /**
- * One page of a list query, and how many pages the whole list fills (SPEC.md "Pagination":
- * page 0 or lower is everything). Rows come oldest first, ties broken by id.
+ * One page of a list query, and how many pages the whole list fills (page 0 or lower is
+ * everything). Rows come oldest first, ties broken by id.
  */
 export async function paginate<Row>(base: Knex.QueryBuilder, page: number, pageSize: number): Promise<{ rows: Row[]; pages: number }> {
   const [{ total }] = await base.clone().count({ total: '*' });

@@ -47,7 +47,7 @@ export const ApisErrors = {
       `api_id ${apiId} can not be changed to ${requested}: keys or policies grant access to it; create a new API instead`,
       { api_id: apiId, requested },
     ),
-  /** A supergraph that does not compose (SPEC.md "Federation rules"): every error, so the author fixes them at once. */
+  /** A supergraph that does not compose: every error, so the author fixes them at once. */
   federationFailed: (supergraph: string, problems: string[]) =>
     new GwError('GW_ERR_APIS_FEDERATION', 400, `Federation failed: the subgraphs of supergraph '${supergraph}' do not compose (${problems.length} error${problems.length === 1 ? '' : 's'})`, { errors: problems }),
   subgraphInUse: (subgraph: string, supergraphs: string[]) =>
@@ -60,7 +60,7 @@ export const ApisErrors = {
   upstreamUnreachable: (url: string, reason: string) => new GwError('GW_ERR_APIS_UPSTREAM', 502, `Could not reach the GraphQL upstream ${url}: ${reason}`, { url }),
   upstreamAnswerTooLarge: (url: string, maxBytes: number) =>
     new GwError('GW_ERR_APIS_UPSTREAM', 502, `The GraphQL upstream ${url} answered the introspection query with more than ${maxBytes} bytes`, { url, max_bytes: maxBytes }),
-  // Data-source imports (SPEC.md "Errors": malformed 400, undetectable format an error with Meta null, network 500).
+  // Data-source imports: malformed 400, undetectable format an error with Meta null, network 500.
   importMalformed: (reason: string) => new GwError('GW_ERR_APIS_IMPORT_MALFORMED', 400, `The document is malformed: ${reason}`),
   importUndetectable: () =>
     new GwError('GW_ERR_APIS_IMPORT_FORMAT', 400, 'Could not detect the document format: expected an OpenAPI 3.0 document (an "openapi" field) or an AsyncAPI 2.0.0–2.4.0 document (an "asyncapi" field)'),

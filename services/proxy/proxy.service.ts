@@ -33,10 +33,10 @@ import { MemoryResponseCache, RedisResponseCache, type ResponseCache } from './p
 import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
 
 /**
- * The gateway port: a plain node:http server (PERFORMANCE.md says why not express) that routes
- * to compiled APIs and serves the `/gw` management API. Definitions come from the `apis`
- * service (a snapshot, then `apis.changed` broadcasts, re-synced on any revision gap: see
- * lib/store-sync.ts) and from GW_APPS_DIR; this node never opens the database.
+ * The gateway port: a plain node:http server (docs/performance.md#proxy-rest says why not
+ * express) that routes to compiled APIs and serves the `/gw` management API. Definitions come
+ * from the `apis` service (a snapshot, then `apis.changed` broadcasts, re-synced on any revision
+ * gap: see lib/store-sync.ts) and from GW_APPS_DIR; this node never opens the database.
  */
 export function proxyService(runtime: Runtime): ServiceSchema {
   const { config } = runtime;

@@ -10,8 +10,8 @@ import { startUpstream, type Upstream } from '../support/upstream';
 const PASSWORD = 'first start 123';
 
 /**
- * README "The web dashboard", first run: a newcomer on a fresh node (no organisation, no user)
- * does the README's first steps in the browser, without curl.
+ * The first start (docs/dashboard.md#first-start): a newcomer on a fresh node (no organisation,
+ * no user) does the set-up of the README's tour in the browser, without curl.
  */
 describe('web dashboard first run in a browser (headless chromium)', function () {
   this.timeout(60_000);

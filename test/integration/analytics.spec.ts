@@ -98,7 +98,7 @@ for (const store of STORE_VARIANTS) {
         await waitForHits(acme, ordersId, 9);
       });
 
-      it('groups a key\'s requests per endpoint (SPEC.md /api/activity/keys/endpoint)', async () => {
+      it('groups a key\'s requests per endpoint on /api/activity/keys/endpoint', async () => {
         const res = await dashboard(acme, `/activity/keys/endpoint/${aliceHash}/${today()}`);
         assert.equal(res.status, 200, res.text);
         assert.deepEqual(Object.keys(res.json).sort(), ['data', 'pages']);

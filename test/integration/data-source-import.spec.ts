@@ -304,7 +304,7 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
     });
   });
 
-  describe('refused requests (the envelope SPEC.md names, nothing stored)', () => {
+  describe('refused requests (an error envelope with Meta null, nothing stored)', () => {
     let before: number;
     beforeEach(async () => {
       before = await apiCount();

@@ -11,7 +11,7 @@ import { startUpstream, type Upstream } from '../support/upstream';
 import { accounts, products, reviews } from '../unit/graphql/federation/benchmark-subgraphs';
 
 /**
- * Federation definitions end to end (SPEC.md "Federation rules"): subgraph and supergraph APIs
+ * Federation definitions end to end (docs/federation.md): subgraph and supergraph APIs
  * saved through the dashboard API, composed on save, refused with every error, kept in step
  * when a subgraph changes, internal subgraphs, and organisations kept apart.
  */

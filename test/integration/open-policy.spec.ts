@@ -98,7 +98,7 @@ describe("an organisation's policy-engine rules (open_policy) on the dashboard A
     });
   });
 
-  describe('rules an organisation writes (the README examples)', () => {
+  describe('rules an organisation writes (the examples in services/orgs/opa-examples)', () => {
     afterEach(async () => {
       await disable(adminA);
       await disable(adminB);

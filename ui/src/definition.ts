@@ -2,7 +2,7 @@ import { AUTH_METHODS, isOn } from './designer/auth-modes';
 
 /** API definitions as the dashboard REST API stores them, and the small helpers the designer needs. */
 
-/** Definitions are open-ended JSON (SPEC.md "API definition"); the designer edits known paths. */
+/** Definitions are open-ended JSON in the reference gateway's format; the designer edits known paths. */
 export type Definition = Record<string, any>;
 
 export interface ApiRecord {

@@ -1,5 +1,5 @@
 /**
- * The federation scenario of `npm run bench:graphql` (issue 15, PERFORMANCE.md "GraphQL"): the
+ * The federation scenario of `npm run bench:graphql` (issue 15, docs/performance.md#graphql): the
  * four Federation v1 subgraphs (accounts, inventory, products, reviews; @apollo/subgraph) behind
  * gw and behind @apollo/gateway 2.14, the deeply nested query, identical responses checked
  * first, then wrk with 50 connections, rounds alternated, median of the rounds.

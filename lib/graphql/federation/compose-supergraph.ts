@@ -21,10 +21,10 @@ export interface SubgraphSource {
 export type CompositionResult = { ok: true; supergraph: Supergraph } | { ok: false; errors: CompositionError[] };
 
 /**
- * Composes federation v1 subgraphs into a supergraph (SPEC.md "Federation rules"). Pure: the
- * same subgraphs give the same result. Every rule is checked and every error returned, so a
- * schema author sees all of them at once; a subgraph whose SDL is invalid on its own stops the
- * cross-subgraph rules (they would only repeat its problems).
+ * Composes federation v1 subgraphs into a supergraph (docs/federation.md#composition-rules).
+ * Pure: the same subgraphs give the same result. Every rule is checked and every error returned,
+ * so a schema author sees all of them at once; a subgraph whose SDL is invalid on its own stops
+ * the cross-subgraph rules (they would only repeat its problems).
  */
 export function composeSupergraph(subgraphs: readonly SubgraphSource[]): CompositionResult {
   const nameErrors = subgraphNameErrors(subgraphs);

@@ -1,6 +1,6 @@
 /**
- * The rules of federation v1 composition (SPEC.md "Federation rules", and Apollo Federation v1
- * where the specification is silent). Each composition error names one, so a caller can branch
+ * The rules of federation v1 composition (docs/federation.md#composition-rules, and Apollo
+ * Federation v1 where those are silent). Each composition error names one, so a caller can branch
  * on it; the message says the same in words a schema author understands.
  */
 export type CompositionRule =

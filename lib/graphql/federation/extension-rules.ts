@@ -11,7 +11,8 @@ import {
 import { fieldSetProblem, parseFieldSet, type FieldLookup } from './field-sets';
 
 /**
- * The rules for a type one subgraph defines and others extend (SPEC.md "Federation rules"):
+ * The rules for a type one subgraph defines and others extend
+ * (docs/federation.md#composition-rules):
  * only an entity (a definition with `@key`) may be extended in another subgraph, its extensions
  * carry `@key` and mark the key fields `@external`, an extension that adds no field is an entity
  * stub repeating exactly one key, `@external` fields match the definition, and every other field

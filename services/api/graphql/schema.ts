@@ -50,7 +50,7 @@ const SDL = /* GraphQL */ `
     pages: Int!
   }
 
-  "One group of requests (SPEC.md 'Analytics record'); counts are Float as they may pass 2^31."
+  "One group of requests, as the activity views answer it; counts are Float as they may pass 2^31."
   type AnalyticsRecord {
     id: AnalyticsGroup!
     hits: Float!

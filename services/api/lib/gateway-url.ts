@@ -4,8 +4,8 @@ import type { IncomingHttpHeaders } from 'node:http';
  * Where the browser should call the gateway, for the dashboard's "call it at" hints. The
  * dashboard has no configured public gateway address (the reference's `host_config`), so it
  * assumes the gateway answers on the host the browser reached the dashboard by, at the gateway
- * port: this node's own gateway port when it runs one, else GW_GATEWAY_PORT. Behind a proxy
- * that maps other names or ports, the hint is wrong and says so in the README.
+ * port: this node's own gateway port when it runs one, else GW_GATEWAY_PORT. Behind a proxy that
+ * maps other names or ports the hint is wrong, as docs/deploying.md#behind-a-reverse-proxy says.
  */
 export function gatewayUrlFor(headers: IncomingHttpHeaders, gatewayPort: number, fallbackHost: string): string {
   const host = hostnameOf(headers.host) ?? fallbackHost;

@@ -39,8 +39,9 @@ function country({ params }: RouteContext<Caller>): Filter {
 }
 
 /**
- * Analytics of the caller's organisation (SPEC.md "Analytics"): `{data: [<analytics record>],
- * pages}`, read from the hourly aggregates of the analytics service. Periods are whole UTC days.
+ * Analytics of the caller's organisation (docs/analytics-and-metrics.md#activity-views):
+ * `{data: [<analytics record>], pages}`, read from the hourly aggregates of the analytics
+ * service. Periods are whole UTC days.
  */
 export const dashboardAnalyticsRoutes: Array<Route<Caller>> = [
   activity('/activity/keys/endpoint/:keyHash', 'endpoint', ({ params }) => ({ key_hash: params.keyHash })),

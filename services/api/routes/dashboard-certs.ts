@@ -8,7 +8,7 @@ import { pemFromBody } from '../../../lib/http/pem-body';
 const READ = { name: 'certificates', level: 'read' } as const;
 const WRITE = { name: 'certificates', level: 'write' } as const;
 
-/** The certificate store of the caller's organisation (SPEC.md "Mutual TLS"); private keys are never returned. */
+/** The certificate store of the caller's organisation; private keys are never returned. */
 export const dashboardCertRoutes: Array<Route<Caller>> = [
   {
     method: 'get',

@@ -4,8 +4,9 @@ import type { Route } from '../../../lib/http/surface';
 import { headerValue } from '../../../lib/http/credentials';
 
 /**
- * Data-source imports (SPEC.md "Data sources"): an OpenAPI or AsyncAPI document, sent or named
- * by URL, becomes a combined-graph API. Creating an API, so the same permission.
+ * Data-source imports (docs/graphql.md#importing-openapi-and-asyncapi-documents): an OpenAPI or
+ * AsyncAPI document, sent or named by URL, becomes a combined-graph API. Creating an API, so the
+ * same permission.
  */
 export const dashboardDataGraphRoutes: Array<Route<Caller>> = [
   {

@@ -6,7 +6,7 @@ import { pageFromQuery } from '../lib/page-param';
 const READ = { name: 'hooks', level: 'read' } as const;
 const WRITE = { name: 'hooks', level: 'write' } as const;
 
-/** Webhooks (SPEC.md "Webhooks"), and the log of their deliveries. */
+/** Webhooks (docs/webhooks-and-events.md#webhooks), and the log of their deliveries. */
 export const dashboardHookRoutes: Array<Route<Caller>> = [
   {
     method: 'get',

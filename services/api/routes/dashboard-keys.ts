@@ -6,8 +6,8 @@ import type { Route, RouteContext } from '../../../lib/http/surface';
 import { pageFromQuery } from '../lib/page-param';
 
 /**
- * Access keys, basic-auth users and policies on the dashboard REST API (SPEC.md "Access keys",
- * "Basic-authentication users", "Policies"). `{api-id}` is the API's internal or public id.
+ * Access keys, basic-auth users and policies on the dashboard REST API (docs/authentication.md).
+ * `{api-id}` is the API's internal or public id.
  */
 export const dashboardKeyRoutes: Array<Route<Caller>> = [
   {

@@ -8,7 +8,7 @@ const read = { name: 'apis', level: 'read' } as const;
 const write = { name: 'apis', level: 'write' } as const;
 
 /**
- * OAuth 2.0 clients and tokens on the dashboard REST API (SPEC.md "OAuth 2.0 management"),
+ * OAuth 2.0 clients and tokens on the dashboard REST API (docs/authentication.md#oauth-20),
  * scoped to the caller's organisation. `{api-id}` is the API's internal or public id, except
  * for authorize-client, which takes the public `api_id` as the reference dashboard does.
  */

@@ -7,10 +7,9 @@ import type { Route, RouteContext } from '../../../lib/http/surface';
 const ADMIN = { name: 'IsAdmin', level: 'admin' } as const;
 
 /**
- * Organisation-level settings, for administrators only (SPEC.md "Organization-level
- * settings"). The table gives `PUT /api/org/permission` for both; the sample requests use
- * `/api/org/permissions` and `/api/org/opa`: all three are served, the singular one deciding
- * by the body.
+ * Organisation-level settings, for administrators only
+ * (docs/users-and-organisations.md#organisation-settings). `/api/org/permissions` and
+ * `/api/org/opa` set one each; `PUT /api/org/permission` sets either, by the body.
  */
 export const dashboardOrgRoutes: Array<Route<Caller>> = [
   {

@@ -13,7 +13,7 @@ import { allows } from '../../../lib/permissions';
 import { pageFromQuery } from '../lib/page-param';
 
 /**
- * Users and user groups (SPEC.md "Users", "User groups"). Every route names the permission it
+ * Users and user groups (docs/users-and-organisations.md). Every route names the permission it
  * needs; a user may always change their own password. Changes act as the caller: the users
  * service refuses to grant more than the caller holds or to touch anyone holding more.
  */

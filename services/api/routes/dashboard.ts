@@ -29,10 +29,11 @@ export interface DashboardBrowser {
 }
 
 /**
- * The dashboard REST API (`/api`), SPEC.md "Dashboard REST API". Callers send their access key
- * in `Authorization` (a browser signed in to the web UI sends its login cookie instead); every
- * action is scoped to the caller's organisation. The session routes (`/me`, `/login`, `/logout`)
- * need to know the cookie and where the gateway listens, and are added by the service.
+ * The dashboard REST API (`/api`, docs/apis.md#three-management-surfaces). Callers send their
+ * access key in `Authorization` (a browser signed in to the web UI sends its login cookie
+ * instead); every action is scoped to the caller's organisation. The session routes (`/me`,
+ * `/login`, `/logout`) need to know the cookie and where the gateway listens, and are added by
+ * the service.
  */
 export function dashboardSurface(browser: DashboardBrowser): Surface<Caller> {
   return {

@@ -14,9 +14,9 @@ const introspectionAgent = tenantAgent({ keepAliveTimeout: 10_000 });
 export const INTROSPECTION_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
- * Fetches a proxy-only API's schema from its upstream with an introspection query (SPEC.md
- * "Schema management"), sending the introspection headers when the upstream is protected.
- * Returns the schema as SDL.
+ * Fetches a proxy-only API's schema from its upstream with an introspection query
+ * (docs/graphql.md#schemas-on-the-dashboard), sending the introspection headers when the
+ * upstream is protected. Returns the schema as SDL.
  */
 export async function introspectUpstream(targetUrl: string, headers: Record<string, string>): Promise<string> {
   let response;

@@ -13,7 +13,7 @@ export interface GraphqlRefusal {
 }
 
 /**
- * The GraphQL checks of an API (proxy-only or combined graph) (SPEC.md "GraphQL"): the query must be valid against
+ * The GraphQL checks of an API (proxy-only or combined graph): the query must be valid against
  * the API's schema, within the key's depth limits, use no restricted field, and ask for
  * introspection only when the key may. Analyses are cached by query text, so a repeated query
  * costs a hash lookup; one cache per node, shared by every API, bounded by bytes of query text.

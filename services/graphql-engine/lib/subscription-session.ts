@@ -16,7 +16,7 @@ export interface SessionOptions {
   session: Session | undefined;
   /** how operations run: forwarded to the upstream (proxy-only) or executed by a combined graph */
   run: OperationRunner;
-  /** SPEC.md: a connection without `connection_init` is closed after 15 seconds */
+  /** a connection without `connection_init` is closed after this long (GW_GRAPHQL_WS_INIT_TIMEOUT) */
   initTimeoutMs: number;
 }
 

@@ -13,7 +13,7 @@ interface SmoothingState {
 export type SmoothingChange = { direction: 'up' | 'down'; from: number; to: number };
 
 /**
- * Rate limit smoothing (SPEC.md "Rate limit smoothing"): the allowance starts at `threshold`,
+ * Rate limit smoothing (docs/limits.md#smoothing): the allowance starts at `threshold`,
  * rises by `step` when the request rate reaches allowance − step × trigger, falls by `step` when
  * it drops below allowance − step × (1 + trigger), never above the rate nor below the
  * threshold, and changes at most once per `delay` seconds. The request rate is what this node

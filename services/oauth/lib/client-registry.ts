@@ -60,7 +60,7 @@ export class ClientRegistry {
     return publicClient(await this.clientOfApi(params));
   }
 
-  /** Tokens already issued stay valid until they expire (SPEC.md state table). */
+  /** Tokens already issued stay valid until they expire (docs/authentication.md#oauth-20). */
   async remove(params: OAuthClientParams): Promise<{ client_id: string }> {
     const client = await this.clientOfApi(params);
     await this.deps.store.deleteClient(client.client_id);

@@ -16,7 +16,7 @@ interface SettingsRow {
 }
 
 /**
- * Organisation-level settings (SPEC.md "Additional permissions and policy-engine rules"): the
+ * Organisation-level settings (docs/users-and-organisations.md#organisation-settings): the
  * configured defaults until an organisation stores its own; a PUT replaces the whole value.
  */
 export class OrgSettings {

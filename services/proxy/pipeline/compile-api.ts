@@ -106,8 +106,8 @@ export interface CompileDeps {
 }
 
 /**
- * Turns a definition into its chain, once. The order is the reference gateway's (ARCHITECTURE.md
- * "The request path"); a step the API does not use is not in its chain. Throws when the
+ * Turns a definition into its chain, once. The order is the reference gateway's
+ * (docs/gateway.md#the-chain); a step the API does not use is not in its chain. Throws when the
  * definition can not be served as written (bad target, pattern, IP range or plugin).
  */
 export function compileApi(definition: ApiDefinition, deps: CompileDeps): CompiledApi {

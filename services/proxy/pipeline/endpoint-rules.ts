@@ -2,7 +2,7 @@ import { compileEndpointPattern, type PathMatcher } from '../../../lib/patterns/
 import { encodedSlashReading } from '../lib/request-path';
 
 /**
- * Endpoint rules of a version (SPEC.md "Version object"): `ignored`, `white_list` and
+ * Endpoint rules of a version (docs/gateway.md#endpoint-rules): `ignored`, `white_list` and
  * `black_list`, either the legacy `paths` lists (path patterns, every method) or the
  * `extended_paths` entries `{path, method_actions: {<METHOD>: {action, code, data, headers}}}`.
  *

@@ -24,7 +24,7 @@ export const MALFORMED_PATH = Symbol('malformed path');
 export type PersistedQueryLookup = (method: string, relativePath: string) => PersistedQuery | typeof MALFORMED_PATH | undefined;
 
 /**
- * `extended_paths.persist_graphql` (SPEC.md "persist_graphql entry"): a REST path (with
+ * `extended_paths.persist_graphql` (docs/graphql.md#persisted-queries): a REST path (with
  * `{name}` segments) and method that run a fixed GraphQL operation upstream.
  */
 export function compilePersistedQueries(entries: unknown, contextVars: boolean): PersistedQueryLookup | undefined {

@@ -1,7 +1,7 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 
 /**
- * Where a request names its version (SPEC.md "Versioning"): `definition.location` is `header`
+ * Where a request names its version (docs/gateway.md#versions): `definition.location` is `header`
  * (default key `x-api-version`), `url-param` (default key `version`) or `url` (the first path
  * segment below the listen path).
  */

@@ -7,7 +7,7 @@ import { STRUCTURED_METHODS } from './methods-structured';
 import { TIME_METHODS } from './methods-time';
 import type { MethodSpec } from './registry';
 
-/** Every method a mapping may call, by name (see the README's list). */
+/** Every method a mapping may call, by name (see the list in REFERENCE.md#methods). */
 export const METHODS: Record<string, MethodSpec> = Object.assign(Object.create(null) as Record<string, MethodSpec>, {
   ...GENERAL_METHODS,
   ...STRING_METHODS,

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { hashSecret as hash } from '../../../lib/secret-hash';
 import { UsersErrors } from '../errors';
 
-/** SPEC.md "Other constants": a single sign-on token lives 60 seconds. */
+/** A single sign-on token lives 60 seconds, as in the reference dashboard. */
 export const SSO_NONCE_TTL_MS = 60_000;
 
 export interface SsoGrant {

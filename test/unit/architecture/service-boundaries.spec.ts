@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
- * Services import each other only through contracts/ (ARCHITECTURE.md, CONVENTIONS.md "Calls
- * the compiler checks"); services/index.ts, the node's composition root, is the one file that
+ * Services import each other only through contracts/ (docs/architecture.md#calls-between-services);
+ * services/index.ts, the node's composition root, is the one file that
  * wires them all. contracts/ holds types and validator data, importing nothing but itself.
  */
 const root = resolve(__dirname, '../../..');

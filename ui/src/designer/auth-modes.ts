@@ -1,10 +1,10 @@
 import type { Definition } from '../definition';
 
 /**
- * The client authentication modes gw serves (SPEC.md "Client authentication on proxied APIs",
+ * The client authentication modes gw serves (docs/authentication.md#several-modes-on-one-api,
  * services/proxy/pipeline/steps/authentication.ts): each is switched on by its flag, several
  * may be on together (all must pass), and `base_identity_provided_by` then names the one whose
- * key gives the session. JWT and OpenID Connect are not in SPEC.md and gw does not serve them.
+ * key gives the session. gw does not serve JWT or OpenID Connect.
  */
 export interface AuthMode {
   id: string;

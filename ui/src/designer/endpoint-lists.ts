@@ -4,7 +4,7 @@
  * `transform` / `transform_response` `{path, method, template_data}`, `transform_headers` /
  * `transform_response_headers` `{path, method, add_headers, delete_headers}`, `url_rewrites`
  * `{path, method, match_pattern, rewrite_to, triggers}`, `method_transforms` `{path, method,
- * to_method}` and `rate_limit` `{path, method, enabled, rate, per}` (SPEC.md "Per-endpoint limits").
+ * to_method}` and `rate_limit` `{path, method, enabled, rate, per}` (docs/limits.md#order-of-the-checks).
  */
 export type Entry = Record<string, any>;
 

@@ -1,7 +1,7 @@
 import type { Definition } from '../definition';
 
 /**
- * The classic definition's versions (SPEC.md "Versioning"): `version_data {not_versioned,
+ * The classic definition's versions (docs/gateway.md#versions): `version_data {not_versioned,
  * default_version, versions}` and `definition {location, key, strip_versioning_data}`. Version
  * names may hold dots ("1.2"), so versions are replaced whole, never set by a dotted path.
  */

@@ -3,7 +3,7 @@ import { ApiError, messageOf } from '../api';
 import { Field, NumberField, SelectField, TextField } from '../components/form';
 import { ErrorBox } from '../components/status';
 
-/** The fields of a webhook (SPEC.md "Webhook") the dashboard edits. */
+/** The fields of a webhook (docs/webhooks-and-events.md#webhooks) the dashboard edits. */
 export interface HookFields {
   name: string;
   method: string;

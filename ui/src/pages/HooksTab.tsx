@@ -8,7 +8,10 @@ export interface HookReference {
   event_timeout?: number;
 }
 
-/** Events an API can send to webhooks (SPEC.md "Events"; the reference gateway names more). */
+/**
+ * Events an API can send to webhooks (docs/webhooks-and-events.md#gateway-events; the reference
+ * gateway names more).
+ */
 const EVENTS = ['QuotaExceeded', 'RatelimitExceeded', 'AuthFailure', 'KeyExpired', 'BreakerTriggered', 'RateLimitSmoothingUp', 'RateLimitSmoothingDown'].map((e) => [e, e] as [string, string]);
 
 /** The API's `hook_references`: which organisation webhook each event goes to. */

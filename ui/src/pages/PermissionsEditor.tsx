@@ -1,6 +1,9 @@
 import { SelectField } from '../components/form';
 
-/** The dashboard's permission names (SPEC.md "Users"), and the levels a user or group may hold. */
+/**
+ * The dashboard's permission names (docs/users-and-organisations.md#permissions), and the levels
+ * a user or group may hold.
+ */
 export const PERMISSION_NAMES = ['apis', 'keys', 'policies', 'analytics', 'users', 'user_groups', 'hooks', 'certificates'];
 const LEVELS: Array<[string, string]> = [
   ['', 'not set'],

@@ -3,7 +3,7 @@ import type { Definition } from '../definition';
 import { errorAt } from '../designer/auth-modes';
 import { useApis } from './access';
 
-/** A per-API limit of a policy's access right (SPEC.md "Access object" `limit`). */
+/** A per-API limit of a policy's access right (`access_rights[api].limit`). */
 export interface AccessLimit {
   rate: number;
   per: number;

@@ -11,7 +11,7 @@ const EMPTY: Values = { admin_secret: '', owner_name: '', first_name: '', last_n
 
 /**
  * First start: the bootstrap the reference gateway's dashboard offers, done through the public
- * admin API only, so `curl` can do the same (README "First steps with curl"): an organisation
+ * admin API only, so `curl` can do the same (README.md#a-5-minute-tour): an organisation
  * (`POST /admin/organisations`), its first user with a password (`POST /admin/users`; a user
  * without permissions administers the organisation), then the usual sign-in (`POST /api/login`).
  * Unlike the reference's bootstrap page, this needs the admin secret: whoever reaches a fresh

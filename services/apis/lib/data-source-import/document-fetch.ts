@@ -22,8 +22,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /**
  * Fetches a document a tenant names by URL, on the tenant's behalf: http(s) only, bounded in
  * size and time, through the outbound-address policy (lib/net/outbound-address.ts) at every
- * redirect. The response status is ignored (SPEC.md): the body is the document. Network
- * failures are 500s (SPEC.md), refused addresses and oversized bodies 400s.
+ * redirect. The response status is ignored: the body is the document. Network failures are
+ * 500s, refused addresses and oversized bodies 400s.
  */
 export async function fetchDocument(rawUrl: string, limits: FetchLimits = DEFAULT_FETCH_LIMITS, lookup = guardedLookup()): Promise<{ text: string; url: string }> {
   let url = httpUrl(rawUrl);

@@ -33,7 +33,7 @@ export function detectFormat(document: unknown): DocumentFormat {
   throw ApisErrors.importUndetectable();
 }
 
-/** SPEC.md: OpenAPI 3.0.0 (3.0.x patch releases share its schema); AsyncAPI 2.0.0 to 2.4.0. */
+/** Imported versions: OpenAPI 3.0.0 (3.0.x patch releases share its schema); AsyncAPI 2.0.0 to 2.4.0. */
 export function assertSupportedVersion(format: DocumentFormat, document: Record<string, unknown>): void {
   if (format === 'openapi' && !/^3\.0\.\d+$/.test(String(document.openapi))) {
     throw ApisErrors.importInvalid(`OpenAPI version ${String(document.openapi)} is not supported: use OpenAPI 3.0.0`);

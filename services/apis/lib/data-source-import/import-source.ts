@@ -14,7 +14,7 @@ const MEDIA_TYPES: Record<string, DocumentFormat> = {
   'application/vnd.gw.udg.v2.asyncapi': 'asyncapi',
 };
 
-/** Reads the request by its Content-Type (SPEC.md "Data sources"). */
+/** Reads the request by its Content-Type (docs/graphql.md#importing-openapi-and-asyncapi-documents). */
 export function importSourceOf(contentType: string | undefined, body: string): ImportSource {
   const media = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const format = MEDIA_TYPES[media];

@@ -17,7 +17,7 @@ export interface LimitsStepDeps {
 }
 
 /**
- * Rate limits, throttling and quotas (SPEC.md "Limits"), decided by the `limiter` service:
+ * Rate limits, throttling and quotas (docs/limits.md), decided by the `limiter` service:
  * the API's `global_rate_limit`; the key's limit (per API from `access_rights[*].limit`, else
  * the session's rate and per), or the version's `extended_paths.rate_limit` entry that matches;
  * then the key's quota. `disable_rate_limit` turns the rate limits off, not the quota;

@@ -6,7 +6,7 @@ import type { RequestContext } from '../request-context';
 import type { VersionLocation, VersionSettings } from '../versions';
 
 /**
- * Picks the request's version (SPEC.md "Versioning"), refuses expired ones, and applies the
+ * Picks the request's version (docs/gateway.md#versions), refuses expired ones, and applies the
  * version's allow and block lists, which the reference gateway checks here, before
  * authentication. An `ignored` endpoint is recorded for the steps after it.
  */

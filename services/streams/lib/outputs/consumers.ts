@@ -11,7 +11,7 @@ export interface Consumer {
 }
 
 /**
- * The consumers of one output, served round-robin (SPEC.md): each message goes to the next
+ * The consumers of one output, served round-robin: each message goes to the next
  * ready consumer; with none ready, it waits for one (back-pressure reaches the input). A
  * consumer that breaks while sending is dropped and the message goes to another.
  */
