@@ -73,10 +73,9 @@ function index(item: unknown, ...keys: unknown[]): unknown {
       if (at === length) throw new ExecError(`index out of range: ${at}`);
       current = typeof current === 'string' ? BigInt(bytesOf(current)[at]) : current[at];
     } else if (isMap(current)) {
-      if (typeof key !== 'string' && !isNil(key)) {
-        throw new ExecError(`value has type ${typeName(key)}; should be string`);
-      }
-      const value = current[String(key ?? '')];
+      if (isNil(key)) throw new ExecError('value is nil; should be of type string');
+      if (typeof key !== 'string') throw new ExecError(`value has type ${typeName(key)}; should be string`);
+      const value = current[key];
       // a missing key is the map's zero element: a nil interface
       current = value === undefined ? null : value;
     } else throw new ExecError(`can't index item of type ${typeName(current)}`);

@@ -1,11 +1,11 @@
 /**
  * The part of Go's text/template that the reference gateway's body transforms use, parsed
  * once: text, `{{pipeline}}`, `{{if}}`/`{{else if}}`/`{{else}}`, `{{range}}` (with `$i, $v :=`
- * and `{{else}}`), `{{with}}`, `{{$x := pipeline}}`, `{{$x = pipeline}}`, comments and the
- * `{{-`/`-}}` trim markers. A pipeline is commands joined by `|`; a command is an operand (`.`,
- * `.a.b`, `$`, `$x.a`, a string, character or number constant, `true`/`false`/`nil`, a
- * parenthesised pipeline) or a function with arguments. An integer constant is a Go int
- * (`bigint`), any other number a float64.
+ * and `{{else}}`), `{{with}}`, `{{$x := pipeline}}`, `{{$x = pipeline}}`, comments, the
+ * `{{-`/`-}}` trim markers, and `{{break}}`/`{{continue}}` in a range. A pipeline is commands
+ * joined by `|`; a command is an operand (`.`, `.a.b`, `$`, `$x.a`, a string, character or
+ * number constant, `true`/`false`/`nil`, a parenthesised pipeline) or a function with
+ * arguments. An integer constant is a Go int (`bigint`), any other number a float64.
  */
 export type Operand =
   | { kind: 'field'; base: 'dot' | 'root' | string; path: string[] }
@@ -25,7 +25,8 @@ export type Node =
   | { kind: 'print'; pipe: Pipeline }
   | { kind: 'if'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
   | { kind: 'with'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
-  | { kind: 'range'; pipe: Pipeline; then: Node[]; otherwise: Node[] };
+  | { kind: 'range'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
+  | { kind: 'break' | 'continue' };
 
 export class TemplateError extends Error {}
 
@@ -212,6 +213,8 @@ function pipelineOf(text: string): Pipeline {
 export function parseTemplate(source: string): Node[] {
   const parts = lex(source);
   let at = 0;
+  // {{break}} and {{continue}} belong inside a {{range}}
+  let ranges = 0;
   const block = (): { nodes: Node[]; ended: string } => {
     const nodes: Node[] = [];
     while (at < parts.length) {
@@ -222,18 +225,32 @@ export function parseTemplate(source: string): Node[] {
       }
       const text = part.text;
       if (text.startsWith('/*')) continue;
-      const keyword = /^(if|range|with|else|end)\b\s*(.*)$/s.exec(text);
+      const keyword = /^(if|range|with|else|end|break|continue)\b\s*(.*)$/s.exec(text);
       if (!keyword) {
         nodes.push({ kind: 'print', pipe: pipelineOf(text) });
         continue;
       }
       const [, word, rest] = keyword;
       if (word === 'end' || word === 'else') return { nodes, ended: text };
+      if (word === 'break' || word === 'continue') {
+        if (ranges === 0) throw new TemplateError(`{{${word}}} outside {{range}}`);
+        if (rest.trim() !== '') throw new TemplateError(`unexpected '${rest.trim()}' in {{${word}}}`);
+        nodes.push({ kind: word });
+        continue;
+      }
       nodes.push(control(word as 'if' | 'range' | 'with', rest));
     }
     return { nodes, ended: '' };
   };
   const control = (kind: 'if' | 'range' | 'with', rest: string): Node => {
+    if (kind === 'range') ranges++;
+    try {
+      return controlBody(kind, rest);
+    } finally {
+      if (kind === 'range') ranges--;
+    }
+  };
+  const controlBody = (kind: 'if' | 'range' | 'with', rest: string): Node => {
     const body = block();
     let otherwise: Node[] = [];
     if (body.ended.startsWith('else')) {

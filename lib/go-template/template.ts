@@ -76,8 +76,16 @@ function run(nodes: Node[], dot: unknown, scope: Scope, out: string[]): void {
       case 'range':
         runRange(node, dot, scope, out);
         break;
+      case 'break':
+      case 'continue':
+        throw new LoopControl(node.kind);
     }
   }
+}
+
+/** `{{break}}` or `{{continue}}` on its way to the range it ends or continues. */
+class LoopControl {
+  constructor(readonly kind: 'break' | 'continue') {}
 }
 
 /** What range walks: a list by index, a map by sorted key, an int n as 0…n-1; nothing for nil. */
@@ -101,7 +109,12 @@ function runRange(node: Extract<Node, { kind: 'range' }>, dot: unknown, scope: S
       inner.declare(first, key);
       inner.declare(second, item);
     } else if (first) inner.declare(first, item);
-    run(node.then, item, inner, out);
+    try {
+      run(node.then, item, inner, out);
+    } catch (signal) {
+      if (!(signal instanceof LoopControl)) throw signal;
+      if (signal.kind === 'break') return;
+    }
   }
 }
 
@@ -186,7 +199,7 @@ function checkFunctions(nodes: Node[]): void {
     } else if (op.kind === 'pipe') op.pipe.commands.forEach(visit);
   };
   for (const node of nodes) {
-    if (node.kind === 'text') continue;
+    if (node.kind === 'text' || node.kind === 'break' || node.kind === 'continue') continue;
     node.pipe.commands.forEach(visit);
     if (node.kind !== 'print') {
       checkFunctions(node.then);

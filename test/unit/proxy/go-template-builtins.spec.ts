@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { compileTemplate, ExecError } from '../../../lib/go-template/template';
+import { TemplateError } from '../../../lib/go-template/template-parser';
 
 const render = (source: string, data: unknown = {}) => compileTemplate(source).render(data);
 
@@ -67,6 +68,10 @@ describe('go-template: builtins print what Go text/template prints', () => {
     ['range: list, int, else',
       '{{range $i, $v := .l}}{{$i}}{{$v}}{{end}} {{range 3}}{{.}}{{end}} {{range .e}}x{{else}}none{{end}}',
       { l: ['a', 'b'], e: [] }, '0a1b 012 none'],
+    // exec_test "range break", "range continue" (Go 1.18)
+    ['range: break and continue',
+      '{{range .l}}{{if eq . 2.0}}{{continue}}{{end}}{{if eq . 4.0}}{{break}}{{end}}{{.}}{{end}}',
+      { l: [1, 2, 3, 4, 5] }, '13'],
     ['variables: := is scoped to its block, = assigns the outer one',
       '{{$x := 1}}{{if true}}{{$x = 2}}{{$y := 3}}{{end}}{{$x}}', {}, '2'],
     ['trim markers remove spaces, tabs and newlines only',
@@ -76,6 +81,11 @@ describe('go-template: builtins print what Go text/template prints', () => {
   for (const [name, source, data, expected] of table) {
     it(name, () => assert.equal(render(source, data), expected));
   }
+
+  it('refuses {{break}} and {{continue}} outside a range, as Go\'s parser does', () => {
+    assert.throws(() => compileTemplate('{{if true}}{{break}}{{end}}'), TemplateError);
+    assert.throws(() => compileTemplate('{{continue}}'), /outside \{\{range\}\}/);
+  });
 
   it('fails where Go execution fails, naming the function and the reason', () => {
     const failures: Array<[string, unknown, RegExp]> = [
@@ -87,6 +97,7 @@ describe('go-template: builtins print what Go text/template prints', () => {
       ['{{len 3}}', {}, /error calling len: len of type int/],
       ['{{slice .l 2 1}}', { l: [1, 2] }, /error calling slice: invalid slice index: 2 > 1/],
       ['{{.s.x}}', { s: 'text' }, /can't evaluate field x in type string/],
+      ['{{index .m nil}}', { m: {} }, /error calling index: value is nil; should be of type string/],
     ];
     for (const [source, data, message] of failures) {
       const matches = (err: Error) => err instanceof ExecError && message.test(err.message);
