@@ -26,7 +26,8 @@ export type Node =
   | { kind: 'if'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
   | { kind: 'with'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
   | { kind: 'range'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
-  | { kind: 'break' | 'continue' };
+  | { kind: 'break' }
+  | { kind: 'continue' };
 
 export class TemplateError extends Error {}
 
@@ -235,7 +236,7 @@ export function parseTemplate(source: string): Node[] {
       if (word === 'break' || word === 'continue') {
         if (ranges === 0) throw new TemplateError(`{{${word}}} outside {{range}}`);
         if (rest.trim() !== '') throw new TemplateError(`unexpected '${rest.trim()}' in {{${word}}}`);
-        nodes.push({ kind: word });
+        nodes.push(word === 'break' ? { kind: 'break' } : { kind: 'continue' });
         continue;
       }
       nodes.push(control(word as 'if' | 'range' | 'with', rest));
