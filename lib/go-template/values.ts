@@ -75,9 +75,12 @@ export function formatValue(value: unknown): string {
   return `map[${entries.join(' ')}]`;
 }
 
-/** What `{{pipeline}}` writes: an invalid value is `<no value>`, anything else as `%v`. */
+/**
+ * What `{{pipeline}}` writes: `%v`, but a nil is `<no value>` (Go digs an interface{} result down
+ * to what it holds, and a nil one to the invalid value), while `print` of a nil gives `<nil>`.
+ */
 export function printed(value: unknown): string {
-  return value === undefined ? '<no value>' : formatValue(value);
+  return value === undefined || value === null ? '<no value>' : formatValue(value);
 }
 
 /** fmt.Sprint: a space goes between two operands only when neither is a string. */
