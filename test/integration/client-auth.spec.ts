@@ -161,6 +161,17 @@ describe('client authentication on proxied APIs', () => {
       assert.equal(wrong.status, 403);
     });
 
+    it('reads the body when the header can not be read, as gateway/mw_basic_auth.go does', async () => {
+      const login = (body: string) =>
+        http(`${node.gatewayUrl}/basic-more/login`, { method: 'POST', body, headers: { authorization: 'Basic' } });
+      const res = await login('<login><user>alice</user><pass>wonderland</pass></login>');
+      assert.equal(res.status, 200, res.text);
+      const none = await login('<login/>');
+      assert.equal(none.status, 400);
+      const message = 'Attempted access with malformed header, header not in basic auth format';
+      assert.deepEqual(none.json, { error: message });
+    });
+
     it('refuses a definition whose body expressions do not have exactly one group', async () => {
       await createApi('bad-regexp', '/bad-regexp', { use_basic_auth: true, basic_auth: { extract_from_body: true, body_user_regexp: '(a)(b)', body_password_regexp: '(c)' } });
       const res = await eventually(async () => {

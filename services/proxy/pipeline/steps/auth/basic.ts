@@ -26,20 +26,19 @@ export function basicAuthenticator(definition: ApiDefinition, deps: AuthStepDeps
     step: async (ctx) => {
       if (ctx.endpoint.kind === 'ignored') return;
       const found = findCredential(ctx, where);
-      let credentials: { username: string; password: string } | undefined;
-      if (found) {
-        const decoded = decodeBasic(found);
-        if (typeof decoded === 'string') return refuse(ctx, 400, decoded);
-        credentials = decoded;
-      } else if (fromBody) {
+      const decoded = found ? decodeBasic(found) : undefined;
+      let credentials = typeof decoded === 'object' ? decoded : undefined;
+      // as in the reference, a credential that can not be read gives way to one in the body
+      if (!credentials && fromBody) {
         const body = (await ctx.readBody()).toString('utf8');
         const username = fromBody.user.exec(body)?.[1];
         const password = fromBody.password.exec(body)?.[1];
         if (username !== undefined && password !== undefined) credentials = { username, password };
       }
+      if (!credentials && typeof decoded === 'string') return refuse(ctx, 400, decoded);
       if (!credentials) return refuse(ctx, 401, GatewayMessages.authFieldMissing, challenge);
       const result = await checkCredential(deps, { kind: 'basic', org_id: definition.org_id, ...credentials, cache_ttl: cacheTtl, disable_caching: disableCaching });
-      return admit(ctx, deps, result, strip && found ? [where, found] : undefined);
+      return admit(ctx, deps, result, strip && found && decoded === credentials ? [where, found] : undefined);
     },
   };
 }
