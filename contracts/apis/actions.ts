@@ -99,6 +99,25 @@ export const apisActionParams = {
     keep_api_id: { type: 'boolean', optional: true },
     streams: { type: 'boolean', optional: true },
   },
+  patchOas: {
+    id: { type: 'string', empty: false },
+    org_scope: { type: 'string', optional: true },
+    document_text: { type: 'string' },
+    overrides: {
+      type: 'object',
+      optional: true,
+      strict: 'remove',
+      props: {
+        upstreamURL: { type: 'string', optional: true },
+        listenPath: { type: 'string', optional: true },
+        customDomain: { type: 'string', optional: true },
+        allowList: { type: 'boolean', optional: true },
+        validateRequest: { type: 'boolean', optional: true },
+        mockResponse: { type: 'boolean', optional: true },
+        authentication: { type: 'boolean', optional: true },
+      },
+    },
+  },
   getOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true }, streams: { type: 'boolean', optional: true } },
   compileOas: { document_text: { type: 'string' } },
   exportOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
@@ -202,6 +221,35 @@ export interface ApisUpdateOasParams {
   streams?: boolean;
 }
 
+/**
+ * What `PATCH /gw/apis/oas/{id}` may set besides the document, as the reference gateway's query
+ * parameters of the same names (its TykExtensionConfigParams); each is applied to the extension.
+ */
+export interface OasPatchOverrides {
+  upstreamURL?: string;
+  listenPath?: string;
+  customDomain?: string;
+  /** every operation gets `allow` switched to this */
+  allowList?: boolean;
+  /** every operation with parameters or a request body gets `validateRequest` switched to this */
+  validateRequest?: boolean;
+  /** every operation with examples gets `mockResponse` (from its examples) switched to this */
+  mockResponse?: boolean;
+  /** the authentication of the schemes `security` names, switched to this */
+  authentication?: boolean;
+}
+
+/**
+ * `apis.patchOas`: the stored document's OpenAPI part replaced by the one sent; its gateway
+ * extension kept unless the document brings one; then the overrides applied.
+ */
+export interface ApisPatchOasParams {
+  id: string;
+  org_scope?: string;
+  document_text: string;
+  overrides?: OasPatchOverrides;
+}
+
 export interface ApisListOasParams {
   org_scope?: string;
   /** page number; 0 or lower = all */
@@ -245,6 +293,7 @@ export interface ApisActions {
   'apis.remove': { params: ApisRemoveParams; result: ApisRemoveResult };
   'apis.createOas': { params: ApisCreateOasParams; result: ApiRecord };
   'apis.updateOas': { params: ApisUpdateOasParams; result: ApiRecord };
+  'apis.patchOas': { params: ApisPatchOasParams; result: ApiRecord };
   /** the stored document of an OAS API (400 for a classic one) */
   'apis.getOas': { params: ApisGetParams; result: OasApiDocument };
   /** the stored document of an OAS API, or a classic API converted to one */

@@ -17,13 +17,34 @@ export interface CertificateBasics {
   not_after: string;
 }
 
+/** One attribute of a distinguished name: its object identifier and value (Go's AttributeTypeAndValue). */
+export interface PkixAttribute {
+  Type: number[];
+  Value: string;
+}
+
+/** A distinguished name as the reference gateway marshals Go's pkix.Name; an absent list is null. */
+export interface PkixName {
+  Country: string[] | null;
+  Organization: string[] | null;
+  OrganizationalUnit: string[] | null;
+  Locality: string[] | null;
+  Province: string[] | null;
+  StreetAddress: string[] | null;
+  PostalCode: string[] | null;
+  SerialNumber: string;
+  CommonName: string;
+  /** every attribute of the name, in the certificate's order */
+  Names: PkixAttribute[] | null;
+  ExtraNames: PkixAttribute[] | null;
+}
+
 /** One certificate (the reference's CertificateMeta); the private key is never part of it. */
 export interface CertificateMeta extends CertificateBasics {
   fingerprint: string;
   org_id: string;
-  /** the distinguished names as text, `CN=…, O=…` */
-  subject: string;
-  issuer: string;
+  subject: PkixName;
+  issuer: PkixName;
 }
 
 export interface CertsListResult {

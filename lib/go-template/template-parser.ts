@@ -1,9 +1,11 @@
 /**
  * The part of Go's text/template that the reference gateway's body transforms use, parsed
  * once: text, `{{pipeline}}`, `{{if}}`/`{{else if}}`/`{{else}}`, `{{range}}` (with `$i, $v :=`
- * and `{{else}}`), `{{with}}`, `{{$x := pipeline}}`, comments and the `{{-`/`-}}` trim markers.
- * A pipeline is commands joined by `|`; a command is an operand (`.`, `.a.b`, `$`, `$x.a`, a
- * string, number, `true`/`false`/`nil`, a parenthesised pipeline) or a function with arguments.
+ * and `{{else}}`), `{{with}}`, `{{$x := pipeline}}`, `{{$x = pipeline}}`, comments, the
+ * `{{-`/`-}}` trim markers, and `{{break}}`/`{{continue}}` in a range. A pipeline is commands
+ * joined by `|`; a command is an operand (`.`, `.a.b`, `$`, `$x.a`, a string, character or
+ * number constant, `true`/`false`/`nil`, a parenthesised pipeline) or a function with
+ * arguments. An integer constant is a Go int (`bigint`), any other number a float64.
  */
 export type Operand =
   | { kind: 'field'; base: 'dot' | 'root' | string; path: string[] }
@@ -13,8 +15,9 @@ export type Operand =
 
 export interface Pipeline {
   commands: Operand[];
-  /** `$x := …` / `$i, $v := …` */
+  /** `$x := …` / `$i, $v := …`, or with `assign` `$x = …` */
   declare: string[];
+  assign?: boolean;
 }
 
 export type Node =
@@ -22,13 +25,18 @@ export type Node =
   | { kind: 'print'; pipe: Pipeline }
   | { kind: 'if'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
   | { kind: 'with'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
-  | { kind: 'range'; pipe: Pipeline; then: Node[]; otherwise: Node[] };
+  | { kind: 'range'; pipe: Pipeline; then: Node[]; otherwise: Node[] }
+  | { kind: 'break' }
+  | { kind: 'continue' };
 
 export class TemplateError extends Error {}
 
 interface Action {
   text: string;
 }
+
+/** The white space Go's trim markers remove. */
+const SPACE = ' \t\r\n';
 
 /** Splits the source into text and actions, applying the trim markers. */
 function lex(source: string): Array<string | Action> {
@@ -42,18 +50,17 @@ function lex(source: string): Array<string | Action> {
     }
     let text = source.slice(at, open);
     let inner = open + 2;
-    if (source.startsWith('- ', inner) || source.startsWith('-\t', inner) || source.startsWith('-\n', inner)) {
-      text = text.replace(/\s+$/, '');
+    if (source[inner] === '-' && SPACE.includes(source[inner + 1])) {
+      text = text.replace(/[ \t\r\n]+$/, '');
       inner += 1;
     }
     const close = source.indexOf('}}', inner);
     if (close === -1) throw new TemplateError('unclosed action');
     let body = source.slice(inner, close);
     at = close + 2;
-    if (/\s-$/.test(body)) {
+    if (body.endsWith('-') && SPACE.includes(body[body.length - 2])) {
       body = body.slice(0, -1);
-      const rest = source.slice(at);
-      at += rest.length - rest.replace(/^\s+/, '').length;
+      while (SPACE.includes(source[at])) at++;
     }
     if (text !== '') parts.push(text);
     parts.push({ text: body.trim() });
@@ -61,7 +68,21 @@ function lex(source: string): Array<string | Action> {
   return parts;
 }
 
-const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(`[^`]*`)|(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)|(\.(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)?)|([A-Za-z_][A-Za-z0-9_]*)|(:=|[()|,=]))/y;
+const TOKEN = new RegExp(
+  `\\s*(?:${[
+    /("(?:[^"\\]|\\.)*")/, // interpreted string
+    /(`[^`]*`)/, // raw string
+    /('(?:[^'\\]|\\.)+')/, // character constant
+    /(-?0[xX][0-9a-fA-F_]+|[-+]?(?:\d[\d_]*)?\.?\d+(?:[eE][+-]?\d+)?)/, // number
+    /(\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)/, // variable with fields
+    /(\.(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)?)/, // dot with fields
+    /([A-Za-z_][A-Za-z0-9_]*)/, // function or keyword
+    /(:=|[()|,=])/,
+  ]
+    .map((part) => part.source)
+    .join('|')})`,
+  'y',
+);
 
 function tokenize(text: string): string[] {
   const tokens: string[] = [];
@@ -90,17 +111,19 @@ class PipelineParser {
 
   private pipeline(): Pipeline {
     const declare: string[] = [];
-    const assign = this.tokens.indexOf(':=', this.at);
-    if (assign !== -1 && this.tokens.slice(this.at, assign).every((t) => t.startsWith('$') || t === ',')) {
-      for (const token of this.tokens.slice(this.at, assign)) if (token !== ',') declare.push(token);
-      this.at = assign + 1;
+    const marker = this.tokens.findIndex((t, i) => i >= this.at && (t === ':=' || t === '='));
+    const names = marker === -1 ? [] : this.tokens.slice(this.at, marker);
+    const assign = marker !== -1 && this.tokens[marker] === '=';
+    if (marker !== -1 && names.every((t) => /^\$\w*$/.test(t) || t === ',')) {
+      for (const token of names) if (token !== ',') declare.push(token);
+      this.at = marker + 1;
     }
     const commands = [this.command()];
     while (this.tokens[this.at] === '|') {
       this.at++;
       commands.push(this.command());
     }
-    return { commands, declare };
+    return assign ? { commands, declare, assign } : { commands, declare };
   }
 
   private command(): Operand {
@@ -122,9 +145,10 @@ class PipelineParser {
       if (this.tokens[this.at++] !== ')') throw new TemplateError("missing ')'");
       return { kind: 'pipe', pipe };
     }
-    if (token.startsWith('"')) return { kind: 'literal', value: JSON.parse(token) };
+    if (token.startsWith('"')) return { kind: 'literal', value: unquote(token.slice(1, -1)) };
     if (token.startsWith('`')) return { kind: 'literal', value: token.slice(1, -1) };
-    if (/^-?\d/.test(token)) return { kind: 'literal', value: Number(token) };
+    if (token.startsWith("'")) return { kind: 'literal', value: characterConstant(token) };
+    if (/^[-+]?\.?\d/.test(token)) return { kind: 'literal', value: numberConstant(token) };
     if (token === 'true' || token === 'false') return { kind: 'literal', value: token === 'true' };
     if (token === 'nil') return { kind: 'literal', value: null };
     if (token.startsWith('.')) return { kind: 'field', base: 'dot', path: token.slice(1).split('.').filter(Boolean) };
@@ -137,6 +161,51 @@ class PipelineParser {
   }
 }
 
+/** A Go string literal's escapes: \a \b \f \n \r \t \v \\ \" \' \xHH \ooo \uHHHH \UHHHHHHHH. */
+function unquote(body: string): string {
+  const simple: Record<string, string> = {
+    a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+  };
+  const bytes: number[] = [];
+  const text = (value: string) => bytes.push(...Buffer.from(value, 'utf8'));
+  const escape = /\\(?:([abfnrtv\\"'])|x([0-9a-fA-F]{2})|([0-7]{3})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))/y;
+  let at = 0;
+  while (at < body.length) {
+    if (body[at] !== '\\') {
+      const next = body.indexOf('\\', at);
+      const end = next === -1 ? body.length : next;
+      text(body.slice(at, end));
+      at = end;
+      continue;
+    }
+    escape.lastIndex = at;
+    const match = escape.exec(body);
+    if (!match) throw new TemplateError(`invalid escape in "${body}"`);
+    at = escape.lastIndex;
+    const [, plain, hex, octal, u4, u8] = match;
+    if (plain !== undefined) text(simple[plain] ?? plain);
+    else if (hex !== undefined || octal !== undefined) bytes.push(parseInt(hex ?? octal, hex ? 16 : 8));
+    else text(String.fromCodePoint(parseInt(u4 ?? u8, 16)));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** `'a'` is the int of its code point, as in Go. */
+function characterConstant(token: string): bigint {
+  const text = token.length === 3 ? token[1] : unquote(token.slice(1, -1));
+  if ([...text].length !== 1) throw new TemplateError(`malformed character constant: ${token}`);
+  return BigInt(text.codePointAt(0) as number);
+}
+
+/** An integer constant is an int; one with a `.` or an exponent is a float64. */
+function numberConstant(token: string): number | bigint {
+  const text = token.replace(/_/g, '');
+  const hex = /^([-+]?)0[xX](.+)$/.exec(text);
+  if (hex) return (hex[1] === '-' ? -1n : 1n) * BigInt(`0x${hex[2]}`);
+  if (/[.eE]/.test(text)) return Number(text);
+  return BigInt(text.replace('+', ''));
+}
+
 function pipelineOf(text: string): Pipeline {
   return new PipelineParser(tokenize(text)).parse();
 }
@@ -145,6 +214,8 @@ function pipelineOf(text: string): Pipeline {
 export function parseTemplate(source: string): Node[] {
   const parts = lex(source);
   let at = 0;
+  // {{break}} and {{continue}} belong inside a {{range}}
+  let ranges = 0;
   const block = (): { nodes: Node[]; ended: string } => {
     const nodes: Node[] = [];
     while (at < parts.length) {
@@ -155,18 +226,32 @@ export function parseTemplate(source: string): Node[] {
       }
       const text = part.text;
       if (text.startsWith('/*')) continue;
-      const keyword = /^(if|range|with|else|end)\b\s*(.*)$/s.exec(text);
+      const keyword = /^(if|range|with|else|end|break|continue)\b\s*(.*)$/s.exec(text);
       if (!keyword) {
         nodes.push({ kind: 'print', pipe: pipelineOf(text) });
         continue;
       }
       const [, word, rest] = keyword;
       if (word === 'end' || word === 'else') return { nodes, ended: text };
+      if (word === 'break' || word === 'continue') {
+        if (ranges === 0) throw new TemplateError(`{{${word}}} outside {{range}}`);
+        if (rest.trim() !== '') throw new TemplateError(`unexpected '${rest.trim()}' in {{${word}}}`);
+        nodes.push(word === 'break' ? { kind: 'break' } : { kind: 'continue' });
+        continue;
+      }
       nodes.push(control(word as 'if' | 'range' | 'with', rest));
     }
     return { nodes, ended: '' };
   };
   const control = (kind: 'if' | 'range' | 'with', rest: string): Node => {
+    if (kind === 'range') ranges++;
+    try {
+      return controlBody(kind, rest);
+    } finally {
+      if (kind === 'range') ranges--;
+    }
+  };
+  const controlBody = (kind: 'if' | 'range' | 'with', rest: string): Node => {
     const body = block();
     let otherwise: Node[] = [];
     if (body.ended.startsWith('else')) {

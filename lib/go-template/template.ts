@@ -1,37 +1,44 @@
+import { ARITY, BUILTINS } from './builtins';
 import { parseTemplate, TemplateError, type Node, type Operand, type Pipeline } from './template-parser';
-import { toXml } from './xml';
+import { ExecError, isMap, isTrue, printed, typeName } from './values';
 
-/** A parsed body template; `render` gives the new body. */
+export { ExecError } from './values';
+
+/** A parsed body template; `render` gives the new body, or throws ExecError where Go's Execute fails. */
 export interface BodyTemplate {
   render(data: unknown): string;
 }
 
-type Scope = Map<string, unknown>;
-type Fn = (...args: unknown[]) => unknown;
+/** Variables in scope: a block's declarations end with the block; `$x = …` writes the nearest `$x`. */
+class Scope {
+  private readonly vars = new Map<string, unknown>();
+  constructor(private readonly parent?: Scope) {}
 
-/** What the template's data looks like to Go: maps sorted by key, numbers as float64. */
-const FUNCTIONS: Record<string, Fn> = {
-  jsonMarshal: (value) => goJson(value),
-  xmlMarshal: (value) => toXml(value),
-  eq: (a, ...rest) => rest.some((b) => a === b),
-  ne: (a, b) => a !== b,
-  lt: (a, b) => (a as number) < (b as number),
-  le: (a, b) => (a as number) <= (b as number),
-  gt: (a, b) => (a as number) > (b as number),
-  ge: (a, b) => (a as number) >= (b as number),
-  not: (a) => !truthy(a),
-  and: (...args) => args.find((a) => !truthy(a)) ?? args.at(-1),
-  or: (...args) => args.find((a) => truthy(a)) ?? args.at(-1),
-  len: (a) => (typeof a === 'string' || Array.isArray(a) ? a.length : a && typeof a === 'object' ? Object.keys(a).length : 0),
-  index: (value, ...keys) => keys.reduce((current: unknown, key) => (current && typeof current === 'object' ? (current as Record<string, unknown>)[String(key)] : undefined), value),
-  print: (...args) => args.map(show).join(''),
-  printf: (format, ...args) => {
-    let i = 0;
-    return String(format).replace(/%[sdvfq%]/g, (verb) => (verb === '%%' ? '%' : verb === '%q' ? JSON.stringify(String(args[i++])) : show(args[i++])));
-  },
-  urlquery: (...args) => encodeURIComponent(args.map(show).join('')),
-  html: (...args) => args.map(show).join('').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
-};
+  child(): Scope {
+    return new Scope(this);
+  }
+
+  declare(name: string, value: unknown): void {
+    this.vars.set(name, value);
+  }
+
+  assign(name: string, value: unknown): void {
+    for (let scope: Scope | undefined = this; scope; scope = scope.parent) {
+      if (scope.vars.has(name)) {
+        scope.vars.set(name, value);
+        return;
+      }
+    }
+    throw new ExecError(`undefined variable: ${name}`);
+  }
+
+  get(name: string): unknown {
+    for (let scope: Scope | undefined = this; scope; scope = scope.parent) {
+      if (scope.vars.has(name)) return scope.vars.get(name);
+    }
+    throw new ExecError(`undefined variable: ${name}`);
+  }
+}
 
 export function compileTemplate(source: string): BodyTemplate {
   const nodes = parseTemplate(source);
@@ -39,7 +46,9 @@ export function compileTemplate(source: string): BodyTemplate {
   return {
     render(data) {
       const out: string[] = [];
-      run(nodes, data, new Map([['$', data]]), out);
+      const scope = new Scope();
+      scope.declare('$', data);
+      run(nodes, data, scope, out);
       return out.join('');
     },
   };
@@ -53,49 +62,72 @@ function run(nodes: Node[], dot: unknown, scope: Scope, out: string[]): void {
         break;
       case 'print': {
         const value = pipeline(node.pipe, dot, scope);
-        if (node.pipe.declare.length === 0) out.push(show(value));
+        if (node.pipe.declare.length === 0) out.push(printed(value));
         break;
       }
       case 'if':
       case 'with': {
-        const inner = new Map(scope);
+        const inner = scope.child();
         const value = pipeline(node.pipe, dot, inner);
-        if (truthy(value)) run(node.then, node.kind === 'with' ? value : dot, inner, out);
-        else run(node.otherwise, dot, scope, out);
+        if (isTrue(value)) run(node.then, node.kind === 'with' ? value : dot, inner, out);
+        else run(node.otherwise, dot, inner, out);
         break;
       }
       case 'range':
         runRange(node, dot, scope, out);
         break;
+      case 'break':
+      case 'continue':
+        throw new LoopControl(node.kind);
     }
   }
 }
 
+/** `{{break}}` or `{{continue}}` on its way to the range it ends or continues. */
+class LoopControl {
+  constructor(readonly kind: 'break' | 'continue') {}
+}
+
+/** What range walks: a list by index, a map by sorted key, an int n as 0…n-1; nothing for nil. */
+function rangeEntries(value: unknown): Array<[unknown, unknown]> {
+  if (Array.isArray(value)) return value.map((item, i) => [BigInt(i), item]);
+  if (isMap(value)) return Object.keys(value).sort().map((key) => [key, value[key]]);
+  if (typeof value === 'bigint') {
+    return Array.from({ length: Math.max(Number(value), 0) }, (_, i) => [BigInt(i), BigInt(i)]);
+  }
+  if (value === undefined || value === null) return [];
+  throw new ExecError(`range can't iterate over ${printed(value)}`);
+}
+
 function runRange(node: Extract<Node, { kind: 'range' }>, dot: unknown, scope: Scope, out: string[]): void {
-  const value = evaluate(node.pipe.commands, dot, scope);
-  const entries: Array<[unknown, unknown]> = Array.isArray(value)
-    ? value.map((item, i) => [i, item])
-    : value && typeof value === 'object'
-      ? Object.keys(value).sort().map((key) => [key, (value as Record<string, unknown>)[key]])
-      : [];
-  if (entries.length === 0) return run(node.otherwise, dot, scope, out);
+  const entries = rangeEntries(evaluate(node.pipe.commands, dot, scope));
+  if (entries.length === 0) return run(node.otherwise, dot, scope.child(), out);
   const [first, second] = node.pipe.declare;
   for (const [key, item] of entries) {
-    const inner = new Map(scope);
+    const inner = scope.child();
     if (second) {
-      inner.set(first, key);
-      inner.set(second, item);
-    } else if (first) inner.set(first, item);
-    run(node.then, item, inner, out);
+      inner.declare(first, key);
+      inner.declare(second, item);
+    } else if (first) inner.declare(first, item);
+    try {
+      run(node.then, item, inner, out);
+    } catch (signal) {
+      if (!(signal instanceof LoopControl)) throw signal;
+      if (signal.kind === 'break') return;
+    }
   }
 }
 
 function pipeline(pipe: Pipeline, dot: unknown, scope: Scope): unknown {
   const value = evaluate(pipe.commands, dot, scope);
-  for (const name of pipe.declare) scope.set(name, value);
+  for (const name of pipe.declare) {
+    if (pipe.assign) scope.assign(name, value);
+    else scope.declare(name, value);
+  }
   return value;
 }
 
+/** Each command's result is the last argument of the next one; a missing value is a nil argument. */
 function evaluate(commands: Operand[], dot: unknown, scope: Scope): unknown {
   let carried: unknown[] = [];
   for (const command of commands) carried = [operand(command, dot, scope, carried)];
@@ -109,55 +141,69 @@ function operand(op: Operand, dot: unknown, scope: Scope, piped: unknown[] = [])
     case 'pipe':
       return evaluate(op.pipe.commands, dot, scope);
     case 'field': {
-      const base = op.base === 'dot' ? dot : op.base === 'root' ? scope.get('$') : scope.get(op.base);
-      return op.path.reduce((current: unknown, key) => (current && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), base);
+      const base = op.base === 'dot' ? dot : scope.get(op.base === 'root' ? '$' : op.base);
+      return op.path.reduce(field, base);
     }
-    case 'call': {
-      const args = op.args.map((arg) => operand(arg, dot, scope));
-      return FUNCTIONS[op.name](...args, ...piped);
-    }
+    case 'call':
+      return call(op, dot, scope, piped);
   }
+}
+
+/** `.key` of a map; a missing key is Go's invalid value, a field of nil or of a non-map an error. */
+function field(receiver: unknown, key: string): unknown {
+  if (receiver === undefined) return undefined;
+  if (receiver === null) throw new ExecError(`nil pointer evaluating interface {}.${key}`);
+  if (!isMap(receiver)) throw new ExecError(`can't evaluate field ${key} in type ${typeName(receiver)}`);
+  return receiver[key];
+}
+
+function call(op: Extract<Operand, { kind: 'call' }>, dot: unknown, scope: Scope, piped: unknown[]): unknown {
+  const argument = (arg: Operand) => nilled(operand(arg, dot, scope));
+  const count = op.args.length + piped.length;
+  if (op.name === 'and' || op.name === 'or') {
+    if (count === 0) throw new ExecError(`wrong number of args for ${op.name}: want at least 1 got 0`);
+    // and/or stop at the first argument that decides the result, without evaluating the rest
+    const values = [...op.args.map((arg) => () => operand(arg, dot, scope)), ...piped.map((v) => () => v)];
+    let value: unknown;
+    for (const next of values) {
+      value = next();
+      if (isTrue(value) === (op.name === 'or')) break;
+    }
+    return value;
+  }
+  const arity = ARITY[op.name];
+  if (arity !== undefined && count !== arity) {
+    throw new ExecError(`wrong number of args for ${op.name}: want ${arity} got ${count}`);
+  }
+  const args = [...op.args.map(argument), ...piped.map(nilled)];
+  try {
+    return BUILTINS[op.name](...args);
+  } catch (err) {
+    if (err instanceof ExecError) throw new ExecError(`error calling ${op.name}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** A function receives Go's invalid value as nil. */
+function nilled(value: unknown): unknown {
+  return value === undefined ? null : value;
 }
 
 function checkFunctions(nodes: Node[]): void {
   const visit = (op: Operand): void => {
     if (op.kind === 'call') {
-      if (!(op.name in FUNCTIONS)) throw new TemplateError(`function "${op.name}" not defined`);
+      if (!(op.name in BUILTINS) && op.name !== 'and' && op.name !== 'or') {
+        throw new TemplateError(`function "${op.name}" not defined`);
+      }
       op.args.forEach(visit);
     } else if (op.kind === 'pipe') op.pipe.commands.forEach(visit);
   };
   for (const node of nodes) {
-    if (node.kind === 'text') continue;
+    if (node.kind === 'text' || node.kind === 'break' || node.kind === 'continue') continue;
     node.pipe.commands.forEach(visit);
     if (node.kind !== 'print') {
       checkFunctions(node.then);
       checkFunctions(node.otherwise);
     }
   }
-}
-
-function truthy(value: unknown): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
-}
-
-/** How Go prints a value with `{{.}}`: maps as `map[k:v]`, lists as `[a b]`, nothing as `<no value>`. */
-function show(value: unknown): string {
-  if (value === undefined || value === null) return '<no value>';
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return `[${value.map(show).join(' ')}]`;
-  if (typeof value === 'object') return `map[${Object.keys(value).sort().map((key) => `${key}:${show((value as Record<string, unknown>)[key])}`).join(' ')}]`;
-  return String(value);
-}
-
-/** Go's json.Marshal: map keys sorted, `<`, `>` and `&` escaped. */
-function goJson(value: unknown): string {
-  const sorted = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sorted);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
-    return v;
-  };
-  return (JSON.stringify(sorted(value ?? null)) ?? 'null').replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }

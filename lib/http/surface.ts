@@ -26,15 +26,20 @@ export interface RouteContext<Caller> {
 
 export interface Reply {
   status?: number;
-  /** sent as JSON, unless `contentType` says the body is text of another kind (YAML) */
+  /**
+   * sent as JSON, unless `contentType` says the body is text of another kind (YAML); a Buffer
+   * is sent as it is (a download), with `contentType` or application/octet-stream
+   */
   body: unknown;
   contentType?: string;
   /** Set-Cookie values */
   cookies?: string[];
+  /** further response headers (Content-Disposition of a download) */
+  headers?: Record<string, string>;
 }
 
 export interface Route<Caller> {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   /** what the caller must hold, checked by the surface's `authorize` */
   permission?: { name: string; level: 'read' | 'write' | 'admin' };
@@ -134,8 +139,14 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
           call,
         });
         if (reply.cookies) for (const cookie of reply.cookies) res.append('set-cookie', cookie);
-        if (reply.contentType && typeof reply.body === 'string') res.status(reply.status ?? 200).type(reply.contentType).send(reply.body);
-        else res.status(reply.status ?? 200).json(reply.body);
+        if (reply.headers) res.set(reply.headers);
+        const status = reply.status ?? 200;
+        // a Buffer goes out untouched: express would add a charset to the type of a string
+        if (Buffer.isBuffer(reply.body)) {
+          res.status(status).type(reply.contentType ?? 'application/octet-stream').send(reply.body);
+        } else if (reply.contentType && typeof reply.body === 'string') {
+          res.status(status).type(reply.contentType).send(reply.body);
+        } else res.status(status).json(reply.body);
       } catch (err) {
         fail(res, err);
       }

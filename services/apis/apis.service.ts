@@ -1,5 +1,5 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { apisActionParams, type ApisImportDataSourceParams, type ApisSyncGraphqlSchemaParams, type ApisCreateOasParams, type ApisListOasParams, type ApisUpdateOasParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
+import { apisActionParams, type ApisImportDataSourceParams, type ApisSyncGraphqlSchemaParams, type ApisCreateOasParams, type ApisListOasParams, type ApisUpdateOasParams, type ApisPatchOasParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { ServiceActions } from '../../lib/bus/actions';
@@ -39,6 +39,10 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
       remove: { params: apisActionParams.remove, handler: (ctx: Context<ApisRemoveParams>) => catalogue.remove(ctx.params) },
       createOas: { params: apisActionParams.createOas, handler: (ctx: Context<ApisCreateOasParams>) => oas.create(ctx.params) },
       updateOas: { params: apisActionParams.updateOas, handler: (ctx: Context<ApisUpdateOasParams>) => oas.update(ctx.params) },
+      patchOas: {
+        params: apisActionParams.patchOas,
+        handler: (ctx: Context<ApisPatchOasParams>) => oas.patch(ctx.params),
+      },
       getOas: { params: apisActionParams.getOas, handler: (ctx: Context<ApisGetParams>) => oas.get(ctx.params) },
       exportOas: { params: apisActionParams.exportOas, handler: (ctx: Context<ApisGetParams>) => oas.export(ctx.params) },
       compileOas: { params: apisActionParams.compileOas, handler: (ctx: Context<{ document_text: string }>) => compileOasText(ctx.params.document_text, { mappingCheck: options.streamMappingCheck }) },

@@ -42,10 +42,29 @@ describe('proxy: batch requests', () => {
     assert.equal(first?.headers['x-n'], '1');
   });
 
-  it('refuses a malformed batch with 400', async () => {
-    const res = await gw.call('/batched/gw/batch/', { method: 'POST', body: { requests: 'all' } });
-    assert.equal(res.status, 400);
-    assert.deepEqual(res.json, { error: 'Batch request malformed: requests must be a list' });
+  // gateway/batch_requests.go: a body encoding/json can not decode into BatchRequestStructure
+  const malformed: Array<[string, unknown]> = [
+    ['requests not a list', { requests: 'all' }],
+    ['not JSON', '{"requests": ['],
+    ['a list at the top', '[]'],
+    ['a request that is not an object', { requests: ['GET /items'] }],
+    ['a method that is not a string', { requests: [{ method: 1, relative_url: 'items' }] }],
+    ['a header value that is not a string', { requests: [{ headers: { 'x-n': 1 }, relative_url: 'items' }] }],
+    ['suppress_parallel_execution not a boolean', { requests: [], suppress_parallel_execution: 'yes' }],
+  ];
+  for (const [what, body] of malformed) {
+    it(`refuses a malformed batch (${what}) with 400 and the reference gateway's error`, async () => {
+      const res = await gw.call('/batched/gw/batch/', { method: 'POST', body });
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.json, { status: 'error', message: 'Batch request malformed' });
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    });
+  }
+
+  it('answers an empty list for a batch without requests, as Go decodes absent fields', async () => {
+    const res = await gw.call('/batched/gw/batch/', { method: 'POST', body: { Requests: null } });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json, []);
   });
 
   it('proxies the batch path like any other when batching is off', async () => {

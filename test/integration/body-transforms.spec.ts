@@ -38,6 +38,7 @@ describe('body transforms', () => {
                 },
               },
               { path: '/xml', method: 'POST', template_data: { input_type: 'xml', template_mode: 'file', template_source: 'order.tmpl' } },
+              { path: '/fails', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: blob('{{index .l 5}}') } },
             ],
             transform_response: [
               { path: '/user', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: blob('<user>{{xmlMarshal .user}}</user>') } },
@@ -63,6 +64,14 @@ describe('body transforms', () => {
     const xml = '<?xml version="1.0"?><order id="42"><item>tea</item><item>milk</item></order>';
     await gw.call('/bt/xml', { method: 'POST', body: xml, headers: { 'content-type': 'application/xml' } });
     assert.deepEqual(JSON.parse(lastReceived().body), { id: '42', items: ['tea', 'milk'] });
+  });
+
+  it('sends the request on with its own body when the template fails to run, as the reference does', async () => {
+    // gateway/mw_transform.go logs "Body transform failure" and lets the request through
+    const res = await gw.call('/bt/fails', { method: 'POST', body: { l: [1] } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(lastReceived().url, '/fails');
+    assert.deepEqual(JSON.parse(lastReceived().body), { l: [1] });
   });
 
   it('refuses a request body that is not the declared JSON with 400, without calling upstream', async () => {

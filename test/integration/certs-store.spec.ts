@@ -89,6 +89,47 @@ for (const store of STORE_VARIANTS) {
       assert.equal(typeof detailed.json.certs[0].not_before, 'string');
     });
 
+    it("shows a certificate's subject and issuer as the reference's PkixName objects (swagger CertsCertificateMeta)", async () => {
+      const subject = '/C=GB/ST=London/L=Islington/O=Acme\\, Inc/OU=Ops/OU=Web/CN=full.example.com/emailAddress=ops@example.com';
+      const full = pki.selfSigned(subject);
+      const added = await gw('/certs', { method: 'POST', body: full.cert });
+      assert.equal(added.status, 200, added.text);
+      const res = await gw(`/certs/${added.json.id}`);
+      assert.equal(res.status, 200, res.text);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      const name = {
+        Country: ['GB'],
+        Organization: ['Acme, Inc'],
+        OrganizationalUnit: ['Ops', 'Web'],
+        Locality: ['Islington'],
+        Province: ['London'],
+        StreetAddress: null,
+        PostalCode: null,
+        SerialNumber: '',
+        CommonName: 'full.example.com',
+        Names: [
+          { Type: [2, 5, 4, 6], Value: 'GB' },
+          { Type: [2, 5, 4, 8], Value: 'London' },
+          { Type: [2, 5, 4, 7], Value: 'Islington' },
+          { Type: [2, 5, 4, 10], Value: 'Acme, Inc' },
+          { Type: [2, 5, 4, 11], Value: 'Ops' },
+          { Type: [2, 5, 4, 11], Value: 'Web' },
+          { Type: [2, 5, 4, 3], Value: 'full.example.com' },
+          { Type: [1, 2, 840, 113549, 1, 9, 1], Value: 'ops@example.com' },
+        ],
+        ExtraNames: null,
+      };
+      assert.deepEqual(res.json.subject, name);
+      assert.deepEqual(res.json.issuer, name);
+      // the list with mode=detailed stays the reference's CertificateBasics: names as issuer_cn/subject_cn
+      const detailed = await gw('/certs?mode=detailed');
+      const listed = detailed.json.certs.find((c: { id: string }) => c.id === added.json.id);
+      assert.deepEqual(Object.keys(listed).sort(),
+        ['dns_names', 'has_private', 'id', 'is_ca', 'issuer_cn', 'not_after', 'not_before', 'subject_cn']);
+      assert.equal(listed.subject_cn, 'full.example.com');
+      await gw(`/certs/${added.json.id}`, { method: 'DELETE' });
+    });
+
     it('keeps each organisation to its own certificates', async () => {
       const acmeId = `${acme.orgId}${fingerprint(client.cert)}`;
       assert.deepEqual((await api(globex, '/certs')).json.certs, []);

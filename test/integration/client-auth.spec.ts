@@ -128,6 +128,24 @@ describe('client authentication on proxied APIs', () => {
       });
     }
 
+    // gateway/mw_basic_auth.go basicAuthHeaderCredentials: each unreadable form has its own text
+    const encoded = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+    const malformed: Array<[string, string, string]> = [
+      ['one word', 'Basic', 'Attempted access with malformed header, header not in basic auth format'],
+      ['three words', 'Basic abc= def', 'Attempted access with malformed header, header not in basic auth format'],
+      ['not base64', 'Basic not*base64', 'Attempted access with malformed header, auth data not encoded correctly'],
+      ['no colon', encoded('alice'), 'Attempted access with malformed header, values not in basic auth format'],
+      ['two colons', encoded('alice:won:der'), 'Attempted access with malformed header, values not in basic auth format'],
+    ];
+    for (const [what, header, message] of malformed) {
+      it(`a malformed credential (${what}) answers 400 with the reference gateway's text`, async () => {
+        const res = await call('/basic/a', { authorization: header });
+        assert.equal(res.status, 400);
+        assert.deepEqual(res.json, { error: message });
+        assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      });
+    }
+
     it('reads credentials from a query parameter (name case-sensitive) and strips them', async () => {
       const value = encodeURIComponent(basic('alice', 'wonderland'));
       assert.equal((await call(`/basic-more/a?Credentials=${value}&x=1`)).status, 200);
@@ -141,6 +159,17 @@ describe('client authentication on proxied APIs', () => {
       assert.equal(upstream.received.at(-1)!.body, '<login><user>alice</user><pass>wonderland</pass></login>', 'the body still goes upstream');
       const wrong = await http(`${node.gatewayUrl}/basic-more/login`, { method: 'POST', body: '<user>alice</user><pass>nope</pass>' });
       assert.equal(wrong.status, 403);
+    });
+
+    it('reads the body when the header can not be read, as gateway/mw_basic_auth.go does', async () => {
+      const login = (body: string) =>
+        http(`${node.gatewayUrl}/basic-more/login`, { method: 'POST', body, headers: { authorization: 'Basic' } });
+      const res = await login('<login><user>alice</user><pass>wonderland</pass></login>');
+      assert.equal(res.status, 200, res.text);
+      const none = await login('<login/>');
+      assert.equal(none.status, 400);
+      const message = 'Attempted access with malformed header, header not in basic auth format';
+      assert.deepEqual(none.json, { error: message });
     });
 
     it('refuses a definition whose body expressions do not have exactly one group', async () => {

@@ -227,6 +227,13 @@ for (const store of STORE_VARIANTS) {
         assert.equal((await gw('/policies/gw-policy')).status, 404);
       });
 
+      it('answers an unknown policy as the reference gateway does (gateway/api.go handleGetPolicy)', async () => {
+        const res = await gw('/policies/no-such-policy');
+        assert.equal(res.status, 404);
+        assert.deepEqual(res.json, { status: 'error', message: 'Policy not found' });
+        assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      });
+
       it('refuses to list keys while they are hashed', async () => {
         const res = await gw('/keys');
         assert.equal(res.status, 400);

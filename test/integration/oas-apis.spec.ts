@@ -342,6 +342,104 @@ for (const store of STORE_VARIANTS) describe(`OAS API definitions: dashboard and
       assert.equal((await gw('/apis/gw-pets')).status, 404, 'the broken file is skipped');
     });
 
+    describe('PATCH and export (swagger.yml patchApiOAS, downloadApiOASPublic)', () => {
+      const patchDocument = () => {
+        const document = gatewayDocument('Patched pets');
+        document['x-gw-api-gateway'].info.id = 'gw-patch';
+        document['x-gw-api-gateway'].server.listenPath.value = '/gw-patch/';
+        return document;
+      };
+      /** The OpenAPI part alone, as a team edits it: a new title, /health gone, /owners added. */
+      const openApiPart = () => {
+        const { 'x-gw-api-gateway': _extension, servers: _servers, ...document } = patchDocument();
+        document.info = { ...document.info, title: 'Pets, patched' };
+        delete document.paths['/health'];
+        document.paths['/owners'] = {
+          get: {
+            operationId: 'listOwners',
+            parameters: [{ name: 'page', in: 'query', schema: { type: 'integer' } }],
+            responses: { '200': { description: 'owners' } },
+          },
+        };
+        return document;
+      };
+      before(async () => {
+        const created = await gw('/apis/oas', { method: 'POST', body: patchDocument() });
+        assert.equal(created.status, 200, created.text);
+      });
+      after(() => gw('/apis/oas/gw-patch', { method: 'DELETE' }));
+
+      it('merges an OpenAPI document into the stored one and applies the query options', async () => {
+        const res = await gw('/apis/oas/gw-patch?listenPath=/gw-patched/&validateRequest=true', { method: 'PATCH', body: openApiPart() });
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual(res.json, { key: 'gw-patch', status: 'ok', action: 'modified' });
+        assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+
+        const stored = (await gw('/apis/oas/gw-patch')).json;
+        assert.equal(stored.info.title, 'Pets, patched');
+        assert.deepEqual(stored.servers, patchDocument().servers, 'the stored servers stay when none are sent');
+        const extension = stored['x-gw-api-gateway'];
+        assert.equal(extension.info.name, 'Patched pets', 'the stored extension is kept');
+        assert.equal(extension.server.listenPath.value, '/gw-patched/');
+        const operations = extension.middleware.operations;
+        assert.equal(operations.health, undefined, 'settings of an operation that is gone are dropped');
+        assert.deepEqual(operations.listOwners, { validateRequest: { enabled: true, errorResponseCode: 422 } });
+        assert.deepEqual(operations.getPet.validateRequest, { enabled: true, errorResponseCode: 422 });
+        assert.deepEqual(operations.getPet.rateLimit, { enabled: true, rate: 2, per: '10s' });
+        assert.equal(operations.myPets.validateRequest, undefined, 'an operation without input is not validated');
+
+        const served = await eventually(async () => {
+          const r = await http(`${node.gatewayUrl}/gw-patched/owners?page=1`);
+          assert.equal(r.status, 200, r.text);
+          return r;
+        });
+        assert.equal(served.status, 200);
+        assert.equal(upstream.received.at(-1)!.url, '/owners?page=1');
+        assert.equal((await http(`${node.gatewayUrl}/gw-patched/owners?page=x`)).status, 422);
+      });
+
+      it('takes a document with its own extension and no options as a whole, like PUT', async () => {
+        const document = patchDocument();
+        document['x-gw-api-gateway'].info.name = 'Whole pets';
+        const res = await gw('/apis/oas/gw-patch', { method: 'PATCH', body: document });
+        assert.deepEqual(res.json, { key: 'gw-patch', status: 'ok', action: 'modified' });
+        const stored = (await gw('/apis/oas/gw-patch')).json;
+        assert.equal(stored['x-gw-api-gateway'].info.name, 'Whole pets');
+        assert.equal(stored['x-gw-api-gateway'].server.listenPath.value, '/gw-patch/');
+        assert.ok(stored.paths['/health'], 'the document replaces the stored one');
+      });
+
+      it("refuses an upstreamURL that is not absolute with the reference gateway's text", async () => {
+        const res = await gw('/apis/oas/gw-patch?upstreamURL=not-a-url', { method: 'PATCH', body: openApiPart() });
+        assert.equal(res.status, 400);
+        assert.deepEqual(res.json, {
+          status: 'error',
+          message: 'The manually configured upstream URL is not valid. The URL must be absolute and properly formatted ' +
+            '(e.g. https://example.com). Please check the URL format and try again.',
+        });
+        assert.equal((await gw('/apis/oas/no-such-api', { method: 'PATCH', body: openApiPart() })).status, 404);
+      });
+
+      it('exports a definition as a file to save: octet stream, attachment, JSON indented by two spaces', async () => {
+        const res = await gw('/apis/oas/gw-patch/export');
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.headers.get('content-type'), 'application/octet-stream');
+        assert.equal(res.headers.get('content-disposition'), 'attachment;filename="GwOasApiDef-gw-patch.json"');
+        assert.deepEqual(res.json, (await gw('/apis/oas/gw-patch')).json);
+        assert.equal(res.text, JSON.stringify(res.json, null, 2));
+
+        const open = await gw('/apis/oas/gw-patch/export?mode=public');
+        assert.equal(open.headers.get('content-disposition'), 'attachment;filename="oas-gw-patch.json"');
+        assert.equal(open.json['x-gw-api-gateway'], undefined);
+
+        const all = await gw('/apis/oas/export');
+        assert.equal(all.status, 200, all.text);
+        assert.equal(all.headers.get('content-type'), 'application/octet-stream');
+        assert.equal(all.headers.get('content-disposition'), 'attachment;filename="GwOasApiDef.json"');
+        assert.ok(all.json.some((doc: any) => doc['x-gw-api-gateway'].info.id === 'gw-patch'));
+      });
+    });
+
     it('refuses a bad document naming the JSON pointer', async () => {
       const document = gatewayDocument();
       document['x-gw-api-gateway'].upstream.rateLimit = { enabled: true, rate: 'lots', per: '1s' };

@@ -17,6 +17,8 @@ export interface TestPki {
   ca: Issued;
   /** A certificate signed by the CA (valid from an hour ago for a day unless dates are given). */
   issue(commonName: string, options?: { dns?: string[]; ips?: string[]; notBefore?: Date; notAfter?: Date; keyType?: 'ec' | 'rsa' }): Issued;
+  /** A self-signed certificate with the whole distinguished name given (`/C=GB/O=Acme/CN=…`). */
+  selfSigned(subject: string): Issued;
   cleanup(): void;
 }
 
@@ -64,6 +66,12 @@ export function createTestPki(): TestPki {
       const notBefore = options.notBefore ?? new Date(Date.now() - 3600_000);
       const notAfter = options.notAfter ?? new Date(Date.now() + 86400_000);
       run('ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.pem`, '-notext', '-startdate', asn1Time(notBefore), '-enddate', asn1Time(notAfter));
+      return read(name);
+    },
+    selfSigned(subject) {
+      const name = `self${++count}`;
+      const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`];
+      run('req', '-x509', ...key, '-out', `${name}.pem`, '-subj', subject, '-days', '2');
       return read(name);
     },
     cleanup() {

@@ -1,9 +1,13 @@
 import type { ApiRecord } from '../../../contracts/apis/api-definition';
-import type { ApisCreateOasParams, ApisGetParams, ApisListOasParams, ApisListOasResult, ApisUpdateOasParams, OasApiDocument } from '../../../contracts/apis/actions';
+import type {
+  ApisCreateOasParams, ApisGetParams, ApisListOasParams, ApisListOasResult, ApisPatchOasParams,
+  ApisUpdateOasParams, OasApiDocument,
+} from '../../../contracts/apis/actions';
 import { pageCount, pageWindow } from '../../../lib/pagination';
 import { ApisErrors } from '../errors';
 import type { ApiCatalogue } from './api-catalogue';
 import type { ApiStore } from './api-store';
+import { patchDocument } from './oas/patch';
 import { classicToOas, compileOasDefinition, GATEWAY_EXTENSION, parseDocumentText, STREAMING_EXTENSION, withStoredIds, type ClassicInput, type CompileOptions } from './oas';
 
 /**
@@ -36,6 +40,22 @@ export class OasCatalogue {
       if (existing && existing.definition.api_id !== classic.api_id) throw ApisErrors.idMismatch(params.id, classic.api_id);
     }
     return this.catalogue.update({ id: params.id, org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
+  }
+
+  /**
+   * A document sent with its own gateway extension and no overrides replaces the stored one, as
+   * an update; otherwise it is merged into the stored one first (oas/patch.ts).
+   */
+  async patch(params: ApisPatchOasParams): Promise<ApiRecord> {
+    const stored = await this.get({ id: params.id, org_scope: params.org_scope });
+    const sent = parseDocumentText(params.document_text);
+    const { overrides: given } = params;
+    const overrides = given && Object.keys(given).length > 0 ? given : undefined;
+    const text = sent[GATEWAY_EXTENSION] !== undefined && !overrides
+      ? params.document_text
+      : JSON.stringify(patchDocument(stored as Record<string, unknown>, sent, overrides));
+    const { id, org_scope } = params;
+    return this.update({ id, org_scope, document_text: text, keep_api_id: true });
   }
 
   /**

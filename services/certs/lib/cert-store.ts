@@ -6,6 +6,7 @@ import { inOrg } from '../../../lib/store/org-scope';
 import { paginate } from '../../../lib/store/paginate';
 import type { SecretBox } from '../../../lib/secret-box';
 import { CertsErrors } from '../errors';
+import { pkixName } from './pkix-name';
 import { dnsNames, nameAttribute, parseCertificateUpload } from './pem';
 
 interface CertRow {
@@ -106,8 +107,8 @@ function describe(row: CertRow): CertificateMeta {
     id: row.id,
     org_id: row.org_id,
     fingerprint: row.fingerprint,
-    subject: cert.subject.split('\n').join(', '),
-    issuer: cert.issuer.split('\n').join(', '),
+    subject: pkixName(cert.subject),
+    issuer: pkixName(cert.issuer),
     subject_cn: nameAttribute(cert.subject, 'CN'),
     issuer_cn: nameAttribute(cert.issuer, 'CN'),
     dns_names: dnsNames(cert.subjectAltName),

@@ -1,5 +1,6 @@
 import type { Route } from '../../../lib/http/surface';
-import { documentReply, publicView } from '../../../lib/openapi/document-format';
+import type { OasPatchOverrides } from '../../../contracts/apis/actions';
+import { documentDownload, documentReply, publicView } from '../../../lib/openapi/document-format';
 import type { GatewayView } from './gateway';
 
 /**
@@ -25,9 +26,19 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       },
     },
     {
+      // Before /apis/oas/:id, which would take `export` for an id.
+      method: 'get',
+      path: '/apis/oas/export',
+      handle: async ({ query, headers, call }) => {
+        const { apis } = await call('apis.listOas', { page: 0 });
+        return documentDownload(apis, undefined, query, headers);
+      },
+    },
+    {
       method: 'get',
       path: '/apis/oas/:id/export',
-      handle: async ({ params, query, headers, call }) => documentReply(await call('apis.exportOas', { id: params.id }), query, headers),
+      handle: async ({ params, query, headers, call }) =>
+        documentDownload(await call('apis.exportOas', { id: params.id }), params.id, query, headers),
     },
     {
       method: 'get',
@@ -44,6 +55,17 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       },
     },
     {
+      method: 'patch',
+      path: '/apis/oas/:id',
+      handle: async ({ params, query, rawBody, call }) => {
+        const overrides = patchOverrides(query);
+        const request = { id: params.id, document_text: rawBody(), ...(overrides ? { overrides } : {}) };
+        const patched = await call('apis.patchOas', request);
+        view.applyLocally(patched.api_definition);
+        return { body: { key: patched.api_definition.api_id, status: 'ok', action: 'modified' } };
+      },
+    },
+    {
       method: 'delete',
       path: '/apis/oas/:id',
       handle: async ({ params, call }) => {
@@ -53,4 +75,28 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       },
     },
   ];
+}
+
+/**
+ * The reference gateway's import options as query parameters: upstreamURL, listenPath and
+ * customDomain (trimmed, empty ignored); allowList, validateRequest, mockResponse and
+ * authentication as Go's strconv.ParseBool reads them (anything else ignored).
+ */
+function patchOverrides(query: Record<string, unknown>): OasPatchOverrides | undefined {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
+  const flag = (name: string) => {
+    const value = text(name);
+    if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+    if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+    return undefined;
+  };
+  const overrides: OasPatchOverrides = {};
+  for (const name of ['upstreamURL', 'listenPath', 'customDomain'] as const) {
+    if (text(name)) overrides[name] = text(name);
+  }
+  for (const name of ['allowList', 'validateRequest', 'mockResponse', 'authentication'] as const) {
+    const value = flag(name);
+    if (value !== undefined) overrides[name] = value;
+  }
+  return Object.keys(overrides).length > 0 ? overrides : undefined;
 }

@@ -2,13 +2,7 @@ import { request } from 'undici';
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { Step } from '../compose';
 import { answerJson } from '../refuse';
-
-interface BatchItem {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  relative_url?: string;
-}
+import { decodeBatchRequest, type BatchItem } from './batch-request';
 
 interface BatchReply {
   relative_url: string;
@@ -30,8 +24,9 @@ export function batchStep(definition: ApiDefinition, selfOrigin: () => string): 
   const base = definition.proxy.listen_path.endsWith('/') ? definition.proxy.listen_path : `${definition.proxy.listen_path}/`;
   return async (ctx) => {
     if (ctx.req.method !== 'POST' || !BATCH_PATHS.has(ctx.path.slice(ctx.prefixLength))) return;
-    const batch = parseBatch(await ctx.readBody());
-    if (typeof batch === 'string') return answerJson(ctx, 400, { error: batch });
+    const batch = decodeBatchRequest(await ctx.readBody());
+    // gateway/batch_requests.go answers an undecodable body with its API error shape
+    if (!batch) return answerJson(ctx, 400, { status: 'error', message: 'Batch request malformed' });
     const run = (item: BatchItem) => runOne(selfOrigin(), base, item, ctx.req.headers.host);
     const replies: BatchReply[] = [];
     if (batch.suppress_parallel_execution) for (const item of batch.requests) replies.push(await run(item));
@@ -40,24 +35,13 @@ export function batchStep(definition: ApiDefinition, selfOrigin: () => string): 
   };
 }
 
-function parseBatch(body: Buffer): { requests: BatchItem[]; suppress_parallel_execution: boolean } | string {
-  let parsed: { requests?: unknown; suppress_parallel_execution?: unknown };
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    return 'Batch request malformed: the body must be JSON';
-  }
-  if (!parsed || !Array.isArray(parsed.requests)) return 'Batch request malformed: requests must be a list';
-  return { requests: parsed.requests as BatchItem[], suppress_parallel_execution: parsed.suppress_parallel_execution === true };
-}
-
 async function runOne(origin: string, base: string, item: BatchItem, host: string | undefined): Promise<BatchReply> {
-  const relativeUrl = item.relative_url ?? '';
+  const relativeUrl = item.relative_url;
   const path = base + relativeUrl.replace(/^\/+/, '');
   const response = await request(origin + path, {
-    method: (item.method ?? 'GET').toUpperCase() as 'GET',
-    headers: { ...(host ? { host } : {}), ...(item.headers ?? {}) },
-    body: item.body === undefined || item.body === '' ? undefined : item.body,
+    method: (item.method || 'GET').toUpperCase() as 'GET',
+    headers: { ...(host ? { host } : {}), ...item.headers },
+    body: item.body === '' ? undefined : item.body,
   });
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
