@@ -7,7 +7,8 @@ export const GATEWAY_EVENT_PREFIX = 'gw.event.';
 
 export type GatewayEventName =
   | 'QuotaExceeded'
-  | 'RateLimitExceeded'
+  /** the reference gateway's spelling, lower-case l (its Go constant is RateLimitExceeded) */
+  | 'RatelimitExceeded'
   | 'RateLimitSmoothingUp'
   | 'RateLimitSmoothingDown'
   | 'AuthFailure'

@@ -60,13 +60,13 @@ describe('rate limits, quotas and throttling in the request path', function () {
     removeDir(node.dataDir);
   });
 
-  it('refuses a key over its rate with 429 Rate Limit Exceeded, and emits RateLimitExceeded', async () => {
+  it('refuses a key over its rate with 429 Rate Limit Exceeded, and emits RatelimitExceeded', async () => {
     const key = await createKey({ rate: 3, per: 60 }, 'limited');
     assert.deepEqual(await statuses(4, '/limited/a', key), [200, 200, 200, 429]);
     const res = await call('/limited/a', key);
     assert.deepEqual(res.json, { error: 'Rate Limit Exceeded' });
     assert.equal(res.headers.get('x-generator'), 'gw');
-    assert.ok(events.some((e) => e.event === 'RateLimitExceeded' && e.api_id === ids.limited && e.org_id === tenant.orgId));
+    assert.ok(events.some((e) => e.event === 'RatelimitExceeded' && e.api_id === ids.limited && e.org_id === tenant.orgId));
   });
 
   it('refuses an API over its global_rate_limit with 429 API Rate Limit Exceeded', async () => {
@@ -126,10 +126,10 @@ describe('rate limits, quotas and throttling in the request path', function () {
 
   describe('throttling', () => {
     /** The limiter's refusals of a key's requests: each check of a held request that is still over the limit. */
-    const refusals = (keyHash: string) => events.filter((e) => e.event === 'RateLimitExceeded' && e.key === keyHash).length;
+    const refusals = (keyHash: string) => events.filter((e) => e.event === 'RatelimitExceeded' && e.key === keyHash).length;
     /** The hash of the key of the newest refusal on an API (the only key being refused on it at that moment). */
     const refusedKey = async (api: string) => eventually(() => {
-      const event = [...events].reverse().find((e) => e.event === 'RateLimitExceeded' && e.api_id === ids[api]);
+      const event = [...events].reverse().find((e) => e.event === 'RatelimitExceeded' && e.api_id === ids[api]);
       assert.ok(event, 'a request was refused');
       return event.key;
     });

@@ -57,7 +57,7 @@ export class RateLimiter {
   private afterKeyLimit(key: RateOutcome | Promise<RateOutcome>, params: LimiterCheckParams, now: number): LimiterCheckResult | Promise<LimiterCheckResult> {
     if (key instanceof Promise) return key.then((settled) => this.afterKeyLimit(settled, params, now));
     if (!key.allowed) {
-      this.options.emit('RateLimitExceeded', params, 'Key Rate Limit Exceeded', { counter: params.key_limit!.counter });
+      this.options.emit('RatelimitExceeded', params, 'Key Rate Limit Exceeded', { counter: params.key_limit!.counter });
       return { ok: false, reason: 'key_rate', rate: key.state };
     }
     return this.quota(params, now, key.state);

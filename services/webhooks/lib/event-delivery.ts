@@ -55,7 +55,7 @@ export class EventDelivery {
     // A bus message: only a gateway event of the right shape is delivered.
     if (!event || typeof event !== 'object' || typeof event.event !== 'string' || typeof event.api_id !== 'string' || !event.api_id) return;
     const { orgId, references } = await this.deps.hookReferences(event.api_id);
-    for (const reference of references.filter((ref) => ref.event_name === event.event)) {
+    for (const reference of references.filter((ref) => eventNamed(ref.event_name) === event.event)) {
       const hook = await this.resolve(reference, orgId);
       if (!hook) continue;
       const cooldown = (reference.event_timeout ?? hook.event_timeout ?? 0) * 1000;
@@ -180,4 +180,14 @@ function render(template: string, event: GatewayEvent): string {
     const value = path.split('.').reduce<unknown>((at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), fields);
     return value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   });
+}
+
+/**
+ * Earlier releases emitted the rate-limit event as `RateLimitExceeded`; definitions saved then
+ * still fire on the reference's `RatelimitExceeded`.
+ */
+const RENAMED_EVENTS: Readonly<Record<string, string>> = { RateLimitExceeded: 'RatelimitExceeded' };
+
+function eventNamed(name: string): string {
+  return RENAMED_EVENTS[name] ?? name;
 }

@@ -79,7 +79,7 @@ for (const backing of stores) {
         const results = await run(h, keyLimit(uniqueCounter(algorithm), 100, 10), 150);
         assert.equal(passed(results), 100);
         assert.ok(results.slice(100).every((r) => !r.ok && r.reason === 'key_rate'));
-        assert.equal(h.events.filter((e) => e.event === 'RateLimitExceeded').length, 50);
+        assert.equal(h.events.filter((e) => e.event === 'RatelimitExceeded').length, 50);
       });
     }
 

@@ -67,6 +67,42 @@ describe('webhooks: events from the bus', () => {
   });
 });
 
+describe('webhooks: the rate-limit event', () => {
+  let receiver: Upstream;
+  afterEach(() => receiver.close());
+
+  it('fires on RatelimitExceeded, the reference name, also for references saved as RateLimitExceeded', async () => {
+    receiver = await startUpstream();
+    const hook = (path: string) => ({ target_path: `${receiver.url}${path}`, method: 'POST' });
+    const delivery = new EventDelivery({
+      hookReferences: async () => ({
+        orgId: 'org',
+        references: [
+          { event_name: 'RatelimitExceeded', hook: hook('/reference-name') },
+          { event_name: 'RateLimitExceeded', hook: hook('/earlier-name') },
+          { event_name: 'QuotaExceeded', hook: hook('/other-event') },
+        ],
+      }),
+      storedHook: async () => undefined,
+      templatesFolder: '/nonexistent',
+      log: async () => undefined,
+      warn: () => undefined,
+      backoffMs: [],
+    });
+    await delivery.handle({
+      event: 'RatelimitExceeded',
+      time: '2024-01-01T00:00:00Z',
+      api_id: 'api',
+      org_id: 'org',
+      key: 'k',
+      message: 'Key Rate Limit Exceeded',
+      origin: 'node',
+    });
+    await eventually(() => assert.equal(receiver.received.length, 2), 5000);
+    assert.deepEqual(receiver.received.map((r) => r.url).sort(), ['/earlier-name', '/reference-name']);
+  });
+});
+
 describe('webhooks: a template that can not be read', () => {
   let receiver: Upstream;
   afterEach(() => receiver.close());
