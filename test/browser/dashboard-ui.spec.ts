@@ -620,7 +620,9 @@ describe('web dashboard in a browser (headless chromium)', function () {
       await page.getByText(/^Certificate added: /).waitFor();
       const fingerprint = new X509Certificate(issued.cert).fingerprint256.replace(/:/g, '').toLowerCase();
       assert.equal(((await page.getByTestId('cert-fingerprint').textContent()) ?? '').replace(/:/g, '').toLowerCase(), fingerprint);
-      await page.getByRole('article', { name: 'Certificate details' }).getByText('api.example.test', { exact: true }).waitFor();
+      const details = page.getByRole('article', { name: 'Certificate details' });
+      await details.getByText('api.example.test', { exact: true }).waitFor();
+      await details.getByText('CN=api.example.test', { exact: true }).waitFor();
       const row = page.getByRole('table', { name: 'Certificates' }).getByRole('row', { name: /api\.example\.test gw test CA .* yes/ });
       await row.waitFor();
       await browser!.screenshot(page, 'dashboard-certificate-details');

@@ -2,11 +2,21 @@ import { get } from '../api';
 import { CopyButton } from '../components/form';
 import { Show, useLoad } from '../components/status';
 
+/** A distinguished name as the API answers it (the reference's shape of Go's pkix.Name). */
+interface DistinguishedName {
+  CommonName: string;
+  Organization: string[] | null;
+  OrganizationalUnit: string[] | null;
+  Locality: string[] | null;
+  Province: string[] | null;
+  Country: string[] | null;
+}
+
 interface CertificateMeta {
   id: string;
   fingerprint: string;
-  subject: string;
-  issuer: string;
+  subject: DistinguishedName;
+  issuer: DistinguishedName;
   subject_cn: string;
   dns_names: string[];
   has_private: boolean;
@@ -40,9 +50,9 @@ export function CertificateDetails({ id, onClose }: { id: string; onClose(): voi
                 <code data-testid="cert-fingerprint">{c.fingerprint}</code>
               </dd>
               <dt>Subject</dt>
-              <dd>{c.subject}</dd>
+              <dd>{nameText(c.subject)}</dd>
               <dt>Issuer</dt>
-              <dd>{c.issuer}</dd>
+              <dd>{nameText(c.issuer)}</dd>
               <dt>DNS names</dt>
               <dd>{c.dns_names.length > 0 ? c.dns_names.join(', ') : 'none'}</dd>
               <dt>Valid</dt>
@@ -60,4 +70,19 @@ export function CertificateDetails({ id, onClose }: { id: string; onClose(): voi
       </Show>
     </article>
   );
+}
+
+/** `CN=…, O=…, OU=…, L=…, ST=…, C=…`: the name's usual attributes, most specific first. */
+function nameText(name: DistinguishedName): string {
+  const parts: string[] = [];
+  if (name.CommonName) parts.push(`CN=${name.CommonName}`);
+  const lists: Array<[string, string[] | null]> = [
+    ['O', name.Organization],
+    ['OU', name.OrganizationalUnit],
+    ['L', name.Locality],
+    ['ST', name.Province],
+    ['C', name.Country],
+  ];
+  for (const [label, values] of lists) for (const value of values ?? []) parts.push(`${label}=${value}`);
+  return parts.join(', ') || 'none';
 }
