@@ -53,7 +53,6 @@ export class HttpClientOutput implements Output {
           return;
         }
         if (succeeded(this.settings, response.status)) {
-          this.counters.delivered(message.receivedAt);
           if (this.config.propagate_response) return newMessage(response.body, { ...response.headers, http_status_code: response.status });
           return;
         }
