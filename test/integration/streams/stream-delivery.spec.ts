@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
+import type { ConnectorStats } from '../../../contracts/streams/actions';
 import { createTenant, type Tenant } from '../../support/bootstrap';
 import { eventually } from '../../support/eventually';
 import { http } from '../../support/http';
@@ -214,7 +215,7 @@ describe('Streams: delivery through the gateway port', () => {
     const before = await scrape();
     const messages = ['a', 'b', 'c', 'd', 'e'];
     for (const body of messages) assert.equal((await post('/once/in', body)).status, 200);
-    const connectors = (await stats(apiId)).streams.once.connectors as Array<Record<string, number | string>>;
+    const connectors = (await stats(apiId)).streams.once.connectors as ConnectorStats[];
     const output = connectors.find((c) => c.role === 'output')!;
     assert.equal(output.sent, messages.length);
     assert.equal(output.connection_attempts, messages.length);
