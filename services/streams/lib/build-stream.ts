@@ -114,8 +114,10 @@ function buildProcessors(list: Config[] | undefined, role: string, build: Build)
       case 'mapping':
       case 'bloblang':
         return new MappingProcessor(compileMapping(component[type], where), site);
-      case 'http':
-        return new HttpProcessor(config as never, build.limits, build.deps.policy, c, build.lifecycle.retrySignals);
+      case 'http': {
+        const { limits, deps, lifecycle } = build;
+        return new HttpProcessor(config as never, limits, deps.policy, c, lifecycle.retrySignals);
+      }
       case 'branch':
         return new BranchProcessor(
           config.request_map ? compileMapping(config.request_map, `${where} request_map`) : undefined,

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StreamsErrors } from '../errors';
 import { statusOutcome, type HttpClientSettings } from './http-client-settings';
+import type { StreamMessage } from './message';
 import { outboundCall, outboundRefusal, type OutboundPolicy, type OutboundResponse } from './outbound';
 import type { ConnectorCounters } from './stats';
 
@@ -19,6 +20,13 @@ export interface HttpRequest {
   url: string;
   headers: Record<string, string>;
   body?: Buffer | string;
+}
+
+/** The request that sends a message (http_client output, http processor): its content is the body. */
+export function messageRequest(settings: HttpClientSettings, message: StreamMessage): HttpRequest {
+  const target = settings.target(message);
+  const headers = { 'content-type': 'application/octet-stream', ...target.headers };
+  return { url: target.url, headers, body: message.content };
 }
 
 export interface RetrySignals {
@@ -64,9 +72,11 @@ export async function sendWithRetries(
       failure = outboundRefusal(err) ?? (err as Error);
     }
     counters.connectionFailures++;
-    const final = (failure instanceof HttpStatusFailure && failure.dropped) || outboundRefusal(failure) !== undefined;
-    if (final || attempt >= settings.retries) throw failure;
-    if (backoff && attempt > 0 && waitMs < settings.maxBackoffMs) waitMs = Math.min(waitMs * 2, settings.maxBackoffMs);
+    const dropped = failure instanceof HttpStatusFailure && failure.dropped;
+    if (dropped || outboundRefusal(failure) || attempt >= settings.retries) throw failure;
+    if (backoff && attempt > 0 && waitMs < settings.maxBackoffMs) {
+      waitMs = Math.min(waitMs * 2, settings.maxBackoffMs);
+    }
     await untilStopped(sleep(waitMs, undefined, { signal: signals.stop }), signals.stop);
   }
 }

@@ -3,7 +3,8 @@ import { lookup as lookupAll } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { request, type Agent, type Dispatcher } from 'undici';
 import { classifyAddress } from '../../../lib/net/address-ranges';
-import { guardedLookup, OutboundAddressRefused, refusalReason, refusedAddressError } from '../../../lib/net/outbound-address';
+import { guardedLookup, refusalReason, refusedAddressError } from '../../../lib/net/outbound-address';
+import { OutboundAddressRefused } from '../../../lib/net/outbound-address';
 import type { Resolver } from '../../../lib/net/outbound-address';
 import { isLocalAddress, OwnPortRefused } from '../../../lib/net/own-ports';
 import { tenantAgent } from '../../../lib/net/tenant-agent';
@@ -108,7 +109,11 @@ export interface OutboundResponse {
 }
 
 /** One checked outbound request; the body is read whole. */
-export async function outboundCall(url: string, policy: OutboundPolicy, options: OutboundRequest): Promise<OutboundResponse> {
+export async function outboundCall(
+  url: string,
+  policy: OutboundPolicy,
+  options: OutboundRequest,
+): Promise<OutboundResponse> {
   await checkOutbound(url, policy);
   const response = await request(url, {
     method: options.method as Dispatcher.HttpMethod,

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { Input, Sink } from '../components';
-import { httpClientSettings, statusOutcome, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
+import { httpClientSettings, statusOutcome } from '../http-client-settings';
+import type { HttpClientConfig, HttpClientSettings } from '../http-client-settings';
 import { sendWithRetries } from '../http-retry';
 import { newMessage } from '../message';
 import { checkOutbound, outboundAgent, type OutboundPolicy } from '../outbound';

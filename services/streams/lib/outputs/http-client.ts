@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Output } from '../components';
 import { httpClientSettings, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
-import { HttpStatusFailure, sendWithRetries } from '../http-retry';
+import { HttpStatusFailure, messageRequest, sendWithRetries } from '../http-retry';
 import { newMessage, type StreamMessage } from '../message';
 import type { OutboundPolicy } from '../outbound';
 import type { RateLimits } from '../rate-limits';
@@ -34,10 +34,7 @@ export class HttpClientOutput implements Output {
   }
 
   async write(message: StreamMessage): Promise<StreamMessage | void> {
-    const request = () => {
-      const target = this.settings.target(message);
-      return { url: target.url, headers: { 'content-type': 'application/octet-stream', ...target.headers }, body: message.content };
-    };
+    const request = () => messageRequest(this.settings, message);
     try {
       const signals = { stop: this.closing.signal };
       const response = await sendWithRetries(this.settings, this.policy, this.counters, request, signals);

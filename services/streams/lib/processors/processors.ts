@@ -2,7 +2,7 @@ import type { Mapping } from '../../bloblang';
 import type { Processor } from '../components';
 import { isGwError } from '../../../../lib/errors';
 import { httpClientSettings, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
-import { sendWithRetries, type RetrySignals } from '../http-retry';
+import { messageRequest, sendWithRetries, type RetrySignals } from '../http-retry';
 import { copyMessage, type StreamMessage } from '../message';
 import type { OutboundPolicy } from '../outbound';
 import type { RateLimits } from '../rate-limits';
@@ -66,12 +66,10 @@ export class HttpProcessor implements Processor {
 
   private async one(message: StreamMessage): Promise<StreamMessage> {
     this.counters.received++;
-    const request = () => {
-      const target = this.settings.target(message);
-      return { url: target.url, headers: { 'content-type': 'application/octet-stream', ...target.headers }, body: message.content };
-    };
+    const request = () => messageRequest(this.settings, message);
     try {
-      const response = await sendWithRetries(this.settings, this.policy, this.counters, request, this.signals);
+      const { settings, policy, counters, signals } = this;
+      const response = await sendWithRetries(settings, policy, counters, request, signals);
       this.counters.delivered(message.receivedAt);
       const metadata = { ...message.metadata, ...response.headers, http_status_code: response.status };
       return copyMessage(message, { content: response.body, metadata });
