@@ -114,8 +114,12 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
       return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : bad('must be a non-negative number');
     case 'boolean':
       return typeof v === 'boolean' ? undefined : bad('must be true or false');
-    case 'duration':
-      return parseDuration(v) !== undefined ? undefined : bad('must be a duration such as "500ms", "5s" or "1m"');
+    case 'duration': {
+      const ms = parseDuration(v);
+      if (ms === undefined) return bad('must be a duration such as "500ms", "5s" or "1m"');
+      // every duration setting is a timeout, a period or an interval
+      return ms < 0 ? bad(`must not be negative (got "${v}")`) : undefined;
+    }
     case 'strings':
       return Array.isArray(v) && v.every((s) => typeof s === 'string') ? undefined : bad('must be an array of strings');
     case 'numbers':

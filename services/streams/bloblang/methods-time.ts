@@ -1,3 +1,4 @@
+import { parseGoDuration } from '../../../lib/streams/duration';
 import { QueryError } from './errors';
 import { asText, valueMethod } from './method-kit';
 import { param } from './params';
@@ -30,16 +31,13 @@ function inZone(ts: Timestamp, zone: string): Timestamp {
   }
 }
 
-const DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
 /** Go's time.ParseDuration: "1h30m", "1.5s", "-50us" → integer nanoseconds */
-function parseGoDuration(text: string): bigint {
-  const m = /^([+-])?((?:[0-9]*\.?[0-9]+(?:ns|us|µs|μs|ms|s|m|h))+|0)$/.exec(text);
-  if (!m) fail(`time: invalid duration ${JSON.stringify(text)}`);
-  let total = 0;
-  for (const part of m![2].matchAll(/([0-9]*\.?[0-9]+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * DURATION_UNITS[part[2]];
-  const ns = BigInt(Math.round(total));
-  return m![1] === '-' ? -ns : ns;
+function parseDurationValue(text: string): bigint {
+  try {
+    return parseGoDuration(text);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
 }
 
 /** Timestamps: Go layouts (ts_parse, ts_format), strftime (ts_strptime, ts_strftime), Unix times, durations. */
@@ -86,7 +84,7 @@ export const TIME_METHODS: Record<string, MethodSpec> = {
     const rem = ((ts.epochNanos % d) + d) % d;
     return new Timestamp(rem + rem < d ? ts.epochNanos - rem : ts.epochNanos + d - rem, ts.offsetSeconds);
   }),
-  parse_duration: valueMethod([], (v) => parseGoDuration(asText(v))),
+  parse_duration: valueMethod([], (v) => parseDurationValue(asText(v))),
   ts_tz: valueMethod([param('tz', 'string')], (v, args, ctx) => {
     const ts = timestampOf(v);
     try {

@@ -13,6 +13,7 @@ import { BranchProcessor, HttpProcessor, MappingProcessor, SwitchProcessor } fro
 import { buildRateLimits, type RateLimits } from './rate-limits';
 import { ConnectorCounters } from './stats';
 import { Stream, type StreamOptions } from './stream';
+import { StreamLifecycle } from './stream-lifecycle';
 
 type Config = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -27,6 +28,7 @@ interface Build {
   counters: ConnectorCounters[];
   endpoints: Endpoint[];
   where: string;
+  lifecycle: StreamLifecycle;
 }
 
 /** The one type key of a connector object (`{http_server: {...}, label}`). */
@@ -112,8 +114,10 @@ function buildProcessors(list: Config[] | undefined, role: string, build: Build)
       case 'mapping':
       case 'bloblang':
         return new MappingProcessor(compileMapping(component[type], where), site);
-      case 'http':
-        return new HttpProcessor(config as never, build.limits, build.deps.policy, c);
+      case 'http': {
+        const { limits, deps, lifecycle } = build;
+        return new HttpProcessor(config as never, limits, deps.policy, c, lifecycle.retrySignals);
+      }
       case 'branch':
         return new BranchProcessor(
           config.request_map ? compileMapping(config.request_map, `${where} request_map`) : undefined,
@@ -140,10 +144,13 @@ function buildProcessors(list: Config[] | undefined, role: string, build: Build)
 
 /** Builds one stream of a definition and the HTTP endpoints its connectors serve. */
 export function buildStream(name: string, config: Config, deps: BuildDeps): { stream: Stream; endpoints: Endpoint[] } {
-  const build: Build = { deps, limits: buildRateLimits(config.rate_limit_resources), counters: [], endpoints: [], where: `stream ${name}` };
+  const limits = buildRateLimits(config.rate_limit_resources);
+  const lifecycle = new StreamLifecycle();
+  const build: Build = { deps, limits, counters: [], endpoints: [], where: `stream ${name}`, lifecycle };
   const input = buildInput(config.input, 'input', build);
   const processors = buildProcessors(config.pipeline?.processors, 'processor', build);
   const { output, counters: outputCounters } = buildOutput(config.output, 'output', build);
-  const stream = new Stream({ name, input, processors, output, counters: build.counters, outputCounters }, deps.options);
+  const parts = { name, input, processors, output, counters: build.counters, outputCounters, lifecycle };
+  const stream = new Stream(parts, deps.options);
   return { stream, endpoints: build.endpoints };
 }

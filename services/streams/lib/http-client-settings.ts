@@ -31,6 +31,7 @@ export interface HttpClientSettings {
   retries: number;
   successfulOn: Set<number>;
   dropOn: Set<number>;
+  backoffOn: Set<number>;
 }
 
 export function httpClientSettings(config: HttpClientConfig, limits: RateLimits, defaultVerb: string): HttpClientSettings {
@@ -45,12 +46,22 @@ export function httpClientSettings(config: HttpClientConfig, limits: RateLimits,
     retries: config.retries ?? 3,
     successfulOn: new Set(config.successful_on ?? []),
     dropOn: new Set(config.drop_on ?? []),
+    backoffOn: new Set(config.backoff_on ?? [429]),
   };
 }
 
-/** Bento: a status listed in successful_on, or any 2xx, is a success. */
-export function succeeded(settings: HttpClientSettings, status: number): boolean {
-  return settings.successfulOn.has(status) || (status >= 200 && status < 300);
+/**
+ * What a response status means, in Bento's order: `drop_on` fails without retries, `backoff_on`
+ * fails and retries with growing waits, `successful_on` or any other 2xx succeeds, and anything
+ * else fails and retries `retry_period` apart.
+ */
+export type StatusOutcome = 'success' | 'retry' | 'backoff' | 'drop';
+
+export function statusOutcome(settings: HttpClientSettings, status: number): StatusOutcome {
+  if (settings.dropOn.has(status)) return 'drop';
+  if (settings.backoffOn.has(status)) return 'backoff';
+  if (settings.successfulOn.has(status)) return 'success';
+  return status >= 200 && status < 300 ? 'success' : 'retry';
 }
 
 /**

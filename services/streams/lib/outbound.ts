@@ -4,10 +4,12 @@ import { isIP } from 'node:net';
 import { request, type Agent, type Dispatcher } from 'undici';
 import { classifyAddress } from '../../../lib/net/address-ranges';
 import { guardedLookup, refusalReason, refusedAddressError } from '../../../lib/net/outbound-address';
+import { OutboundAddressRefused } from '../../../lib/net/outbound-address';
 import type { Resolver } from '../../../lib/net/outbound-address';
-import { isLocalAddress } from '../../../lib/net/own-ports';
+import { isLocalAddress, OwnPortRefused } from '../../../lib/net/own-ports';
 import { tenantAgent } from '../../../lib/net/tenant-agent';
 import { readBoundedBytes } from '../../../lib/net/read-bounded';
+import { isGwError } from '../../../lib/errors';
 import { StreamsErrors } from '../errors';
 
 /**
@@ -76,6 +78,19 @@ function agentFor(policy: OutboundPolicy): Agent {
   return agent;
 }
 
+/**
+ * The outbound policy's refusal behind a failed call, if that is why it failed: the early check
+ * above, or the connection's own (a refused address, this node's own port), which the HTTP
+ * client may hand back wrapped. Asking again can not succeed, so callers never retry one.
+ */
+export function outboundRefusal(err: unknown): Error | undefined {
+  for (let at: unknown = err, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) {
+    if (at instanceof OutboundAddressRefused || at instanceof OwnPortRefused) return at;
+    if (isGwError(at, 'GW_ERR_STREAMS_OUTBOUND_REFUSED')) return at;
+  }
+  return undefined;
+}
+
 export interface OutboundRequest {
   method: string;
   headers: Record<string, string>;
@@ -84,11 +99,21 @@ export interface OutboundRequest {
   signal?: AbortSignal;
 }
 
-/** One checked outbound request; the body is read whole. */
 /** A stream's HTTP call answers one message: bodies above this fail the call instead of filling the node's memory. */
 const MAX_OUTBOUND_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-export async function outboundCall(url: string, policy: OutboundPolicy, options: OutboundRequest): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** One checked outbound request; the body is read whole. */
+export async function outboundCall(
+  url: string,
+  policy: OutboundPolicy,
+  options: OutboundRequest,
+): Promise<OutboundResponse> {
   await checkOutbound(url, policy);
   const response = await request(url, {
     method: options.method as Dispatcher.HttpMethod,

@@ -18,7 +18,11 @@ export class ConnectorCounters {
     readonly label: string | undefined,
   ) {}
 
-  /** a message accepted by this connector, `receivedAt` being when its input got it */
+  /**
+   * a message accepted by this connector, `receivedAt` being when its input got it. An output's
+   * deliveries are counted by whoever wrote to it (the stream, a broker output), never by the
+   * output itself, so each message is one `sent` and one latency sample.
+   */
   delivered(receivedAt: number): void {
     this.sent++;
     const ms = performance.now() - receivedAt;

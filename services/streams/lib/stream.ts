@@ -1,10 +1,10 @@
-import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StreamStats } from '../../../contracts/streams/actions';
 import { StreamsErrors } from '../errors';
 import type { Input, Output, Processor } from './components';
 import type { StreamMessage } from './message';
 import type { ConnectorCounters } from './stats';
+import { StreamLifecycle } from './stream-lifecycle';
 
 export interface StreamParts {
   name: string;
@@ -14,6 +14,8 @@ export interface StreamParts {
   /** every connector's counters, input first */
   counters: ConnectorCounters[];
   outputCounters: ConnectorCounters;
+  /** the signals its components were built with; a fresh one when none of them listens */
+  lifecycle?: StreamLifecycle;
 }
 
 export interface StreamOptions {
@@ -31,7 +33,8 @@ export interface StreamOptions {
  * One stream: input → processors → output, at least once. A message is acknowledged to its
  * input only once the output accepted it; a failing output is retried with growing waits and,
  * meanwhile, the input is paused (new messages wait for a slot). Stopping drains: the input
- * takes nothing new and the messages in flight are still delivered (until `drainMs`).
+ * takes nothing new and the messages in flight are still delivered (until `drainMs`); a message
+ * whose processor is waiting to retry a request is refused to its input instead.
  */
 export class Stream {
   private state: StreamStats['state'] = 'running';
@@ -42,7 +45,7 @@ export class Stream {
   private retrying = false;
   private readonly waiting: Array<() => void> = [];
   private readonly idle: Array<() => void> = [];
-  private readonly hardStop = new AbortController();
+  private readonly lifecycle: StreamLifecycle;
   private lastWarning = 0;
   /** the message that retries a failing output while the others wait */
   private prober: StreamMessage | undefined;
@@ -52,7 +55,7 @@ export class Stream {
     private readonly parts: StreamParts,
     private readonly options: StreamOptions,
   ) {
-    setMaxListeners(0, this.hardStop.signal);
+    this.lifecycle = parts.lifecycle ?? new StreamLifecycle();
   }
 
   start(): void {
@@ -99,9 +102,9 @@ export class Stream {
         this.retrying = true;
         this.prober ??= message;
         this.warn(`stream ${this.parts.name}: output failed, retrying in ${wait} ms: ${(err as Error).message}`);
-        if (this.hardStop.signal.aborted) throw StreamsErrors.stopped();
-        await sleep(wait, undefined, { signal: this.hardStop.signal }).catch(() => undefined);
-        if (this.hardStop.signal.aborted) throw StreamsErrors.stopped();
+        if (this.lifecycle.abandoned.aborted) throw StreamsErrors.stopped();
+        await sleep(wait, undefined, { signal: this.lifecycle.abandoned }).catch(() => undefined);
+        if (this.lifecycle.abandoned.aborted) throw StreamsErrors.stopped();
         wait = Math.min(wait * 2, this.options.maxBackoffMs);
       }
     }
@@ -126,6 +129,7 @@ export class Stream {
   async stop(): Promise<void> {
     if (this.state !== 'running') return;
     this.state = 'draining';
+    this.lifecycle.stop();
     await this.parts.input.stop();
     this.waiting.splice(0).forEach((resolve) => resolve());
     if (this.inFlight > 0) {
@@ -133,7 +137,7 @@ export class Stream {
       const timer = sleep(this.options.drainMs, 'timeout' as const);
       if ((await Promise.race([drained, timer])) === 'timeout') {
         this.options.log('warn', `stream ${this.parts.name}: ${this.inFlight} messages not delivered within ${this.options.drainMs} ms of stopping`);
-        this.hardStop.abort();
+        this.lifecycle.abandon();
         this.recovered.splice(0).forEach((resolve) => resolve());
       }
     }

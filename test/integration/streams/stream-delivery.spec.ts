@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import WebSocket from 'ws';
+import type { ConnectorStats } from '../../../contracts/streams/actions';
 import { createTenant, type Tenant } from '../../support/bootstrap';
 import { eventually } from '../../support/eventually';
 import { http } from '../../support/http';
@@ -196,6 +197,31 @@ describe('Streams: delivery through the gateway port', () => {
       producer.close();
       consumer.close();
     }
+  });
+
+  it('counts each message an http_client output delivered once, in the stats and in /metrics', async () => {
+    upstream.respondWith((_req, res) => res.writeHead(200).end('ok'));
+    const apiId = await streamsApi('Once', '/once/', {
+      once: { input: { http_server: { path: '/in' } }, output: { http_client: { url: `${upstream.url}/once` } } },
+    });
+    const series = `api_id="${apiId}",stream="once",connector="output",type="http_client"`;
+    const sentCounter = new RegExp(`gw_stream_messages_sent_total\\{${series}\\} (\\d+)`);
+    const scrape = async () => {
+      const headers = { authorization: `Bearer ${node.config.secret}` };
+      const metrics = await http(`${node.gatewayUrl}/metrics`, { headers });
+      assert.equal(metrics.status, 200);
+      return Number(sentCounter.exec(metrics.text)?.[1] ?? 0);
+    };
+    const before = await scrape();
+    const messages = ['a', 'b', 'c', 'd', 'e'];
+    for (const body of messages) assert.equal((await post('/once/in', body)).status, 200);
+    const connectors = (await stats(apiId)).streams.once.connectors as ConnectorStats[];
+    const output = connectors.find((c) => c.role === 'output')!;
+    assert.equal(output.sent, messages.length);
+    assert.equal(output.connection_attempts, messages.length);
+    // the mean is taken over one latency sample per delivered message: never above the largest one
+    assert.ok(output.latency_ms_mean > 0 && output.latency_ms_mean <= output.latency_ms_max, JSON.stringify(output));
+    assert.equal((await scrape()) - before, messages.length);
   });
 
   it('shows the counters on /gw/health and /metrics', async () => {

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { Input, Sink } from '../components';
-import { httpClientSettings, succeeded, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
+import { httpClientSettings, statusOutcome } from '../http-client-settings';
+import type { HttpClientConfig, HttpClientSettings } from '../http-client-settings';
+import { sendWithRetries } from '../http-retry';
 import { newMessage } from '../message';
-import { checkOutbound, outboundAgent, outboundCall, type OutboundPolicy } from '../outbound';
+import { checkOutbound, outboundAgent, type OutboundPolicy } from '../outbound';
 import type { RateLimits } from '../rate-limits';
 import type { ConnectorCounters } from '../stats';
 
@@ -17,9 +19,9 @@ export interface HttpClientInputConfig extends HttpClientConfig {
 /**
  * Bento's `http_client` input: polls `url` (with `verb`, `headers`, `payload`), each successful
  * response body one message, the next poll once the output accepted it (paced by
- * `rate_limit`). With `stream.enabled` it holds one long-lived response and takes each line as
- * a message, reconnecting when it ends. Failures wait `retry_period`, doubling up to
- * `max_retry_backoff`.
+ * `rate_limit`), each poll with the retries of http-retry.ts. With `stream.enabled` it holds one
+ * long-lived response and takes each line as a message, reconnecting when it ends. A failed poll
+ * or connection waits `retry_period`, doubling up to `max_retry_backoff`, before the next.
  */
 /** The longest line a streamed http_client response may send before the connection is dropped. */
 const MAX_STREAM_LINE_CHARS = 16 * 1024 * 1024;
@@ -53,19 +55,11 @@ export class HttpClientInput implements Input {
 
   private async pollLoop(sink: Sink): Promise<void> {
     let wait = this.settings.retryPeriodMs;
+    const request = () => ({ ...this.settings.target(), body: this.config.payload ?? this.config.body });
     while (!this.signal.aborted) {
-      await this.settings.rateLimit?.access(this.signal);
       try {
-        this.counters.connectionAttempts++;
-        const target = this.settings.target();
-        const response = await outboundCall(target.url, this.policy, {
-          method: this.settings.verb,
-          headers: target.headers,
-          body: this.config.payload ?? this.config.body,
-          timeoutMs: this.settings.timeoutMs,
-          signal: this.signal,
-        });
-        if (!succeeded(this.settings, response.status)) throw new Error(`HTTP request returned unexpected response code (${response.status})`);
+        const signals = { stop: this.signal };
+        const response = await sendWithRetries(this.settings, this.policy, this.counters, request, signals);
         wait = this.settings.retryPeriodMs;
         if (response.body.length === 0 && this.config.drop_empty_bodies !== false) continue;
         this.counters.received++;
@@ -74,7 +68,6 @@ export class HttpClientInput implements Input {
         this.counters.delivered(message.receivedAt);
       } catch (err) {
         if (this.signal.aborted) return;
-        this.counters.connectionFailures++;
         this.counters.errors++;
         this.log(`http_client input ${this.settings.url}: ${(err as Error).message}`);
         await sleep(wait, undefined, { signal: this.signal });
@@ -100,7 +93,7 @@ export class HttpClientInput implements Input {
           signal: this.signal,
           dispatcher: outboundAgent(this.policy),
         });
-        if (!succeeded(this.settings, response.statusCode)) {
+        if (statusOutcome(this.settings, response.statusCode) !== 'success') {
           await response.body.dump();
           throw new Error(`HTTP request returned unexpected response code (${response.statusCode})`);
         }

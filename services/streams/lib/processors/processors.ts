@@ -1,8 +1,10 @@
 import type { Mapping } from '../../bloblang';
 import type { Processor } from '../components';
-import { httpClientSettings, succeeded, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
+import { isGwError } from '../../../../lib/errors';
+import { httpClientSettings, type HttpClientConfig, type HttpClientSettings } from '../http-client-settings';
+import { messageRequest, sendWithRetries, type RetrySignals } from '../http-retry';
 import { copyMessage, type StreamMessage } from '../message';
-import { outboundCall, type OutboundPolicy } from '../outbound';
+import type { OutboundPolicy } from '../outbound';
 import type { RateLimits } from '../rate-limits';
 import type { ConnectorCounters } from '../stats';
 import { checkMessage, mapMessage, mapOnto, type MappingSite } from './mapping';
@@ -40,7 +42,11 @@ export class MappingProcessor implements Processor {
   }
 }
 
-/** Bento's `http` processor: the message is sent to `url` and replaced by the response. */
+/**
+ * Bento's `http` processor: the message is sent to `url` and replaced by the response. A request
+ * that still fails after its retries flags the message; one the stream stopped before the
+ * retries were over refuses the message to its input.
+ */
 export class HttpProcessor implements Processor {
   private readonly settings: HttpClientSettings;
 
@@ -49,6 +55,7 @@ export class HttpProcessor implements Processor {
     limits: RateLimits,
     private readonly policy: OutboundPolicy,
     private readonly counters: ConnectorCounters,
+    private readonly signals: RetrySignals,
   ) {
     this.settings = httpClientSettings(config, limits, 'POST');
   }
@@ -59,30 +66,17 @@ export class HttpProcessor implements Processor {
 
   private async one(message: StreamMessage): Promise<StreamMessage> {
     this.counters.received++;
-    let error = 'not sent';
-    for (let attempt = 0; attempt <= this.settings.retries; attempt++) {
-      await this.settings.rateLimit?.access();
-      this.counters.connectionAttempts++;
-      try {
-        const target = this.settings.target(message);
-        const response = await outboundCall(target.url, this.policy, {
-          method: this.settings.verb,
-          headers: { 'content-type': 'application/octet-stream', ...target.headers },
-          body: message.content,
-          timeoutMs: this.settings.timeoutMs,
-        });
-        if (succeeded(this.settings, response.status)) {
-          this.counters.delivered(message.receivedAt);
-          return copyMessage(message, { content: response.body, metadata: { ...message.metadata, ...response.headers, http_status_code: response.status } });
-        }
-        error = `HTTP request returned unexpected response code (${response.status})`;
-        if (this.settings.dropOn.has(response.status)) break;
-      } catch (err) {
-        error = (err as Error).message;
-      }
-      this.counters.connectionFailures++;
+    const request = () => messageRequest(this.settings, message);
+    try {
+      const { settings, policy, counters, signals } = this;
+      const response = await sendWithRetries(settings, policy, counters, request, signals);
+      this.counters.delivered(message.receivedAt);
+      const metadata = { ...message.metadata, ...response.headers, http_status_code: response.status };
+      return copyMessage(message, { content: response.body, metadata });
+    } catch (err) {
+      if (isGwError(err, 'GW_ERR_STREAMS_STOPPED')) throw err;
+      return flag(message, (err as Error).message, this.counters);
     }
-    return flag(message, error, this.counters);
   }
 }
 
