@@ -147,8 +147,8 @@ export class AnalyticsBatchBuilder {
   /**
    * Gives back the values of a full batch this builder made, once nothing reads that batch any
    * more: a following batch is written into them instead of a new array. A full batch's values
-   * (1,000 records: 19,000 numbers, 150 KB) are a large object to V8, and allocating one takes
-   * about 0.15 ms, on the request whose record fills the batch.
+   * (1,000 records: 19,000 numbers) are a large object to V8, slow to allocate, and the request
+   * whose record fills the batch would pay for it.
    */
   recycle(values: number[]): void {
     if (this.capacity > 0 && values.length === this.capacity * RECORD_WIDTH && this.spares.length < MAX_SPARES) this.spares.push(values);

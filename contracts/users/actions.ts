@@ -181,7 +181,10 @@ export interface GroupsListResult {
   groups: UserGroup[];
   pages: number;
 }
-/** A dashboard login: the session token goes in the `Authorization` header or the `gw-session` cookie. */
+/**
+ * A dashboard login: the session token is the `gw-session` cookie's value. `Authorization` takes
+ * access keys only (services/api/routes/dashboard.ts).
+ */
 export interface LoginResult {
   session: string;
   expires_at: string;

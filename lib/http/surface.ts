@@ -48,6 +48,11 @@ export interface Route<Caller> {
   /** any authenticated caller may use it, whatever their permissions (who am I) */
   anyCaller?: boolean;
   /**
+   * the path parameter naming the user the route acts on: a caller acting on its own user needs
+   * no `permission` (a user may always change its own password and renew its own access key)
+   */
+  ownUserParam?: string;
+  /**
    * the body may be something other than JSON (YAML, PEM, a form); a surface that takes
    * browser cookies then takes such a body only from its own pages (lib/http/cross-site.ts)
    */
@@ -80,8 +85,8 @@ export interface Surface<Caller> {
    */
   screen?(req: Request, route: Pick<Route<Caller>, 'open' | 'anyBodyType'>): void;
   authenticate(req: Request, call: Call): Promise<Caller>;
-  /** throws a 403 Problem when the caller may not use the route */
-  authorize?(caller: Caller, route: Route<Caller>): void;
+  /** throws a 403 Problem when the caller may not use the route with these path parameters */
+  authorize?(caller: Caller, route: Route<Caller>, params: Record<string, string>): void;
   /**
    * Runs after `authorize` and before the handler, for checks that need the request itself
    * (an organisation's policy rules); throws a Problem to refuse.
@@ -126,7 +131,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
       try {
         surface.screen?.(req, route);
         const caller = route.open ? (undefined as Caller) : await surface.authenticate(req, call);
-        if (!route.open) surface.authorize?.(caller, route);
+        if (!route.open) surface.authorize?.(caller, route, req.params as Record<string, string>);
         if (!route.open && surface.admit) await surface.admit(caller, admission(route, req));
         const reply = await route.handle({
           caller,

@@ -29,7 +29,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
   let upstream: Upstream;
   let uiDir = '';
   let admin: { email: string; key: string };
-  let reader: { email: string };
+  let reader: { email: string; key: string };
   const pageProblems: string[] = [];
   /** uncaught exceptions in the pages (React unmounts the whole app on one) */
   const pageErrors: string[] = [];
@@ -74,7 +74,7 @@ describe('web dashboard in a browser (headless chromium)', function () {
       body: { first_name: 'Rita', last_name: 'Reader', email_address: readerEmail, password: PASSWORD, active: true, user_permissions: { apis: 'read', keys: 'read', policies: 'read', analytics: 'read' } },
     });
     assert.equal(created.status, 200, created.text);
-    reader = { email: readerEmail };
+    reader = { email: readerEmail, key: created.json.Meta.access_key };
     browser = await launchBrowser();
   });
 
@@ -741,6 +741,32 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByText('Additional permissions saved.').waitFor();
     const saved = await http(`${node.dashboardUrl}/api/org/permissions`, { headers: { authorization: admin.key } });
     assert.equal(saved.json.additional_permissions.reports, 'Reports');
+    await page.close();
+  });
+
+  it('lets a user without the users permission renew its own access key on its profile, shown once', async () => {
+    const page = await newPage();
+    await signIn(page, reader.email);
+    await page.getByTestId('who').click();
+    await page.getByRole('heading', { name: 'Your profile' }).waitFor();
+    assert.equal(await page.getByTestId('my-permissions').textContent(), 'apis: read, keys: read, policies: read, analytics: read');
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Renew my access key' }).click();
+    const shown = page.locator('.secret code[data-testid="new-key"]');
+    await shown.waitFor();
+    assert.match(asked, /current key stops working/);
+    await page.getByText('Your previous key no longer works.').waitFor();
+    await page.getByRole('button', { name: 'Copy key' }).waitFor();
+    await browser!.screenshot(page, 'dashboard-profile-new-key');
+    const key = (await shown.textContent()) ?? '';
+    assert.match(key, /^[0-9a-f]{32}$/);
+    assert.equal((await http(`${node.dashboardUrl}/api/apis`, { headers: { authorization: key } })).status, 200, 'the new key works');
+    assert.equal((await http(`${node.dashboardUrl}/api/apis`, { headers: { authorization: reader.key } })).status, 403, 'the old key does not');
+    reader.key = key;
     await page.close();
   });
 

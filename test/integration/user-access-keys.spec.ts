@@ -157,6 +157,46 @@ for (const store of STORE_VARIANTS) {
       assert.equal((await api(second, `/users/${created.json.Meta.id}`)).json.access_key, '');
     });
 
+    it("a user without the users permission renews its own key with its login session, and no one else's", async () => {
+      const created = await api(admin.accessKey, '/users', {
+        method: 'POST',
+        body: { email_address: 'viewer@keys.test', password: 'just looking', user_permissions: { apis: 'read' } },
+      });
+      assert.equal(created.status, 200, created.text);
+      const viewer = created.json.Meta as { id: string; access_key: string };
+      const login = await http(`${node.dashboardUrl}/api/login`, { method: 'POST', body: { email_address: 'viewer@keys.test', password: 'just looking' } });
+      assert.equal(login.status, 200, login.text);
+      // As curl sends it in the README's tour: the cookie, and no body.
+      const session = { cookie: (login.headers.get('set-cookie') ?? '').split(';')[0] };
+      const renewKey = (id: string) => http(`${node.dashboardUrl}/api/users/${id}/actions/key/reset`, { method: 'PUT', headers: session });
+
+      const renewed = await renewKey(viewer.id);
+      assert.equal(renewed.status, 200, renewed.text);
+      assert.equal(renewed.json.Message, 'User session renewed');
+      const key = renewed.json.Meta as string;
+      assert.match(key, /^[0-9a-f]{32}$/);
+      assert.notEqual(key, viewer.access_key);
+      const apis = await api(key, '/apis');
+      assert.equal(apis.status, 200, apis.text);
+      const old = await api(viewer.access_key, '/apis');
+      assert.equal(old.status, 403);
+      assert.equal(old.json.Message, 'Access key not recognised');
+
+      for (const other of [reader.id, admin.userId]) {
+        const refused = await renewKey(other);
+        assert.equal(refused.status, 403, refused.text);
+        assert.equal(refused.json.Message, "Access denied: this needs the 'users' permission at level 'write'");
+      }
+      assert.equal((await api(reader.access_key, '/apis')).status, 200, "the other user's key still works");
+
+      const password = await http(`${node.dashboardUrl}/api/users/${viewer.id}/actions/reset`, {
+        method: 'POST',
+        headers: { authorization: key },
+        body: { current_password: 'just looking', new_password: 'looking still' },
+      });
+      assert.equal(password.status, 200, password.text);
+    });
+
     it('the users table holds no plaintext access key', async () => {
       const rows = await usersTable(database.url);
       assert.ok(rows.length >= 3);

@@ -6,6 +6,7 @@ import { Keys } from './pages/Keys';
 import { OasEditor } from './pages/OasEditor';
 import { OrgSettings } from './pages/OrgSettings';
 import { Policies } from './pages/Policies';
+import { Profile } from './pages/Profile';
 import { Users } from './pages/Users';
 import { Webhooks } from './pages/Webhooks';
 import { useRoute } from './router';
@@ -29,11 +30,13 @@ const SECTIONS: Section[] = [
   { path: 'org', title: 'Organisation', permission: 'admin' },
 ];
 
-/** The signed-in frame: navigation by permission, who you are, sign out, and the current page. */
+/** The signed-in frame: navigation by permission, who you are (a link to your profile), sign out, the page. */
 export function Layout() {
   const { me, can, signOut } = useSession();
   const route = useRoute();
   const visible = SECTIONS.filter((s) => (s.permission === 'admin' ? me.is_admin : can(s.permission, 'read')));
+  // Your own profile is open to every user, whatever their permissions.
+  const onProfile = route[0] === 'profile';
   const current = visible.find((s) => s.path === route[0]) ?? visible[0];
   return (
     <>
@@ -50,16 +53,23 @@ export function Layout() {
             </li>
             {visible.map((s) => (
               <li key={s.path}>
-                <a href={`#/${s.path}`} aria-current={current?.path === s.path ? 'page' : undefined}>
+                <a href={`#/${s.path}`} aria-current={!onProfile && current?.path === s.path ? 'page' : undefined}>
                   {s.title}
                 </a>
               </li>
             ))}
           </ul>
           <ul>
-            <li className="who" title={me.user.email_address}>
-              <span data-testid="who">{[me.user.first_name, me.user.last_name].join(' ').trim() || me.user.email_address}</span>
-              <small data-testid="org">{me.org.name}</small>
+            <li>
+              <a
+                href="#/profile"
+                className="who"
+                title={`Your profile: ${me.user.email_address}`}
+                aria-current={onProfile ? 'page' : undefined}
+              >
+                <span data-testid="who">{[me.user.first_name, me.user.last_name].join(' ').trim() || me.user.email_address}</span>
+                <small data-testid="org">{me.org.name}</small>
+              </a>
             </li>
             <li>
               <button type="button" className="outline small" onClick={signOut}>
@@ -70,7 +80,13 @@ export function Layout() {
         </nav>
       </header>
       <main className="container" id="content" tabIndex={-1}>
-        {current ? <Page section={current.path} rest={route.slice(1)} /> : <p>Your account has no permissions in this organisation. Ask an administrator.</p>}
+        {onProfile ? (
+          <Profile />
+        ) : current ? (
+          <Page section={current.path} rest={route.slice(1)} />
+        ) : (
+          <p>Your account has no permissions in this organisation. Ask an administrator.</p>
+        )}
       </main>
     </>
   );

@@ -22,9 +22,9 @@ export interface AnalyticsStoreOptions {
  * retention (GW_ANALYTICS_RETENTION).
  * Raw records are stored packed: one row per API (and expiry) per batch, holding that batch's
  * records as JSON in the batch format gateway nodes send (record-batch.ts), each column as runs
- * of equal values (StoredPack). Storing a record as a row of its own costs several microseconds
- * per request in SQLite, which in the embedded setup is the gateway's own process; packed, a
- * record costs a few bytes of JSON. A batch is stored in one transaction, whole or
+ * of equal values (StoredPack). Storing a record as a row of its own is an insert per request in
+ * SQLite, which in the embedded setup is the gateway's own process; packed, a record costs a few
+ * bytes of JSON. A batch is stored in one transaction, whole or
  * not at all (batch-writers.ts), with its records folded into hourly rows first: one upsert per
  * row and batch, not per record.
  */
@@ -43,9 +43,9 @@ export class AnalyticsStore {
   }
 
   /**
-   * Stores a batch. Folding, packing and writing a batch of 1,000 records takes the thread
-   * about a millisecond, which in the embedded setup is the gateway's: each step runs in a turn
-   * of the event loop of its own, so requests are served between them instead of waiting for all.
+   * Stores a batch. Folding, packing and writing a batch of 1,000 records holds the thread long
+   * enough to delay requests, and in the embedded setup it is the gateway's: each step runs in a
+   * turn of the event loop of its own, so requests are served between them instead of waiting for all.
    */
   async ingest(batch: AnalyticsBatch): Promise<number> {
     const { count } = new AnalyticsBatchReader(batch);

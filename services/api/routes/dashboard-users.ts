@@ -9,13 +9,13 @@ import type {
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Route } from '../../../lib/http/surface';
-import { allows } from '../../../lib/permissions';
 import { pageFromQuery } from '../lib/page-param';
 
 /**
  * Users and user groups (docs/users-and-organisations.md). Every route names the permission it
- * needs; a user may always change their own password. Changes act as the caller: the users
- * service refuses to grant more than the caller holds or to touch anyone holding more.
+ * needs; a user may always change its own password and renew its own access key (`ownUserParam`:
+ * neither gives it more than it holds). Changes act as the caller: the users service refuses to
+ * grant more than the caller holds or to touch anyone holding more.
  */
 export const dashboardUserRoutes: Array<Route<Caller>> = [
   {
@@ -75,11 +75,9 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
   {
     method: 'post',
     path: '/users/:id/actions/reset',
-    permission: { name: 'users', level: 'read' },
+    permission: { name: 'users', level: 'write' },
+    ownUserParam: 'id',
     handle: async ({ caller, params, body, call }) => {
-      if (params.id !== caller.user_id && !allows(caller, 'users', 'write')) {
-        throw new HttpProblem(403, "Access denied: changing another user's password needs the 'users' permission at level 'write'");
-      }
       const { current_password, new_password } = body<UsersResetPasswordParams>();
       const actor = actorOf(caller);
       await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password, actor });
@@ -90,6 +88,7 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'put',
     path: '/users/:id/actions/key/reset',
     permission: { name: 'users', level: 'write' },
+    ownUserParam: 'id',
     handle: async ({ caller, params, call }) => {
       const actor = actorOf(caller);
       const user = await call('users.resetKey', { id: params.id, org_scope: caller.org_id, actor });

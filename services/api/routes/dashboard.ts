@@ -52,8 +52,9 @@ export function dashboardSurface(browser: DashboardBrowser): Surface<Caller> {
       if (presented?.session) return call('users.authenticate', { session: presented.session });
       throw new HttpProblem(401, 'Authorization header missing: send your dashboard access key');
     },
-    authorize(caller, route) {
+    authorize(caller, route, params) {
       if (route.anyCaller) return;
+      if (route.ownUserParam !== undefined && params[route.ownUserParam] === caller.user_id) return;
       if (!route.permission) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
       requirePermission(caller, route.permission);
     },

@@ -14,7 +14,7 @@ const REMEMBERED_ADDRESSES = 10_000;
 /**
  * Wraps a reader: a malformed address or one not in the database is '' (never a failed request).
  * Answers are remembered per address: the reader walks its tree for every lookup (its own cache
- * holds decoded records, not addresses), about 1 µs, while clients mostly come back.
+ * holds decoded records, not addresses), while clients mostly come back.
  */
 export function countryLookup(reader: CountryReader): CountryLookup {
   const remembered = new Map<string, string>();

@@ -40,7 +40,7 @@ interface Entry {
  * talked to many origins (definitions come and go, URL rewrites reach other hosts) does not
  * keep a pool and its sockets for each of them. The pool is looked up per request, so a request
  * never holds a pool that the sweep could close under it; one with a request in flight is kept.
- * A burst of new origins is capped too (least recently used first): each pool costs ~20 KB.
+ * A burst of new origins is capped too (least recently used first): each pool holds memory.
  */
 export class UpstreamPools {
   private readonly pools = new Map<string, Entry>();

@@ -10,8 +10,8 @@ import type { OriginPool, UpstreamPoolOptions } from './origin-pool';
  * The gateway's HTTP/1.1 client for one upstream origin: keep-alive connections reused most
  * recently used first, up to `maxConnections`, then a queue. It does what the proxy needs and
  * no more (one request per connection at a time, a held or streamed body, the response handed
- * over as it is parsed). In place of undici's Pool it took about a fifth off the gateway's CPU
- * time per proxied request (`npm run bench:proxy-cost`, keyless 58.9 → 46.4 µs).
+ * over as it is parsed), and so costs the gateway less CPU per proxied request than undici's
+ * Pool (`npm run bench:proxy-cost`; docs/performance.md).
  */
 export class UpstreamPool implements OriginPool, ConnectionOwner {
   private readonly idle: UpstreamConnection[] = [];
