@@ -13,11 +13,11 @@ export interface StartedProgram {
 }
 
 /**
- * Runs the program `npm start` runs (lib/main.ts, through tsx) in `cwd` with exactly `env` (and
+ * Runs the program `npm start` runs (app/main.ts, through tsx) in `cwd` with exactly `env` (and
  * PATH), until its banner lists the URLs of the ports the node opens.
  */
 export function startProgram(cwd: string, env: NodeJS.ProcessEnv): Promise<StartedProgram> {
-  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'lib/main.ts')], {
+  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'app/main.ts')], {
     cwd,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

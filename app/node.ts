@@ -1,12 +1,12 @@
 import { ServiceBroker } from 'moleculer';
 import { brokerOptions } from '../moleculer.config';
 import { SERVICE_FACTORIES, resolveServiceNames } from '../services';
-import type { GwConfig } from './config/load-config';
-import { resolveSecrets, type ResolvedSecrets } from './config/secrets';
-import type { Drainable } from './http/drain';
-import { installOutboundPolicy, outboundPolicy } from './net/outbound-policy';
-import { addConfiguredPorts } from './net/own-ports';
-import { createRuntime, type NodeConfig, type Runtime } from './runtime';
+import type { GwConfig } from '../lib/config/load-config';
+import { resolveSecrets, type ResolvedSecrets } from '../lib/config/secrets';
+import type { Drainable } from '../lib/http/drain';
+import { installOutboundPolicy, outboundPolicy } from '../lib/net/outbound-policy';
+import { addConfiguredPorts } from '../lib/net/own-ports';
+import { createRuntime, type NodeConfig, type Runtime } from '../lib/runtime';
 
 export interface RunningNode {
   broker: ServiceBroker;

@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig } from './config/load-config';
+import { ConfigError, loadConfig } from '../lib/config/load-config';
 import { startNode, type RunningNode } from './node';
-import { installProcessGuards, onStopSignals } from './process-guards';
+import { installProcessGuards, onStopSignals } from '../lib/process-guards';
 
 /** How long the services may take to stop once the connections are drained. */
 const STOP_GRACE_MS = 10_000;
