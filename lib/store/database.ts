@@ -41,6 +41,7 @@ function openSqlite(path: string, ownFolders: string[]): Knex {
     connection: { filename },
     useNullAsDefault: true,
     compileSqlOnError: false,
+    log: { warn: warnUnlessAcquireError },
     pool: {
       // One connection: SQLite serialises writers anyway, and one connection keeps
       // transactions from waiting on each other's locks.
