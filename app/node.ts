@@ -53,7 +53,9 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   let broker: ServiceBroker;
   try {
     broker = new ServiceBroker(brokerOptions(nodeConfig));
-    for (const name of services) broker.createService(failingInOneLine(name, SERVICE_FACTORIES[name](runtime)));
+    for (const name of services) {
+      broker.createService(failingInOneLine(name, SERVICE_FACTORIES[name](runtime)));
+    }
   } catch (err) {
     await release();
     throw err;
@@ -86,12 +88,15 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
  */
 async function checkBeforeStart(config: NodeConfig, services: string[], runtime: Runtime): Promise<void> {
   await checkTransporter(config.transporter);
+  const { host } = config;
   if (services.includes('proxy')) {
-    await checkPortFree(config.gatewayPort, config.host, 'gatewayPort');
-    if (config.gatewayTlsPort !== undefined) await checkPortFree(config.gatewayTlsPort, config.host, 'gatewayTlsPort');
+    await checkPortFree(config.gatewayPort, host, 'gatewayPort');
+    if (config.gatewayTlsPort !== undefined) await checkPortFree(config.gatewayTlsPort, host, 'gatewayTlsPort');
   }
-  if (services.includes('api')) await checkPortFree(config.dashboardPort, config.host, 'dashboardPort');
-  if (services.some((name) => SERVICES_WITH_TABLES.includes(name))) await checkDatabase(() => runtime.database());
+  if (services.includes('api')) await checkPortFree(config.dashboardPort, host, 'dashboardPort');
+  if (services.some((name) => SERVICES_WITH_TABLES.includes(name))) {
+    await checkDatabase(() => runtime.database());
+  }
 }
 
 /**

@@ -36,7 +36,16 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
 };
 
 /** The services with tables: a node that runs one opens GW_DATABASE_URL at start. */
-export const SERVICES_WITH_TABLES: readonly string[] = ['apis', 'keys', 'certs', 'orgs', 'oauth', 'users', 'webhooks', 'analytics'];
+export const SERVICES_WITH_TABLES: readonly string[] = [
+  'apis',
+  'keys',
+  'certs',
+  'orgs',
+  'oauth',
+  'users',
+  'webhooks',
+  'analytics',
+];
 
 /**
  * The roles of ARCHITECTURE.md.

@@ -171,7 +171,10 @@ interface ValidationProblem {
 /** fastest-validator's enum message puts the allowed values where the given one belongs. */
 function describeProblem(problem: ValidationProblem): string {
   if (problem.type !== 'enumValue') return problem.message;
-  return `'${String(problem.actual)}' is not one of ${String(problem.expected).split(',').map((v) => v.trim()).join(', ')}`;
+  const allowed = String(problem.expected)
+    .split(',')
+    .map((value) => value.trim());
+  return `'${String(problem.actual)}' is not one of ${allowed.join(', ')}`;
 }
 
 function envName(field: string): string {

@@ -55,7 +55,8 @@ function readStored(file: string): Partial<Record<'secret' | 'adminSecret', stri
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     // Never deleted for the operator: it holds the secrets every client of this gw uses.
-    throw new ConfigError(`GW_DATA_DIR: cannot read the kept secrets in ${file} (${(err as Error).message}; repair the file)`);
+    const reason = (err as Error).message;
+    throw new ConfigError(`GW_DATA_DIR: cannot read the kept secrets in ${file} (${reason}; repair the file)`);
   }
   return typeof parsed === 'object' && parsed !== null ? parsed : {};
 }

@@ -24,7 +24,12 @@ export function listen(server: NetServer, port: number, host: string): Promise<n
  * its port joins the node's own ports, which no call made on a tenant's behalf may reach
  * (lib/net/own-ports.ts). A port it cannot have fails the start with a line naming the setting.
  */
-export async function listenAsNode(server: Server, port: number, host: string, setting: OptionKey): Promise<number> {
+export async function listenAsNode(
+  server: Server,
+  port: number,
+  host: string,
+  setting: OptionKey,
+): Promise<number> {
   const bound = await listen(server, port, host).catch((err: SystemError) => {
     throw explainListenFailure(err, OPTIONS[setting].env, port, host);
   });
@@ -58,19 +63,27 @@ export async function checkPortFree(port: number, host: string, setting: OptionK
 
 /** Why a node's port could not be opened, and what to do about it. */
 export function explainListenFailure(err: SystemError, setting: string, port: number, host: string): Error {
+  const anyAddress = 'or 0.0.0.0 for all';
   switch (err.code) {
-    case 'EADDRINUSE':
-      return new StartupError(`${setting} ${port} is in use (another gw running? stop it or choose another port)`, err);
-    case 'EACCES':
+    case 'EADDRINUSE': {
+      const hint = 'another gw running? stop it or choose another port';
+      return new StartupError(`${setting} ${port} is in use (${hint})`, err);
+    }
+    case 'EACCES': {
+      const hint = 'ports below 1024 need root or CAP_NET_BIND_SERVICE; choose a port above 1023';
+      return new StartupError(`${setting} ${port}: permission denied (${hint})`, err);
+    }
+    case 'EADDRNOTAVAIL':
       return new StartupError(
-        `${setting} ${port}: permission denied (ports below 1024 need root or CAP_NET_BIND_SERVICE; choose a port above 1023)`,
+        `GW_HOST ${host} is not an address of this machine (use one of its addresses, ${anyAddress})`,
         err,
       );
-    case 'EADDRNOTAVAIL':
-      return new StartupError(`GW_HOST ${host} is not an address of this machine (use one of its addresses, or 0.0.0.0 for all)`, err);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new StartupError(`GW_HOST ${host} is not a known host name (use an address of this machine, or 0.0.0.0 for all)`, err);
+      return new StartupError(
+        `GW_HOST ${host} is not a known host name (use an address of this machine, ${anyAddress})`,
+        err,
+      );
     default:
       return new StartupError(`${setting} ${port}: cannot listen on ${host} (${err.message})`, err);
   }

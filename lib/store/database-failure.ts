@@ -5,7 +5,33 @@ interface DriverError extends SystemError {
   sqlMessage?: string;
 }
 
-const SETTING = 'GW_DATABASE_URL';
+/** For each driver code: what went wrong (from the error) and what to do about it. */
+const EXPLANATIONS: Record<string, (err: DriverError) => string> = {
+  ECONNREFUSED: (err) =>
+    `nothing answers at ${where(err)} (is the database server running? check the host and port)`,
+  ETIMEDOUT: (err) => `no answer from ${where(err)} (check the host, the port and any firewall)`,
+  EHOSTUNREACH: (err) => `no route to ${where(err)} (check the host and any firewall)`,
+  ENOTFOUND: (err) => `unknown host ${err.hostname ?? ''} (check the host name in the URL)`,
+  ER_ACCESS_DENIED_ERROR: (err) => `${err.sqlMessage ?? 'access denied'} (check the user and password in the URL)`,
+  ER_DBACCESS_DENIED_ERROR: (err) =>
+    `${err.sqlMessage ?? 'access denied'} (grant the user access to that database)`,
+  ER_BAD_DB_ERROR: (err) =>
+    `${err.sqlMessage?.replace(/^Unknown/, 'unknown') ?? 'unknown database'} ` +
+    '(create it, or name an existing database in the URL)',
+  ERR_INVALID_URL: () => 'not a valid URL (mysql://user:password@host:3306/database)',
+  SQLITE_CANTOPEN: () => "cannot open the SQLite file (check the path and the folder's permissions)",
+  SQLITE_READONLY: () => 'the SQLite file is read-only (gw writes to it: check its permissions)',
+  SQLITE_NOTADB: () => 'the file is not a SQLite database (name another file)',
+};
+EXPLANATIONS.EAI_AGAIN = EXPLANATIONS.ENOTFOUND;
+EXPLANATIONS.ENETUNREACH = EXPLANATIONS.EHOSTUNREACH;
+EXPLANATIONS.ER_ACCESS_DENIED_NO_PASSWORD_ERROR = EXPLANATIONS.ER_ACCESS_DENIED_ERROR;
+EXPLANATIONS.SQLITE_PERM = EXPLANATIONS.SQLITE_READONLY;
+
+function where({ address, port }: DriverError): string {
+  if (address === undefined) return 'the host in the URL';
+  return port === undefined ? address : `${address}:${port}`;
+}
 
 /**
  * Why the database named by GW_DATABASE_URL can not be used, and what to do: a one-line
@@ -14,41 +40,8 @@ const SETTING = 'GW_DATABASE_URL';
  */
 export function explainDatabaseFailure(err: unknown): unknown {
   if (err instanceof StartupError || !(err instanceof Error)) return err;
-  const { code, address, port, hostname, sqlMessage } = err as DriverError;
-  const at = address !== undefined ? `${address}${port !== undefined ? `:${port}` : ''}` : 'the host in the URL';
-  switch (code) {
-    case 'ECONNREFUSED':
-      return new StartupError(`${SETTING}: nothing answers at ${at} (is the database server running? check the host and port)`, err);
-    case 'ETIMEDOUT':
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return new StartupError(`${SETTING}: no answer from ${at} (check the host, the port and any firewall)`, err);
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return new StartupError(`${SETTING}: unknown host ${hostname ?? ''} (check the host name in the URL)`, err);
-    case 'ER_ACCESS_DENIED_ERROR':
-    case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
-      return new StartupError(`${SETTING}: ${sqlMessage ?? 'access denied'} (check the user and password in the URL)`, err);
-    case 'ER_DBACCESS_DENIED_ERROR':
-      return new StartupError(`${SETTING}: ${sqlMessage ?? 'access denied'} (grant the user access to that database)`, err);
-    case 'ER_BAD_DB_ERROR':
-      return new StartupError(
-        `${SETTING}: ${sqlMessage?.replace(/^Unknown/, 'unknown') ?? 'unknown database'} ` +
-          '(create it, or name an existing database in the URL)',
-        err,
-      );
-    case 'ERR_INVALID_URL':
-      return new StartupError(`${SETTING} is not a valid URL (mysql://user:password@host:3306/database)`, err);
-    case 'SQLITE_CANTOPEN':
-      return new StartupError(`${SETTING}: cannot open the SQLite file (check the path and the folder's permissions)`, err);
-    case 'SQLITE_READONLY':
-    case 'SQLITE_PERM':
-      return new StartupError(`${SETTING}: the SQLite file is read-only (gw writes to it: check its permissions)`, err);
-    case 'SQLITE_NOTADB':
-      return new StartupError(`${SETTING}: the file is not a SQLite database (name another file)`, err);
-    default:
-      return err;
-  }
+  const explain = EXPLANATIONS[(err as DriverError).code ?? ''];
+  return explain ? new StartupError(`GW_DATABASE_URL: ${explain(err)}`, err) : err;
 }
 
 /**

@@ -72,21 +72,23 @@ function checkSqliteFolder(folder: string, ownFolders: string[]): void {
     try {
       mkdirSync(folder, { recursive: true });
     } catch (err) {
-      throw new StartupError(`GW_DATABASE_URL: cannot create folder ${folder} (${(err as Error).message})`, err);
+      throw new StartupError(`GW_DATABASE_URL: cannot create folder ${folder} (${(err as Error).message})`);
     }
     return;
   }
+  const elsewhere = 'name a file in an existing folder';
   let isFolder: boolean;
   try {
     isFolder = statSync(folder).isDirectory();
   } catch {
-    throw new StartupError(`GW_DATABASE_URL: folder ${folder} does not exist (create it, or name a file in an existing folder)`);
+    throw new StartupError(`GW_DATABASE_URL: folder ${folder} does not exist (create it, or ${elsewhere})`);
   }
-  if (!isFolder) throw new StartupError(`GW_DATABASE_URL: ${folder} is not a folder (name a file in an existing folder)`);
+  if (!isFolder) throw new StartupError(`GW_DATABASE_URL: ${folder} is not a folder (${elsewhere})`);
   try {
     accessSync(folder, constants.W_OK);
   } catch {
-    throw new StartupError(`GW_DATABASE_URL: folder ${folder} is not writable by gw (change its permissions, or name another folder)`);
+    const what = `folder ${folder} is not writable by gw`;
+    throw new StartupError(`GW_DATABASE_URL: ${what} (change its permissions, or ${elsewhere})`);
   }
 }
 

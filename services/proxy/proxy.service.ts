@@ -114,7 +114,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
     },
     created() {
-      // Before anything else: a certificate file gw can not use stops the start before any service has started.
+      // First: a certificate file gw can not use stops the start before any service has started.
       const tlsFiles = config.gatewayTlsPort !== undefined ? readTlsFiles(config) : undefined;
       pools = new UpstreamPools({ warn: (message) => this.logger.warn(message) });
       certificates = new CertificateCache((ids, orgId) => callAction(this.broker, 'certs.material', { ids, org_id: orgId }));

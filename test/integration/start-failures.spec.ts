@@ -10,9 +10,20 @@ import { runToExit } from '../support/program';
 /** A line of a stack trace. */
 const STACK_LINE = /^\s{4}at /;
 
+/** What each port setting says when another process holds the port. */
+const inUse = (setting: string, port: number) =>
+  `gw failed to start: ${setting} ${port} is in use (another gw running? stop it or choose another port)`;
+const NO_DATABASE =
+  'gw failed to start: GW_DATABASE_URL: nothing answers at 127.0.0.1:1 ' +
+  '(is the database server running? check the host and port)';
+
+const TLS_FILES = /^gw failed to start: GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE: /;
+
 function listening(): Promise<{ server: Server; port: number }> {
   const server = createServer();
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port })));
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));
+  });
 }
 
 /**
@@ -40,52 +51,43 @@ describe('a start that fails says why in one line', function () {
 
   const ports = { GW_GATEWAY_PORT: '0', GW_DASHBOARD_PORT: '0' };
 
-  async function failsWith(env: NodeJS.ProcessEnv, lastLine: string | RegExp, maxLines = 1): Promise<string[]> {
+  async function failsWith(env: NodeJS.ProcessEnv, lastLine: string | RegExp, maxLines = 1) {
     const { code, output } = await runToExit(cwd, { ...ports, ...env });
     const lines = output.trimEnd().split('\n');
     assert.equal(code, 1, output);
     if (typeof lastLine === 'string') assert.equal(lines.at(-1), lastLine, output);
     else assert.match(lines.at(-1)!, lastLine, output);
-    assert.deepEqual(lines.filter((line) => STACK_LINE.test(line)), [], 'no stack trace at the default log level');
+    const stack = lines.filter((line) => STACK_LINE.test(line));
+    assert.deepEqual(stack, [], 'no stack trace at the default log level');
     assert.ok(lines.length <= maxLines, `at most ${maxLines} lines, got:\n${output}`);
     return lines;
   }
 
   it('GW_DASHBOARD_PORT in use', async () => {
-    await failsWith(
-      { GW_DASHBOARD_PORT: String(taken.port) },
-      `gw failed to start: GW_DASHBOARD_PORT ${taken.port} is in use (another gw running? stop it or choose another port)`,
-    );
+    await failsWith({ GW_DASHBOARD_PORT: String(taken.port) }, inUse('GW_DASHBOARD_PORT', taken.port));
   });
 
   it('GW_GATEWAY_PORT in use', async () => {
-    await failsWith(
-      { GW_GATEWAY_PORT: String(taken.port) },
-      `gw failed to start: GW_GATEWAY_PORT ${taken.port} is in use (another gw running? stop it or choose another port)`,
-    );
+    await failsWith({ GW_GATEWAY_PORT: String(taken.port) }, inUse('GW_GATEWAY_PORT', taken.port));
   });
 
   it('GW_GATEWAY_TLS_PORT in use', async () => {
     const server = pki.issue('localhost', { dns: ['localhost'] });
-    await failsWith(
-      { GW_GATEWAY_TLS_PORT: String(taken.port), GW_GATEWAY_TLS_CERT_FILE: server.certFile, GW_GATEWAY_TLS_KEY_FILE: server.keyFile },
-      `gw failed to start: GW_GATEWAY_TLS_PORT ${taken.port} is in use (another gw running? stop it or choose another port)`,
-    );
+    const tls = { GW_GATEWAY_TLS_CERT_FILE: server.certFile, GW_GATEWAY_TLS_KEY_FILE: server.keyFile };
+    await failsWith({ GW_GATEWAY_TLS_PORT: String(taken.port), ...tls }, inUse('GW_GATEWAY_TLS_PORT', taken.port));
   });
 
   it('GW_HOST that is no address of this machine', async () => {
     // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of a test machine.
     await failsWith(
       { GW_HOST: '192.0.2.1' },
-      'gw failed to start: GW_HOST 192.0.2.1 is not an address of this machine (use one of its addresses, or 0.0.0.0 for all)',
+      'gw failed to start: GW_HOST 192.0.2.1 is not an address of this machine ' +
+        '(use one of its addresses, or 0.0.0.0 for all)',
     );
   });
 
   it('GW_DATABASE_URL where no database answers, without its password', async () => {
-    const lines = await failsWith(
-      { GW_DATABASE_URL: 'mysql://gw:never-printed@127.0.0.1:1/gw' },
-      'gw failed to start: GW_DATABASE_URL: nothing answers at 127.0.0.1:1 (is the database server running? check the host and port)',
-    );
+    const lines = await failsWith({ GW_DATABASE_URL: 'mysql://gw:never-printed@127.0.0.1:1/gw' }, NO_DATABASE);
     assert.doesNotMatch(lines.join('\n'), /never-printed/);
   });
 
@@ -96,7 +98,8 @@ describe('a start that fails says why in one line', function () {
     url.pathname = '/gw_no_such_database';
     await failsWith(
       { GW_DATABASE_URL: url.toString() },
-      "gw failed to start: GW_DATABASE_URL: unknown database 'gw_no_such_database' (create it, or name an existing database in the URL)",
+      "gw failed to start: GW_DATABASE_URL: unknown database 'gw_no_such_database' " +
+        '(create it, or name an existing database in the URL)',
     );
   });
 
@@ -104,7 +107,8 @@ describe('a start that fails says why in one line', function () {
     const folder = join(cwd, 'no-such-folder');
     await failsWith(
       { GW_DATABASE_URL: `sqlite:${join(folder, 'gw.sqlite')}` },
-      `gw failed to start: GW_DATABASE_URL: folder ${folder} does not exist (create it, or name a file in an existing folder)`,
+      `gw failed to start: GW_DATABASE_URL: folder ${folder} does not exist ` +
+        '(create it, or name a file in an existing folder)',
     );
     assert.equal(existsSync(folder), false);
   });
@@ -112,32 +116,31 @@ describe('a start that fails says why in one line', function () {
   it('GW_TRANSPORTER where no server answers (Moleculer would retry for ever)', async () => {
     await failsWith(
       { GW_TRANSPORTER: 'nats://127.0.0.1:1' },
-      'gw failed to start: GW_TRANSPORTER: nothing answers at 127.0.0.1:1 (is the NATS server running? check the host and port)',
+      'gw failed to start: GW_TRANSPORTER: nothing answers at 127.0.0.1:1 ' +
+        '(is the NATS server running? check the host and port)',
     );
   });
 
   it('GW_TRANSPORTER that Moleculer does not know', async () => {
-    await failsWith({ GW_TRANSPORTER: 'nast://127.0.0.1:4222' }, /^gw failed to start: GW_TRANSPORTER: unknown transporter scheme nast:\/\/ \(/);
+    const unknown = /^gw failed to start: GW_TRANSPORTER: unknown transporter scheme nast:\/\/ \(/;
+    await failsWith({ GW_TRANSPORTER: 'nast://127.0.0.1:4222' }, unknown);
   });
 
   it('a TLS key that does not belong to the certificate', async () => {
     const [one, other] = [pki.issue('localhost'), pki.issue('localhost')];
     // Moleculer's start-up lines come first: the files are read as the proxy service is created.
-    await failsWith(
-      { GW_GATEWAY_TLS_PORT: '0', GW_GATEWAY_TLS_CERT_FILE: one.certFile, GW_GATEWAY_TLS_KEY_FILE: other.keyFile },
-      /^gw failed to start: GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE: not a usable certificate and key \(the private key does not belong to the certificate; /,
-      12,
-    );
+    const files = { GW_GATEWAY_TLS_CERT_FILE: one.certFile, GW_GATEWAY_TLS_KEY_FILE: other.keyFile };
+    const lines = await failsWith({ GW_GATEWAY_TLS_PORT: '0', ...files }, TLS_FILES, 12);
+    assert.match(lines.at(-1)!, /not a usable certificate and key \(the private key does not belong to the certificate;/);
   });
 
   it('a TLS certificate file that is not PEM', async () => {
     const notPem = join(cwd, 'cert.pem');
     writeFileSync(notPem, 'not a certificate\n');
-    await failsWith(
-      { GW_GATEWAY_TLS_PORT: '0', GW_GATEWAY_TLS_CERT_FILE: notPem, GW_GATEWAY_TLS_KEY_FILE: pki.issue('localhost').keyFile },
-      /^gw failed to start: GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE: not a usable certificate and key \(each must be PEM/,
-      12,
-    );
+    const key = pki.issue('localhost').keyFile;
+    const files = { GW_GATEWAY_TLS_CERT_FILE: notPem, GW_GATEWAY_TLS_KEY_FILE: key };
+    const lines = await failsWith({ GW_GATEWAY_TLS_PORT: '0', ...files }, TLS_FILES, 12);
+    assert.match(lines.at(-1)!, /not a usable certificate and key \(each must be PEM/);
   });
 
   it('a failure after the services started (no stack in Moleculer\'s own log of it either)', async () => {
@@ -146,24 +149,32 @@ describe('a start that fails says why in one line', function () {
       'gw failed to start: GW_GATEWAY_TLS_CERT_ID: no certificate no-such-certificate in the certificate store',
       100,
     );
-    assert.ok(lines.some((line) => /ERROR\s+BROKER: Unable to start all services/.test(line)), 'Moleculer logs the failure, in one line');
+    const logged = lines.some((line) => /ERROR\s+BROKER: Unable to start all services/.test(line));
+    assert.ok(logged, 'Moleculer logs the failure, in one line');
   });
 
   it('an invalid value', async () => {
-    await failsWith({ GW_LOG_LEVEL: 'loud' }, "gw failed to start: invalid configuration: GW_LOG_LEVEL: 'loud' is not one of fatal, error, warn, info, debug, trace, silent");
+    await failsWith(
+      { GW_LOG_LEVEL: 'loud' },
+      "gw failed to start: invalid configuration: GW_LOG_LEVEL: 'loud' is not one of " +
+        'fatal, error, warn, info, debug, trace, silent',
+    );
   });
 
   it('GW_DATA_DIR where the generated secrets can not be kept', async () => {
     const file = join(cwd, 'a-file');
     writeFileSync(file, '');
-    await failsWith({ GW_DATA_DIR: join(file, 'data') }, /^gw failed to start: GW_DATA_DIR: cannot keep the generated secrets in .*make the folder writable by gw, or set GW_SECRET and GW_ADMIN_SECRET\)$/);
+    const cannotKeep = /^gw failed to start: GW_DATA_DIR: cannot keep the generated secrets in /;
+    const lines = await failsWith({ GW_DATA_DIR: join(file, 'data') }, cannotKeep);
+    assert.match(lines.at(-1)!, /make the folder writable by gw, or set GW_SECRET and GW_ADMIN_SECRET\)$/);
   });
 
   it('prints the stack before the line at GW_LOG_LEVEL=debug', async () => {
-    const { code, output } = await runToExit(cwd, { ...ports, GW_LOG_LEVEL: 'debug', GW_DATABASE_URL: 'mysql://gw@127.0.0.1:1/gw' });
+    const env = { ...ports, GW_LOG_LEVEL: 'debug', GW_DATABASE_URL: 'mysql://gw@127.0.0.1:1/gw' };
+    const { code, output } = await runToExit(cwd, env);
     const lines = output.trimEnd().split('\n');
     assert.equal(code, 1);
     assert.match(output, /ECONNREFUSED[^\n]*\n\s{4}at /, 'the stack of the driver error');
-    assert.equal(lines.at(-1), 'gw failed to start: GW_DATABASE_URL: nothing answers at 127.0.0.1:1 (is the database server running? check the host and port)');
+    assert.equal(lines.at(-1), NO_DATABASE);
   });
 });

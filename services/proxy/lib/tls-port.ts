@@ -40,7 +40,10 @@ export function readTlsFiles(config: TlsConfig): { cert: string; key: string } |
       throw new ConfigError(`${name}: cannot read ${file}: ${(err as Error).message}`);
     }
   };
-  const credentials = { cert: read('GW_GATEWAY_TLS_CERT_FILE', certFile), key: read('GW_GATEWAY_TLS_KEY_FILE', keyFile) };
+  const credentials = {
+    cert: read('GW_GATEWAY_TLS_CERT_FILE', certFile),
+    key: read('GW_GATEWAY_TLS_KEY_FILE', keyFile),
+  };
   return usable('GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE', credentials);
 }
 
@@ -50,8 +53,12 @@ export async function loadStoredTlsCredentials(
   fromStore: (id: string) => Promise<CertificateMaterial | undefined>,
 ): Promise<{ cert: string; key: string }> {
   const material = await fromStore(certId);
-  if (!material) throw new ConfigError(`GW_GATEWAY_TLS_CERT_ID: no certificate ${certId} in the certificate store`);
-  if (!material.key_pem) throw new ConfigError(`GW_GATEWAY_TLS_CERT_ID: certificate ${certId} has no private key in the store`);
+  if (!material) {
+    throw new ConfigError(`GW_GATEWAY_TLS_CERT_ID: no certificate ${certId} in the certificate store`);
+  }
+  if (!material.key_pem) {
+    throw new ConfigError(`GW_GATEWAY_TLS_CERT_ID: certificate ${certId} has no private key in the store`);
+  }
   return usable('GW_GATEWAY_TLS_CERT_ID', { cert: material.cert_pem, key: material.key_pem });
 }
 

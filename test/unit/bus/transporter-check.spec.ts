@@ -20,13 +20,15 @@ describe('the transporter check before a node starts', () => {
 
   it('names the address that refused, never the credentials of the URL', async () => {
     await assert.rejects(checkTransporter('redis://gw:sesame@127.0.0.1:1'), (err: Error) => {
-      assert.equal(err.message, 'GW_TRANSPORTER: nothing answers at 127.0.0.1:1 (is the Redis server running? check the host and port)');
+      const hint = '(is the Redis server running? check the host and port)';
+      assert.equal(err.message, `GW_TRANSPORTER: nothing answers at 127.0.0.1:1 ${hint}`);
       return true;
     });
   });
 
   it('refuses a transporter Moleculer does not know, which would exit the process with a stack', async () => {
-    await assert.rejects(checkTransporter('nast://127.0.0.1:4222'), /^StartupError: GW_TRANSPORTER: unknown transporter scheme nast:\/\//);
+    const unknownScheme = /^StartupError: GW_TRANSPORTER: unknown transporter scheme nast:\/\//;
+    await assert.rejects(checkTransporter('nast://127.0.0.1:4222'), unknownScheme);
     await assert.rejects(checkTransporter('carrier-pigeon'), /GW_TRANSPORTER: unknown transporter 'carrier-pigeon'/);
   });
 });

@@ -16,7 +16,8 @@ describe('a database the node can not use', () => {
     [
       'a wrong password',
       driverError('ER_ACCESS_DENIED_ERROR', "Access denied for user 'gw'@'10.0.0.2' (using password: YES)"),
-      "GW_DATABASE_URL: Access denied for user 'gw'@'10.0.0.2' (using password: YES) (check the user and password in the URL)",
+      "GW_DATABASE_URL: Access denied for user 'gw'@'10.0.0.2' (using password: YES) " +
+        '(check the user and password in the URL)',
     ],
     [
       'a database the server does not have',
@@ -30,7 +31,11 @@ describe('a database the node can not use', () => {
     ],
     [
       'a server nobody runs',
-      Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:3306'), { code: 'ECONNREFUSED', address: '10.0.0.1', port: 3306 }),
+      Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:3306'), {
+        code: 'ECONNREFUSED',
+        address: '10.0.0.1',
+        port: 3306,
+      }),
       'GW_DATABASE_URL: nothing answers at 10.0.0.1:3306 (is the database server running? check the host and port)',
     ],
     [
@@ -58,7 +63,8 @@ describe('a database the node can not use', () => {
       writeFileSync(file, 'x'.repeat(4096));
       const db = openDatabase(`sqlite:${file}`);
       try {
-        await assert.rejects(checkDatabase(() => db), { message: 'GW_DATABASE_URL: the file is not a SQLite database (name another file)' });
+        const message = 'GW_DATABASE_URL: the file is not a SQLite database (name another file)';
+        await assert.rejects(checkDatabase(() => db), { message });
       } finally {
         await db.destroy();
       }
@@ -66,7 +72,9 @@ describe('a database the node can not use', () => {
 
     it('a file in a folder that does not exist, which is not created; gw\'s own folders are', async () => {
       assert.throws(() => openDatabase(`sqlite:${join(dir, 'missing', 'gw.sqlite')}`), {
-        message: `GW_DATABASE_URL: folder ${join(dir, 'missing')} does not exist (create it, or name a file in an existing folder)`,
+        message:
+          `GW_DATABASE_URL: folder ${join(dir, 'missing')} does not exist ` +
+          '(create it, or name a file in an existing folder)',
       });
       const db = openDatabase(`sqlite:${join(dir, 'data', 'gw.sqlite')}`, { ownFolders: [join(dir, 'data')] });
       await checkDatabase(() => db);
