@@ -25,7 +25,7 @@ export function brokerOptions(config: NodeConfig): BrokerOptions {
     errorHandler: undefined,
     // Store errors leave every handler without the values of the failed query (logs, NATS).
     middlewares: [StoreErrorRedaction],
-    // lib/main.ts owns SIGTERM/SIGINT: it drains the ports before stopping the services. Moleculer's
+    // app/main.ts owns SIGTERM/SIGINT: it drains the ports before stopping the services. Moleculer's
     // own handlers would stop the broker at once, mid-drain, and a second time after it.
     skipProcessEventRegistration: true,
   };

@@ -1,7 +1,9 @@
+import { dirname } from 'node:path';
 import type { Knex } from 'knex';
 import type { GwConfig } from './config/load-config';
 import { createHandOffs, type HandOffs } from './hand-offs';
 import { createNodeMetrics, type NodeMetrics } from './observability/metrics';
+import { OPTIONS } from './config/options';
 import { openDatabase } from './store/database';
 
 /** The resolved secrets are part of a running node's configuration. */
@@ -28,7 +30,7 @@ export function createRuntime(config: NodeConfig): Runtime {
   return {
     config,
     database() {
-      db ??= openDatabase(config.databaseUrl);
+      db ??= openDatabase(config.databaseUrl, { ownFolders: ownFolders(config) });
       return db;
     },
     hasOpenedDatabase: () => db !== undefined,
@@ -40,4 +42,11 @@ export function createRuntime(config: NodeConfig): Runtime {
       await open?.destroy();
     },
   };
+}
+
+/** GW_DATA_DIR, and the folder of the default database (`./data`, GW_DATA_DIR's default). */
+function ownFolders(config: NodeConfig): string[] {
+  const defaultUrl = OPTIONS.databaseUrl.default;
+  const defaultFolder = dirname(defaultUrl.slice('sqlite:'.length));
+  return config.databaseUrl === defaultUrl ? [config.dataDir, defaultFolder] : [config.dataDir];
 }

@@ -35,6 +35,18 @@ export const SERVICE_FACTORIES: Record<string, (runtime: Runtime) => ServiceSche
   analytics: analyticsService,
 };
 
+/** The services with tables: a node that runs one opens GW_DATABASE_URL at start. */
+export const SERVICES_WITH_TABLES: readonly string[] = [
+  'apis',
+  'keys',
+  'certs',
+  'orgs',
+  'oauth',
+  'users',
+  'webhooks',
+  'analytics',
+];
+
 /**
  * The services of each role (docs/cluster.md#what-each-role-runs).
  */

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   );
   writeFileSync(join(apps, 'udg.json'), JSON.stringify(combined.combinedGraphApi(sourcesUrl)));
   const gwPort = await freePort();
-  const gw = spawn(process.execPath, [join(ROOT, 'dist/lib/main.js')], {
+  const gw = spawn(process.execPath, [join(ROOT, 'dist/app/main.js')], {
     cwd: work,
     env: { ...process.env, GW_SERVICES: 'gateway', GW_GATEWAY_PORT: String(gwPort), GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { callAction } from '../../lib/bus/call';
 import { loadConfig } from '../../lib/config/load-config';
-import { startNode as startGwInProcess } from '../../lib/node';
+import { startNode as startGwInProcess } from '../../app/node';
 import { freePort, runBenchmark } from '../support';
 import { children, rssMb, startGw, startNode } from '../proxy/systems';
 

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { loadConfig } from '../../lib/config/load-config';
 import { ownPorts } from '../../lib/net/own-ports';
-import { startNode } from '../../lib/node';
+import { startNode } from '../../app/node';
 
 const UNKNOWN_TOKENS = Number(process.env.BENCH_UNKNOWN_TOKENS ?? 1_000_000);
 const ORIGINS = Number(process.env.BENCH_ORIGINS ?? 10_000);

@@ -131,7 +131,7 @@ export async function startGw(
   const port = await freePort();
   // stdbuf: V8's --trace-gc lines go through C stdio, which holds them back in a pipe's buffer.
   const command = nodeArgs.length > 0 ? ['stdbuf', '-oL', process.execPath] : [process.execPath];
-  const child = spawn(command[0], [...command.slice(1), '--no-node-snapshot', ...nodeArgs, join(dist, 'lib/main.js')], {
+  const child = spawn(command[0], [...command.slice(1), '--no-node-snapshot', ...nodeArgs, join(dist, 'app/main.js')], {
     cwd: dir,
     env: { ...process.env, GW_SERVICES: services, GW_GATEWAY_PORT: String(port), GW_DASHBOARD_PORT: '0', GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', GW_ADMIN_SECRET: 'bench', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -18,7 +18,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { connect as natsConnect } from 'nats';
 import { Pool } from 'undici';
 import { loadConfig } from '../../lib/config/load-config';
-import { startNode } from '../../lib/node';
+import { startNode } from '../../app/node';
 import { KafkaTestBroker } from '../../test/support/kafka-broker';
 import { consumeSse, newDeliveries, record, report, sendAll } from './measure';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Validator from 'fastest-validator';
 import { outboundPolicy } from '../net/outbound-policy';
+import { StartupError } from '../startup-error';
 import { OPTIONS, RENAMED, type OptionKey } from './options';
 
 export interface GwConfig {
@@ -75,12 +76,8 @@ export interface GwConfig {
   analyticsRetention: number;
 }
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+/** A setting that is invalid on its own: one line naming it (a StartupError, without a trace). */
+export class ConfigError extends StartupError {}
 
 type Source = Partial<Record<OptionKey, unknown>>;
 
@@ -103,7 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
   const result = checkConfig(merged);
   if (result !== true) {
-    const problems = (result as Array<{ field: string; message: string }>).map((p) => `${envName(p.field)}: ${p.message}`);
+    const problems = (result as ValidationProblem[]).map((p) => `${envName(p.field)}: ${describeProblem(p)}`);
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   checkOutboundAllow(merged.outboundAllow as string[]);
@@ -161,6 +158,23 @@ function rejectRenamed(env: NodeJS.ProcessEnv): void {
   for (const [old, current] of Object.entries(RENAMED)) {
     if (env[old] !== undefined) throw new ConfigError(`unsupported ${old}, use ${current} instead`);
   }
+}
+
+interface ValidationProblem {
+  type: string;
+  field: string;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/** fastest-validator's enum message puts the allowed values where the given one belongs. */
+function describeProblem(problem: ValidationProblem): string {
+  if (problem.type !== 'enumValue') return problem.message;
+  const allowed = String(problem.expected)
+    .split(',')
+    .map((value) => value.trim());
+  return `'${String(problem.actual)}' is not one of ${allowed.join(', ')}`;
 }
 
 function envName(field: string): string {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GwConfig } from './load-config';
+import { ConfigError, type GwConfig } from './load-config';
 
 export interface ResolvedSecrets {
   secret: string;
@@ -35,14 +35,28 @@ export function resolveSecrets(
   };
   const secrets = { secret: pick('secret'), adminSecret: pick('adminSecret') };
   if (generated.length > 0) {
-    mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 });
+    try {
+      mkdirSync(config.dataDir, { recursive: true });
+      writeFileSync(file, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 });
+    } catch (err) {
+      throw new ConfigError(
+        `GW_DATA_DIR: cannot keep the generated secrets in ${file} (${(err as Error).message}; ` +
+          'make the folder writable by gw, or set GW_SECRET and GW_ADMIN_SECRET)',
+      );
+    }
   }
   return { ...secrets, generated, file };
 }
 
 function readStored(file: string): Partial<Record<'secret' | 'adminSecret', string>> {
   if (!existsSync(file)) return {};
-  const parsed = JSON.parse(readFileSync(file, 'utf8'));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    // Never deleted for the operator: it holds the secrets every client of this gw uses.
+    const reason = (err as Error).message;
+    throw new ConfigError(`GW_DATA_DIR: cannot read the kept secrets in ${file} (${reason}; repair the file)`);
+  }
   return typeof parsed === 'object' && parsed !== null ? parsed : {};
 }

@@ -83,7 +83,7 @@ const ALLOW_ALL = outboundPolicy('allow', []);
 const installed: OutboundPolicy[] = [];
 
 /**
- * The policy of this process: the one its node was started with (lib/node.ts), `allow` before
+ * The policy of this process: the one its node was started with (app/node.ts), `allow` before
  * any. A process normally runs one node; when several run (tests), the latest started decides.
  */
 export function currentOutboundPolicy(): OutboundPolicy {

@@ -87,7 +87,7 @@ export function apiService(runtime: Runtime): ServiceSchema {
       this.connections = trackConnections(server);
     },
     async started() {
-      const port = await listenAsNode(server, config.dashboardPort, config.host);
+      const port = await listenAsNode(server, config.dashboardPort, config.host, 'dashboardPort');
       this.port = port;
       this.logger.info(`dashboard listening on http://${config.host}:${port}`);
       // A backstop for a node that missed broadcasts of changed policy rules.

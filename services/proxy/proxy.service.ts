@@ -27,7 +27,7 @@ import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { StoreSync } from './lib/store-sync';
 import { CertificateCache } from './lib/certificate-cache';
-import { createTlsPort, loadTlsCredentials } from './lib/tls-port';
+import { createTlsPort, loadStoredTlsCredentials, readTlsFiles } from './lib/tls-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
 import { MemoryResponseCache, RedisResponseCache, type ResponseCache } from './pipeline/cache/response-cache';
 import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
@@ -114,6 +114,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       },
     },
     created() {
+      // First: a certificate file gw can not use stops the start before any service has started.
+      const tlsFiles = config.gatewayTlsPort !== undefined ? readTlsFiles(config) : undefined;
       pools = new UpstreamPools({ warn: (message) => this.logger.warn(message) });
       certificates = new CertificateCache((ids, orgId) => callAction(this.broker, 'certs.material', { ids, org_id: orgId }));
       sync = new StoreSync({
@@ -202,6 +204,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       const drainable = [trackConnections(server)];
       if (config.gatewayTlsPort !== undefined) {
         tlsServer = createTlsPort(gateway.handle, gateway.handleUpgrade);
+        if (tlsFiles) tlsServer.setSecureContext(tlsFiles);
         drainable.push(trackConnections(tlsServer));
       }
       this.connections = drainable;
@@ -210,12 +213,15 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       analytics = await createRecorder(config, this.broker, this.logger);
       await this.loadAppFiles();
       gateway.rebuild();
-      this.port = await listenAsNode(server, config.gatewayPort, config.host);
+      this.port = await listenAsNode(server, config.gatewayPort, config.host, 'gatewayPort');
       this.logger.info(`gateway listening on http://${config.host}:${this.port}`);
       if (tlsServer) {
-        if (config.gatewayTlsCertId !== undefined) await this.broker.waitForServices('certs', 30_000);
-        tlsServer.setSecureContext(await loadTlsCredentials(config, async (id) => (await certificates.get([id], undefined)).get(id)));
-        this.tlsPort = await listenAsNode(tlsServer, config.gatewayTlsPort!, config.host);
+        if (config.gatewayTlsCertId !== undefined) {
+          await this.broker.waitForServices('certs', 30_000);
+          const fromStore = async (id: string) => (await certificates.get([id], undefined)).get(id);
+          tlsServer.setSecureContext(await loadStoredTlsCredentials(config.gatewayTlsCertId, fromStore));
+        }
+        this.tlsPort = await listenAsNode(tlsServer, config.gatewayTlsPort!, config.host, 'gatewayTlsPort');
         this.logger.info(`gateway listening on https://${config.host}:${this.tlsPort}`);
       }
       if (storeReachable(this.broker)) void sync.sync();

@@ -27,9 +27,9 @@ function readEnvFile(name: string): Record<string, string> {
   return vars;
 }
 
-/** The container HEALTHCHECK (lib/healthcheck.ts) run with a role's environment. */
+/** The container HEALTHCHECK (app/healthcheck.ts) run with a role's environment. */
 function healthCheck(env: NodeJS.ProcessEnv): Promise<number | null> {
-  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'lib/healthcheck.ts')], { env: { PATH: process.env.PATH, ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'app/healthcheck.ts')], { env: { PATH: process.env.PATH, ...env }, stdio: 'ignore' });
   return exited(child);
 }
 

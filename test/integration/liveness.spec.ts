@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { checkHealth } from '../../lib/healthcheck';
+import { checkHealth } from '../../app/healthcheck';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
 

@@ -57,7 +57,7 @@ function endlessSchema(onStopped: () => void) {
 }
 
 /**
- * What a stopping node does with the connections it holds (lib/main.ts runs `node.stop()` on
+ * What a stopping node does with the connections it holds (app/main.ts runs `node.stop()` on
  * SIGTERM and SIGINT alike; test/integration/graceful-shutdown.spec.ts sends it the signals).
  */
 describe('draining a node', function () {

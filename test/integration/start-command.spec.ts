@@ -15,9 +15,9 @@ interface Started {
   gatewayUrl: string;
 }
 
-/** Runs the program `npm start` runs (lib/main.ts, here through tsx) in `cwd`, until its banner. */
+/** Runs the program `npm start` runs (app/main.ts, here through tsx) in `cwd`, until its banner. */
 function startProgram(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'lib/main.ts')], {
+  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'app/main.ts')], {
     cwd,
     env: { PATH: process.env.PATH, GW_GATEWAY_PORT: '0', GW_DASHBOARD_PORT: '0', GW_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,7 +46,7 @@ function stopProgram(child: ChildProcess): Promise<number | null> {
   });
 }
 
-describe('the start command (lib/main.ts)', function () {
+describe('the start command (app/main.ts)', function () {
   this.timeout(60_000);
   let cwd: string;
   before(() => {

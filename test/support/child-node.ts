@@ -5,7 +5,7 @@
  * Run with `node -r tsx/cjs test/support/child-node.ts` (see startChildNode in child.ts).
  */
 import { loadConfig } from '../../lib/config/load-config';
-import { startNode } from '../../lib/node';
+import { startNode } from '../../app/node';
 
 async function main(): Promise<void> {
   const node = await startNode(loadConfig(process.env));

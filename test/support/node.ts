@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type GwConfig } from '../../lib/config/load-config';
-import { startNode, type RunningNode } from '../../lib/node';
+import { startNode, type RunningNode } from '../../app/node';
 
 export interface TestNode extends RunningNode {
   dashboardUrl: string;

@@ -13,11 +13,11 @@ export interface StartedProgram {
 }
 
 /**
- * Runs the program `npm start` runs (lib/main.ts, through tsx) in `cwd` with exactly `env` (and
+ * Runs the program `npm start` runs (app/main.ts, through tsx) in `cwd` with exactly `env` (and
  * PATH), until its banner lists the URLs of the ports the node opens.
  */
 export function startProgram(cwd: string, env: NodeJS.ProcessEnv): Promise<StartedProgram> {
-  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'lib/main.ts')], {
+  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'app/main.ts')], {
     cwd,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,4 +55,23 @@ export async function killProgram(child: ChildProcess | undefined): Promise<void
   const gone = exited(child);
   child.kill('SIGKILL');
   await gone;
+}
+
+/**
+ * Runs the program `npm start` runs in `cwd` with exactly `env` (and PATH) until it exits (for a
+ * start that fails): its exit code and everything it wrote, stdout and stderr in order.
+ */
+export function runToExit(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'app/main.ts')], {
+    cwd,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolvePromise) => child.once('close', (code) => resolvePromise({ code, output })));
 }

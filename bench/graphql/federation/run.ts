@@ -104,7 +104,7 @@ async function startGw(work: string, urls: ReadonlyArray<readonly [string, strin
     }),
   );
   const port = await freePort();
-  const gw = spawn(process.execPath, [join(ROOT, 'dist/lib/main.js')], {
+  const gw = spawn(process.execPath, [join(ROOT, 'dist/app/main.js')], {
     cwd: work,
     env: { ...process.env, GW_SERVICES: 'gateway', GW_GATEWAY_PORT: String(port), GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench' },
     stdio: ['ignore', 'pipe', 'inherit'],

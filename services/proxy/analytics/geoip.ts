@@ -1,4 +1,5 @@
 import { open, type CountryResponse } from 'maxmind';
+import { ConfigError } from '../../../lib/config/load-config';
 
 /** Looks an IP address up in a GeoIP database: its ISO 3166-1 alpha-2 country, or ''. */
 export type CountryLookup = (ip: string) => string;
@@ -39,7 +40,7 @@ export async function openCountryLookup(path: string): Promise<CountryLookup> {
   try {
     return countryLookup(await open<CountryResponse>(path, { watchForUpdates: false }));
   } catch (err) {
-    throw new Error(`GW_GEOIP_DB: can not read the GeoIP database ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`GW_GEOIP_DB: can not read the GeoIP database ${path}: ${(err as Error).message}`);
   }
 }
 

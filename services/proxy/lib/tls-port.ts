@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { CertificateMaterial } from '../../../contracts/certs/actions';
 import { ConfigError, type GwConfig } from '../../../lib/config/load-config';
@@ -10,7 +11,7 @@ type TlsConfig = Pick<GwConfig, 'gatewayTlsPort' | 'gatewayTlsCertFile' | 'gatew
 /**
  * The HTTPS port beside the HTTP one: the same handler, with client certificates requested but
  * not required (and not checked against a CA), so each API decides (`use_mutual_tls_auth`).
- * Its certificate is set by `loadTlsCredentials` once the node has started.
+ * Its certificate comes from `readTlsFiles`, or from the store once the node has started.
  */
 export function createTlsPort(handle: (req: IncomingMessage, res: ServerResponse) => void, upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): Server {
   const server = createServer({ keepAliveTimeout: 65_000, requestCert: true, rejectUnauthorized: false }, handle);
@@ -18,15 +19,16 @@ export function createTlsPort(handle: (req: IncomingMessage, res: ServerResponse
   return server;
 }
 
-/** The certificate and key of the HTTPS port: from the files, or from the certificate store. */
-export async function loadTlsCredentials(config: TlsConfig, fromStore: (id: string) => Promise<CertificateMaterial | undefined>): Promise<{ cert: string; key: string }> {
+/**
+ * The certificate and key of the HTTPS port named by files (GW_GATEWAY_TLS_CERT_FILE and _KEY_FILE),
+ * or undefined when GW_GATEWAY_TLS_CERT_ID names one of the store. Read when the service is
+ * created, so that a file gw can not use stops the start before any service has started.
+ */
+export function readTlsFiles(config: TlsConfig): { cert: string; key: string } | undefined {
   const { gatewayTlsCertFile: certFile, gatewayTlsKeyFile: keyFile, gatewayTlsCertId: certId } = config;
   if (certId !== undefined) {
     if (certFile !== undefined || keyFile !== undefined) throw new ConfigError('GW_GATEWAY_TLS_CERT_ID and GW_GATEWAY_TLS_CERT_FILE/GW_GATEWAY_TLS_KEY_FILE exclude each other: name the certificate one way');
-    const material = await fromStore(certId);
-    if (!material) throw new ConfigError(`GW_GATEWAY_TLS_CERT_ID: no certificate ${certId} in the certificate store`);
-    if (!material.key_pem) throw new ConfigError(`GW_GATEWAY_TLS_CERT_ID: certificate ${certId} has no private key in the store`);
-    return { cert: material.cert_pem, key: material.key_pem };
+    return undefined;
   }
   if (certFile === undefined || keyFile === undefined) {
     throw new ConfigError('GW_GATEWAY_TLS_PORT needs GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE, or GW_GATEWAY_TLS_CERT_ID');
@@ -38,5 +40,38 @@ export async function loadTlsCredentials(config: TlsConfig, fromStore: (id: stri
       throw new ConfigError(`${name}: cannot read ${file}: ${(err as Error).message}`);
     }
   };
-  return { cert: read('GW_GATEWAY_TLS_CERT_FILE', certFile), key: read('GW_GATEWAY_TLS_KEY_FILE', keyFile) };
+  const credentials = {
+    cert: read('GW_GATEWAY_TLS_CERT_FILE', certFile),
+    key: read('GW_GATEWAY_TLS_KEY_FILE', keyFile),
+  };
+  return usable('GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE', credentials);
+}
+
+/** The certificate and key of the HTTPS port from the certificate store (GW_GATEWAY_TLS_CERT_ID). */
+export async function loadStoredTlsCredentials(
+  certId: string,
+  fromStore: (id: string) => Promise<CertificateMaterial | undefined>,
+): Promise<{ cert: string; key: string }> {
+  const material = await fromStore(certId);
+  if (!material) {
+    throw new ConfigError(`GW_GATEWAY_TLS_CERT_ID: no certificate ${certId} in the certificate store`);
+  }
+  if (!material.key_pem) {
+    throw new ConfigError(`GW_GATEWAY_TLS_CERT_ID: certificate ${certId} has no private key in the store`);
+  }
+  return usable('GW_GATEWAY_TLS_CERT_ID', { cert: material.cert_pem, key: material.key_pem });
+}
+
+/** The credentials, once OpenSSL takes them: else a line naming the settings and what is wrong. */
+function usable(settings: string, credentials: { cert: string; key: string }): { cert: string; key: string } {
+  try {
+    createSecureContext(credentials);
+  } catch (err) {
+    const reason = (err as Error).message;
+    const hint = /key values mismatch/.test(reason)
+      ? 'the private key does not belong to the certificate'
+      : 'each must be PEM: the certificate (and its chain) and its unencrypted private key';
+    throw new ConfigError(`${settings}: not a usable certificate and key (${hint}; OpenSSL: ${reason})`);
+  }
+  return credentials;
 }

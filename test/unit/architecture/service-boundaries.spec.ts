@@ -3,9 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
- * Services import each other only through contracts/ (docs/architecture.md#calls-between-services);
- * services/index.ts, the node's composition root, is the one file that
- * wires them all. contracts/ holds types and validator data, importing nothing but itself.
+ * Services import each other only through contracts/ (docs/architecture.md#calls-between-services); services/index.ts
+ * and app/, the node's composition root, are what wire them all. lib/ holds what every service
+ * shares at run time and depends on no service, nor on the composition root. contracts/ holds
+ * types and validator data, importing nothing but itself.
  */
 const root = resolve(__dirname, '../../..');
 
@@ -40,6 +41,19 @@ export function crossServiceImports(files: Array<{ path: string; source: string 
   return problems;
 }
 
+/** The files of lib/ that import from services/ or app/, as `file -> imported path`. */
+export function libImportsOfServices(files: Array<{ path: string; source: string }>): string[] {
+  const problems: string[] = [];
+  for (const { path, source } of files) {
+    for (const specifier of specifiers(source)) {
+      if (!specifier.startsWith('.')) continue;
+      const imported = relative(root, resolve(dirname(path), specifier)).split(/[\\/]/)[0];
+      if (imported === 'services' || imported === 'app') problems.push(`${relative(root, path)} -> ${specifier}`);
+    }
+  }
+  return problems;
+}
+
 describe('service boundaries', () => {
   const read = (dir: string) => sourceFiles(join(root, dir)).map((path) => ({ path, source: readFileSync(path, 'utf8') }));
 
@@ -50,6 +64,16 @@ describe('service boundaries', () => {
   it('the check sees an import of another service\'s internals', () => {
     const file = { path: join(root, 'services/proxy/pipeline/steps/graphql.ts'), source: "import { pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';\nimport type { Step } from '../compose';" };
     assert.deepEqual(crossServiceImports([file]), ['services/proxy/pipeline/steps/graphql.ts -> ../../../graphql-engine/lib/websocket-hand-off']);
+  });
+
+  it('lib/ imports nothing from services/ or app/ (it depends on no service)', () => {
+    assert.deepEqual(libImportsOfServices(read('lib')), []);
+  });
+
+  it('the check sees lib/ importing the service list', () => {
+    const source = "import { SERVICE_FACTORIES } from '../services';";
+    const file = { path: join(root, 'lib/node.ts'), source };
+    assert.deepEqual(libImportsOfServices([file]), ['lib/node.ts -> ../services']);
   });
 
   it('contracts import only contracts (and node: types)', () => {

@@ -7,7 +7,8 @@ describe("this node's own ports (refused to tenant calls)", () => {
   it('holds a node server’s port while it listens, however it is closed', async () => {
     const drained = createServer();
     const closed = createServer();
-    const [a, b] = [await listenAsNode(drained, 0, '127.0.0.1'), await listenAsNode(closed, 0, '127.0.0.1')];
+    const a = await listenAsNode(drained, 0, '127.0.0.1', 'gatewayPort');
+    const b = await listenAsNode(closed, 0, '127.0.0.1', 'dashboardPort');
     assert.ok(ownPorts().has(a) && ownPorts().has(b));
     await new Promise((resolve) => drained.close(resolve)); // a drain closes the server itself
     await close(closed);

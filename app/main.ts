@@ -1,13 +1,18 @@
-import { ConfigError, loadConfig } from './config/load-config';
+import { loadConfig } from '../lib/config/load-config';
 import { startNode, type RunningNode } from './node';
-import { installProcessGuards, onStopSignals } from './process-guards';
+import { installProcessGuards, onStopSignals } from '../lib/process-guards';
+import { startupFailureLines } from '../lib/startup-error';
 
 /** How long the services may take to stop once the connections are drained. */
 const STOP_GRACE_MS = 10_000;
 
+/** GW_LOG_LEVEL once the configuration is read: a failed start prints its stack at debug only. */
+let logLevel: string | undefined;
+
 /** `npm start`: one gw node, every service by default, on the embedded defaults. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  logLevel = config.logLevel;
   const node = await startNode(config);
   installProcessGuards(node.broker.logger);
   printBanner(node);
@@ -44,7 +49,7 @@ function printBanner(node: RunningNode): void {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-main().catch((err) => {
-  process.stderr.write(`gw failed to start: ${err instanceof ConfigError ? err.message : (err as Error).stack ?? err}\n`);
+main().catch((err: unknown) => {
+  process.stderr.write(`${startupFailureLines(err, logLevel).join('\n')}\n`);
   process.exit(1);
 });

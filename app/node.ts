@@ -1,12 +1,16 @@
-import { ServiceBroker } from 'moleculer';
+import { ServiceBroker, type Service, type ServiceSchema } from 'moleculer';
 import { brokerOptions } from '../moleculer.config';
-import { SERVICE_FACTORIES, resolveServiceNames } from '../services';
-import type { GwConfig } from './config/load-config';
-import { resolveSecrets, type ResolvedSecrets } from './config/secrets';
-import type { Drainable } from './http/drain';
-import { installOutboundPolicy, outboundPolicy } from './net/outbound-policy';
-import { addConfiguredPorts } from './net/own-ports';
-import { createRuntime, type NodeConfig, type Runtime } from './runtime';
+import { SERVICE_FACTORIES, SERVICES_WITH_TABLES, resolveServiceNames } from '../services';
+import { checkTransporter } from '../lib/bus/transporter-check';
+import type { GwConfig } from '../lib/config/load-config';
+import { resolveSecrets, type ResolvedSecrets } from '../lib/config/secrets';
+import type { Drainable } from '../lib/http/drain';
+import { checkPortFree } from '../lib/http/listen';
+import { installOutboundPolicy, outboundPolicy } from '../lib/net/outbound-policy';
+import { addConfiguredPorts } from '../lib/net/own-ports';
+import { checkDatabase } from '../lib/store/database-failure';
+import { createRuntime, type NodeConfig, type Runtime } from '../lib/runtime';
+import { asStartupError } from '../lib/startup-error';
 
 export interface RunningNode {
   broker: ServiceBroker;
@@ -31,19 +35,36 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   const secrets = resolveSecrets(config, { secret: ['proxy', 'keys', 'certs'].some((name) => services.includes(name)), adminSecret: services.includes('api') });
   const nodeConfig: NodeConfig = Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret });
   const runtime = createRuntime(nodeConfig);
+  try {
+    await checkBeforeStart(nodeConfig, services, runtime);
+  } catch (err) {
+    await runtime.close();
+    throw err;
+  }
   // A gateway in another process of this host listens on the configured ports: no tenant call may reach them either.
   const releasePorts = addConfiguredPorts([config.gatewayPort, config.dashboardPort, config.gatewayTlsPort]);
   // Every outbound guard (lib/net/outbound-address.ts) reads the process's policy per connection.
   const releasePolicy = installOutboundPolicy(outboundPolicy(config.outboundPolicy, config.outboundAllow));
-  const broker = new ServiceBroker(brokerOptions(nodeConfig));
-  for (const name of services) broker.createService(SERVICE_FACTORIES[name](runtime));
+  const release = async () => {
+    await runtime.close();
+    releasePorts();
+    releasePolicy();
+  };
+  let broker: ServiceBroker;
+  try {
+    broker = new ServiceBroker(brokerOptions(nodeConfig));
+    for (const name of services) {
+      broker.createService(failingInOneLine(name, SERVICE_FACTORIES[name](runtime)));
+    }
+  } catch (err) {
+    await release();
+    throw err;
+  }
   try {
     await broker.start();
   } catch (err) {
     await broker.stop().catch(() => undefined);
-    await runtime.close();
-    releasePorts();
-    releasePolicy();
+    await release();
     throw err;
   }
   return {
@@ -56,9 +77,43 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
     async stop() {
       await drainServers(broker, nodeConfig.shutdownTimeout * 1000);
       await broker.stop();
-      await runtime.close();
-      releasePorts();
-      releasePolicy();
+      await release();
+    },
+  };
+}
+
+/**
+ * What most often stops a start, checked before any service starts so that its one line is all
+ * the output: the transporter, the ports this node opens, the database if it has tables.
+ */
+async function checkBeforeStart(config: NodeConfig, services: string[], runtime: Runtime): Promise<void> {
+  await checkTransporter(config.transporter);
+  const { host } = config;
+  if (services.includes('proxy')) {
+    await checkPortFree(config.gatewayPort, host, 'gatewayPort');
+    if (config.gatewayTlsPort !== undefined) await checkPortFree(config.gatewayTlsPort, host, 'gatewayTlsPort');
+  }
+  if (services.includes('api')) await checkPortFree(config.dashboardPort, host, 'dashboardPort');
+  if (services.some((name) => SERVICES_WITH_TABLES.includes(name))) {
+    await checkDatabase(() => runtime.database());
+  }
+}
+
+/**
+ * A service whose start fails says why in one line, whatever it threw (the stack is kept for
+ * GW_LOG_LEVEL=debug): Moleculer logs the error of a failed start with its stack.
+ */
+function failingInOneLine(name: string, schema: ServiceSchema): ServiceSchema {
+  const started = schema.started;
+  if (typeof started !== 'function') return schema;
+  return {
+    ...schema,
+    async started(this: Service) {
+      try {
+        await started.call(this);
+      } catch (err) {
+        throw asStartupError(err, `${name} service`);
+      }
     },
   };
 }

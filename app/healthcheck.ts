@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { resolveServiceNames } from '../services';
-import { loadConfig, type GwConfig } from './config/load-config';
+import { loadConfig, type GwConfig } from '../lib/config/load-config';
 
 /**
  * The container health check (deploy/Dockerfile HEALTHCHECK): asks this node's own ports, as
