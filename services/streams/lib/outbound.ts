@@ -91,7 +91,7 @@ const MAX_OUTBOUND_RESPONSE_BYTES = 16 * 1024 * 1024;
 export async function outboundCall(url: string, policy: OutboundPolicy, options: OutboundRequest): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   await checkOutbound(url, policy);
   const response = await request(url, {
-    method: options.method as Dispatcher.HttpMethod,
+    method: options.method,
     headers: options.headers,
     body: options.method === 'GET' || options.method === 'HEAD' ? undefined : options.body,
     headersTimeout: options.timeoutMs,
