@@ -37,9 +37,9 @@ function parseGoDuration(text: string): bigint {
   const m = /^([+-])?((?:[0-9]*\.?[0-9]+(?:ns|us|µs|μs|ms|s|m|h))+|0)$/.exec(text);
   if (!m) fail(`time: invalid duration ${JSON.stringify(text)}`);
   let total = 0;
-  for (const part of m[2].matchAll(/([0-9]*\.?[0-9]+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * DURATION_UNITS[part[2]];
+  for (const part of m![2].matchAll(/([0-9]*\.?[0-9]+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * DURATION_UNITS[part[2]];
   const ns = BigInt(Math.round(total));
-  return m[1] === '-' ? -ns : ns;
+  return m![1] === '-' ? -ns : ns;
 }
 
 /** Timestamps: Go layouts (ts_parse, ts_format), strftime (ts_strptime, ts_strftime), Unix times, durations. */
