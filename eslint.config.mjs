@@ -46,7 +46,10 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
       // Re-rejecting a caught or a library's callback error passes it on unchanged.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
       // The Bloblang parser and the Go-template engine unwind with light control-flow objects, not Errors.
       '@typescript-eslint/only-throw-error': [
         'error',
