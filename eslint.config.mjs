@@ -3,17 +3,18 @@
 // the plain recommended rules for the CommonJS benchmark scripts, React's hook rules for ui/.
 // Layout is Prettier's job (eslint-config-prettier turns the stylistic rules off).
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ['dist/', 'data/', 'apps/', 'test-output/', 'templates/playground/*.js'],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       parserOptions: {
@@ -34,7 +35,7 @@ export default tseslint.config(
       // removing it would turn their throws into synchronous ones.
       '@typescript-eslint/require-await': 'off',
       // Callbacks are declared with method shorthand in types and destructured (props, route contexts);
-      // none of them use `this`, which is all this rule can not tell.
+      // none of them use `this`, and the rule can not see that.
       '@typescript-eslint/unbound-method': 'off',
       // `String(value)` on a JSON value of unknown shape is the intended, defensive conversion.
       '@typescript-eslint/no-base-to-string': 'off',
