@@ -17,9 +17,7 @@ const ROOT = resolve(__dirname, '../..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const children: ChildProcess[] = [];
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { SDL, QUERY } = require('./schema.js') as { SDL: string; QUERY: string };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const combined = require('./combined-graph.js') as { GRAPH_QUERY: string; combinedGraphApi(sourcesUrl: string): object };
 
 /** Starts a benchmark child (a .js file of this folder) and waits until it listens. */
@@ -54,7 +52,7 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(gw);
-  await new Promise<void>((resolvePromise) => gw.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()));
+  await new Promise<void>((resolvePromise) => gw.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()));
 
   const proxyOnly = await compare(work, 'proxy-only', QUERY, [
     { name: 'upstream, direct', url: `http://127.0.0.1:${upstreamPort}/graphql`, pid: upstreamPid },
@@ -103,13 +101,13 @@ function table(shareOf: string, rows: Measured[]): string {
   return [
     `| system | req/s (median of ${ROUNDS}) | ${shareOf} | CPU µs per request (median) | CPU share |`,
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / rows[0]!.rps) * 100).toFixed(0)}% | ${r.cpuUs.toFixed(0)} | ${((r.cpuUs / rows[0]!.cpuUs) * 100).toFixed(0)}% |`),
+    ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / rows[0].rps) * 100).toFixed(0)}% | ${r.cpuUs.toFixed(0)} | ${((r.cpuUs / rows[0].cpuUs) * 100).toFixed(0)}% |`),
   ].join('\n');
 }
 
 /** User plus system CPU time a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

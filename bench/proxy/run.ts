@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     const cpu = m.cpuMicrosPerRequest.length > 0 ? median(m.cpuMicrosPerRequest).toFixed(0) : '–';
     lines.push(`| ${row.id} | ${row.name} | ${spread(m.rps, 0)} | ${median(m.p99Ms).toFixed(2)} | ${cpu} | ${ratio(rps, peak('bare'))} | ${ratio(rps, peak('fast-gateway'))} |`);
   }
-  lines.push('', ...addedP99(rows, peak, upstreamPort, work), '', ...apiCountLines(measured, nodes), ...nodeLines(nodes));
+  lines.push('', ...addedP99(rows, peak, upstreamPort, work), '', ...apiCountLines(measured), ...nodeLines(nodes));
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -121,7 +121,7 @@ function warmBurst(row: Row): void {
   wrk(row, 1);
 }
 
-function apiCountLines(measured: Map<string, Measured>, nodes: GwNode[]): string[] {
+function apiCountLines(measured: Map<string, Measured>): string[] {
   const counts = [
     ['10', 'keyless', 'gw-10'],
     ['1,000', 'keyless-1000', 'gw-1000'],

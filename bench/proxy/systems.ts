@@ -26,7 +26,7 @@ export function wrk(system: System, seconds: number): WrkResult {
 /** wrk without blocking this process, so that it can read what the measured process prints meanwhile. */
 export function wrkAsync(system: System, seconds: number): Promise<WrkResult> {
   return new Promise((resolvePromise, reject) => {
-    execFile('wrk', wrkArgs(system, seconds), { encoding: 'utf8' }, (err, out) => {
+    execFile('wrk', wrkArgs(system, seconds), { encoding: 'utf8' }, (err: Error | null, out) => {
       if (err) reject(err);
       else {
         try {
@@ -139,7 +139,7 @@ export async function startGw(
   children.push(child);
   await new Promise<void>((resolvePromise, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Gateway:')) resolvePromise();
     });

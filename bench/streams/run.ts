@@ -103,7 +103,10 @@ async function natsToSse(node: Node, gateway: string): Promise<void> {
     let sinceFlush = 0;
     const sent = await sendAll(MESSAGES, 1, async (_seq, body) => {
       nc.publish(subject, body);
-      if (++sinceFlush >= 100) (sinceFlush = 0), await nc.flush();
+      if (++sinceFlush >= 100) {
+        sinceFlush = 0;
+        await nc.flush();
+      }
       return true;
     });
     await nc.flush();

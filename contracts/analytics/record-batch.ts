@@ -277,7 +277,7 @@ export function batchProblem(batch: unknown): string | undefined {
         const max = MAX_TEXT[column];
         if (max !== undefined && strings[value].length > max) return `record ${start / RECORD_WIDTH}: column ${column} is longer than ${max}`;
       } else if (value < 0 && column !== COLUMN.request_time) return `record ${start / RECORD_WIDTH}: column ${column} is negative`;
-      else if (column === COLUMN.request_time && since! + value < 0) return `record ${start / RECORD_WIDTH}: request_time is before 1970`;
+      else if (column === COLUMN.request_time && since + value < 0) return `record ${start / RECORD_WIDTH}: request_time is before 1970`;
     }
     for (const [column, name] of FLAG_COLUMNS) {
       const flag = values[start + column];

@@ -24,5 +24,5 @@ export function hotCaller(call: Call, handOffs: HandOffs): HotCall {
     const limiter = handOffs.get('limiter');
     return limiter ? limiter.check(params as ActionParams<'limiter.check'>) : call('limiter.check', params as ActionParams<'limiter.check'>);
   };
-  return hot as HotCall;
+  return hot;
 }

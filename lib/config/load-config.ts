@@ -151,7 +151,7 @@ function readConfigFile(path: string): Source {
   for (const key of Object.keys(parsed)) {
     if (!(key in OPTIONS)) throw new ConfigError(`GW_CONFIG: unknown option '${key}' in ${path}; known options: ${Object.keys(OPTIONS).join(', ')}`);
   }
-  return parsed as Source;
+  return parsed;
 }
 
 function rejectRenamed(env: NodeJS.ProcessEnv): void {

@@ -36,7 +36,7 @@ export function isTrue(value: unknown): boolean {
   if (typeof value === 'bigint') return value !== 0n;
   if (typeof value === 'number') return value !== 0;
   if (Array.isArray(value)) return value.length > 0;
-  return Object.keys(value as object).length > 0;
+  return Object.keys(value).length > 0;
 }
 
 /** strconv.FormatFloat(f, 'g', -1, 64), as fmt's `%v` prints a float64. */

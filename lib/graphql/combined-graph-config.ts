@@ -87,7 +87,7 @@ export function readCombinedGraph(graphql: Record<string, unknown>): { config: C
   } catch (err) {
     return { problems: [`graphql.schema: ${(err as Error).message}`] };
   }
-  const engine = (isRecord(graphql.engine) ? graphql.engine : {}) as Record<string, unknown>;
+  const engine = (isRecord(graphql.engine) ? graphql.engine : {});
   const problems: string[] = [];
   const rawSources = Array.isArray(engine.data_sources) ? engine.data_sources : [];
   if (engine.data_sources !== undefined && !Array.isArray(engine.data_sources)) problems.push('graphql.engine.data_sources must be an array');

@@ -78,7 +78,7 @@ function visitSet(walk: Walk, set: SelectionSetNode, type: GraphQLCompositeType,
 
 function namedComposite(type: unknown): GraphQLCompositeType | undefined {
   let current = type as { ofType?: unknown };
-  while (current && 'ofType' in current && current.ofType) current = current.ofType as { ofType?: unknown };
+  while (current && 'ofType' in current && current.ofType) current = current.ofType;
   return isCompositeType(current) ? current : undefined;
 }
 

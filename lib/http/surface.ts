@@ -104,7 +104,7 @@ function admission<Caller>(route: Route<Caller>, req: Request): Admission<Caller
     parsed ??= { value: parseOrText(typeof req.body === 'string' ? req.body : '') };
     return parsed.value;
   };
-  return { route, method: req.method, path: req.originalUrl.split('?')[0], query: req.query as Record<string, unknown>, body };
+  return { route, method: req.method, path: req.originalUrl.split('?')[0], query: req.query, body };
 }
 
 function parseOrText(text: string): unknown {
@@ -136,7 +136,7 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
         const reply = await route.handle({
           caller,
           params: req.params as Record<string, string>,
-          query: req.query as Record<string, unknown>,
+          query: req.query,
           headers: req.headers,
           body: <T extends object>() => jsonObjectBody(req.body) as T,
           fields: () => formFields(req.body, req.headers['content-type']),

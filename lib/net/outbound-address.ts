@@ -66,15 +66,15 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * refuses it when any of its addresses is forbidden, so the address checked is the address
  * connected to (no second resolution a rebinding DNS server could answer differently).
  */
-export function guardedLookup(resolve: Resolver = dnsLookup as unknown as Resolver, policy?: OutboundPolicy) {
+export function guardedLookup(resolve: Resolver = dnsLookup, policy?: OutboundPolicy) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    resolve(hostname, { ...options, all: true } as LookupAllOptions, (err, addresses) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       // the policy is read per lookup: a node installs its own when it starts
       const applied = policy ?? currentOutboundPolicy();
       for (const entry of addresses) {
         const refusal = refusedAddressError(hostname, entry.address, applied);
-        if (refusal) return callback(refusal as NodeJS.ErrnoException, []);
+        if (refusal) return callback(refusal, []);
       }
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);

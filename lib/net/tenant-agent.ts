@@ -24,7 +24,7 @@ export interface TenantConnectOptions {
  * rests on a separate resolution, which a rebinding DNS server could answer differently.
  */
 export function tenantConnector(options: TenantConnectOptions = {}): buildConnector.connector {
-  const connect = buildConnector({ ...options.tls, lookup: (options.lookup ?? guardedLookup()) as never, ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}) });
+  const connect = buildConnector({ ...options.tls, lookup: (options.lookup ?? guardedLookup()), ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}) });
   const refused = options.ownPorts ?? ownPorts;
   return (opts, callback) => {
     // an IP literal never goes through `lookup`: a refused one gets no connection at all
@@ -33,7 +33,7 @@ export function tenantConnector(options: TenantConnectOptions = {}): buildConnec
     if (early) return callback(early, null);
     return connect(opts, (err, socket) => {
       if (err || !socket) return callback(err ?? new Error(`${opts.hostname}: no connection`), null);
-      const refusal = connectedRefusal(socket as Socket, opts.hostname, refused());
+      const refusal = connectedRefusal(socket, opts.hostname, refused());
       if (!refusal) return callback(null, socket);
       socket.destroy();
       callback(refusal, null);
@@ -72,7 +72,7 @@ export function tenantLookup(port: number, ports: () => ReadonlySet<number> = ow
     base(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const list = addresses as Array<{ address: string; family: number }>;
-      if (list.some((entry) => isOwnEndpoint(entry.address, port, ports()))) return callback(new OwnPortRefused(hostname, port) as NodeJS.ErrnoException, []);
+      if (list.some((entry) => isOwnEndpoint(entry.address, port, ports()))) return callback(new OwnPortRefused(hostname, port), []);
       if (options.all) return callback(null, list);
       callback(null, list[0].address, list[0].family);
     });

@@ -13,7 +13,7 @@ const str = (v: Value): v is string => typeof v === 'string';
 const num = (v: Value): v is number => typeof v === 'number';
 
 function strings(fn: (...s: string[]) => Value | undefined, arity: number): Builtin {
-  return { arity, fn: (args) => (args.every(str) ? fn(...(args as string[])) : undefined) };
+  return { arity, fn: (args) => (args.every(str) ? fn(...(args)) : undefined) };
 }
 
 function count(v: Value): number | undefined {
@@ -33,7 +33,7 @@ function members(v: Value): Value[] | undefined {
 function aggregate(v: Value, reduce: (numbers: number[]) => number | undefined): Value | undefined {
   const list = members(v);
   if (!list || !list.every(num)) return undefined;
-  return reduce(list as number[]);
+  return reduce(list);
 }
 
 /** `%s`, `%v` and `%d` (and `%%`), as the reference formats them; extra arguments are ignored. */

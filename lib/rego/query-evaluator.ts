@@ -2,7 +2,7 @@ import type { Expr, Literal } from './ast';
 import { BUILTINS } from './builtins';
 import type { EvalBudget } from './budget';
 import { entries, index, membership, operate } from './collections';
-import { bind, declare, Env, UNBOUND, varsOf } from './env';
+import { bind, declare, type Env, UNBOUND, varsOf } from './env';
 import { RegoEvalError } from './errors';
 import { equal, isObject, RegoSet, type Value } from './values';
 

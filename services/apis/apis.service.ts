@@ -95,7 +95,7 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
       catalogue = new ApiCatalogue(
         store,
         runtime.config.pageSize,
-        (event) => this.broker.broadcast(APIS_CHANGED, event),
+        (event) => void this.broker.broadcast(APIS_CHANGED, event),
         Date.now,
         (apiId) => callAction(this.broker, 'keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
         async (definition, hookReferences) => {

@@ -26,7 +26,7 @@ export function streamsService(runtime: Runtime): ServiceSchema {
           // Every gateway node runs the streams: ask the others for theirs and sum them.
           const others = gatewayNodes(this.broker).filter((id) => id !== this.broker.nodeID);
           const answers = await Promise.all(
-            others.map((nodeID) => (ctx.call('streams.stats', { api_id: ctx.params.api_id, local: true }, { nodeID }) as Promise<StreamsApiStats>).catch(() => undefined)),
+            others.map((nodeID) => ctx.call<StreamsApiStats, StreamsStatsParams>('streams.stats', { api_id: ctx.params.api_id, local: true }, { nodeID }).catch(() => undefined)),
           );
           return sumStats([own, ...answers.filter((a): a is StreamsApiStats => a !== undefined)]);
         },

@@ -85,9 +85,9 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
               (record): ApiHooks => ({ orgId: record.api_definition.org_id, references: record.hook_references ?? [] }),
               (err: unknown): ApiHooks | Promise<never> => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? { orgId: '', references: [] } : Promise.reject(err)),
             );
-            references.set(apiId, refs!);
+            references.set(apiId, refs);
           }
-          return refs!;
+          return refs;
         },
         storedHook: (id, orgId) => store.find(id, orgId),
         templatesFolder: webhookTemplatesFolder(runtime.config.templatePath),

@@ -51,7 +51,7 @@ describe('GraphQL playgrounds in a browser (headless chromium)', () => {
     const schema = buildSchema(SDL);
     upstream = createServer((req, res) => {
       let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', async () => {
         const { query } = JSON.parse(body) as { query: string };
         upstreamQueries.push(query);

@@ -65,7 +65,7 @@ async function startUpstream(): Promise<{ child: ChildProcess; port: number }> {
   });
   const port = await new Promise<number>((resolve, reject) => {
     let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen);
       if (match) resolve(Number(match[1]));

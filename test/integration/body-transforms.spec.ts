@@ -15,7 +15,7 @@ describe('body transforms', () => {
   before(async () => {
     const templates = mkdtempSync(join(tmpdir(), 'gw-templates-'));
     symlinkSync('/etc/hostname', join(templates, 'outside-link'));
-    writeFileSync(join(templates, 'order.tmpl'), '{"id": "{{index .order \"-id\"}}", "items": [{{range $i, $item := .order.item}}{{if $i}},{{end}}"{{$item}}"{{end}}]}');
+    writeFileSync(join(templates, 'order.tmpl'), '{"id": "{{index .order "-id"}}", "items": [{{range $i, $item := .order.item}}{{if $i}},{{end}}"{{$item}}"{{end}}]}');
     gw = await startGatewayFixture({ templatePath: templates });
     gw.upstream.respondWith((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

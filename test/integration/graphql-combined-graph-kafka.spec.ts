@@ -52,7 +52,10 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
           next: (value) => {
             seen.push(value);
             if (seen.length === 1) onStarted?.();
-            if (seen.length === count) (stop(), resolve(seen));
+            if (seen.length === count) {
+              stop();
+              resolve(seen);
+            }
           },
           error: reject,
           complete: () => resolve(seen),
@@ -103,7 +106,7 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
     await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/shop-events`, { method: 'POST', body: { query: '{ __typename }' } })).status, 200), 5000);
   });
   after(async () => {
-    await Promise.all(clients.map((c) => c.dispose()));
+    for (const client of clients) await client.dispose();
     await producer?.disconnect();
     if (node) {
       await node.stop();

@@ -61,7 +61,7 @@ describe('GraphQL proxy-only APIs', () => {
     };
     upstream = createServer((req, res) => {
       let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', async () => {
         seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
         if (req.url === '/graphql-protected' && req.headers['x-introspection-secret'] !== 'letmein') {

@@ -76,7 +76,7 @@ describe('GraphQL subscriptions over WebSocket', function () {
     upstream = createServer((req, res) => {
       if (req.url?.startsWith('/sse')) return void sse(req, res);
       let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', async () => {
         const { query, variables } = JSON.parse(body || '{}');
         res.writeHead(200, { 'content-type': 'application/json' });

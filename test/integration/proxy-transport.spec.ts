@@ -149,7 +149,7 @@ describe('proxy: transport', function () {
       const informational: number[] = [];
       const req = request(`${gw.node.gatewayUrl}/t/upload`, { method: 'POST', headers: { expect: '100-continue', 'content-length': '5' } }, (res) => {
         let body = '';
-        res.on('data', (c: Buffer) => (body += c));
+        res.on('data', (c: Buffer) => (body += c.toString()));
         res.on('end', () => resolve({ informational, body }));
       });
       req.on('continue', () => {

@@ -32,7 +32,7 @@ describe('single sign-on and webhooks', function () {
     upstream = await startUpstream();
     receiver = createServer((req, res) => {
       let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
         if (failNext > 0) {

@@ -32,8 +32,8 @@ function startProgram(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Started
         resolvePromise({ child, banner: output, dashboardUrl: dashboard[1], gatewayUrl: gateway[1] });
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
 }

@@ -22,7 +22,7 @@ export async function startChildNode(env: Record<string, string>): Promise<Child
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const kill = async () => {
@@ -37,7 +37,7 @@ export async function startChildNode(env: Record<string, string>): Promise<Child
   try {
     const ports = await new Promise<{ gatewayPort: number | null }>((resolve, reject) => {
       let stdout = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
         const line = stdout.split('\n').find((l) => l.startsWith('{'));
         if (line) resolve(JSON.parse(line) as { gatewayPort: number | null });

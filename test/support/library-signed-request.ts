@@ -2,7 +2,6 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { jsonOrUndefined, readText, type HttpResult } from './http';
 
 // The client library an integrator would use; it has no type declarations of its own.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const httpSignature = require('http-signature') as {
   sign(request: ClientRequest, options: { keyId: string; key: string; algorithm: string; headers: string[] }): boolean;
 };

@@ -24,7 +24,7 @@ export function startProgram(cwd: string, env: NodeJS.ProcessEnv): Promise<Start
   });
   let output = '';
   return new Promise((resolvePromise, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const end = output.indexOf('\n\n', output.indexOf('gw is running'));
       if (!output.includes('gw is running') || end < 0) return;
@@ -37,7 +37,7 @@ export function startProgram(cwd: string, env: NodeJS.ProcessEnv): Promise<Start
         output: () => output,
       });
     });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
 }

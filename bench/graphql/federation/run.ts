@@ -17,7 +17,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const NAMES = ['accounts', 'inventory', 'products', 'reviews'] as const;
 const children: ChildProcess[] = [];
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { SDL, QUERY } = require('./schema.js') as { SDL: Record<(typeof NAMES)[number], string>; QUERY: string };
 
 async function main(): Promise<void> {
@@ -110,7 +109,7 @@ async function startGw(work: string, urls: ReadonlyArray<readonly [string, strin
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(gw);
-  await new Promise<void>((resolvePromise) => gw.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()));
+  await new Promise<void>((resolvePromise) => gw.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()));
   return port;
 }
 

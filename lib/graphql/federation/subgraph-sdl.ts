@@ -223,7 +223,7 @@ function readField(node: FieldDefinitionNode | InputValueDefinitionNode): Subgra
     external: directive('external') !== undefined,
     requires: requires ? (fieldsArgument(requires) ?? '') : undefined,
     provides: provides ? (fieldsArgument(provides) ?? '') : undefined,
-    node: { ...node, directives: clientDirectives(node.directives) } as FieldDefinitionNode | InputValueDefinitionNode,
+    node: { ...node, directives: clientDirectives(node.directives) },
   };
 }
 

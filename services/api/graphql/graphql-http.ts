@@ -1,11 +1,11 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
-import { GraphQLError, execute, getOperationAST, parse, validate, Kind, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
+import { type GraphQLError, execute, getOperationAST, parse, validate, Kind, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import type { ServiceBroker } from 'moleculer';
 import { callerOf } from '../../../lib/bus/call';
 import { checkOperationLimits, type OperationLimits } from '../../../lib/graphql/operation-limits';
 import { Playground } from '../../../lib/graphql/playground';
 import { jsonObjectBody } from '../../../lib/http/json-body';
-import { HttpProblem, toProblem } from '../../../lib/http/problem';
+import { type HttpProblem, toProblem } from '../../../lib/http/problem';
 import type { Caller } from '../../../contracts/users/actions';
 import type { Surface } from '../../../lib/http/surface';
 import { codeOf, type GraphqlContext } from './guard';

@@ -52,7 +52,7 @@ export const dashboardStreamsRoutes: Array<Route<Caller>> = [
       const document = await call('apis.getOas', { id: params.id, org_scope: caller.org_id, streams: true });
       const apiId = String((document['x-gw-api-gateway'] as { info?: { id?: unknown } } | undefined)?.info?.id ?? params.id);
       // No gateway node running streams (they are all down): nothing runs, nothing to count.
-      const stats = await call('streams.stats', { api_id: apiId }).catch((err: { type?: string }) => (err?.type === 'SERVICE_NOT_FOUND' ? { streams: {}, nodes: [] } : Promise.reject(err)));
+      const stats = await call('streams.stats', { api_id: apiId }).catch((err: Error & { type?: string }) => (err?.type === 'SERVICE_NOT_FOUND' ? { streams: {}, nodes: [] } : Promise.reject(err)));
       return { body: stats };
     },
   },

@@ -16,7 +16,7 @@ import { newPublicId, newRecordId } from '../../../lib/ids';
 import { pageCount, pageWindow } from '../../../lib/pagination';
 import { isUniqueViolation } from '../../../lib/store/database';
 import { ApisErrors } from '../errors';
-import { ApiStore, type StoredApi } from './api-store';
+import { type ApiStore, type StoredApi } from './api-store';
 import { assertFitsColumns } from './column-limits';
 import { buildDefinition, isReservedListenPath } from './definition-rules';
 import { listenPathProblem } from './listen-path-rules';

@@ -80,7 +80,7 @@ export class ApiStore {
   /** By internal id or by public api_id. */
   async findByAnyId(id: string, orgScope?: string, trx: Knex = this.db): Promise<StoredApi | undefined> {
     const row = await trx<ApiRow>('apis')
-      .where((q) => q.where('id', id).orWhere('api_id', id))
+      .where((q) => void q.where('id', id).orWhere('api_id', id))
       .modify(inOrg(orgScope))
       .first();
     return row ? fromRow(row) : undefined;
@@ -89,7 +89,7 @@ export class ApiStore {
   /** The APIs of one organisation whose internal id, api_id or name is `ref` (names are not unique). */
   async findInOrg(ref: string, orgId: string, trx: Knex = this.db): Promise<ApiDefinition[]> {
     const rows = await trx<ApiRow>('apis')
-      .where((q) => q.where('id', ref).orWhere('api_id', ref).orWhere('name', ref))
+      .where((q) => void q.where('id', ref).orWhere('api_id', ref).orWhere('name', ref))
       .andWhere('org_id', orgId);
     return rows.map((row) => fromRow(row).definition);
   }
@@ -119,7 +119,7 @@ export class ApiStore {
     const below = `${escapeLike(listenPath === '/' ? '' : listenPath)}/%`;
     const query = trx<ApiRow>('apis')
       .select('org_id', 'listen_path', 'domain')
-      .where((q) => q.whereIn('listen_path', enclosingPaths(listenPath)).orWhereRaw('listen_path like ? escape ?', [below, '\\']))
+      .where((q) => void q.whereIn('listen_path', enclosingPaths(listenPath)).orWhereRaw('listen_path like ? escape ?', [below, '\\']))
       .modify((q) => {
         if (exceptId !== undefined) q.whereNot('id', exceptId);
       });

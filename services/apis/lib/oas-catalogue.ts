@@ -53,7 +53,7 @@ export class OasCatalogue {
     const overrides = given && Object.keys(given).length > 0 ? given : undefined;
     const text = sent[GATEWAY_EXTENSION] !== undefined && !overrides
       ? params.document_text
-      : JSON.stringify(patchDocument(stored as Record<string, unknown>, sent, overrides));
+      : JSON.stringify(patchDocument(stored, sent, overrides));
     const { id, org_scope } = params;
     return this.update({ id, org_scope, document_text: text, keep_api_id: true });
   }
@@ -63,7 +63,7 @@ export class OasCatalogue {
    * that is unknown there is refused with its pointer rather than stored and never served.
    */
   private async assertChildVersionsExist(classic: ClassicInput, orgScope: string | undefined): Promise<void> {
-    const versions = ((classic as { definition?: { versions?: Record<string, string> } }).definition?.versions ?? {}) as Record<string, string>;
+    const versions = ((classic as { definition?: { versions?: Record<string, string> } }).definition?.versions ?? {});
     const org = orgScope ?? (classic as { org_id?: string }).org_id;
     const problems: string[] = [];
     let i = 0;

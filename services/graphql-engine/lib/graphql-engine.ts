@@ -63,7 +63,7 @@ function compileForwardedApi(definition: ApiDefinition, options: GraphqlEngineOp
 function compileCombinedGraph(definition: ApiDefinition, options: GraphqlEngineOptions, fetcher: DataSourceFetcher): GraphqlApi {
   const read = readCombinedGraph(definition.graphql as Record<string, unknown>);
   if ('problems' in read) throw new Error(`its combined graph can not be built: ${read.problems.join('; ')}`);
-  const graph = new CombinedGraph(read.config, definition.name, fetcher);
+  const graph = new CombinedGraph(read.config, fetcher);
   const gate = new GraphqlGate(definition, graph.schema, true);
   const playground = playgroundOf(definition, options.playgroundFolder);
   return {

@@ -173,8 +173,8 @@ function describe(err: unknown): string {
   // fetch (SSE) fails with "fetch failed" and the reason as its cause
   if (err instanceof Error) return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message;
   if (Array.isArray(err)) return err.map((e) => (e as { message?: string }).message ?? String(e)).join('; ');
-  if (err && typeof err === 'object' && 'reason' in err) return String((err as { reason: unknown }).reason || (err as { code?: unknown }).code);
+  if (err && typeof err === 'object' && 'reason' in err) return String((err).reason || (err as { code?: unknown }).code);
   // a WebSocket ErrorEvent (graphql-ws hands the socket's over): the error it carries
-  if (err && typeof err === 'object' && 'error' in err && (err as { error: unknown }).error instanceof Error) return (err as { error: Error }).error.message;
+  if (err && typeof err === 'object' && 'error' in err && (err).error instanceof Error) return (err as { error: Error }).error.message;
   return String(err);
 }

@@ -77,7 +77,7 @@ function mergeUrls(a: AllowedUrl[], b: AllowedUrl[]): AllowedUrl[] {
 function higherLimit(a: AccessLimit | null | undefined, b: AccessLimit | null | undefined): AccessLimit | null | undefined {
   if (!a || !(a.rate && a.per)) return b ?? a;
   if (!b || !(b.rate && b.per)) return a;
-  return b.rate! / b.per! > a.rate! / a.per! ? b : a;
+  return b.rate / b.per > a.rate / a.per ? b : a;
 }
 
 function withScopes(session: Session): Session {

@@ -30,7 +30,7 @@ export async function createRecorder(config: NodeConfig, broker: ServiceBroker, 
         return Promise.reject(new Error('no node of the cluster runs the analytics service'));
       }
       const params: ActionParams<'analytics.ingest'> = { batch };
-      return broker.call('analytics.ingest', params, { timeout: SEND_TIMEOUT_MS, retries: 0 }) as Promise<ActionResult<'analytics.ingest'>>;
+      return broker.call<ActionResult<'analytics.ingest'>, ActionParams<'analytics.ingest'>>('analytics.ingest', params, { timeout: SEND_TIMEOUT_MS, retries: 0 });
     },
     logger,
     flushIntervalMs: config.analyticsFlushInterval * 1000,

@@ -62,7 +62,7 @@ function compileVersion(version: Record<string, unknown>): VersionTracking {
   const ignoreCase = version.ignore_endpoint_case === true;
   const list = (...names: string[]) =>
     names
-      .flatMap((name) => (Array.isArray(extended?.[name]) ? (extended![name] as unknown[]) : []))
+      .flatMap((name) => (Array.isArray(extended?.[name]) ? (extended[name] as unknown[]) : []))
       .filter((entry): entry is { path?: unknown; method?: unknown } => typeof entry === 'object' && entry !== null)
       .filter((entry) => (entry as { disabled?: unknown }).disabled !== true)
       .map((entry) => ({

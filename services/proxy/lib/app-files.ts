@@ -60,5 +60,5 @@ function definitionFromFile(raw: unknown): ApiDefinition {
     org_id: definition.org_id ?? '',
     active: definition.active ?? true,
     proxy,
-  } as ApiDefinition;
+  };
 }

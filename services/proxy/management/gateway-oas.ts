@@ -83,7 +83,7 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
  * authentication as Go's strconv.ParseBool reads them (anything else ignored).
  */
 function patchOverrides(query: Record<string, unknown>): OasPatchOverrides | undefined {
-  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name]).trim() : '');
   const flag = (name: string) => {
     const value = text(name);
     if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;

@@ -22,7 +22,8 @@ export function forwardedRequestHeaders(req: IncomingMessage, preserveHost: bool
   }
   const clientAddress = req.socket.remoteAddress ?? '';
   const forwardedFor = source['x-forwarded-for'];
-  headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${clientAddress}` : clientAddress;
+  const earlier = Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor;
+  headers['x-forwarded-for'] = earlier ? `${earlier}, ${clientAddress}` : clientAddress;
   if (source['x-forwarded-proto'] === undefined) headers['x-forwarded-proto'] = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   if (source['x-forwarded-host'] === undefined && source.host !== undefined) headers['x-forwarded-host'] = source.host;
   return headers;

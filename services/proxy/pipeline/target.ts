@@ -14,7 +14,7 @@ export function parseTarget(targetUrl: string): ParsedTarget {
   const url = new URL(targetUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`target_url '${targetUrl}' must be http:// or https://`);
   const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-  return { origin: url.origin, protocol: url.protocol as ParsedTarget['protocol'], hostname: url.hostname.replace(/^\[|\]$/g, ''), port, basePath: url.pathname.replace(/\/+$/, ''), fullPath: url.pathname };
+  return { origin: url.origin, protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port, basePath: url.pathname.replace(/\/+$/, ''), fullPath: url.pathname };
 }
 
 /**

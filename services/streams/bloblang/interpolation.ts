@@ -33,7 +33,10 @@ export function parseInterpolation(text: string): Interpolation | MappingSyntaxE
         c.pos++;
         continue;
       }
-      if (literal) parts.push(literal), (literal = '');
+      if (literal) {
+        parts.push(literal);
+        literal = '';
+      }
       c.pos += 3;
       c.gap();
       parts.push(parseQuery(c, { named: new Set() }));

@@ -14,7 +14,7 @@ function dotPath(path: string): string[] {
 
 /** a copy of `v` with `value` at `path` (objects created on the way; deleted() removes) */
 function setAt(v: Value, path: string[], value: Result): Value {
-  if (path.length === 0) return value === DELETE || value === NOTHING ? null : (value as Value);
+  if (path.length === 0) return value === DELETE || value === NOTHING ? null : (value);
   const [head, ...rest] = path;
   if (Array.isArray(v) && /^[0-9]+$/.test(head) && Number(head) < v.length) {
     const out = [...v];
@@ -109,7 +109,7 @@ export const EXTRA_METHODS: Record<string, MethodSpec> = {
   }),
   re_find_all_object: textMethod([param('pattern', 'string')], (s, args, ctx) => {
     const re = pattern(args.string('pattern', ctx));
-    const names = Object.entries(re.namedGroups() as Record<string, number>);
+    const names = Object.entries(re.namedGroups());
     const m = matcherOf(re, s);
     const out: Value[] = [];
     while (m.find()) {

@@ -115,7 +115,7 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
       if (!program) fail(`map ${name} was not found`);
       const root: { value: Result } = { value: NOTHING };
       try {
-        program!.run(ctx.withRoot(root, typeof v === 'symbol' ? null : v));
+        program.run(ctx.withRoot(root, typeof v === 'symbol' ? null : v));
       } catch (err) {
         throw errFrom(err, target.annotation);
       }

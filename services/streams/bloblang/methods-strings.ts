@@ -92,7 +92,7 @@ function expandReplacement(template: string, groups: Array<string | undefined>, 
 
 function replaceAllMatches(input: string, source: string, replacement: string): string {
   const re = pattern(source);
-  const names = re.namedGroups() as Record<string, number>;
+  const names = re.namedGroups();
   const groupCount = re.groupCount();
   return matcherOf(re, input).replaceAll((...args: unknown[]) => {
     pace();
@@ -306,7 +306,7 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     const out = newObject();
     if (!m.find()) return out;
     out['0'] = m.group() ?? '';
-    for (const [name, index] of Object.entries(re.namedGroups() as Record<string, number>)) out[name] = m.group(index) ?? '';
+    for (const [name, index] of Object.entries(re.namedGroups())) out[name] = m.group(index) ?? '';
     return out;
   }),
   escape_url_query: textMethod([], (s) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())),

@@ -122,6 +122,6 @@ export class Args {
 
   private argError(name: string, v: Value, expected: 'string' | 'number' | 'bool'): Error {
     const err = typeError(v, '', expected);
-    return fail(`${this.owner}: field ${name}: ${err.message}`) as never;
+    return fail(`${this.owner}: field ${name}: ${err.message}`);
   }
 }

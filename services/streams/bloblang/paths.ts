@@ -102,7 +102,7 @@ function steppedSlice(v: Value, low: number | undefined, high: number | undefine
   } else {
     for (let i = low === undefined ? n - 1 : clamp(low, -1, n - 1); i > (high === undefined ? -1 : clamp(high, -1, n - 1)); i += step) out.push(items[i]);
   }
-  return typeof v === 'string' ? (out as string[]).join('') : (out as Value[]);
+  return typeof v === 'string' ? (out as string[]).join('') : (out);
 }
 
 /** Bento's slice: negative bounds count from the end, an end past the length is clipped */

@@ -26,14 +26,20 @@ function chunks(layout: string): Chunk[] {
   for (let i = 0; i < layout.length; ) {
     const fraction = /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i));
     if (fraction && i > 0 && /05$/.test(layout.slice(0, i))) {
-      if (literal) out.push({ literal }), (literal = '');
+      if (literal) {
+        out.push({ literal });
+        literal = '';
+      }
       out.push({ fraction: { digits: fraction[1].length, trim: fraction[1][0] === '9' } });
       i += fraction[0].length;
       continue;
     }
     const token = TOKENS.find((t) => layout.startsWith(t, i));
     if (token) {
-      if (literal) out.push({ literal }), (literal = '');
+      if (literal) {
+        out.push({ literal });
+        literal = '';
+      }
       out.push({ token });
       i += token.length;
     } else {
@@ -141,8 +147,8 @@ class LayoutReader {
   private match(pattern: RegExp, what: string): RegExpExecArray {
     const m = pattern.exec(this.value.slice(this.at));
     if (!m) this.fail(what);
-    this.at += m![0].length;
-    return m!;
+    this.at += m[0].length;
+    return m;
   }
 
   private digits(min: number, max: number, what: string): number {

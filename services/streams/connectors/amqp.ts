@@ -38,7 +38,7 @@ function urlsOf(urls: readonly string[]): string[] {
 async function amqpConnection(urls: readonly string[], env: ConnectorEnv): Promise<ChannelModel> {
   const list = urlsOf(urls);
   await checkBrokerUrls(list, 5672, env);
-  let last: unknown;
+  let last: unknown = new Error('amqp: no urls');
   for (const url of list) {
     try {
       // the socket resolves the name through the guarded lookup: the address judged is the one connected to
@@ -48,7 +48,7 @@ async function amqpConnection(urls: readonly string[], env: ConnectorEnv): Promi
       last = err;
     }
   }
-  throw last ?? new Error('amqp: no urls');
+  throw last;
 }
 
 function amqpMetadata(msg: ConsumeMessage): Record<string, unknown> {
@@ -94,7 +94,7 @@ export class AmqpInput implements Input {
       try {
         const closed = await this.consume(sink);
         wait = 100;
-        await closed;
+        await closed.done;
       } catch (err) {
         this.env.log('warn', `amqp_0_9 input: ${(err as Error).message}`);
       }
@@ -102,8 +102,8 @@ export class AmqpInput implements Input {
     }
   }
 
-  /** consumes until the connection closes (the promise it returns then resolves) */
-  private async consume(sink: Sink): Promise<Promise<void>> {
+  /** starts consuming; `done` resolves when the connection closes */
+  private async consume(sink: Sink): Promise<{ done: Promise<void> }> {
     const connection = await amqpConnection(this.config.urls, this.env);
     this.connection = connection;
     const closed = new Promise<void>((resolve) => connection.once('close', () => resolve()));
@@ -114,7 +114,7 @@ export class AmqpInput implements Input {
     await channel.prefetch(this.config.prefetch_count ?? 10);
     const autoAck = this.config.auto_ack ?? false;
     await channel.consume(this.config.queue, (msg) => msg && this.deliver(channel, msg, sink, autoAck), { noAck: autoAck, consumerTag: this.config.consumer_tag || undefined });
-    return closed;
+    return { done: closed };
   }
 
   private deliver(channel: Channel, msg: ConsumeMessage, sink: Sink, autoAck: boolean): void {

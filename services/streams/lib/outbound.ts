@@ -116,7 +116,7 @@ export async function outboundCall(
 ): Promise<OutboundResponse> {
   await checkOutbound(url, policy);
   const response = await request(url, {
-    method: options.method as Dispatcher.HttpMethod,
+    method: options.method,
     headers: options.headers,
     body: options.method === 'GET' || options.method === 'HEAD' ? undefined : options.body,
     headersTimeout: options.timeoutMs,

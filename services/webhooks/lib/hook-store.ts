@@ -100,5 +100,5 @@ function withDefaults(input: HookInput, id: string, orgId: string): Webhook {
     ...input,
     id,
     org_id: orgId,
-  } as Webhook;
+  };
 }

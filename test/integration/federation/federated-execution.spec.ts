@@ -13,7 +13,7 @@ describe('federation: planning and executing operations over real subgraphs', ()
   let graph: FederatedGraph;
 
   before(async () => {
-    subgraphs = (await startSubgraphs()) as Subgraphs;
+    subgraphs = (await startSubgraphs());
     graph = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)));
   });
   after(async () => Promise.all(Object.values(subgraphs ?? {}).map((s) => s.stop())));
@@ -152,8 +152,8 @@ describe('federation: planning and executing operations over real subgraphs', ()
     const response = await down.execute({ query: '{ topProducts(first: 2) { name inStock } }' }, {});
     assert.deepEqual(response.data, { topProducts: [{ name: 'Table', inStock: null }, { name: 'Couch', inStock: null }] });
     assert.equal(response.errors?.length, 1);
-    assert.match(response.errors![0].message, /Subgraph "inventory" could not be reached/);
-    assert.deepEqual(response.errors![0].path, ['topProducts', 0, 'inStock']);
+    assert.match(response.errors[0].message, /Subgraph "inventory" could not be reached/);
+    assert.deepEqual(response.errors[0].path, ['topProducts', 0, 'inStock']);
   });
 
   it('sends global headers and each subgraph its own headers', async () => {
@@ -175,7 +175,7 @@ describe('federation: subscriptions through the supergraph', () => {
   after(async () => Promise.all(Object.values(subgraphs ?? {}).map((s) => s.stop())));
 
   it('streams from the subscription root subgraph and resolves entity fields per event', async () => {
-    subgraphs = (await startSubgraphs()) as Subgraphs;
+    subgraphs = (await startSubgraphs());
     const graph = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)));
     const events: unknown[] = [];
     await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { Reader, Writer } from './codec';
+import { type Reader, type Writer } from './codec';
 import { ERR, type GroupCoordinator } from './groups';
 import { splitRecordBatches, type BrokerData } from './log';
 

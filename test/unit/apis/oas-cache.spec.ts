@@ -48,7 +48,7 @@ describe('apis: OAS middleware.global.cache', () => {
       cache_options: { enable_cache: true, cache_timeout: 45, cache_all_safe_requests: false, cache_response_codes: [200], cache_by_headers: ['Accept'], enable_upstream_cache_control: false },
       version_data: { not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default' } } },
     };
-    const exported: Record<string, any> = classicToOas(classic as never);
+    const exported: Record<string, any> = classicToOas(classic);
     assert.deepEqual(exported['x-gw-api-gateway'].middleware.global.cache, { enabled: true, timeout: 45, cacheAllSafeRequests: false, cacheResponseCodes: [200], cacheByHeaders: ['Accept'], enableUpstreamCacheControl: false });
     const back: Record<string, any> = compileOasDefinition(exported as never).classic;
     assert.deepEqual(back.cache_options, classic.cache_options);

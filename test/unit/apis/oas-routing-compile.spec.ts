@@ -83,7 +83,7 @@ describe('apis: classic rewrites, body and method transforms, cache, internal an
       version_data: { not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: extended } } },
     };
     const exported: Record<string, any> = classicToOas(classic as never);
-    const [operation] = Object.values(exported['x-gw-api-gateway'].middleware.operations) as Array<Record<string, any>>;
+    const [operation] = Object.values<Record<string, any>>(exported['x-gw-api-gateway'].middleware.operations);
     assert.deepEqual(operation.virtualEndpoint, { enabled: true, functionName: 'handler', body: 'ZnVuY3Rpb24gaGFuZGxlcigpe30=', requireSession: true, proxyOnError: true });
     const back = (compileOasDefinition(exported as never).classic as any).version_data.versions.Default.extended_paths;
     for (const [list, entries] of Object.entries(extended)) assert.deepEqual(back[list], entries, list);

@@ -81,8 +81,8 @@ describe('apis: classic CORS, load balancing, discovery, uptime tests and breake
         versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { circuit_breakers: [{ path: '/orders', method: 'GET', threshold_percent: 0.5, samples: 10, return_to_service_after: 30, disable_half_open_state: false }] } } },
       },
     };
-    const document = classicToOas(classic as never);
-    const back: Record<string, any> = compileOasDefinition(document as never).classic;
+    const document = classicToOas(classic);
+    const back: Record<string, any> = compileOasDefinition(document).classic;
     assert.deepEqual(back.CORS, { ...classic.CORS, debug: false });
     assert.deepEqual(back.proxy.target_list, classic.proxy.target_list);
     assert.equal(back.proxy.check_host_against_uptime_tests, true);

@@ -38,7 +38,7 @@ describe('limiter: the number of limiter nodes behind the DRL share', function (
     broker.registry.getServiceList = ((opts: object) => {
       calls++;
       return original(opts);
-    }) as typeof broker.registry.getServiceList;
+    });
     assert.equal(await passed(broker, 'spy', 15), 10);
     assert.equal(calls, 0, 'limiter.check listed the services');
   });

@@ -14,11 +14,11 @@ describe('limiter: in-memory state is swept', () => {
 
   it('drops sliding logs, windows and renewed quotas of 10,000 counters that stopped', async () => {
     for (let i = 0; i < 10_000; i++) {
-      await store.slidingLog(`log-${i}`, 10, 10_000, clock.now, true);
-      await store.fixedWindow(`window-${i}`, 10, 10_000, clock.now);
-      await store.quota(`quota-${i}`, 10, 60_000, clock.now);
+      store.slidingLog(`log-${i}`, 10, 10_000, clock.now, true);
+      store.fixedWindow(`window-${i}`, 10, 10_000, clock.now);
+      store.quota(`quota-${i}`, 10, 60_000, clock.now);
     }
-    await store.quota('forever', 10, 0, clock.now);
+    store.quota('forever', 10, 0, clock.now);
     assert.equal(store.size, 30_001);
     clock.now += 10_001;
     store.sweep();
@@ -30,11 +30,11 @@ describe('limiter: in-memory state is swept', () => {
   });
 
   it('keeps a counter still in its window, with its count', async () => {
-    for (let i = 0; i < 3; i++) await store.slidingLog('busy', 3, 10_000, clock.now, false);
-    await store.quota('q', 5, 60_000, clock.now);
+    for (let i = 0; i < 3; i++) store.slidingLog('busy', 3, 10_000, clock.now, false);
+    store.quota('q', 5, 60_000, clock.now);
     clock.now += 9_000;
     store.sweep();
-    assert.equal((await store.slidingLog('busy', 3, 10_000, clock.now, false)).allowed, false, 'the sweep did not reset a live log');
+    assert.equal(store.slidingLog('busy', 3, 10_000, clock.now, false).allowed, false, 'the sweep did not reset a live log');
     assert.equal((await store.quotaState('q', clock.now)).used, 1);
   });
 });

@@ -7,7 +7,7 @@ import { openDatabase } from '../../../lib/store/database';
 
 /** A pragma's value on the embedded database's one connection. */
 async function pragma(db: Knex, name: string): Promise<unknown> {
-  const rows = (await db.raw(`pragma ${name}`)) as Array<Record<string, unknown>>;
+  const rows = await db.raw<Array<Record<string, unknown>>>(`pragma ${name}`);
   return rows[0][name];
 }
 

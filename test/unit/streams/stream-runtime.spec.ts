@@ -74,7 +74,7 @@ describe('streams runtime', () => {
   it('round-robin skips a consumer that is still writing and waits when none is ready', async () => {
     const ring = new ConsumerRing();
     const got: string[] = [];
-    const consumer = (name: string, ready: () => boolean): Consumer => ({ once: false, ready, send: async (m) => void got.push(`${name}:${m.content}`) });
+    const consumer = (name: string, ready: () => boolean): Consumer => ({ once: false, ready, send: async (m) => void got.push(`${name}:${m.content.toString()}`) });
     let bReady = true;
     ring.add(consumer('a', () => true));
     ring.add(consumer('b', () => bReady));

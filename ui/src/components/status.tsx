@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../api';
 
 export function Loading({ what }: { what: string }) {
@@ -46,18 +46,23 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(true);
   const [round, setRound] = useState(0);
+  // `key` stands for everything `load` reads: a new closure each render must not reload, and
+  // the load that runs is the latest closure (this effect runs before the one below).
+  const latestLoad = useRef(load);
+  useEffect(() => {
+    latestLoad.current = load;
+  });
   useEffect(() => {
     let current = true;
     setLoading(true);
     setError('');
-    load().then(
+    latestLoad.current().then(
       (value) => current && (setData(value), setLoading(false)),
       (err) => current && (setError(messageOf(err)), setLoading(false)),
     );
     return () => {
       current = false;
     };
-    // `key` stands for everything `load` reads: a new closure each render must not reload.
   }, [key, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { data, error, loading, reload };

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Field, NumberField, SelectField, TextField, Toggle } from '../components/form';
 import { at, setAt } from '../definition';
 import { unshownErrors } from './errors';
@@ -106,9 +106,14 @@ function EntryInput({ field, entry, error, onChange, readOnly, name }: InputProp
 function LooseText(props: { label: string; name: string; value: unknown; parse(text: string): unknown; format(value: unknown): string; onChange(value: unknown): void; error?: string; hint?: string; readOnly: boolean; rows?: number }) {
   const { value, parse, format } = props;
   const [text, setText] = useState(() => format(value));
-  useEffect(() => {
+  // When the value changed elsewhere, redraw the text (during render, React's pattern for state
+  // that follows a prop).
+  const valueKey = JSON.stringify(value);
+  const [drawnFor, setDrawnFor] = useState(valueKey);
+  if (valueKey !== drawnFor) {
+    setDrawnFor(valueKey);
     if (JSON.stringify(parse(text)) !== JSON.stringify(parse(format(value)))) setText(format(value));
-  }, [JSON.stringify(value)]);
+  }
   const edit = (next: string) => {
     setText(next);
     props.onChange(parse(next));

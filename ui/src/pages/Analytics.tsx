@@ -6,7 +6,7 @@ import { Show, useLoad } from '../components/status';
 import { useApis } from './access';
 import { day, ms, pathDate, type Row, type Rows } from './analytics-rows';
 import { EndpointTable, TrafficCharts, TrafficTable } from './AnalyticsViews';
-import { ClientActivity, TopClients, type ClientKind } from './ClientActivity';
+import { ClientActivity, TopClients } from './ClientActivity';
 
 /**
  * Traffic over time, top endpoints, errors, top keys and OAuth clients for a period, from the
@@ -46,7 +46,7 @@ export function Analytics({ rest = [] }: { rest?: string[] }) {
         <SelectField label="Resolution" name="resolution" value={resolution} options={[['day', 'Day'], ['hour', 'Hour']]} onChange={setResolution} />
         <SelectField label="API" name="api" value={apiId} options={[['', 'All APIs'], ...(apis.data ?? []).map((d) => [d.api_id, d.name] as [string, string])]} onChange={setApiId} />
       </form>
-      {(rest[0] === 'keys' || rest[0] === 'oauthid') && rest[1] && <ClientActivity kind={rest[0] as ClientKind} id={rest[1]} period={period} view={view} />}
+      {(rest[0] === 'keys' || rest[0] === 'oauthid') && rest[1] && <ClientActivity kind={rest[0]} id={rest[1]} period={period} view={view} />}
       <article>
         <h2>Requests over time</h2>
         <Show loaded={usage} what="traffic">

@@ -46,7 +46,7 @@ export function ApiDesigner({ id }: { id: string }) {
       },
       (err) => setLoadError(messageOf(err)),
     );
-  }, [id]);
+  }, [id, creating]);
 
   if (loadError) return <ErrorBox error={loadError} />;
   if (!def) return <Loading what="the API definition" />;

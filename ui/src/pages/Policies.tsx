@@ -4,7 +4,7 @@ import { NumberField, TextField, Toggle } from '../components/form';
 import { ErrorBox, Loading, Notice, Show, useLoad } from '../components/status';
 import { navigate } from '../router';
 import { useSession } from '../session';
-import { PolicyAccess, type PolicyAccessRight } from './PolicyAccess';
+import { PolicyAccess } from './PolicyAccess';
 import { listPolicies, type PolicyRecord } from './PolicyPicker';
 
 /** Policies: the list, or one policy's editor (`#/policies/<id>`, `#/policies/new`). */
@@ -75,7 +75,7 @@ function PolicyEditor({ id }: { id: string }) {
   const [notice, setNotice] = useState('');
   useEffect(() => {
     if (!creating) get<PolicyRecord>(`/portal/policies/${encodeURIComponent(id)}`).then(setPolicy, (err) => setError(messageOf(err)));
-  }, [id]);
+  }, [id, creating]);
   if (!policy) return error ? <ErrorBox error={error} /> : <Loading what="the policy" />;
   const set = (field: keyof PolicyRecord, value: unknown) => setPolicy({ ...policy, [field]: value });
   const save = async () => {
@@ -130,7 +130,7 @@ function PolicyEditor({ id }: { id: string }) {
         <NumberField label="Quota period (s)" name="quota_renewal_rate" value={policy.quota_renewal_rate} error={errors.quota_renewal_rate} onChange={(v) => set('quota_renewal_rate', v)} disabled={!writable} />
       </div>
       <Toggle label="Active" name="active" checked={policy.active} onChange={(v) => set('active', v)} disabled={!writable} />
-      <PolicyAccess value={policy.access_rights as Record<string, PolicyAccessRight>} onChange={(v) => set('access_rights', v)} policy={policy} errors={errors} disabled={!writable} />
+      <PolicyAccess value={policy.access_rights} onChange={(v) => set('access_rights', v)} policy={policy} errors={errors} disabled={!writable} />
     </section>
   );
 }

@@ -35,7 +35,10 @@ export function Webhooks() {
           id={editing}
           onDone={(saved) => {
             setEditing('');
-            if (saved) (setNotice('Webhook updated.'), hooks.reload());
+            if (saved) {
+              setNotice('Webhook updated.');
+              hooks.reload();
+            }
           }}
         />
       )}

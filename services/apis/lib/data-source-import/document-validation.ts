@@ -22,5 +22,5 @@ export async function parseAsyncApi(document: Record<string, unknown>): Promise<
     const problems = errors.map((error) => (error.path.length > 0 ? `${error.path.join('.')}: ${error.message}` : error.message));
     throw ApisErrors.importInvalid(`Invalid AsyncAPI document: ${problems[0] ?? 'it could not be parsed'}`, problems);
   }
-  return parsed.json() as Record<string, unknown>;
+  return parsed.json<Record<string, unknown>>();
 }

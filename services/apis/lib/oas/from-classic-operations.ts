@@ -54,7 +54,7 @@ export function operationsFromClassic(extended: Record<string, unknown> | undefi
     return op;
   };
   for (const [list, read] of READERS) {
-    const entries = Array.isArray(extended?.[list]) ? (extended![list] as Entry[]) : [];
+    const entries = Array.isArray(extended?.[list]) ? (extended[list] as Entry[]) : [];
     let previous: string | undefined;
     for (const entry of entries) {
       if (typeof entry !== 'object' || entry === null) continue;

@@ -98,7 +98,7 @@ function securityOf(d: Classic & ApiDefinition): { schemes: Record<string, Class
   const configs = (d.auth_configs ?? {}) as Record<string, Classic>;
   const onlyOthers = d.use_basic_auth === true || d.use_oauth2 === true || d.enable_signature_checking === true;
   if (d.use_standard_auth === true || !onlyOthers) {
-    const token = (configs.authToken ?? d.auth ?? {}) as Classic;
+    const token = (configs.authToken ?? d.auth ?? {});
     const header = typeof token.auth_header_name === 'string' && token.auth_header_name !== '' ? token.auth_header_name : 'Authorization';
     schemes.authToken = { type: 'apiKey', in: 'header', name: header };
     const s: SchemeSettings = { enabled: true, header: { enabled: true, name: header } };
@@ -113,7 +113,7 @@ function securityOf(d: Classic & ApiDefinition): { schemes: Record<string, Class
     const options = (d.basic_auth ?? {}) as Classic;
     const s: SchemeSettings = { enabled: true, disableCaching: options.disable_caching === true };
     if (Number(options.cache_ttl) > 0) s.cacheTTL = Number(options.cache_ttl);
-    for (const where of ['header', 'query', 'cookie'] as const) if (basic[where]) s[where] = { enabled: basic[where]!.enabled === true, ...(basic[where]!.name ? { name: basic[where]!.name } : {}) };
+    for (const where of ['header', 'query', 'cookie'] as const) if (basic[where]) s[where] = { enabled: basic[where].enabled === true, ...(basic[where].name ? { name: basic[where].name } : {}) };
     if (options.extract_from_body === true) s.extractCredentialsFromBody = { enabled: true, userRegexp: String(options.body_user_regexp ?? ''), passwordRegexp: String(options.body_password_regexp ?? '') };
     settings.basicAuth = s;
   }

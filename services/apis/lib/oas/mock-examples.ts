@@ -29,7 +29,7 @@ export function mockFromExamples(settings: OperationSettings, op: OasOperation, 
   return {
     code: Number(code),
     body: typeof example === 'string' ? example : JSON.stringify(example),
-    headers: { 'Content-Type': contentType!, ...Object.fromEntries((settings.mockResponse!.headers ?? []).map(({ name, value }) => [name, value])) },
+    headers: { 'Content-Type': contentType, ...Object.fromEntries((settings.mockResponse!.headers ?? []).map(({ name, value }) => [name, value])) },
   };
 }
 

@@ -12,5 +12,5 @@ export function streamingExtensionProblems(document: OasDocument, mapping: Mappi
 
 /** The streams travel to the gateways in the classic definition's `streaming` field. */
 export function streamingToClassic(document: OasDocument, into: ClassicInput): ClassicInput {
-  return { ...into, streaming: cloneJson(document[STREAMING_EXTENSION]) } as ClassicInput;
+  return { ...into, streaming: cloneJson(document[STREAMING_EXTENSION]) };
 }

@@ -67,5 +67,5 @@ export function versioningFromClassic(definition: Record<string, unknown>): NonN
     ...(text(def.url_versioning_pattern) ? { urlVersioningPattern: text(def.url_versioning_pattern) } : {}),
     versions: Object.entries(versions).map(([name, id]) => ({ name, id })),
   };
-  return Object.fromEntries(Object.entries(versioning).filter(([, value]) => value !== undefined)) as typeof versioning;
+  return Object.fromEntries(Object.entries(versioning).filter(([, value]) => value !== undefined));
 }

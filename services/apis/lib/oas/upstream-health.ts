@@ -219,12 +219,12 @@ export function upstreamHealthFromClassic(d: Classic & { proxy: Classic }): Upst
     };
   }
   const uptime = d.uptime_tests as { check_list?: Classic[]; config?: Classic } | undefined;
-  if (Array.isArray(uptime?.check_list) && uptime!.check_list.length > 0) {
+  if (Array.isArray(uptime?.check_list) && uptime.check_list.length > 0) {
     const seconds = (value: unknown) => (Number(value) > 0 ? `${Math.round(Number(value) * 1000)}ms` : undefined);
     out.uptimeTests = {
       enabled: true,
-      ...(Number(uptime!.config?.failure_trigger_sample_size) > 0 ? { failureTriggerSampleSize: Math.floor(Number(uptime!.config!.failure_trigger_sample_size)) } : {}),
-      tests: uptime!.check_list.map((t) => ({
+      ...(Number(uptime.config?.failure_trigger_sample_size) > 0 ? { failureTriggerSampleSize: Math.floor(Number(uptime.config!.failure_trigger_sample_size)) } : {}),
+      tests: uptime.check_list.map((t) => ({
         url: String(t.url),
         method: typeof t.method === 'string' && t.method ? t.method : 'GET',
         headers: (t.headers ?? {}) as Record<string, string>,

@@ -20,11 +20,10 @@ export class CombinedGraph {
 
   constructor(
     config: CombinedGraphConfig,
-    apiName: string,
     private readonly fetcher: DataSourceFetcher,
   ) {
     this.schema = config.schema;
-    this.notices = attachResolvers(config, apiName);
+    this.notices = attachResolvers(config);
   }
 
   execute(document: DocumentNode, payload: OperationPayload, headers: IncomingHttpHeaders): Promise<ExecutionResult> {

@@ -83,7 +83,7 @@ export class ExecutionLoader {
 
   private async send(batch: Batch): Promise<void> {
     const groups = [...batch.fields.values()];
-    const selections = groups.map((group, index) => `_${index}: ${group[0]!.field.text}`).join(' ');
+    const selections = groups.map((group, index) => `_${index}: ${group[0].field.text}`).join(' ');
     const query = `${batch.endpoint.operationType}${batch.variableDefinitions} { ${selections} }`;
     const { url, method, headers } = batch.endpoint;
     try {

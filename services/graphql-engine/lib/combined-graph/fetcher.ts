@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import { type Agent } from 'undici';
 import { assertOutboundHost } from '../../../../lib/net/outbound-address';
 import { tenantAgent } from '../../../../lib/net/tenant-agent';
 import { readBounded } from '../../../../lib/net/read-bounded';
@@ -32,7 +32,7 @@ export class DataSourceFetcher {
     const response = await this.agent.request({
       origin: url.origin,
       path: url.pathname + url.search,
-      method: request.method as 'GET',
+      method: request.method,
       headers: request.headers,
       body: request.body,
       headersTimeout: this.timeoutMs,

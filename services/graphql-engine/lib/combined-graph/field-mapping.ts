@@ -21,7 +21,7 @@ export function valueAt(value: unknown, path: string[], from = 0): unknown {
     if (current === null || current === undefined) return null;
     if (Array.isArray(current)) return current.map((item) => valueAt(item, path, i));
     if (typeof current !== 'object') return null;
-    current = (current as Record<string, unknown>)[path[i]!];
+    current = (current as Record<string, unknown>)[path[i]];
   }
   return current === undefined ? null : current;
 }

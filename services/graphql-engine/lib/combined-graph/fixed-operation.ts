@@ -39,10 +39,10 @@ export class FixedQuery {
       return undefined;
     }
     const [operation] = operations;
-    if (operations.length !== 1 || operation!.operation !== 'query') return undefined;
-    const fields = operation!.selectionSet.selections;
+    if (operations.length !== 1 || operation.operation !== 'query') return undefined;
+    const fields = operation.selectionSet.selections;
     if (fields.some((s) => s.kind !== Kind.FIELD)) return undefined;
-    const definitions = new Map((operation!.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
+    const definitions = new Map((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, d]));
     return new FixedQuery(fields as FieldNode[], definitions, schema);
   }
 

@@ -41,7 +41,7 @@ export class SelectionForwarder {
   ) {}
 
   forward(info: GraphQLResolveInfo): ForwardedField {
-    const first = info.fieldNodes[0]!;
+    const first = info.fieldNodes[0];
     const cached = info.fieldNodes.length === 1 ? this.cache.get(first) : undefined;
     if (cached) return cached;
     const selections = info.fieldNodes.flatMap((node) => node.selectionSet?.selections ?? []);

@@ -25,7 +25,7 @@ type Resolver = GraphQLFieldResolver<unknown, ExecutionContext>;
  * request headers; fields with a field config read their `path` of the parent. Returns the
  * notices the gateway reports in /gw/health (none today: every kind of data source runs).
  */
-export function attachResolvers(config: CombinedGraphConfig, apiName: string): string[] {
+export function attachResolvers(config: CombinedGraphConfig): string[] {
   const { schema } = config;
   const configs = new Map(config.fieldConfigs.map((fc) => [`${fc.typeName}.${fc.fieldName}`, fc]));
   const forwarder = new SelectionForwarder(schema, parentReads(config.dataSources));
@@ -34,7 +34,7 @@ export function attachResolvers(config: CombinedGraphConfig, apiName: string): s
     for (const root of source.rootFields) {
       const type = schema.getType(root.type) as GraphQLObjectType;
       for (const name of root.fields) {
-        const field = type.getFields()[name]!;
+        const field = type.getFields()[name];
         attach(field, type, source, mappingPath(configs.get(`${root.type}.${name}`), name, source), schema, forwarder);
         configs.delete(`${root.type}.${name}`);
       }

@@ -48,7 +48,7 @@ function queryParameters(entries: Array<{ name: string; value: Template }>, scop
 /** The first step of every `{{.object.x}}` a set of templates reads: what a parent must carry for them. */
 export function objectFieldsOf(texts: string[]): string[] {
   const names = new Set<string>();
-  for (const text of texts) for (const match of text.matchAll(/\{\{\s*\.object\.([A-Za-z_]\w*)/g)) names.add(match[1]!);
+  for (const text of texts) for (const match of text.matchAll(/\{\{\s*\.object\.([A-Za-z_]\w*)/g)) names.add(match[1]);
   return [...names];
 }
 

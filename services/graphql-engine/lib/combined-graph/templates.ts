@@ -30,9 +30,9 @@ export function compileTemplate(text: string): Template {
   const parts: Part[] = [];
   let last = 0;
   for (const match of text.matchAll(PLACEHOLDER)) {
-    if (match.index! > last) parts.push(text.slice(last, match.index));
-    parts.push(placeholder(match[1]!) ?? match[0]);
-    last = match.index! + match[0].length;
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push(placeholder(match[1]) ?? match[0]);
+    last = match.index + match[0].length;
   }
   if (last < text.length) parts.push(text.slice(last));
   const dynamic = parts.some((part) => typeof part !== 'string');
@@ -47,13 +47,13 @@ export function compileTemplate(text: string): Template {
 function placeholder(reference: string): Part | undefined {
   const [root, ...path] = reference.split('.');
   if (root === 'arguments' || root === 'object') return { root, path };
-  if (root === 'request' && path[0] === 'headers' && path.length === 2) return { root: 'headers', path: [path[1]!.toLowerCase()] };
+  if (root === 'request' && path[0] === 'headers' && path.length === 2) return { root: 'headers', path: [path[1].toLowerCase()] };
   return undefined;
 }
 
 function lookup(scope: TemplateScope, part: Exclude<Part, string>): unknown {
   if (part.root === 'headers') {
-    const value = scope.headers[part.path[0]!];
+    const value = scope.headers[part.path[0]];
     return Array.isArray(value) ? value.join(', ') : value;
   }
   let value: unknown = part.root === 'arguments' ? scope.arguments : scope.object;

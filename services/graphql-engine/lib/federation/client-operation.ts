@@ -5,6 +5,7 @@ import {
   parse,
   type ArgumentNode,
   type DirectiveNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -87,7 +88,7 @@ function readSelections(schema: GraphQLSchema, fragments: Map<string, FragmentDe
   return selections;
 }
 
-function readField(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitionNode>, typeName: string, node: import('graphql').FieldNode): ClientField {
+function readField(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitionNode>, typeName: string, node: FieldNode): ClientField {
   const field: ClientField = {
     kind: 'field',
     responseKey: node.alias?.value ?? node.name.value,

@@ -82,7 +82,7 @@ export class FederatedGraph {
   /** `__schema` and `__type` are answered from the supergraph schema, never by a subgraph. */
   private introspect(plan: QueryPlan, request: FederatedRequest, into: Record<string, unknown>): void {
     const result = execute({ schema: this.schema, document: parse(request.query), variableValues: request.variables ?? {}, operationName: request.operationName, rootValue: {} });
-    const answered = ((result as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
+    const answered = ((result as { data?: Record<string, unknown> }).data ?? {});
     for (const selection of plan.operation.selections) {
       if (selection.kind === 'field' && (selection.name === '__schema' || selection.name === '__type')) into[selection.responseKey] = answered[selection.responseKey];
     }

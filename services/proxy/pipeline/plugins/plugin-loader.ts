@@ -105,7 +105,6 @@ let typeScriptEnabled = false;
 /** TypeScript plugin files are compiled on load by tsx (already active under the test runner). */
 function enableTypeScript(): void {
   if (typeScriptEnabled || require.extensions['.ts']) return;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('tsx/cjs/api') as { register(): void }).register();
   typeScriptEnabled = true;
 }

@@ -1,6 +1,5 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { GraphqlApi, GraphqlOperation, GraphqlSubscriptionType } from '../../../../contracts/graphql-engine/hand-off';
-import type { Session } from '../../../../contracts/keys/session';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { MALFORMED_PATH } from '../persisted-queries';
@@ -51,12 +50,12 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
       if (!engine.executesOperations && (await chooseTarget?.(ctx)) === DONE) return DONE;
       const target = ctx.target ?? ctx.version!.target;
       const upstream = { url: engine.executesOperations ? '' : target.origin + (target.fullPath || '/'), headers, subscriptionType };
-      engine.acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { session: ctx.session as Session | undefined, upstream });
+      engine.acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { session: ctx.session, upstream });
       return DONE;
     }
     const request = await readOperation(ctx, engine.executesOperations);
     if ('error' in request) return answerJson(ctx, 400, { errors: [{ message: request.error }] });
-    const refusal = engine.refusal(request.query, request.operationName, ctx.session as Session | undefined);
+    const refusal = engine.refusal(request.query, request.operationName, ctx.session);
     if (refusal) return answerJson(ctx, refusal.status, refusal.body);
     if (engine.executesOperations) return answerExecuted(ctx, engine, request, requestHeaders);
     if (requestHeaders) applyHeaderTransform(requestHeaders, ctx.upstreamHeaders(), ctx);

@@ -53,7 +53,7 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
   // Synchronous when there is nothing to check, so such requests stay off the promise path.
   return (ctx) => {
     if (ctx.endpoint.kind === 'ignored') return;
-    const session = ctx.session as Session | undefined;
+    const session = ctx.session;
     const endpoint = ratesOff ? undefined : ctx.version?.rateLimitFor(ctx.req.method ?? 'GET', ctx.relativePath);
     let checks: SessionChecks;
     // A plugin's session may be changed in place by the plugin: never kept.

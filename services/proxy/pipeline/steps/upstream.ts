@@ -251,7 +251,7 @@ class UpstreamHandler implements UpstreamResponseHandler {
     this.tried.add(target.origin);
     const retry = (next: ParsedTarget | undefined): boolean => {
       if (!next) return false;
-      send(this.ctx, this.options, this.replay!, next, true, this.tried!);
+      send(this.ctx, this.options, this.replay!, next, true, this.tried);
       return true;
     };
     const next = upstreamTargets.next(this.tried);

@@ -71,7 +71,7 @@ function dispatchOptions(request: UpstreamRequest): Dispatcher.DispatchOptions {
   const streamed = request.body !== null && !Buffer.isBuffer(request.body);
   if (streamed && typeof length === 'number') headers['content-length'] = String(length);
   return {
-    method: request.method as Dispatcher.HttpMethod,
+    method: request.method,
     path: request.path,
     headers,
     body: request.body,

@@ -117,7 +117,7 @@ export class UpstreamPool implements OriginPool, ConnectionOwner {
     }
     this.opened += 1;
     try {
-      this.options.connect(this.target, (err, socket) => this.connected(exchange, err, socket as Socket | null));
+      this.options.connect(this.target, (err, socket) => this.connected(exchange, err, socket));
     } catch (err) {
       this.connected(exchange, err as Error, null);
     }

@@ -69,7 +69,7 @@ export class KafkaInput implements Input {
     const checkpoints = new PartitionCheckpoints(Math.max(1, this.config.checkpoint_limit ?? 1024));
     const signal = this.stopping.signal;
     const deliveries: Promise<void>[] = [];
-    let lostGroup: unknown;
+    let lostGroup: Error | undefined;
     for (const record of batch.messages) {
       await checkpoints.slot(signal);
       if (signal.aborted || !isRunning() || isStale()) break;
@@ -87,7 +87,7 @@ export class KafkaInput implements Input {
       deliveries.push(delivered);
       // a failed heartbeat (rebalance, a restarted coordinator) ends the batch: kafkajs rejoins
       // and fetches again from the committed offsets
-      lostGroup = await heartbeat().then(() => undefined, (err: unknown) => err);
+      lostGroup = await heartbeat().then(() => undefined, (err: Error) => err);
       if (lostGroup) break;
     }
     await Promise.race([Promise.all(deliveries), this.stopped]);

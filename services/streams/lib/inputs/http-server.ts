@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { StreamRequest } from '../../../../contracts/streams/hand-off';
 import { onGoingAway } from '../../../../lib/http/going-away';
 import { parseDuration } from '../../../../lib/streams/duration';
@@ -32,7 +32,7 @@ export class HttpServerInput implements Input {
   private stopped = false;
   private readonly verbs: Set<string>;
   private readonly timeoutMs: number;
-  private readonly sockets = new Set<import('ws').WebSocket>();
+  private readonly sockets = new Set<WebSocket>();
   private readonly wss = new WebSocketServer({ noServer: true });
   /** sync_response `status` and `headers`, interpolated from the processed message */
   private readonly syncStatus: Interpolated;
@@ -122,7 +122,7 @@ export class HttpServerInput implements Input {
     }
   }
 
-  private respond(res: import('node:http').ServerResponse, messages: StreamMessage[]): void {
+  private respond(res: ServerResponse, messages: StreamMessage[]): void {
     const sync = this.config.sync_response;
     if (!sync) {
       res.writeHead(200, { 'content-length': 0 }).end();
@@ -139,7 +139,7 @@ export class HttpServerInput implements Input {
     res.writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 200, { ...headers, 'content-length': body.length }).end(body);
   }
 
-  private onSocket(ws: import('ws').WebSocket, req: IncomingMessage, socket: Duplex): void {
+  private onSocket(ws: WebSocket, req: IncomingMessage, socket: Duplex): void {
     if (this.stopped || !this.sink) return void ws.close(1001, 'stream stopped');
     this.sockets.add(ws);
     // A draining gateway closes the socket; the messages it already took are still delivered.

@@ -99,7 +99,7 @@ describe('federation v1 composition', () => {
       assert.deepEqual(fields.Product.id.resolvedBy, ['products'], 'a key field the definition has stays its own');
       const keys = { products: ['id name'], catalog: ['id name', 'upc'], inventory: ['upc'] };
       assert.deepEqual(entities.Product.keys, keys);
-      assert.match(supergraph.sdl, /\n  upc: String\n/, 'extensions differing in non-null give the general type');
+      assert.match(supergraph.sdl, /\n {2}upc: String\n/, 'extensions differing in non-null give the general type');
     });
 
     it('accepts a shared type extended identically in every subgraph that defines it', () => {

@@ -2,7 +2,7 @@ import type { LoggerInstance } from 'moleculer';
 import type { IdentityMode } from '../../../../../contracts/apis/api-definition';
 import type { HotCall } from '../../../../../lib/bus/hot-call';
 import type { AuthCheckParams, AuthCheckResult } from '../../../../../contracts/auth/actions';
-import { DONE, type Step } from '../../compose';
+import { type DONE, type Step } from '../../compose';
 import { stripCredential, type CredentialLocations, type FoundCredential } from '../../credentials';
 import { GatewayMessages } from '../../gateway-errors';
 import { refuse } from '../../refuse';
