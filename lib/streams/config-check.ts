@@ -118,7 +118,7 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
       const ms = parseDuration(v);
       if (ms === undefined) return bad('must be a duration such as "500ms", "5s" or "1m"');
       // every duration setting is a timeout, a period or an interval
-      return ms < 0 ? bad(`must not be negative (got "${v}")`) : undefined;
+      return ms < 0 ? bad(`must not be negative (got "${String(v)}")`) : undefined;
     }
     case 'strings':
       return Array.isArray(v) && v.every((s) => typeof s === 'string') ? undefined : bad('must be an array of strings');
