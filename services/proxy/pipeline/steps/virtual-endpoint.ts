@@ -4,6 +4,7 @@ import type { Call } from '../../../../lib/bus/call';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages, sendGatewayError } from '../gateway-errors';
 import type { RequestContext } from '../request-context';
+import { SANDBOX_UNAVAILABLE } from '../virtual/isolated-vm';
 import type { VirtualEndpoint } from '../virtual/virtual-endpoints';
 
 /** tenant code cannot grow a key's stored session without bound */
@@ -21,7 +22,8 @@ interface VirtualAnswer {
  * `TykJsResponse({Code, Body, Headers}, sessionMeta)`. A function that throws, overruns its
  * time or memory answers 500 (or goes upstream with `proxy_on_error`); the failure is logged.
  * With `use_session`, a `sessionMeta` that differs from the key's `meta_data` is written back to
- * the key, as the reference gateway does.
+ * the key, as the reference gateway does. Without isolated-vm (an optional dependency) the
+ * endpoint answers 500 saying virtual endpoints are not available.
  */
 export function virtualEndpointStep(logger: LoggerInstance, call: Call): Step {
   return (ctx) => {
@@ -31,7 +33,8 @@ export function virtualEndpointStep(logger: LoggerInstance, call: Call): Step {
     return run(ctx, endpoint, saveMeta).catch((err: unknown) => {
       logger.error(`API ${ctx.api.definition.api_id}: virtual endpoint ${endpoint.program.functionName} failed: ${(err as Error).message}`);
       if (endpoint.proxyOnError) return undefined;
-      sendGatewayError(ctx.res, 500, GatewayMessages.internal);
+      const unavailable = (err as { code?: unknown }).code === SANDBOX_UNAVAILABLE;
+      sendGatewayError(ctx.res, 500, unavailable ? GatewayMessages.virtualUnavailable : GatewayMessages.internal);
       return DONE;
     });
   };
