@@ -26,7 +26,7 @@ node -e '
 upstream_pid=$!
 
 export GW_HOST=127.0.0.1 GW_GATEWAY_PORT=${GW_GATEWAY_PORT:-0} GW_DASHBOARD_PORT=${GW_DASHBOARD_PORT:-0}
-GW_DATA_DIR="$tmp/data" GW_APPS_DIR="$tmp/apps" \
+GW_DATA_DIR="$tmp/data" GW_APPS_DIR="$tmp/apps" GW_DATABASE_URL="sqlite:$tmp/data/gw.sqlite" \
   "$@" >"$tmp/gw.log" 2>&1 &
 gw_pid=$!
 for _ in $(seq 1 240); do
