@@ -26,22 +26,23 @@ const pets = [
   { id: 2, name: 'Tom', tag: 'cat' },
 ];
 
-// The same SDL the federation page registers as subgraph APIs.
+// The same SDL the federation page registers as subgraph APIs. Modules go in a list:
+// @apollo/subgraph 2.15 reads a lone argument as a parsed document.
 const subgraphs: Record<string, GraphQLSchema> = {
-  accounts: buildSubgraphSchema({
+  accounts: buildSubgraphSchema([{
     typeDefs: parse('extend type Query { me: User } type User @key(fields: "id") { id: ID! name: String }'),
     resolvers: {
       Query: { me: () => users[0] },
       User: { __resolveReference: (ref: { id: string }) => users.find((u) => u.id === ref.id) },
     },
-  }),
-  reviews: buildSubgraphSchema({
+  }]),
+  reviews: buildSubgraphSchema([{
     typeDefs: parse('type Review { body: String author: User } extend type User @key(fields: "id") { id: ID! @external reviews: [Review] }'),
     resolvers: {
       Review: { author: (review: { authorId: string }) => ({ __typename: 'User', id: review.authorId }) },
       User: { reviews: (user: { id: string }) => reviews.filter((r) => r.authorId === user.id) },
     },
-  }),
+  }]),
 };
 
 function petstoreDocument(origin: string): string {

@@ -21,6 +21,8 @@ export const GatewayMessages = {
   malformedPath: 'Bad Request: invalid URL escape in the path',
   ipDisallowed: 'access from this IP has been disallowed',
   internal: 'There was an internal error processing the request',
+  /** gw's own: the optional isolated-vm package is not installed or does not load */
+  virtualUnavailable: 'Virtual endpoints are not available on this gateway (isolated-vm is not installed)',
   keyStoreUnavailable: 'The key store is not reachable, please try again later',
   keyExpired: 'Key has expired, please renew',
   keyInactive: 'Key is inactive, please renew',

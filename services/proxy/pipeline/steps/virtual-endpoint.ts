@@ -5,6 +5,7 @@ import { DONE, type Step } from '../compose';
 import { GatewayMessages, sendGatewayError } from '../gateway-errors';
 import type { RequestContext } from '../request-context';
 import { VirtualAnswerTooLarge } from '../virtual/bounded-answer';
+import { SANDBOX_UNAVAILABLE } from '../virtual/isolated-vm';
 import type { VirtualEndpoint } from '../virtual/virtual-endpoints';
 
 /**
@@ -14,7 +15,8 @@ import type { VirtualEndpoint } from '../virtual/virtual-endpoints';
  * `TykJsResponse({Code, Body, Headers}, sessionMeta)`. A function that throws, overruns its
  * time or memory answers 500 (or goes upstream with `proxy_on_error`); the failure is logged.
  * With `use_session`, a `sessionMeta` that differs from the key's `meta_data` is written back to
- * the key, as the reference gateway does.
+ * the key, as the reference gateway does. Without isolated-vm (an optional dependency) the
+ * endpoint answers 500 saying virtual endpoints are not available.
  */
 export function virtualEndpointStep(logger: LoggerInstance, call: Call): Step {
   return (ctx) => {
@@ -24,9 +26,7 @@ export function virtualEndpointStep(logger: LoggerInstance, call: Call): Step {
     return run(ctx, endpoint, saveMeta).catch((err: unknown) => {
       logger.error(`API ${ctx.api.definition.api_id}: virtual endpoint ${endpoint.program.functionName} failed: ${(err as Error).message}`);
       if (endpoint.proxyOnError) return undefined;
-      // an answer over a limit is the tenant's to fix: the message names the limit
-      const message = err instanceof VirtualAnswerTooLarge ? err.message : GatewayMessages.internal;
-      sendGatewayError(ctx.res, 500, message);
+      sendGatewayError(ctx.res, 500, failureMessage(err));
       return DONE;
     });
   };
@@ -101,4 +101,11 @@ function listMap(entries: Array<[string, string | string[] | undefined]>): Recor
     (out[name] ??= []).push(...(Array.isArray(value) ? value : [value]));
   }
   return out;
+}
+
+/** What the client is told: a limit or a missing sandbox is the operator's or tenant's to fix, so it is named. */
+function failureMessage(err: unknown): string {
+  if (err instanceof VirtualAnswerTooLarge) return err.message;
+  if ((err as { code?: unknown }).code === SANDBOX_UNAVAILABLE) return GatewayMessages.virtualUnavailable;
+  return GatewayMessages.internal;
 }

@@ -1,5 +1,5 @@
-import ivm from 'isolated-vm';
 import { MEASURE_ANSWER, readAnswer, type AnswerLimits, type VirtualAnswer } from './bounded-answer';
+import { loadIsolatedVm, type IvmContext, type IvmIsolate } from './isolated-vm';
 import { outboundCall, type OutboundLimits } from './outbound-call';
 
 /** What one API's tenant code may use: memory, time per call, its HTTP helper's budget and answer's size. */
@@ -37,8 +37,8 @@ export interface VirtualProgram {
  * one that exceeds the memory limit kills the isolate, which is made again for the next call.
  */
 export class IsolatePool {
-  private isolate: ivm.Isolate | undefined;
-  private contexts = new Map<VirtualProgram, Promise<ivm.Context>>();
+  private isolate: IvmIsolate | undefined;
+  private contexts = new Map<VirtualProgram, Promise<IvmContext>>();
 
   constructor(
     private readonly limits: IsolateLimits,
@@ -52,6 +52,7 @@ export class IsolatePool {
    */
   async answer(program: VirtualProgram, args: unknown[], withSession: boolean): Promise<VirtualAnswer> {
     const context = await this.contextFor(program);
+    const ivm = loadIsolatedVm();
     const budget = { calls: 0, bytes: 0 };
     // Given to this call only (calls of one isolate run one at a time): each has its own budget.
     const http = new ivm.Reference((request: string) => outboundCall(request, this.limits.outbound, budget));
@@ -82,9 +83,9 @@ export class IsolatePool {
     this.contexts.clear();
   }
 
-  private contextFor(program: VirtualProgram): Promise<ivm.Context> {
+  private contextFor(program: VirtualProgram): Promise<IvmContext> {
     if (!this.isolate || this.isolate.isDisposed) {
-      this.isolate = new ivm.Isolate({ memoryLimit: this.limits.memoryMb });
+      this.isolate = new (loadIsolatedVm().Isolate)({ memoryLimit: this.limits.memoryMb });
       this.contexts = new Map();
     }
     let context = this.contexts.get(program);
@@ -96,9 +97,9 @@ export class IsolatePool {
     return context;
   }
 
-  private async prepare(isolate: ivm.Isolate, program: VirtualProgram): Promise<ivm.Context> {
+  private async prepare(isolate: IvmIsolate, program: VirtualProgram): Promise<IvmContext> {
     const context = await isolate.createContext();
-    await context.global.set('__gw_log', new ivm.Reference((text: string) => this.log(text)));
+    await context.global.set('__gw_log', new (loadIsolatedVm().Reference)((text: string) => this.log(text)));
     await context.eval(PRELUDE, { timeout: this.limits.timeoutMs });
     // Function declarations of the tenant's script become globals of its context.
     await context.eval(`${program.source}\n;globalThis[${JSON.stringify(program.functionName)}] = typeof ${safeName(program.functionName)} === 'function' ? ${safeName(program.functionName)} : undefined;`, { timeout: this.limits.timeoutMs });

@@ -1,0 +1,16 @@
+#!/bin/sh
+# `npm start`. A development install (TypeScript present) builds first; a production install
+# (`npm ci --omit=dev` next to a built dist/) runs what is there. Then node replaces this shell
+# (`exec`, and `exec` in package.json's start script too), so the SIGINT and SIGTERM npm
+# forwards to its child reach gw itself and start its graceful shutdown.
+set -e
+cd "$(dirname "$0")/.."
+if [ -f node_modules/typescript/package.json ]; then
+  npm run --silent build
+elif [ ! -f dist/app/main.js ]; then
+  echo "gw: dist/ is not built, and this install has no build tools (npm ci --omit=dev)." >&2
+  echo "gw: build with a full install (npm ci && npm run build), then start again." >&2
+  exit 1
+fi
+# isolated-vm, which runs virtual endpoints, needs node's own startup snapshot off.
+exec node --no-node-snapshot dist/app/main.js "$@"
