@@ -55,7 +55,6 @@ function tryLoad(packages: readonly string[]): Ivm {
   const reasons: string[] = [];
   for (const name of packages) {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       return require(name) as Ivm;
     } catch (err) {
       const { code, message } = err as { code?: string; message: string };
