@@ -12,7 +12,13 @@ export function brokerOptions(config: NodeConfig): BrokerOptions {
     namespace: config.namespace,
     nodeID: config.nodeId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     transporter: config.transporter ?? null,
-    logger: config.logLevel === 'silent' ? false : { type: 'Console', options: { level: config.logLevel, colors: process.stdout.isTTY, moduleColors: false, formatter: 'short' } },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            type: 'Console',
+            options: { level: config.logLevel, colors: process.stdout.isTTY, moduleColors: false, formatter: 'short' },
+          },
     logLevel: config.logLevel === 'silent' ? undefined : config.logLevel,
     serializer: 'JSON',
     // Management calls are short; a node that vanished must not hang an HTTP request forever.

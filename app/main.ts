@@ -19,10 +19,13 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     node.broker.logger.info(`${signal} received: draining connections, then stopping`);
     // The drain is bounded by GW_SHUTDOWN_TIMEOUT; this bounds what comes after it (a stuck service).
-    setTimeout(() => {
-      process.stderr.write('gw did not stop in time, exiting\n');
-      process.exit(1);
-    }, config.shutdownTimeout * 1000 + STOP_GRACE_MS).unref();
+    setTimeout(
+      () => {
+        process.stderr.write('gw did not stop in time, exiting\n');
+        process.exit(1);
+      },
+      config.shutdownTimeout * 1000 + STOP_GRACE_MS,
+    ).unref();
     await node.stop();
     process.exit(0);
   };
@@ -34,15 +37,19 @@ function printBanner(node: RunningNode): void {
   const lines = ['', `gw is running (node ${node.broker.nodeID}; services: ${node.services.join(', ')})`];
   const dashboardPort = node.portOf('api');
   const gatewayPort = node.portOf('proxy');
-  if (dashboardPort !== undefined) lines.push(`  Dashboard:  http://${config.host}:${dashboardPort}   (REST API under /api, admin API under /admin)`);
-  if (gatewayPort !== undefined) lines.push(`  Gateway:    http://${config.host}:${gatewayPort}   (management API under /gw)`);
+  if (dashboardPort !== undefined)
+    lines.push(`  Dashboard:  http://${config.host}:${dashboardPort}   (REST API under /api, admin API under /admin)`);
+  if (gatewayPort !== undefined)
+    lines.push(`  Gateway:    http://${config.host}:${gatewayPort}   (management API under /gw)`);
   if (secrets.generated.length > 0) {
     lines.push(`  First start: secrets were generated and kept in ${secrets.file}`);
     if (secrets.generated.includes('adminSecret')) lines.push(`    admin-auth:          ${secrets.adminSecret}`);
     if (secrets.generated.includes('secret')) lines.push(`    x-gw-authorization:  ${secrets.secret}`);
     // The dashboard has no user yet: its sign-in page leads to the setup, which asks for this secret.
     if (secrets.generated.includes('adminSecret') && dashboardPort !== undefined) {
-      lines.push(`  Next: open the dashboard, choose "Set up gw" and give it the admin-auth secret above to create your organisation and first user.`);
+      lines.push(
+        `  Next: open the dashboard, choose "Set up gw" and give it the admin-auth secret above to create your organisation and first user.`,
+      );
     }
   }
   lines.push('');

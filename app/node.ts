@@ -32,7 +32,10 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   const services = resolveServiceNames(config.services);
   // proxy serves the /gw API (x-gw-authorization), api the /admin API (admin-auth); keys (HMAC
   // secrets) and certs (private keys) seal what they store with a key derived from the gateway secret.
-  const secrets = resolveSecrets(config, { secret: ['proxy', 'keys', 'certs'].some((name) => services.includes(name)), adminSecret: services.includes('api') });
+  const secrets = resolveSecrets(config, {
+    secret: ['proxy', 'keys', 'certs'].some((name) => services.includes(name)),
+    adminSecret: services.includes('api'),
+  });
   const nodeConfig: NodeConfig = Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret });
   const runtime = createRuntime(nodeConfig);
   try {
@@ -124,7 +127,10 @@ function failingInOneLine(name: string, schema: ServiceSchema): ServiceSchema {
  * services it calls (keys, limiter, ...) to finish.
  */
 async function drainServers(broker: ServiceBroker, timeoutMs: number): Promise<void> {
-  const servers = broker.services.flatMap((service) => (service as unknown as { connections?: Drainable | Drainable[] }).connections ?? []);
+  const servers = broker.services.flatMap(
+    (service) => (service as unknown as { connections?: Drainable | Drainable[] }).connections ?? [],
+  );
   const closedOnTheirOwn = await Promise.all(servers.map((server) => server.drain(timeoutMs)));
-  if (closedOnTheirOwn.includes(false)) broker.logger.warn(`connections still open after ${timeoutMs / 1000} s (GW_SHUTDOWN_TIMEOUT) were closed`);
+  if (closedOnTheirOwn.includes(false))
+    broker.logger.warn(`connections still open after ${timeoutMs / 1000} s (GW_SHUTDOWN_TIMEOUT) were closed`);
 }

@@ -16,7 +16,19 @@ import type { WebhooksActions } from './webhooks/actions';
  * lib/bus/call.ts and services type their handlers with lib/bus/actions.ts, both against this
  * map, so renaming an action or changing a result fails `tsc` on both sides.
  */
-export interface ActionMap extends ApisActions, AuthActions, CertsActions, KeysActions, LimiterActions, OAuthActions, OrgsActions, UsersActions, WebhooksActions, AnalyticsActions, StreamsActions {}
+export interface ActionMap
+  extends
+    ApisActions,
+    AuthActions,
+    CertsActions,
+    KeysActions,
+    LimiterActions,
+    OAuthActions,
+    OrgsActions,
+    UsersActions,
+    WebhooksActions,
+    AnalyticsActions,
+    StreamsActions {}
 
 export type ActionName = keyof ActionMap;
 export type ActionParams<A extends ActionName> = ActionMap[A]['params'];

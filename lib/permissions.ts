@@ -6,7 +6,10 @@ const RANK: Record<PermissionLevel, number> = { deny: 0, read: 1, write: 2, admi
 export const ADMIN_PERMISSION = 'IsAdmin';
 
 /** A user's own permissions win over their group's. */
-export function effectivePermissions(own: Record<string, PermissionLevel>, group: Record<string, PermissionLevel> | undefined): Record<string, PermissionLevel> {
+export function effectivePermissions(
+  own: Record<string, PermissionLevel>,
+  group: Record<string, PermissionLevel> | undefined,
+): Record<string, PermissionLevel> {
   return { ...(group ?? {}), ...own };
 }
 
@@ -20,7 +23,11 @@ export function isAdmin(permissions: Record<string, PermissionLevel>): boolean {
 }
 
 /** Whether the caller holds `level` (or more) of `permission`; `deny` never does. */
-export function allows(caller: Pick<Caller, 'is_admin' | 'user_permissions'>, permission: string, level: Exclude<PermissionLevel, 'deny'>): boolean {
+export function allows(
+  caller: Pick<Caller, 'is_admin' | 'user_permissions'>,
+  permission: string,
+  level: Exclude<PermissionLevel, 'deny'>,
+): boolean {
   if (caller.is_admin) return true;
   const held = caller.user_permissions[permission];
   return held !== undefined && RANK[held] >= RANK[level];

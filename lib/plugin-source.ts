@@ -8,7 +8,10 @@ import { relativePathProblem } from './safe-path';
  */
 export type PluginSource = { kind: 'package'; name: string } | { kind: 'file'; path: string };
 
-export function pluginSource(where: string, allowedPackages: readonly string[]): PluginSource | { kind: 'refused'; reason: string } {
+export function pluginSource(
+  where: string,
+  allowedPackages: readonly string[],
+): PluginSource | { kind: 'refused'; reason: string } {
   if (allowedPackages.includes(where)) return { kind: 'package', name: where };
   const problem = relativePathProblem(where);
   if (problem === undefined) return { kind: 'file', path: where };
@@ -36,7 +39,10 @@ export function middlewareLocations(customMiddleware: unknown): Array<{ at: stri
       const { path, name } = entry as { path?: unknown; name?: unknown };
       const where = path ?? name;
       if (where === undefined || where === '') return;
-      out.push({ at: Array.isArray(value) ? `custom_middleware.${key}[${index}]` : `custom_middleware.${key}`, where: typeof where === 'string' ? where : String(where) });
+      out.push({
+        at: Array.isArray(value) ? `custom_middleware.${key}[${index}]` : `custom_middleware.${key}`,
+        where: typeof where === 'string' ? where : String(where),
+      });
     });
   }
   return out;

@@ -5,9 +5,13 @@
  * others, instead of dropping every connection it holds. Only the error's name, message and
  * stack are logged: properties such as a request's headers may carry credentials.
  */
-export function installProcessGuards(logger: { error(message: string): void }, proc: NodeJS.Process = process): () => void {
+export function installProcessGuards(
+  logger: { error(message: string): void },
+  proc: NodeJS.Process = process,
+): () => void {
   const onException = (err: unknown) => logger.error(`uncaught exception, still serving: ${describe(err)}`);
-  const onRejection = (reason: unknown) => logger.error(`unhandled promise rejection, still serving: ${describe(reason)}`);
+  const onRejection = (reason: unknown) =>
+    logger.error(`unhandled promise rejection, still serving: ${describe(reason)}`);
   proc.on('uncaughtException', onException);
   proc.on('unhandledRejection', onRejection);
   return () => {

@@ -18,7 +18,12 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return ['gcm1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+    return [
+      'gcm1',
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      data.toString('base64url'),
+    ].join('.');
   }
 
   /** The plain text, or undefined when the value is not sealed by this box (other secret, tampered, not sealed). */

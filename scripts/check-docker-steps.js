@@ -20,7 +20,10 @@ const work = mkdtempSync(join(tmpdir(), 'gw-docker-steps-'));
 /** The Dockerfile's instructions, continuation lines joined, comments left out. */
 function instructions(text) {
   const joined = text.replace(/\\\r?\n/g, ' ');
-  return joined.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))
+  return joined
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
     .map((line) => {
       const [, keyword, rest] = /^(\S+)\s+(.*)$/.exec(line);
       return { keyword: keyword.toUpperCase(), rest: rest.trim() };
@@ -30,10 +33,23 @@ function instructions(text) {
 /** The build context: tracked files less what .dockerignore leaves out (its plain patterns). */
 function contextFiles() {
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
-  const ignore = readFileSync(join(root, '.dockerignore'), 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-  if (ignore.some((pattern) => pattern.startsWith('!'))) throw new Error('.dockerignore exceptions (!) are not replayed here');
+  const ignore = readFileSync(join(root, '.dockerignore'), 'utf8')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  if (ignore.some((pattern) => pattern.startsWith('!')))
+    throw new Error('.dockerignore exceptions (!) are not replayed here');
   const patterns = ignore.map((pattern) => {
-    const body = pattern.replace(/^\/+|\/+$/g, '').split('**/').map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')).join('(?:.*/)?');
+    const body = pattern
+      .replace(/^\/+|\/+$/g, '')
+      .split('**/')
+      .map((part) =>
+        part
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\?/g, '[^/]'),
+      )
+      .join('(?:.*/)?');
     return new RegExp(`^${body}(?:/.*)?$`);
   });
   return tracked.filter((file) => !patterns.some((re) => re.test(file)) && existsSync(join(root, file)));
@@ -59,7 +75,8 @@ function copy(stageDir, args, stages, context) {
       continue;
     }
     const files = context.filter((file) => file === clean || file.startsWith(`${clean}/`));
-    if (files.length === 0) throw new Error(`COPY ${source}: nothing in the build context (tracked files less .dockerignore)`);
+    if (files.length === 0)
+      throw new Error(`COPY ${source}: nothing in the build context (tracked files less .dockerignore)`);
     for (const file of files) {
       const out = file === clean ? (intoDir ? join(target, name) : target) : join(target, relative(clean, file));
       mkdirSync(dirname(out), { recursive: true });
@@ -106,9 +123,16 @@ async function main() {
         continue;
       }
       // The image's users do not exist here: ownership is not replayed.
-      const command = rest.split(/\s*&&\s*/).filter((part) => !/^chown\b/.test(part)).join(' && ');
+      const command = rest
+        .split(/\s*&&\s*/)
+        .filter((part) => !/^chown\b/.test(part))
+        .join(' && ');
       console.log(`docker steps: RUN ${command}`);
-      execSync(command.replace(/\/app\b/g, stageDir), { cwd: stageDir, stdio: 'inherit', env: { ...process.env, ...env } });
+      execSync(command.replace(/\/app\b/g, stageDir), {
+        cwd: stageDir,
+        stdio: 'inherit',
+        env: { ...process.env, ...env },
+      });
     } else if (keyword === 'ENV') {
       for (const [, name, value] of rest.matchAll(/(\w+)=(\S+)/g)) env[name] = value.replace(/\/app\b/g, stageDir);
     } else if (keyword === 'CMD') {
@@ -120,14 +144,16 @@ async function main() {
     }
   }
   if (!cmd) throw new Error('the final stage has no CMD');
-  if (existsSync(join(stageDir, 'node_modules/typescript'))) throw new Error('the final stage has development dependencies (typescript)');
+  if (existsSync(join(stageDir, 'node_modules/typescript')))
+    throw new Error('the final stage has development dependencies (typescript)');
 
   const ports = { GW_GATEWAY_PORT: String(await freePort()), GW_DASHBOARD_PORT: String(await freePort()) };
-  const smoke = (command, extra = {}) => execFileSync('bash', [join(root, 'scripts/smoke.sh'), ...command], {
-    cwd: stageDir,
-    stdio: 'inherit',
-    env: { ...process.env, ...env, ...ports, ...extra },
-  });
+  const smoke = (command, extra = {}) =>
+    execFileSync('bash', [join(root, 'scripts/smoke.sh'), ...command], {
+      cwd: stageDir,
+      stdio: 'inherit',
+      env: { ...process.env, ...env, ...ports, ...extra },
+    });
   smoke(cmd, healthcheck ? { SMOKE_HEALTHCHECK: healthcheck.join(' ') } : {});
   smoke(['npm', 'start']);
   console.log('docker steps: every stage built; the image starts, proxies and stops on SIGTERM (CMD and npm start)');

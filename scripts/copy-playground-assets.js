@@ -22,4 +22,5 @@ for (const [name, [pkg, file]] of Object.entries(assets)) {
   }
   copyFileSync(join(root, file), join(target, name));
 }
-if (!existsSync(join(target, 'index.html'))) console.warn(`templates/playground/index.html is missing in ${dirname(target)}`);
+if (!existsSync(join(target, 'index.html')))
+  console.warn(`templates/playground/index.html is missing in ${dirname(target)}`);

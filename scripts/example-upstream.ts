@@ -29,20 +29,26 @@ const pets = [
 // The same SDL the federation page registers as subgraph APIs. Modules go in a list:
 // @apollo/subgraph 2.15 reads a lone argument as a parsed document.
 const subgraphs: Record<string, GraphQLSchema> = {
-  accounts: buildSubgraphSchema([{
-    typeDefs: parse('extend type Query { me: User } type User @key(fields: "id") { id: ID! name: String }'),
-    resolvers: {
-      Query: { me: () => users[0] },
-      User: { __resolveReference: (ref: { id: string }) => users.find((u) => u.id === ref.id) },
+  accounts: buildSubgraphSchema([
+    {
+      typeDefs: parse('extend type Query { me: User } type User @key(fields: "id") { id: ID! name: String }'),
+      resolvers: {
+        Query: { me: () => users[0] },
+        User: { __resolveReference: (ref: { id: string }) => users.find((u) => u.id === ref.id) },
+      },
     },
-  }]),
-  reviews: buildSubgraphSchema([{
-    typeDefs: parse('type Review { body: String author: User } extend type User @key(fields: "id") { id: ID! @external reviews: [Review] }'),
-    resolvers: {
-      Review: { author: (review: { authorId: string }) => ({ __typename: 'User', id: review.authorId }) },
-      User: { reviews: (user: { id: string }) => reviews.filter((r) => r.authorId === user.id) },
+  ]),
+  reviews: buildSubgraphSchema([
+    {
+      typeDefs: parse(
+        'type Review { body: String author: User } extend type User @key(fields: "id") { id: ID! @external reviews: [Review] }',
+      ),
+      resolvers: {
+        Review: { author: (review: { authorId: string }) => ({ __typename: 'User', id: review.authorId }) },
+        User: { reviews: (user: { id: string }) => reviews.filter((r) => r.authorId === user.id) },
+      },
     },
-  }]),
+  ]),
 };
 
 function petstoreDocument(origin: string): string {
@@ -98,7 +104,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, origin: string)
   const subgraph = /^\/graphql\/(\w+)$/.exec(path)?.[1];
   if (subgraph && subgraphs[subgraph] && req.method === 'POST') {
     const { query, variables, operationName } = JSON.parse(body || '{}');
-    send(res, 200, await graphql({ schema: subgraphs[subgraph], source: query, variableValues: variables, operationName }));
+    send(
+      res,
+      200,
+      await graphql({ schema: subgraphs[subgraph], source: query, variableValues: variables, operationName }),
+    );
     return;
   }
   if (path === '/petstore/openapi.yaml') return send(res, 200, petstoreDocument(origin), 'application/yaml');

@@ -26,7 +26,12 @@ import { median } from '../support';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 
-const definition = { api_id: 'a1', name: 'Orders', org_id: 'org1', proxy: { listen_path: '/orders', target_url: 'http://x' } };
+const definition = {
+  api_id: 'a1',
+  name: 'Orders',
+  org_id: 'org1',
+  proxy: { listen_path: '/orders', target_url: 'http://x' },
+};
 const session = { alias: 'alice', tags: [] };
 const quiet = { warn: () => undefined } as unknown as LoggerInstance;
 
@@ -87,7 +92,11 @@ async function measure(rows: Array<[string, () => AnalyticsRecorder | undefined]
     }
   }
   for (const row of made) {
-    process.stdout.write(`${row.label.padEnd(52)} median ${median(row.times).toFixed(0).padStart(5)}  min ${Math.min(...row.times).toFixed(0).padStart(5)} ns/request   dropped ${row.dropped} of ${ROUNDS * REQUESTS}\n`);
+    process.stdout.write(
+      `${row.label.padEnd(52)} median ${median(row.times).toFixed(0).padStart(5)}  min ${Math.min(...row.times)
+        .toFixed(0)
+        .padStart(5)} ns/request   dropped ${row.dropped} of ${ROUNDS * REQUESTS}\n`,
+    );
   }
 }
 
@@ -98,13 +107,34 @@ async function main(): Promise<void> {
     writeFileSync(mmdb, countryMmdb({ '81.2.69.0/24': 'GB', '2.125.160.0/20': 'FR' }));
     const geo = await openCountryLookup(mmdb);
     process.stdout.write(`analytics recorder, ${REQUESTS} requests x ${ROUNDS} rounds (median)\n`);
-    for (const [suffix, country] of [['', undefined], [', GeoIP', geo]] as Array<[string, CountryLookup | undefined]>) {
-      const recorder = (send: (batch: AnalyticsBatch) => Promise<unknown>, analyticsKnown?: () => boolean) => new AnalyticsRecorder({ send, logger: quiet, flushIntervalMs: 3_600_000, bufferSize: 10_000, country, analyticsKnown });
+    for (const [suffix, country] of [
+      ['', undefined],
+      [', GeoIP', geo],
+    ] as Array<[string, CountryLookup | undefined]>) {
+      const recorder = (send: (batch: AnalyticsBatch) => Promise<unknown>, analyticsKnown?: () => boolean) =>
+        new AnalyticsRecorder({
+          send,
+          logger: quiet,
+          flushIntervalMs: 3_600_000,
+          bufferSize: 10_000,
+          country,
+          analyticsKnown,
+        });
       await measure([
         [`no recorder (the harness)${suffix}`, () => undefined],
         [`analytics service present${suffix}`, () => recorder(async () => ({ stored: 0 }))],
-        [`analytics service absent, not known to be${suffix}`, () => recorder(() => Promise.reject(new Error('no analytics service')))],
-        [`analytics service absent, known absent${suffix}`, () => recorder(() => Promise.reject(new Error('no analytics service')), () => false)],
+        [
+          `analytics service absent, not known to be${suffix}`,
+          () => recorder(() => Promise.reject(new Error('no analytics service'))),
+        ],
+        [
+          `analytics service absent, known absent${suffix}`,
+          () =>
+            recorder(
+              () => Promise.reject(new Error('no analytics service')),
+              () => false,
+            ),
+        ],
       ]);
     }
   } finally {

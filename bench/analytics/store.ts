@@ -70,8 +70,11 @@ async function main(): Promise<void> {
       wall.push(((performance.now() - wallBefore) * 1000) / (BATCHES * MAX_BATCH));
       cpu.push((used.user + used.system) / (BATCHES * MAX_BATCH));
     }
-    const spread = (values: number[]) => `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
-    process.stdout.write(`analytics store, ${BATCHES} batches of ${MAX_BATCH} x ${ROUNDS} rounds: µs per record CPU ${spread(cpu)}, wall ${spread(wall)}\n`);
+    const spread = (values: number[]) =>
+      `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+    process.stdout.write(
+      `analytics store, ${BATCHES} batches of ${MAX_BATCH} x ${ROUNDS} rounds: µs per record CPU ${spread(cpu)}, wall ${spread(wall)}\n`,
+    );
   } finally {
     await db.destroy();
     rmSync(dir, { recursive: true, force: true });

@@ -58,9 +58,17 @@ function startHandWritten(port, sourcesUrl) {
     return (await agent.request({ origin, path: pathname, ...options })).body.json();
   };
   const rootValue = {
-    products: async () => (await json(`${sourcesUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ products { upc name price } }' }) })).data.products,
+    products: async () =>
+      (
+        await json(`${sourcesUrl}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ products { upc name price } }' }),
+        })
+      ).data.products,
   };
-  schema.getType('Product').getFields().stock.resolve = (product) => json(`${sourcesUrl}/stock/${encodeURIComponent(product.upc)}`, { method: 'GET' });
+  schema.getType('Product').getFields().stock.resolve = (product) =>
+    json(`${sourcesUrl}/stock/${encodeURIComponent(product.upc)}`, { method: 'GET' });
   // Parsed and validated documents are cached by query text, as gw caches them: the baseline does no avoidable work.
   const documents = new Map();
   const run = (query, variables) => {
@@ -99,8 +107,20 @@ exports.combinedGraphApi = (sourcesUrl) => ({
     engine: {
       field_configs: [],
       data_sources: [
-        { kind: 'GraphQL', name: 'catalogue', internal: false, root_fields: [{ type: 'Query', fields: ['products'] }], config: { url: `${sourcesUrl}/graphql`, method: 'POST', headers: {} } },
-        { kind: 'REST', name: 'stock', internal: false, root_fields: [{ type: 'Product', fields: ['stock'] }], config: { url: `${sourcesUrl}/stock/{{.object.upc}}`, method: 'GET', headers: {}, query: [], body: '' } },
+        {
+          kind: 'GraphQL',
+          name: 'catalogue',
+          internal: false,
+          root_fields: [{ type: 'Query', fields: ['products'] }],
+          config: { url: `${sourcesUrl}/graphql`, method: 'POST', headers: {} },
+        },
+        {
+          kind: 'REST',
+          name: 'stock',
+          internal: false,
+          root_fields: [{ type: 'Product', fields: ['stock'] }],
+          config: { url: `${sourcesUrl}/stock/{{.object.upc}}`, method: 'GET', headers: {}, query: [], body: '' },
+        },
       ],
     },
   },

@@ -18,12 +18,18 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const children: ChildProcess[] = [];
 const { SDL, QUERY } = require('./schema.js') as { SDL: string; QUERY: string };
-const combined = require('./combined-graph.js') as { GRAPH_QUERY: string; combinedGraphApi(sourcesUrl: string): object };
+const combined = require('./combined-graph.js') as {
+  GRAPH_QUERY: string;
+  combinedGraphApi(sourcesUrl: string): object;
+};
 
 /** Starts a benchmark child (a .js file of this folder) and waits until it listens. */
 function startChild(file: string, env: Record<string, string>): Promise<number> {
   return new Promise<number>((resolvePromise, reject) => {
-    const child = fork(join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(join(__dirname, file), [], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     children.push(child);
     child.once('message', () => resolvePromise(child.pid!));
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
@@ -37,32 +43,68 @@ async function main(): Promise<void> {
   const sourcesUrl = `http://127.0.0.1:${await freePort()}`;
   await startChild('combined-graph.js', { ROLE: 'sources', PORT: new URL(sourcesUrl).port });
   const handWrittenPort = await freePort();
-  const handWrittenPid = await startChild('combined-graph.js', { ROLE: 'hand-written', PORT: String(handWrittenPort), SOURCES_URL: sourcesUrl });
+  const handWrittenPid = await startChild('combined-graph.js', {
+    ROLE: 'hand-written',
+    PORT: String(handWrittenPort),
+    SOURCES_URL: sourcesUrl,
+  });
   const apps = join(work, 'apps');
   mkdirSync(apps, { recursive: true });
   writeFileSync(
     join(apps, 'graph.json'),
-    JSON.stringify({ api_id: 'graph', use_keyless: true, proxy: { listen_path: '/graph', target_url: `http://127.0.0.1:${upstreamPort}/graphql`, strip_listen_path: true }, graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL } }),
+    JSON.stringify({
+      api_id: 'graph',
+      use_keyless: true,
+      proxy: { listen_path: '/graph', target_url: `http://127.0.0.1:${upstreamPort}/graphql`, strip_listen_path: true },
+      graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL },
+    }),
   );
   writeFileSync(join(apps, 'udg.json'), JSON.stringify(combined.combinedGraphApi(sourcesUrl)));
   const gwPort = await freePort();
   const gw = spawn(process.execPath, [join(ROOT, 'dist/app/main.js')], {
     cwd: work,
-    env: { ...process.env, GW_SERVICES: 'gateway', GW_GATEWAY_PORT: String(gwPort), GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench' },
+    env: {
+      ...process.env,
+      GW_SERVICES: 'gateway',
+      GW_GATEWAY_PORT: String(gwPort),
+      GW_APPS_DIR: apps,
+      GW_LOG_LEVEL: 'warn',
+      GW_SECRET: 'bench',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(gw);
-  await new Promise<void>((resolvePromise) => gw.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()));
+  await new Promise<void>((resolvePromise) =>
+    gw.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()),
+  );
 
   const proxyOnly = await compare(work, 'proxy-only', QUERY, [
     { name: 'upstream, direct', url: `http://127.0.0.1:${upstreamPort}/graphql`, pid: upstreamPid },
     { name: 'gw, proxy-only (validated, cached)', url: `http://127.0.0.1:${gwPort}/graph`, pid: gw.pid! },
   ]);
   const udg = await compare(work, 'combined-graph', combined.GRAPH_QUERY, [
-    { name: 'hand-written graphql-js server, same sources', url: `http://127.0.0.1:${handWrittenPort}/graphql`, pid: handWrittenPid },
-    { name: 'gw, combined graph (1 GraphQL + 5 REST calls per query)', url: `http://127.0.0.1:${gwPort}/udg`, pid: gw.pid! },
+    {
+      name: 'hand-written graphql-js server, same sources',
+      url: `http://127.0.0.1:${handWrittenPort}/graphql`,
+      pid: handWrittenPid,
+    },
+    {
+      name: 'gw, combined graph (1 GraphQL + 5 REST calls per query)',
+      url: `http://127.0.0.1:${gwPort}/udg`,
+      pid: gw.pid!,
+    },
   ]);
-  process.stdout.write(['', table('share of direct', proxyOnly), '', table('share of hand-written', udg), '', 'Responses were identical.', ''].join('\n'));
+  process.stdout.write(
+    [
+      '',
+      table('share of direct', proxyOnly),
+      '',
+      table('share of hand-written', udg),
+      '',
+      'Responses were identical.',
+      '',
+    ].join('\n'),
+  );
 }
 
 interface Target {
@@ -82,9 +124,23 @@ interface Measured {
 /** Checks both targets answer the query identically, then runs alternated wrk rounds; medians in `targets` order. */
 async function compare(work: string, label: string, query: string, targets: Target[]): Promise<Measured[]> {
   const script = join(work, `${label}.lua`);
-  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify({ query }))}\nwrk.headers["Content-Type"] = "application/json"\n`);
-  const answers = await Promise.all(targets.map(async (t) => (await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).text()));
-  if (answers.some((answer) => answer !== answers[0])) throw new Error(`${label}: the targets answered differently:\n${answers.join('\n')}`);
+  writeFileSync(
+    script,
+    `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify({ query }))}\nwrk.headers["Content-Type"] = "application/json"\n`,
+  );
+  const answers = await Promise.all(
+    targets.map(async (t) =>
+      (
+        await fetch(t.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query }),
+        })
+      ).text(),
+    ),
+  );
+  if (answers.some((answer) => answer !== answers[0]))
+    throw new Error(`${label}: the targets answered differently:\n${answers.join('\n')}`);
   for (const target of targets) wrk(target.url, script, 1); // warm-up
   const results = new Map<string, Array<{ rps: number; cpuUs: number }>>(targets.map((t) => [t.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
@@ -94,14 +150,21 @@ async function compare(work: string, label: string, query: string, targets: Targ
       results.get(target.name)!.push({ rps, cpuUs: ((cpuMs(target.pid) - cpuBefore) * 1000) / requests });
     }
   }
-  return targets.map((t) => ({ name: t.name, rps: median(results.get(t.name)!.map((r) => r.rps)), cpuUs: median(results.get(t.name)!.map((r) => r.cpuUs)) }));
+  return targets.map((t) => ({
+    name: t.name,
+    rps: median(results.get(t.name)!.map((r) => r.rps)),
+    cpuUs: median(results.get(t.name)!.map((r) => r.cpuUs)),
+  }));
 }
 
 function table(shareOf: string, rows: Measured[]): string {
   return [
     `| system | req/s (median of ${ROUNDS}) | ${shareOf} | CPU µs per request (median) | CPU share |`,
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / rows[0].rps) * 100).toFixed(0)}% | ${r.cpuUs.toFixed(0)} | ${((r.cpuUs / rows[0].cpuUs) * 100).toFixed(0)}% |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / rows[0].rps) * 100).toFixed(0)}% | ${r.cpuUs.toFixed(0)} | ${((r.cpuUs / rows[0].cpuUs) * 100).toFixed(0)}% |`,
+    ),
   ].join('\n');
 }
 
@@ -114,7 +177,10 @@ function cpuMs(pid: number): number {
 function wrk(url: string, script: string, seconds: number): { rps: number; requests: number } {
   const out = execFileSync('wrk', ['-t1', '-c32', `-d${seconds}s`, '-s', script, url], { encoding: 'utf8' });
   if (/Non-2xx/.test(out)) throw new Error(`wrk against ${url} saw errors:\n${out}`);
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), requests: Number(/(\d+) requests in/.exec(out)?.[1]) };
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
+    requests: Number(/(\d+) requests in/.exec(out)?.[1]),
+  };
 }
 
 runBenchmark('bench:graphql', main, children);

@@ -5,7 +5,13 @@ const { SDL } = require('./schema.js');
 
 const schema = buildSchema(SDL);
 const rootValue = {
-  products: () => Array.from({ length: 5 }, (_, i) => ({ upc: String(i), name: `Product ${i}`, price: 10 + i, reviews: [{ id: `r${i}`, body: 'good', author: { id: 'u1', name: 'Ada' } }] })),
+  products: () =>
+    Array.from({ length: 5 }, (_, i) => ({
+      upc: String(i),
+      name: `Product ${i}`,
+      price: 10 + i,
+      reviews: [{ id: `r${i}`, body: 'good', author: { id: 'u1', name: 'Ada' } }],
+    })),
 };
 createServer((req, res) => {
   let body = '';

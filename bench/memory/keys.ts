@@ -55,7 +55,9 @@ async function measure(work: string): Promise<void> {
   const seedStart = Date.now();
   const keys = await seed(dataDir, databaseUrl, upstreamPort);
   const seedSeconds = (Date.now() - seedStart) / 1000;
-  out(`seeded ${APIS} APIs and ${KEYS} keys through the management role (keys.create, ${CONCURRENCY} at a time) in ${seedSeconds.toFixed(0)} s (${(KEYS / seedSeconds).toFixed(0)} keys/s)`);
+  out(
+    `seeded ${APIS} APIs and ${KEYS} keys through the management role (keys.create, ${CONCURRENCY} at a time) in ${seedSeconds.toFixed(0)} s (${(KEYS / seedSeconds).toFixed(0)} keys/s)`,
+  );
 
   for (const variant of VARIANTS) await measureNode(work, upstreamPort, databaseUrl, keys, variant);
   out(
@@ -66,14 +68,22 @@ async function measure(work: string): Promise<void> {
 }
 
 /** One gw node on the seeded store: VmRSS once it serves every API, and after every key was used once. */
-async function measureNode(work: string, upstreamPort: number, databaseUrl: string, keys: string[], variant: (typeof VARIANTS)[number]): Promise<void> {
+async function measureNode(
+  work: string,
+  upstreamPort: number,
+  databaseUrl: string,
+  keys: string[],
+  variant: (typeof VARIANTS)[number],
+): Promise<void> {
   const startedAt = Date.now();
   const gw = await startGw(work, 'gw', upstreamPort, 0, 'all', { GW_DATABASE_URL: databaseUrl, ...variant.env });
   const startupSeconds = (Date.now() - startedAt) / 1000;
   const pool = new Pool(gw.url, { connections: CONCURRENCY });
   // The node loads its APIs from the store after it starts listening: wait for the last one.
   await waitFor(async () => (await get(pool, `/api-${APIS - 1}/hello`, keys[APIS - 1])) === 200);
-  out(`gw node, ${variant.name}: up in ${startupSeconds.toFixed(1)} s, serving API ${APIS - 1} after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  out(
+    `gw node, ${variant.name}: up in ${startupSeconds.toFixed(1)} s, serving API ${APIS - 1} after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+  );
   out(`  VmRSS, ${APIS} APIs loaded, ${KEYS} keys in its store, none used yet: ${rssMb(gw.pid)} MB`);
 
   const useStart = Date.now();
@@ -89,8 +99,11 @@ async function measureNode(work: string, upstreamPort: number, databaseUrl: stri
     }),
   );
   const useSeconds = (Date.now() - useStart) / 1000;
-  if (statuses.size !== 1 || !statuses.has(200)) throw new Error(`using every key once: expected only 200s, got ${JSON.stringify(Object.fromEntries(statuses))}`);
-  out(`  VmRSS after each of the ${KEYS} keys was used once (${KEYS} requests, all 200, ${(KEYS / useSeconds).toFixed(0)} req/s): ${rssMb(gw.pid)} MB`);
+  if (statuses.size !== 1 || !statuses.has(200))
+    throw new Error(`using every key once: expected only 200s, got ${JSON.stringify(Object.fromEntries(statuses))}`);
+  out(
+    `  VmRSS after each of the ${KEYS} keys was used once (${KEYS} requests, all 200, ${(KEYS / useSeconds).toFixed(0)} req/s): ${rssMb(gw.pid)} MB`,
+  );
   await pool.close();
   // The next node opens the same store: this one goes first.
   await new Promise<void>((resolve) => {
@@ -101,7 +114,19 @@ async function measureNode(work: string, upstreamPort: number, databaseUrl: stri
 
 /** Creates the APIs and keys through a management node in this process; returns the keys, key i for API i mod APIS. */
 async function seed(dataDir: string, databaseUrl: string, upstreamPort: number): Promise<string[]> {
-  const config = loadConfig({}, { services: ['management'], gatewayPort: 0, dashboardPort: 0, dataDir, databaseUrl, secret: 'bench', adminSecret: 'bench', logLevel: 'warn' });
+  const config = loadConfig(
+    {},
+    {
+      services: ['management'],
+      gatewayPort: 0,
+      dashboardPort: 0,
+      dataDir,
+      databaseUrl,
+      secret: 'bench',
+      adminSecret: 'bench',
+      logLevel: 'warn',
+    },
+  );
   const node = await startGwInProcess(config);
   try {
     for (let i = 0; i < APIS; i++) {
@@ -111,7 +136,11 @@ async function seed(dataDir: string, databaseUrl: string, upstreamPort: number):
           name: `api ${i}`,
           use_keyless: false,
           active: true,
-          proxy: { listen_path: `/api-${i}/`, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true },
+          proxy: {
+            listen_path: `/api-${i}/`,
+            target_url: `http://127.0.0.1:${upstreamPort}/api`,
+            strip_listen_path: true,
+          },
         },
       });
     }
@@ -122,7 +151,9 @@ async function seed(dataDir: string, databaseUrl: string, upstreamPort: number):
         while (next < KEYS) {
           const i = next++;
           const apiId = `api-${i % APIS}`;
-          const created = await callAction(node.broker, 'keys.create', { session: { ...KEY_LIMITS, access_rights: { [apiId]: { api_id: apiId } } } });
+          const created = await callAction(node.broker, 'keys.create', {
+            session: { ...KEY_LIMITS, access_rights: { [apiId]: { api_id: apiId } } },
+          });
           keys[i] = created.key_id;
           if ((i + 1) % 10_000 === 0) process.stderr.write(`${i + 1} keys\n`);
         }

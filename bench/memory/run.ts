@@ -31,23 +31,54 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1).padStart(7);
 function report(label: string): void {
   (globalThis as { gc?: () => void }).gc?.();
   const { rss, heapUsed, external } = process.memoryUsage();
-  process.stdout.write(`${label.padEnd(34)} rss ${mb(rss)} MB   heap ${mb(heapUsed)} MB   external ${mb(external)} MB\n`);
+  process.stdout.write(
+    `${label.padEnd(34)} rss ${mb(rss)} MB   heap ${mb(heapUsed)} MB   external ${mb(external)} MB\n`,
+  );
 }
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-memory-'));
-  const config = loadConfig({}, { gatewayPort: 0, dashboardPort: 0, dataDir, databaseUrl: `sqlite:${join(dataDir, 'gw.sqlite')}`, appsDir: join(dataDir, 'apps'), logLevel: 'error' });
+  const config = loadConfig(
+    {},
+    {
+      gatewayPort: 0,
+      dashboardPort: 0,
+      dataDir,
+      databaseUrl: `sqlite:${join(dataDir, 'gw.sqlite')}`,
+      appsDir: join(dataDir, 'apps'),
+      logLevel: 'error',
+    },
+  );
   const node = await startNode(config);
   const gatewayUrl = `http://127.0.0.1:${node.portOf('proxy')}`;
   const gw = new Pool(gatewayUrl, { connections: CONCURRENCY });
   const manage = async (method: 'POST' | 'PUT', path: string, body: unknown) => {
-    const res = await gw.request({ method, path: `/gw${path}`, headers: { 'x-gw-authorization': node.config.secret, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await gw.request({
+      method,
+      path: `/gw${path}`,
+      headers: { 'x-gw-authorization': node.config.secret, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`${method} /gw${path}: ${res.statusCode} ${text}`);
   };
   const first = await startUpstream('127.0.0.1');
-  const definition = (id: string, listenPath: string, target: string, extra: object = {}) => ({ api_id: id, name: id, active: true, use_keyless: true, proxy: { listen_path: listenPath, target_url: target, strip_listen_path: true }, ...extra });
-  await manage('POST', '/apis', definition('protected', '/protected', first.url, { use_keyless: false, auth: { auth_header_name: 'Authorization' } }));
+  const definition = (id: string, listenPath: string, target: string, extra: object = {}) => ({
+    api_id: id,
+    name: id,
+    active: true,
+    use_keyless: true,
+    proxy: { listen_path: listenPath, target_url: target, strip_listen_path: true },
+    ...extra,
+  });
+  await manage(
+    'POST',
+    '/apis',
+    definition('protected', '/protected', first.url, {
+      use_keyless: false,
+      auth: { auth_header_name: 'Authorization' },
+    }),
+  );
   await manage('POST', '/apis', definition('moving', '/moving', first.url));
   report('start');
 
@@ -59,7 +90,11 @@ async function main(): Promise<void> {
     Array.from({ length: CONCURRENCY }, async () => {
       while (sent < UNKNOWN_TOKENS) {
         const n = ++sent;
-        const res = await gw.request({ method: 'GET', path: '/protected/x', headers: { authorization: randomBytes(16).toString('hex') } });
+        const res = await gw.request({
+          method: 'GET',
+          path: '/protected/x',
+          headers: { authorization: randomBytes(16).toString('hex') },
+        });
         await res.body.dump();
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
         if (n % step === 0) report(`${n} unknown-token requests`);
@@ -73,7 +108,7 @@ async function main(): Promise<void> {
   const originStep = Math.max(1, Math.floor(ORIGINS / 10));
   let reached = 0;
   for (let i = 0; i < ORIGINS; i++) {
-    const upstream = await startUpstream(`127.1.${(i >> 8) & 255}.${(i & 255) || 1}`);
+    const upstream = await startUpstream(`127.1.${(i >> 8) & 255}.${i & 255 || 1}`);
     open.push(upstream);
     await manage('PUT', '/apis/moving', definition('moving', '/moving', upstream.url));
     const res = await gw.request({ method: 'GET', path: '/moving/ping' });

@@ -8,7 +8,17 @@ const { Pool } = require('undici');
 
 const pool = new Pool(`http://127.0.0.1:${process.env.UPSTREAM_PORT}`, { connections: 64, keepAliveTimeout: 60_000 });
 // undici refuses some of these as request headers; none of them may cross a proxy anyway.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'host',
+]);
 
 function endToEnd(headers) {
   const out = {};

@@ -49,13 +49,24 @@ async function main(): Promise<void> {
   const upstreamPort = await freePort();
   await startNode(join(__dirname, 'upstream.js'), { PORT: String(upstreamPort) });
   const flags = (value: string | undefined) => (value ?? '').split(' ').filter((arg) => arg !== '');
-  const builds: Build[] = [{ label: '', dist: process.env.BENCH_DIST && resolve(process.env.BENCH_DIST), nodeArgs: flags(process.env.BENCH_NODE_ARGS) }];
+  const builds: Build[] = [
+    {
+      label: '',
+      dist: process.env.BENCH_DIST && resolve(process.env.BENCH_DIST),
+      nodeArgs: flags(process.env.BENCH_NODE_ARGS),
+    },
+  ];
   if (process.env.BENCH_BASELINE_DIST || process.env.BENCH_BASELINE_NODE_ARGS) {
-    builds.unshift({ label: ' (baseline)', dist: process.env.BENCH_BASELINE_DIST && resolve(process.env.BENCH_BASELINE_DIST), nodeArgs: flags(process.env.BENCH_BASELINE_NODE_ARGS) });
+    builds.unshift({
+      label: ' (baseline)',
+      dist: process.env.BENCH_BASELINE_DIST && resolve(process.env.BENCH_BASELINE_DIST),
+      nodeArgs: flags(process.env.BENCH_BASELINE_NODE_ARGS),
+    });
   }
   const wanted = process.env.BENCH_SCENARIOS?.split(',');
   const perBuild: Scenario[][] = [];
-  for (const build of builds) perBuild.push(await scenariosOf(build, work, upstreamPort, (name) => !wanted || wanted.includes(name)));
+  for (const build of builds)
+    perBuild.push(await scenariosOf(build, work, upstreamPort, (name) => !wanted || wanted.includes(name)));
   // baseline and build under test side by side, so each pair runs back to back
   const scenarios = perBuild[0].flatMap((_, i) => perBuild.map((list) => list[i]));
   for (const scenario of scenarios) wrk(scenario, 2); // warm-up: JIT, pools
@@ -82,37 +93,94 @@ async function main(): Promise<void> {
       bytes.get(scenario.name)!.push(((await scenario.allocated()) - allocatedBefore) / result.requests);
     }
   }
-  const spread = (values: number[]) => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})`;
-  const lines = ['', `| scenario | µs CPU per request, median (min–max) of ${ROUNDS} | scavenges per 10k requests | µs GC pause per request | young-generation KB allocated per request | req/s |`, '|---|---|---|---|---|---|'];
+  const spread = (values: number[]) =>
+    `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)})`;
+  const lines = [
+    '',
+    `| scenario | µs CPU per request, median (min–max) of ${ROUNDS} | scavenges per 10k requests | µs GC pause per request | young-generation KB allocated per request | req/s |`,
+    '|---|---|---|---|---|---|',
+  ];
   const kb = (values: number[]) => spread(values.map((value) => value / 1024));
-  const fine = (values: number[]) => `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
-  for (const s of scenarios) lines.push(`| ${s.name} | ${spread(micros.get(s.name)!)} | ${spread(gcs.get(s.name)!)} | ${fine(pauses.get(s.name)!)} | ${kb(bytes.get(s.name)!)} | ${median(rates.get(s.name)!).toFixed(0)} |`);
+  const fine = (values: number[]) =>
+    `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+  for (const s of scenarios)
+    lines.push(
+      `| ${s.name} | ${spread(micros.get(s.name)!)} | ${spread(gcs.get(s.name)!)} | ${fine(pauses.get(s.name)!)} | ${kb(bytes.get(s.name)!)} | ${median(rates.get(s.name)!).toFixed(0)} |`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** Starts the gw nodes of one build and names what to load on them. */
-async function scenariosOf(build: Build, work: string, upstreamPort: number, wanted: (name: string) => boolean): Promise<Scenario[]> {
+async function scenariosOf(
+  build: Build,
+  work: string,
+  upstreamPort: number,
+  wanted: (name: string) => boolean,
+): Promise<Scenario[]> {
   const nodeArgs = ['--trace-gc', '-r', join(__dirname, 'young-gen.cjs'), ...build.nodeArgs];
   const suffix = build.label === '' ? '' : '-baseline';
   const scenarios: Scenario[] = [];
   const add = (name: string, node: Traced, path: string, key?: string) => {
-    scenarios.push({ name: name + build.label, url: `${node.url}${path}`, pid: node.pid, scavenges: node.scavenges, gcPauseMs: node.gcPauseMs, allocated: node.allocated, headers: key === undefined ? undefined : { authorization: key } });
+    scenarios.push({
+      name: name + build.label,
+      url: `${node.url}${path}`,
+      pid: node.pid,
+      scavenges: node.scavenges,
+      gcPauseMs: node.gcPauseMs,
+      allocated: node.allocated,
+      headers: key === undefined ? undefined : { authorization: key },
+    });
   };
   // Only the nodes a wanted scenario runs on are started.
-  if (wanted('keyless')) add('keyless', await traced(startGw(work, `gw-keyless${suffix}`, upstreamPort, 10, 'gateway', {}, [], nodeArgs, build.dist)), '/api-9/hello');
+  if (wanted('keyless'))
+    add(
+      'keyless',
+      await traced(startGw(work, `gw-keyless${suffix}`, upstreamPort, 10, 'gateway', {}, [], nodeArgs, build.dist)),
+      '/api-9/hello',
+    );
   // the last of 10,000 loaded APIs: what a large routing table and heap cost a request
-  if (wanted('keyless-10000')) add('keyless-10000', await traced(startGw(work, `gw-keyless-10000${suffix}`, upstreamPort, 10_000, 'gateway', {}, [], nodeArgs, build.dist)), '/api-9999/hello');
+  if (wanted('keyless-10000'))
+    add(
+      'keyless-10000',
+      await traced(
+        startGw(work, `gw-keyless-10000${suffix}`, upstreamPort, 10_000, 'gateway', {}, [], nodeArgs, build.dist),
+      ),
+      '/api-9999/hello',
+    );
   if (wanted('token') || wanted('token+limits')) {
-    const chain = await traced(startGw(work, `gw-chain${suffix}`, upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }, [], nodeArgs, build.dist));
-    if (wanted('token')) add('token', chain, '/token-api/hello', await createTokenApi(chain.url, upstreamPort, 'token-api', {}));
-    if (wanted('token+limits')) add('token+limits', chain, '/limited-api/hello', await createTokenApi(chain.url, upstreamPort, 'limited-api', LIMITS));
+    const chain = await traced(
+      startGw(work, `gw-chain${suffix}`, upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }, [], nodeArgs, build.dist),
+    );
+    if (wanted('token'))
+      add('token', chain, '/token-api/hello', await createTokenApi(chain.url, upstreamPort, 'token-api', {}));
+    if (wanted('token+limits'))
+      add(
+        'token+limits',
+        chain,
+        '/limited-api/hello',
+        await createTokenApi(chain.url, upstreamPort, 'limited-api', LIMITS),
+      );
   }
   if (wanted('token+limits+analytics') || wanted('token+limits untracked')) {
-    const analytics = await traced(startGw(work, `gw-analytics${suffix}`, upstreamPort, 0, 'all', {}, [], nodeArgs, build.dist));
+    const analytics = await traced(
+      startGw(work, `gw-analytics${suffix}`, upstreamPort, 0, 'all', {}, [], nodeArgs, build.dist),
+    );
     // the same chain on the same node with the API not tracked: analytics' cost without the
     // difference between two processes
-    if (wanted('token+limits untracked')) add('token+limits untracked', analytics, '/untracked-api/hello', await createTokenApi(analytics.url, upstreamPort, 'untracked-api', LIMITS, { do_not_track: true }));
-    if (wanted('token+limits+analytics')) add('token+limits+analytics', analytics, '/limited-api/hello', await createTokenApi(analytics.url, upstreamPort, 'limited-api', LIMITS));
+    if (wanted('token+limits untracked'))
+      add(
+        'token+limits untracked',
+        analytics,
+        '/untracked-api/hello',
+        await createTokenApi(analytics.url, upstreamPort, 'untracked-api', LIMITS, { do_not_track: true }),
+      );
+    if (wanted('token+limits+analytics'))
+      add(
+        'token+limits+analytics',
+        analytics,
+        '/limited-api/hello',
+        await createTokenApi(analytics.url, upstreamPort, 'limited-api', LIMITS),
+      );
   }
   return scenarios;
 }
@@ -123,7 +191,13 @@ type Traced = Awaited<ReturnType<typeof traced>>;
  * Counts the young-generation collections a gw node started with --trace-gc reports, and adds up
  * the pauses of every collection it reports (`…MB, 0.52 / 0.00 ms …`: the first figure).
  */
-async function traced(started: ReturnType<typeof startGw>): Promise<Awaited<ReturnType<typeof startGw>> & { scavenges: () => number; gcPauseMs: () => number; allocated: () => Promise<number> }> {
+async function traced(started: ReturnType<typeof startGw>): Promise<
+  Awaited<ReturnType<typeof startGw>> & {
+    scavenges: () => number;
+    gcPauseMs: () => number;
+    allocated: () => Promise<number>;
+  }
+> {
   const node = await started;
   let count = 0;
   let pauseMs = 0;
@@ -136,7 +210,8 @@ async function traced(started: ReturnType<typeof startGw>): Promise<Awaited<Retu
     partial = lines.slice(end);
     const text = lines.slice(0, end);
     count += text.split('Scavenge').length - 1;
-    for (const match of text.matchAll(/(?:Scavenge|Mark-Compact|Mark-Sweep)[^\n]*? MB, ([\d.]+) \/ [\d.]+ ms/g)) pauseMs += Number(match[1]);
+    for (const match of text.matchAll(/(?:Scavenge|Mark-Compact|Mark-Sweep)[^\n]*? MB, ([\d.]+) \/ [\d.]+ ms/g))
+      pauseMs += Number(match[1]);
     for (const match of text.matchAll(/young-gen allocated: (\d+)/g)) waiting.shift()?.(Number(match[1]));
   });
   const allocated = () =>

@@ -7,7 +7,11 @@ import { createHmac } from 'node:crypto';
  * run (the skew check still runs on every request). The gateway verifies the signature on every
  * request; the key's session comes from the auth service's cache, as for tokens.
  */
-export async function createHmacApi(gwUrl: string, upstreamPort: number, apiId: string): Promise<Record<string, string>> {
+export async function createHmacApi(
+  gwUrl: string,
+  upstreamPort: number,
+  apiId: string,
+): Promise<Record<string, string>> {
   const headers = { 'x-gw-authorization': 'bench', 'content-type': 'application/json' };
   const definition = {
     api_id: apiId,
@@ -19,11 +23,18 @@ export async function createHmacApi(gwUrl: string, upstreamPort: number, apiId: 
   };
   const api = await fetch(`${gwUrl}/gw/apis`, { method: 'POST', headers, body: JSON.stringify(definition) });
   if (!api.ok) throw new Error(`creating the HMAC API failed: ${await api.text()}`);
-  const key = await fetch(`${gwUrl}/gw/keys/create`, { method: 'POST', headers, body: JSON.stringify({ hmac_enabled: true, access_rights: { [apiId]: { api_id: apiId } } }) });
+  const key = await fetch(`${gwUrl}/gw/keys/create`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ hmac_enabled: true, access_rights: { [apiId]: { api_id: apiId } } }),
+  });
   if (!key.ok) throw new Error(`creating the HMAC key failed: ${await key.text()}`);
   const { key: keyId, hmac_string: secret } = (await key.json()) as { key: string; hmac_string: string };
   const date = new Date().toUTCString();
   const signed = `(request-target): get /${apiId}/hello\ndate: ${date}`;
   const signature = createHmac('sha256', secret).update(signed).digest('base64');
-  return { date, authorization: `Signature keyId="${keyId}",algorithm="hmac-sha256",headers="(request-target) date",signature="${signature}"` };
+  return {
+    date,
+    authorization: `Signature keyId="${keyId}",algorithm="hmac-sha256",headers="(request-target) date",signature="${signature}"`,
+  };
 }

@@ -45,22 +45,56 @@ const NODES = {
 };
 
 const ROWS: Array<{ id: string; name: string; start(s: Setup): Promise<Omit<Row, 'id' | 'name'>> }> = [
-  { id: 'direct', name: 'upstream, direct (the limit)', start: async (s) => ({ url: `http://127.0.0.1:${s.upstreamPort}/api/hello`, pid: s.upstreamPid }) },
+  {
+    id: 'direct',
+    name: 'upstream, direct (the limit)',
+    start: async (s) => ({ url: `http://127.0.0.1:${s.upstreamPort}/api/hello`, pid: s.upstreamPid }),
+  },
   // nginx's CPU is in its worker process, not the one started here: no CPU figure.
-  { id: 'nginx', name: 'nginx reverse proxy, keep-alive upstream', start: async (s) => ({ url: `http://127.0.0.1:${await startNginx(s.work, s.upstreamPort)}/api/hello` }) },
-  { id: 'bare', name: 'bare node:http + undici Pool (no features)', start: (s) => nodeProxy(join(__dirname, 'bare-proxy.js'), s.upstreamPort) },
-  { id: 'fast-gateway', name: 'fast-gateway 3.4.7', start: (s) => nodeProxy(join(__dirname, 'fast-gateway.js'), s.upstreamPort) },
-  { id: 'keyless', name: 'gw, keyless API (10 APIs loaded)', start: async (s) => on(await s.node('gw-10'), '/api-9/hello') },
-  { id: 'keyless-1000', name: 'gw, keyless, 1,000 APIs loaded (last one)', start: async (s) => on(await s.node('gw-1000'), '/api-999/hello') },
-  { id: 'keyless-10000', name: 'gw, keyless, 10,000 APIs loaded (last one)', start: async (s) => on(await s.node('gw-10000'), '/api-9999/hello') },
+  {
+    id: 'nginx',
+    name: 'nginx reverse proxy, keep-alive upstream',
+    start: async (s) => ({ url: `http://127.0.0.1:${await startNginx(s.work, s.upstreamPort)}/api/hello` }),
+  },
+  {
+    id: 'bare',
+    name: 'bare node:http + undici Pool (no features)',
+    start: (s) => nodeProxy(join(__dirname, 'bare-proxy.js'), s.upstreamPort),
+  },
+  {
+    id: 'fast-gateway',
+    name: 'fast-gateway 3.4.7',
+    start: (s) => nodeProxy(join(__dirname, 'fast-gateway.js'), s.upstreamPort),
+  },
+  {
+    id: 'keyless',
+    name: 'gw, keyless API (10 APIs loaded)',
+    start: async (s) => on(await s.node('gw-10'), '/api-9/hello'),
+  },
+  {
+    id: 'keyless-1000',
+    name: 'gw, keyless, 1,000 APIs loaded (last one)',
+    start: async (s) => on(await s.node('gw-1000'), '/api-999/hello'),
+  },
+  {
+    id: 'keyless-10000',
+    name: 'gw, keyless, 10,000 APIs loaded (last one)',
+    start: async (s) => on(await s.node('gw-10000'), '/api-9999/hello'),
+  },
   // After the warm-up every request is a hit: the upstream is not called.
-  { id: 'cache', name: 'gw, keyless, response cache hit (in memory)', start: async (s) => on(await s.node('gw-10'), '/cached-api/hello') },
+  {
+    id: 'cache',
+    name: 'gw, keyless, response cache hit (in memory)',
+    start: async (s) => on(await s.node('gw-10'), '/cached-api/hello'),
+  },
   {
     id: 'token',
     name: 'gw, auth token',
     start: async (s) => {
       const node = await s.node('gw-auth');
-      return on(node, '/token-api/hello', { authorization: await createTokenApi(node.url, s.upstreamPort, 'token-api', {}) });
+      return on(node, '/token-api/hello', {
+        authorization: await createTokenApi(node.url, s.upstreamPort, 'token-api', {}),
+      });
     },
   },
   {
@@ -95,7 +129,9 @@ const ROWS: Array<{ id: string; name: string; start(s: Setup): Promise<Omit<Row,
     name: 'gw, auth token + rate limit + quota',
     start: async (s) => {
       const node = await s.node('gw-analytics');
-      return on(node, '/untracked-api/hello', { authorization: await createTokenApi(node.url, s.upstreamPort, 'untracked-api', LIMITS, { do_not_track: true }) });
+      return on(node, '/untracked-api/hello', {
+        authorization: await createTokenApi(node.url, s.upstreamPort, 'untracked-api', LIMITS, { do_not_track: true }),
+      });
     },
   },
   {
@@ -103,7 +139,9 @@ const ROWS: Array<{ id: string; name: string; start(s: Setup): Promise<Omit<Row,
     name: 'gw, auth token + rate limit + quota + analytics',
     start: async (s) => {
       const node = await s.node('gw-analytics');
-      return on(node, '/limited-api/hello', { authorization: await createTokenApi(node.url, s.upstreamPort, 'limited-api', LIMITS) });
+      return on(node, '/limited-api/hello', {
+        authorization: await createTokenApi(node.url, s.upstreamPort, 'limited-api', LIMITS),
+      });
     },
   },
 ];
@@ -114,9 +152,15 @@ export const ROW_IDS = ROWS.map((row) => row.id);
  * Starts what the wanted rows need (all rows when `wanted` is undefined), in table order, and
  * returns the rows and the gw nodes started for them.
  */
-export async function startRows(wanted: string[] | undefined, work: string, upstreamPort: number, upstreamPid: number): Promise<{ rows: Row[]; nodes: GwNode[] }> {
+export async function startRows(
+  wanted: string[] | undefined,
+  work: string,
+  upstreamPort: number,
+  upstreamPid: number,
+): Promise<{ rows: Row[]; nodes: GwNode[] }> {
   const unknown = (wanted ?? []).filter((id) => !ROW_IDS.includes(id));
-  if (unknown.length > 0) throw new Error(`unknown BENCH_ROWS id(s) ${unknown.join(', ')}; known: ${ROW_IDS.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown BENCH_ROWS id(s) ${unknown.join(', ')}; known: ${ROW_IDS.join(', ')}`);
   const started = new Map<NodeName, Promise<GwNode>>();
   const setup: Setup = {
     work,
@@ -135,7 +179,8 @@ export async function startRows(wanted: string[] | undefined, work: string, upst
   };
   const rows: Row[] = [];
   // One after the other: start-up times are measured, and nodes would slow each other's.
-  for (const row of ROWS) if (!wanted || wanted.includes(row.id)) rows.push({ id: row.id, name: row.name, ...(await row.start(setup)) });
+  for (const row of ROWS)
+    if (!wanted || wanted.includes(row.id)) rows.push({ id: row.id, name: row.name, ...(await row.start(setup)) });
   return { rows, nodes: await Promise.all(started.values()) };
 }
 

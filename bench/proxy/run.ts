@@ -23,7 +23,9 @@ import { children, cpuMicros, fixedRateP99, rssMb, startNode, wrk } from './syst
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WANTED = process.env.BENCH_ROWS?.split(',').map((id) => id.trim()).filter((id) => id !== '');
+const WANTED = process.env.BENCH_ROWS?.split(',')
+  .map((id) => id.trim())
+  .filter((id) => id !== '');
 /**
  * Rows whose added p99 at half of their own peak is measured against direct at the same rate:
  * the bare proxy's says what the platform and the machine add (three busy processes on two
@@ -51,7 +53,9 @@ async function main(): Promise<void> {
   const { rows, nodes } = await startRows(WANTED, work, upstreamPort, upstream.pid!);
 
   for (const row of rows) wrk(row, 1); // warm-up: JIT, pools
-  const measured = new Map<string, Measured>(rows.map((row) => [row.id, { rps: [], p99Ms: [], cpuMicrosPerRequest: [] }]));
+  const measured = new Map<string, Measured>(
+    rows.map((row) => [row.id, { rps: [], p99Ms: [], cpuMicrosPerRequest: [] }]),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     for (const row of round % 2 === 0 ? rows : [...rows].reverse()) {
       warmBurst(row);
@@ -66,7 +70,8 @@ async function main(): Promise<void> {
   }
 
   const peak = (id: string) => (measured.has(id) ? median(measured.get(id)!.rps) : undefined);
-  const ratio = (rps: number, baseline: number | undefined) => (baseline === undefined ? '–' : (rps / baseline).toFixed(2));
+  const ratio = (rps: number, baseline: number | undefined) =>
+    baseline === undefined ? '–' : (rps / baseline).toFixed(2);
   const lines = [
     '',
     `| id | system | req/s, median (min–max) of ${ROUNDS} × ${SECONDS} s | p99 at peak (ms) | proxy CPU µs/req | ratio to bare proxy | ratio to fast-gateway |`,
@@ -76,7 +81,9 @@ async function main(): Promise<void> {
     const m = measured.get(row.id)!;
     const rps = median(m.rps);
     const cpu = m.cpuMicrosPerRequest.length > 0 ? median(m.cpuMicrosPerRequest).toFixed(0) : '–';
-    lines.push(`| ${row.id} | ${row.name} | ${spread(m.rps, 0)} | ${median(m.p99Ms).toFixed(2)} | ${cpu} | ${ratio(rps, peak('bare'))} | ${ratio(rps, peak('fast-gateway'))} |`);
+    lines.push(
+      `| ${row.id} | ${row.name} | ${spread(m.rps, 0)} | ${median(m.p99Ms).toFixed(2)} | ${cpu} | ${ratio(rps, peak('bare'))} | ${ratio(rps, peak('fast-gateway'))} |`,
+    );
   }
   lines.push('', ...addedP99(rows, peak, upstreamPort, work), '', ...apiCountLines(measured), ...nodeLines(nodes));
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -103,8 +110,13 @@ function addedP99(rows: Row[], peak: (id: string) => number | undefined, upstrea
         if (system === row) rates.push(result.rps);
       }
     }
-    if (lines.length === 0) lines.push(`Added p99 at half of a row's peak (wrk, fixed jittered delay per connection, 32 connections, ${2 * SECONDS} s, median (min–max) of ${ROUNDS}):`);
-    lines.push(`  ${row.id}: ${rate} req/s asked (${median(rates).toFixed(0)} served): p99 ${spread(viaGw, 2)} ms, direct ${spread(viaDirect, 2)} ms → added ${(median(viaGw) - median(viaDirect)).toFixed(2)} ms`);
+    if (lines.length === 0)
+      lines.push(
+        `Added p99 at half of a row's peak (wrk, fixed jittered delay per connection, 32 connections, ${2 * SECONDS} s, median (min–max) of ${ROUNDS}):`,
+      );
+    lines.push(
+      `  ${row.id}: ${rate} req/s asked (${median(rates).toFixed(0)} served): p99 ${spread(viaGw, 2)} ms, direct ${spread(viaDirect, 2)} ms → added ${(median(viaGw) - median(viaDirect)).toFixed(2)} ms`,
+    );
   }
   return lines;
 }
@@ -140,7 +152,7 @@ function nodeLines(nodes: GwNode[]): string[] {
   return [
     `gw start-up (spawn to serving every API): ${nodes.map((node) => `${node.name} ${(node.startupMs / 1000).toFixed(1)} s`).join(', ')}`,
     `gw resident memory after the rounds (VmRSS): ${nodes.map((node) => `${node.name} ${rssMb(node.pid)} MB`).join(', ')}`,
-    'Nodes: gw-10/1000/10000 run the gateway role with keyless APIs from files; gw-auth (token, OAuth, HMAC, OAS) and gw-analytics (limits, analytics) run every service, gw-auth with analytics off; the limits row\'s API is `do_not_track`, so it is the analytics row\'s chain without analytics, on the same node.',
+    "Nodes: gw-10/1000/10000 run the gateway role with keyless APIs from files; gw-auth (token, OAuth, HMAC, OAS) and gw-analytics (limits, analytics) run every service, gw-auth with analytics off; the limits row's API is `do_not_track`, so it is the analytics row's chain without analytics, on the same node.",
   ];
 }
 

@@ -63,10 +63,18 @@ function parseWrk(url: string, out: string): WrkResult {
  * requests so that 32 connections together send about `rate` requests per second. The delay is
  * jittered (±50%) so the connections do not fire in lock-step bursts.
  */
-export function fixedRateP99(system: System, rate: number, seconds: number, work: string): { p99Ms: number; rps: number } {
+export function fixedRateP99(
+  system: System,
+  rate: number,
+  seconds: number,
+  work: string,
+): { p99Ms: number; rps: number } {
   const script = join(work, `rate-${rate}.lua`);
   const meanMs = (32 * 1000) / rate;
-  writeFileSync(script, `math.randomseed(os.time())\nfunction delay() return math.floor(${meanMs} * (0.5 + math.random())) end\n`);
+  writeFileSync(
+    script,
+    `math.randomseed(os.time())\nfunction delay() return math.floor(${meanMs} * (0.5 + math.random())) end\n`,
+  );
   const args = wrkArgs(system, seconds);
   const out = execFileSync('wrk', [...args.slice(0, -1), '-s', script, system.url], { encoding: 'utf8' });
   const { p99Ms, rps } = parseWrk(system.url, out);
@@ -86,12 +94,28 @@ export function startNode(script: string, env: Record<string, string>): Promise<
  * An API with token authentication on a full gw node (with `extra` definition fields), and a key
  * for it with these limits, through the /gw API.
  */
-export async function createTokenApi(gwUrl: string, upstreamPort: number, apiId: string, limits: Record<string, number>, extra: Record<string, unknown> = {}): Promise<string> {
+export async function createTokenApi(
+  gwUrl: string,
+  upstreamPort: number,
+  apiId: string,
+  limits: Record<string, number>,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const headers = { 'x-gw-authorization': 'bench', 'content-type': 'application/json' };
-  const definition = { ...extra, api_id: apiId, name: apiId, use_keyless: false, proxy: { listen_path: `/${apiId}/`, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } };
+  const definition = {
+    ...extra,
+    api_id: apiId,
+    name: apiId,
+    use_keyless: false,
+    proxy: { listen_path: `/${apiId}/`, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true },
+  };
   const api = await fetch(`${gwUrl}/gw/apis`, { method: 'POST', headers, body: JSON.stringify(definition) });
   if (!api.ok) throw new Error(`creating the token API failed: ${await api.text()}`);
-  const key = await fetch(`${gwUrl}/gw/keys`, { method: 'POST', headers, body: JSON.stringify({ ...limits, access_rights: { [apiId]: { api_id: apiId } } }) });
+  const key = await fetch(`${gwUrl}/gw/keys`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ ...limits, access_rights: { [apiId]: { api_id: apiId } } }),
+  });
   if (!key.ok) throw new Error(`creating the key failed: ${await key.text()}`);
   return ((await key.json()) as { key: string }).key;
 }
@@ -126,14 +150,34 @@ export async function startGw(
   for (const app of extraApps) writeFileSync(join(apps, `${String(app.api_id)}.json`), JSON.stringify(app));
   for (let i = 0; i < apiCount; i++) {
     const listenPath = `/api-${i}/`;
-    writeFileSync(join(apps, `api-${i}.json`), JSON.stringify({ api_id: `api-${i}`, name: `api ${i}`, use_keyless: true, active: true, proxy: { listen_path: listenPath, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true } }));
+    writeFileSync(
+      join(apps, `api-${i}.json`),
+      JSON.stringify({
+        api_id: `api-${i}`,
+        name: `api ${i}`,
+        use_keyless: true,
+        active: true,
+        proxy: { listen_path: listenPath, target_url: `http://127.0.0.1:${upstreamPort}/api`, strip_listen_path: true },
+      }),
+    );
   }
   const port = await freePort();
   // stdbuf: V8's --trace-gc lines go through C stdio, which holds them back in a pipe's buffer.
   const command = nodeArgs.length > 0 ? ['stdbuf', '-oL', process.execPath] : [process.execPath];
   const child = spawn(command[0], [...command.slice(1), '--no-node-snapshot', ...nodeArgs, join(dist, 'app/main.js')], {
     cwd: dir,
-    env: { ...process.env, GW_SERVICES: services, GW_GATEWAY_PORT: String(port), GW_DASHBOARD_PORT: '0', GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench', GW_ADMIN_SECRET: 'bench', NODE_ENV: 'production', ...env },
+    env: {
+      ...process.env,
+      GW_SERVICES: services,
+      GW_GATEWAY_PORT: String(port),
+      GW_DASHBOARD_PORT: '0',
+      GW_APPS_DIR: apps,
+      GW_LOG_LEVEL: 'warn',
+      GW_SECRET: 'bench',
+      GW_ADMIN_SECRET: 'bench',
+      NODE_ENV: 'production',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -189,7 +233,6 @@ export function rssMb(pid: number): string {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return (Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024).toFixed(0);
 }
-
 
 /** CPU time (user + system) a process has used so far, in microseconds, from /proc. */
 export function cpuMicros(pid: number): number {

@@ -5,7 +5,8 @@
 'use strict';
 const v8 = require('node:v8');
 
-const newSpaceUsed = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_used_size;
+const newSpaceUsed = () =>
+  v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_used_size;
 const usedIn = (stats) => stats.heapSpaceStatistics.find((space) => space.spaceName === 'new_space').spaceUsedSize;
 let profiler = new v8.GCProfiler();
 profiler.start();

@@ -37,13 +37,19 @@ export function consumeSse(url: string, deliveries: Deliveries): Promise<() => v
       });
       resolve(() => req.destroy());
     });
-    req.on('error', (err) => (err.message.includes('aborted') || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
+    req.on('error', (err) =>
+      err.message.includes('aborted') || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err),
+    );
     req.end();
   });
 }
 
 /** Sends MESSAGES messages with `concurrency` senders; returns when they were sent and how many were refused. */
-export async function sendAll(messages: number, concurrency: number, send: (seq: number, body: string) => Promise<boolean>): Promise<{ sentAt: number[]; started: number; refused: number }> {
+export async function sendAll(
+  messages: number,
+  concurrency: number,
+  send: (seq: number, body: string) => Promise<boolean>,
+): Promise<{ sentAt: number[]; started: number; refused: number }> {
   const sentAt = new Array<number>(messages);
   let next = 0;
   let refused = 0;
@@ -61,12 +67,19 @@ export async function sendAll(messages: number, concurrency: number, send: (seq:
 }
 
 /** Waits (up to 30 s) for every message, then prints the scenario's rows; sets a failing exit code on loss or duplication. */
-export async function report(title: string, messages: number, deliveries: Deliveries, sent: { sentAt: number[]; started: number; refused: number }, extra: Array<[string, string | number]>): Promise<void> {
+export async function report(
+  title: string,
+  messages: number,
+  deliveries: Deliveries,
+  sent: { sentAt: number[]; started: number; refused: number },
+  extra: Array<[string, string | number]>,
+): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (deliveries.received.size < messages && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const last = Math.max(...deliveries.received.values());
   const latencies = [...deliveries.received].map(([seq, at]) => at - sent.sentAt[seq]).sort((a, b) => a - b);
-  const p = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))].toFixed(2) : 'n/a');
+  const p = (q: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))].toFixed(2) : 'n/a';
   const lost = messages - deliveries.received.size;
   const rows: Array<[string, string | number]> = [
     ['messages', messages],

@@ -34,7 +34,11 @@ function streamsDocument(name: string, listenPath: string, stream: Record<string
     openapi: '3.0.3',
     info: { title: name, version: '1' },
     paths: {},
-    'x-gw-api-gateway': { info: { name, state: { active: true } }, server: { listenPath: { value: listenPath, strip: true } }, upstream: { url: 'http://127.0.0.1:9' } },
+    'x-gw-api-gateway': {
+      info: { name, state: { active: true } },
+      server: { listenPath: { value: listenPath, strip: true } },
+      upstream: { url: 'http://127.0.0.1:9' },
+    },
     'x-gw-streaming': { streams: { bench: stream } },
   };
 }
@@ -42,8 +46,13 @@ function streamsDocument(name: string, listenPath: string, stream: Record<string
 type Node = Awaited<ReturnType<typeof startNode>>;
 
 async function createApi(node: Node, gateway: string, document: unknown): Promise<void> {
-  const created = await fetch(`${gateway}/gw/apis/oas`, { method: 'POST', headers: { 'x-gw-authorization': node.config.secret }, body: JSON.stringify(document) });
-  if (created.status !== 200) throw new Error(`could not create the stream API: ${created.status} ${await created.text()}`);
+  const created = await fetch(`${gateway}/gw/apis/oas`, {
+    method: 'POST',
+    headers: { 'x-gw-authorization': node.config.secret },
+    body: JSON.stringify(document),
+  });
+  if (created.status !== 200)
+    throw new Error(`could not create the stream API: ${created.status} ${await created.text()}`);
 }
 
 function poster(pool: Pool, path: string) {
@@ -57,12 +66,26 @@ function poster(pool: Pool, path: string) {
 async function httpToSse(node: Node, gateway: string, pool: Pool): Promise<void> {
   // BENCH_MAPPING=1: input → mapping → SSE (docs/performance.md#streams)
   const pipeline = process.env.BENCH_MAPPING === '1' ? { pipeline: { processors: [MAPPING] } } : {};
-  await createApi(node, gateway, streamsDocument('Bench SSE', '/bench/', { input: { http_server: { path: '/in', timeout: '60s' } }, ...pipeline, output: { http_server: { stream_path: '/sse' } } }));
+  await createApi(
+    node,
+    gateway,
+    streamsDocument('Bench SSE', '/bench/', {
+      input: { http_server: { path: '/in', timeout: '60s' } },
+      ...pipeline,
+      output: { http_server: { stream_path: '/sse' } },
+    }),
+  );
   const deliveries = newDeliveries();
-  const stops = await Promise.all(Array.from({ length: CONSUMERS }, () => consumeSse(`${gateway}/bench/sse`, deliveries)));
+  const stops = await Promise.all(
+    Array.from({ length: CONSUMERS }, () => consumeSse(`${gateway}/bench/sse`, deliveries)),
+  );
   try {
     const sent = await sendAll(MESSAGES, CONCURRENCY, poster(pool, '/bench/in'));
-    await report('http_server → http_server (SSE)', MESSAGES, deliveries, sent, [['consumers (SSE)', CONSUMERS], ['mapping processor', process.env.BENCH_MAPPING === '1' ? 'yes' : 'no'], ['POSTs in flight', CONCURRENCY]]);
+    await report('http_server → http_server (SSE)', MESSAGES, deliveries, sent, [
+      ['consumers (SSE)', CONSUMERS],
+      ['mapping processor', process.env.BENCH_MAPPING === '1' ? 'yes' : 'no'],
+      ['POSTs in flight', CONCURRENCY],
+    ]);
   } finally {
     stops.forEach((stop) => stop());
   }
@@ -72,15 +95,38 @@ async function httpToKafka(node: Node, gateway: string, pool: Pool): Promise<voi
   const broker = await new KafkaTestBroker().start();
   const topic = 'bench';
   broker.createTopic(topic, 4);
-  await createApi(node, gateway, streamsDocument('Bench Kafka', '/kafka/', { input: { http_server: { path: '/in', timeout: '60s' } }, pipeline: { processors: [MAPPING] }, output: { kafka: { addresses: [broker.address], topic, key: '${! content().string().split(":").index(0) }', max_in_flight: CONCURRENCY } } }));
+  await createApi(
+    node,
+    gateway,
+    streamsDocument('Bench Kafka', '/kafka/', {
+      input: { http_server: { path: '/in', timeout: '60s' } },
+      pipeline: { processors: [MAPPING] },
+      output: {
+        kafka: {
+          addresses: [broker.address],
+          topic,
+          key: '${! content().string().split(":").index(0) }',
+          max_in_flight: CONCURRENCY,
+        },
+      },
+    }),
+  );
   const deliveries = newDeliveries();
-  const consumer = new Kafka({ clientId: 'bench', brokers: [broker.address], logLevel: logLevel.NOTHING }).consumer({ groupId: 'bench', maxWaitTimeInMs: 100 });
+  const consumer = new Kafka({ clientId: 'bench', brokers: [broker.address], logLevel: logLevel.NOTHING }).consumer({
+    groupId: 'bench',
+    maxWaitTimeInMs: 100,
+  });
   try {
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({ eachBatch: async ({ batch }) => batch.messages.forEach((m) => record(deliveries, m.value!.toString())) });
+    await consumer.run({
+      eachBatch: async ({ batch }) => batch.messages.forEach((m) => record(deliveries, m.value!.toString())),
+    });
     const sent = await sendAll(MESSAGES, CONCURRENCY, poster(pool, '/kafka/in'));
-    await report('http_server → mapping → kafka (test broker), read by kafkajs', MESSAGES, deliveries, sent, [['POSTs in flight', CONCURRENCY], ['partitions', 4]]);
+    await report('http_server → mapping → kafka (test broker), read by kafkajs', MESSAGES, deliveries, sent, [
+      ['POSTs in flight', CONCURRENCY],
+      ['partitions', 4],
+    ]);
   } finally {
     await consumer.disconnect();
     await broker.stop();
@@ -89,9 +135,19 @@ async function httpToKafka(node: Node, gateway: string, pool: Pool): Promise<voi
 
 async function natsToSse(node: Node, gateway: string): Promise<void> {
   const subject = `gw.bench.${process.pid}`;
-  await createApi(node, gateway, streamsDocument('Bench NATS', '/nats/', { input: { nats: { urls: [NATS], subject } }, pipeline: { processors: [MAPPING] }, output: { http_server: { stream_path: '/sse' } } }));
+  await createApi(
+    node,
+    gateway,
+    streamsDocument('Bench NATS', '/nats/', {
+      input: { nats: { urls: [NATS], subject } },
+      pipeline: { processors: [MAPPING] },
+      output: { http_server: { stream_path: '/sse' } },
+    }),
+  );
   const deliveries = newDeliveries();
-  const stops = await Promise.all(Array.from({ length: CONSUMERS }, () => consumeSse(`${gateway}/nats/sse`, deliveries)));
+  const stops = await Promise.all(
+    Array.from({ length: CONSUMERS }, () => consumeSse(`${gateway}/nats/sse`, deliveries)),
+  );
   const nc = await natsConnect({ servers: NATS });
   try {
     // the stream subscribes asynchronously: probes until one comes through (not counted)
@@ -119,7 +175,20 @@ async function natsToSse(node: Node, gateway: string): Promise<void> {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-streams-'));
-  const node = await startNode(loadConfig({}, { gatewayPort: 0, dashboardPort: 0, dataDir, databaseUrl: `sqlite:${join(dataDir, 'gw.sqlite')}`, appsDir: join(dataDir, 'apps'), logLevel: 'error', streamsDrainTimeout: 1 }));
+  const node = await startNode(
+    loadConfig(
+      {},
+      {
+        gatewayPort: 0,
+        dashboardPort: 0,
+        dataDir,
+        databaseUrl: `sqlite:${join(dataDir, 'gw.sqlite')}`,
+        appsDir: join(dataDir, 'apps'),
+        logLevel: 'error',
+        streamsDrainTimeout: 1,
+      },
+    ),
+  );
   const gateway = `http://127.0.0.1:${node.portOf('proxy')}`;
   const pool = new Pool(gateway, { connections: CONCURRENCY, pipelining: 1 });
   try {

@@ -58,7 +58,21 @@ export const RECORD_WIDTH = 20;
 const MAX_SPARES = 4;
 
 /** The columns that index `strings`. */
-export const STRING_COLUMNS = [COLUMN.api_id, COLUMN.api_name, COLUMN.org_id, COLUMN.path, COLUMN.raw_path, COLUMN.method, COLUMN.key_hash, COLUMN.alias, COLUMN.oauth_client_id, COLUMN.ip_address, COLUMN.user_agent, COLUMN.iso_country, COLUMN.tags] as const;
+export const STRING_COLUMNS = [
+  COLUMN.api_id,
+  COLUMN.api_name,
+  COLUMN.org_id,
+  COLUMN.path,
+  COLUMN.raw_path,
+  COLUMN.method,
+  COLUMN.key_hash,
+  COLUMN.alias,
+  COLUMN.oauth_client_id,
+  COLUMN.ip_address,
+  COLUMN.user_agent,
+  COLUMN.iso_country,
+  COLUMN.tags,
+] as const;
 
 /** Builds a batch one record at a time; a string seen before in the batch is stored once. */
 export class AnalyticsBatchBuilder {
@@ -151,7 +165,8 @@ export class AnalyticsBatchBuilder {
    * whose record fills the batch would pay for it.
    */
   recycle(values: number[]): void {
-    if (this.capacity > 0 && values.length === this.capacity * RECORD_WIDTH && this.spares.length < MAX_SPARES) this.spares.push(values);
+    if (this.capacity > 0 && values.length === this.capacity * RECORD_WIDTH && this.spares.length < MAX_SPARES)
+      this.spares.push(values);
   }
 
   private indexOf(value: string): number {
@@ -169,7 +184,9 @@ function newValues(records: number): number[] {
   return records > 0 ? new Array<number>(records * RECORD_WIDTH) : [];
 }
 
-const IS_STRING_COLUMN = Array.from({ length: RECORD_WIDTH }, (_, column) => (STRING_COLUMNS as readonly number[]).includes(column));
+const IS_STRING_COLUMN = Array.from({ length: RECORD_WIDTH }, (_, column) =>
+  (STRING_COLUMNS as readonly number[]).includes(column),
+);
 const isStringColumn = (column: number) => IS_STRING_COLUMN[column];
 
 /** Reads the records of a batch by index. */
@@ -263,21 +280,29 @@ const FLAG_COLUMNS = [
 export function batchProblem(batch: unknown): string | undefined {
   if (typeof batch !== 'object' || batch === null) return 'the batch is not an object';
   const { strings, values, since } = batch as Partial<AnalyticsBatch>;
-  if (!Array.isArray(strings) || !strings.every((one) => typeof one === 'string')) return '`strings` is not an array of strings';
-  if (typeof since !== 'number' || !Number.isSafeInteger(since) || since < 0) return '`since` is not epoch milliseconds';
-  if (!Array.isArray(values) || values.length % RECORD_WIDTH !== 0) return `\`values\` is not an array of ${RECORD_WIDTH} numbers per record`;
+  if (!Array.isArray(strings) || !strings.every((one) => typeof one === 'string'))
+    return '`strings` is not an array of strings';
+  if (typeof since !== 'number' || !Number.isSafeInteger(since) || since < 0)
+    return '`since` is not epoch milliseconds';
+  if (!Array.isArray(values) || values.length % RECORD_WIDTH !== 0)
+    return `\`values\` is not an array of ${RECORD_WIDTH} numbers per record`;
   if (values.length / RECORD_WIDTH > MAX_BATCH_RECORDS) return `a batch holds at most ${MAX_BATCH_RECORDS} records`;
   const tagsChecked = new Set<number>();
   for (let start = 0; start < values.length; start += RECORD_WIDTH) {
     for (let column = 0; column < RECORD_WIDTH; column++) {
       const value = values[start + column];
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) return `record ${start / RECORD_WIDTH}: column ${column} is not an integer`;
+      if (typeof value !== 'number' || !Number.isSafeInteger(value))
+        return `record ${start / RECORD_WIDTH}: column ${column} is not an integer`;
       if (isStringColumn(column)) {
-        if (value < 0 || value >= strings.length) return `record ${start / RECORD_WIDTH}: column ${column} names no string of the batch`;
+        if (value < 0 || value >= strings.length)
+          return `record ${start / RECORD_WIDTH}: column ${column} names no string of the batch`;
         const max = MAX_TEXT[column];
-        if (max !== undefined && strings[value].length > max) return `record ${start / RECORD_WIDTH}: column ${column} is longer than ${max}`;
-      } else if (value < 0 && column !== COLUMN.request_time) return `record ${start / RECORD_WIDTH}: column ${column} is negative`;
-      else if (column === COLUMN.request_time && since + value < 0) return `record ${start / RECORD_WIDTH}: request_time is before 1970`;
+        if (max !== undefined && strings[value].length > max)
+          return `record ${start / RECORD_WIDTH}: column ${column} is longer than ${max}`;
+      } else if (value < 0 && column !== COLUMN.request_time)
+        return `record ${start / RECORD_WIDTH}: column ${column} is negative`;
+      else if (column === COLUMN.request_time && since + value < 0)
+        return `record ${start / RECORD_WIDTH}: request_time is before 1970`;
     }
     for (const [column, name] of FLAG_COLUMNS) {
       const flag = values[start + column];
@@ -285,7 +310,8 @@ export function batchProblem(batch: unknown): string | undefined {
     }
     const tags = values[start + COLUMN.tags];
     if (!tagsChecked.has(tags)) {
-      if (!isTagList(strings[tags])) return `record ${start / RECORD_WIDTH}: tags are not '' or a JSON array of strings`;
+      if (!isTagList(strings[tags]))
+        return `record ${start / RECORD_WIDTH}: tags are not '' or a JSON array of strings`;
       tagsChecked.add(tags);
     }
   }

@@ -28,7 +28,11 @@ export const apiDefinitionRule = {
     enable_signature_checking: optionalBoolean,
     use_standard_auth: optionalBoolean,
     base_identity_provided_by: { type: 'enum', optional: true, values: ['', ...BASE_IDENTITY_MODES] },
-    hmac_allowed_algorithms: { type: 'array', optional: true, items: { type: 'enum', values: ['hmac-sha1', 'hmac-sha256', 'hmac-sha384', 'hmac-sha512', 'rsa-sha256'] } },
+    hmac_allowed_algorithms: {
+      type: 'array',
+      optional: true,
+      items: { type: 'enum', values: ['hmac-sha1', 'hmac-sha256', 'hmac-sha384', 'hmac-sha512', 'rsa-sha256'] },
+    },
     hmac_allowed_clock_skew: { type: 'number', optional: true },
     enable_batch_request_support: optionalBoolean,
     enable_ip_whitelisting: optionalBoolean,
@@ -118,7 +122,11 @@ export const apisActionParams = {
       },
     },
   },
-  getOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true }, streams: { type: 'boolean', optional: true } },
+  getOas: {
+    id: { type: 'string', empty: false },
+    org_scope: { type: 'string', optional: true },
+    streams: { type: 'boolean', optional: true },
+  },
   compileOas: { document_text: { type: 'string' } },
   exportOas: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
   listOas: {
@@ -136,7 +144,12 @@ export const apisActionParams = {
   syncGraphqlSchema: {
     id: { type: 'string', empty: false },
     org_scope: { type: 'string', optional: true },
-    introspection_headers: { type: 'record', optional: true, key: { type: 'string', empty: false }, value: { type: 'string' } },
+    introspection_headers: {
+      type: 'record',
+      optional: true,
+      key: { type: 'string', empty: false },
+      value: { type: 'string' },
+    },
     persist_headers: { type: 'boolean', optional: true },
   },
 };
@@ -300,7 +313,10 @@ export interface ApisActions {
   'apis.exportOas': { params: ApisGetParams; result: OasApiDocument };
   'apis.listOas': { params: ApisListOasParams; result: ApisListOasResult };
   /** checks and compiles a document without storing it (a gateway's OAS definition files) */
-  'apis.compileOas': { params: { document_text: string }; result: { api_definition: ApisCreateParams['api_definition'] } };
+  'apis.compileOas': {
+    params: { document_text: string };
+    result: { api_definition: ApisCreateParams['api_definition'] };
+  };
   'apis.snapshot': { params: Record<string, never>; result: ApisSnapshotResult };
   'apis.currentRevision': { params: Record<string, never>; result: StoreRevisionResult };
   'apis.syncGraphqlSchema': { params: ApisSyncGraphqlSchemaParams; result: ApiRecord };

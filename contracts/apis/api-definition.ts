@@ -26,7 +26,15 @@ export interface ApiDefinition {
  * The reference gateway's names of the client authentication modes that can provide an API's
  * session (`base_identity_provided_by`); `jwt_claim` and `oidc_user` name modes gw does not have.
  */
-export const BASE_IDENTITY_MODES = ['auth_token', 'basic_auth_user', 'hmac_key', 'oauth_key', 'custom_auth', 'jwt_claim', 'oidc_user'] as const;
+export const BASE_IDENTITY_MODES = [
+  'auth_token',
+  'basic_auth_user',
+  'hmac_key',
+  'oauth_key',
+  'custom_auth',
+  'jwt_claim',
+  'oidc_user',
+] as const;
 export type IdentityMode = (typeof BASE_IDENTITY_MODES)[number];
 
 /** A hook reference of a dashboard API record. */

@@ -30,7 +30,8 @@ export const authActionParams = {
 };
 
 /** Refusals are results, not errors: they are the common case under attack and must be cheap. */
-export type AuthCheckResult = { ok: true; key_hash: string; session: Session } | { ok: false; reason: 'unknown' | 'wrong_password' };
+export type AuthCheckResult =
+  { ok: true; key_hash: string; session: Session } | { ok: false; reason: 'unknown' | 'wrong_password' };
 
 /** The `auth.*` actions: params and result of each (see contracts/actions.ts). */
 export interface AuthActions {

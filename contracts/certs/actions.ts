@@ -77,12 +77,24 @@ const id = { type: 'string', empty: false, max: 200 };
 const scope = { type: 'string', optional: true };
 
 export const certsActionParams = {
-  create: { pem: { type: 'string', empty: false, max: 1_000_000 }, org_scope: scope, org_id: { type: 'string', optional: true, max: 64 } },
-  list: { org_scope: scope, mode: { type: 'string', optional: true }, page: { type: 'number', integer: true, optional: true } },
+  create: {
+    pem: { type: 'string', empty: false, max: 1_000_000 },
+    org_scope: scope,
+    org_id: { type: 'string', optional: true, max: 64 },
+  },
+  list: {
+    org_scope: scope,
+    mode: { type: 'string', optional: true },
+    page: { type: 'number', integer: true, optional: true },
+  },
   get: { id, org_scope: scope },
   remove: { id, org_scope: scope },
   /** `org_id` unset: any organisation (the gateway's own TLS certificate, named by the operator) */
-  material: { ids: { type: 'array', items: id, max: 1000 }, org_id: { type: 'string', optional: true }, public_only: { type: 'boolean', optional: true } },
+  material: {
+    ids: { type: 'array', items: id, max: 1000 },
+    org_id: { type: 'string', optional: true },
+    public_only: { type: 'boolean', optional: true },
+  },
 };
 
 export type CertsCreateParams = { pem: string; org_scope?: string; org_id?: string };

@@ -68,7 +68,10 @@ export interface GraphqlApi {
    * `headers` are the client's; `globalHeaders` the API's global headers for this request (a
    * supergraph sends them to every subgraph it touches).
    */
-  execute(operation: GraphqlOperation, request: { headers: IncomingHttpHeaders; globalHeaders: Record<string, string> }): Promise<{ status: number; body: unknown }>;
+  execute(
+    operation: GraphqlOperation,
+    request: { headers: IncomingHttpHeaders; globalHeaders: Record<string, string> },
+  ): Promise<{ status: number; body: unknown }>;
   /** What /gw/health should say about this API (parts that can not run on this node yet); empty when nothing. */
   readonly notices: readonly string[];
   /** The playground page or asset for a GET of this path below the listen path; undefined when it is not the playground's. */
@@ -78,5 +81,10 @@ export interface GraphqlApi {
   /** Whether the client offers a WebSocket subprotocol gw speaks (`sec-websocket-protocol`). */
   speaksProtocol(offered: string | undefined): boolean;
   /** Takes over an upgrade that passed the API's chain: operations run against `upstream` (proxy-only) or the graph's data sources. */
-  acceptSubscriptions(req: IncomingMessage, socket: Duplex, head: Buffer, options: { session: Session | undefined; upstream: GraphqlUpstream }): void;
+  acceptSubscriptions(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    options: { session: Session | undefined; upstream: GraphqlUpstream },
+  ): void;
 }

@@ -35,7 +35,10 @@ const accessRule = {
     allowed_urls: {
       type: 'array',
       optional: true,
-      items: { type: 'object', props: { url: { type: 'string', empty: false }, methods: { type: 'array', items: 'string', optional: true } } },
+      items: {
+        type: 'object',
+        props: { url: { type: 'string', empty: false }, methods: { type: 'array', items: 'string', optional: true } },
+      },
     },
     limit: accessLimitRule,
   },
@@ -76,7 +79,12 @@ const optionalBoolean = { type: 'boolean', optional: true };
 export const policyRule = {
   type: 'object',
   props: {
-    id: { type: 'string', optional: true, pattern: /^[A-Za-z0-9._-]{1,64}$/, messages: { stringPattern: "The '{field}' field may only hold letters, digits, '.', '_' and '-' (at most 64)." } },
+    id: {
+      type: 'string',
+      optional: true,
+      pattern: /^[A-Za-z0-9._-]{1,64}$/,
+      messages: { stringPattern: "The '{field}' field may only hold letters, digits, '.', '_' and '-' (at most 64)." },
+    },
     name: { type: 'string', empty: false, trim: true },
     org_id: { type: 'string', optional: true, max: 64 },
     rate: limit(0),
@@ -105,11 +113,21 @@ const scope = { type: 'string', optional: true };
 
 export const keysActionParams = {
   create: { session: sessionRule, custom_key: { type: 'string', optional: true, empty: false }, org_scope: scope },
-  saveBasicUser: { username: keyParam, session: sessionRule, mode: { type: 'enum', values: ['create', 'update'] }, org_scope: scope },
+  saveBasicUser: {
+    username: keyParam,
+    session: sessionRule,
+    mode: { type: 'enum', values: ['create', 'update'] },
+    org_scope: scope,
+  },
   get: { key: keyParam, org_scope: scope },
   update: { key: keyParam, session: sessionRule, org_scope: scope },
   remove: { key: keyParam, org_scope: scope },
-  list: { api_id: { type: 'string', optional: true }, org_scope: scope, page: { type: 'number', integer: true, optional: true }, hashes: { type: 'boolean', optional: true } },
+  list: {
+    api_id: { type: 'string', optional: true },
+    org_scope: scope,
+    page: { type: 'number', integer: true, optional: true },
+    hashes: { type: 'boolean', optional: true },
+  },
   lookup: { key_hash: keyParam },
   updateMeta: { key_hash: keyParam, meta_data: { type: 'object' } },
   apiUsage: { api_id: keyParam },

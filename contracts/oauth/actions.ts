@@ -131,7 +131,13 @@ const required = { type: 'string', empty: false, max: 255 };
 const scope = { type: 'string', optional: true };
 const apiSettings = {
   type: 'object',
-  props: { api_id: required, org_id: { type: 'string' }, name: { type: 'string' }, oauth_meta: { type: 'object', optional: true }, notifications: { type: 'object', optional: true } },
+  props: {
+    api_id: required,
+    org_id: { type: 'string' },
+    name: { type: 'string' },
+    oauth_meta: { type: 'object', optional: true },
+    notifications: { type: 'object', optional: true },
+  },
 };
 
 export const oauthActionParams = {
@@ -139,7 +145,14 @@ export const oauthActionParams = {
     api_id: required,
     redirect_uri: { type: 'string', empty: false, max: 2048 },
     policy_id: { type: 'string', optional: true, max: 64 },
-    client_id: { type: 'string', optional: true, pattern: /^[A-Za-z0-9._-]{1,128}$/, messages: { stringPattern: "The 'client_id' field may only hold letters, digits, '.', '_' and '-' (at most 128)." } },
+    client_id: {
+      type: 'string',
+      optional: true,
+      pattern: /^[A-Za-z0-9._-]{1,128}$/,
+      messages: {
+        stringPattern: "The 'client_id' field may only hold letters, digits, '.', '_' and '-' (at most 128).",
+      },
+    },
     secret: { type: 'string', optional: true, min: 8, max: 255 },
     description: { type: 'string', optional: true, max: 1024 },
     meta_data: { type: 'object', optional: true },
@@ -147,7 +160,13 @@ export const oauthActionParams = {
   },
   client: { api_id: required, client_id: required, org_scope: scope },
   listClients: { api_id: required, org_scope: scope, page: { type: 'number', integer: true, optional: true } },
-  revoke: { client_id: required, token: { type: 'string', empty: false, max: 1024 }, token_type_hint: text, client_secret: text, org_scope: scope },
+  revoke: {
+    client_id: required,
+    token: { type: 'string', empty: false, max: 1024 },
+    token_type_hint: text,
+    client_secret: text,
+    org_scope: scope,
+  },
   revokeAll: { client_id: required, client_secret: { type: 'string' }, org_scope: scope },
   authorizeClient: {
     api_id: text,

@@ -58,7 +58,10 @@ export const orgsActionParams = {
   },
   'settings.setOpenPolicy': {
     org_id: { type: 'string', empty: false },
-    open_policy: { type: 'object', props: { enabled: 'boolean', rules: { type: 'string' }, debug: { type: 'boolean', optional: true } } },
+    open_policy: {
+      type: 'object',
+      props: { enabled: 'boolean', rules: { type: 'string' }, debug: { type: 'boolean', optional: true } },
+    },
   },
   'openPolicy.get': { org_id: { type: 'string', empty: false } },
   'openPolicy.revision': {},

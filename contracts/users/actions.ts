@@ -94,7 +94,10 @@ export const userRule = {
 } as const;
 
 /** An update: every field optional (what is left out keeps its value). */
-const userUpdateRule = { ...userRule, props: { ...userRule.props, email_address: { type: 'email', normalize: true, optional: true } } };
+const userUpdateRule = {
+  ...userRule,
+  props: { ...userRule.props, email_address: { type: 'email', normalize: true, optional: true } },
+};
 
 const id = { type: 'string', empty: false };
 const scope = { type: 'string', optional: true };
@@ -115,7 +118,10 @@ export const usersActionParams = {
   },
   resetKey: { id, org_scope: scope, actor: actorRule },
   setResetPasswords: { id, allowed: 'boolean' },
-  authenticate: { access_key_hash: { type: 'string', optional: true, pattern: /^[0-9a-f]{64}$/ }, session: { type: 'string', optional: true } },
+  authenticate: {
+    access_key_hash: { type: 'string', optional: true, pattern: /^[0-9a-f]{64}$/ },
+    session: { type: 'string', optional: true },
+  },
   login: { email_address: { type: 'string', empty: false }, password: { type: 'string' } },
   logout: { session: { type: 'string', empty: false } },
   'sso.create': {

@@ -31,7 +31,11 @@ export const webhookRule = {
   props: {
     name: { type: 'string', empty: false, trim: true },
     method: { type: 'enum', values: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], optional: true },
-    target_path: { type: 'string', pattern: /^https?:\/\/\S+$/i, messages: { stringPattern: "The '{field}' field must be an absolute http:// or https:// URL." } },
+    target_path: {
+      type: 'string',
+      pattern: /^https?:\/\/\S+$/i,
+      messages: { stringPattern: "The '{field}' field must be an absolute http:// or https:// URL." },
+    },
     template_path: { type: 'string', optional: true },
     header_map: { type: 'record', optional: true, key: { type: 'string', empty: false }, value: { type: 'string' } },
     event_timeout: { type: 'number', integer: true, min: 0, optional: true },

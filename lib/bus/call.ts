@@ -1,7 +1,8 @@
 import type { ActionName, ActionParams, ActionResult } from '../../contracts/actions';
 
 /** The params argument of an action: optional when every param is. */
-export type ParamsArg<A extends ActionName> = Record<never, never> extends ActionParams<A> ? [params?: ActionParams<A>] : [params: ActionParams<A>];
+export type ParamsArg<A extends ActionName> =
+  Record<never, never> extends ActionParams<A> ? [params?: ActionParams<A>] : [params: ActionParams<A>];
 
 /** A call of an action of the map: `tsc` checks its name, its params and the use of its result. */
 export type Call = <A extends ActionName>(action: A, ...params: ParamsArg<A>) => Promise<ActionResult<A>>;
@@ -12,7 +13,11 @@ export interface Bus {
 }
 
 /** Calls an action through the map of contracts/actions.ts. */
-export function callAction<A extends ActionName>(bus: Bus, action: A, ...params: ParamsArg<A>): Promise<ActionResult<A>> {
+export function callAction<A extends ActionName>(
+  bus: Bus,
+  action: A,
+  ...params: ParamsArg<A>
+): Promise<ActionResult<A>> {
   return bus.call(action, params[0] ?? {}) as Promise<ActionResult<A>>;
 }
 

@@ -6,7 +6,10 @@ import type { Call } from './call';
 export type HotAction = 'auth.check' | 'limiter.check';
 
 /** Calls a hot action: the answer may come synchronously. */
-export type HotCall = <A extends HotAction>(action: A, params: ActionParams<A>) => ActionResult<A> | Promise<ActionResult<A>>;
+export type HotCall = <A extends HotAction>(
+  action: A,
+  params: ActionParams<A>,
+) => ActionResult<A> | Promise<ActionResult<A>>;
 
 /**
  * `auth.check` and `limiter.check` through the hand-off of this node's own auth or limiter
@@ -16,13 +19,20 @@ export type HotCall = <A extends HotAction>(action: A, params: ActionParams<A>) 
  * gateway's own code) and answers synchronously when it can.
  */
 export function hotCaller(call: Call, handOffs: HandOffs): HotCall {
-  const hot = (action: HotAction, params: ActionParams<HotAction>): ActionResult<HotAction> | Promise<ActionResult<HotAction>> => {
+  const hot = (
+    action: HotAction,
+    params: ActionParams<HotAction>,
+  ): ActionResult<HotAction> | Promise<ActionResult<HotAction>> => {
     if (action === 'auth.check') {
       const auth = handOffs.get('auth');
-      return auth ? auth.check(params as ActionParams<'auth.check'>) : call('auth.check', params as ActionParams<'auth.check'>);
+      return auth
+        ? auth.check(params as ActionParams<'auth.check'>)
+        : call('auth.check', params as ActionParams<'auth.check'>);
     }
     const limiter = handOffs.get('limiter');
-    return limiter ? limiter.check(params as ActionParams<'limiter.check'>) : call('limiter.check', params as ActionParams<'limiter.check'>);
+    return limiter
+      ? limiter.check(params as ActionParams<'limiter.check'>)
+      : call('limiter.check', params as ActionParams<'limiter.check'>);
   };
   return hot;
 }

@@ -4,8 +4,7 @@ import { StartupError, type SystemError } from '../startup-error';
 /** What Moleculer takes as a transporter: a name, or a URL of one of these schemes. */
 const NAMES = ['fake', 'nats', 'mqtt', 'redis', 'amqp', 'amqp10', 'kafka', 'stan', 'tcp'];
 const SCHEMES = ['nats', 'mqtt', 'mqtts', 'redis', 'rediss', 'amqp', 'amqps', 'amqp10', 'kafka', 'stan', 'tcp'];
-const KNOWN =
-  '(a URL such as nats://127.0.0.1:4222, redis://, amqp://, mqtt://, kafka://, or a name such as TCP)';
+const KNOWN = '(a URL such as nats://127.0.0.1:4222, redis://, amqp://, mqtt://, kafka://, or a name such as TCP)';
 
 /** The server behind each scheme checked here, and the port it listens on when the URL names none. */
 const SERVERS: Record<string, { name: string; port: number }> = {

@@ -90,7 +90,10 @@ const checkConfig = new Validator().compile({
  * Builds the configuration: declared defaults, then the JSON file named by GW_CONFIG, then the
  * environment, then `overrides` (tests and embedding code). Validated and frozen.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<GwConfig> = {}): Readonly<GwConfig> {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<GwConfig> = {},
+): Readonly<GwConfig> {
   rejectRenamed(env);
   const merged: Source = {
     ...defaults(),
@@ -133,7 +136,13 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Source {
   for (const [key, option] of Object.entries(OPTIONS) as Array<[OptionKey, (typeof OPTIONS)[OptionKey]]>) {
     const raw = env[option.env];
     if (raw === undefined || raw === '') continue;
-    out[key] = option.rule.type === 'array' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+    out[key] =
+      option.rule.type === 'array'
+        ? raw
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : raw;
   }
   return out;
 }
@@ -149,7 +158,10 @@ function readConfigFile(path: string): Source {
     throw new ConfigError(`GW_CONFIG: ${path} must hold a JSON object`);
   }
   for (const key of Object.keys(parsed)) {
-    if (!(key in OPTIONS)) throw new ConfigError(`GW_CONFIG: unknown option '${key}' in ${path}; known options: ${Object.keys(OPTIONS).join(', ')}`);
+    if (!(key in OPTIONS))
+      throw new ConfigError(
+        `GW_CONFIG: unknown option '${key}' in ${path}; known options: ${Object.keys(OPTIONS).join(', ')}`,
+      );
   }
   return parsed;
 }

@@ -17,7 +17,12 @@ const port = { type: 'number', integer: true, min: 0, max: 65535, convert: true 
 
 export const OPTIONS = {
   /** @default 8080 */
-  gatewayPort: { env: 'GW_GATEWAY_PORT', default: 8080, rule: port, doc: 'proxy listen port (the /gw API is here too)' },
+  gatewayPort: {
+    env: 'GW_GATEWAY_PORT',
+    default: 8080,
+    rule: port,
+    doc: 'proxy listen port (the /gw API is here too)',
+  },
   /** @default none: the gateway serves plain HTTP only */
   gatewayTlsPort: {
     env: 'GW_GATEWAY_TLS_PORT',
@@ -26,9 +31,19 @@ export const OPTIONS = {
     doc: 'HTTPS port of the gateway, beside GW_GATEWAY_PORT (same APIs); needs GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE, or GW_GATEWAY_TLS_CERT_ID',
   },
   /** @default none */
-  gatewayTlsCertFile: { env: 'GW_GATEWAY_TLS_CERT_FILE', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'PEM certificate (and chain) of the HTTPS port' },
+  gatewayTlsCertFile: {
+    env: 'GW_GATEWAY_TLS_CERT_FILE',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'PEM certificate (and chain) of the HTTPS port',
+  },
   /** @default none */
-  gatewayTlsKeyFile: { env: 'GW_GATEWAY_TLS_KEY_FILE', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'PEM private key of the HTTPS port' },
+  gatewayTlsKeyFile: {
+    env: 'GW_GATEWAY_TLS_KEY_FILE',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'PEM private key of the HTTPS port',
+  },
   /** @default none */
   gatewayTlsCertId: {
     env: 'GW_GATEWAY_TLS_CERT_ID',
@@ -46,7 +61,9 @@ export const OPTIONS = {
       type: 'string',
       optional: true,
       pattern: /^https?:\/\/[^/?#\s]+\/?$/i,
-      messages: { stringPattern: "GW_DASHBOARD_URL must be the dashboard's origin, such as 'https://dashboard.example.com'" },
+      messages: {
+        stringPattern: "GW_DASHBOARD_URL must be the dashboard's origin, such as 'https://dashboard.example.com'",
+      },
     },
     doc:
       'the address browsers open the dashboard at (scheme://host[:port]); with https the login cookie is ' +
@@ -55,35 +72,83 @@ export const OPTIONS = {
   /** @default '127.0.0.1' */
   host: { env: 'GW_HOST', default: '127.0.0.1', rule: { type: 'string', empty: false }, doc: 'bind address' },
   /** @default generated at first start and kept in the data directory */
-  secret: { env: 'GW_SECRET', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'x-gw-authorization secret' },
+  secret: {
+    env: 'GW_SECRET',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'x-gw-authorization secret',
+  },
   /** @default generated at first start and kept in the data directory */
-  adminSecret: { env: 'GW_ADMIN_SECRET', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'admin-auth secret' },
+  adminSecret: {
+    env: 'GW_ADMIN_SECRET',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'admin-auth secret',
+  },
   /** @default 'sqlite:./data/gw.sqlite' */
   databaseUrl: {
     env: 'GW_DATABASE_URL',
     default: 'sqlite:./data/gw.sqlite',
-    rule: { type: 'string', pattern: /^(sqlite:|mysql:\/\/|mariadb:\/\/)/, messages: { stringPattern: "GW_DATABASE_URL must start with 'sqlite:' or 'mysql://'" } },
+    rule: {
+      type: 'string',
+      pattern: /^(sqlite:|mysql:\/\/|mariadb:\/\/)/,
+      messages: { stringPattern: "GW_DATABASE_URL must start with 'sqlite:' or 'mysql://'" },
+    },
     doc: "knex connection: 'sqlite:<file>' or 'mysql://user:pass@host:port/db'",
   },
   /** @default none: services talk in-process */
-  transporter: { env: 'GW_TRANSPORTER', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'Moleculer transporter, e.g. nats://127.0.0.1:4222' },
+  transporter: {
+    env: 'GW_TRANSPORTER',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'Moleculer transporter, e.g. nats://127.0.0.1:4222',
+  },
   /** @default none: limiter counters stay in memory */
-  redisUrl: { env: 'GW_REDIS_URL', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'shared store for limiter counters' },
+  redisUrl: {
+    env: 'GW_REDIS_URL',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'shared store for limiter counters',
+  },
   /** @default ['all'] */
-  services: { env: 'GW_SERVICES', default: ['all'], rule: { type: 'array', items: 'string', min: 1 }, doc: "services this node runs: 'all', 'gateway', 'management' or a comma list" },
+  services: {
+    env: 'GW_SERVICES',
+    default: ['all'],
+    rule: { type: 'array', items: 'string', min: 1 },
+    doc: "services this node runs: 'all', 'gateway', 'management' or a comma list",
+  },
   /** @default './apps' */
-  appsDir: { env: 'GW_APPS_DIR', default: './apps', rule: { type: 'string', empty: false }, doc: 'API definition files loaded at start and on reload' },
+  appsDir: {
+    env: 'GW_APPS_DIR',
+    default: './apps',
+    rule: { type: 'string', empty: false },
+    doc: 'API definition files loaded at start and on reload',
+  },
   /** @default './data' */
-  dataDir: { env: 'GW_DATA_DIR', default: './data', rule: { type: 'string', empty: false }, doc: 'where the generated secrets (and the default SQLite file) are kept' },
+  dataDir: {
+    env: 'GW_DATA_DIR',
+    default: './data',
+    rule: { type: 'string', empty: false },
+    doc: 'where the generated secrets (and the default SQLite file) are kept',
+  },
   /** @default './plugins' */
-  pluginsDir: { env: 'GW_PLUGINS_DIR', default: './plugins', rule: { type: 'string', empty: false }, doc: 'where relative plugin paths of custom_middleware are resolved' },
+  pluginsDir: {
+    env: 'GW_PLUGINS_DIR',
+    default: './plugins',
+    rule: { type: 'string', empty: false },
+    doc: 'where relative plugin paths of custom_middleware are resolved',
+  },
   /** @default [] */
   pluginPackages: {
     env: 'GW_PLUGIN_PACKAGES',
     default: [],
     rule: {
       type: 'array',
-      items: { type: 'string', pattern: /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/, messages: { stringPattern: "'{actual}' is not an npm package name" } },
+      items: {
+        type: 'string',
+        pattern: /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/,
+        messages: { stringPattern: "'{actual}' is not an npm package name" },
+      },
     },
     doc: 'installed npm packages a custom_middleware path may name (comma list, or a JSON array in GW_CONFIG); any other plugin must be a file inside GW_PLUGINS_DIR',
   },
@@ -176,15 +241,19 @@ export const OPTIONS = {
   additionalPermissions: {
     env: 'GW_ADDITIONAL_PERMISSIONS',
     default: '{}',
-    rule: { type: 'string', pattern: /^\s*\{[\s\S]*\}\s*$/, messages: { stringPattern: 'GW_ADDITIONAL_PERMISSIONS must be a JSON object of permission id to label' } },
-    doc: "security.additional_permissions: the initial additional permissions of every organisation (JSON, id → label)",
+    rule: {
+      type: 'string',
+      pattern: /^\s*\{[\s\S]*\}\s*$/,
+      messages: { stringPattern: 'GW_ADDITIONAL_PERMISSIONS must be a JSON object of permission id to label' },
+    },
+    doc: 'security.additional_permissions: the initial additional permissions of every organisation (JSON, id → label)',
   },
   /** @default false */
   openPolicyDebug: {
     env: 'GW_OPEN_POLICY_DEBUG',
     default: false,
     rule: { type: 'boolean', convert: true },
-    doc: "security.open_policy.debug: log every policy-engine decision of every organisation (the input without secrets); an organisation can also set open_policy.debug",
+    doc: 'security.open_policy.debug: log every policy-engine decision of every organisation (the input without secrets); an organisation can also set open_policy.debug',
   },
   /** @default the project's templates folder */
   templatePath: {
@@ -266,7 +335,12 @@ export const OPTIONS = {
     doc: 'bytes of GraphQL query text whose analyses a node keeps (least recently used go first)',
   },
   /** @default 10 */
-  pageSize: { env: 'GW_PAGE_SIZE', default: 10, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'dashboard list page size (page_size)' },
+  pageSize: {
+    env: 'GW_PAGE_SIZE',
+    default: 10,
+    rule: { type: 'number', integer: true, min: 1, convert: true },
+    doc: 'dashboard list page size (page_size)',
+  },
   /** @default true */
   dashboardMetrics: {
     env: 'GW_DASHBOARD_METRICS',
@@ -279,7 +353,7 @@ export const OPTIONS = {
     env: 'GW_GATEWAY_METRICS',
     default: false,
     rule: { type: 'boolean', convert: true },
-    doc: "serve Prometheus metrics at GET /metrics on the gateway port, before any API (an API listening on exactly /metrics is then not reachable there)",
+    doc: 'serve Prometheus metrics at GET /metrics on the gateway port, before any API (an API listening on exactly /metrics is then not reachable there)',
   },
   /** @default none: /metrics wants the port's own secret (admin-auth secret on the dashboard, gateway secret on the gateway) */
   metricsToken: {
@@ -296,11 +370,26 @@ export const OPTIONS = {
     doc: "log level; 'silent' turns logging off",
   },
   /** @default `<host name>-<process id>-<random suffix of 6 base-36 characters>` */
-  nodeId: { env: 'GW_NODE_ID', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'Moleculer node id, unique per process in a cluster' },
+  nodeId: {
+    env: 'GW_NODE_ID',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'Moleculer node id, unique per process in a cluster',
+  },
   /** @default '' */
-  namespace: { env: 'GW_NAMESPACE', default: '', rule: { type: 'string' }, doc: 'Moleculer namespace: nodes only see nodes of the same namespace' },
+  namespace: {
+    env: 'GW_NAMESPACE',
+    default: '',
+    rule: { type: 'string' },
+    doc: 'Moleculer namespace: nodes only see nodes of the same namespace',
+  },
   /** @default 2 */
-  heartbeatInterval: { env: 'GW_HEARTBEAT_INTERVAL', default: 2, rule: { type: 'number', integer: true, min: 1, convert: true }, doc: 'seconds between the heartbeats a node sends to the cluster' },
+  heartbeatInterval: {
+    env: 'GW_HEARTBEAT_INTERVAL',
+    default: 2,
+    rule: { type: 'number', integer: true, min: 1, convert: true },
+    doc: 'seconds between the heartbeats a node sends to the cluster',
+  },
   /** @default 6 */
   heartbeatTimeout: {
     env: 'GW_HEARTBEAT_TIMEOUT',
@@ -313,7 +402,7 @@ export const OPTIONS = {
     env: 'GW_STORE_CHECK_INTERVAL',
     default: 10,
     rule: { type: 'number', positive: true, convert: true },
-    doc: 'seconds between a gateway node\'s checks that its definitions and sessions match the store revision (a backstop for missed broadcasts)',
+    doc: "seconds between a gateway node's checks that its definitions and sessions match the store revision (a backstop for missed broadcasts)",
   },
   /** @default 3600 */
   oauthTokenExpire: {
@@ -344,15 +433,25 @@ export const OPTIONS = {
     doc: 'seconds an expired OAuth access token stays in the token listing (oauth_token_expired_retain_period); 0 keeps it',
   },
   /** @default true */
-  analytics: { env: 'GW_ANALYTICS', default: true, rule: { type: 'boolean', convert: true }, doc: 'gateway nodes record an analytics record per proxied request (sent to the analytics service)' },
+  analytics: {
+    env: 'GW_ANALYTICS',
+    default: true,
+    rule: { type: 'boolean', convert: true },
+    doc: 'gateway nodes record an analytics record per proxied request (sent to the analytics service)',
+  },
   /** @default none */
-  geoipDb: { env: 'GW_GEOIP_DB', default: undefined, rule: { type: 'string', empty: false, optional: true }, doc: 'a MaxMind .mmdb (GeoLite2/GeoIP2 Country or City): analytics records get iso_country' },
+  geoipDb: {
+    env: 'GW_GEOIP_DB',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true },
+    doc: 'a MaxMind .mmdb (GeoLite2/GeoIP2 Country or City): analytics records get iso_country',
+  },
   /** @default 1 */
   analyticsFlushInterval: {
     env: 'GW_ANALYTICS_FLUSH_INTERVAL',
     default: 1,
     rule: { type: 'number', positive: true, convert: true },
-    doc: 'seconds between a gateway node\'s analytics batches (a batch also leaves at 1,000 records)',
+    doc: "seconds between a gateway node's analytics batches (a batch also leaves at 1,000 records)",
   },
   /** @default 10000 */
   analyticsBufferSize: {
@@ -386,7 +485,7 @@ export const OPTIONS = {
     rule: { type: 'number', integer: true, min: 0, convert: true },
     doc:
       'seconds the analytics service keeps hourly aggregates and, at most, raw records ' +
-      '(an API\'s expire_analytics_after may keep its raw records less); 0 keeps them',
+      "(an API's expire_analytics_after may keep its raw records less); 0 keeps them",
   },
 } satisfies Record<string, OptionDeclaration>;
 

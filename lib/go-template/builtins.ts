@@ -1,8 +1,6 @@
 import { htmlEscape, jsEscape, queryEscape } from './escape';
 import { sprintf } from './printf';
-import {
-  argumentText, bytesOf, ExecError, formatValue, isMap, isTrue, sprint, sprintln, typeName,
-} from './values';
+import { argumentText, bytesOf, ExecError, formatValue, isMap, isTrue, sprint, sprintln, typeName } from './values';
 import { toXml } from './xml';
 
 export type Builtin = (...args: unknown[]) => unknown;
@@ -113,7 +111,12 @@ function length(item: unknown): bigint {
 function jsonMarshal(value: unknown): string {
   const text = JSON.stringify(value ?? null, (_key, v: unknown) => {
     if (typeof v === 'bigint') return Number(v);
-    if (isMap(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
+    if (isMap(v))
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, v[k]]),
+      );
     return v;
   });
   return text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -52,9 +52,7 @@ export function sprintf(format: string, args: unknown[]): string {
     out += pad(formatOne(args[next++], spec), spec);
   }
   if (next < args.length) {
-    const extra = args
-      .slice(next)
-      .map((arg) => (arg == null ? '<nil>' : `${typeName(arg)}=${formatValue(arg)}`));
+    const extra = args.slice(next).map((arg) => (arg == null ? '<nil>' : `${typeName(arg)}=${formatValue(arg)}`));
     out += `%!(EXTRA ${extra.join(', ')})`;
   }
   return out;

@@ -131,7 +131,8 @@ class PipelineParser {
     if (first !== undefined && /^[A-Za-z_]/.test(first) && !['true', 'false', 'nil'].includes(first)) {
       this.at++;
       const args: Operand[] = [];
-      while (this.at < this.tokens.length && this.tokens[this.at] !== '|' && this.tokens[this.at] !== ')') args.push(this.operand());
+      while (this.at < this.tokens.length && this.tokens[this.at] !== '|' && this.tokens[this.at] !== ')')
+        args.push(this.operand());
       return { kind: 'call', name: first, args };
     }
     return this.operand();
@@ -164,7 +165,13 @@ class PipelineParser {
 /** A Go string literal's escapes: \a \b \f \n \r \t \v \\ \" \' \xHH \ooo \uHHHH \UHHHHHHHH. */
 function unquote(body: string): string {
   const simple: Record<string, string> = {
-    a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
   };
   const bytes: number[] = [];
   const text = (value: string) => bytes.push(...Buffer.from(value, 'utf8'));

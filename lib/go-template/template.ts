@@ -91,7 +91,10 @@ class LoopControl {
 /** What range walks: a list by index, a map by sorted key, an int n as 0…n-1; nothing for nil. */
 function rangeEntries(value: unknown): Array<[unknown, unknown]> {
   if (Array.isArray(value)) return value.map((item, i) => [BigInt(i), item]);
-  if (isMap(value)) return Object.keys(value).sort().map((key) => [key, value[key]]);
+  if (isMap(value))
+    return Object.keys(value)
+      .sort()
+      .map((key) => [key, value[key]]);
   if (typeof value === 'bigint') {
     return Array.from({ length: Math.max(Number(value), 0) }, (_, i) => [BigInt(i), BigInt(i)]);
   }

@@ -71,7 +71,9 @@ export function formatValue(value: unknown): string {
   }
   if (Array.isArray(value)) return `[${value.map(formatValue).join(' ')}]`;
   const map = value as GoMap;
-  const entries = Object.keys(map).sort().map((key) => `${key}:${formatValue(map[key])}`);
+  const entries = Object.keys(map)
+    .sort()
+    .map((key) => `${key}:${formatValue(map[key])}`);
   return `map[${entries.join(' ')}]`;
 }
 

@@ -15,7 +15,10 @@ const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"'
 
 function decode(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (_all, name: string) => {
-    if (name[0] === '#') return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+    if (name[0] === '#')
+      return String.fromCodePoint(
+        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1)),
+      );
     return ENTITIES[name.toLowerCase()];
   });
 }
@@ -36,7 +39,8 @@ export function parseXml(source: string): XmlMap {
     at += open[0].length;
     const [, name, attributes, selfClosing] = open;
     const map: XmlMap = {};
-    for (const attr of attributes.matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) map[`-${attr[1]}`] = decode(attr[2] ?? attr[3]);
+    for (const attr of attributes.matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+      map[`-${attr[1]}`] = decode(attr[2] ?? attr[3]);
     if (selfClosing) return [name, Object.keys(map).length > 0 ? map : ''];
     let text = '';
     for (;;) {
@@ -94,7 +98,9 @@ export function toXml(value: unknown): string {
   if (Array.isArray(value)) return value.map(toXml).join('');
   return Object.entries(value as Record<string, unknown>)
     .filter(([key]) => !key.startsWith('-') && key !== '#text')
-    .map(([key, child]) => (Array.isArray(child) ? child.map((item) => elementXml(key, item)).join('') : elementXml(key, child)))
+    .map(([key, child]) =>
+      Array.isArray(child) ? child.map((item) => elementXml(key, item)).join('') : elementXml(key, child),
+    )
     .join('');
 }
 

@@ -49,7 +49,11 @@ export interface KafkaSourceConfig {
   sasl: { enable: boolean; user: string; password: string };
 }
 
-export const KAFKA_BALANCE_STRATEGIES = ['BalanceStrategyRange', 'BalanceStrategySticky', 'BalanceStrategyRoundRobin'] as const;
+export const KAFKA_BALANCE_STRATEGIES = [
+  'BalanceStrategyRange',
+  'BalanceStrategySticky',
+  'BalanceStrategyRoundRobin',
+] as const;
 export type KafkaBalanceStrategy = (typeof KAFKA_BALANCE_STRATEGIES)[number];
 
 interface SourceBase {
@@ -76,21 +80,28 @@ export interface CombinedGraphConfig {
 }
 
 export function isCombinedGraph(graphql: unknown): boolean {
-  return typeof graphql === 'object' && graphql !== null && (graphql as { execution_mode?: unknown }).execution_mode === 'executionEngine';
+  return (
+    typeof graphql === 'object' &&
+    graphql !== null &&
+    (graphql as { execution_mode?: unknown }).execution_mode === 'executionEngine'
+  );
 }
 
 /** Reads the combined graph of a `graphql` object, or the problems that make it unusable (each names its data source or field). */
-export function readCombinedGraph(graphql: Record<string, unknown>): { config: CombinedGraphConfig } | { problems: string[] } {
+export function readCombinedGraph(
+  graphql: Record<string, unknown>,
+): { config: CombinedGraphConfig } | { problems: string[] } {
   let schema: GraphQLSchema;
   try {
     schema = buildSchema(String(graphql.schema ?? ''));
   } catch (err) {
     return { problems: [`graphql.schema: ${(err as Error).message}`] };
   }
-  const engine = (isRecord(graphql.engine) ? graphql.engine : {});
+  const engine = isRecord(graphql.engine) ? graphql.engine : {};
   const problems: string[] = [];
   const rawSources = Array.isArray(engine.data_sources) ? engine.data_sources : [];
-  if (engine.data_sources !== undefined && !Array.isArray(engine.data_sources)) problems.push('graphql.engine.data_sources must be an array');
+  if (engine.data_sources !== undefined && !Array.isArray(engine.data_sources))
+    problems.push('graphql.engine.data_sources must be an array');
   const dataSources: DataSource[] = [];
   const owner = new Map<string, string>();
   rawSources.forEach((raw, index) => {
@@ -99,7 +110,10 @@ export function readCombinedGraph(graphql: Record<string, unknown>): { config: C
     for (const root of source.rootFields) {
       for (const field of root.fields) {
         const key = `${root.type}.${field}`;
-        if (owner.has(key)) problems.push(`data source '${source.name}': field ${key} is already resolved by data source '${owner.get(key)}'`);
+        if (owner.has(key))
+          problems.push(
+            `data source '${source.name}': field ${key} is already resolved by data source '${owner.get(key)}'`,
+          );
         owner.set(key, source.name);
       }
     }
@@ -114,25 +128,46 @@ function readSource(raw: unknown, index: number, schema: GraphQLSchema, problems
   const name = typeof raw.name === 'string' && raw.name !== '' ? raw.name : `#${index}`;
   const label = `data source '${name}'`;
   const kind = raw.kind;
-  if (kind !== 'REST' && kind !== 'GraphQL' && kind !== 'Kafka') return void problems.push(`${label}: kind must be REST, GraphQL or Kafka, not '${String(kind)}'`);
+  if (kind !== 'REST' && kind !== 'GraphQL' && kind !== 'Kafka')
+    return void problems.push(`${label}: kind must be REST, GraphQL or Kafka, not '${String(kind)}'`);
   const rootFields = readRootFields(raw.root_fields, label, schema, problems);
   const config = isRecord(raw.config) ? raw.config : {};
   const base = { name, internal: raw.internal === true, rootFields };
   if (kind === 'Kafka') return { ...base, kind, config: readKafka(config, label, problems) };
   const url = checkedUrl(config.url, label, problems);
-  const method = typeof config.method === 'string' && config.method !== '' ? config.method.toUpperCase() : kind === 'REST' ? 'GET' : 'POST';
+  const method =
+    typeof config.method === 'string' && config.method !== ''
+      ? config.method.toUpperCase()
+      : kind === 'REST'
+        ? 'GET'
+        : 'POST';
   const headers = readHeaders(config.headers, label, problems);
   if (kind === 'REST') {
-    const query = (Array.isArray(config.query) ? config.query : []).filter(isRecord).map((entry) => ({ name: String(entry.name ?? ''), value: String(entry.value ?? '') }));
-    return { ...base, kind, config: { url, method, headers, query, body: typeof config.body === 'string' ? config.body : '' } };
+    const query = (Array.isArray(config.query) ? config.query : [])
+      .filter(isRecord)
+      .map((entry) => ({ name: String(entry.name ?? ''), value: String(entry.value ?? '') }));
+    return {
+      ...base,
+      kind,
+      config: { url, method, headers, query, body: typeof config.body === 'string' ? config.body : '' },
+    };
   }
   // On the data source, or in its config as the reference gateway's GraphQL data source has it.
   const requested = raw.subscription_type ?? config.subscription_type;
-  const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(requested)) ? requested : 'graphql-ws') as SubscriptionType;
-  if (requested !== undefined && requested !== '' && !['graphql-ws', 'graphql-transport-ws', 'sse'].includes(String(requested))) {
+  const subscriptionType = (
+    ['graphql-transport-ws', 'sse'].includes(String(requested)) ? requested : 'graphql-ws'
+  ) as SubscriptionType;
+  if (
+    requested !== undefined &&
+    requested !== '' &&
+    !['graphql-ws', 'graphql-transport-ws', 'sse'].includes(String(requested))
+  ) {
     problems.push(`${label}: subscription_type must be graphql-ws, graphql-transport-ws or sse`);
   }
-  const operation = config.has_operation === true && typeof config.operation === 'string' ? { text: config.operation, variables: variablesText(config.variables) } : undefined;
+  const operation =
+    config.has_operation === true && typeof config.operation === 'string'
+      ? { text: config.operation, variables: variablesText(config.variables) }
+      : undefined;
   return { ...base, kind, config: { url, method, headers, subscriptionType, operation } };
 }
 
@@ -144,7 +179,9 @@ function readRootFields(raw: unknown, label: string, schema: GraphQLSchema, prob
     const fields = (Array.isArray(entry.fields) ? entry.fields : []).map(String);
     const type = schema.getType(typeName);
     if (!type || !isObjectType(type)) problems.push(`${label}: type '${typeName}' is not an object type of the schema`);
-    else for (const field of fields) if (!type.getFields()[field]) problems.push(`${label}: field '${typeName}.${field}' is not in the schema`);
+    else
+      for (const field of fields)
+        if (!type.getFields()[field]) problems.push(`${label}: field '${typeName}.${field}' is not in the schema`);
     if (fields.length === 0) problems.push(`${label}: root_fields entry for '${typeName}' lists no fields`);
     return { type: typeName, fields };
   });
@@ -156,7 +193,8 @@ function readFieldConfigs(raw: unknown, schema: GraphQLSchema, problems: string[
     const typeName = String(entry.type_name ?? '');
     const fieldName = String(entry.field_name ?? '');
     const type = schema.getType(typeName);
-    if (!type || !isObjectType(type) || !type.getFields()[fieldName]) problems.push(`field_configs: field '${typeName}.${fieldName}' is not in the schema`);
+    if (!type || !isObjectType(type) || !type.getFields()[fieldName])
+      problems.push(`field_configs: field '${typeName}.${fieldName}' is not in the schema`);
     const path = (Array.isArray(entry.path) ? entry.path : []).map(String).filter((step) => step !== '');
     return { typeName, fieldName, disableDefaultMapping: entry.disable_default_mapping === true, path };
   });
@@ -178,11 +216,15 @@ function readKafka(config: Record<string, unknown>, label: string, problems: str
     sasl: { enable: sasl.enable === true, user: text(sasl.user), password: text(sasl.password) },
   };
   if (kafka.brokerAddresses.length === 0) problems.push(`${label}: broker_addresses must list at least one broker`);
-  for (const address of kafka.brokerAddresses) if (!/^(\[[0-9a-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/i.test(address)) problems.push(`${label}: broker address '${address}' must be host:port`);
+  for (const address of kafka.brokerAddresses)
+    if (!/^(\[[0-9a-f:.]+\]|[^\s:/[\]]+):\d{1,5}$/i.test(address))
+      problems.push(`${label}: broker address '${address}' must be host:port`);
   if (kafka.topics.length === 0) problems.push(`${label}: topics must list at least one topic`);
-  if (!(KAFKA_BALANCE_STRATEGIES as readonly string[]).includes(kafka.balanceStrategy)) problems.push(`${label}: balance_strategy must be one of ${KAFKA_BALANCE_STRATEGIES.join(', ')}`);
+  if (!(KAFKA_BALANCE_STRATEGIES as readonly string[]).includes(kafka.balanceStrategy))
+    problems.push(`${label}: balance_strategy must be one of ${KAFKA_BALANCE_STRATEGIES.join(', ')}`);
   const isolation = text(config.isolation_level);
-  if (isolation && isolation !== 'ReadUncommitted' && isolation !== 'ReadCommitted') problems.push(`${label}: isolation_level must be ReadUncommitted or ReadCommitted`);
+  if (isolation && isolation !== 'ReadUncommitted' && isolation !== 'ReadCommitted')
+    problems.push(`${label}: isolation_level must be ReadUncommitted or ReadCommitted`);
   if (kafka.sasl.enable && !kafka.sasl.user) problems.push(`${label}: sasl.user is needed when sasl.enable is true`);
   return kafka;
 }
@@ -204,15 +246,19 @@ function checkedUrl(raw: unknown, label: string, problems: string[]): string {
   // URL parsing: the URL must open with scheme, `//` and a literal host.
   const origin = /^https?:\/\/[^/?#\\]+(?=[/?#]|$)/i.exec(url)?.[0] ?? '';
   if (!origin || origin.includes('{{') || origin.includes('}}')) {
-    problems.push(`${label}: config.url '${url}' must be http:// or https:// with a literal host, not templated in its host (templates may fill its path and query only)`);
+    problems.push(
+      `${label}: config.url '${url}' must be http:// or https:// with a literal host, not templated in its host (templates may fill its path and query only)`,
+    );
     return url;
   }
   try {
     const parsed = new URL(url.replace(/\{\{[^}]*\}\}/g, 'x'));
     const refusal = literalHostRefusal(parsed);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${label}: config.url '${url}' must be http:// or https://`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      problems.push(`${label}: config.url '${url}' must be http:// or https://`);
     else if (refusal) problems.push(`${label}: config.url '${url}' names ${refusalReason(refusal)}, ${NOT_CALLED}`);
-    else if (METADATA_HOSTS.has(parsed.hostname.toLowerCase())) problems.push(`${label}: config.url '${url}' names a cloud metadata service, which gw does not call`);
+    else if (METADATA_HOSTS.has(parsed.hostname.toLowerCase()))
+      problems.push(`${label}: config.url '${url}' names a cloud metadata service, which gw does not call`);
   } catch {
     problems.push(`${label}: config.url '${url}' is not a valid URL`);
   }

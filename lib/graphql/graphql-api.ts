@@ -6,5 +6,7 @@ import type { ApiDefinition } from '../../contracts/apis/api-definition';
  */
 export function isGraphqlApi(definition: ApiDefinition): boolean {
   const graphql = definition.graphql as { enabled?: boolean; execution_mode?: string } | undefined;
-  return Boolean(graphql) && graphql!.enabled !== false && (graphql!.enabled === true || Boolean(graphql!.execution_mode));
+  return (
+    Boolean(graphql) && graphql!.enabled !== false && (graphql!.enabled === true || Boolean(graphql!.execution_mode))
+  );
 }

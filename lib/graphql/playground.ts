@@ -2,7 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { projectFile } from '../project-file';
 
-const TYPES: Record<string, string> = { '.js': 'application/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+};
 
 export interface PlaygroundReply {
   status: number;
@@ -42,13 +46,26 @@ export class Playground {
 
   /** The reply for a path below the listen path, or undefined when it is not the playground's. */
   serve(relativePath: string, pagePath: string): PlaygroundReply | undefined {
-    if (relativePath === pagePath || relativePath === `${pagePath}/`) return { status: 200, headers: { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' }, body: this.page };
+    if (relativePath === pagePath || relativePath === `${pagePath}/`)
+      return { status: 200, headers: { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' }, body: this.page };
     if (!relativePath.startsWith(`${pagePath}/`)) return undefined;
     const name = relativePath.slice(pagePath.length + 1);
-    if (!this.assets.has(name)) return { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ error: 'Not Found' })) };
+    if (!this.assets.has(name))
+      return {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ error: 'Not Found' })),
+      };
     let body = this.assets.get(name);
     if (!body) this.assets.set(name, (body = readFileSync(join(this.folder, name))));
-    return { status: 200, headers: { 'content-type': TYPES[extname(name)] ?? 'application/octet-stream', 'cache-control': 'public, max-age=86400' }, body };
+    return {
+      status: 200,
+      headers: {
+        'content-type': TYPES[extname(name)] ?? 'application/octet-stream',
+        'cache-control': 'public, max-age=86400',
+      },
+      body,
+    };
   }
 }
 

@@ -57,12 +57,15 @@ export function refuseCrossSiteWrite(req: IncomingMessage, rules: CookieWriteRul
   if (contentType === undefined && !carriesBody(req)) return;
   if (isJsonContentType(contentType)) return;
   if (rules.anyBodyType && site === 'same-origin') return;
-  throw crossSiteRefused('a change made with the dashboard login cookie must be sent as JSON (Content-Type: application/json)');
+  throw crossSiteRefused(
+    'a change made with the dashboard login cookie must be sent as JSON (Content-Type: application/json)',
+  );
 }
 
 /** Refuses (403) a login or logout sent by another site's page (login cross-site request forgery). */
 export function refuseCrossSiteSession(req: IncomingMessage, trustedOrigin: string | undefined): void {
-  if (changesState(req.method) && requestSite(req, trustedOrigin) === 'cross-site') throw crossSiteRefused("the request came from another site's page");
+  if (changesState(req.method) && requestSite(req, trustedOrigin) === 'cross-site')
+    throw crossSiteRefused("the request came from another site's page");
 }
 
 function crossSiteRefused(why: string): HttpProblem {

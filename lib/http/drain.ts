@@ -166,7 +166,8 @@ function stopAccepting(server: Server | HttpsServer): void {
 /** A new answer on a draining connection becomes the last one: an earlier one keeps the connection open for it. */
 function keepAliveOnlyUntilLast(connection: Connection, res: ServerResponse): void {
   const previous = connection.pending.at(-1);
-  if (previous && !previous.headersSent && connection.keepAlive !== undefined) previous.shouldKeepAlive = connection.keepAlive;
+  if (previous && !previous.headersSent && connection.keepAlive !== undefined)
+    previous.shouldKeepAlive = connection.keepAlive;
   markLast(connection, res);
 }
 

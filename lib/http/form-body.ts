@@ -9,7 +9,12 @@ export function formFields(raw: unknown, contentType: string | undefined): Recor
   const text = typeof raw === 'string' ? raw : '';
   if (/^\s*application\/json/i.test(contentType ?? '') || text.trimStart().startsWith('{')) {
     const parsed = jsonObjectBody(text);
-    return Object.fromEntries(Object.entries(parsed).map(([name, value]) => [name, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)]));
+    return Object.fromEntries(
+      Object.entries(parsed).map(([name, value]) => [
+        name,
+        typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value),
+      ]),
+    );
   }
   const fields: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) fields[name] ??= value;

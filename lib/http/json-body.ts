@@ -9,7 +9,8 @@ import { HttpProblem } from './problem';
 export function jsonObjectBody(raw: unknown): Record<string, unknown> {
   const text = typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
   if (text.trim() === '') throw new HttpProblem(400, 'Request body is empty: send a JSON object');
-  if (jsonDepthExceeds(text)) throw new HttpProblem(400, `Request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`);
+  if (jsonDepthExceeds(text))
+    throw new HttpProblem(400, `Request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -17,7 +18,10 @@ export function jsonObjectBody(raw: unknown): Record<string, unknown> {
     throw new HttpProblem(400, `Malformed JSON in request body: ${(err as Error).message}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new HttpProblem(400, `Request body must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed === 'object' ? 'null' : `a ${typeof parsed}`}`);
+    throw new HttpProblem(
+      400,
+      `Request body must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed === 'object' ? 'null' : `a ${typeof parsed}`}`,
+    );
   }
   return parsed as Record<string, unknown>;
 }

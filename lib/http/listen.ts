@@ -24,12 +24,7 @@ export function listen(server: NetServer, port: number, host: string): Promise<n
  * its port joins the node's own ports, which no call made on a tenant's behalf may reach
  * (lib/net/own-ports.ts). A port it cannot have fails the start with a line naming the setting.
  */
-export async function listenAsNode(
-  server: Server,
-  port: number,
-  host: string,
-  setting: OptionKey,
-): Promise<number> {
+export async function listenAsNode(server: Server, port: number, host: string, setting: OptionKey): Promise<number> {
   const bound = await listen(server, port, host).catch((err: SystemError) => {
     throw explainListenFailure(err, OPTIONS[setting].env, port, host);
   });

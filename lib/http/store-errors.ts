@@ -8,7 +8,11 @@ import type { Problem } from './problem';
  */
 export function dataTooLongProblem(err: unknown): Problem | undefined {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
-  if (code !== 'ER_DATA_TOO_LONG' && !(typeof message === 'string' && /Data too long for column/.test(message))) return undefined;
+  if (code !== 'ER_DATA_TOO_LONG' && !(typeof message === 'string' && /Data too long for column/.test(message)))
+    return undefined;
   const column = typeof message === 'string' ? /column '([^']+)'/.exec(message)?.[1] : undefined;
-  return { status: 400, message: column ? `The value of '${column}' is too long` : 'A value is too long for the store' };
+  return {
+    status: 400,
+    message: column ? `The value of '${column}' is too long` : 'A value is too long for the store',
+  };
 }

@@ -121,7 +121,9 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
   const logger = broker.getLogger(`http-${surface.name}`);
   const call = callerOf(broker);
   const fail = (res: Response, err: unknown) => {
-    const problem = toProblem(err, (unexpected) => logger.error(`unexpected error on ${surface.name} surface`, unexpected));
+    const problem = toProblem(err, (unexpected) =>
+      logger.error(`unexpected error on ${surface.name} surface`, unexpected),
+    );
     res.status(problem.status).json(surface.renderError(problem));
   };
 
@@ -148,7 +150,10 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
         const status = reply.status ?? 200;
         // a Buffer goes out untouched: express would add a charset to the type of a string
         if (Buffer.isBuffer(reply.body)) {
-          res.status(status).type(reply.contentType ?? 'application/octet-stream').send(reply.body);
+          res
+            .status(status)
+            .type(reply.contentType ?? 'application/octet-stream')
+            .send(reply.body);
         } else if (reply.contentType && typeof reply.body === 'string') {
           res.status(status).type(reply.contentType).send(reply.body);
         } else res.status(status).json(reply.body);
@@ -157,11 +162,23 @@ export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Call
       }
     });
   }
-  router.use((req: Request, res: Response) => fail(res, new HttpProblem(404, `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`)));
-  router.use((err: { status?: number; type?: string; message: string }, _req: Request, res: Response, _next: unknown) => {
-    // Errors of the body reader itself (too large, bad encoding).
-    const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 400;
-    fail(res, new HttpProblem(status, err.type === 'entity.too.large' ? `Request body is larger than ${BODY_LIMIT}` : `Unreadable request body: ${err.message}`));
-  });
+  router.use((req: Request, res: Response) =>
+    fail(res, new HttpProblem(404, `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`)),
+  );
+  router.use(
+    (err: { status?: number; type?: string; message: string }, _req: Request, res: Response, _next: unknown) => {
+      // Errors of the body reader itself (too large, bad encoding).
+      const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 400;
+      fail(
+        res,
+        new HttpProblem(
+          status,
+          err.type === 'entity.too.large'
+            ? `Request body is larger than ${BODY_LIMIT}`
+            : `Unreadable request body: ${err.message}`,
+        ),
+      );
+    },
+  );
   return router;
 }

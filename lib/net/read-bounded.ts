@@ -10,12 +10,18 @@ export class BodyTooLarge extends Error {
  * Reads a body as UTF-8 text, counting bytes as they arrive, so a peer that sends no
  * content-length (or lies about it) can not make the node buffer more than `maxBytes`.
  */
-export async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, maxBytes: number): Promise<string> {
+export async function readBounded(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  maxBytes: number,
+): Promise<string> {
   return (await readBoundedBytes(body, maxBytes)).toString('utf8');
 }
 
 /** `readBounded`, keeping the bytes. */
-export async function readBoundedBytes(body: AsyncIterable<Buffer> & { destroy(): unknown }, maxBytes: number): Promise<Buffer> {
+export async function readBoundedBytes(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  maxBytes: number,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -24,7 +24,11 @@ export interface TenantConnectOptions {
  * rests on a separate resolution, which a rebinding DNS server could answer differently.
  */
 export function tenantConnector(options: TenantConnectOptions = {}): buildConnector.connector {
-  const connect = buildConnector({ ...options.tls, lookup: (options.lookup ?? guardedLookup()), ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}) });
+  const connect = buildConnector({
+    ...options.tls,
+    lookup: options.lookup ?? guardedLookup(),
+    ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}),
+  });
   const refused = options.ownPorts ?? ownPorts;
   return (opts, callback) => {
     // an IP literal never goes through `lookup`: a refused one gets no connection at all
@@ -42,12 +46,17 @@ export function tenantConnector(options: TenantConnectOptions = {}): buildConnec
 }
 
 /** Why a tenant's connected socket must be closed (its peer is forbidden or one of `ports` of this node), if it must. */
-export function connectedRefusal(socket: Socket, hostname: string, ports: ReadonlySet<number> = ownPorts()): Error | undefined {
+export function connectedRefusal(
+  socket: Socket,
+  hostname: string,
+  ports: ReadonlySet<number> = ownPorts(),
+): Error | undefined {
   const host = hostname.replace(/^\[|\]$/g, '');
   const address = socket.remoteAddress;
   const port = socket.remotePort;
   // A socket that closed at once has no peer left to judge: refuse rather than guess.
-  if (address === undefined || port === undefined) return new Error(`${host}: the connection closed before its address was known`);
+  if (address === undefined || port === undefined)
+    return new Error(`${host}: the connection closed before its address was known`);
   const refusal = refusedAddressError(host, address);
   if (refusal) return refusal;
   if (isOwnEndpoint(address, port, ports)) return new OwnPortRefused(host, port);
@@ -67,12 +76,17 @@ type LookupFunction = ReturnType<typeof guardedLookup>;
  * local addresses too when `port` is one of this node's own. The address judged is the address
  * the socket then connects to.
  */
-export function tenantLookup(port: number, ports: () => ReadonlySet<number> = ownPorts, base: LookupFunction = guardedLookup()): LookupFunction {
+export function tenantLookup(
+  port: number,
+  ports: () => ReadonlySet<number> = ownPorts,
+  base: LookupFunction = guardedLookup(),
+): LookupFunction {
   return (hostname, options, callback) =>
     base(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const list = addresses as Array<{ address: string; family: number }>;
-      if (list.some((entry) => isOwnEndpoint(entry.address, port, ports()))) return callback(new OwnPortRefused(hostname, port), []);
+      if (list.some((entry) => isOwnEndpoint(entry.address, port, ports())))
+        return callback(new OwnPortRefused(hostname, port), []);
       if (options.all) return callback(null, list);
       callback(null, list[0].address, list[0].family);
     });

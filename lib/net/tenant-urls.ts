@@ -17,7 +17,8 @@ export function checkOutboundUrl(raw: string): URL {
   } catch {
     throw new Error(`'${raw}' is not a valid URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`'${raw}' must be an http:// or https:// URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`'${raw}' must be an http:// or https:// URL`);
   const refusal = literalHostRefusal(url);
   if (refusal) {
     const what = refusal.reason === 'forbidden' ? 'a link-local address' : refusalReason(refusal);

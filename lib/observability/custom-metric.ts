@@ -11,7 +11,12 @@ export interface MetricValue {
  * A metric whose series are computed when the registry is scraped, from tallies kept
  * elsewhere. prom-client's registry only reads `name` and calls `get()` (and `reset()`).
  */
-export function customMetric(name: string, help: string, type: 'counter' | 'histogram' | 'gauge', values: () => MetricValue[]): Metric {
+export function customMetric(
+  name: string,
+  help: string,
+  type: 'counter' | 'histogram' | 'gauge',
+  values: () => MetricValue[],
+): Metric {
   const metric = {
     name,
     help,

@@ -47,14 +47,22 @@ export class GatewayMetrics {
   private readonly apis = new Map<string, ApiTally>();
 
   /** Counts one finished request. `upstreamSeconds` is undefined when no upstream answered. */
-  record(apiId: string, method: string | undefined, status: number, seconds: number, upstreamSeconds: number | undefined, stage: RefusalStage): void {
+  record(
+    apiId: string,
+    method: string | undefined,
+    status: number,
+    seconds: number,
+    upstreamSeconds: number | undefined,
+    stage: RefusalStage,
+  ): void {
     let tally = this.apis.get(apiId);
     if (!tally) {
       tally = new ApiTally();
       this.apis.set(apiId, tally);
     }
     const statusClass = Math.floor(status / 100) - 1;
-    if (statusClass >= 0 && statusClass < STATUS_CLASSES.length) tally.requests[methodIndex(method) * STATUS_CLASSES.length + statusClass]++;
+    if (statusClass >= 0 && statusClass < STATUS_CLASSES.length)
+      tally.requests[methodIndex(method) * STATUS_CLASSES.length + statusClass]++;
     tally.latency.observe(seconds);
     if (upstreamSeconds !== undefined) tally.upstreamLatency.observe(upstreamSeconds);
     if (stage === 'limits') {
@@ -73,20 +81,42 @@ export class GatewayMetrics {
 
   /** Adds this gateway's series to a registry. */
   registerIn(registry: Registry): void {
-    registry.registerMetric(customMetric('gw_requests_total', 'Requests the gateway answered, by API, method and status class', 'counter', () => this.requestValues()));
-    registry.registerMetric(customMetric('gw_request_duration_seconds', 'Time from the request reaching the gateway to the response finishing', 'histogram', () => this.histogramValues('gw_request_duration_seconds', (t) => t.latency)));
     registry.registerMetric(
-      customMetric('gw_upstream_duration_seconds', 'Time from sending the request upstream to the upstream response headers', 'histogram', () =>
-        this.histogramValues('gw_upstream_duration_seconds', (t) => t.upstreamLatency),
+      customMetric(
+        'gw_requests_total',
+        'Requests the gateway answered, by API, method and status class',
+        'counter',
+        () => this.requestValues(),
       ),
     );
     registry.registerMetric(
-      customMetric('gw_limiter_refusals_total', 'Requests refused by a rate limit (429) or an exhausted quota (403)', 'counter', () =>
-        this.pairValues((t) => t.limiterRefusals, 'reason', ['rate_limit', 'quota']),
+      customMetric(
+        'gw_request_duration_seconds',
+        'Time from the request reaching the gateway to the response finishing',
+        'histogram',
+        () => this.histogramValues('gw_request_duration_seconds', (t) => t.latency),
       ),
     );
     registry.registerMetric(
-      customMetric('gw_auth_failures_total', 'Requests refused by authentication (401 or 403)', 'counter', () => this.pairValues((t) => t.authFailures, 'status_code', ['401', '403'])),
+      customMetric(
+        'gw_upstream_duration_seconds',
+        'Time from sending the request upstream to the upstream response headers',
+        'histogram',
+        () => this.histogramValues('gw_upstream_duration_seconds', (t) => t.upstreamLatency),
+      ),
+    );
+    registry.registerMetric(
+      customMetric(
+        'gw_limiter_refusals_total',
+        'Requests refused by a rate limit (429) or an exhausted quota (403)',
+        'counter',
+        () => this.pairValues((t) => t.limiterRefusals, 'reason', ['rate_limit', 'quota']),
+      ),
+    );
+    registry.registerMetric(
+      customMetric('gw_auth_failures_total', 'Requests refused by authentication (401 or 403)', 'counter', () =>
+        this.pairValues((t) => t.authFailures, 'status_code', ['401', '403']),
+      ),
     );
   }
 

@@ -23,10 +23,22 @@ export function createNodeMetrics(): NodeMetrics {
   const registry = new Registry();
   const gateway = new GatewayMetrics();
   gateway.registerIn(registry);
-  const webhooks = new Counter({ name: 'gw_webhook_deliveries_total', help: 'Webhook deliveries, by gateway event and outcome', labelNames: ['event', 'outcome'], registers: [registry] });
+  const webhooks = new Counter({
+    name: 'gw_webhook_deliveries_total',
+    help: 'Webhook deliveries, by gateway event and outcome',
+    labelNames: ['event', 'outcome'],
+    registers: [registry],
+  });
   registry.registerMetric(
-    customMetric('gw_analytics_records_dropped_total', 'Analytics records dropped (batch full or analytics service unreachable), in this process', 'counter', () =>
-      (read().find((counter) => counter.name === COUNTERS.analyticsRecordsDropped)?.series ?? []).map((series) => ({ labels: { ...series.labels }, value: series.value })),
+    customMetric(
+      'gw_analytics_records_dropped_total',
+      'Analytics records dropped (batch full or analytics service unreachable), in this process',
+      'counter',
+      () =>
+        (read().find((counter) => counter.name === COUNTERS.analyticsRecordsDropped)?.series ?? []).map((series) => ({
+          labels: { ...series.labels },
+          value: series.value,
+        })),
     ),
   );
   return {
@@ -58,12 +70,16 @@ function processMetrics(): Registry {
  */
 export async function writeMetrics(metrics: NodeMetrics, res: ServerResponse, head: boolean): Promise<void> {
   const text = await metrics.exposition();
-  res.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': metrics.registry.contentType,
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   res.end(head ? undefined : text);
 }
 
 /** What a scrape without the right token is told (GW_METRICS_TOKEN itself is never echoed). */
-export const METRICS_UNAUTHORISED = 'Authorization: Bearer <GW_METRICS_TOKEN, or the port\'s secret> required';
+export const METRICS_UNAUTHORISED = "Authorization: Bearer <GW_METRICS_TOKEN, or the port's secret> required";
 
 /**
  * Whether a scrape may read the metrics: with `Authorization: Bearer <token>`, where the token is

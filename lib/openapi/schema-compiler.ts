@@ -10,7 +10,13 @@ import addFormats from 'ajv-formats';
  * definition: ajv keeps every schema it compiled.
  */
 export function openApiAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: coerceTypes ? 'array' : false, validateFormats: true, discriminator: true });
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: false,
+    coerceTypes: coerceTypes ? 'array' : false,
+    validateFormats: true,
+    discriminator: true,
+  });
   addFormats(ajv);
   for (const keyword of ['example', 'xml', 'externalDocs']) ajv.addKeyword(keyword);
   return ajv;

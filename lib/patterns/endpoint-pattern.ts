@@ -19,7 +19,9 @@ export function compileEndpointPattern(path: string, ignoreCase: boolean): PathM
   const withSlash = path.startsWith('/') ? path : `/${path}`;
   const literals = withSlash.split(PLACEHOLDER);
   const plain = literals.every(
-    (literal, i) => !REGEX_SYNTAX.test(literal) && (i === 0 || (literal === '' ? i === literals.length - 1 : literal.startsWith('/'))),
+    (literal, i) =>
+      !REGEX_SYNTAX.test(literal) &&
+      (i === 0 || (literal === '' ? i === literals.length - 1 : literal.startsWith('/'))),
   );
   if (plain) {
     return plainMatcher(literals, ignoreCase);
@@ -68,7 +70,8 @@ function literalAt(literal: string, path: string, at: number): boolean {
     const expected = literal.charCodeAt(i);
     const actual = path.charCodeAt(at + i);
     if (expected === actual) continue;
-    if (expected !== 46 /* . */ || actual === 10 || actual === 13 || actual === 0x2028 || actual === 0x2029) return false;
+    if (expected !== 46 /* . */ || actual === 10 || actual === 13 || actual === 0x2028 || actual === 0x2029)
+      return false;
   }
   return true;
 }

@@ -27,9 +27,11 @@ export class EvalBudget implements BuiltinContext {
 
   charge(steps: number): void {
     this.steps += steps;
-    if (this.steps > this.limits.maxSteps) throw new RegoEvalError('limit', `evaluation stopped after ${this.limits.maxSteps} steps`);
+    if (this.steps > this.limits.maxSteps)
+      throw new RegoEvalError('limit', `evaluation stopped after ${this.limits.maxSteps} steps`);
     // The clock is read every 256 steps: cheap, and still within a millisecond of the limit.
-    if ((this.steps & 255) < steps && Date.now() > this.deadline) throw new RegoEvalError('limit', `evaluation stopped after ${this.limits.maxMillis} ms`);
+    if ((this.steps & 255) < steps && Date.now() > this.deadline)
+      throw new RegoEvalError('limit', `evaluation stopped after ${this.limits.maxMillis} ms`);
   }
 
   /** tenant patterns run on RE2 (lib/patterns), compiled once per evaluation */

@@ -13,7 +13,7 @@ const str = (v: Value): v is string => typeof v === 'string';
 const num = (v: Value): v is number => typeof v === 'number';
 
 function strings(fn: (...s: string[]) => Value | undefined, arity: number): Builtin {
-  return { arity, fn: (args) => (args.every(str) ? fn(...(args)) : undefined) };
+  return { arity, fn: (args) => (args.every(str) ? fn(...args) : undefined) };
 }
 
 function count(v: Value): number | undefined {
@@ -43,7 +43,8 @@ export function formatString(format: string, args: Value[]): string {
     if (letter === '%') return '%';
     if (next >= args.length) return `%!${letter}(MISSING)`;
     const arg = args[next++];
-    if (letter === 'd') return num(arg) && Number.isInteger(arg) ? String(arg) : `%!d(${typeName(arg)}=${display(arg)})`;
+    if (letter === 'd')
+      return num(arg) && Number.isInteger(arg) ? String(arg) : `%!d(${typeName(arg)}=${display(arg)})`;
     return display(arg);
   });
 }
@@ -66,11 +67,30 @@ export const BUILTINS: Record<string, Builtin> = {
   indexof: strings((s, p) => s.indexOf(p), 2),
   replace: strings((s, old, by) => s.split(old).join(by), 3),
   split: strings((s, sep) => s.split(sep), 2),
-  concat: { arity: 2, fn: ([sep, list]) => (str(sep) && members(list)?.every(str) ? (members(list) as string[]).join(sep) : undefined) },
-  substring: { arity: 3, fn: ([s, start, length]) => (str(s) && num(start) && num(length) ? [...s].slice(start, length < 0 ? undefined : start + length).join('') : undefined) },
-  sprintf: { arity: 2, fn: ([format, args]) => (str(format) && Array.isArray(args) ? formatString(format, args) : undefined) },
-  'regex.match': { arity: 2, fn: ([pattern, s], ctx) => (str(pattern) && str(s) ? ctx.pattern(pattern).test(s) : undefined) },
-  to_number: { arity: 1, fn: ([v]) => (num(v) ? v : str(v) && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v === null ? 0 : undefined) },
+  concat: {
+    arity: 2,
+    fn: ([sep, list]) => (str(sep) && members(list)?.every(str) ? (members(list) as string[]).join(sep) : undefined),
+  },
+  substring: {
+    arity: 3,
+    fn: ([s, start, length]) =>
+      str(s) && num(start) && num(length)
+        ? [...s].slice(start, length < 0 ? undefined : start + length).join('')
+        : undefined,
+  },
+  sprintf: {
+    arity: 2,
+    fn: ([format, args]) => (str(format) && Array.isArray(args) ? formatString(format, args) : undefined),
+  },
+  'regex.match': {
+    arity: 2,
+    fn: ([pattern, s], ctx) => (str(pattern) && str(s) ? ctx.pattern(pattern).test(s) : undefined),
+  },
+  to_number: {
+    arity: 1,
+    fn: ([v]) =>
+      num(v) ? v : str(v) && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v === null ? 0 : undefined,
+  },
   is_null: { arity: 1, fn: ([v]) => v === null },
   is_string: { arity: 1, fn: ([v]) => str(v) },
   is_number: { arity: 1, fn: ([v]) => num(v) },
@@ -83,7 +103,10 @@ export const BUILTINS: Record<string, Builtin> = {
   min: { arity: 1, fn: ([v]) => aggregate(v, (n) => (n.length ? Math.min(...n) : undefined)) },
   abs: { arity: 1, fn: ([v]) => (num(v) ? Math.abs(v) : undefined) },
   'array.concat': { arity: 2, fn: ([a, b]) => (Array.isArray(a) && Array.isArray(b) ? [...a, ...b] : undefined) },
-  'object.get': { arity: 3, fn: ([o, k, fallback]) => (isObject(o) && str(k) ? (k in o ? o[k] : fallback) : undefined) },
+  'object.get': {
+    arity: 3,
+    fn: ([o, k, fallback]) => (isObject(o) && str(k) ? (k in o ? o[k] : fallback) : undefined),
+  },
   'numbers.range': {
     arity: 2,
     fn: ([a, b], ctx) => {

@@ -9,9 +9,11 @@ export function* entries(value: Value): Generator<[Value, Value]> {
 
 /** `value[key]`, or undefined. */
 export function index(value: Value, key: Value): Value | undefined {
-  if (Array.isArray(value)) return typeof key === 'number' && Number.isInteger(key) && key >= 0 ? value[key] : undefined;
+  if (Array.isArray(value))
+    return typeof key === 'number' && Number.isInteger(key) && key >= 0 ? value[key] : undefined;
   if (value instanceof RegoSet) return value.has(key) ? key : undefined;
-  if (isObject(value)) return typeof key === 'string' && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+  if (isObject(value))
+    return typeof key === 'string' && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
   return undefined;
 }
 
@@ -24,7 +26,8 @@ export function membership(value: Value, collection: Value): boolean {
 
 /** Arithmetic on numbers, and `-` as set difference; undefined otherwise (as the reference). */
 export function arithmetic(op: string, a: Value, b: Value): Value | undefined {
-  if (op === '-' && a instanceof RegoSet && b instanceof RegoSet) return new RegoSet(a.values().filter((v) => !b.has(v)));
+  if (op === '-' && a instanceof RegoSet && b instanceof RegoSet)
+    return new RegoSet(a.values().filter((v) => !b.has(v)));
   if (typeof a !== 'number' || typeof b !== 'number') return undefined;
   switch (op) {
     case '+':

@@ -23,7 +23,8 @@ export function compileModule(module: Module): RuleTable {
 
 function addRule(table: RuleTable, rule: RuleDefinition): void {
   if (rule.isDefault) {
-    if (table.defaults.has(rule.name)) throw new RegoError('invalid', `the rule '${rule.name}' has two default values`, rule.loc);
+    if (table.defaults.has(rule.name))
+      throw new RegoError('invalid', `the rule '${rule.name}' has two default values`, rule.loc);
     table.defaults.set(rule.name, rule);
     const others = table.definitions.get(rule.name);
     if (others && others[0].kind !== 'complete') throw conflictingKinds(rule);
@@ -33,13 +34,21 @@ function addRule(table: RuleTable, rule: RuleDefinition): void {
   if (others.length > 0 && others[0].kind !== rule.kind) throw conflictingKinds(rule);
   if (rule.kind !== 'complete' && table.defaults.has(rule.name)) throw conflictingKinds(rule);
   if (rule.kind === 'function' && others.length > 0 && others[0].args.length !== rule.args.length) {
-    throw new RegoError('invalid', `the function '${rule.name}' is defined with ${others[0].args.length} and with ${rule.args.length} arguments`, rule.loc);
+    throw new RegoError(
+      'invalid',
+      `the function '${rule.name}' is defined with ${others[0].args.length} and with ${rule.args.length} arguments`,
+      rule.loc,
+    );
   }
   table.definitions.set(rule.name, [...others, rule]);
 }
 
 function conflictingKinds(rule: RuleDefinition): RegoError {
-  return new RegoError('invalid', `the rule '${rule.name}' is defined in two different forms (value, set, object or function)`, rule.loc);
+  return new RegoError(
+    'invalid',
+    `the rule '${rule.name}' is defined in two different forms (value, set, object or function)`,
+    rule.loc,
+  );
 }
 
 function ruleExprs(rule: RuleDefinition): Expr[] {
@@ -63,7 +72,8 @@ function checkExpr(expr: Expr, table: RuleTable, uses: Map<string, Location>): v
   switch (expr.type) {
     case 'var':
       if (expr.name === 'data') throw unsupported("the 'data' document (gw passes only input)", expr.loc);
-      if (table.definitions.get(expr.name)?.[0].kind === 'function') throw new RegoError('invalid', `the function '${expr.name}' is used without arguments`, expr.loc);
+      if (table.definitions.get(expr.name)?.[0].kind === 'function')
+        throw new RegoError('invalid', `the function '${expr.name}' is used without arguments`, expr.loc);
       if (table.definitions.has(expr.name) || table.defaults.has(expr.name)) uses.set(expr.name, expr.loc);
       return;
     case 'call':
@@ -77,13 +87,16 @@ function checkExpr(expr: Expr, table: RuleTable, uses: Map<string, Location>): v
 
 function checkCall(expr: Extract<Expr, { type: 'call' }>, table: RuleTable, uses: Map<string, Location>): void {
   const own = table.definitions.get(expr.name);
-  if (own && own[0].kind !== 'function') throw new RegoError('invalid', `'${expr.name}' is a rule, not a function`, expr.loc);
+  if (own && own[0].kind !== 'function')
+    throw new RegoError('invalid', `'${expr.name}' is a rule, not a function`, expr.loc);
   const arity = own ? own[0].args.length : BUILTINS[expr.name]?.arity;
   if (arity === undefined) {
-    if (REFERENCE_ONLY_FUNCTIONS.has(expr.name)) throw unsupported(`the reference dashboard's function '${expr.name}'`, expr.loc);
+    if (REFERENCE_ONLY_FUNCTIONS.has(expr.name))
+      throw unsupported(`the reference dashboard's function '${expr.name}'`, expr.loc);
     throw unsupported(`the built-in function '${expr.name}'`, expr.loc);
   }
-  if (arity !== expr.args.length) throw new RegoError('invalid', `'${expr.name}' takes ${arity} argument(s), not ${expr.args.length}`, expr.loc);
+  if (arity !== expr.args.length)
+    throw new RegoError('invalid', `'${expr.name}' takes ${arity} argument(s), not ${expr.args.length}`, expr.loc);
   if (own) uses.set(expr.name, expr.loc);
 }
 
@@ -122,7 +135,8 @@ function refuseRecursion(dependencies: Map<string, Map<string, Location>>): void
     if (done.has(name)) return;
     visiting.add(name);
     for (const [used, loc] of dependencies.get(name) ?? []) {
-      if (visiting.has(used)) throw new RegoError('invalid', `the rule '${used}' depends on itself (Rego does not allow recursion)`, loc);
+      if (visiting.has(used))
+        throw new RegoError('invalid', `the rule '${used}' depends on itself (Rego does not allow recursion)`, loc);
       visit(used);
     }
     visiting.delete(name);

@@ -23,7 +23,8 @@ export class Env {
 
   /** the binding, UNBOUND when declared without a value, undefined when never mentioned */
   get(name: string): Value | typeof UNBOUND | undefined {
-    for (let env: Env | undefined = this; env && env !== Env.EMPTY; env = env.parent) if (env.name === name) return env.value;
+    for (let env: Env | undefined = this; env && env !== Env.EMPTY; env = env.parent)
+      if (env.name === name) return env.value;
     return undefined;
   }
 

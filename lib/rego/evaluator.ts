@@ -29,7 +29,10 @@ export class Evaluation extends QueryEvaluator {
   }
 
   protected isRule(name: string): boolean {
-    return (this.rules.definitions.has(name) && this.rules.definitions.get(name)![0].kind !== 'function') || this.rules.defaults.has(name);
+    return (
+      (this.rules.definitions.has(name) && this.rules.definitions.get(name)![0].kind !== 'function') ||
+      this.rules.defaults.has(name)
+    );
   }
 
   protected isFunction(name: string): boolean {
@@ -42,7 +45,9 @@ export class Evaluation extends QueryEvaluator {
     let known = this.memo.get(key);
     if (!known) {
       const definitions = this.rules.definitions.get(name)!;
-      const starts = definitions.flatMap((def) => [...this.unifyEach(def.args, args, 0, Env.EMPTY)].map((start) => ({ def, env: start })));
+      const starts = definitions.flatMap((def) =>
+        [...this.unifyEach(def.args, args, 0, Env.EMPTY)].map((start) => ({ def, env: start })),
+      );
       known = { value: this.distinctValues(name, starts) };
       this.memo.set(key, known);
     }
@@ -64,7 +69,10 @@ export class Evaluation extends QueryEvaluator {
   }
 
   private complete(name: string, definitions: RuleDefinition[]): Value | undefined {
-    const found = this.distinctValues(name, definitions.map((d) => ({ def: d, env: Env.EMPTY })));
+    const found = this.distinctValues(
+      name,
+      definitions.map((d) => ({ def: d, env: Env.EMPTY })),
+    );
     if (found !== undefined) return found;
     const fallback = this.rules.defaults.get(name);
     return fallback ? firstValue(this.expr(fallback.value, Env.EMPTY)) : undefined;
@@ -72,7 +80,9 @@ export class Evaluation extends QueryEvaluator {
 
   private partialSet(definitions: RuleDefinition[]): Value {
     const set = new RegoSet();
-    for (const def of definitions) for (const env of this.body(def.body, 0, Env.EMPTY)) for (const [member] of this.expr(def.key!, env)) set.add(member);
+    for (const def of definitions)
+      for (const env of this.body(def.body, 0, Env.EMPTY))
+        for (const [member] of this.expr(def.key!, env)) set.add(member);
     return set;
   }
 
@@ -82,8 +92,13 @@ export class Evaluation extends QueryEvaluator {
       for (const env of this.body(def.body, 0, Env.EMPTY)) {
         for (const [key, envK] of this.expr(def.key!, env)) {
           for (const [value] of this.expr(def.value, envK)) {
-            if (typeof key !== 'string') throw new RegoEvalError('unsafe', `the object rule '${def.name}' needs string keys`);
-            if (key in out && !equal(out[key], value)) throw new RegoEvalError('conflict', `the object rule '${def.name}' gives two values for the key '${key}'`);
+            if (typeof key !== 'string')
+              throw new RegoEvalError('unsafe', `the object rule '${def.name}' needs string keys`);
+            if (key in out && !equal(out[key], value))
+              throw new RegoEvalError(
+                'conflict',
+                `the object rule '${def.name}' gives two values for the key '${key}'`,
+              );
             out[key] = value;
           }
         }
@@ -98,7 +113,11 @@ export class Evaluation extends QueryEvaluator {
     for (const { def, env: start } of starts) {
       for (const env of this.body(def.body, 0, start)) {
         for (const [value] of this.expr(def.value, env)) {
-          if (found !== undefined && !equal(found, value)) throw new RegoEvalError('conflict', `'${name}' produced two different values (${canonical(found)} and ${canonical(value)})`);
+          if (found !== undefined && !equal(found, value))
+            throw new RegoEvalError(
+              'conflict',
+              `'${name}' produced two different values (${canonical(found)} and ${canonical(value)})`,
+            );
           found = value;
         }
       }

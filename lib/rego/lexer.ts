@@ -9,7 +9,33 @@ export interface Token extends Location {
 }
 
 /** Longest first, so `:=` wins over `:` and `==` over `=`. */
-const PUNCTUATION = [':=', '==', '!=', '<=', '>=', '{', '}', '[', ']', '(', ')', ',', '.', ';', ':', '=', '<', '>', '+', '-', '*', '/', '%', '|', '&'];
+const PUNCTUATION = [
+  ':=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  ',',
+  '.',
+  ';',
+  ':',
+  '=',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '|',
+  '&',
+];
 const IDENT_START = /[A-Za-z_]/;
 const IDENT_PART = /[A-Za-z0-9_]/;
 const DIGIT = /[0-9]/;

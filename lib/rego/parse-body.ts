@@ -39,7 +39,9 @@ function parseSome(cur: TokenCursor, loc: Literal['loc']): Literal {
   if (cur.eat('in')) {
     if (terms.length > 2) throw cur.error("'some ... in' takes one or two variables", loc);
     const collection = parseMembership(cur);
-    return terms.length === 2 ? { type: 'someIn', key: terms[0], value: terms[1], collection, loc } : { type: 'someIn', value: terms[0], collection, loc };
+    return terms.length === 2
+      ? { type: 'someIn', key: terms[0], value: terms[1], collection, loc }
+      : { type: 'someIn', value: terms[0], collection, loc };
   }
   const names = terms.map((t) => {
     if (t.type !== 'var') throw cur.error("'some' declares variable names", t.loc);
@@ -56,5 +58,7 @@ function parseEvery(cur: TokenCursor, loc: Literal['loc']): Literal {
   cur.expect('{');
   const body = parseQuery(cur, '}');
   cur.expect('}');
-  return second === undefined ? { type: 'every', value: first, collection, body, loc } : { type: 'every', key: first, value: second, collection, body, loc };
+  return second === undefined
+    ? { type: 'every', value: first, collection, body, loc }
+    : { type: 'every', key: first, value: second, collection, body, loc };
 }

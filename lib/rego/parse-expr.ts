@@ -135,7 +135,9 @@ function parseArray(cur: TokenCursor): Expr {
     if (cur.eat(']')) return { type: 'array', items: [], loc };
     const first = parseMembership(cur);
     if (cur.eat('|')) return { type: 'arrayCompr', term: first, body: comprehensionBody(cur, ']'), loc };
-    const items = cur.eat(',') ? [first, ...commaList(cur, ']', () => parseMembership(cur))] : (cur.expect(']'), [first]);
+    const items = cur.eat(',')
+      ? [first, ...commaList(cur, ']', () => parseMembership(cur))]
+      : (cur.expect(']'), [first]);
     return { type: 'array', items, loc };
   });
 }
@@ -155,7 +157,9 @@ function parseBraces(cur: TokenCursor): Expr {
       return { type: 'object', entries, loc };
     }
     if (cur.eat('|')) return { type: 'setCompr', term: first, body: comprehensionBody(cur, '}'), loc };
-    const items = cur.eat(',') ? [first, ...commaList(cur, '}', () => parseMembership(cur))] : (cur.expect('}'), [first]);
+    const items = cur.eat(',')
+      ? [first, ...commaList(cur, '}', () => parseMembership(cur))]
+      : (cur.expect('}'), [first]);
     return { type: 'set', items, loc };
   });
 }

@@ -6,7 +6,15 @@ import { parseMembership } from './parse-expr';
 import { describe, locOf, TokenCursor } from './token-cursor';
 
 /** Imports that only switch keywords on: gw always knows `in`, `if`, `contains` and `every`. */
-const KEYWORD_IMPORTS = new Set(['future.keywords', 'future.keywords.in', 'future.keywords.if', 'future.keywords.contains', 'future.keywords.every', 'rego.v1', 'input']);
+const KEYWORD_IMPORTS = new Set([
+  'future.keywords',
+  'future.keywords.in',
+  'future.keywords.if',
+  'future.keywords.contains',
+  'future.keywords.every',
+  'rego.v1',
+  'input',
+]);
 
 /** Parses a rule file into its package and rule definitions; throws a RegoError with line and column. */
 export function parseModule(source: string): Module {
@@ -44,7 +52,8 @@ function parseImport(cur: TokenCursor): void {
   const token = cur.next();
   const name = dottedName(cur);
   if (cur.eat('as')) cur.expectIdent('an alias');
-  if (name === 'data' || name.startsWith('data.')) throw unsupported(`'import ${name}' (gw passes no data documents, only input)`, locOf(token));
+  if (name === 'data' || name.startsWith('data.'))
+    throw unsupported(`'import ${name}' (gw passes no data documents, only input)`, locOf(token));
   if (!KEYWORD_IMPORTS.has(name)) throw unsupported(`'import ${name}'`, locOf(token));
 }
 
@@ -78,7 +87,8 @@ function parseRule(cur: TokenCursor): RuleDefinition {
   } else if (isDefault) {
     throw cur.error(`a default rule needs a value: default ${name} := <value>`);
   }
-  if (isDefault && rule.kind !== 'complete') throw unsupported(`a default value for the ${rule.kind === 'partialSet' ? 'set' : 'object'} rule '${name}'`, loc);
+  if (isDefault && rule.kind !== 'complete')
+    throw unsupported(`a default value for the ${rule.kind === 'partialSet' ? 'set' : 'object'} rule '${name}'`, loc);
   if (!isDefault) rule.body = parseRuleBody(cur);
   return rule;
 }

@@ -54,7 +54,8 @@ function messagesOf(value: Value | undefined): string[] {
   if (value === undefined || value === false || value === null) return [];
   if (value === true) return [GENERIC_DENIAL];
   if (typeof value === 'string') return [value];
-  if (value instanceof RegoSet) return value.values().map((m) => (typeof m === 'string' ? m : JSON.stringify(toJson(m))));
+  if (value instanceof RegoSet)
+    return value.values().map((m) => (typeof m === 'string' ? m : JSON.stringify(toJson(m))));
   if (Array.isArray(value)) return value.length === 0 ? [] : [JSON.stringify(toJson(value))];
   return [JSON.stringify(toJson(value))];
 }

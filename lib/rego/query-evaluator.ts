@@ -46,7 +46,8 @@ export abstract class QueryEvaluator {
           const fresh = declare(env1, [...varsOf(lit.value), ...(lit.key ? varsOf(lit.key) : [])]);
           for (const [key, value] of entries(collection)) {
             this.budget.charge(1);
-            for (const env2 of lit.key ? this.unify(lit.key, key, fresh) : [fresh]) yield* this.unify(lit.value, value, env2);
+            for (const env2 of lit.key ? this.unify(lit.key, key, fresh) : [fresh])
+              yield* this.unify(lit.value, value, env2);
           }
         }
         return;
@@ -72,7 +73,8 @@ export abstract class QueryEvaluator {
 
   private *positive(expr: Expr, env: Env): Generator<Env> {
     if (expr.type === 'binary' && expr.op === ':=') {
-      for (const [value, env1] of this.expr(expr.right, env)) yield* this.unify(expr.left, value, declare(env1, varsOf(expr.left)));
+      for (const [value, env1] of this.expr(expr.right, env))
+        yield* this.unify(expr.left, value, declare(env1, varsOf(expr.left)));
       return;
     }
     if (expr.type === 'binary' && expr.op === '=') {
@@ -95,12 +97,18 @@ export abstract class QueryEvaluator {
     if (pattern.type === 'var' && this.isUnbound(pattern.name, env)) {
       yield pattern.name === '_' ? env : bind(env, pattern.name, value);
     } else if (pattern.type === 'array' && this.hasUnbound(pattern, env)) {
-      if (Array.isArray(value) && value.length === pattern.items.length) yield* this.unifyEach(pattern.items, value, 0, env);
+      if (Array.isArray(value) && value.length === pattern.items.length)
+        yield* this.unifyEach(pattern.items, value, 0, env);
     } else if (pattern.type === 'object' && this.hasUnbound(pattern, env)) {
       if (!isObject(value) || Object.keys(value).length !== pattern.entries.length) return;
       const keys = pattern.entries.map(([k]) => firstValue(this.expr(k, env)));
       if (!keys.every((k): k is string => typeof k === 'string' && k in value)) return;
-      yield* this.unifyEach(pattern.entries.map(([, v]) => v), keys.map((k) => value[k]), 0, env);
+      yield* this.unifyEach(
+        pattern.entries.map(([, v]) => v),
+        keys.map((k) => value[k]),
+        0,
+        env,
+      );
     } else {
       for (const [own, env1] of this.expr(pattern, env)) if (equal(own, value)) yield env1;
     }
@@ -162,7 +170,8 @@ export abstract class QueryEvaluator {
       yield [bound, env];
       return;
     }
-    if (bound === UNBOUND || name === '_') throw new RegoEvalError('unsafe', `the variable '${name}' is used before it has a value`);
+    if (bound === UNBOUND || name === '_')
+      throw new RegoEvalError('unsafe', `the variable '${name}' is used before it has a value`);
     if (this.isRule(name)) {
       const value = this.ruleValue(name);
       if (value !== undefined) yield [value, env];
@@ -184,7 +193,8 @@ export abstract class QueryEvaluator {
     this.budget.charge(1);
     const step = path[at];
     if (step.type === 'var' && this.isUnbound(step.name, env)) {
-      for (const [key, child] of entries(value)) yield* this.walk(child, path, at + 1, step.name === '_' ? env : bind(env, step.name, key));
+      for (const [key, child] of entries(value))
+        yield* this.walk(child, path, at + 1, step.name === '_' ? env : bind(env, step.name, key));
       return;
     }
     for (const [key, env1] of this.expr(step, env)) {
@@ -206,7 +216,8 @@ export abstract class QueryEvaluator {
       const out: { [key: string]: Value } = {};
       for (let i = 0; i < flat.length; i += 2) {
         const key = flat[i];
-        if (typeof key !== 'string') throw new RegoEvalError('unsafe', 'object keys must be strings in gw\'s policy engine');
+        if (typeof key !== 'string')
+          throw new RegoEvalError('unsafe', "object keys must be strings in gw's policy engine");
         out[key] = flat[i + 1];
       }
       yield [out, env1];
@@ -233,9 +244,11 @@ export abstract class QueryEvaluator {
     if (expr.type === 'unary') {
       for (const [value, env1] of this.expr(expr.arg, env)) if (typeof value === 'number') yield [-value, env1];
     } else if (expr.type === 'in') {
-      for (const [value, env1] of this.expr(expr.value, env)) for (const [collection, env2] of this.expr(expr.collection, env1)) yield [membership(value, collection), env2];
+      for (const [value, env1] of this.expr(expr.value, env))
+        for (const [collection, env2] of this.expr(expr.collection, env1)) yield [membership(value, collection), env2];
     } else if (expr.type === 'binary') {
-      if (expr.op === ':=' || expr.op === '=') throw new RegoEvalError('unsafe', `'${expr.op}' may only stand at the top of an expression`);
+      if (expr.op === ':=' || expr.op === '=')
+        throw new RegoEvalError('unsafe', `'${expr.op}' may only stand at the top of an expression`);
       for (const [left, env1] of this.expr(expr.left, env)) {
         for (const [right, env2] of this.expr(expr.right, env1)) {
           const result = operate(expr.op, left, right);
@@ -252,7 +265,8 @@ export abstract class QueryEvaluator {
     const object: { [key: string]: Value } = {};
     for (const env1 of this.body(expr.body, 0, env)) {
       if (expr.type === 'objectCompr') {
-        for (const [key, env2] of this.expr(expr.key, env1)) for (const [value] of this.expr(expr.value, env2)) if (typeof key === 'string') object[key] = value;
+        for (const [key, env2] of this.expr(expr.key, env1))
+          for (const [value] of this.expr(expr.value, env2)) if (typeof key === 'string') object[key] = value;
       } else {
         for (const [value] of this.expr(expr.term, env1)) items.push(value);
       }

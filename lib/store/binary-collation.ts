@@ -16,7 +16,8 @@ import type { Migration } from './migrate';
 export async function useBinaryCollation(db: Knex, tables: string[]): Promise<void> {
   if (String(db.client.config.client).includes('sqlite')) return;
   const collation = await binaryCollation(db);
-  for (const table of tables) await db.raw(`ALTER TABLE ?? CONVERT TO CHARACTER SET utf8mb4 COLLATE ${collation}`, [table]);
+  for (const table of tables)
+    await db.raw(`ALTER TABLE ?? CONVERT TO CHARACTER SET utf8mb4 COLLATE ${collation}`, [table]);
 }
 
 /**
@@ -24,7 +25,9 @@ export async function useBinaryCollation(db: Knex, tables: string[]): Promise<vo
  * SQLite does (MariaDB `utf8mb4_nopad_bin`, MySQL 8 `utf8mb4_0900_bin`); else `utf8mb4_bin`.
  */
 async function binaryCollation(db: Knex): Promise<string> {
-  const [rows] = (await db.raw("SELECT COLLATION_NAME AS name FROM information_schema.COLLATIONS WHERE COLLATION_NAME IN ('utf8mb4_nopad_bin', 'utf8mb4_0900_bin')")) as [Array<{ name: string }>];
+  const [rows] = (await db.raw(
+    "SELECT COLLATION_NAME AS name FROM information_schema.COLLATIONS WHERE COLLATION_NAME IN ('utf8mb4_nopad_bin', 'utf8mb4_0900_bin')",
+  )) as [Array<{ name: string }>];
   return rows[0]?.name ?? 'utf8mb4_bin';
 }
 

@@ -24,11 +24,15 @@ export function overlongField(values: ColumnValue[]): { field: string; max: numb
  * in characters), `texts` are `TEXT` columns (counted in UTF-8 bytes, as MySQL counts them).
  * Undefined when everything fits. Each service throws it as its own `GW_ERR_*_INVALID` (400).
  */
-export function columnLengthProblem(values: ColumnValue[], texts: Array<[field: string, value: unknown]> = []): string | undefined {
+export function columnLengthProblem(
+  values: ColumnValue[],
+  texts: Array<[field: string, value: unknown]> = [],
+): string | undefined {
   const tooLong = overlongField(values);
   if (tooLong) return `${tooLong.field} is longer than ${tooLong.max} characters`;
   for (const [field, value] of texts) {
-    if (typeof value === 'string' && value.length > TEXT_MAX_BYTES / 3 && Buffer.byteLength(value) > TEXT_MAX_BYTES) return `${field} is longer than ${TEXT_MAX_BYTES} bytes`;
+    if (typeof value === 'string' && value.length > TEXT_MAX_BYTES / 3 && Buffer.byteLength(value) > TEXT_MAX_BYTES)
+      return `${field} is longer than ${TEXT_MAX_BYTES} bytes`;
   }
   return undefined;
 }

@@ -7,14 +7,12 @@ interface DriverError extends SystemError {
 
 /** For each driver code: what went wrong (from the error) and what to do about it. */
 const EXPLANATIONS: Record<string, (err: DriverError) => string> = {
-  ECONNREFUSED: (err) =>
-    `nothing answers at ${where(err)} (is the database server running? check the host and port)`,
+  ECONNREFUSED: (err) => `nothing answers at ${where(err)} (is the database server running? check the host and port)`,
   ETIMEDOUT: (err) => `no answer from ${where(err)} (check the host, the port and any firewall)`,
   EHOSTUNREACH: (err) => `no route to ${where(err)} (check the host and any firewall)`,
   ENOTFOUND: (err) => `unknown host ${err.hostname ?? ''} (check the host name in the URL)`,
   ER_ACCESS_DENIED_ERROR: (err) => `${err.sqlMessage ?? 'access denied'} (check the user and password in the URL)`,
-  ER_DBACCESS_DENIED_ERROR: (err) =>
-    `${err.sqlMessage ?? 'access denied'} (grant the user access to that database)`,
+  ER_DBACCESS_DENIED_ERROR: (err) => `${err.sqlMessage ?? 'access denied'} (grant the user access to that database)`,
   ER_BAD_DB_ERROR: (err) =>
     `${err.sqlMessage?.replace(/^Unknown/, 'unknown') ?? 'unknown database'} ` +
     '(create it, or name an existing database in the URL)',

@@ -17,7 +17,8 @@ export function storeErrorMessage(err: Error & { code: string }): string {
   const { sql, sqlMessage } = err as { sql?: unknown; sqlMessage?: unknown };
   const separator = err.message.lastIndexOf(' - ');
   const query = typeof sql === 'string' ? sql : separator === -1 ? '' : err.message.slice(0, separator);
-  const driverMessage = typeof sqlMessage === 'string' ? sqlMessage : separator === -1 ? err.message : err.message.slice(separator + 3);
+  const driverMessage =
+    typeof sqlMessage === 'string' ? sqlMessage : separator === -1 ? err.message : err.message.slice(separator + 3);
   const table = /\b(?:into|update|from|join|table)\s+[`"[]?([\w.]+)/i.exec(query)?.[1];
   return `Store error ${err.code}${table ? ` on table ${table}` : ''}: ${withoutValues(driverMessage)}`;
 }
@@ -43,7 +44,11 @@ export function errorMessage(err: unknown): string {
  * indexes and constraints stay (`Duplicate entry '…' for key 'users.email'`).
  */
 function withoutValues(message: string): string {
-  return message.replace(/(\b(?:column|key|table|index|constraint)\s+)?'(?:[^'\\]|\\.)*'/gi, (quoted, label: string | undefined) => (label ? quoted : "'…'")).slice(0, 500);
+  return message
+    .replace(/(\b(?:column|key|table|index|constraint)\s+)?'(?:[^'\\]|\\.)*'/gi, (quoted, label: string | undefined) =>
+      label ? quoted : "'…'",
+    )
+    .slice(0, 500);
 }
 
 /**
@@ -52,9 +57,11 @@ function withoutValues(message: string): string {
  */
 export const StoreErrorRedaction: Middleware = {
   localAction(handler: ActionHandler) {
-    return (ctx: Context) => Promise.resolve(handler(ctx)).catch((err: unknown) => Promise.reject(redactStoreError(err)));
+    return (ctx: Context) =>
+      Promise.resolve(handler(ctx)).catch((err: unknown) => Promise.reject(redactStoreError(err)));
   },
   localEvent(handler: ActionHandler) {
-    return (ctx: Context) => Promise.resolve(handler(ctx)).catch((err: unknown) => Promise.reject(redactStoreError(err)));
+    return (ctx: Context) =>
+      Promise.resolve(handler(ctx)).catch((err: unknown) => Promise.reject(redactStoreError(err)));
   },
 };

@@ -34,7 +34,10 @@ export const BROKER_INPUTS: Record<string, ComponentSpec> = {
   amqp_0_9: {
     urls,
     queue: { kind: 'string', required: true },
-    queue_declare: { kind: 'object', fields: { enabled: { kind: 'boolean' }, durable: { kind: 'boolean' }, auto_delete: { kind: 'boolean' } } },
+    queue_declare: {
+      kind: 'object',
+      fields: { enabled: { kind: 'boolean' }, durable: { kind: 'boolean' }, auto_delete: { kind: 'boolean' } },
+    },
     /** a list of { exchange, key } (the catalogue has no list-of-objects kind) */
     bindings_declare: { kind: 'any' },
     consumer_tag: { kind: 'string' },
@@ -64,7 +67,11 @@ export const BROKER_OUTPUTS: Record<string, ComponentSpec> = {
     metadata: { kind: 'object', fields: { include_prefixes: { kind: 'strings' } } },
   },
   nats: { urls, subject: { kind: 'string', required: true, interpolated: true }, headers: { kind: 'string-map' } },
-  nats_jetstream: { urls, subject: { kind: 'string', required: true, interpolated: true }, headers: { kind: 'string-map' } },
+  nats_jetstream: {
+    urls,
+    subject: { kind: 'string', required: true, interpolated: true },
+    headers: { kind: 'string-map' },
+  },
   amqp_0_9: {
     urls,
     exchange: { kind: 'string', required: true, interpolated: true },
@@ -73,7 +80,14 @@ export const BROKER_OUTPUTS: Record<string, ComponentSpec> = {
     content_type: { kind: 'string' },
     persistent: { kind: 'boolean' },
     mandatory: { kind: 'boolean' },
-    exchange_declare: { kind: 'object', fields: { enabled: { kind: 'boolean' }, type: { kind: 'string', oneOf: ['direct', 'fanout', 'topic', 'headers', 'x-custom'] }, durable: { kind: 'boolean' } } },
+    exchange_declare: {
+      kind: 'object',
+      fields: {
+        enabled: { kind: 'boolean' },
+        type: { kind: 'string', oneOf: ['direct', 'fanout', 'topic', 'headers', 'x-custom'] },
+        durable: { kind: 'boolean' },
+      },
+    },
     max_in_flight: { kind: 'number' },
   },
   mqtt: {

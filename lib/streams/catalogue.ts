@@ -6,7 +6,20 @@
 
 import { BROKER_INPUTS, BROKER_OUTPUTS } from './broker-catalogue';
 
-export type FieldKind = 'string' | 'number' | 'boolean' | 'duration' | 'strings' | 'numbers' | 'string-map' | 'object' | 'mapping' | 'processors' | 'inputs' | 'outputs' | 'any';
+export type FieldKind =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'duration'
+  | 'strings'
+  | 'numbers'
+  | 'string-map'
+  | 'object'
+  | 'mapping'
+  | 'processors'
+  | 'inputs'
+  | 'outputs'
+  | 'any';
 
 export interface FieldSpec {
   kind: FieldKind;
@@ -44,7 +57,14 @@ export const INPUTS: Record<string, ComponentSpec> = {
     allowed_verbs: { kind: 'strings' },
     timeout: { kind: 'duration' },
     rate_limit: { kind: 'string' },
-    sync_response: { kind: 'object', fields: { status: { kind: 'string', interpolated: true }, headers: { kind: 'string-map', interpolated: true }, metadata_headers: { kind: 'object', fields: { include_prefixes: { kind: 'strings' } } } } },
+    sync_response: {
+      kind: 'object',
+      fields: {
+        status: { kind: 'string', interpolated: true },
+        headers: { kind: 'string-map', interpolated: true },
+        metadata_headers: { kind: 'object', fields: { include_prefixes: { kind: 'strings' } } },
+      },
+    },
   },
   http_client: {
     ...clientCommon,
@@ -66,12 +86,23 @@ export const OUTPUTS: Record<string, ComponentSpec> = {
     timeout: { kind: 'duration' },
   },
   http_client: { ...clientCommon, propagate_response: { kind: 'boolean' }, max_in_flight: { kind: 'number' } },
-  broker: { outputs: { kind: 'outputs', required: true }, pattern: { kind: 'string', oneOf: ['fan_out', 'fan_out_sequential', 'round_robin', 'greedy'] } },
-  portal_webhook: { event_type: { kind: 'string', required: true }, portal_url: { kind: 'string', required: true }, secret: { kind: 'string' } },
+  broker: {
+    outputs: { kind: 'outputs', required: true },
+    pattern: { kind: 'string', oneOf: ['fan_out', 'fan_out_sequential', 'round_robin', 'greedy'] },
+  },
+  portal_webhook: {
+    event_type: { kind: 'string', required: true },
+    portal_url: { kind: 'string', required: true },
+    secret: { kind: 'string' },
+  },
   ...BROKER_OUTPUTS,
 };
 
-const switchCase: ComponentSpec = { check: { kind: 'mapping' }, processors: { kind: 'processors' }, fallthrough: { kind: 'boolean' } };
+const switchCase: ComponentSpec = {
+  check: { kind: 'mapping' },
+  processors: { kind: 'processors' },
+  fallthrough: { kind: 'boolean' },
+};
 
 export const PROCESSORS: Record<string, ComponentSpec | 'mapping' | 'switch'> = {
   mapping: 'mapping',

@@ -1,6 +1,14 @@
 import { literalHostRefusal, refusalReason } from '../net/outbound-address';
 import { parseDuration } from './duration';
-import { INPUTS, OUTPUTS, PROCESSORS, RATE_LIMIT_RESOURCE, SWITCH_CASE, type ComponentSpec, type FieldSpec } from './catalogue';
+import {
+  INPUTS,
+  OUTPUTS,
+  PROCESSORS,
+  RATE_LIMIT_RESOURCE,
+  SWITCH_CASE,
+  type ComponentSpec,
+  type FieldSpec,
+} from './catalogue';
 
 /** A mapping's syntax error, as the Bloblang checker reports it (injected: lib depends on no service). */
 /** a mapping's syntax problem, or (kind `interpolation`) an interpolated string's; undefined when it parses */
@@ -19,10 +27,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function streamingProblems(streaming: unknown, at: string, mapping: MappingCheck | undefined): Problems {
   const problems: Problems = [];
   if (!isObject(streaming)) return [`${at}: must be an object with streams`];
-  for (const key of Object.keys(streaming)) if (key !== 'streams') problems.push(`${at}${seg(key)}: is not a known field here`);
+  for (const key of Object.keys(streaming))
+    if (key !== 'streams') problems.push(`${at}${seg(key)}: is not a known field here`);
   const streams = streaming.streams;
-  if (!isObject(streams) || Object.keys(streams).length === 0) return [...problems, `${at}/streams: must be an object naming at least one stream`];
-  for (const [name, stream] of Object.entries(streams)) checkStream(stream, `${at}/streams${seg(name)}`, problems, mapping);
+  if (!isObject(streams) || Object.keys(streams).length === 0)
+    return [...problems, `${at}/streams: must be an object naming at least one stream`];
+  for (const [name, stream] of Object.entries(streams))
+    checkStream(stream, `${at}/streams${seg(name)}`, problems, mapping);
   return problems;
 }
 
@@ -31,18 +42,23 @@ function checkStream(stream: unknown, at: string, problems: Problems, mapping: M
   const limits = new Set<string>();
   if (stream.rate_limit_resources !== undefined) {
     if (!Array.isArray(stream.rate_limit_resources)) problems.push(`${at}/rate_limit_resources: must be an array`);
-    else stream.rate_limit_resources.forEach((r, i) => {
-      checkFields(r, RATE_LIMIT_RESOURCE, `${at}/rate_limit_resources/${i}`, problems, mapping);
-      if (isObject(r) && typeof r.label === 'string') limits.add(r.label);
-    });
+    else
+      stream.rate_limit_resources.forEach((r, i) => {
+        checkFields(r, RATE_LIMIT_RESOURCE, `${at}/rate_limit_resources/${i}`, problems, mapping);
+        if (isObject(r) && typeof r.label === 'string') limits.add(r.label);
+      });
   }
-  for (const key of Object.keys(stream)) if (!['input', 'output', 'pipeline', 'rate_limit_resources'].includes(key)) problems.push(`${at}${seg(key)}: is not a known field here`);
+  for (const key of Object.keys(stream))
+    if (!['input', 'output', 'pipeline', 'rate_limit_resources'].includes(key))
+      problems.push(`${at}${seg(key)}: is not a known field here`);
   const context = { mapping, limits };
   checkComponent(stream.input, INPUTS, `${at}/input`, 'input', problems, context);
   checkComponent(stream.output, OUTPUTS, `${at}/output`, 'output', problems, context);
   if (stream.pipeline !== undefined) {
     if (!isObject(stream.pipeline)) return void problems.push(`${at}/pipeline: must be an object with processors`);
-    for (const key of Object.keys(stream.pipeline)) if (key !== 'processors' && key !== 'threads') problems.push(`${at}/pipeline${seg(key)}: is not a known field here`);
+    for (const key of Object.keys(stream.pipeline))
+      if (key !== 'processors' && key !== 'threads')
+        problems.push(`${at}/pipeline${seg(key)}: is not a known field here`);
     checkProcessors(stream.pipeline.processors, `${at}/pipeline/processors`, problems, context);
   }
 }
@@ -52,14 +68,30 @@ interface Context {
   limits: Set<string>;
 }
 
-function checkComponent(value: unknown, kinds: Record<string, ComponentSpec>, at: string, what: string, problems: Problems, context: Context): void {
-  if (!isObject(value)) return void problems.push(`${at}: is required: an object keyed by the ${what} type (${Object.keys(kinds).join(', ')})`);
+function checkComponent(
+  value: unknown,
+  kinds: Record<string, ComponentSpec>,
+  at: string,
+  what: string,
+  problems: Problems,
+  context: Context,
+): void {
+  if (!isObject(value))
+    return void problems.push(
+      `${at}: is required: an object keyed by the ${what} type (${Object.keys(kinds).join(', ')})`,
+    );
   const types = Object.keys(value).filter((k) => k !== 'label');
-  if (types.length !== 1) return void problems.push(`${at}: must name exactly one ${what} type (${Object.keys(kinds).join(', ')}), found ${types.length}`);
+  if (types.length !== 1)
+    return void problems.push(
+      `${at}: must name exactly one ${what} type (${Object.keys(kinds).join(', ')}), found ${types.length}`,
+    );
   if (value.label !== undefined && typeof value.label !== 'string') problems.push(`${at}/label: must be a string`);
   const type = types[0];
   const spec = kinds[type];
-  if (!spec) return void problems.push(`${at}${seg(type)}: unknown ${what} type "${type}"; known: ${Object.keys(kinds).join(', ')}`);
+  if (!spec)
+    return void problems.push(
+      `${at}${seg(type)}: unknown ${what} type "${type}"; known: ${Object.keys(kinds).join(', ')}`,
+    );
   checkFields(value[type] ?? {}, spec, `${at}${seg(type)}`, problems, context.mapping, context);
 }
 
@@ -70,29 +102,47 @@ function checkProcessors(list: unknown, at: string, problems: Problems, context:
     const here = `${at}/${i}`;
     if (!isObject(processor)) return void problems.push(`${here}: must be an object keyed by the processor type`);
     const types = Object.keys(processor).filter((k) => k !== 'label');
-    if (types.length !== 1) return void problems.push(`${here}: must name exactly one processor type (${Object.keys(PROCESSORS).join(', ')})`);
+    if (types.length !== 1)
+      return void problems.push(
+        `${here}: must name exactly one processor type (${Object.keys(PROCESSORS).join(', ')})`,
+      );
     const type = types[0];
     const spec = PROCESSORS[type];
     const body = processor[type];
-    if (!spec) return void problems.push(`${here}${seg(type)}: unknown processor type "${type}"; known: ${Object.keys(PROCESSORS).join(', ')}`);
-    if (spec === 'mapping') return checkValue(body, { kind: 'mapping', required: true }, `${here}${seg(type)}`, problems, context);
+    if (!spec)
+      return void problems.push(
+        `${here}${seg(type)}: unknown processor type "${type}"; known: ${Object.keys(PROCESSORS).join(', ')}`,
+      );
+    if (spec === 'mapping')
+      return checkValue(body, { kind: 'mapping', required: true }, `${here}${seg(type)}`, problems, context);
     if (spec === 'switch') {
       const cases = isObject(body) ? body.cases : body;
       const casesAt = isObject(body) ? `${here}/switch/cases` : `${here}/switch`;
       if (!Array.isArray(cases)) return void problems.push(`${casesAt}: must be an array of cases`);
-      return cases.forEach((c, j) => checkFields(c, SWITCH_CASE, `${casesAt}/${j}`, problems, context.mapping, context));
+      return cases.forEach((c, j) =>
+        checkFields(c, SWITCH_CASE, `${casesAt}/${j}`, problems, context.mapping, context),
+      );
     }
     checkFields(body ?? {}, spec, `${here}${seg(type)}`, problems, context.mapping, context);
   });
 }
 
-function checkFields(value: unknown, spec: ComponentSpec, at: string, problems: Problems, mapping: MappingCheck | undefined, context: Context = { mapping, limits: new Set() }): void {
+function checkFields(
+  value: unknown,
+  spec: ComponentSpec,
+  at: string,
+  problems: Problems,
+  mapping: MappingCheck | undefined,
+  context: Context = { mapping, limits: new Set() },
+): void {
   if (!isObject(value)) return void problems.push(`${at}: must be an object`);
   for (const [field, v] of Object.entries(value)) {
-    if (!spec[field]) problems.push(`${at}${seg(field)}: is not a known field here (known: ${Object.keys(spec).join(', ')})`);
+    if (!spec[field])
+      problems.push(`${at}${seg(field)}: is not a known field here (known: ${Object.keys(spec).join(', ')})`);
     else checkValue(v, spec[field], `${at}${seg(field)}`, problems, context);
   }
-  for (const [field, s] of Object.entries(spec)) if (s.required && value[field] === undefined) problems.push(`${at}${seg(field)}: is required`);
+  for (const [field, s] of Object.entries(spec))
+    if (s.required && value[field] === undefined) problems.push(`${at}${seg(field)}: is required`);
 }
 
 function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems, context: Context): void {
@@ -100,8 +150,10 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
   switch (spec.kind) {
     case 'string':
       if (typeof v !== 'string') return bad('must be a string');
-      if (spec.oneOf && !spec.oneOf.includes(v.toUpperCase()) && !spec.oneOf.includes(v)) return bad(`must be one of ${spec.oneOf.join(', ')}`);
-      if (at.endsWith('/rate_limit') && !context.limits.has(v)) return bad(`names no rate_limit_resources entry of this stream ("${v}")`);
+      if (spec.oneOf && !spec.oneOf.includes(v.toUpperCase()) && !spec.oneOf.includes(v))
+        return bad(`must be one of ${spec.oneOf.join(', ')}`);
+      if (at.endsWith('/rate_limit') && !context.limits.has(v))
+        return bad(`names no rate_limit_resources entry of this stream ("${v}")`);
       if (at.endsWith('path') && !v.startsWith('/')) return bad(`a path must start with '/'`);
       if (spec.interpolated && v.includes('${!')) {
         const error = context.mapping?.(v, 'interpolation');
@@ -123,10 +175,15 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
     case 'strings':
       return Array.isArray(v) && v.every((s) => typeof s === 'string') ? undefined : bad('must be an array of strings');
     case 'numbers':
-      return Array.isArray(v) && v.every((s) => Number.isInteger(s)) ? undefined : bad('must be an array of status codes');
+      return Array.isArray(v) && v.every((s) => Number.isInteger(s))
+        ? undefined
+        : bad('must be an array of status codes');
     case 'string-map':
-      if (!isObject(v) || !Object.values(v).every((s) => typeof s === 'string')) return bad('must be an object of strings');
-      if (spec.interpolated) for (const [name, text] of Object.entries(v)) checkValue(text, { kind: 'string', interpolated: true }, `${at}${seg(name)}`, problems, context);
+      if (!isObject(v) || !Object.values(v).every((s) => typeof s === 'string'))
+        return bad('must be an object of strings');
+      if (spec.interpolated)
+        for (const [name, text] of Object.entries(v))
+          checkValue(text, { kind: 'string', interpolated: true }, `${at}${seg(name)}`, problems, context);
       return;
     case 'object':
       return checkFields(v, spec.fields ?? {}, at, problems, context.mapping, context);
@@ -141,7 +198,9 @@ function checkValue(v: unknown, spec: FieldSpec, at: string, problems: Problems,
     case 'outputs': {
       if (!Array.isArray(v) || v.length === 0) return bad(`must be a non-empty array of ${spec.kind}`);
       const kinds = spec.kind === 'inputs' ? INPUTS : OUTPUTS;
-      return v.forEach((item, i) => checkComponent(item, kinds, `${at}/${i}`, spec.kind.slice(0, -1), problems, context));
+      return v.forEach((item, i) =>
+        checkComponent(item, kinds, `${at}/${i}`, spec.kind.slice(0, -1), problems, context),
+      );
     }
     default:
       return;

@@ -23,14 +23,20 @@ export function definePlugin(definition: PluginDefinition): GwPlugin {
     throw new PluginError('GW_ERR_PLUGIN_INVALID', `plugin ${name}: sdk must be a semver range such as '^1.0.0'`);
   }
   if (!semver.satisfies(SDK_VERSION, definition.sdk)) {
-    throw new PluginError('GW_ERR_PLUGIN_SDK_VERSION', `plugin ${name} needs SDK ${definition.sdk}, this gateway provides ${SDK_VERSION}`);
+    throw new PluginError(
+      'GW_ERR_PLUGIN_SDK_VERSION',
+      `plugin ${name} needs SDK ${definition.sdk}, this gateway provides ${SDK_VERSION}`,
+    );
   }
   const hooks = definition.hooks ?? {};
   const names = Object.keys(hooks);
   if (names.length === 0) throw new PluginError('GW_ERR_PLUGIN_INVALID', `plugin ${name} implements no hook`);
   for (const hook of names) {
     if (!isHookName(hook)) {
-      throw new PluginError('GW_ERR_PLUGIN_UNKNOWN_HOOK', `plugin ${name}: unknown hook '${hook}'; hooks are ${PLUGIN_HOOKS.join(', ')}`);
+      throw new PluginError(
+        'GW_ERR_PLUGIN_UNKNOWN_HOOK',
+        `plugin ${name}: unknown hook '${hook}'; hooks are ${PLUGIN_HOOKS.join(', ')}`,
+      );
     }
     if (typeof (hooks as Record<string, unknown>)[hook] !== 'function') {
       throw new PluginError('GW_ERR_PLUGIN_INVALID', `plugin ${name}: hook '${hook}' must be a function`);

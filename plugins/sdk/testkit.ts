@@ -1,6 +1,14 @@
 import type { GwPlugin } from './define-plugin';
 import type { HookName } from './hooks';
-import type { ApiInfo, AuthCheckContext, HeaderValue, PluginReply, PluginRequest, PluginResponse, ResponseHookContext } from './types';
+import type {
+  ApiInfo,
+  AuthCheckContext,
+  HeaderValue,
+  PluginReply,
+  PluginRequest,
+  PluginResponse,
+  ResponseHookContext,
+} from './types';
 
 /** A request as a test describes it. */
 export interface TestRequest {
@@ -65,7 +73,14 @@ export async function runHook(plugin: GwPlugin, hook: HookName, options: RunHook
     logs: [],
   };
   const log = (level: 'info' | 'warn' | 'error') => (message: string) => outcome.logs.push({ level, message });
-  const api: ApiInfo = { api_id: 'test-api', name: 'Test API', org_id: 'test-org', listen_path: '/test/', config: {}, ...options.api };
+  const api: ApiInfo = {
+    api_id: 'test-api',
+    name: 'Test API',
+    org_id: 'test-org',
+    listen_path: '/test/',
+    config: {},
+    ...options.api,
+  };
   const request: PluginRequest = {
     method: (given.method ?? 'GET').toUpperCase(),
     path,
@@ -89,10 +104,21 @@ export async function runHook(plugin: GwPlugin, hook: HookName, options: RunHook
       outcome.request.body = body;
     },
   };
-  const base = { hook, api, request, session: options.session, state: outcome.state, log: { info: log('info'), warn: log('warn'), error: log('error') } };
+  const base = {
+    hook,
+    api,
+    request,
+    session: options.session,
+    state: outcome.state,
+    log: { info: log('info'), warn: log('warn'), error: log('error') },
+  };
   if (hook === 'response') {
     const given = options.response ?? {};
-    const answer = { status: given.status ?? 200, headers: lowerCased(given.headers ?? {}), body: toBuffer(given.body) };
+    const answer = {
+      status: given.status ?? 200,
+      headers: lowerCased(given.headers ?? {}),
+      body: toBuffer(given.body),
+    };
     const response: PluginResponse = {
       get status() {
         return answer.status;

@@ -1,5 +1,9 @@
 import { Errors, type Context, type ServiceSchema } from 'moleculer';
-import { analyticsActionParams, type AnalyticsActivityParams, type AnalyticsIngestParams } from '../../contracts/analytics/actions';
+import {
+  analyticsActionParams,
+  type AnalyticsActivityParams,
+  type AnalyticsIngestParams,
+} from '../../contracts/analytics/actions';
 import { batchProblem } from '../../contracts/analytics/record-batch';
 import type { ServiceActions } from '../../lib/bus/actions';
 import type { Runtime } from '../../lib/runtime';
@@ -10,7 +14,10 @@ import { ANALYTICS_MIGRATIONS } from './lib/migrations';
 
 function checkIngest(params: AnalyticsIngestParams): void {
   const problem = batchProblem(params?.batch);
-  if (problem !== undefined) throw new Errors.ValidationError(`Parameters validation error! ${problem}`, 'VALIDATION_ERROR', [{ field: 'batch', message: problem }] as never);
+  if (problem !== undefined)
+    throw new Errors.ValidationError(`Parameters validation error! ${problem}`, 'VALIDATION_ERROR', [
+      { field: 'batch', message: problem },
+    ] as never);
 }
 
 /**
@@ -36,7 +43,8 @@ export function analyticsService(runtime: Runtime): ServiceSchema {
       },
       activity: {
         params: analyticsActionParams.activity,
-        handler: (ctx: Context<AnalyticsActivityParams>) => queryActivity(runtime.database(), ctx.params, runtime.config.pageSize),
+        handler: (ctx: Context<AnalyticsActivityParams>) =>
+          queryActivity(runtime.database(), ctx.params, runtime.config.pageSize),
       },
     } satisfies ServiceActions<'analytics'>,
     async started() {
@@ -45,7 +53,11 @@ export function analyticsService(runtime: Runtime): ServiceSchema {
       const { analyticsPathsPerApiHour: pathsPerApiHour, analyticsRetention: retention } = runtime.config;
       store = new AnalyticsStore(db, { pathsPerApiHour, retention });
       sweepTimer = setInterval(() => {
-        store.sweep().catch((err: unknown) => this.logger.warn(`analytics: removing expired records failed: ${(err as Error).message}`));
+        store
+          .sweep()
+          .catch((err: unknown) =>
+            this.logger.warn(`analytics: removing expired records failed: ${(err as Error).message}`),
+          );
       }, runtime.config.analyticsSweepInterval * 1000);
       sweepTimer.unref();
     },

@@ -1,7 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
-import { ORGS_SETTINGS_CHANGED, ORGS_SETTINGS_REVISION, type OrgsSettingsChangedEvent, type OrgsSettingsRevisionEvent } from '../../contracts/orgs/events';
+import {
+  ORGS_SETTINGS_CHANGED,
+  ORGS_SETTINGS_REVISION,
+  type OrgsSettingsChangedEvent,
+  type OrgsSettingsRevisionEvent,
+} from '../../contracts/orgs/events';
 import { callAction } from '../../lib/bus/call';
 import { envelopeError } from '../../lib/http/envelope';
 import { jsonFallbacks } from '../../lib/http/fallback';
@@ -58,12 +63,24 @@ export function apiService(runtime: Runtime): ServiceSchema {
         this.logger,
       );
       // This node's own gateway's port when it runs one (GW_GATEWAY_PORT 0 picks a free one).
-      const gatewayPort = () => (this.broker.getLocalService('proxy') as unknown as { port?: number } | undefined)?.port ?? config.gatewayPort;
+      const gatewayPort = () =>
+        (this.broker.getLocalService('proxy') as unknown as { port?: number } | undefined)?.port ?? config.gatewayPort;
       const browser = { cookie: sessionCookie(config.dashboardUrl), trustedOrigin: config.dashboardUrl };
       const dashboard = dashboardSurface(browser);
-      const routes = [...dashboard.routes, ...dashboardSessionRoutes({ port: gatewayPort, host: config.host }, browser.cookie)];
-      const gate = new OpenPolicyGate(policies, routePermissions('/api', routes), { debug: config.openPolicyDebug }, this.logger);
-      app.use('/api', buildRouter(this.broker, { ...dashboard, routes, admit: (caller, admission) => gate.admit(caller, admission) }));
+      const routes = [
+        ...dashboard.routes,
+        ...dashboardSessionRoutes({ port: gatewayPort, host: config.host }, browser.cookie),
+      ];
+      const gate = new OpenPolicyGate(
+        policies,
+        routePermissions('/api', routes),
+        { debug: config.openPolicyDebug },
+        this.logger,
+      );
+      app.use(
+        '/api',
+        buildRouter(this.broker, { ...dashboard, routes, admit: (caller, admission) => gate.admit(caller, admission) }),
+      );
       app.use('/admin', buildRouter(this.broker, adminSurface(config.adminSecret)));
       app.use(dashboardGraphqlRouter(this.broker, playgroundFolder(config.templatePath), dashboard));
       // The single sign-on landing: a nonce from POST /api/sso becomes a login session, once.
@@ -77,12 +94,15 @@ export function apiService(runtime: Runtime): ServiceSchema {
         }
       });
       // Prometheus scrapers rarely send secrets: GW_DASHBOARD_METRICS turns this off instead.
-      if (config.dashboardMetrics) app.get('/metrics', metricsRoute(runtime.metrics, config.metricsToken ?? config.adminSecret));
+      if (config.dashboardMetrics)
+        app.get('/metrics', metricsRoute(runtime.metrics, config.metricsToken ?? config.adminSecret));
       app.use(webUiRouter(webUiFolder(config.dashboardUiPath)));
       app.get('/', (_req, res) => {
         res.json({ name: 'gw dashboard', api: '/api', admin: '/admin' });
       });
-      app.use(...jsonFallbacks(envelopeError, (err) => this.logger.error('unexpected error on the dashboard port', err)));
+      app.use(
+        ...jsonFallbacks(envelopeError, (err) => this.logger.error('unexpected error on the dashboard port', err)),
+      );
       server = createServer(app);
       this.connections = trackConnections(server);
     },

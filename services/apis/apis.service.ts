@@ -1,5 +1,18 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { apisActionParams, type ApisImportDataSourceParams, type ApisSyncGraphqlSchemaParams, type ApisCreateOasParams, type ApisListOasParams, type ApisUpdateOasParams, type ApisPatchOasParams, type ApisCreateParams, type ApisGetParams, type ApisListParams, type ApisRemoveParams, type ApisUpdateParams } from '../../contracts/apis/actions';
+import {
+  apisActionParams,
+  type ApisImportDataSourceParams,
+  type ApisSyncGraphqlSchemaParams,
+  type ApisCreateOasParams,
+  type ApisListOasParams,
+  type ApisUpdateOasParams,
+  type ApisPatchOasParams,
+  type ApisCreateParams,
+  type ApisGetParams,
+  type ApisListParams,
+  type ApisRemoveParams,
+  type ApisUpdateParams,
+} from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { ServiceActions } from '../../lib/bus/actions';
@@ -34,28 +47,52 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
     actions: {
       list: { params: apisActionParams.list, handler: (ctx: Context<ApisListParams>) => catalogue.list(ctx.params) },
       get: { params: apisActionParams.get, handler: (ctx: Context<ApisGetParams>) => catalogue.get(ctx.params) },
-      create: { params: apisActionParams.create, handler: (ctx: Context<ApisCreateParams>) => catalogue.create(ctx.params) },
-      update: { params: apisActionParams.update, handler: (ctx: Context<ApisUpdateParams>) => catalogue.update(ctx.params) },
-      remove: { params: apisActionParams.remove, handler: (ctx: Context<ApisRemoveParams>) => catalogue.remove(ctx.params) },
-      createOas: { params: apisActionParams.createOas, handler: (ctx: Context<ApisCreateOasParams>) => oas.create(ctx.params) },
-      updateOas: { params: apisActionParams.updateOas, handler: (ctx: Context<ApisUpdateOasParams>) => oas.update(ctx.params) },
+      create: {
+        params: apisActionParams.create,
+        handler: (ctx: Context<ApisCreateParams>) => catalogue.create(ctx.params),
+      },
+      update: {
+        params: apisActionParams.update,
+        handler: (ctx: Context<ApisUpdateParams>) => catalogue.update(ctx.params),
+      },
+      remove: {
+        params: apisActionParams.remove,
+        handler: (ctx: Context<ApisRemoveParams>) => catalogue.remove(ctx.params),
+      },
+      createOas: {
+        params: apisActionParams.createOas,
+        handler: (ctx: Context<ApisCreateOasParams>) => oas.create(ctx.params),
+      },
+      updateOas: {
+        params: apisActionParams.updateOas,
+        handler: (ctx: Context<ApisUpdateOasParams>) => oas.update(ctx.params),
+      },
       patchOas: {
         params: apisActionParams.patchOas,
         handler: (ctx: Context<ApisPatchOasParams>) => oas.patch(ctx.params),
       },
       getOas: { params: apisActionParams.getOas, handler: (ctx: Context<ApisGetParams>) => oas.get(ctx.params) },
-      exportOas: { params: apisActionParams.exportOas, handler: (ctx: Context<ApisGetParams>) => oas.export(ctx.params) },
-      compileOas: { params: apisActionParams.compileOas, handler: (ctx: Context<{ document_text: string }>) => compileOasText(ctx.params.document_text, { mappingCheck: options.streamMappingCheck }) },
+      exportOas: {
+        params: apisActionParams.exportOas,
+        handler: (ctx: Context<ApisGetParams>) => oas.export(ctx.params),
+      },
+      compileOas: {
+        params: apisActionParams.compileOas,
+        handler: (ctx: Context<{ document_text: string }>) =>
+          compileOasText(ctx.params.document_text, { mappingCheck: options.streamMappingCheck }),
+      },
       listOas: { params: apisActionParams.listOas, handler: (ctx: Context<ApisListOasParams>) => oas.list(ctx.params) },
       snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
       currentRevision: { params: apisActionParams.currentRevision, handler: () => catalogue.currentRevision() },
       syncGraphqlSchema: {
         params: apisActionParams.syncGraphqlSchema,
-        handler: (ctx: Context<ApisSyncGraphqlSchemaParams>) => catalogue.syncGraphqlSchema(ctx.params, introspectUpstream),
+        handler: (ctx: Context<ApisSyncGraphqlSchemaParams>) =>
+          catalogue.syncGraphqlSchema(ctx.params, introspectUpstream),
       },
       importDataSource: {
         params: apisActionParams.importDataSource,
-        handler: (ctx: Context<ApisImportDataSourceParams>) => importDataSource(ctx.params, (params) => catalogue.create(params)),
+        handler: (ctx: Context<ApisImportDataSourceParams>) =>
+          importDataSource(ctx.params, (params) => catalogue.create(params)),
       },
     } satisfies ServiceActions<'apis'>,
     events: {
@@ -97,7 +134,8 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
         runtime.config.pageSize,
         (event) => void this.broker.broadcast(APIS_CHANGED, event),
         Date.now,
-        (apiId) => callAction(this.broker, 'keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
+        (apiId) =>
+          callAction(this.broker, 'keys.apiUsage', { api_id: apiId }).then((usage) => usage.keys + usage.policies > 0),
         async (definition, hookReferences) => {
           checkCustomMiddleware(definition, runtime.config.pluginPackages);
           if (definition.streaming !== undefined) {

@@ -1,6 +1,13 @@
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { authActionParams, type AuthCheckParams, type AuthCheckResult } from '../../contracts/auth/actions';
-import { KEYS_CHANGED, KEYS_REVISION, POLICIES_CHANGED, type KeysChangedEvent, type KeysRevisionEvent, type PoliciesChangedEvent } from '../../contracts/keys/events';
+import {
+  KEYS_CHANGED,
+  KEYS_REVISION,
+  POLICIES_CHANGED,
+  type KeysChangedEvent,
+  type KeysRevisionEvent,
+  type PoliciesChangedEvent,
+} from '../../contracts/keys/events';
 import type { ServiceActions } from '../../lib/bus/actions';
 import { callAction } from '../../lib/bus/call';
 import type { Runtime } from '../../lib/runtime';
@@ -22,7 +29,10 @@ export function authService(runtime: Runtime): ServiceSchema {
   const check = (params: AuthCheckParams): AuthCheckResult | Promise<AuthCheckResult> => {
     if (params.kind === 'token') return authenticator.token(params.key);
     if (params.kind === 'certificate') return authenticator.certificate(params.org_id, params.cert_id);
-    return authenticator.basic(params.org_id, params.username, params.password, { cacheTtlSeconds: params.cache_ttl, disableCaching: params.disable_caching });
+    return authenticator.basic(params.org_id, params.username, params.password, {
+      cacheTtlSeconds: params.cache_ttl,
+      disableCaching: params.disable_caching,
+    });
   };
   return {
     name: 'auth',

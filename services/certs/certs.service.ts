@@ -1,5 +1,11 @@
 import type { Context, ServiceSchema } from 'moleculer';
-import { certsActionParams, type CertsCreateParams, type CertsGetParams, type CertsListParams, type CertsMaterialParams } from '../../contracts/certs/actions';
+import {
+  certsActionParams,
+  type CertsCreateParams,
+  type CertsGetParams,
+  type CertsListParams,
+  type CertsMaterialParams,
+} from '../../contracts/certs/actions';
 import { CERTS_CHANGED, type CertsChangedEvent } from '../../contracts/certs/events';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { ServiceActions } from '../../lib/bus/actions';
@@ -15,7 +21,8 @@ const KEY_PURPOSE = 'certs: private keys at rest';
 /** The certificate store: PEM certificates, private keys sealed with a key derived from GW_SECRET. */
 export function certsService(runtime: Runtime): ServiceSchema {
   let store: CertStore;
-  const changed = (broker: { broadcast(name: string, payload: unknown): Promise<void> }, event: CertsChangedEvent) => void broker.broadcast(CERTS_CHANGED, event);
+  const changed = (broker: { broadcast(name: string, payload: unknown): Promise<void> }, event: CertsChangedEvent) =>
+    void broker.broadcast(CERTS_CHANGED, event);
   return {
     name: 'certs',
     actions: {
@@ -29,9 +36,13 @@ export function certsService(runtime: Runtime): ServiceSchema {
       },
       list: {
         params: certsActionParams.list,
-        handler: (ctx: Context<CertsListParams>) => store.list(ctx.params.org_scope, ctx.params.mode === 'detailed', ctx.params.page),
+        handler: (ctx: Context<CertsListParams>) =>
+          store.list(ctx.params.org_scope, ctx.params.mode === 'detailed', ctx.params.page),
       },
-      get: { params: certsActionParams.get, handler: (ctx: Context<CertsGetParams>) => store.get(ctx.params.id, ctx.params.org_scope) },
+      get: {
+        params: certsActionParams.get,
+        handler: (ctx: Context<CertsGetParams>) => store.get(ctx.params.id, ctx.params.org_scope),
+      },
       remove: {
         params: certsActionParams.remove,
         handler: async (ctx: Context<CertsGetParams>) => {
@@ -40,13 +51,18 @@ export function certsService(runtime: Runtime): ServiceSchema {
           return { id: ctx.params.id };
         },
       },
-      material: { params: certsActionParams.material, handler: (ctx: Context<CertsMaterialParams>) => store.material(ctx.params.ids, ctx.params.org_id, ctx.params.public_only === true) },
+      material: {
+        params: certsActionParams.material,
+        handler: (ctx: Context<CertsMaterialParams>) =>
+          store.material(ctx.params.ids, ctx.params.org_id, ctx.params.public_only === true),
+      },
     } satisfies ServiceActions<'certs'>,
     events: {
       [ORGS_DELETED]: {
         params: orgsDeletedEventParams,
         async handler(ctx: Context<OrgsDeletedEvent>) {
-          for (const id of await store.removeOrganisation(ctx.params.org_id)) changed(this.broker, { action: 'deleted', id });
+          for (const id of await store.removeOrganisation(ctx.params.org_id))
+            changed(this.broker, { action: 'deleted', id });
         },
       },
     },

@@ -37,21 +37,49 @@ export function keysService(runtime: Runtime): ServiceSchema {
   return {
     name: 'keys',
     actions: {
-      create: { params: keysActionParams.create, handler: (ctx: Context<KeysCreateParams>) => registry.create(ctx.params) },
-      saveBasicUser: { params: keysActionParams.saveBasicUser, handler: (ctx: Context<KeysSaveBasicUserParams>) => registry.saveBasicUser(ctx.params) },
+      create: {
+        params: keysActionParams.create,
+        handler: (ctx: Context<KeysCreateParams>) => registry.create(ctx.params),
+      },
+      saveBasicUser: {
+        params: keysActionParams.saveBasicUser,
+        handler: (ctx: Context<KeysSaveBasicUserParams>) => registry.saveBasicUser(ctx.params),
+      },
       get: { params: keysActionParams.get, handler: (ctx: Context<KeysGetParams>) => registry.get(ctx.params) },
-      update: { params: keysActionParams.update, handler: (ctx: Context<KeysUpdateParams>) => registry.update(ctx.params) },
-      remove: { params: keysActionParams.remove, handler: (ctx: Context<KeysGetParams>) => registry.remove(ctx.params) },
+      update: {
+        params: keysActionParams.update,
+        handler: (ctx: Context<KeysUpdateParams>) => registry.update(ctx.params),
+      },
+      remove: {
+        params: keysActionParams.remove,
+        handler: (ctx: Context<KeysGetParams>) => registry.remove(ctx.params),
+      },
       list: { params: keysActionParams.list, handler: (ctx: Context<KeysListParams>) => registry.list(ctx.params) },
-      updateMeta: { params: keysActionParams.updateMeta, handler: (ctx: Context<KeysUpdateMetaParams>) => registry.updateMeta(ctx.params) },
-      lookup: { params: keysActionParams.lookup, handler: (ctx: Context<{ key_hash: string }>) => registry.lookup(ctx.params.key_hash) },
-      apiUsage: { params: keysActionParams.apiUsage, handler: (ctx: Context<KeysApiUsageParams>) => registry.apiUsage(ctx.params.api_id) },
+      updateMeta: {
+        params: keysActionParams.updateMeta,
+        handler: (ctx: Context<KeysUpdateMetaParams>) => registry.updateMeta(ctx.params),
+      },
+      lookup: {
+        params: keysActionParams.lookup,
+        handler: (ctx: Context<{ key_hash: string }>) => registry.lookup(ctx.params.key_hash),
+      },
+      apiUsage: {
+        params: keysActionParams.apiUsage,
+        handler: (ctx: Context<KeysApiUsageParams>) => registry.apiUsage(ctx.params.api_id),
+      },
       currentRevision: { params: keysActionParams.currentRevision, handler: () => registry.currentRevision() },
-      'policies.create': { params: policiesActionParams.create, handler: (ctx: Context<PoliciesCreateParams>) => policies.create(ctx.params.policy, ctx.params.org_scope) },
-      'policies.get': { params: policiesActionParams.get, handler: (ctx: Context<PoliciesGetParams>) => policies.get(ctx.params.id, ctx.params.org_scope) },
+      'policies.create': {
+        params: policiesActionParams.create,
+        handler: (ctx: Context<PoliciesCreateParams>) => policies.create(ctx.params.policy, ctx.params.org_scope),
+      },
+      'policies.get': {
+        params: policiesActionParams.get,
+        handler: (ctx: Context<PoliciesGetParams>) => policies.get(ctx.params.id, ctx.params.org_scope),
+      },
       'policies.update': {
         params: policiesActionParams.update,
-        handler: (ctx: Context<PoliciesUpdateParams>) => policies.update(ctx.params.id, ctx.params.policy, ctx.params.org_scope),
+        handler: (ctx: Context<PoliciesUpdateParams>) =>
+          policies.update(ctx.params.id, ctx.params.policy, ctx.params.org_scope),
       },
       'policies.remove': {
         params: policiesActionParams.remove,
@@ -62,7 +90,8 @@ export function keysService(runtime: Runtime): ServiceSchema {
       },
       'policies.list': {
         params: policiesActionParams.list,
-        handler: (ctx: Context<{ org_scope?: string; page?: number }>) => policies.list(ctx.params.org_scope, ctx.params.page ?? 1),
+        handler: (ctx: Context<{ org_scope?: string; page?: number }>) =>
+          policies.list(ctx.params.org_scope, ctx.params.page ?? 1),
       },
     } satisfies ServiceActions<'keys'>,
     events: {
@@ -83,7 +112,9 @@ export function keysService(runtime: Runtime): ServiceSchema {
         async handler(ctx: Context<OrgsDeletedEvent>) {
           const keys = await registry.removeOrganisation(ctx.params.org_id);
           const removedPolicies = await policies.removeOrganisation(ctx.params.org_id);
-          this.logger.info(`organisation ${ctx.params.org_id} deleted: removed its ${keys} keys and ${removedPolicies} policies`);
+          this.logger.info(
+            `organisation ${ctx.params.org_id} deleted: removed its ${keys} keys and ${removedPolicies} policies`,
+          );
         },
       },
     },
@@ -92,10 +123,16 @@ export function keysService(runtime: Runtime): ServiceSchema {
       await migrate(db, 'keys', KEYS_MIGRATIONS);
       const findApi = (apiId: string, orgScope: string | undefined) =>
         callAction(this.broker, 'apis.get', { id: apiId, org_scope: orgScope }).then(
-          (record) => (record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined),
+          (record) =>
+            record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined,
           (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
         );
-      policies = new PolicyRegistry(db, config.pageSize, (event) => void this.broker.broadcast(POLICIES_CHANGED, event), findApi);
+      policies = new PolicyRegistry(
+        db,
+        config.pageSize,
+        (event) => void this.broker.broadcast(POLICIES_CHANGED, event),
+        findApi,
+      );
       registry = new KeyRegistry(new KeyStore(db), policies, {
         hashKeys: config.hashKeys,
         listHashes: config.enableHashedKeysListing,
@@ -108,11 +145,18 @@ export function keysService(runtime: Runtime): ServiceSchema {
             (err: unknown) => (isGwError(err, 'GW_ERR_CERTS_NOT_FOUND') ? false : Promise.reject(err)),
           ),
         certificatePublicKeyType: (id, orgId) =>
-          callAction(this.broker, 'certs.material', { ids: [id], org_id: orgId, public_only: true }).then(([found]) => (found ? (certificatePublicKey(found.cert_pem)?.asymmetricKeyType ?? 'an unreadable key') : undefined)),
+          callAction(this.broker, 'certs.material', { ids: [id], org_id: orgId, public_only: true }).then(([found]) =>
+            found ? (certificatePublicKey(found.cert_pem)?.asymmetricKeyType ?? 'an unreadable key') : undefined,
+          ),
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
         quotaState: async (keyHash, max, renewalRate) => {
-          if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter')) return undefined;
-          return callAction(this.broker, 'limiter.quotaState', { counter: quotaCounter(keyHash), max, renewal_rate: renewalRate });
+          if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter'))
+            return undefined;
+          return callAction(this.broker, 'limiter.quotaState', {
+            counter: quotaCounter(keyHash),
+            max,
+            renewal_rate: renewalRate,
+          });
         },
       });
     },

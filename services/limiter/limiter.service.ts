@@ -1,6 +1,11 @@
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
-import { DRL_LOAD, type DrlLoadEvent, type LimiterCheckParams, type LimiterQuotaParams } from '../../contracts/limiter/actions';
+import {
+  DRL_LOAD,
+  type DrlLoadEvent,
+  type LimiterCheckParams,
+  type LimiterQuotaParams,
+} from '../../contracts/limiter/actions';
 import type { ServiceActions } from '../../lib/bus/actions';
 import type { Runtime } from '../../lib/runtime';
 import type { CounterStore } from './lib/counter-store';
@@ -24,7 +29,11 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
   let ticker: NodeJS.Timeout;
   const buckets = new TokenBuckets();
   const smoother = new Smoother();
-  const algorithm: Algorithm = config.enableSentinelRateLimiter ? 'sentinel' : config.enableFixedWindowRateLimiter ? 'fixed-window' : 'drl';
+  const algorithm: Algorithm = config.enableSentinelRateLimiter
+    ? 'sentinel'
+    : config.enableFixedWindowRateLimiter
+      ? 'fixed-window'
+      : 'drl';
   return {
     name: 'limiter',
     actions: {
@@ -50,7 +59,9 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
     },
     created() {
       const broker = this.broker;
-      store = config.redisUrl ? new RedisStore(config.redisUrl, config.enableNonTransactionalRateLimiter) : new MemoryStore(clock);
+      store = config.redisUrl
+        ? new RedisStore(config.redisUrl, config.enableNonTransactionalRateLimiter)
+        : new MemoryStore(clock);
       drl = new DrlShare(broker.nodeID, clock);
       limiter = new RateLimiter({
         algorithm,
@@ -61,7 +72,16 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
         smoother,
         now: clock,
         emit: (event, params, message, meta) => {
-          const payload: GatewayEvent = { event, time: new Date(clock()).toISOString(), api_id: params.api_id, org_id: params.org_id, key: params.key_hash ?? '', message, origin: broker.nodeID, meta };
+          const payload: GatewayEvent = {
+            event,
+            time: new Date(clock()).toISOString(),
+            api_id: params.api_id,
+            org_id: params.org_id,
+            key: params.key_hash ?? '',
+            message,
+            origin: broker.nodeID,
+            meta,
+          };
           void broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
         },
       });
@@ -88,6 +108,9 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
 }
 
 function limiterNodes(broker: ServiceBroker): string[] {
-  const services = broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as Array<{ name: string; nodeID: string }>;
+  const services = broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as Array<{
+    name: string;
+    nodeID: string;
+  }>;
   return services.filter((service) => service.name === 'limiter').map((service) => service.nodeID);
 }

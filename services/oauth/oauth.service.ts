@@ -34,7 +34,10 @@ export function oauthService(runtime: Runtime, notifierOptions: Partial<Notifier
       listTokens: { params: oauthActionParams.client, handler: (ctx) => clients.tokens(ctx.params) },
       revoke: { params: oauthActionParams.revoke, handler: (ctx) => clients.revoke(ctx.params) },
       revokeAll: { params: oauthActionParams.revokeAll, handler: (ctx) => clients.revokeAll(ctx.params) },
-      authorizeClient: { params: oauthActionParams.authorizeClient, handler: (ctx) => grants.authorizeClient(ctx.params) },
+      authorizeClient: {
+        params: oauthActionParams.authorizeClient,
+        handler: (ctx) => grants.authorizeClient(ctx.params),
+      },
       checkAuthorize: { params: oauthActionParams.checkAuthorize, handler: (ctx) => grants.checkAuthorize(ctx.params) },
       token: { params: oauthActionParams.token, handler: (ctx) => grants.token(ctx.params) },
     } satisfies ServiceActions<'oauth'>,
@@ -72,14 +75,18 @@ export function oauthService(runtime: Runtime, notifierOptions: Partial<Notifier
           return { key_id: created.key_id, key_hash: created.key_hash };
         },
         removeKey: async (keyHash) => {
-          await callAction(this.broker, 'keys.remove', { key: keyHash }).catch((err: unknown) => (isGwError(err, 'GW_ERR_KEYS_NOT_FOUND') ? undefined : Promise.reject(err)));
+          await callAction(this.broker, 'keys.remove', { key: keyHash }).catch((err: unknown) =>
+            isGwError(err, 'GW_ERR_KEYS_NOT_FOUND') ? undefined : Promise.reject(err),
+          );
         },
         // Basic-auth users are keys named by organisation and username (as the keys service stores them).
-        basicUser: (orgId, username) => callAction(this.broker, 'keys.lookup', { key_hash: hashSecret(`${orgId}${username}`) }),
+        basicUser: (orgId, username) =>
+          callAction(this.broker, 'keys.lookup', { key_hash: hashSecret(`${orgId}${username}`) }),
         verifyPassword,
         notify: (api, notification) => {
           const url = api.notifications?.oauth_on_keychange_url;
-          if (typeof url === 'string' && url !== '') notifier.send(url, String(api.notifications?.shared_secret ?? ''), notification);
+          if (typeof url === 'string' && url !== '')
+            notifier.send(url, String(api.notifications?.shared_secret ?? ''), notification);
         },
         settings: {
           tokenExpire: config.oauthTokenExpire,

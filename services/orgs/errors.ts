@@ -6,5 +6,6 @@ export const OrgsErrors = {
   badRules: (detail: string, line: number, column: number) =>
     new GwError('GW_ERR_ORGS_INVALID', 400, `Invalid policy rules: ${detail}`, { line, column }),
   invalid: (message: string) => new GwError('GW_ERR_ORGS_INVALID', 400, message),
-  idTaken: (id: string) => new GwError('GW_ERR_ORGS_ID_TAKEN', 400, `An organisation with id ${id} already exists`, { id }),
+  idTaken: (id: string) =>
+    new GwError('GW_ERR_ORGS_ID_TAKEN', 400, `An organisation with id ${id} already exists`, { id }),
 };

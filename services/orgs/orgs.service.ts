@@ -1,7 +1,20 @@
 import { readFileSync } from 'node:fs';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
-import { orgsActionParams, type OrgsCreateParams, type OrgsGetParams, type OrgsListParams, type OrgsRemoveParams, type OrgsUpdateParams } from '../../contracts/orgs/actions';
-import { ORGS_DELETED, ORGS_SETTINGS_CHANGED, ORGS_SETTINGS_REVISION, type OrgsSettingsChangedEvent, type OrgsSettingsRevisionEvent } from '../../contracts/orgs/events';
+import {
+  orgsActionParams,
+  type OrgsCreateParams,
+  type OrgsGetParams,
+  type OrgsListParams,
+  type OrgsRemoveParams,
+  type OrgsUpdateParams,
+} from '../../contracts/orgs/actions';
+import {
+  ORGS_DELETED,
+  ORGS_SETTINGS_CHANGED,
+  ORGS_SETTINGS_REVISION,
+  type OrgsSettingsChangedEvent,
+  type OrgsSettingsRevisionEvent,
+} from '../../contracts/orgs/events';
 import type { ServiceActions } from '../../lib/bus/actions';
 import { projectFile } from '../../lib/project-file';
 import type { Runtime } from '../../lib/runtime';
@@ -23,7 +36,10 @@ export function orgsService(runtime: Runtime): ServiceSchema {
     actions: {
       list: { params: orgsActionParams.list, handler: (ctx: Context<OrgsListParams>) => directory.list(ctx.params) },
       get: { params: orgsActionParams.get, handler: (ctx: Context<OrgsGetParams>) => directory.get(ctx.params.id) },
-      create: { params: orgsActionParams.create, handler: (ctx: Context<OrgsCreateParams>) => directory.create(ctx.params.organisation) },
+      create: {
+        params: orgsActionParams.create,
+        handler: (ctx: Context<OrgsCreateParams>) => directory.create(ctx.params.organisation),
+      },
       update: {
         params: orgsActionParams.update,
         async handler(ctx: Context<OrgsUpdateParams>) {
@@ -49,12 +65,17 @@ export function orgsService(runtime: Runtime): ServiceSchema {
       },
       'settings.setPermissions': {
         params: orgsActionParams['settings.setPermissions'],
-        handler: (ctx: Context<{ org_id: string; additional_permissions: Record<string, string> }>) => settings.setAdditionalPermissions(ctx.params.org_id, ctx.params.additional_permissions),
+        handler: (ctx: Context<{ org_id: string; additional_permissions: Record<string, string> }>) =>
+          settings.setAdditionalPermissions(ctx.params.org_id, ctx.params.additional_permissions),
       },
       'settings.setOpenPolicy': {
         params: orgsActionParams['settings.setOpenPolicy'],
         async handler(ctx: Context<{ org_id: string; open_policy: OpenPolicy }>) {
-          await announce(this.broker, ctx.params.org_id, await settings.setOpenPolicy(ctx.params.org_id, ctx.params.open_policy));
+          await announce(
+            this.broker,
+            ctx.params.org_id,
+            await settings.setOpenPolicy(ctx.params.org_id, ctx.params.open_policy),
+          );
         },
       },
       'openPolicy.get': {
@@ -62,10 +83,15 @@ export function orgsService(runtime: Runtime): ServiceSchema {
         async handler(ctx: Context<{ org_id: string }>) {
           // The revision is read first: a change landing meanwhile makes the answer look older, never newer.
           const revision = await settings.revision();
-          const [openPolicy, org] = await Promise.all([settings.openPolicy(ctx.params.org_id), directory.find(ctx.params.org_id)]);
+          const [openPolicy, org] = await Promise.all([
+            settings.openPolicy(ctx.params.org_id),
+            directory.find(ctx.params.org_id),
+          ]);
           return {
             open_policy: openPolicy,
-            org: org ? { id: org.id, owner_name: org.owner_name, owner_slug: org.owner_slug } : { id: ctx.params.org_id },
+            org: org
+              ? { id: org.id, owner_name: org.owner_name, owner_slug: org.owner_slug }
+              : { id: ctx.params.org_id },
             revision,
           };
         },
@@ -81,7 +107,9 @@ export function orgsService(runtime: Runtime): ServiceSchema {
         async handler(ctx: Context<{ localService: boolean }>) {
           if (ctx.params.localService || !settings) return;
           try {
-            await this.broker.broadcast(ORGS_SETTINGS_REVISION, { revision: await settings.revision() } satisfies OrgsSettingsRevisionEvent);
+            await this.broker.broadcast(ORGS_SETTINGS_REVISION, {
+              revision: await settings.revision(),
+            } satisfies OrgsSettingsRevisionEvent);
           } catch (err) {
             this.logger.warn(`could not announce the organisation settings revision: ${(err as Error).message}`);
           }
@@ -94,7 +122,10 @@ export function orgsService(runtime: Runtime): ServiceSchema {
       directory = new OrgDirectory(db, runtime.config.pageSize);
       settings = new OrgSettings(db, {
         additionalPermissions: JSON.parse(runtime.config.additionalPermissions) as Record<string, string>,
-        openPolicy: { enabled: false, rules: readFileSync(projectFile('services/orgs/default-opa-rules.rego'), 'utf8') },
+        openPolicy: {
+          enabled: false,
+          rules: readFileSync(projectFile('services/orgs/default-opa-rules.rego'), 'utf8'),
+        },
       });
     },
   };

@@ -117,7 +117,9 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       // First: a certificate file gw can not use stops the start before any service has started.
       const tlsFiles = config.gatewayTlsPort !== undefined ? readTlsFiles(config) : undefined;
       pools = new UpstreamPools({ warn: (message) => this.logger.warn(message) });
-      certificates = new CertificateCache((ids, orgId) => callAction(this.broker, 'certs.material', { ids, org_id: orgId }));
+      certificates = new CertificateCache((ids, orgId) =>
+        callAction(this.broker, 'certs.material', { ids, org_id: orgId }),
+      );
       sync = new StoreSync({
         snapshot: () => callAction(this.broker, 'apis.snapshot'),
         currentRevision: async () => (await callAction(this.broker, 'apis.currentRevision')).revision,
@@ -126,13 +128,18 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         changed: () => gateway.rebuild(),
         logger: this.logger,
       });
-      responseCache = config.redisUrl ? new RedisResponseCache(config.redisUrl, this.logger) : new MemoryResponseCache(config.responseCacheBytes);
+      responseCache = config.redisUrl
+        ? new RedisResponseCache(config.redisUrl, this.logger)
+        : new MemoryResponseCache(config.responseCacheBytes);
       const view: GatewayView = {
         loadedApis: () => registry.all(),
         invalidateCache: async (apiId) => {
           const dropped = await responseCache.invalidate(apiId);
           // Memory caches are per node: the other gateway nodes drop theirs too.
-          if (!config.redisUrl) await this.broker.broadcast(GATEWAY_CACHE_INVALIDATE, { api_id: apiId } satisfies GatewayCacheInvalidateEvent);
+          if (!config.redisUrl)
+            await this.broker.broadcast(GATEWAY_CACHE_INVALIDATE, {
+              api_id: apiId,
+            } satisfies GatewayCacheInvalidateEvent);
           return dropped;
         },
         applyLocally: (definition) => {
@@ -153,7 +160,10 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           apis_failed: Object.fromEntries(gateway.loadFailures),
           apis_notices: gateway.notices,
           ...streamsHealth(runtime),
-          store: sync.syncedAt === undefined ? 'not loaded yet' : `loaded at ${new Date(sync.syncedAt).toISOString()} (revision ${sync.revision})`,
+          store:
+            sync.syncedAt === undefined
+              ? 'not loaded yet'
+              : `loaded at ${new Date(sync.syncedAt).toISOString()} (revision ${sync.revision})`,
         }),
       };
       const management = express();
@@ -181,18 +191,38 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           streams: () => runtime.handOffs.get('streams'),
           emitEvent: (event, ctx, message) => {
             const { api_id, org_id } = ctx.api.definition;
-            const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id, org_id, key: ctx.keyHash ?? '', message, origin: this.broker.nodeID, meta: { path: ctx.path, client_ip: ctx.clientIp } };
+            const payload: GatewayEvent = {
+              event,
+              time: new Date().toISOString(),
+              api_id,
+              org_id,
+              key: ctx.keyHash ?? '',
+              message,
+              origin: this.broker.nodeID,
+              meta: { path: ctx.path, client_ip: ctx.clientIp },
+            };
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },
           publishEvent: (event, definition, message, meta) => {
-            const payload: GatewayEvent = { event, time: new Date().toISOString(), api_id: definition.api_id, org_id: definition.org_id, key: '', message, origin: this.broker.nodeID, meta };
+            const payload: GatewayEvent = {
+              event,
+              time: new Date().toISOString(),
+              api_id: definition.api_id,
+              org_id: definition.org_id,
+              key: '',
+              message,
+              origin: this.broker.nodeID,
+              meta,
+            };
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },
           certificates,
           responseCache,
           templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,
-          serveMetrics: config.gatewayMetrics ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger) : undefined,
+          serveMetrics: config.gatewayMetrics
+            ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger)
+            : undefined,
           // the recorder starts later (started()): looked up per request
           requests: { started: (ctx) => analytics?.started(ctx), finished: (ctx) => analytics?.finished(ctx) },
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,

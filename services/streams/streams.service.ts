@@ -26,7 +26,15 @@ export function streamsService(runtime: Runtime): ServiceSchema {
           // Every gateway node runs the streams: ask the others for theirs and sum them.
           const others = gatewayNodes(this.broker).filter((id) => id !== this.broker.nodeID);
           const answers = await Promise.all(
-            others.map((nodeID) => ctx.call<StreamsApiStats, StreamsStatsParams>('streams.stats', { api_id: ctx.params.api_id, local: true }, { nodeID }).catch(() => undefined)),
+            others.map((nodeID) =>
+              ctx
+                .call<StreamsApiStats, StreamsStatsParams>(
+                  'streams.stats',
+                  { api_id: ctx.params.api_id, local: true },
+                  { nodeID },
+                )
+                .catch(() => undefined),
+            ),
           );
           return sumStats([own, ...answers.filter((a): a is StreamsApiStats => a !== undefined)]);
         },
@@ -35,11 +43,16 @@ export function streamsService(runtime: Runtime): ServiceSchema {
     created() {
       // Tenant mappings run on the thread every API of the node shares: each evaluation gets this much.
       setDefaultTimeBudget(config.streamsMappingTimeBudget);
-      const configured = [config.gatewayPort, config.dashboardPort, ...(config.gatewayTlsPort !== undefined ? [config.gatewayTlsPort] : [])];
+      const configured = [
+        config.gatewayPort,
+        config.dashboardPort,
+        ...(config.gatewayTlsPort !== undefined ? [config.gatewayTlsPort] : []),
+      ];
       // The ports this node's servers really bound (port 0 in tests picks one at start).
       const bound = () =>
         ['proxy', 'api'].flatMap((name) => {
-          const service = this.broker.getLocalService(name) as unknown as { port?: number; tlsPort?: number } | undefined;
+          const service = this.broker.getLocalService(name) as unknown as
+            { port?: number; tlsPort?: number } | undefined;
           return [service?.port, service?.tlsPort].filter((p): p is number => typeof p === 'number');
         });
       engine = new StreamsEngine({
@@ -64,6 +77,9 @@ export function streamsService(runtime: Runtime): ServiceSchema {
 
 /** The nodes that run the streams service (gateway nodes), as the registry sees them. */
 function gatewayNodes(broker: ServiceBroker): string[] {
-  const services = broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as Array<{ name: string; nodeID: string }>;
+  const services = broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as Array<{
+    name: string;
+    nodeID: string;
+  }>;
   return [...new Set(services.filter((s) => s.name === 'streams').map((s) => s.nodeID))];
 }

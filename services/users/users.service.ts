@@ -40,8 +40,14 @@ export function usersService(runtime: Runtime): ServiceSchema {
   return {
     name: 'users',
     actions: {
-      list: { params: usersActionParams.list, handler: (ctx: Context<Scoped>) => users.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize) },
-      get: { params: usersActionParams.get, handler: (ctx: Context<UsersGetParams>) => users.get(ctx.params.id, ctx.params.org_scope) },
+      list: {
+        params: usersActionParams.list,
+        handler: (ctx: Context<Scoped>) => users.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize),
+      },
+      get: {
+        params: usersActionParams.get,
+        handler: (ctx: Context<UsersGetParams>) => users.get(ctx.params.id, ctx.params.org_scope),
+      },
       create: {
         params: usersActionParams.create,
         handler: async (ctx: Context<UsersCreateParams>) => {
@@ -58,9 +64,13 @@ export function usersService(runtime: Runtime): ServiceSchema {
       },
       remove: {
         params: usersActionParams.remove,
-        handler: (ctx: Context<UsersChangeParams>) => users.remove(ctx.params.id, ctx.params.org_scope, ctx.params.actor),
+        handler: (ctx: Context<UsersChangeParams>) =>
+          users.remove(ctx.params.id, ctx.params.org_scope, ctx.params.actor),
       },
-      resetPassword: { params: usersActionParams.resetPassword, handler: (ctx: Context<UsersResetPasswordParams>) => users.resetPassword(ctx.params) },
+      resetPassword: {
+        params: usersActionParams.resetPassword,
+        handler: (ctx: Context<UsersResetPasswordParams>) => users.resetPassword(ctx.params),
+      },
       resetKey: {
         params: usersActionParams.resetKey,
         handler: async (ctx: Context<UsersChangeParams>) => {
@@ -70,7 +80,8 @@ export function usersService(runtime: Runtime): ServiceSchema {
       },
       setResetPasswords: {
         params: usersActionParams.setResetPasswords,
-        handler: (ctx: Context<{ id: string; allowed: boolean }>) => users.setResetPasswords(ctx.params.id, ctx.params.allowed),
+        handler: (ctx: Context<{ id: string; allowed: boolean }>) =>
+          users.setResetPasswords(ctx.params.id, ctx.params.allowed),
       },
       authenticate: {
         params: usersActionParams.authenticate,
@@ -119,11 +130,18 @@ export function usersService(runtime: Runtime): ServiceSchema {
           return { session, expires_at: new Date(expiresAt).toISOString(), user };
         },
       },
-      'groups.list': { params: usersActionParams['groups.list'], handler: (ctx: Context<Scoped>) => groups.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize) },
-      'groups.get': { params: usersActionParams['groups.get'], handler: (ctx: Context<UsersGetParams>) => groups.get(ctx.params.id, ctx.params.org_scope) },
+      'groups.list': {
+        params: usersActionParams['groups.list'],
+        handler: (ctx: Context<Scoped>) => groups.list(ctx.params.org_scope, ctx.params.page ?? 1, pageSize),
+      },
+      'groups.get': {
+        params: usersActionParams['groups.get'],
+        handler: (ctx: Context<UsersGetParams>) => groups.get(ctx.params.id, ctx.params.org_scope),
+      },
       'groups.create': {
         params: usersActionParams['groups.create'],
-        handler: (ctx: Context<GroupsCreateParams>) => groups.create(ctx.params.group, ctx.params.org_scope, ctx.params.actor),
+        handler: (ctx: Context<GroupsCreateParams>) =>
+          groups.create(ctx.params.group, ctx.params.org_scope, ctx.params.actor),
       },
       'groups.update': {
         params: usersActionParams['groups.update'],
@@ -134,7 +152,8 @@ export function usersService(runtime: Runtime): ServiceSchema {
       },
       'groups.remove': {
         params: usersActionParams['groups.remove'],
-        handler: (ctx: Context<UsersChangeParams>) => groups.remove(ctx.params.id, ctx.params.org_scope, ctx.params.actor),
+        handler: (ctx: Context<UsersChangeParams>) =>
+          groups.remove(ctx.params.id, ctx.params.org_scope, ctx.params.actor),
       },
     } satisfies ServiceActions<'users'>,
     events: {

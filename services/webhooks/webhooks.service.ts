@@ -3,7 +3,11 @@ import type { HookReference } from '../../contracts/apis/api-definition';
 import { APIS_CHANGED } from '../../contracts/apis/events';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
-import { webhooksActionParams, type WebhooksCreateParams, type WebhooksUpdateParams } from '../../contracts/webhooks/actions';
+import {
+  webhooksActionParams,
+  type WebhooksCreateParams,
+  type WebhooksUpdateParams,
+} from '../../contracts/webhooks/actions';
 import type { ServiceActions } from '../../lib/bus/actions';
 import { callAction } from '../../lib/bus/call';
 import { isGwError } from '../../lib/errors';
@@ -28,8 +32,15 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
   return {
     name: 'webhooks',
     actions: {
-      list: { params: webhooksActionParams.list, handler: (ctx: Context<{ org_scope?: string; page?: number }>) => store.list(ctx.params.org_scope, ctx.params.page ?? 1) },
-      get: { params: webhooksActionParams.get, handler: (ctx: Context<Scoped>) => store.get(ctx.params.id, ctx.params.org_scope) },
+      list: {
+        params: webhooksActionParams.list,
+        handler: (ctx: Context<{ org_scope?: string; page?: number }>) =>
+          store.list(ctx.params.org_scope, ctx.params.page ?? 1),
+      },
+      get: {
+        params: webhooksActionParams.get,
+        handler: (ctx: Context<Scoped>) => store.get(ctx.params.id, ctx.params.org_scope),
+      },
       create: {
         params: webhooksActionParams.create,
         handler: async (ctx: Context<WebhooksCreateParams>) => {
@@ -46,7 +57,10 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
           return store.update(ctx.params.id, ctx.params.hook, ctx.params.org_scope);
         },
       },
-      remove: { params: webhooksActionParams.remove, handler: (ctx: Context<Scoped>) => store.remove(ctx.params.id, ctx.params.org_scope) },
+      remove: {
+        params: webhooksActionParams.remove,
+        handler: (ctx: Context<Scoped>) => store.remove(ctx.params.id, ctx.params.org_scope),
+      },
       deliveries: {
         params: webhooksActionParams.deliveries,
         handler: async (ctx: Context<Scoped>) => {
@@ -58,7 +72,11 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
     events: {
       [`${GATEWAY_EVENT_PREFIX}*`]: {
         handler(ctx: Context<GatewayEvent>) {
-          delivery.handle(ctx.params).catch((err: Error) => this.logger.warn(`event ${String(ctx.params?.event)} not delivered: ${err.message}`));
+          delivery
+            .handle(ctx.params)
+            .catch((err: Error) =>
+              this.logger.warn(`event ${String(ctx.params?.event)} not delivered: ${err.message}`),
+            );
         },
       },
       [APIS_CHANGED]: {
@@ -83,7 +101,8 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
           if (!refs) {
             refs = await callAction(this.broker, 'apis.get', { id: apiId }).then(
               (record): ApiHooks => ({ orgId: record.api_definition.org_id, references: record.hook_references ?? [] }),
-              (err: unknown): ApiHooks | Promise<never> => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? { orgId: '', references: [] } : Promise.reject(err)),
+              (err: unknown): ApiHooks | Promise<never> =>
+                isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? { orgId: '', references: [] } : Promise.reject(err),
             );
             references.set(apiId, refs);
           }

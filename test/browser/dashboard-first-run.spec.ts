@@ -56,7 +56,9 @@ describe('web dashboard first run in a browser (headless chromium)', function ()
     assert.deepEqual(browser?.offHost ?? [], [], 'the page loaded nothing from another host');
   });
 
-  const organisations = async () => (await http(`${node.dashboardUrl}/admin/organisations`, { headers: node.adminHeaders })).json.organisations as Array<{ owner_name: string }>;
+  const organisations = async () =>
+    (await http(`${node.dashboardUrl}/admin/organisations`, { headers: node.adminHeaders })).json
+      .organisations as Array<{ owner_name: string }>;
   const fieldError = (name: string) => page.locator(`[data-field="${name}"] .field-error`);
 
   async function fillSetup(values: { secret: string; email: string; confirm?: string }): Promise<void> {
@@ -86,7 +88,10 @@ describe('web dashboard first run in a browser (headless chromium)', function ()
     await page.getByLabel('Confirm password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set up gw' }).click();
     await fieldError('admin_secret').waitFor();
-    assert.match((await fieldError('admin_secret').textContent()) ?? '', /^The server refused this admin secret \(admin-auth secret is not valid\)/);
+    assert.match(
+      (await fieldError('admin_secret').textContent()) ?? '',
+      /^The server refused this admin secret \(admin-auth secret is not valid\)/,
+    );
     assert.equal(await page.getByLabel('Admin secret').getAttribute('aria-invalid'), 'true');
     await browser!.screenshot(page, 'dashboard-setup-wrong-secret');
 
@@ -106,17 +111,33 @@ describe('web dashboard first run in a browser (headless chromium)', function ()
     assert.equal(await page.getByTestId('who').textContent(), 'Ada Lovelace');
     assert.equal(await page.getByTestId('org').textContent(), 'Acme Widgets');
     await page.getByText('No APIs yet.').waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Create API' }).count(), 1, 'the first user administers the organisation');
+    assert.equal(
+      await page.getByRole('button', { name: 'Create API' }).count(),
+      1,
+      'the first user administers the organisation',
+    );
 
     assert.deepEqual(
       withAdminSecret.map((r) => r.replace(/[0-9a-f]{24}$/, ':id')),
-      ['POST /admin/organisations', 'POST /admin/organisations', 'POST /admin/users', 'DELETE /admin/organisations/:id', 'POST /admin/organisations', 'POST /admin/users'],
+      [
+        'POST /admin/organisations',
+        'POST /admin/organisations',
+        'POST /admin/users',
+        'DELETE /admin/organisations/:id',
+        'POST /admin/organisations',
+        'POST /admin/users',
+      ],
       'the admin secret went to the public admin API only, as a curl user would send it',
     );
-    const kept = await page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
+    const kept = await page.evaluate<string>(
+      'JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })',
+    );
     assert.ok(!kept.includes(node.config.adminSecret), 'not in localStorage, sessionStorage or readable cookies');
     const cookies = await browser!.context.cookies();
-    assert.ok(cookies.every((c) => !c.value.includes(node.config.adminSecret)), 'not in any cookie');
+    assert.ok(
+      cookies.every((c) => !c.value.includes(node.config.adminSecret)),
+      'not in any cookie',
+    );
 
     // The same login works from the sign-in form after signing out.
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -135,7 +156,10 @@ describe('web dashboard first run in a browser (headless chromium)', function ()
     await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
     await page.getByRole('button', { name: 'Back to APIs' }).click();
     await page.getByRole('row', { name: /httpbin \/httpbin\/ Open \(keyless\) REST Active/ }).waitFor();
-    assert.equal(await page.getByTestId('gateway-hint').textContent(), `Call them on the gateway at ${node.gatewayUrl} followed by their listen path, e.g. ${node.gatewayUrl}/httpbin/`);
+    assert.equal(
+      await page.getByTestId('gateway-hint').textContent(),
+      `Call them on the gateway at ${node.gatewayUrl} followed by their listen path, e.g. ${node.gatewayUrl}/httpbin/`,
+    );
 
     const before = upstream.received.length;
     const proxied = await eventually(async () => {
@@ -157,7 +181,11 @@ describe('web dashboard first run in a browser (headless chromium)', function ()
     await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
     await page.getByRole('tab', { name: 'Authentication' }).click();
     await page.getByRole('switch', { name: /^Open API \(keyless\)/ }).uncheck();
-    assert.equal(await page.getByRole('checkbox', { name: 'Auth token' }).isChecked(), true, 'protected: the auth token by default');
+    assert.equal(
+      await page.getByRole('checkbox', { name: 'Auth token' }).isChecked(),
+      true,
+      'protected: the auth token by default',
+    );
     await page.getByRole('button', { name: 'Create API' }).click();
     await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
 
@@ -169,10 +197,16 @@ describe('web dashboard first run in a browser (headless chromium)', function ()
     const key = (await page.getByTestId('new-key').textContent()) ?? '';
     assert.ok(key.length > 16, 'the new key is shown');
     await page.getByRole('button', { name: 'Copy key' }).waitFor();
-    assert.equal(await page.getByTestId('key-usage').locator('code').nth(1).textContent(), `curl -H "Authorization: ${key}" ${node.gatewayUrl}/your-listen-path/`);
+    assert.equal(
+      await page.getByTestId('key-usage').locator('code').nth(1).textContent(),
+      `curl -H "Authorization: ${key}" ${node.gatewayUrl}/your-listen-path/`,
+    );
     await browser!.screenshot(page, 'dashboard-first-key');
 
-    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/orders/items`)).status, 401, 'no key: refused'), 5000);
+    await eventually(
+      async () => assert.equal((await http(`${node.gatewayUrl}/orders/items`)).status, 401, 'no key: refused'),
+      5000,
+    );
     const before = upstream.received.length;
     const allowed = await eventually(async () => {
       const res = await http(`${node.gatewayUrl}/orders/items`, { headers: { authorization: key } });

@@ -59,19 +59,37 @@ describe('web dashboard in a browser (headless chromium)', function () {
     uiDir = await buildUi();
     upstream = await startUpstream();
     node = await startTestNode({ dashboardUiPath: uiDir });
-    const org = await http(`${node.dashboardUrl}/admin/organisations`, { method: 'POST', headers: node.adminHeaders, body: { owner_name: 'Acme Widgets' } });
+    const org = await http(`${node.dashboardUrl}/admin/organisations`, {
+      method: 'POST',
+      headers: node.adminHeaders,
+      body: { owner_name: 'Acme Widgets' },
+    });
     const email = `ada-${Date.now()}@example.com`;
     const user = await http(`${node.dashboardUrl}/admin/users`, {
       method: 'POST',
       headers: node.adminHeaders,
-      body: { first_name: 'Ada', last_name: 'Admin', email_address: email, org_id: org.json.Meta, password: PASSWORD, active: true },
+      body: {
+        first_name: 'Ada',
+        last_name: 'Admin',
+        email_address: email,
+        org_id: org.json.Meta,
+        password: PASSWORD,
+        active: true,
+      },
     });
     admin = { email, key: user.json.Meta.access_key };
     const readerEmail = `rita-${Date.now()}@example.com`;
     const created = await http(`${node.dashboardUrl}/api/users`, {
       method: 'POST',
       headers: { authorization: admin.key },
-      body: { first_name: 'Rita', last_name: 'Reader', email_address: readerEmail, password: PASSWORD, active: true, user_permissions: { apis: 'read', keys: 'read', policies: 'read', analytics: 'read' } },
+      body: {
+        first_name: 'Rita',
+        last_name: 'Reader',
+        email_address: readerEmail,
+        password: PASSWORD,
+        active: true,
+        user_permissions: { apis: 'read', keys: 'read', policies: 'read', analytics: 'read' },
+      },
     });
     assert.equal(created.status, 200, created.text);
     reader = { email: readerEmail, key: created.json.Meta.access_key };
@@ -160,7 +178,10 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('button', { name: 'Add a rule' }).click();
     await page.getByRole('textbox', { name: /^Path/ }).fill('(');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('fieldset .field-error').getByText(/extended_paths.black_list\[0\]: endpoint path '\(' is not a valid pattern/).waitFor();
+    await page
+      .locator('fieldset .field-error')
+      .getByText(/extended_paths.black_list\[0\]: endpoint path '\(' is not a valid pattern/)
+      .waitFor();
     await page.getByRole('textbox', { name: /^Path/ }).fill('/secret');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('API saved.').waitFor();
@@ -217,9 +238,16 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('button', { name: 'Create API' }).click();
     const templateError = page.locator(`[data-field="${v2}.transform[0].template_data.template_source"] .field-error`);
     await templateError.waitFor();
-    assert.match((await templateError.textContent()) ?? '', /^extended_paths\.transform\[0\]: template_data\.template_source is not a template gw can run/);
+    assert.match(
+      (await templateError.textContent()) ?? '',
+      /^extended_paths\.transform\[0\]: template_data\.template_source is not a template gw can run/,
+    );
     assert.equal(await template.getAttribute('aria-invalid'), 'true');
-    assert.equal(await page.locator('select[name="rules-version"]').inputValue(), 'v2', 'the rules of the version the error names');
+    assert.equal(
+      await page.locator('select[name="rules-version"]').inputValue(),
+      'v2',
+      'the rules of the version the error names',
+    );
     await browser!.screenshot(page, 'dashboard-api-transform-error');
     await template.fill('{"item": "{{.name}}"}');
     await page.getByRole('button', { name: 'Create API' }).click();
@@ -232,7 +260,11 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await browser!.screenshot(page, 'dashboard-api-endpoint-transforms');
 
     const order = (version?: string) =>
-      http(`${node.gatewayUrl}/shop/orders`, { method: 'POST', headers: version ? { 'x-api-version': version } : {}, body: { name: 'widget' } });
+      http(`${node.gatewayUrl}/shop/orders`, {
+        method: 'POST',
+        headers: version ? { 'x-api-version': version } : {},
+        body: { name: 'widget' },
+      });
     const transformed = await eventually(async () => {
       const res = await order('v2');
       assert.equal(res.status, 200, res.text);
@@ -263,7 +295,9 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('tab', { name: 'Endpoint rules' }).click();
     await page.locator('select[name="rules-version"]').selectOption('v2');
     await template.waitFor();
-    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
     assert.ok(overflow <= 0, `no sideways scrolling at 420px (${overflow}px too wide)`);
     await browser!.screenshot(page, 'dashboard-api-endpoint-rules-narrow');
     await page.close();
@@ -278,7 +312,11 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
     await page.getByRole('tab', { name: 'Authentication' }).click();
     await page.getByRole('switch', { name: /^Open API \(keyless\)/ }).uncheck();
-    assert.equal(await page.getByRole('checkbox', { name: 'Auth token' }).isChecked(), true, 'protected: the auth token by default');
+    assert.equal(
+      await page.getByRole('checkbox', { name: 'Auth token' }).isChecked(),
+      true,
+      'protected: the auth token by default',
+    );
     await page.getByRole('switch', { name: 'Also accept the key as a query parameter' }).check();
     await page.locator('input[name="auth.param_name"]').fill('api_key');
     await page.getByRole('switch', { name: 'Strip the credentials before proxying' }).check();
@@ -291,17 +329,27 @@ describe('web dashboard in a browser (headless chromium)', function () {
     assert.match((await pluginError.textContent()) ?? '', /plugin path '\.\.\/outside\.js'/);
     await browser!.screenshot(page, 'dashboard-api-authentication');
     await page.getByRole('checkbox', { name: 'Custom plugin (auth_check)' }).uncheck();
-    assert.equal(await page.locator('select[name="base_identity_provided_by"]').count(), 0, 'one method: no base identity to choose');
+    assert.equal(
+      await page.locator('select[name="base_identity_provided_by"]').count(),
+      0,
+      'one method: no base identity to choose',
+    );
     await page.getByRole('button', { name: 'Create API' }).click();
     await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
     const id = /#\/apis\/([0-9a-f]{24})$/.exec(page.url())![1];
     const record = await http(`${node.dashboardUrl}/api/apis/${id}`, { headers: { authorization: admin.key } });
     const apiId = record.json.api_definition.api_id as string;
     assert.deepEqual(record.json.api_definition.auth, { param_name: 'api_key', use_param: true });
-    const created = await http(`${node.dashboardUrl}/api/keys`, { method: 'POST', headers: { authorization: admin.key }, body: { rate: 100, per: 60, quota_max: -1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } } } });
+    const created = await http(`${node.dashboardUrl}/api/keys`, {
+      method: 'POST',
+      headers: { authorization: admin.key },
+      body: { rate: 100, per: 60, quota_max: -1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } } },
+    });
     assert.equal(created.status, 200, created.text);
     const proxied = await eventually(async () => {
-      const res = await http(`${node.gatewayUrl}/ledger/entries?api_key=${encodeURIComponent(created.json.key_id)}&x=1`);
+      const res = await http(
+        `${node.gatewayUrl}/ledger/entries?api_key=${encodeURIComponent(created.json.key_id)}&x=1`,
+      );
       assert.equal(res.status, 200, res.text);
       return res;
     }, 5000);
@@ -360,8 +408,14 @@ describe('web dashboard in a browser (headless chromium)', function () {
       openapi: '3.0.3',
       info: { title: 'Echo', version: '1' },
       paths: {},
-      'x-gw-api-gateway': { info: { name: 'Echo', state: { active: true } }, server: { listenPath: { value: '/echo/', strip: true } }, upstream: { url: 'http://127.0.0.1:9' } },
-      'x-gw-streaming': { streams: { echo: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } } } },
+      'x-gw-api-gateway': {
+        info: { name: 'Echo', state: { active: true } },
+        server: { listenPath: { value: '/echo/', strip: true } },
+        upstream: { url: 'http://127.0.0.1:9' },
+      },
+      'x-gw-streaming': {
+        streams: { echo: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } } },
+      },
     };
     const editor = page.locator('textarea[name="document"]');
     await editor.fill(JSON.stringify(doc, null, 2));
@@ -397,7 +451,10 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await schema.fill('type Query { name: String }');
     await page.getByRole('button', { name: 'Create API' }).click();
     await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
-    await page.getByRole('link', { name: 'Back to APIs' }).or(page.getByRole('button', { name: 'Back to APIs' })).click();
+    await page
+      .getByRole('link', { name: 'Back to APIs' })
+      .or(page.getByRole('button', { name: 'Back to APIs' }))
+      .click();
     await page.getByRole('row', { name: /Countries \/countries\/ Open \(keyless\) GraphQL Active/ }).waitFor();
     await page.close();
   });
@@ -406,7 +463,15 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const secured = await http(`${node.dashboardUrl}/api/apis`, {
       method: 'POST',
       headers: { authorization: admin.key },
-      body: { api_definition: { name: 'Billing', active: true, use_keyless: false, use_standard_auth: true, proxy: { listen_path: '/billing/', target_url: upstream.url, strip_listen_path: true } } },
+      body: {
+        api_definition: {
+          name: 'Billing',
+          active: true,
+          use_keyless: false,
+          use_standard_auth: true,
+          proxy: { listen_path: '/billing/', target_url: upstream.url, strip_listen_path: true },
+        },
+      },
     });
     assert.equal(secured.status, 200, secured.text);
     const page = await newPage();
@@ -465,12 +530,18 @@ describe('web dashboard in a browser (headless chromium)', function () {
           use_standard_auth: true,
           proxy: { listen_path: '/metered/', target_url: upstream.url, strip_listen_path: true },
           definition: { location: 'header', key: 'x-api-version' },
-          version_data: { not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, beta: { name: 'beta' } } },
+          version_data: {
+            not_versioned: false,
+            default_version: 'v1',
+            versions: { v1: { name: 'v1' }, beta: { name: 'beta' } },
+          },
         },
       },
     });
     assert.equal(api.status, 200, api.text);
-    const apiId = (await http(`${node.dashboardUrl}/api/apis/${api.json.Meta}`, { headers: { authorization: admin.key } })).json.api_definition.api_id as string;
+    const apiId = (
+      await http(`${node.dashboardUrl}/api/apis/${api.json.Meta}`, { headers: { authorization: admin.key } })
+    ).json.api_definition.api_id as string;
     const page = await newPage();
     await signIn(page, admin.email);
     await page.getByRole('link', { name: 'Policies' }).click();
@@ -486,15 +557,33 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.waitForURL(/#\/policies\/[^/]+$/);
     await page.getByText('Policy saved.').waitFor();
     const policyId = /#\/policies\/([^/]+)$/.exec(page.url())![1];
-    const stored = await http(`${node.dashboardUrl}/api/portal/policies/${policyId}`, { headers: { authorization: admin.key } });
+    const stored = await http(`${node.dashboardUrl}/api/portal/policies/${policyId}`, {
+      headers: { authorization: admin.key },
+    });
     assert.equal(stored.json.quota_max, -1, 'the policy itself has no quota');
     assert.deepEqual(stored.json.access_rights[apiId].versions, ['v1']);
-    assert.deepEqual(stored.json.access_rights[apiId].limit, { rate: 100, per: 60, quota_max: 2, quota_renewal_rate: 3600, throttle_interval: -1, throttle_retry_limit: -1, max_query_depth: -1 });
+    assert.deepEqual(stored.json.access_rights[apiId].limit, {
+      rate: 100,
+      per: 60,
+      quota_max: 2,
+      quota_renewal_rate: 3600,
+      throttle_interval: -1,
+      throttle_retry_limit: -1,
+      max_query_depth: -1,
+    });
     await page.reload();
-    assert.equal(await page.locator(`input[name="access_rights.${apiId}.limit.quota_max"]`).inputValue(), '2', 'the per-API quota reads back');
+    assert.equal(
+      await page.locator(`input[name="access_rights.${apiId}.limit.quota_max"]`).inputValue(),
+      '2',
+      'the per-API quota reads back',
+    );
     await page.close();
 
-    const key = await http(`${node.dashboardUrl}/api/keys`, { method: 'POST', headers: { authorization: admin.key }, body: { apply_policies: [policyId], access_rights: { [apiId]: { api_id: apiId } } } });
+    const key = await http(`${node.dashboardUrl}/api/keys`, {
+      method: 'POST',
+      headers: { authorization: admin.key },
+      body: { apply_policies: [policyId], access_rights: { [apiId]: { api_id: apiId } } },
+    });
     assert.equal(key.status, 200, key.text);
     const call = () => http(`${node.gatewayUrl}/metered/usage`, { headers: { authorization: key.json.key_id } });
     await eventually(async () => assert.equal((await call()).status, 200), 5000);
@@ -502,27 +591,46 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const refused = await call();
     assert.equal(refused.status, 403, 'the third request is over the per-API quota of 2');
     assert.match(refused.text, /Quota exceeded/);
-    const beta = await http(`${node.gatewayUrl}/metered/usage`, { headers: { authorization: key.json.key_id, 'x-api-version': 'beta' } });
+    const beta = await http(`${node.gatewayUrl}/metered/usage`, {
+      headers: { authorization: key.json.key_id, 'x-api-version': 'beta' },
+    });
     assert.equal(beta.status, 403, 'the policy does not open version beta');
     assert.doesNotMatch(beta.text, /Quota exceeded/);
   });
 
   it('shows the refused request in the analytics chart and the error breakdown', async () => {
     const period = todayPeriod();
-    await eventually(async () => {
-      const errors = await http(`${node.dashboardUrl}/api/activity/errors/${period}`, { headers: { authorization: admin.key } });
-      assert.ok((errors.json.data as Array<{ id: { code: number } }>).some((r) => r.id.code === 401), errors.text);
-    }, 10_000, 200);
+    await eventually(
+      async () => {
+        const errors = await http(`${node.dashboardUrl}/api/activity/errors/${period}`, {
+          headers: { authorization: admin.key },
+        });
+        assert.ok(
+          (errors.json.data as Array<{ id: { code: number } }>).some((r) => r.id.code === 401),
+          errors.text,
+        );
+      },
+      10_000,
+      200,
+    );
     const page = await newPage();
     await signIn(page, admin.email);
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByTestId('traffic-chart').locator('canvas').waitFor();
     await page.getByTestId('error-chart').locator('canvas').waitFor();
-    await page.getByRole('table', { name: 'Errors by API and status' }).getByRole('row', { name: /Billing 401 1/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Errors by API and status' })
+      .getByRole('row', { name: /Billing 401 1/ })
+      .waitFor();
     await page.getByRole('table', { name: 'Top endpoints' }).getByText('/invoices').first().waitFor();
-    await page.getByRole('table', { name: 'Requests by API' }).getByRole('row', { name: /Billing 2 1 1/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Requests by API' })
+      .getByRole('row', { name: /Billing 2 1 1/ })
+      .waitFor();
     // The key that made the request is in the top keys of the period; its row opens its activity.
-    const topKey = page.getByRole('table', { name: 'Top keys' }).getByRole('row', { name: `billing-robot ${keyHash} 1 1 0` });
+    const topKey = page
+      .getByRole('table', { name: 'Top keys' })
+      .getByRole('row', { name: `billing-robot ${keyHash} 1 1 0` });
     await topKey.waitFor();
     await browser!.screenshot(page, 'dashboard-analytics');
     await topKey.getByRole('link').click();
@@ -530,13 +638,21 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const activity = page.getByTestId('client-activity');
     await activity.getByRole('heading', { name: `Activity of key billing-robot ${keyHash}` }).waitFor();
     await activity.getByRole('img', { name: 'Requests, successes and errors over time' }).locator('canvas').waitFor();
-    await activity.getByRole('table', { name: 'Endpoints called by this key' }).getByRole('row', { name: /\/invoices Billing 1 0/ }).waitFor();
+    await activity
+      .getByRole('table', { name: 'Endpoints called by this key' })
+      .getByRole('row', { name: /\/invoices Billing 1 0/ })
+      .waitFor();
     await browser!.screenshot(page, 'dashboard-analytics-key');
     await page.getByRole('button', { name: 'Tables' }).click();
     const traffic = page.getByRole('table', { name: 'Requests over time' });
     await traffic.waitFor();
     assert.match((await traffic.textContent()) ?? '', /Errors/);
-    for (const [link, shot] of [['Users', 'dashboard-users'], ['Webhooks', 'dashboard-webhooks'], ['Certificates', 'dashboard-certificates'], ['Organisation', 'dashboard-organisation']]) {
+    for (const [link, shot] of [
+      ['Users', 'dashboard-users'],
+      ['Webhooks', 'dashboard-webhooks'],
+      ['Certificates', 'dashboard-certificates'],
+      ['Organisation', 'dashboard-organisation'],
+    ]) {
       await page.getByRole('link', { name: link }).click();
       await page.getByRole('heading', { level: 1, name: link }).waitFor();
       await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
@@ -550,27 +666,44 @@ describe('web dashboard in a browser (headless chromium)', function () {
   });
 
   it('edits a webhook (a refused URL shown at its field), keeps the change after a reload, and shows its delivery log', async () => {
-    const api = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { authorization: admin.key } });
-    const hook = await api('/hooks', { method: 'POST', body: { name: 'Alerts', method: 'POST', target_path: `${upstream.url}/alerts`, header_map: {}, event_timeout: 0 } });
+    const api = (path: string, options: { method?: string; body?: unknown } = {}) =>
+      http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { authorization: admin.key } });
+    const hook = await api('/hooks', {
+      method: 'POST',
+      body: { name: 'Alerts', method: 'POST', target_path: `${upstream.url}/alerts`, header_map: {}, event_timeout: 0 },
+    });
     assert.equal(hook.status, 200, hook.text);
     const hookId = hook.json.Meta as string;
     const guarded = await api('/apis', {
       method: 'POST',
-      body: { api_definition: { name: 'Hooked', active: true, use_keyless: false, use_standard_auth: true, proxy: { listen_path: '/hooked/', target_url: upstream.url, strip_listen_path: true } },
+      body: {
+        api_definition: {
+          name: 'Hooked',
+          active: true,
+          use_keyless: false,
+          use_standard_auth: true,
+          proxy: { listen_path: '/hooked/', target_url: upstream.url, strip_listen_path: true },
+        },
         hook_references: [{ event_name: 'AuthFailure', hook: { id: hookId, name: 'Alerts' }, event_timeout: 0 }],
       },
     });
     assert.equal(guarded.status, 200, guarded.text);
     await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/hooked/x`)).status, 401), 5000);
     assert.equal((await http(`${node.gatewayUrl}/hooked/x`, { headers: { authorization: 'not-a-key' } })).status, 403);
-    await eventually(async () => assert.equal((await api(`/hooks/${hookId}/deliveries`)).json.deliveries.length, 1), 5000);
+    await eventually(
+      async () => assert.equal((await api(`/hooks/${hookId}/deliveries`)).json.deliveries.length, 1),
+      5000,
+    );
 
     const page = await newPage();
     await signIn(page, admin.email);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     const row = page.getByRole('row', { name: /^Alerts POST http/ });
     await row.getByRole('button', { name: 'Show log' }).click();
-    await page.getByRole('article', { name: 'Delivery log of Alerts' }).getByRole('row', { name: /AuthFailure delivered 1 200/ }).waitFor();
+    await page
+      .getByRole('article', { name: 'Delivery log of Alerts' })
+      .getByRole('row', { name: /AuthFailure delivered 1 200/ })
+      .waitFor();
 
     await row.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Save webhook' });
@@ -591,9 +724,15 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const edited = page.getByRole('row', { name: `Ops alerts PUT ${upstream.url}/ops Show log Edit Delete` });
     await edited.waitFor();
     await edited.getByRole('button', { name: 'Edit' }).click();
-    assert.equal(await page.getByRole('form', { name: 'Save webhook' }).getByLabel('Headers').inputValue(), 'X-Team: ops');
+    assert.equal(
+      await page.getByRole('form', { name: 'Save webhook' }).getByLabel('Headers').inputValue(),
+      'X-Team: ops',
+    );
     const stored = await api(`/hooks/${hookId}`);
-    assert.deepEqual([stored.json.name, stored.json.method, stored.json.target_path, stored.json.header_map], ['Ops alerts', 'PUT', `${upstream.url}/ops`, { 'X-Team': 'ops' }]);
+    assert.deepEqual(
+      [stored.json.name, stored.json.method, stored.json.target_path, stored.json.header_map],
+      ['Ops alerts', 'PUT', `${upstream.url}/ops`, { 'X-Team': 'ops' }],
+    );
     await page.close();
   });
 
@@ -619,17 +758,25 @@ describe('web dashboard in a browser (headless chromium)', function () {
       await page.getByRole('button', { name: 'Add certificate' }).click();
       await page.getByText(/^Certificate added: /).waitFor();
       const fingerprint = new X509Certificate(issued.cert).fingerprint256.replace(/:/g, '').toLowerCase();
-      assert.equal(((await page.getByTestId('cert-fingerprint').textContent()) ?? '').replace(/:/g, '').toLowerCase(), fingerprint);
+      assert.equal(
+        ((await page.getByTestId('cert-fingerprint').textContent()) ?? '').replace(/:/g, '').toLowerCase(),
+        fingerprint,
+      );
       const details = page.getByRole('article', { name: 'Certificate details' });
       await details.getByText('api.example.test', { exact: true }).waitFor();
       await details.getByText('CN=api.example.test', { exact: true }).waitFor();
-      const row = page.getByRole('table', { name: 'Certificates' }).getByRole('row', { name: /api\.example\.test gw test CA .* yes/ });
+      const row = page
+        .getByRole('table', { name: 'Certificates' })
+        .getByRole('row', { name: /api\.example\.test gw test CA .* yes/ });
       await row.waitFor();
       await browser!.screenshot(page, 'dashboard-certificate-details');
 
       await pem.fill(issued.cert);
       await page.getByRole('button', { name: 'Add certificate' }).click();
-      await page.locator('[data-field="cert"] .field-error').getByText(/already exists/).waitFor();
+      await page
+        .locator('[data-field="cert"] .field-error')
+        .getByText(/already exists/)
+        .waitFor();
 
       await row.getByRole('button', { name: 'Delete' }).click();
       await page.getByText('Certificate api.example.test deleted.').waitFor();
@@ -643,25 +790,69 @@ describe('web dashboard in a browser (headless chromium)', function () {
   });
 
   it("manages a basic-auth user (new password, delete) and an OAuth client's tokens (listed by hash, revoked)", async () => {
-    const api = (path: string, body: unknown) => http(`${node.dashboardUrl}/api${path}`, { method: 'POST', body, headers: { authorization: admin.key } });
-    const proxy = (listenPath: string) => ({ listen_path: listenPath, target_url: upstream.url, strip_listen_path: true });
-    const vault = await api('/apis', { api_definition: { name: 'Vault', active: true, use_keyless: false, use_basic_auth: true, proxy: proxy('/vault/') } });
+    const api = (path: string, body: unknown) =>
+      http(`${node.dashboardUrl}/api${path}`, { method: 'POST', body, headers: { authorization: admin.key } });
+    const proxy = (listenPath: string) => ({
+      listen_path: listenPath,
+      target_url: upstream.url,
+      strip_listen_path: true,
+    });
+    const vault = await api('/apis', {
+      api_definition: {
+        name: 'Vault',
+        active: true,
+        use_keyless: false,
+        use_basic_auth: true,
+        proxy: proxy('/vault/'),
+      },
+    });
     assert.equal(vault.status, 200, vault.text);
-    const oauthMeta = { allowed_access_types: ['client_credentials'], allowed_authorize_types: ['token'], auth_login_redirect: 'http://login.example.test/' };
-    const apps = await api('/apis', { api_definition: { name: 'Apps', active: true, use_keyless: false, use_oauth2: true, oauth_meta: oauthMeta, proxy: proxy('/apps/') } });
+    const oauthMeta = {
+      allowed_access_types: ['client_credentials'],
+      allowed_authorize_types: ['token'],
+      auth_login_redirect: 'http://login.example.test/',
+    };
+    const apps = await api('/apis', {
+      api_definition: {
+        name: 'Apps',
+        active: true,
+        use_keyless: false,
+        use_oauth2: true,
+        oauth_meta: oauthMeta,
+        proxy: proxy('/apps/'),
+      },
+    });
     assert.equal(apps.status, 200, apps.text);
-    const policy = await api('/portal/policies', { name: 'apps', rate: 1000, per: 60, quota_max: -1, access_rights: { [apps.json.ID]: { api_id: apps.json.ID, versions: [] } } });
-    const client = await api(`/apis/oauth/${apps.json.ID}`, { redirect_uri: 'http://client.example.test/cb', policy_id: policy.json.Meta });
+    const policy = await api('/portal/policies', {
+      name: 'apps',
+      rate: 1000,
+      per: 60,
+      quota_max: -1,
+      access_rights: { [apps.json.ID]: { api_id: apps.json.ID, versions: [] } },
+    });
+    const client = await api(`/apis/oauth/${apps.json.ID}`, {
+      redirect_uri: 'http://client.example.test/cb',
+      policy_id: policy.json.Meta,
+    });
     assert.equal(client.status, 200, client.text);
     const clientId = client.json.client_id as string;
     await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/apps/x`)).status, 401), 5000);
-    const issued = await http(`${node.gatewayUrl}/apps/oauth/token`, form({ grant_type: 'client_credentials', client_id: clientId, client_secret: client.json.secret }));
+    const issued = await http(
+      `${node.gatewayUrl}/apps/oauth/token`,
+      form({ grant_type: 'client_credentials', client_id: clientId, client_secret: client.json.secret }),
+    );
     assert.equal(issued.status, 200, issued.text);
     const token = issued.json.access_token as string;
     const withToken = { authorization: `Bearer ${token}` };
-    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/apps/x`, { headers: withToken })).status, 200), 5000);
-    const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`carla:${password}`).toString('base64')}` });
-    const vaultStatus = async (password: string) => (await http(`${node.gatewayUrl}/vault/x`, { headers: basic(password) })).status;
+    await eventually(
+      async () => assert.equal((await http(`${node.gatewayUrl}/apps/x`, { headers: withToken })).status, 200),
+      5000,
+    );
+    const basic = (password: string) => ({
+      authorization: `Basic ${Buffer.from(`carla:${password}`).toString('base64')}`,
+    });
+    const vaultStatus = async (password: string) =>
+      (await http(`${node.gatewayUrl}/vault/x`, { headers: basic(password) })).status;
 
     const page = await newPage();
     page.on('dialog', (dialog) => void dialog.accept());
@@ -688,17 +879,29 @@ describe('web dashboard in a browser (headless chromium)', function () {
     }, 5000);
     await details.getByRole('button', { name: 'Delete user' }).click();
     await page.getByText('Basic-authentication user carla deleted.').waitFor();
-    await eventually(async () => assert.notEqual(await vaultStatus('second-pass-2'), 200, 'a deleted user opens nothing'), 5000);
+    await eventually(
+      async () => assert.notEqual(await vaultStatus('second-pass-2'), 200, 'a deleted user opens nothing'),
+      5000,
+    );
 
-    await page.getByRole('row', { name: new RegExp(clientId) }).getByRole('button', { name: 'Tokens' }).click();
+    await page
+      .getByRole('row', { name: new RegExp(clientId) })
+      .getByRole('button', { name: 'Tokens' })
+      .click();
     const tokens = page.getByRole('region', { name: `Tokens of client ${clientId}` });
-    await tokens.getByRole('table', { name: 'Live tokens' }).getByRole('row', { name: new RegExp(`^${createHash('sha256').update(token).digest('hex')} `) }).waitFor();
+    await tokens
+      .getByRole('table', { name: 'Live tokens' })
+      .getByRole('row', { name: new RegExp(`^${createHash('sha256').update(token).digest('hex')} `) })
+      .waitFor();
     await browser!.screenshot(page, 'dashboard-oauth-tokens');
     await tokens.getByLabel('Access or refresh token to revoke').fill(token);
     await tokens.getByRole('button', { name: 'Revoke token' }).click();
     await tokens.getByText('If the token was one of this client, it no longer works.').waitFor();
     await tokens.getByText('No live tokens for this client.').waitFor();
-    await eventually(async () => assert.notEqual((await http(`${node.gatewayUrl}/apps/x`, { headers: withToken })).status, 200), 5000);
+    await eventually(
+      async () => assert.notEqual((await http(`${node.gatewayUrl}/apps/x`, { headers: withToken })).status, 200),
+      5000,
+    );
     await page.close();
   });
 
@@ -724,7 +927,11 @@ describe('web dashboard in a browser (headless chromium)', function () {
     const key = (await accessKey.textContent()) ?? '';
     const me = await http(`${node.dashboardUrl}/api/me`, { headers: { authorization: key } });
     assert.equal(me.status, 200, 'the shown access key works');
-    assert.deepEqual(me.json.user_permissions, { analytics: 'read', keys: 'write' }, "the group's permissions and the user's own");
+    assert.deepEqual(
+      me.json.user_permissions,
+      { analytics: 'read', keys: 'write' },
+      "the group's permissions and the user's own",
+    );
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('row', { name: /Sam .* Support keys: write/ }).waitFor();
     await page.close();
@@ -749,7 +956,10 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await signIn(page, reader.email);
     await page.getByTestId('who').click();
     await page.getByRole('heading', { name: 'Your profile' }).waitFor();
-    assert.equal(await page.getByTestId('my-permissions').textContent(), 'apis: read, keys: read, policies: read, analytics: read');
+    assert.equal(
+      await page.getByTestId('my-permissions').textContent(),
+      'apis: read, keys: read, policies: read, analytics: read',
+    );
     let asked = '';
     page.once('dialog', (dialog) => {
       asked = dialog.message();
@@ -764,8 +974,16 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await browser!.screenshot(page, 'dashboard-profile-new-key');
     const key = (await shown.textContent()) ?? '';
     assert.match(key, /^[0-9a-f]{32}$/);
-    assert.equal((await http(`${node.dashboardUrl}/api/apis`, { headers: { authorization: key } })).status, 200, 'the new key works');
-    assert.equal((await http(`${node.dashboardUrl}/api/apis`, { headers: { authorization: reader.key } })).status, 403, 'the old key does not');
+    assert.equal(
+      (await http(`${node.dashboardUrl}/api/apis`, { headers: { authorization: key } })).status,
+      200,
+      'the new key works',
+    );
+    assert.equal(
+      (await http(`${node.dashboardUrl}/api/apis`, { headers: { authorization: reader.key } })).status,
+      403,
+      'the old key does not',
+    );
     reader.key = key;
     await page.close();
   });
@@ -788,7 +1006,13 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('heading', { name: 'Find a key' }).waitFor();
     assert.equal(await page.getByText('Create a key').count(), 0);
     await browser!.screenshot(page, 'dashboard-read-only');
-    const status = await page.evaluate(() => fetch('/api/portal/policies', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' }).then((r) => r.status));
+    const status = await page.evaluate(() =>
+      fetch('/api/portal/policies', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"x"}',
+      }).then((r) => r.status),
+    );
     assert.equal(status, 403);
     await page.close();
   });

@@ -28,14 +28,30 @@ async function runTypedQuery(page: Page, endpoint: string, query: string): Promi
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   await page.keyboard.type(query);
-  const typed = await page.locator('.graphiql-query-editor .CodeMirror').evaluate((el) => (el as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
+  const typed = await page
+    .locator('.graphiql-query-editor .CodeMirror')
+    .evaluate((el) => (el as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
   assert.equal(typed.replace(/\s+/g, ' ').trim(), query);
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === endpoint && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('countries') === query.includes('countries'));
+  const answered = page.waitForResponse(
+    (r) =>
+      new URL(r.url()).pathname === endpoint &&
+      r.request().method() === 'POST' &&
+      (r.request().postData() ?? '').includes('countries') === query.includes('countries'),
+  );
   await page.locator('.graphiql-execute-button').click();
   assert.equal((await answered).status(), 200);
   const result = page.locator('.graphiql-response .CodeMirror');
-  await eventually(async () => assert.match(await result.evaluate((el) => (el as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue()), /"data"/), 5000);
-  return JSON.parse(await result.evaluate((el) => (el as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue()));
+  await eventually(
+    async () =>
+      assert.match(
+        await result.evaluate((el) => (el as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue()),
+        /"data"/,
+      ),
+    5000,
+  );
+  return JSON.parse(
+    await result.evaluate((el) => (el as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue()),
+  );
 }
 
 describe('GraphQL playgrounds in a browser (headless chromium)', () => {
@@ -55,7 +71,11 @@ describe('GraphQL playgrounds in a browser (headless chromium)', () => {
       req.on('end', async () => {
         const { query } = JSON.parse(body) as { query: string };
         upstreamQueries.push(query);
-        const result = await graphql({ schema, source: query, rootValue: { countries: () => [{ code: 'FR', name: 'France' }] } });
+        const result = await graphql({
+          schema,
+          source: query,
+          rootValue: { countries: () => [{ code: 'FR', name: 'France' }] },
+        });
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(result));
       });
@@ -70,7 +90,12 @@ describe('GraphQL playgrounds in a browser (headless chromium)', () => {
           name: 'Countries',
           use_keyless: true,
           proxy: { listen_path: '/countries', target_url: `${upstreamUrl}/graphql`, strip_listen_path: true },
-          graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL, playground: { enabled: true, path: '/playground' } },
+          graphql: {
+            enabled: true,
+            execution_mode: 'proxyOnly',
+            schema: SDL,
+            playground: { enabled: true, path: '/playground' },
+          },
         },
       },
     ];
@@ -78,7 +103,10 @@ describe('GraphQL playgrounds in a browser (headless chromium)', () => {
       const res = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body });
       assert.equal(res.status, 200, res.text);
     }
-    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/countries/playground`)).status, 200), 5000);
+    await eventually(
+      async () => assert.equal((await http(`${node.gatewayUrl}/countries/playground`)).status, 200),
+      5000,
+    );
     browser = await launchBrowser();
     browser.context.on('weberror', (error) => pageErrors.push(error.error().message));
   });
@@ -95,15 +123,25 @@ describe('GraphQL playgrounds in a browser (headless chromium)', () => {
     const user = await http(`${node.dashboardUrl}/api/users`, {
       method: 'POST',
       headers: tenant.headers,
-      body: { email_address: 'browser@browsers.test', first_name: 'B', last_name: 'R', password: 'pw-browser-1', user_permissions: { apis: 'read' } },
+      body: {
+        email_address: 'browser@browsers.test',
+        first_name: 'B',
+        last_name: 'R',
+        password: 'pw-browser-1',
+        user_permissions: { apis: 'read' },
+      },
     });
     assert.equal(user.status, 200, user.text);
     // Signed in as the web dashboard is: the login's HTTP-only session cookie, kept by the browser.
-    const login = await browser!.context.request.post(`${node.dashboardUrl}/api/login`, { data: { email_address: 'browser@browsers.test', password: 'pw-browser-1' } });
+    const login = await browser!.context.request.post(`${node.dashboardUrl}/api/login`, {
+      data: { email_address: 'browser@browsers.test', password: 'pw-browser-1' },
+    });
     assert.equal(login.status(), 200);
     const page = await browser!.newPage();
     await openPlayground(page, `${node.dashboardUrl}/playground`);
-    const result = (await runTypedQuery(page, '/graphql', '{ apis { items { name } pages } }')) as { data: { apis: { items: Array<{ name: string }>; pages: number } } };
+    const result = (await runTypedQuery(page, '/graphql', '{ apis { items { name } pages } }')) as {
+      data: { apis: { items: Array<{ name: string }>; pages: number } };
+    };
     assert.deepEqual(result.data.apis.items.map((api) => api.name).sort(), ['Browsed', 'Countries']);
     assert.equal(result.data.apis.pages, 1);
     assert.ok(existsSync(await browser!.screenshot(page, 'dashboard-playground')));
@@ -117,7 +155,10 @@ describe('GraphQL playgrounds in a browser (headless chromium)', () => {
     await openPlayground(page, `${node.gatewayUrl}/countries/playground`);
     const result = await runTypedQuery(page, '/countries', '{ countries { code name } }');
     assert.deepEqual(result, { data: { countries: [{ code: 'FR', name: 'France' }] } });
-    assert.ok(upstreamQueries.some((query) => query.replace(/\s+/g, ' ').trim() === '{ countries { code name } }'), JSON.stringify(upstreamQueries));
+    assert.ok(
+      upstreamQueries.some((query) => query.replace(/\s+/g, ' ').trim() === '{ countries { code name } }'),
+      JSON.stringify(upstreamQueries),
+    );
     assert.ok(existsSync(await browser!.screenshot(page, 'gateway-playground')));
     assert.deepEqual(browser!.offHost, [], 'no request left this machine (no CDN)');
     assert.deepEqual(pageErrors, []);

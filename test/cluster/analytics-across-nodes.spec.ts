@@ -40,7 +40,11 @@ describe('cluster: analytics records from a gateway node to the management node 
   });
 
   it('stores what the gateway node recorded, then keeps serving and counts drops once the management node is gone', async () => {
-    const created = await http(`${management!.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('Remote', '/remote', upstream.url) });
+    const created = await http(`${management!.dashboardUrl}/api/apis`, {
+      method: 'POST',
+      headers: tenant.headers,
+      body: keylessApi('Remote', '/remote', upstream.url),
+    });
     assert.equal(created.status, 200, created.text);
     const apiId = created.json.ID as string;
     await eventually(async () => assert.equal((await http(`${gateway.gatewayUrl}/remote/ready`)).status, 200), 5000);
@@ -48,22 +52,39 @@ describe('cluster: analytics records from a gateway node to the management node 
     const now = new Date();
     const day = `${now.getUTCDate()}/${now.getUTCMonth() + 1}/${now.getUTCFullYear()}`;
     await eventually(async () => {
-      const res = await http(`${management!.dashboardUrl}/api/activity/apis/${day}/${day}`, { headers: tenant.headers });
-      assert.deepEqual(res.json.data.map((r: AnalyticsRecord) => [r.id.api_id, r.hits]), [[apiId, 5]]);
+      const res = await http(`${management!.dashboardUrl}/api/activity/apis/${day}/${day}`, {
+        headers: tenant.headers,
+      });
+      assert.deepEqual(
+        res.json.data.map((r: AnalyticsRecord) => [r.id.api_id, r.hits]),
+        [[apiId, 5]],
+      );
     }, 5000);
     assert.equal(gateway.runtime.hasOpenedDatabase(), false);
     // A batch from another node is validated before it is stored.
-    await assert.rejects(gateway.broker.call('analytics.ingest', { records: [{ api_id: 7 }] }), (err: { type?: string; code?: number }) => {
-      assert.equal(err.type, 'VALIDATION_ERROR');
-      assert.equal(err.code, 422);
-      return true;
-    });
+    await assert.rejects(
+      gateway.broker.call('analytics.ingest', { records: [{ api_id: 7 }] }),
+      (err: { type?: string; code?: number }) => {
+        assert.equal(err.type, 'VALIDATION_ERROR');
+        assert.equal(err.code, 422);
+        return true;
+      },
+    );
 
     const droppedBefore = valueOf(COUNTERS.analyticsRecordsDropped);
     await management!.stop();
     removeDir(management!.dataDir);
     management = undefined;
-    await eventually(() => assert.equal(gateway.broker.registry.getServiceList({ onlyAvailable: true }).some((s: { name: string }) => s.name === 'analytics'), false), 5000);
+    await eventually(
+      () =>
+        assert.equal(
+          gateway.broker.registry
+            .getServiceList({ onlyAvailable: true })
+            .some((s: { name: string }) => s.name === 'analytics'),
+          false,
+        ),
+      5000,
+    );
     for (let i = 0; i < 6; i++) assert.equal((await http(`${gateway.gatewayUrl}/remote/y`)).status, 200);
     await eventually(() => assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - droppedBefore, 6), 5000);
   });

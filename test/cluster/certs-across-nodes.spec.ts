@@ -31,14 +31,18 @@ describe('cluster: a certificate deleted on the management node, on a gateway no
   let tenant: Tenant;
   let httpsUrl: string;
   const cluster = clusterSettings(natsUrl);
-  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${management.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${management.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const addCert = async (issued: Issued) => {
     const res = await dashboard('/certs', { method: 'POST', body: issued.cert });
     assert.equal(res.status, 200, res.text);
     return res.json.id as string;
   };
   const createApi = async (name: string, extra: Record<string, unknown>) => {
-    const res = await dashboard('/apis', { method: 'POST', body: keylessApi(name, `/${name}`, upstream.url, { use_keyless: false, ...extra }) });
+    const res = await dashboard('/apis', {
+      method: 'POST',
+      body: keylessApi(name, `/${name}`, upstream.url, { use_keyless: false, ...extra }),
+    });
     assert.equal(res.status, 200, res.text);
     return res.json.ID as string;
   };
@@ -89,10 +93,22 @@ describe('cluster: a certificate deleted on the management node, on a gateway no
   it('rsa-sha256: the signing key is refused (500 Certificate not found) once its certificate is deleted', async () => {
     const certId = await addCert(signer);
     const apiId = await createApi('rsa', { enable_signature_checking: true });
-    const keyId = await createKey({ hmac_enabled: true, rsa_certificate_id: certId, access_rights: { [apiId]: { api_id: apiId } } });
+    const keyId = await createKey({
+      hmac_enabled: true,
+      rsa_certificate_id: certId,
+      access_rights: { [apiId]: { api_id: apiId } },
+    });
     const send = () => {
       const date = new Date().toUTCString();
-      const authorization = draftSignature({ keyId, secret: signer.key, algorithm: 'rsa-sha256', method: 'GET', target: '/rsa/x', headers: ['(request-target)', 'date'], values: { date } });
+      const authorization = draftSignature({
+        keyId,
+        secret: signer.key,
+        algorithm: 'rsa-sha256',
+        method: 'GET',
+        target: '/rsa/x',
+        headers: ['(request-target)', 'date'],
+        values: { date },
+      });
       return http(`${gateway.gatewayUrl}/rsa/x`, { headers: { date, authorization } });
     };
     await eventually(async () => assert.equal((await send()).status, 200), 5000);

@@ -34,21 +34,42 @@ describe('cluster: gateway nodes converge with the store', function () {
   const dirs: string[] = [];
 
   const startGateway = async (nodeId = `gateway-${randomBytes(3).toString('hex')}`) => {
-    const node = await startTestNode({ transporter: natsUrl, namespace, secret, services: ['gateway'], nodeId, databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened', ...heartbeat });
+    const node = await startTestNode({
+      transporter: natsUrl,
+      namespace,
+      secret,
+      services: ['gateway'],
+      nodeId,
+      databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened',
+      ...heartbeat,
+    });
     nodes.push(node);
     return node;
   };
   const createApi = async (name: string, listenPath: string, extra: Record<string, unknown> = {}) =>
-    (await management.broker.call<ApiRecord, object>('apis.create', keylessApi(name, listenPath, upstream.url, extra))).api_definition;
+    (await management.broker.call<ApiRecord, object>('apis.create', keylessApi(name, listenPath, upstream.url, extra)))
+      .api_definition;
   const removeApi = (id: string) => management.broker.call('apis.remove', { id });
   const registryNode = (node: string) =>
-    (management.broker.registry as unknown as { nodes: { get(id: string): { available: boolean; services?: Array<{ name: string }> } | undefined } }).nodes.get(node);
+    (
+      management.broker.registry as unknown as {
+        nodes: { get(id: string): { available: boolean; services?: Array<{ name: string }> } | undefined };
+      }
+    ).nodes.get(node);
 
   before(async function () {
     if (!natsUrl || !mysqlUrl) this.skip();
     upstream = await startUpstream();
     database = await createTestDatabase(mysqlUrl);
-    management = await startTestNode({ transporter: natsUrl, namespace, secret, services: ['management'], nodeId: 'management', databaseUrl: database.url, ...heartbeat });
+    management = await startTestNode({
+      transporter: natsUrl,
+      namespace,
+      secret,
+      services: ['management'],
+      nodeId: 'management',
+      databaseUrl: database.url,
+      ...heartbeat,
+    });
   });
   after(async () => {
     if (!natsUrl || !mysqlUrl) return;
@@ -84,8 +105,18 @@ describe('cluster: gateway nodes converge with the store', function () {
     const gateway = await starting;
     await eventually(
       async () => {
-        for (const api of created) assert.equal((await http(`${gateway.gatewayUrl}${api.proxy.listen_path}/x`)).status, 200, api.proxy.listen_path);
-        for (const api of deleted) assert.equal((await http(`${gateway.gatewayUrl}${api.proxy.listen_path}/x`)).status, 404, api.proxy.listen_path);
+        for (const api of created)
+          assert.equal(
+            (await http(`${gateway.gatewayUrl}${api.proxy.listen_path}/x`)).status,
+            200,
+            api.proxy.listen_path,
+          );
+        for (const api of deleted)
+          assert.equal(
+            (await http(`${gateway.gatewayUrl}${api.proxy.listen_path}/x`)).status,
+            404,
+            api.proxy.listen_path,
+          );
       },
       5000,
       100,
@@ -107,7 +138,10 @@ describe('cluster: gateway nodes converge with the store', function () {
       assert.equal(res.status, 200);
       assert.deepEqual(res.json, { status: 'ok', message: '' });
     }
-    const loaded = (await http(`${gateway.gatewayUrl}/gw/apis`, { headers: gateway.gwHeaders })).json as Array<{ api_id: string; proxy: { listen_path: string } }>;
+    const loaded = (await http(`${gateway.gatewayUrl}/gw/apis`, { headers: gateway.gwHeaders })).json as Array<{
+      api_id: string;
+      proxy: { listen_path: string };
+    }>;
     const paths = loaded.map((api) => api.proxy.listen_path);
     assert.ok(paths.includes('/reload-kept') && paths.includes('/reload-new'), paths.join(' '));
     assert.ok(!paths.includes('/reload-gone'), paths.join(' '));
@@ -137,15 +171,25 @@ describe('cluster: gateway nodes converge with the store', function () {
     children.push(child);
     const doomed = await createApi('Paused doomed', '/paused-doomed');
     const guarded = await createApi('Paused guarded', '/paused-guarded', { use_keyless: false });
-    const key = await management.broker.call<KeyRecord, object>('keys.create', { session: { access_rights: { [guarded.api_id]: { api_id: guarded.api_id } } } });
+    const key = await management.broker.call<KeyRecord, object>('keys.create', {
+      session: { access_rights: { [guarded.api_id]: { api_id: guarded.api_id } } },
+    });
     const withKey = { headers: { authorization: key.key_id } };
-    await eventually(async () => {
-      assert.equal((await http(`${child.gatewayUrl}/paused-doomed/a`)).status, 200);
-      assert.equal((await http(`${child.gatewayUrl}/paused-guarded/a`, withKey)).status, 200);
-    }, 10_000, 100);
+    await eventually(
+      async () => {
+        assert.equal((await http(`${child.gatewayUrl}/paused-doomed/a`)).status, 200);
+        assert.equal((await http(`${child.gatewayUrl}/paused-guarded/a`, withKey)).status, 200);
+      },
+      10_000,
+      100,
+    );
 
     child.pause();
-    await eventually(() => assert.equal(registryNode(nodeId)?.available, false, 'the management node gives up on the paused node'), 15_000, 100);
+    await eventually(
+      () => assert.equal(registryNode(nodeId)?.available, false, 'the management node gives up on the paused node'),
+      15_000,
+      100,
+    );
     await removeApi(doomed.id);
     await management.broker.call('keys.remove', { key: key.key_id });
     const arrived = await createApi('Paused new', '/paused-new');

@@ -29,7 +29,10 @@ function readEnvFile(name: string): Record<string, string> {
 
 /** The container HEALTHCHECK (app/healthcheck.ts) run with a role's environment. */
 function healthCheck(env: NodeJS.ProcessEnv): Promise<number | null> {
-  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'app/healthcheck.ts')], { env: { PATH: process.env.PATH, ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'app/healthcheck.ts')], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: 'ignore',
+  });
   return exited(child);
 }
 
@@ -66,7 +69,13 @@ describe('deploy: the two roles started with exactly deploy/*.env', function () 
     const fileDatabase = new URL(fromFile.GW_DATABASE_URL);
     const freshDatabase = new URL(database.url);
     fileDatabase.pathname = freshDatabase.pathname;
-    managementEnv = { ...fromFile, ...secrets, GW_DASHBOARD_PORT: '0', GW_DATABASE_URL: fileDatabase.toString(), GW_NAMESPACE: namespace };
+    managementEnv = {
+      ...fromFile,
+      ...secrets,
+      GW_DASHBOARD_PORT: '0',
+      GW_DATABASE_URL: fileDatabase.toString(),
+      GW_NAMESPACE: namespace,
+    };
     gatewayEnv = { ...readEnvFile('gateway.env'), ...secrets, GW_GATEWAY_PORT: '0', GW_NAMESPACE: namespace };
     const cwd = () => {
       dirs.push(mkdtempSync(join(tmpdir(), 'gw-deploy-')));
@@ -96,13 +105,21 @@ describe('deploy: the two roles started with exactly deploy/*.env', function () 
   });
 
   it('serves through the gateway node a keyless API created on the management node', async () => {
-    const created = await http(`${management.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('Deployed', '/deployed', upstream.url) });
+    const created = await http(`${management.dashboardUrl}/api/apis`, {
+      method: 'POST',
+      headers: tenant.headers,
+      body: keylessApi('Deployed', '/deployed', upstream.url),
+    });
     assert.equal(created.status, 200, created.text);
-    const res = await eventually(async () => {
-      const answer = await http(`${gateway.gatewayUrl}/deployed/orders?x=1`);
-      assert.equal(answer.status, 200, answer.text);
-      return answer;
-    }, 10_000, 100);
+    const res = await eventually(
+      async () => {
+        const answer = await http(`${gateway.gatewayUrl}/deployed/orders?x=1`);
+        assert.equal(answer.status, 200, answer.text);
+        return answer;
+      },
+      10_000,
+      100,
+    );
     assert.equal(res.headers.get('x-upstream'), 'yes');
     assert.equal(upstream.received.at(-1)?.url, '/orders?x=1');
   });
@@ -111,7 +128,11 @@ describe('deploy: the two roles started with exactly deploy/*.env', function () 
     const portOf = (url: string) => new URL(url).port;
     assert.equal(await healthCheck({ ...managementEnv, GW_DASHBOARD_PORT: portOf(management.dashboardUrl!) }), 0);
     assert.equal(await healthCheck({ ...gatewayEnv, GW_GATEWAY_PORT: portOf(gateway.gatewayUrl!) }), 0);
-    assert.equal(await healthCheck({ ...gatewayEnv, GW_GATEWAY_PORT: portOf(management.dashboardUrl!) }), 1, 'a gateway health check on the wrong port fails');
+    assert.equal(
+      await healthCheck({ ...gatewayEnv, GW_GATEWAY_PORT: portOf(management.dashboardUrl!) }),
+      1,
+      'a gateway health check on the wrong port fails',
+    );
   });
 
   it('stops each role on SIGTERM with exit code 0', async () => {

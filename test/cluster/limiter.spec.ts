@@ -27,7 +27,15 @@ describe('cluster: one API limit enforced by two gateway nodes', function () {
     appsDir = mkdtempSync(join(tmpdir(), 'gw-cluster-apps-'));
     mkdirSync(appsDir, { recursive: true });
     // 100 per 10 s is 10 per second: at the drl_threshold (5) × 2 gateways, so DRL applies.
-    writeFileSync(join(appsDir, 'limited.json'), JSON.stringify({ api_id: apiId, use_keyless: true, global_rate_limit: { rate: 100, per: 10 }, proxy: { listen_path: '/limited', target_url: upstream.url } }));
+    writeFileSync(
+      join(appsDir, 'limited.json'),
+      JSON.stringify({
+        api_id: apiId,
+        use_keyless: true,
+        global_rate_limit: { rate: 100, per: 10 },
+        proxy: { listen_path: '/limited', target_url: upstream.url },
+      }),
+    );
   });
   after(async () => {
     if (!natsUrl || !redisUrl) return;
@@ -39,11 +47,26 @@ describe('cluster: one API limit enforced by two gateway nodes', function () {
     const namespace = `gw-limit-${randomBytes(4).toString('hex')}`;
     const nodes: TestNode[] = [];
     for (const name of ['a', 'b']) {
-      nodes.push(await startTestNode({ services: ['gateway'], transporter: natsUrl, redisUrl, namespace, nodeId: `gateway-${name}-${namespace}`, appsDir, ...options }));
+      nodes.push(
+        await startTestNode({
+          services: ['gateway'],
+          transporter: natsUrl,
+          redisUrl,
+          namespace,
+          nodeId: `gateway-${name}-${namespace}`,
+          appsDir,
+          ...options,
+        }),
+      );
     }
     // Both limiters must see each other before the allowance is shared.
     for (let i = 0; i < 50; i++) {
-      const seen = nodes.every((node) => (node.broker.registry.getServiceList({ onlyAvailable: true }) as Array<{ name: string }>).filter((s) => s.name === 'limiter').length === 2);
+      const seen = nodes.every(
+        (node) =>
+          (node.broker.registry.getServiceList({ onlyAvailable: true }) as Array<{ name: string }>).filter(
+            (s) => s.name === 'limiter',
+          ).length === 2,
+      );
       if (seen) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -53,7 +76,9 @@ describe('cluster: one API limit enforced by two gateway nodes', function () {
   async function hammer(nodes: TestNode[], total: number): Promise<number> {
     let passed = 0;
     for (let batch = 0; batch < total / 10; batch++) {
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => http(`${nodes[(batch * 10 + i) % 2].gatewayUrl}/limited/x`)));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => http(`${nodes[(batch * 10 + i) % 2].gatewayUrl}/limited/x`)),
+      );
       passed += results.filter((r) => r.status === 200).length;
     }
     return passed;

@@ -6,7 +6,8 @@ import { http } from '../support/http';
 import { createTestDatabase, type TestDatabase } from '../support/mysql';
 import type { TestNode } from '../support/node';
 
-const NO_KEYLESS = 'package dashboard_users\ndeny["You cannot create a keyless API."] { input.request.method == "POST"; input.request.body.api_definition.use_keyless == true }';
+const NO_KEYLESS =
+  'package dashboard_users\ndeny["You cannot create a keyless API."] { input.request.method == "POST"; input.request.body.api_definition.use_keyless == true }';
 
 /**
  * Two management nodes on one MariaDB over NATS: rules changed through one node's dashboard
@@ -22,7 +23,10 @@ describe('cluster: policy-engine rules changed on one management node, on anothe
   let first: TestNode;
   let second: TestNode;
   let tenant: Tenant;
-  const on = (node: TestNode) => (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const on =
+    (node: TestNode) =>
+    (path: string, options: { method?: string; body?: unknown } = {}) =>
+      http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   let attempt = 0;
   /** each attempt under its own name and listen path, so a retry never collides with an earlier success */
   const createKeyless = (node: TestNode, name: string) => {
@@ -45,7 +49,11 @@ describe('cluster: policy-engine rules changed on one management node, on anothe
     // The second node caches "no rules" for the organisation first.
     assert.equal((await createKeyless(second, 'before-rules')).status, 200);
 
-    assert.equal((await on(first)('/org/opa', { method: 'PUT', body: { open_policy: { enabled: true, rules: NO_KEYLESS } } })).status, 200);
+    assert.equal(
+      (await on(first)('/org/opa', { method: 'PUT', body: { open_policy: { enabled: true, rules: NO_KEYLESS } } }))
+        .status,
+      200,
+    );
     // The broadcast crosses NATS while the PUT answers: a request racing it may still pass.
     await eventually(async () => {
       const refused = await createKeyless(second, 'with-rules');
@@ -53,7 +61,11 @@ describe('cluster: policy-engine rules changed on one management node, on anothe
       assert.equal(refused.json.Message, 'You cannot create a keyless API.');
     }, 3000);
 
-    assert.equal((await on(first)('/org/opa', { method: 'PUT', body: { open_policy: { enabled: false, rules: NO_KEYLESS } } })).status, 200);
+    assert.equal(
+      (await on(first)('/org/opa', { method: 'PUT', body: { open_policy: { enabled: false, rules: NO_KEYLESS } } }))
+        .status,
+      200,
+    );
     await eventually(async () => assert.equal((await createKeyless(second, 'rules-off')).status, 200), 3000);
   });
 });

@@ -37,7 +37,11 @@ describe('cluster: streams on two gateway nodes', function () {
 
   it('serves the stream on each gateway node and sums their counters in /api/apis/streams/{id}/stats', async () => {
     const streams = { ticks: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } } };
-    const created = await http(`${management.dashboardUrl}/api/apis/streams`, { method: 'POST', body: JSON.stringify(streamsDocument('Ticks', '/ticks/', streams)), headers: { ...tenant.headers, ...STREAMS_TYPE } });
+    const created = await http(`${management.dashboardUrl}/api/apis/streams`, {
+      method: 'POST',
+      body: JSON.stringify(streamsDocument('Ticks', '/ticks/', streams)),
+      headers: { ...tenant.headers, ...STREAMS_TYPE },
+    });
     assert.equal(created.status, 200, created.text);
     const apiId = created.json.ID as string;
     for (const [i, gateway] of gateways.entries()) {
@@ -46,13 +50,23 @@ describe('cluster: streams on two gateway nodes', function () {
         assert.equal(res.status, 200, res.text);
         return res;
       }, 10_000);
-      await eventually(async () => assert.equal((await http(`${gateway.gatewayUrl}/ticks/in`, { method: 'POST', body: `from ${i}` })).status, 200), 10_000);
+      await eventually(
+        async () =>
+          assert.equal(
+            (await http(`${gateway.gatewayUrl}/ticks/in`, { method: 'POST', body: `from ${i}` })).status,
+            200,
+          ),
+        10_000,
+      );
       assert.equal((await poll).text, `from ${i}`);
     }
     const stats = await http(`${management.dashboardUrl}/api/apis/streams/${apiId}/stats`, { headers: tenant.headers });
     assert.equal(stats.status, 200, stats.text);
     assert.equal(stats.json.streams.ticks.messages_out, 2);
-    assert.deepEqual(stats.json.nodes.map((n: { node: string }) => n.node).sort(), gateways.map((g) => g.broker.nodeID).sort());
+    assert.deepEqual(
+      stats.json.nodes.map((n: { node: string }) => n.node).sort(),
+      gateways.map((g) => g.broker.nodeID).sort(),
+    );
     for (const node of stats.json.nodes) assert.equal(node.streams.ticks.messages_out, 1);
   });
 });

@@ -62,8 +62,12 @@ describe('cluster: a management node and a gateway node over NATS', function () 
     await eventually(async () => assert.equal((await http(`${gateway.gatewayUrl}/across/hello`)).status, 404));
   });
 
-  it('stores APIs posted to the gateway node\'s /gw API in the shared store', async () => {
-    const res = await http(`${gateway.gatewayUrl}/gw/apis`, { method: 'POST', headers: gateway.gwHeaders, body: { ...keylessApi('Via gw', '/via-gw', upstream.url).api_definition, api_id: 'via-gw' } });
+  it("stores APIs posted to the gateway node's /gw API in the shared store", async () => {
+    const res = await http(`${gateway.gatewayUrl}/gw/apis`, {
+      method: 'POST',
+      headers: gateway.gwHeaders,
+      body: { ...keylessApi('Via gw', '/via-gw', upstream.url).api_definition, api_id: 'via-gw' },
+    });
     assert.deepEqual(res.json, { key: 'via-gw', status: 'ok', action: 'added' });
     assert.equal((await http(`${gateway.gatewayUrl}/via-gw/x`)).json.url, '/x');
     const deleted = await dashboard('/apis/via-gw', { method: 'DELETE' });
@@ -74,7 +78,10 @@ describe('cluster: a management node and a gateway node over NATS', function () 
     await dashboard('/apis', { method: 'POST', body: keylessApi('Before', '/before-start', upstream.url) });
     const late = await startGateway();
     try {
-      await eventually(async () => assert.equal((await http(`${late.gatewayUrl}/before-start/a`)).json.url, '/a'), 5000);
+      await eventually(
+        async () => assert.equal((await http(`${late.gatewayUrl}/before-start/a`)).json.url, '/a'),
+        5000,
+      );
     } finally {
       await late.stop();
       removeDir(late.dataDir);
@@ -82,14 +89,30 @@ describe('cluster: a management node and a gateway node over NATS', function () 
   });
 
   it('authenticates on the gateway node with keys stored on the management node, and refuses a deleted key within a second', async () => {
-    const created = await dashboard('/apis', { method: 'POST', body: keylessApi('Protected', '/protected', upstream.url, { use_keyless: false }) });
+    const created = await dashboard('/apis', {
+      method: 'POST',
+      body: keylessApi('Protected', '/protected', upstream.url, { use_keyless: false }),
+    });
     const apiId = created.json.ID;
     const key = await dashboard('/keys', { method: 'POST', body: { access_rights: { [apiId]: { api_id: apiId } } } });
     assert.equal(key.status, 200, key.text);
-    await eventually(async () => assert.equal((await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: key.json.key_id } })).status, 200));
-    assert.equal((await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: 'unknown' } })).status, 403);
+    await eventually(async () =>
+      assert.equal(
+        (await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: key.json.key_id } })).status,
+        200,
+      ),
+    );
+    assert.equal(
+      (await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: 'unknown' } })).status,
+      403,
+    );
     await dashboard(`/apis/${apiId}/keys/${key.json.key_id}`, { method: 'DELETE' });
-    await eventually(async () => assert.equal((await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: key.json.key_id } })).status, 403));
+    await eventually(async () =>
+      assert.equal(
+        (await http(`${gateway.gatewayUrl}/protected/a`, { headers: { authorization: key.json.key_id } })).status,
+        403,
+      ),
+    );
   });
 
   it('never opens the database on the gateway node', () => {

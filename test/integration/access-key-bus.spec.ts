@@ -20,7 +20,13 @@ import { removeDir, startTestNode, type TestNode } from '../support/node';
 describe('dashboard access keys cross the bus only as their hash', () => {
   const namespace = `gw-akey-${randomBytes(4).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-akey-'));
-  const shared = { transporter: 'Fake', namespace, dataDir, databaseUrl: `sqlite:${join(dataDir, 'gw.sqlite')}`, logLevel: 'silent' as const };
+  const shared = {
+    transporter: 'Fake',
+    namespace,
+    dataDir,
+    databaseUrl: `sqlite:${join(dataDir, 'gw.sqlite')}`,
+    logLevel: 'silent' as const,
+  };
   const received: Array<Record<string, unknown>> = [];
   let usersRuntime: Runtime;
   let usersBroker: ServiceBroker;
@@ -38,13 +44,27 @@ describe('dashboard access keys cross the bus only as their hash', () => {
   };
 
   before(async () => {
-    const config = loadConfig({}, { ...shared, gatewayPort: 0, dashboardPort: 0, appsDir: join(dataDir, 'apps'), services: ['users'], nodeId: `users-${namespace}` });
+    const config = loadConfig(
+      {},
+      {
+        ...shared,
+        gatewayPort: 0,
+        dashboardPort: 0,
+        appsDir: join(dataDir, 'apps'),
+        services: ['users'],
+        nodeId: `users-${namespace}`,
+      },
+    );
     const usersConfig = Object.freeze({ ...config, secret: 'unused', adminSecret: 'unused' });
     usersRuntime = createRuntime(usersConfig);
     usersBroker = new ServiceBroker({ ...brokerOptions(usersConfig), middlewares: [recorder] });
     usersBroker.createService(SERVICE_FACTORIES.users(usersRuntime));
     await usersBroker.start();
-    node = await startTestNode({ ...shared, services: Object.keys(SERVICE_FACTORIES).filter((name) => name !== 'users'), nodeId: `rest-${namespace}` });
+    node = await startTestNode({
+      ...shared,
+      services: Object.keys(SERVICE_FACTORIES).filter((name) => name !== 'users'),
+      nodeId: `rest-${namespace}`,
+    });
     await node.broker.waitForServices(['users'], 10_000);
     await usersBroker.waitForServices(['orgs'], 10_000);
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Busco');
@@ -63,7 +83,10 @@ describe('dashboard access keys cross the bus only as their hash', () => {
     const res = await http(`${node.dashboardUrl}/api/users`, { headers: { authorization: tenant.accessKey } });
     assert.equal(res.status, 200, res.text);
     assert.equal(received.length, 1);
-    assert.ok(!JSON.stringify(received).includes(tenant.accessKey), `plaintext key on the bus: ${JSON.stringify(received)}`);
+    assert.ok(
+      !JSON.stringify(received).includes(tenant.accessKey),
+      `plaintext key on the bus: ${JSON.stringify(received)}`,
+    );
     assert.deepEqual(Object.keys(received[0]), ['access_key_hash']);
     assert.match(String(received[0].access_key_hash), /^[0-9a-f]{64}$/);
     const wrong = await http(`${node.dashboardUrl}/api/users`, { headers: { authorization: `${tenant.accessKey}x` } });
@@ -71,8 +94,13 @@ describe('dashboard access keys cross the bus only as their hash', () => {
   });
 
   it('keeps the session cookie path working', async () => {
-    const users = (await http(`${node.dashboardUrl}/api/users`, { headers: tenant.headers })).json.users as Array<{ email_address: string }>;
-    const login = await http(`${node.dashboardUrl}/api/login`, { method: 'POST', body: { email_address: users[0].email_address, password: 'correct horse' } });
+    const users = (await http(`${node.dashboardUrl}/api/users`, { headers: tenant.headers })).json.users as Array<{
+      email_address: string;
+    }>;
+    const login = await http(`${node.dashboardUrl}/api/login`, {
+      method: 'POST',
+      body: { email_address: users[0].email_address, password: 'correct horse' },
+    });
     assert.equal(login.status, 200, login.text);
     const cookie = login.headers.get('set-cookie')!.split(';')[0];
     const res = await http(`${node.dashboardUrl}/api/users`, { headers: { cookie } });

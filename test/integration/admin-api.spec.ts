@@ -8,7 +8,8 @@ describe('admin API (/admin)', () => {
 
   before(async () => {
     node = await startTestNode();
-    admin = (path, options = {}) => http(`${node.dashboardUrl}/admin${path}`, { ...options, headers: node.adminHeaders });
+    admin = (path, options = {}) =>
+      http(`${node.dashboardUrl}/admin${path}`, { ...options, headers: node.adminHeaders });
   });
   after(async () => {
     await node.stop();
@@ -19,11 +20,17 @@ describe('admin API (/admin)', () => {
     it('refuses a missing admin-auth header with 401 in the envelope shape', async () => {
       const res = await http(`${node.dashboardUrl}/admin/organisations`);
       assert.equal(res.status, 401);
-      assert.deepEqual(res.json, { Status: 'Error', Message: 'admin-auth header missing: send the admin secret', Meta: null });
+      assert.deepEqual(res.json, {
+        Status: 'Error',
+        Message: 'admin-auth header missing: send the admin secret',
+        Meta: null,
+      });
     });
 
     it('refuses a wrong admin-auth secret with 403', async () => {
-      const res = await http(`${node.dashboardUrl}/admin/organisations`, { headers: { 'admin-auth': 'not-the-secret' } });
+      const res = await http(`${node.dashboardUrl}/admin/organisations`, {
+        headers: { 'admin-auth': 'not-the-secret' },
+      });
       assert.equal(res.status, 403);
       assert.equal(res.json.Status, 'Error');
       assert.equal(res.json.Message, 'admin-auth secret is not valid');
@@ -32,7 +39,10 @@ describe('admin API (/admin)', () => {
 
   describe('organisations', () => {
     it('creates an organisation with Message "Org created" and its new id as Meta', async () => {
-      const res = await admin('/organisations/', { method: 'POST', body: { owner_name: 'Globex Corp', cname: 'api.globex.test' } });
+      const res = await admin('/organisations/', {
+        method: 'POST',
+        body: { owner_name: 'Globex Corp', cname: 'api.globex.test' },
+      });
       assert.equal(res.status, 200);
       assert.equal(res.json.Status, 'OK');
       assert.equal(res.json.Message, 'Org created');
@@ -51,7 +61,10 @@ describe('admin API (/admin)', () => {
     it('accepts a chosen id and refuses it a second time', async () => {
       const first = await admin('/organisations', { method: 'POST', body: { id: 'initech', owner_name: 'Initech' } });
       assert.equal(first.json.Meta, 'initech');
-      const second = await admin('/organisations', { method: 'POST', body: { id: 'initech', owner_name: 'Initech again' } });
+      const second = await admin('/organisations', {
+        method: 'POST',
+        body: { id: 'initech', owner_name: 'Initech again' },
+      });
       assert.equal(second.status, 400);
       assert.equal(second.json.Message, 'An organisation with id initech already exists');
       assert.equal((await admin('/organisations/initech')).json.owner_name, 'Initech');
@@ -67,7 +80,10 @@ describe('admin API (/admin)', () => {
 
     it('updates and deletes an organisation', async () => {
       const { json } = await admin('/organisations', { method: 'POST', body: { owner_name: 'Umbrella' } });
-      const updated = await admin(`/organisations/${json.Meta}`, { method: 'PUT', body: { owner_name: 'Umbrella Health', developer_quota: 5 } });
+      const updated = await admin(`/organisations/${json.Meta}`, {
+        method: 'PUT',
+        body: { owner_name: 'Umbrella Health', developer_quota: 5 },
+      });
       assert.deepEqual(updated.json, { Status: 'OK', Message: 'Org updated', Meta: null });
       const fetched = await admin(`/organisations/${json.Meta}`);
       assert.equal(fetched.json.owner_name, 'Umbrella Health');
@@ -121,7 +137,15 @@ describe('admin API (/admin)', () => {
     it('creates a dashboard user with its access key in Meta, shown this once, and never returns the password', async () => {
       const res = await admin('/users', {
         method: 'POST',
-        body: { first_name: 'Gavin', last_name: 'Belson', email_address: 'gavin@hooli.test', password: 's3cret!', org_id: orgId, active: true, user_permissions: { IsAdmin: 'admin' } },
+        body: {
+          first_name: 'Gavin',
+          last_name: 'Belson',
+          email_address: 'gavin@hooli.test',
+          password: 's3cret!',
+          org_id: orgId,
+          active: true,
+          user_permissions: { IsAdmin: 'admin' },
+        },
       });
       assert.equal(res.status, 200);
       assert.equal(res.json.Message, 'User created');
@@ -139,13 +163,18 @@ describe('admin API (/admin)', () => {
       assert.equal(fetched.json.password, '');
       assert.ok(!fetched.text.includes('s3cret!'));
       assert.ok(!fetched.text.includes(user.access_key));
-      const withKey = await http(`${node.dashboardUrl}/api/users/${user.id}`, { headers: { authorization: user.access_key } });
+      const withKey = await http(`${node.dashboardUrl}/api/users/${user.id}`, {
+        headers: { authorization: user.access_key },
+      });
       assert.equal(withKey.status, 200, 'the key from the creation answer signs the user in');
       assert.equal(withKey.json.id, user.id);
     });
 
     it('creates a user without a password', async () => {
-      const res = await admin('/users', { method: 'POST', body: { email_address: 'nopass@hooli.test', org_id: orgId } });
+      const res = await admin('/users', {
+        method: 'POST',
+        body: { email_address: 'nopass@hooli.test', org_id: orgId },
+      });
       assert.equal(res.status, 200);
       assert.equal(res.json.Meta.active, true);
     });
@@ -165,7 +194,10 @@ describe('admin API (/admin)', () => {
     });
 
     it('refuses an invalid email and an unknown permission level', async () => {
-      const res = await admin('/users', { method: 'POST', body: { email_address: 'not-an-email', org_id: orgId, user_permissions: { apis: 'owner' } } });
+      const res = await admin('/users', {
+        method: 'POST',
+        body: { email_address: 'not-an-email', org_id: orgId, user_permissions: { apis: 'owner' } },
+      });
       assert.equal(res.status, 400);
       assert.equal(res.json.Errors.length, 2);
       assert.match(res.json.Errors[0], /user\.email_address/);

@@ -25,7 +25,10 @@ describe('analytics: the analytics service goes away mid-traffic', () => {
     const burst = () => Promise.all(Array.from({ length: 20 }, () => gw.call('/drops/during')));
     const started = Date.now();
     // One burst in flight while the service is destroyed, one after it is gone.
-    const [during] = await Promise.all([burst(), gw.node.broker.destroyService(gw.node.broker.getLocalService('analytics'))]);
+    const [during] = await Promise.all([
+      burst(),
+      gw.node.broker.destroyService(gw.node.broker.getLocalService('analytics')),
+    ]);
     const after = await burst();
     assert.deepEqual(
       [...during, ...after].map((res) => res.status),

@@ -22,7 +22,12 @@ function today(): string {
 }
 
 /** The fields of a record a test can know exactly (latencies vary). */
-const counts = (record: AnalyticsRecord) => ({ id: record.id, hits: record.hits, success: record.success, error: record.error });
+const counts = (record: AnalyticsRecord) => ({
+  id: record.id,
+  hits: record.hits,
+  success: record.success,
+  error: record.error,
+});
 
 for (const store of STORE_VARIANTS) {
   describe(`analytics: requests per country, /api/activity/geo (${store.name})`, () => {
@@ -34,17 +39,28 @@ for (const store of STORE_VARIANTS) {
     let shopId: string;
     let mapsId: string;
     let otherId: string;
-    const dashboard = (tenant: Tenant, path: string) => http(`${node.dashboardUrl}/api${path}`, { headers: tenant.headers });
-    const from = (ip: string | undefined, path: string) => http(`${node.gatewayUrl}${path}`, { headers: ip ? { 'x-real-ip': ip } : {} });
+    const dashboard = (tenant: Tenant, path: string) =>
+      http(`${node.dashboardUrl}/api${path}`, { headers: tenant.headers });
+    const from = (ip: string | undefined, path: string) =>
+      http(`${node.gatewayUrl}${path}`, { headers: ip ? { 'x-real-ip': ip } : {} });
     const createApi = async (tenant: Tenant, name: string, listenPath: string) => {
-      const res = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi(name, listenPath, upstream.url) });
+      const res = await http(`${node.dashboardUrl}/api/apis`, {
+        method: 'POST',
+        headers: tenant.headers,
+        body: keylessApi(name, listenPath, upstream.url),
+      });
       assert.equal(res.status, 200, res.text);
       // The probes come from 127.0.0.1, a country the database does not know: never counted per country.
       await eventually(async () => assert.equal((await from(undefined, `${listenPath}/ready`)).status, 200), 5000);
       return res.json.ID as string;
     };
     const hitsPerApi = async (tenant: Tenant) =>
-      Object.fromEntries((await dashboard(tenant, `/activity/apis/${today()}?p=0`)).json.data.map((r: AnalyticsRecord) => [r.id.api_id, r.hits]));
+      Object.fromEntries(
+        (await dashboard(tenant, `/activity/apis/${today()}?p=0`)).json.data.map((r: AnalyticsRecord) => [
+          r.id.api_id,
+          r.hits,
+        ]),
+      );
 
     before(async function () {
       if (!store.enabled) this.skip();
@@ -112,14 +128,19 @@ for (const store of STORE_VARIANTS) {
       const day = { day: now.getUTCDate(), month: now.getUTCMonth() + 1, year: now.getUTCFullYear() };
       const daily = await dashboard(acme, `/activity/geo/gb/${today()}`);
       assert.equal(daily.status, 200, daily.text);
-      assert.deepEqual(daily.json.data.map(counts), [{ id: { ...day, iso_country: 'GB' }, hits: 4, success: 3, error: 1 }]);
+      assert.deepEqual(daily.json.data.map(counts), [
+        { id: { ...day, iso_country: 'GB' }, hits: 4, success: 3, error: 1 },
+      ]);
       const hourly = await dashboard(acme, `/activity/geo/FR/${today()}?resolution=hour`);
-      assert.equal(hourly.json.data.reduce((sum: number, r: AnalyticsRecord) => sum + r.hits, 0), 2);
+      assert.equal(
+        hourly.json.data.reduce((sum: number, r: AnalyticsRecord) => sum + r.hits, 0),
+        2,
+      );
       for (const record of hourly.json.data as AnalyticsRecord[]) assert.equal(typeof record.id.hour, 'number');
       assert.deepEqual((await dashboard(acme, `/activity/geo/DE/${today()}`)).json, { data: [], pages: 0 });
     });
 
-    it("shows another organisation only its own countries", async () => {
+    it('shows another organisation only its own countries', async () => {
       const res = await dashboard(globex, `/activity/geo/${today()}`);
       assert.deepEqual(res.json.data.map(counts), [{ id: { iso_country: 'FR' }, hits: 4, success: 4, error: 0 }]);
       assert.deepEqual((await dashboard(globex, `/activity/geo/GB/${today()}`)).json, { data: [], pages: 0 });
@@ -130,7 +151,9 @@ for (const store of STORE_VARIANTS) {
       const res = await http(`${node.dashboardUrl}/graphql`, {
         method: 'POST',
         headers: acme.headers,
-        body: { query: `{ activityByCountry(from: "${date}", to: "${date}", apiId: "${shopId}") { items { id { isoCountry apiId } hits error } pages } }` },
+        body: {
+          query: `{ activityByCountry(from: "${date}", to: "${date}", apiId: "${shopId}") { items { id { isoCountry apiId } hits error } pages } }`,
+        },
       });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.json, {

@@ -28,7 +28,10 @@ describe('analytics: iso_country from GW_GEOIP_DB', () => {
     assert.equal((await gw.call('/geo/a', { headers: { 'x-real-ip': '81.2.69.160' } })).status, 200);
     assert.equal((await gw.call('/geo/b', { headers: { 'x-forwarded-for': '2.125.160.216, 10.0.0.1' } })).status, 200);
     assert.equal((await gw.call('/geo/c')).status, 200);
-    const rows = async () => (await new AnalyticsStore(gw.node.runtime.database()).rawRecords('', 'geo')).map(({ path, ip_address, iso_country }) => ({ path, ip_address, iso_country }));
+    const rows = async () =>
+      (await new AnalyticsStore(gw.node.runtime.database()).rawRecords('', 'geo')).map(
+        ({ path, ip_address, iso_country }) => ({ path, ip_address, iso_country }),
+      );
     await eventually(async () => assert.equal((await rows()).length, 3), 5000);
     assert.deepEqual(await rows(), [
       { path: '/a', ip_address: '81.2.69.160', iso_country: 'GB' },
@@ -39,9 +42,15 @@ describe('analytics: iso_country from GW_GEOIP_DB', () => {
 
   it('refuses to start a gateway node whose GW_GEOIP_DB can not be read, naming it', async () => {
     const missing = join(dir, 'missing.mmdb');
-    await assert.rejects(startTestNode({ geoipDb: missing, services: ['proxy'], dataDir: mkdtempSync(join(dir, 'node-')) }), (err: Error) => {
-      assert.match(err.message, new RegExp(`GW_GEOIP_DB: can not read the GeoIP database ${missing.replace(/[.]/g, '\\.')}`));
-      return true;
-    });
+    await assert.rejects(
+      startTestNode({ geoipDb: missing, services: ['proxy'], dataDir: mkdtempSync(join(dir, 'node-')) }),
+      (err: Error) => {
+        assert.match(
+          err.message,
+          new RegExp(`GW_GEOIP_DB: can not read the GeoIP database ${missing.replace(/[.]/g, '\\.')}`),
+        );
+        return true;
+      },
+    );
   });
 });

@@ -19,7 +19,12 @@ function today(): string {
 }
 
 /** The fields of a record a test can know exactly (latencies vary). */
-const counts = (record: AnalyticsRecord) => ({ id: record.id, hits: record.hits, success: record.success, error: record.error });
+const counts = (record: AnalyticsRecord) => ({
+  id: record.id,
+  hits: record.hits,
+  success: record.success,
+  error: record.error,
+});
 
 for (const store of STORE_VARIANTS) {
   describe(`analytics: top keys and top OAuth clients of a period (${store.name})`, () => {
@@ -31,8 +36,10 @@ for (const store of STORE_VARIANTS) {
     const keys: Record<string, { key: string; hash: string }> = {};
     const clients: Record<string, string> = {};
     let ordersId: string;
-    const dashboard = (tenant: Tenant, path: string) => http(`${node.dashboardUrl}/api${path}`, { headers: tenant.headers });
-    const gateway = (path: string, headers: Record<string, string> = {}) => http(`${node.gatewayUrl}${path}`, { headers });
+    const dashboard = (tenant: Tenant, path: string) =>
+      http(`${node.dashboardUrl}/api${path}`, { headers: tenant.headers });
+    const gateway = (path: string, headers: Record<string, string> = {}) =>
+      http(`${node.gatewayUrl}${path}`, { headers });
     const waitForHits = (apiId: string, hits: number) =>
       eventually(async () => {
         const res = await dashboard(acme, `/activity/apis/${today()}?p=0`);
@@ -54,17 +61,31 @@ for (const store of STORE_VARIANTS) {
       globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
       const acmeCall = dashboardOf(node.dashboardUrl, acme);
 
-      const api = await acmeCall('/apis', { method: 'POST', body: keylessApi('Orders', '/orders', upstream.url, { use_keyless: false }) });
+      const api = await acmeCall('/apis', {
+        method: 'POST',
+        body: keylessApi('Orders', '/orders', upstream.url, { use_keyless: false }),
+      });
       assert.equal(api.status, 200, api.text);
       ordersId = api.json.ID as string;
       await eventually(async () => assert.equal((await gateway('/orders/ready')).status, 401), 5000);
       for (const alias of ['alice', 'bob', 'carol']) {
-        const res = await acmeCall('/keys', { method: 'POST', body: { alias, rate: 1000, per: 1, expires: 0, quota_max: -1, access_rights: { [ordersId]: { api_id: ordersId, versions: ['Default'] } } } });
+        const res = await acmeCall('/keys', {
+          method: 'POST',
+          body: {
+            alias,
+            rate: 1000,
+            per: 1,
+            expires: 0,
+            quota_max: -1,
+            access_rights: { [ordersId]: { api_id: ordersId, versions: ['Default'] } },
+          },
+        });
         assert.equal(res.status, 200, res.text);
         keys[alias] = { key: res.json.key_id, hash: res.json.key_hash };
       }
       const send = async (alias: string, path: string, times: number, status: number) => {
-        for (let i = 0; i < times; i++) assert.equal((await gateway(`/orders${path}`, { authorization: keys[alias].key })).status, status);
+        for (let i = 0; i < times; i++)
+          assert.equal((await gateway(`/orders${path}`, { authorization: keys[alias].key })).status, status);
       };
       await send('alice', '/items', 3, 200);
       await send('alice', '/boom', 1, 500);
@@ -75,17 +96,43 @@ for (const store of STORE_VARIANTS) {
       await waitForHits(ordersId, 9);
 
       const oauthId = await createOAuthApi(acmeCall, 'Apps', '/apps', upstream.url);
-      const policy = await acmeCall('/portal/policies', { method: 'POST', body: { name: 'apps', rate: 1000, per: 60, quota_max: -1, access_rights: { [oauthId]: { api_id: oauthId, versions: [] } } } });
+      const policy = await acmeCall('/portal/policies', {
+        method: 'POST',
+        body: {
+          name: 'apps',
+          rate: 1000,
+          per: 60,
+          quota_max: -1,
+          access_rights: { [oauthId]: { api_id: oauthId, versions: [] } },
+        },
+      });
       assert.equal(policy.status, 200, policy.text);
       await eventually(async () => assert.equal((await gateway('/apps/ready')).status, 401), 5000);
       let requests = 1;
-      for (const [name, calls] of [['first', 1], ['second', 2]] as const) {
-        const client = await acmeCall(`/apis/oauth/${oauthId}`, { method: 'POST', body: { redirect_uri: REDIRECT_URI, policy_id: policy.json.Meta } });
+      for (const [name, calls] of [
+        ['first', 1],
+        ['second', 2],
+      ] as const) {
+        const client = await acmeCall(`/apis/oauth/${oauthId}`, {
+          method: 'POST',
+          body: { redirect_uri: REDIRECT_URI, policy_id: policy.json.Meta },
+        });
         assert.equal(client.status, 200, client.text);
         clients[name] = client.json.client_id;
-        const token = await http(`${node.gatewayUrl}/apps/oauth/token`, form({ grant_type: 'client_credentials', client_id: client.json.client_id, client_secret: client.json.secret }));
+        const token = await http(
+          `${node.gatewayUrl}/apps/oauth/token`,
+          form({
+            grant_type: 'client_credentials',
+            client_id: client.json.client_id,
+            client_secret: client.json.secret,
+          }),
+        );
         assert.equal(token.status, 200, token.text);
-        for (let i = 0; i < calls; i++) assert.equal((await gateway('/apps/things', { authorization: `Bearer ${token.json.access_token}` })).status, 200);
+        for (let i = 0; i < calls; i++)
+          assert.equal(
+            (await gateway('/apps/things', { authorization: `Bearer ${token.json.access_token}` })).status,
+            200,
+          );
         requests += 1 + calls;
       }
       await waitForHits(oauthId, requests);
@@ -103,17 +150,39 @@ for (const store of STORE_VARIANTS) {
       const alias = (hash: string) => (hash === keys.bob.hash ? 'bob' : 'carol');
       const expected = [
         { id: { key: keys.alice.hash, alias: 'alice' }, hits: 4, success: 3, error: 1 },
-        { id: { key: second, alias: alias(second) }, hits: 2, success: second === keys.bob.hash ? 2 : 1, error: second === keys.bob.hash ? 0 : 1 },
-        { id: { key: third, alias: alias(third) }, hits: 2, success: third === keys.bob.hash ? 2 : 1, error: third === keys.bob.hash ? 0 : 1 },
+        {
+          id: { key: second, alias: alias(second) },
+          hits: 2,
+          success: second === keys.bob.hash ? 2 : 1,
+          error: second === keys.bob.hash ? 0 : 1,
+        },
+        {
+          id: { key: third, alias: alias(third) },
+          hits: 2,
+          success: third === keys.bob.hash ? 2 : 1,
+          error: third === keys.bob.hash ? 0 : 1,
+        },
       ];
       const first = await dashboard(acme, `/activity/keys/${today()}?api_id=${ordersId}`);
       assert.equal(first.status, 200, first.text);
-      assert.deepEqual({ data: first.json.data.map(counts), pages: first.json.pages }, { data: expected.slice(0, 2), pages: 2 });
+      assert.deepEqual(
+        { data: first.json.data.map(counts), pages: first.json.pages },
+        { data: expected.slice(0, 2), pages: 2 },
+      );
       const [alice] = first.json.data as AnalyticsRecord[];
-      assert.ok(alice.min_latency > 0 && alice.min_latency <= alice.latency && alice.latency <= alice.max_latency, JSON.stringify(alice));
+      assert.ok(
+        alice.min_latency > 0 && alice.min_latency <= alice.latency && alice.latency <= alice.max_latency,
+        JSON.stringify(alice),
+      );
       const page2 = await dashboard(acme, `/activity/keys/${today()}?api_id=${ordersId}&p=2`);
-      assert.deepEqual({ data: page2.json.data.map(counts), pages: page2.json.pages }, { data: expected.slice(2), pages: 2 });
-      assert.deepEqual((await dashboard(acme, `/activity/keys/${today()}?api_id=${ordersId}&p=3`)).json, { data: [], pages: 2 });
+      assert.deepEqual(
+        { data: page2.json.data.map(counts), pages: page2.json.pages },
+        { data: expected.slice(2), pages: 2 },
+      );
+      assert.deepEqual((await dashboard(acme, `/activity/keys/${today()}?api_id=${ordersId}&p=3`)).json, {
+        data: [],
+        pages: 2,
+      });
       const all = await dashboard(acme, `/activity/keys/${today()}?api_id=${ordersId}&p=0`);
       assert.deepEqual(all.json.data.map(counts), expected);
     });
@@ -155,7 +224,11 @@ for (const store of STORE_VARIANTS) {
         },
       });
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.json.data.keys.items[0], { id: { key: keys.alice.hash, alias: 'alice' }, hits: 4, error: 1 });
+      assert.deepEqual(res.json.data.keys.items[0], {
+        id: { key: keys.alice.hash, alias: 'alice' },
+        hits: 4,
+        error: 1,
+      });
       assert.equal(res.json.data.keys.pages, 2);
       assert.deepEqual(res.json.data.clients, {
         items: [
@@ -174,16 +247,27 @@ for (const store of STORE_VARIANTS) {
       assert.deepEqual((await dashboard(acme, `/activity/oauthid/${before}`)).json, { data: [], pages: 0 });
     });
 
-    it("shows another organisation none of them", async () => {
+    it('shows another organisation none of them', async () => {
       assert.deepEqual((await dashboard(globex, `/activity/keys/${today()}`)).json, { data: [], pages: 0 });
       assert.deepEqual((await dashboard(globex, `/activity/oauthid/${today()}`)).json, { data: [], pages: 0 });
     });
 
     it('needs the analytics permission', async () => {
-      const user = await http(`${node.dashboardUrl}/api/users`, { method: 'POST', headers: acme.headers, body: { email_address: 'apis-only@acme.test', first_name: 'A', last_name: 'O', user_permissions: { apis: 'read' } } });
+      const user = await http(`${node.dashboardUrl}/api/users`, {
+        method: 'POST',
+        headers: acme.headers,
+        body: {
+          email_address: 'apis-only@acme.test',
+          first_name: 'A',
+          last_name: 'O',
+          user_permissions: { apis: 'read' },
+        },
+      });
       assert.equal(user.status, 200, user.text);
       for (const view of ['keys', 'oauthid']) {
-        const res = await http(`${node.dashboardUrl}/api/activity/${view}/${today()}`, { headers: { authorization: user.json.Meta.access_key } });
+        const res = await http(`${node.dashboardUrl}/api/activity/${view}/${today()}`, {
+          headers: { authorization: user.json.Meta.access_key },
+        });
         assert.equal(res.status, 403, res.text);
         assert.equal(res.json.Message, "Access denied: this needs the 'analytics' permission at level 'read'");
       }

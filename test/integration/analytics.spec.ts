@@ -37,17 +37,32 @@ for (const store of STORE_VARIANTS) {
     let bobKey: string;
     let bobHash: string;
     const started = Date.now();
-    const dashboard = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
-    const gateway = (path: string, options: { method?: string; headers?: Record<string, string> } = {}) => http(`${node.gatewayUrl}${path}`, options);
+    const dashboard = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) =>
+      http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+    const gateway = (path: string, options: { method?: string; headers?: Record<string, string> } = {}) =>
+      http(`${node.gatewayUrl}${path}`, options);
     const createApi = async (tenant: Tenant, name: string, listenPath: string, extra: Record<string, unknown> = {}) => {
-      const res = await dashboard(tenant, '/apis', { method: 'POST', body: keylessApi(name, listenPath, upstream.url, extra) });
+      const res = await dashboard(tenant, '/apis', {
+        method: 'POST',
+        body: keylessApi(name, listenPath, upstream.url, extra),
+      });
       assert.equal(res.status, 200, res.text);
       // Probes answered 404 (not served yet) belong to no API and are not recorded; the last one is.
       await eventually(async () => assert.notEqual((await gateway(`${listenPath}/ready`)).status, 404), 5000);
       return res.json.ID as string;
     };
     const createKey = async (alias: string) => {
-      const res = await dashboard(acme, '/keys', { method: 'POST', body: { alias, rate: 1000, per: 1, expires: 0, quota_max: -1, access_rights: { [ordersId]: { api_id: ordersId, versions: ['Default'] } } } });
+      const res = await dashboard(acme, '/keys', {
+        method: 'POST',
+        body: {
+          alias,
+          rate: 1000,
+          per: 1,
+          expires: 0,
+          quota_max: -1,
+          access_rights: { [ordersId]: { api_id: ordersId, versions: ['Default'] } },
+        },
+      });
       assert.equal(res.status, 200, res.text);
       return { key: res.json.key_id as string, hash: res.json.key_hash as string };
     };
@@ -71,7 +86,12 @@ for (const store of STORE_VARIANTS) {
         res.writeHead(status, { 'content-type': 'text/plain' });
         res.end(String(status));
       });
-      node = await startTestNode({ dataDir, databaseUrl: database.url, analyticsFlushInterval: 0.05, analyticsSweepInterval: 0.1 });
+      node = await startTestNode({
+        dataDir,
+        databaseUrl: database.url,
+        analyticsFlushInterval: 0.05,
+        analyticsSweepInterval: 0.1,
+      });
       acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
       globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
       ordersId = await createApi(acme, 'Orders', '/orders', { use_keyless: false });
@@ -98,7 +118,7 @@ for (const store of STORE_VARIANTS) {
         await waitForHits(acme, ordersId, 9);
       });
 
-      it('groups a key\'s requests per endpoint on /api/activity/keys/endpoint', async () => {
+      it("groups a key's requests per endpoint on /api/activity/keys/endpoint", async () => {
         const res = await dashboard(acme, `/activity/keys/endpoint/${aliceHash}/${today()}`);
         assert.equal(res.status, 200, res.text);
         assert.deepEqual(Object.keys(res.json).sort(), ['data', 'pages']);
@@ -109,9 +129,17 @@ for (const store of STORE_VARIANTS) {
           { id: { ...base, path: '/boom', url: 'GET /boom' }, hits: 1, success: 0, error: 1 },
         ]);
         const [items] = res.json.data as AnalyticsRecord[];
-        assert.ok(items.min_latency > 0 && items.min_latency <= items.latency && items.latency <= items.max_latency, JSON.stringify(items));
+        assert.ok(
+          items.min_latency > 0 && items.min_latency <= items.latency && items.latency <= items.max_latency,
+          JSON.stringify(items),
+        );
         assert.equal(items.request_time, items.latency);
-        assert.ok(items.min_upstream_latency > 0 && items.upstream_latency <= items.max_upstream_latency && items.upstream_latency <= items.latency, JSON.stringify(items));
+        assert.ok(
+          items.min_upstream_latency > 0 &&
+            items.upstream_latency <= items.max_upstream_latency &&
+            items.upstream_latency <= items.latency,
+          JSON.stringify(items),
+        );
         const lastHit = Date.parse(items.last_hit);
         assert.ok(lastHit >= started - 1000 && lastHit <= Date.now(), items.last_hit);
       });
@@ -120,7 +148,9 @@ for (const store of STORE_VARIANTS) {
         const now = new Date();
         const day = { day: now.getUTCDate(), month: now.getUTCMonth() + 1, year: now.getUTCFullYear() };
         const alice = await dashboard(acme, `/activity/keys/${aliceHash}/${today()}`);
-        assert.deepEqual(alice.json.data.map(counts), [{ id: { ...day, key: aliceHash, alias: 'alice' }, hits: 4, success: 3, error: 1 }]);
+        assert.deepEqual(alice.json.data.map(counts), [
+          { id: { ...day, key: aliceHash, alias: 'alice' }, hits: 4, success: 3, error: 1 },
+        ]);
         const bob = await dashboard(acme, `/activity/keys/endpoint/${bobHash}/${today()}`);
         assert.deepEqual(
           bob.json.data.map(counts).map((r: { id: Record<string, unknown>; hits: number }) => [r.id.url, r.hits]),
@@ -134,9 +164,27 @@ for (const store of STORE_VARIANTS) {
       it('records the request details in the raw record (user agent, client IP, alias, codes)', async () => {
         const rows = (await raw(acme.orgId, ordersId)).filter((row) => row.key_hash === aliceHash);
         assert.deepEqual(
-          rows.map((row) => [row.method, row.path, row.raw_path, row.response_code, row.alias, row.user_agent, row.ip_address, row.org_id]),
+          rows.map((row) => [
+            row.method,
+            row.path,
+            row.raw_path,
+            row.response_code,
+            row.alias,
+            row.user_agent,
+            row.ip_address,
+            row.org_id,
+          ]),
           [
-            ...Array(3).fill(['GET', '/items', '/orders/items', 200, 'alice', 'analytics-test', '127.0.0.1', acme.orgId]),
+            ...Array(3).fill([
+              'GET',
+              '/items',
+              '/orders/items',
+              200,
+              'alice',
+              'analytics-test',
+              '127.0.0.1',
+              acme.orgId,
+            ]),
             ['GET', '/boom', '/orders/boom', 500, 'alice', 'analytics-test', '127.0.0.1', acme.orgId],
           ],
         );
@@ -145,7 +193,9 @@ for (const store of STORE_VARIANTS) {
       it('breaks errors down per API and response code', async () => {
         const res = await dashboard(acme, `/activity/errors/${today()}?api_id=${ordersId}`);
         assert.equal(res.status, 200, res.text);
-        const byCode = Object.fromEntries(res.json.data.map((r: AnalyticsRecord) => [r.id.code, [r.hits, r.success, r.error]]));
+        const byCode = Object.fromEntries(
+          res.json.data.map((r: AnalyticsRecord) => [r.id.code, [r.hits, r.success, r.error]]),
+        );
         assert.deepEqual(byCode, { 500: [1, 0, 1], 404: [1, 0, 1], 401: [2, 0, 2] });
       });
 
@@ -153,29 +203,48 @@ for (const store of STORE_VARIANTS) {
         const total = 9;
         const hourly = await dashboard(acme, `/usage/apis/${today()}?resolution=hour&api_id=${ordersId}`);
         assert.equal(hourly.status, 200, hourly.text);
-        assert.equal(hourly.json.data.reduce((sum: number, r: AnalyticsRecord) => sum + r.hits, 0), total);
+        assert.equal(
+          hourly.json.data.reduce((sum: number, r: AnalyticsRecord) => sum + r.hits, 0),
+          total,
+        );
         const hours = [new Date(started).getUTCHours(), new Date().getUTCHours()];
-        for (const record of hourly.json.data as AnalyticsRecord[]) assert.ok(hours.includes(record.id.hour!), JSON.stringify(record.id));
+        for (const record of hourly.json.data as AnalyticsRecord[])
+          assert.ok(hours.includes(record.id.hour!), JSON.stringify(record.id));
         const daily = await dashboard(acme, `/usage/apis/${today()}?api_id=${ordersId}`);
         assert.equal(daily.json.data.length, 1);
         assert.equal(daily.json.data[0].hits, total);
         assert.equal(daily.json.data[0].id.hour, undefined);
         const apis = await dashboard(acme, `/activity/apis/${today()}?p=1`);
-        assert.deepEqual(apis.json.data.map(counts), [{ id: { api_id: ordersId, api_name: 'Orders' }, hits: total, success: 5, error: total - 5 }]);
+        assert.deepEqual(apis.json.data.map(counts), [
+          { id: { api_id: ordersId, api_name: 'Orders' }, hits: total, success: 5, error: total - 5 },
+        ]);
         assert.equal(apis.json.pages, 1);
         assert.deepEqual((await dashboard(acme, `/activity/apis/${today()}?p=2`)).json.data, []);
       });
 
       it('shows another organisation none of it, even by key hash', async () => {
         assert.deepEqual((await dashboard(globex, `/activity/apis/${today()}`)).json, { data: [], pages: 0 });
-        assert.deepEqual((await dashboard(globex, `/activity/keys/endpoint/${aliceHash}/${today()}`)).json, { data: [], pages: 0 });
+        assert.deepEqual((await dashboard(globex, `/activity/keys/endpoint/${aliceHash}/${today()}`)).json, {
+          data: [],
+          pages: 0,
+        });
         assert.deepEqual((await dashboard(globex, `/usage/apis/${today()}`)).json, { data: [], pages: 0 });
       });
 
       it('needs the analytics permission', async () => {
-        const user = await dashboard(acme, '/users', { method: 'POST', body: { email_address: 'no-analytics@acme.test', first_name: 'N', last_name: 'A', user_permissions: { apis: 'read' } } });
+        const user = await dashboard(acme, '/users', {
+          method: 'POST',
+          body: {
+            email_address: 'no-analytics@acme.test',
+            first_name: 'N',
+            last_name: 'A',
+            user_permissions: { apis: 'read' },
+          },
+        });
         assert.equal(user.status, 200, user.text);
-        const res = await http(`${node.dashboardUrl}/api/activity/apis/${today()}`, { headers: { authorization: user.json.Meta.access_key } });
+        const res = await http(`${node.dashboardUrl}/api/activity/apis/${today()}`, {
+          headers: { authorization: user.json.Meta.access_key },
+        });
         assert.equal(res.status, 403);
         assert.equal(res.json.Message, "Access denied: this needs the 'analytics' permission at level 'read'");
       });
@@ -184,13 +253,28 @@ for (const store of STORE_VARIANTS) {
     describe('traffic with an OAuth access token', () => {
       it("groups an OAuth client's requests per endpoint and totals them per day", async () => {
         const apiId = await createOAuthApi(dashboardOf(node.dashboardUrl, acme), 'OAuthed', '/oauthed', upstream.url);
-        const policy = await dashboard(acme, '/portal/policies', { method: 'POST', body: { name: 'apps', rate: 1000, per: 60, quota_max: -1, access_rights: { [apiId]: { api_id: apiId, versions: [] } } } });
+        const policy = await dashboard(acme, '/portal/policies', {
+          method: 'POST',
+          body: {
+            name: 'apps',
+            rate: 1000,
+            per: 60,
+            quota_max: -1,
+            access_rights: { [apiId]: { api_id: apiId, versions: [] } },
+          },
+        });
         assert.equal(policy.status, 200, policy.text);
-        const client = await dashboard(acme, `/apis/oauth/${apiId}`, { method: 'POST', body: { redirect_uri: REDIRECT_URI, policy_id: policy.json.Meta } });
+        const client = await dashboard(acme, `/apis/oauth/${apiId}`, {
+          method: 'POST',
+          body: { redirect_uri: REDIRECT_URI, policy_id: policy.json.Meta },
+        });
         assert.equal(client.status, 200, client.text);
         const clientId = client.json.client_id as string;
         await eventually(async () => assert.equal((await gateway('/oauthed/ready')).status, 401), 5000);
-        const token = await http(`${node.gatewayUrl}/oauthed/oauth/token`, form({ grant_type: 'client_credentials', client_id: clientId, client_secret: client.json.secret }));
+        const token = await http(
+          `${node.gatewayUrl}/oauthed/oauth/token`,
+          form({ grant_type: 'client_credentials', client_id: clientId, client_secret: client.json.secret }),
+        );
         assert.equal(token.status, 200, token.text);
         const bearer = { headers: { authorization: `Bearer ${token.json.access_token}` } };
         assert.equal((await gateway('/oauthed/things', bearer)).status, 200);
@@ -206,8 +290,14 @@ for (const store of STORE_VARIANTS) {
           { id: { ...base, path: '/boom', url: 'GET /boom' }, hits: 1, success: 0, error: 1 },
         ]);
         const totals = await dashboard(acme, `/activity/oauthid/${clientId}/${today()}`);
-        assert.deepEqual(totals.json.data.map((r: AnalyticsRecord) => [r.hits, r.success, r.error]), [[3, 2, 1]]);
-        assert.deepEqual((await dashboard(globex, `/activity/oauthid/endpoint/${clientId}/${today()}`)).json, { data: [], pages: 0 });
+        assert.deepEqual(
+          totals.json.data.map((r: AnalyticsRecord) => [r.hits, r.success, r.error]),
+          [[3, 2, 1]],
+        );
+        assert.deepEqual((await dashboard(globex, `/activity/oauthid/endpoint/${clientId}/${today()}`)).json, {
+          data: [],
+          pages: 0,
+        });
       });
     });
 
@@ -241,7 +331,10 @@ for (const store of STORE_VARIANTS) {
         // Records leave in arrival order: once Loud's request (and its probe) show, Quiet's would have too.
         await waitForHits(acme, loud, 2);
         const res = await dashboard(acme, `/activity/apis/${today()}?p=0`);
-        assert.equal(res.json.data.some((r: AnalyticsRecord) => r.id.api_id === quiet), false);
+        assert.equal(
+          res.json.data.some((r: AnalyticsRecord) => r.id.api_id === quiet),
+          false,
+        );
         assert.deepEqual(await raw(acme.orgId, quiet), []);
       });
 
@@ -254,16 +347,27 @@ for (const store of STORE_VARIANTS) {
               Default: {
                 name: 'Default',
                 use_extended_paths: true,
-                extended_paths: { track_endpoints: [{ path: '/tracked', method: 'GET' }], do_not_track_endpoints: [{ path: '/secret', method: 'GET' }] },
+                extended_paths: {
+                  track_endpoints: [{ path: '/tracked', method: 'GET' }],
+                  do_not_track_endpoints: [{ path: '/secret', method: 'GET' }],
+                },
               },
             },
           },
         });
-        for (const path of ['/tracked', '/tracked', '/other', '/secret']) assert.equal((await gateway(`/paths${path}`)).status, 200);
+        for (const path of ['/tracked', '/tracked', '/other', '/secret'])
+          assert.equal((await gateway(`/paths${path}`)).status, 200);
         // createApi's readiness probe (/ready) counts as an untracked request.
         await waitForHits(acme, paths, 4);
         const endpoints = await dashboard(acme, `/activity/endpoints/${today()}?api_id=${paths}`);
-        assert.deepEqual(endpoints.json.data.map(counts), [{ id: { api_id: paths, api_name: 'Paths', path: '/tracked', url: 'GET /tracked' }, hits: 2, success: 2, error: 0 }]);
+        assert.deepEqual(endpoints.json.data.map(counts), [
+          {
+            id: { api_id: paths, api_name: 'Paths', path: '/tracked', url: 'GET /tracked' },
+            hits: 2,
+            success: 2,
+            error: 0,
+          },
+        ]);
         assert.deepEqual((await raw(acme.orgId, paths)).map((row) => [row.path, row.track_path]).sort(), [
           ['/other', false],
           ['/ready', false],

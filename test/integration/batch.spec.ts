@@ -8,7 +8,10 @@ describe('proxy: batch requests', () => {
     await gw.addApi(
       apiDefinition('batched', '/batched/', gw.upstream.url, {
         enable_batch_request_support: true,
-        version_data: singleVersion({ use_extended_paths: true, extended_paths: { black_list: [{ path: '/forbidden', method_actions: { GET: { action: 'no_action' } } }] } }),
+        version_data: singleVersion({
+          use_extended_paths: true,
+          extended_paths: { black_list: [{ path: '/forbidden', method_actions: { GET: { action: 'no_action' } } }] },
+        }),
       }),
     );
     await gw.addApi(apiDefinition('unbatched', '/unbatched/', gw.upstream.url));
@@ -29,11 +32,14 @@ describe('proxy: batch requests', () => {
     });
     assert.equal(res.status, 200);
     assert.equal(res.json.length, 3);
-    assert.deepEqual(res.json.map((r: { relative_url: string; code: number }) => [r.relative_url, r.code]), [
-      ['items/1?x=1', 200],
-      ['items', 200],
-      ['forbidden', 403],
-    ]);
+    assert.deepEqual(
+      res.json.map((r: { relative_url: string; code: number }) => [r.relative_url, r.code]),
+      [
+        ['items/1?x=1', 200],
+        ['items', 200],
+        ['forbidden', 403],
+      ],
+    );
     assert.deepEqual(JSON.parse(res.json[0].body), { method: 'GET', url: '/items/1?x=1', body: '' });
     assert.deepEqual(JSON.parse(res.json[1].body), { method: 'POST', url: '/items', body: 'payload' });
     assert.deepEqual(JSON.parse(res.json[2].body), { error: 'Requested endpoint is forbidden' });

@@ -15,11 +15,18 @@ describe('body transforms', () => {
   before(async () => {
     const templates = mkdtempSync(join(tmpdir(), 'gw-templates-'));
     symlinkSync('/etc/hostname', join(templates, 'outside-link'));
-    writeFileSync(join(templates, 'order.tmpl'), '{"id": "{{index .order "-id"}}", "items": [{{range $i, $item := .order.item}}{{if $i}},{{end}}"{{$item}}"{{end}}]}');
+    writeFileSync(
+      join(templates, 'order.tmpl'),
+      '{"id": "{{index .order "-id"}}", "items": [{{range $i, $item := .order.item}}{{if $i}},{{end}}"{{$item}}"{{end}}]}',
+    );
     gw = await startGatewayFixture({ templatePath: templates });
     gw.upstream.respondWith((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(req.url.startsWith('/list') ? '[{"name":"a"},{"name":"b"}]' : JSON.stringify({ user: { first: 'Ada', last: 'Lovelace', tags: ['x', 'y'] } }));
+      res.end(
+        req.url.startsWith('/list')
+          ? '[{"name":"a"},{"name":"b"}]'
+          : JSON.stringify({ user: { first: 'Ada', last: 'Lovelace', tags: ['x', 'y'] } }),
+      );
     });
     await gw.addApi(
       apiDefinition('bt', '/bt', gw.upstream.url, {
@@ -34,15 +41,41 @@ describe('body transforms', () => {
                 template_data: {
                   input_type: 'json',
                   template_mode: 'blob',
-                  template_source: blob('{"full": "{{.first}} {{.last}}"{{if .vip}}, "tier": "gold"{{else}}, "tier": "basic"{{end}}, "via": "{{._gw_context.headers_X_Client}}", "tags": {{jsonMarshal .tags}}}'),
+                  template_source: blob(
+                    '{"full": "{{.first}} {{.last}}"{{if .vip}}, "tier": "gold"{{else}}, "tier": "basic"{{end}}, "via": "{{._gw_context.headers_X_Client}}", "tags": {{jsonMarshal .tags}}}',
+                  ),
                 },
               },
-              { path: '/xml', method: 'POST', template_data: { input_type: 'xml', template_mode: 'file', template_source: 'order.tmpl' } },
-              { path: '/fails', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: blob('{{index .l 5}}') } },
+              {
+                path: '/xml',
+                method: 'POST',
+                template_data: { input_type: 'xml', template_mode: 'file', template_source: 'order.tmpl' },
+              },
+              {
+                path: '/fails',
+                method: 'POST',
+                template_data: { input_type: 'json', template_mode: 'blob', template_source: blob('{{index .l 5}}') },
+              },
             ],
             transform_response: [
-              { path: '/user', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: blob('<user>{{xmlMarshal .user}}</user>') } },
-              { path: '/list', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: blob('{{range .array}}{{.name}};{{end}}') } },
+              {
+                path: '/user',
+                method: 'GET',
+                template_data: {
+                  input_type: 'json',
+                  template_mode: 'blob',
+                  template_source: blob('<user>{{xmlMarshal .user}}</user>'),
+                },
+              },
+              {
+                path: '/list',
+                method: 'GET',
+                template_data: {
+                  input_type: 'json',
+                  template_mode: 'blob',
+                  template_source: blob('{{range .array}}{{.name}};{{end}}'),
+                },
+              },
             ],
           },
         }),
@@ -52,9 +85,18 @@ describe('body transforms', () => {
   after(() => gw.stop());
 
   it('rewrites a JSON request body with fields, if/else, context variables and jsonMarshal', async () => {
-    const res = await gw.call('/bt/json', { method: 'POST', body: { first: 'Ada', last: 'Lovelace', vip: true, tags: ['a', '<b>'] }, headers: { 'x-client': 'cli' } });
+    const res = await gw.call('/bt/json', {
+      method: 'POST',
+      body: { first: 'Ada', last: 'Lovelace', vip: true, tags: ['a', '<b>'] },
+      headers: { 'x-client': 'cli' },
+    });
     assert.equal(res.status, 200);
-    assert.deepEqual(JSON.parse(lastReceived().body), { full: 'Ada Lovelace', tier: 'gold', via: 'cli', tags: ['a', '<b>'] });
+    assert.deepEqual(JSON.parse(lastReceived().body), {
+      full: 'Ada Lovelace',
+      tier: 'gold',
+      via: 'cli',
+      tags: ['a', '<b>'],
+    });
     assert.equal(lastReceived().headers['content-length'], String(Buffer.byteLength(lastReceived().body)));
     await gw.call('/bt/json', { method: 'POST', body: { first: 'Bo', last: 'B' } });
     assert.equal(JSON.parse(lastReceived().body).tier, 'basic');
@@ -76,7 +118,11 @@ describe('body transforms', () => {
 
   it('refuses a request body that is not the declared JSON with 400, without calling upstream', async () => {
     const before = gw.upstream.received.length;
-    const res = await gw.call('/bt/json', { method: 'POST', body: 'not json', headers: { 'content-type': 'text/plain' } });
+    const res = await gw.call('/bt/json', {
+      method: 'POST',
+      body: 'not json',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(res.status, 400);
     assert.match(res.text, /transformation failed/);
     assert.equal(gw.upstream.received.length, before);
@@ -93,9 +139,24 @@ describe('body transforms', () => {
   it('a template file outside the templates folder is refused at save time; one that escapes by a link keeps the API from loading', async () => {
     const escaping = (source: string) =>
       apiDefinition('bt-escape', '/bt-escape', gw.upstream.url, {
-        version_data: singleVersion({ use_extended_paths: true, extended_paths: { transform: [{ path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'file', template_source: source } }] } }),
+        version_data: singleVersion({
+          use_extended_paths: true,
+          extended_paths: {
+            transform: [
+              {
+                path: '/x',
+                method: 'POST',
+                template_data: { input_type: 'json', template_mode: 'file', template_source: source },
+              },
+            ],
+          },
+        }),
       });
-    const refused = await http(`${gw.node.gatewayUrl}/gw/apis`, { method: 'POST', headers: gw.node.gwHeaders, body: escaping('../../etc/passwd') });
+    const refused = await http(`${gw.node.gatewayUrl}/gw/apis`, {
+      method: 'POST',
+      headers: gw.node.gwHeaders,
+      body: escaping('../../etc/passwd'),
+    });
     assert.equal(refused.status, 400);
     assert.match(refused.text, /'\.\.' segment/);
     await gw.addApi(escaping('outside-link'));

@@ -53,10 +53,18 @@ describe('certificate ids in API definitions', function () {
   });
 
   const fields: Array<[string, string, (id: string) => Record<string, unknown>]> = [
-    ['client_certificates', 'client_certificates[0]', (id) => ({ use_mutual_tls_auth: true, client_certificates: [id] })],
+    [
+      'client_certificates',
+      'client_certificates[0]',
+      (id) => ({ use_mutual_tls_auth: true, client_certificates: [id] }),
+    ],
     ['upstream_certificates', 'upstream_certificates["*"]', (id) => ({ upstream_certificates: { '*': id } })],
     // a public key fingerprint beside the id names no stored certificate
-    ['pinned_public_keys', 'pinned_public_keys["pinned.test"]', (id) => ({ pinned_public_keys: { 'pinned.test': `${FINGERPRINT},${id}` } })],
+    [
+      'pinned_public_keys',
+      'pinned_public_keys["pinned.test"]',
+      (id) => ({ pinned_public_keys: { 'pinned.test': `${FINGERPRINT},${id}` } }),
+    ],
     ['certificates', 'certificates[0]', (id) => ({ certificates: [id] })],
   ];
 
@@ -70,7 +78,7 @@ describe('certificate ids in API definitions', function () {
     });
   }
 
-  it('refuses an update naming another organisation\'s certificate, or one not in the store at all', async () => {
+  it("refuses an update naming another organisation's certificate, or one not in the store at all", async () => {
     const created = await createApi(globex, 'updated');
     assert.equal(created.status, 200, created.text);
     const { api_definition: definition } = (await dashboard(globex, `/apis/${created.json.ID}`)).json;
@@ -84,7 +92,7 @@ describe('certificate ids in API definitions', function () {
     }
   });
 
-  it('refuses an OAS API whose client certificate allow list names another organisation\'s', async () => {
+  it("refuses an OAS API whose client certificate allow list names another organisation's", async () => {
     const document = (id: string, listenPath: string) => {
       const oas = oasFixture('petstore.yaml', upstream);
       oas['x-gw-api-gateway'].server.listenPath.value = listenPath;

@@ -22,9 +22,17 @@ for (const store of STORE_VARIANTS) {
     let globex: Tenant;
     let server: Issued;
     let client: Issued;
-    const api = (tenant: Tenant, path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-      http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...(options.headers ?? {}) } });
-    const gw = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
+    const api = (
+      tenant: Tenant,
+      path: string,
+      options: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+    ) =>
+      http(`${node.dashboardUrl}/api${path}`, {
+        ...options,
+        headers: { ...tenant.headers, ...(options.headers ?? {}) },
+      });
+    const gw = (path: string, options: { method?: string; body?: unknown } = {}) =>
+      http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
     const rows = () => node.runtime.database()('certificates').select('*');
 
     before(async function () {
@@ -47,7 +55,11 @@ for (const store of STORE_VARIANTS) {
     });
 
     it('adds a certificate with its key (raw PEM body): id = org id + SHA-256 of the DER, key sealed at rest, never returned', async () => {
-      const res = await api(acme, '/certs', { method: 'POST', body: server.cert + server.key, headers: { 'content-type': 'text/plain' } });
+      const res = await api(acme, '/certs', {
+        method: 'POST',
+        body: server.cert + server.key,
+        headers: { 'content-type': 'text/plain' },
+      });
       assert.equal(res.status, 200, res.text);
       const id = `${acme.orgId}${fingerprint(server.cert)}`;
       assert.deepEqual(res.json, { Status: 'OK', Message: 'Certificate added', Meta: id, id });
@@ -61,7 +73,12 @@ for (const store of STORE_VARIANTS) {
       assert.deepEqual(one.json.dns_names, ['api.example.com', 'www.example.com']);
       assert.equal(one.json.has_private, true);
       assert.equal(one.json.not_after, new Date(new X509Certificate(server.cert).validTo).toISOString());
-      for (const res of [one, await api(acme, '/certs?mode=detailed'), await gw(`/certs/${id}`), await gw('/certs?mode=detailed')]) {
+      for (const res of [
+        one,
+        await api(acme, '/certs?mode=detailed'),
+        await gw(`/certs/${id}`),
+        await gw('/certs?mode=detailed'),
+      ]) {
         assert.doesNotMatch(res.text, /PRIVATE KEY/);
         assert.ok(!res.text.includes(server.key.split('\n')[1]), 'no part of the key is returned');
       }
@@ -77,10 +94,18 @@ for (const store of STORE_VARIANTS) {
       assert.equal(added.status, 200, added.text);
       const ids = await api(acme, '/certs');
       assert.equal(ids.status, 200, ids.text);
-      assert.deepEqual(ids.json.certs, [`${acme.orgId}${fingerprint(server.cert)}`, `${acme.orgId}${fingerprint(client.cert)}`]);
+      assert.deepEqual(ids.json.certs, [
+        `${acme.orgId}${fingerprint(server.cert)}`,
+        `${acme.orgId}${fingerprint(client.cert)}`,
+      ]);
       const detailed = await api(acme, '/certs?mode=detailed');
       assert.deepEqual(
-        detailed.json.certs.map((c: Record<string, unknown>) => [c.id, c.subject_cn, c.has_private, c.fingerprint ?? 'none']),
+        detailed.json.certs.map((c: Record<string, unknown>) => [
+          c.id,
+          c.subject_cn,
+          c.has_private,
+          c.fingerprint ?? 'none',
+        ]),
         [
           [`${acme.orgId}${fingerprint(server.cert)}`, 'api.example.com', true, 'none'],
           [`${acme.orgId}${fingerprint(client.cert)}`, 'client one', false, 'none'],
@@ -90,7 +115,8 @@ for (const store of STORE_VARIANTS) {
     });
 
     it("shows a certificate's subject and issuer as the reference's PkixName objects (swagger CertsCertificateMeta)", async () => {
-      const subject = '/C=GB/ST=London/L=Islington/O=Acme\\, Inc/OU=Ops/OU=Web/CN=full.example.com/emailAddress=ops@example.com';
+      const subject =
+        '/C=GB/ST=London/L=Islington/O=Acme\\, Inc/OU=Ops/OU=Web/CN=full.example.com/emailAddress=ops@example.com';
       const full = pki.selfSigned(subject);
       const added = await gw('/certs', { method: 'POST', body: full.cert });
       assert.equal(added.status, 200, added.text);
@@ -124,8 +150,16 @@ for (const store of STORE_VARIANTS) {
       // the list with mode=detailed stays the reference's CertificateBasics: names as issuer_cn/subject_cn
       const detailed = await gw('/certs?mode=detailed');
       const listed = detailed.json.certs.find((c: { id: string }) => c.id === added.json.id);
-      assert.deepEqual(Object.keys(listed).sort(),
-        ['dns_names', 'has_private', 'id', 'is_ca', 'issuer_cn', 'not_after', 'not_before', 'subject_cn']);
+      assert.deepEqual(Object.keys(listed).sort(), [
+        'dns_names',
+        'has_private',
+        'id',
+        'is_ca',
+        'issuer_cn',
+        'not_after',
+        'not_before',
+        'subject_cn',
+      ]);
       assert.equal(listed.subject_cn, 'full.example.com');
       await gw(`/certs/${added.json.id}`, { method: 'DELETE' });
     });
@@ -145,10 +179,24 @@ for (const store of STORE_VARIANTS) {
 
     const garbage: Array<[string, () => string, RegExp]> = [
       ['no PEM at all', () => 'hello, this is not a certificate', /no PEM-encoded CERTIFICATE/],
-      ['a PEM block that is not a certificate', () => '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n', /Failed to parse certificate/],
+      [
+        'a PEM block that is not a certificate',
+        () => '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n',
+        /Failed to parse certificate/,
+      ],
       ['a key that belongs to another certificate', () => server.cert + client.key, /private key does not match/],
-      ['a key that does not parse', () => server.cert + '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', /Failed to parse the private key/],
-      ['an expired certificate', () => pki.issue('old', { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2020-01-02T00:00:00Z') }).cert, /Certificate has expired/],
+      [
+        'a key that does not parse',
+        () => server.cert + '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+        /Failed to parse the private key/,
+      ],
+      [
+        'an expired certificate',
+        () =>
+          pki.issue('old', { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2020-01-02T00:00:00Z') })
+            .cert,
+        /Certificate has expired/,
+      ],
     ];
     for (const [what, body, message] of garbage) {
       it(`refuses ${what} with 400 and stores nothing`, async () => {

@@ -22,9 +22,21 @@ describe('CORS: preflight before authentication, headers on every answer, origin
   before(async () => {
     gw = await startGatewayFixture();
     // Keyed: a preflight carries no credentials and must still be answered.
-    await gw.addApi(apiDefinition('cors-keyed', '/cors-keyed', gw.upstream.url, { use_keyless: false, auth: { auth_header_name: 'Authorization' }, CORS: cors }));
-    await gw.addApi(apiDefinition('cors-open', '/cors-open', gw.upstream.url, { CORS: { ...cors, allow_credentials: false, allowed_origins: ['*'] } }));
-    await gw.addApi(apiDefinition('cors-pass', '/cors-pass', gw.upstream.url, { CORS: { ...cors, options_passthrough: true } }));
+    await gw.addApi(
+      apiDefinition('cors-keyed', '/cors-keyed', gw.upstream.url, {
+        use_keyless: false,
+        auth: { auth_header_name: 'Authorization' },
+        CORS: cors,
+      }),
+    );
+    await gw.addApi(
+      apiDefinition('cors-open', '/cors-open', gw.upstream.url, {
+        CORS: { ...cors, allow_credentials: false, allowed_origins: ['*'] },
+      }),
+    );
+    await gw.addApi(
+      apiDefinition('cors-pass', '/cors-pass', gw.upstream.url, { CORS: { ...cors, options_passthrough: true } }),
+    );
     await gw.addApi(apiDefinition('cors-none', '/cors-none', gw.upstream.url));
   });
   after(() => gw.stop());
@@ -62,7 +74,9 @@ describe('CORS: preflight before authentication, headers on every answer, origin
     }
     const actual = await gw.call('/cors-open/items', { headers: { origin: 'https://evil.example.net' } });
     assert.equal(actual.headers.get('access-control-allow-origin'), '*', 'any origin on the open API');
-    const keyed = await gw.call('/cors-keyed/items', { headers: { origin: 'https://evil.example.net', authorization: 'nope' } });
+    const keyed = await gw.call('/cors-keyed/items', {
+      headers: { origin: 'https://evil.example.net', authorization: 'nope' },
+    });
     assert.equal(keyed.headers.get('access-control-allow-origin'), null);
   });
 
@@ -75,7 +89,11 @@ describe('CORS: preflight before authentication, headers on every answer, origin
     assert.match(open.headers.get('vary') ?? '', /Origin/);
     const refused = await gw.call('/cors-keyed/items', { headers: { origin: 'https://app.example.org' } });
     assert.equal(refused.status, 401, 'no key');
-    assert.equal(refused.headers.get('access-control-allow-origin'), 'https://app.example.org', 'the browser can read the 401');
+    assert.equal(
+      refused.headers.get('access-control-allow-origin'),
+      'https://app.example.org',
+      'the browser can read the 401',
+    );
     assert.equal(refused.headers.get('access-control-allow-credentials'), 'true');
   });
 
@@ -89,12 +107,18 @@ describe('CORS: preflight before authentication, headers on every answer, origin
   });
 
   it('keeps the upstream’s Vary and adds Origin to it', async () => {
-    gw.upstream.respondWith((_req, res) => res.writeHead(200, { vary: 'Accept-Encoding', 'content-type': 'text/plain' }).end('ok'));
+    gw.upstream.respondWith((_req, res) =>
+      res.writeHead(200, { vary: 'Accept-Encoding', 'content-type': 'text/plain' }).end('ok'),
+    );
     try {
       const res = await gw.call('/cors-open/items', { headers: { origin: 'https://app.example.org' } });
       assert.equal(res.headers.get('vary'), 'Accept-Encoding, Origin');
     } finally {
-      gw.upstream.respondWith((req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end(JSON.stringify({ url: req.url })));
+      gw.upstream.respondWith((req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' })
+          .end(JSON.stringify({ url: req.url })),
+      );
     }
   });
 

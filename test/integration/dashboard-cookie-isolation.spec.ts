@@ -21,7 +21,8 @@ describe("the dashboard's login cookie never reaches an upstream", () => {
   const wsUpgrades: IncomingHttpHeaders[] = [];
   let graphServer: Server;
   const graphRequests: IncomingHttpHeaders[] = [];
-  const dashboard = (path: string, body: unknown) => http(`${node.dashboardUrl}/api${path}`, { method: 'POST', headers: tenant.headers, body });
+  const dashboard = (path: string, body: unknown) =>
+    http(`${node.dashboardUrl}/api${path}`, { method: 'POST', headers: tenant.headers, body });
   const createApi = async (definition: unknown) => {
     const res = await dashboard('/apis', definition);
     assert.equal(res.status, 200, res.text);
@@ -41,7 +42,9 @@ describe("the dashboard's login cookie never reaches an upstream", () => {
     graphServer = createServer((req, res) => {
       graphRequests.push(req.headers);
       req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { hello: 'hi' } })));
+      req.on('end', () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { hello: 'hi' } })),
+      );
     });
     const graphPort = await listen(graphServer, 0, '127.0.0.1');
     node = await startTestNode();
@@ -53,8 +56,17 @@ describe("the dashboard's login cookie never reaches an upstream", () => {
         graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query { hello: String }' },
       }),
     );
-    const cookieAuth = await createApi(keylessApi('Cookie auth', '/cookie-auth', upstream.url, { use_keyless: false, auth: { use_cookie: true, cookie_name: 'apikey' } }));
-    const key = await http(`${node.dashboardUrl}/api/keys`, { method: 'POST', headers: tenant.headers, body: { access_rights: { [cookieAuth]: { api_id: cookieAuth } } } });
+    const cookieAuth = await createApi(
+      keylessApi('Cookie auth', '/cookie-auth', upstream.url, {
+        use_keyless: false,
+        auth: { use_cookie: true, cookie_name: 'apikey' },
+      }),
+    );
+    const key = await http(`${node.dashboardUrl}/api/keys`, {
+      method: 'POST',
+      headers: tenant.headers,
+      body: { access_rights: { [cookieAuth]: { api_id: cookieAuth } } },
+    });
     assert.equal(key.status, 200, key.text);
     cookieKey = key.json.key_id;
     await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/plain/ready`)).status, 200), 5000);
@@ -90,13 +102,17 @@ describe("the dashboard's login cookie never reaches an upstream", () => {
   });
 
   it('keeps authenticating an API that reads its key from a cookie, without passing the login cookie on', async () => {
-    const res = await http(`${node.gatewayUrl}/cookie-auth/x`, { headers: { cookie: `gw-session=SECRET; apikey=${cookieKey}` } });
+    const res = await http(`${node.gatewayUrl}/cookie-auth/x`, {
+      headers: { cookie: `gw-session=SECRET; apikey=${cookieKey}` },
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(lastCookie(), `apikey=${cookieKey}`);
   });
 
   it('removes it from a WebSocket upgrade', async () => {
-    const socket = new WebSocket(`${node.gatewayUrl.replace('http', 'ws')}/sockets/chat`, { headers: { cookie: 'a=1; gw-session=SECRET; b=2' } });
+    const socket = new WebSocket(`${node.gatewayUrl.replace('http', 'ws')}/sockets/chat`, {
+      headers: { cookie: 'a=1; gw-session=SECRET; b=2' },
+    });
     await new Promise<void>((resolve, reject) => {
       socket.on('message', () => resolve());
       socket.on('error', reject);
@@ -106,7 +122,11 @@ describe("the dashboard's login cookie never reaches an upstream", () => {
   });
 
   it('removes it from what a GraphQL proxy-only API sends upstream', async () => {
-    const res = await http(`${node.gatewayUrl}/graph`, { method: 'POST', headers: { cookie: 'a=1; gw-session=SECRET; b=2' }, body: { query: '{ hello }' } });
+    const res = await http(`${node.gatewayUrl}/graph`, {
+      method: 'POST',
+      headers: { cookie: 'a=1; gw-session=SECRET; b=2' },
+      body: { query: '{ hello }' },
+    });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json, { data: { hello: 'hi' } });
     assert.equal(graphRequests.at(-1)!.cookie, 'a=1; b=2');

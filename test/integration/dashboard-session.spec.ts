@@ -21,7 +21,10 @@ describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/
   });
 
   it('answers the signed-in user, their organisation and permissions for a login session cookie', async () => {
-    const login = await http(`${node.dashboardUrl}/api/login`, { method: 'POST', body: { email_address: email, password: 'correct horse' } });
+    const login = await http(`${node.dashboardUrl}/api/login`, {
+      method: 'POST',
+      body: { email_address: email, password: 'correct horse' },
+    });
     assert.equal(login.status, 200);
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
     const me = await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } });
@@ -51,7 +54,11 @@ describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/
     const created = await http(`${node.dashboardUrl}/api/users`, {
       method: 'POST',
       headers: acme.headers,
-      body: { email_address: `reader-${Date.now()}@example.com`, password: 'pw-reader-1', user_permissions: { analytics: 'read' } },
+      body: {
+        email_address: `reader-${Date.now()}@example.com`,
+        password: 'pw-reader-1',
+        user_permissions: { analytics: 'read' },
+      },
     });
     const me = await http(`${node.dashboardUrl}/api/me`, { headers: { authorization: created.json.Meta.access_key } });
     assert.equal(me.status, 200);
@@ -67,7 +74,10 @@ describe('dashboard REST API: who am I (GET /api/me) and signing out (POST /api/
   });
 
   it('signs out by ending the login session on the server and expiring its cookie', async () => {
-    const login = await http(`${node.dashboardUrl}/api/login`, { method: 'POST', body: { email_address: email, password: 'correct horse' } });
+    const login = await http(`${node.dashboardUrl}/api/login`, {
+      method: 'POST',
+      body: { email_address: email, password: 'correct horse' },
+    });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
     assert.equal((await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } })).status, 200);
     const out = await http(`${node.dashboardUrl}/api/logout`, { method: 'POST', headers: { cookie }, body: {} });
@@ -97,7 +107,11 @@ describe('dashboard REST API: the login cookie of a dashboard served over HTTPS 
   });
 
   it('is __Host-gw-session, Secure, Path=/ and without Domain; only that name signs in; signing out clears it', async () => {
-    const login = await http(`${node.dashboardUrl}/api/login`, { method: 'POST', headers: { origin }, body: { email_address: email, password: 'correct horse' } });
+    const login = await http(`${node.dashboardUrl}/api/login`, {
+      method: 'POST',
+      headers: { origin },
+      body: { email_address: email, password: 'correct horse' },
+    });
     assert.equal(login.status, 200, login.text);
     const set = login.headers.get('set-cookie') ?? '';
     assert.match(set, /^__Host-gw-session=[0-9a-f]{48}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=\d+$/);
@@ -106,9 +120,16 @@ describe('dashboard REST API: the login cookie of a dashboard served over HTTPS 
     assert.equal((await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } })).status, 200);
     const unprefixed = await http(`${node.dashboardUrl}/api/me`, { headers: { cookie: `gw-session=${token}` } });
     assert.equal(unprefixed.status, 401, 'a cookie without the prefix may have been planted by another host');
-    const out = await http(`${node.dashboardUrl}/api/logout`, { method: 'POST', headers: { cookie, origin }, body: {} });
+    const out = await http(`${node.dashboardUrl}/api/logout`, {
+      method: 'POST',
+      headers: { cookie, origin },
+      body: {},
+    });
     assert.equal(out.status, 200, out.text);
-    assert.equal(out.headers.get('set-cookie'), '__Host-gw-session=; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=0');
+    assert.equal(
+      out.headers.get('set-cookie'),
+      '__Host-gw-session=; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=0',
+    );
     assert.equal((await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } })).status, 403);
   });
 
@@ -116,10 +137,17 @@ describe('dashboard REST API: the login cookie of a dashboard served over HTTPS 
     const upstream = await startUpstream();
     try {
       const tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Gate');
-      const created = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('Secure', '/secure', upstream.url) });
+      const created = await http(`${node.dashboardUrl}/api/apis`, {
+        method: 'POST',
+        headers: tenant.headers,
+        body: keylessApi('Secure', '/secure', upstream.url),
+      });
       assert.equal(created.status, 200, created.text);
       await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/secure/x`)).status, 200), 5000);
-      assert.equal((await http(`${node.gatewayUrl}/secure/x`, { headers: { cookie: 'a=1; __Host-gw-session=SECRET' } })).status, 200);
+      assert.equal(
+        (await http(`${node.gatewayUrl}/secure/x`, { headers: { cookie: 'a=1; __Host-gw-session=SECRET' } })).status,
+        200,
+      );
       assert.equal(upstream.received.at(-1)!.headers.cookie, 'a=1');
     } finally {
       await upstream.close();

@@ -33,15 +33,23 @@ async function startPetstore(): Promise<{ url: string; seen: Seen[]; close(): Pr
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const url = new URL(req.url ?? '/', 'http://petstore');
-      const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (url.pathname === '/openapi.yaml') return void res.writeHead(200, { 'content-type': 'application/yaml' }).end(PETSTORE_YAML.replace('http://petstore.example.test/v1', '/v1'));
+      const json = (status: number, value: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (url.pathname === '/openapi.yaml')
+        return void res
+          .writeHead(200, { 'content-type': 'application/yaml' })
+          .end(PETSTORE_YAML.replace('http://petstore.example.test/v1', '/v1'));
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const pet = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
-      if (req.method === 'GET' && url.pathname === '/v1/pets') return json(200, pets.slice(0, Number(url.searchParams.get('limit') || pets.length)));
-      if (req.method === 'POST' && url.pathname === '/v1/pets') return json(201, { id: 3, ...JSON.parse(body), owner: null });
-      if (req.method === 'GET' && pet) return json(200, { ...pets[0], id: 7, name: `pet ${decodeURIComponent(pet[1])}` });
+      if (req.method === 'GET' && url.pathname === '/v1/pets')
+        return json(200, pets.slice(0, Number(url.searchParams.get('limit') || pets.length)));
+      if (req.method === 'POST' && url.pathname === '/v1/pets')
+        return json(201, { id: 3, ...JSON.parse(body), owner: null });
+      if (req.method === 'GET' && pet)
+        return json(200, { ...pets[0], id: 7, name: `pet ${decodeURIComponent(pet[1])}` });
       if (req.method === 'DELETE' && pet) return void res.writeHead(204).end();
-      if (req.method === 'GET' && url.pathname === '/v1/owners/10') return json(200, { id: 10, 'full-name': 'Ann Smith', pets: [pets[0]] });
+      if (req.method === 'GET' && url.pathname === '/v1/owners/10')
+        return json(200, { id: 10, 'full-name': 'Ann Smith', pets: [pets[0]] });
       json(404, { code: 404, message: 'no such resource' });
     });
   });
@@ -57,7 +65,11 @@ describe('an imported OpenAPI document queried through the gateway (combined gra
   let listenPath = '';
   let token = '';
   const query = (text: string, headers: Record<string, string> = {}) =>
-    http(`${node.gatewayUrl}${listenPath}`, { method: 'POST', headers: { authorization: token, ...headers }, body: { query: text } });
+    http(`${node.gatewayUrl}${listenPath}`, {
+      method: 'POST',
+      headers: { authorization: token, ...headers },
+      body: { query: text },
+    });
 
   before(async () => {
     petstore = await startPetstore();
@@ -69,9 +81,14 @@ describe('an imported OpenAPI document queried through the gateway (combined gra
       body: { url: `${petstore.url}/openapi.yaml` },
     });
     assert.equal(imported.status, 200, imported.text);
-    const api = (await http(`${node.dashboardUrl}/api/apis/${imported.json.Meta}`, { headers: tenant.headers })).json.api_definition;
+    const api = (await http(`${node.dashboardUrl}/api/apis/${imported.json.Meta}`, { headers: tenant.headers })).json
+      .api_definition;
     listenPath = api.proxy.listen_path;
-    const key = await http(`${node.dashboardUrl}/api/keys`, { method: 'POST', headers: tenant.headers, body: { access_rights: { [api.api_id]: { api_id: api.api_id } } } });
+    const key = await http(`${node.dashboardUrl}/api/keys`, {
+      method: 'POST',
+      headers: tenant.headers,
+      body: { access_rights: { [api.api_id]: { api_id: api.api_id } } },
+    });
     assert.equal(key.status, 200, key.text);
     token = key.json.key_id;
     await eventually(async () => assert.equal((await query('{ __typename }')).status, 200), 5000);
@@ -85,13 +102,18 @@ describe('an imported OpenAPI document queried through the gateway (combined gra
   });
 
   it('is protected like any new API: no key, no data', async () => {
-    const res = await http(`${node.gatewayUrl}${listenPath}`, { method: 'POST', body: { query: '{ listPets { id } }' } });
+    const res = await http(`${node.gatewayUrl}${listenPath}`, {
+      method: 'POST',
+      body: { query: '{ listPets { id } }' },
+    });
     assert.equal(res.status, 401);
   });
 
   it('answers a query from the REST operations, with arguments in the path, query string and headers', async () => {
     petstore.seen.length = 0;
-    const res = await query('{ listPets(limit: 1) { id name status owner { name } } showPetById(petId: "7 a/b", xRequestId: "req-42") { id name tag } }');
+    const res = await query(
+      '{ listPets(limit: 1) { id name status owner { name } } showPetById(petId: "7 a/b", xRequestId: "req-42") { id name tag } }',
+    );
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json, {
       data: {
@@ -112,7 +134,9 @@ describe('an imported OpenAPI document queried through the gateway (combined gra
 
   it('runs a mutation with its input object sent as the JSON body', async () => {
     petstore.seen.length = 0;
-    const res = await query('mutation { createPet(newPetInput: { name: "Bella", tag: "dog", status: pending }) { id name tag status } }');
+    const res = await query(
+      'mutation { createPet(newPetInput: { name: "Bella", tag: "dog", status: pending }) { id name tag status } }',
+    );
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json, { data: { createPet: { id: 3, name: 'Bella', tag: 'dog', status: 'pending' } } });
     assert.equal(petstore.seen.length, 1);

@@ -113,28 +113,50 @@ type TurnOnOff {
   sentAt: String
 }`;
 
-const rest = (name: string, type: string, url: string, method: string, extra: { headers?: Record<string, string>; query?: Array<{ name: string; value: string }>; body?: string } = {}) => ({
+const rest = (
+  name: string,
+  type: string,
+  url: string,
+  method: string,
+  extra: { headers?: Record<string, string>; query?: Array<{ name: string; value: string }>; body?: string } = {},
+) => ({
   kind: 'REST',
   name,
   internal: false,
   root_fields: [{ type, fields: [name] }],
   config: { url, method, headers: extra.headers ?? {}, query: extra.query ?? [], body: extra.body ?? '' },
 });
-const wholeResponse = (type_name: string, field_name: string) => ({ type_name, field_name, disable_default_mapping: true, path: [''] });
+const wholeResponse = (type_name: string, field_name: string) => ({
+  type_name,
+  field_name,
+  disable_default_mapping: true,
+  path: [''],
+});
 
 /** A server answering every path with one fixed body and status: the document the import fetches. */
-async function startDocumentServer(): Promise<{ url: string; serve(path: string, status: number, body: string): void; hits: string[]; close(): Promise<void> }> {
+async function startDocumentServer(): Promise<{
+  url: string;
+  serve(path: string, status: number, body: string): void;
+  hits: string[];
+  close(): Promise<void>;
+}> {
   const documents = new Map<string, { status: number; body: string }>();
   const hits: string[] = [];
   const server: Server = createServer((req, res) => {
     hits.push(req.url ?? '');
     const document = documents.get(req.url ?? '');
     if (!document) return void res.writeHead(404).end();
-    if (document.status >= 300 && document.status < 400) return void res.writeHead(document.status, { location: document.body }).end();
+    if (document.status >= 300 && document.status < 400)
+      return void res.writeHead(document.status, { location: document.body }).end();
     res.writeHead(document.status, { 'content-type': 'text/plain' }).end(document.body);
   });
   const port = await listen(server, 0, '127.0.0.1');
-  return { url: `http://127.0.0.1:${port}`, serve: (path, status, body) => documents.set(path, { status, body }), hits, close: () => close(server) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    serve: (path, status, body) => documents.set(path, { status, body }),
+    hits,
+    close: () => close(server),
+  };
 }
 
 describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/import)', () => {
@@ -143,10 +165,15 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
   let globex: Tenant;
   let documents: Awaited<ReturnType<typeof startDocumentServer>>;
   const importAs = (tenant: Tenant, contentType: string, body: string) =>
-    http(`${node.dashboardUrl}/api/data-graphs/data-sources/import`, { method: 'POST', headers: { ...tenant.headers, 'content-type': contentType }, body });
+    http(`${node.dashboardUrl}/api/data-graphs/data-sources/import`, {
+      method: 'POST',
+      headers: { ...tenant.headers, 'content-type': contentType },
+      body,
+    });
   const importDocument = (contentType: string, body: string) => importAs(acme, contentType, body);
   const importUrl = (url: string) => importDocument('application/json', JSON.stringify({ url }));
-  const apiCount = async () => (await http(`${node.dashboardUrl}/api/apis?p=0`, { headers: acme.headers })).json.apis.length as number;
+  const apiCount = async () =>
+    (await http(`${node.dashboardUrl}/api/apis?p=0`, { headers: acme.headers })).json.apis.length as number;
   const definitionOf = async (id: string) => {
     const res = await http(`${node.dashboardUrl}/api/apis/${id}`, { headers: acme.headers });
     assert.equal(res.status, 200, res.text);
@@ -170,7 +197,10 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
     let importedId: string;
 
     it('is imported from a YAML body (Message "Data source imported", Meta = the new API id)', async () => {
-      const res = await importDocument(OPENAPI, PETSTORE_YAML.replace('http://petstore.example.test/v1', 'http://127.0.0.1:9/v1'));
+      const res = await importDocument(
+        OPENAPI,
+        PETSTORE_YAML.replace('http://petstore.example.test/v1', 'http://127.0.0.1:9/v1'),
+      );
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.Status, 'OK');
       assert.equal(res.json.Message, 'Data source imported');
@@ -178,15 +208,25 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       importedId = res.json.Meta;
     });
 
-    it('becomes a combined graph of the caller\'s organisation: schema, REST data sources and field configs', async () => {
+    it("becomes a combined graph of the caller's organisation: schema, REST data sources and field configs", async () => {
       const definition = await definitionOf(importedId);
       assert.equal(definition.name, 'Swagger Petstore');
       assert.equal(definition.org_id, acme.orgId);
       assert.equal(definition.active, true);
       assert.equal(definition.use_keyless, false);
-      assert.deepEqual(definition.proxy, { listen_path: '/swagger-petstore/', target_url: '', strip_listen_path: true });
+      assert.deepEqual(definition.proxy, {
+        listen_path: '/swagger-petstore/',
+        target_url: '',
+        strip_listen_path: true,
+      });
       const { schema, engine, ...graphql } = definition.graphql;
-      assert.deepEqual(graphql, { enabled: true, execution_mode: 'executionEngine', version: '2', type_field_configurations: [], playground: { enabled: false, path: '' } });
+      assert.deepEqual(graphql, {
+        enabled: true,
+        execution_mode: 'executionEngine',
+        version: '2',
+        type_field_configurations: [],
+        playground: { enabled: false, path: '' },
+      });
       assert.equal(schema, PETSTORE_SDL);
       const base = 'http://127.0.0.1:9/v1';
       assert.deepEqual(engine.data_sources, [
@@ -196,8 +236,13 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
             { name: 'status', value: '{{.arguments.status}}' },
           ],
         }),
-        rest('createPet', 'Mutation', `${base}/pets`, 'POST', { headers: { 'Content-Type': 'application/json' }, body: '{{.arguments.newPetInput}}' }),
-        rest('showPetById', 'Query', `${base}/pets/{{.arguments.petId}}`, 'GET', { headers: { 'X-Request-Id': '{{.arguments.xRequestId}}' } }),
+        rest('createPet', 'Mutation', `${base}/pets`, 'POST', {
+          headers: { 'Content-Type': 'application/json' },
+          body: '{{.arguments.newPetInput}}',
+        }),
+        rest('showPetById', 'Query', `${base}/pets/{{.arguments.petId}}`, 'GET', {
+          headers: { 'X-Request-Id': '{{.arguments.xRequestId}}' },
+        }),
         rest('deletePetsPetId', 'Mutation', `${base}/pets/{{.arguments.petId}}`, 'DELETE'),
         rest('getOwner', 'Query', `${base}/owners/{{.arguments.ownerId}}`, 'GET'),
       ]);
@@ -217,9 +262,14 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       assert.equal(res.json.Meta, null);
     });
 
-    it('is imported from a JSON body too, under a listen path of its own when the title\'s is taken', async () => {
+    it("is imported from a JSON body too, under a listen path of its own when the title's is taken", async () => {
       const document = parseYaml(PETSTORE_YAML);
-      document.servers = [{ url: 'https://{host}/v{version}', variables: { host: { default: 'pets.example.test' }, version: { default: '2' } } }];
+      document.servers = [
+        {
+          url: 'https://{host}/v{version}',
+          variables: { host: { default: 'pets.example.test' }, version: { default: '2' } },
+        },
+      ];
       const res = await importDocument(`${OPENAPI}; charset=utf-8`, JSON.stringify(document));
       assert.equal(res.status, 200, res.text);
       const definition = await definitionOf(res.json.Meta);
@@ -230,13 +280,17 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
   });
 
   describe('an AsyncAPI 2.4 document', () => {
-    it('becomes subscription fields with Kafka data sources on the document\'s Kafka servers', async () => {
+    it("becomes subscription fields with Kafka data sources on the document's Kafka servers", async () => {
       const res = await importDocument(ASYNCAPI, STREETLIGHTS_YAML);
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.Message, 'Data source imported');
       const definition = await definitionOf(res.json.Meta);
       assert.equal(definition.name, 'Streetlights Kafka API');
-      assert.deepEqual(definition.proxy, { listen_path: '/streetlights-kafka-api/', target_url: '', strip_listen_path: true });
+      assert.deepEqual(definition.proxy, {
+        listen_path: '/streetlights-kafka-api/',
+        target_url: '',
+        strip_listen_path: true,
+      });
       assert.equal(definition.graphql.execution_mode, 'executionEngine');
       assert.equal(definition.graphql.schema, STREETLIGHTS_SDL);
       const kafka = (name: string, topic: string, groupId: string, clientId: string) => ({
@@ -263,9 +317,17 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
           'streetlights-kafka-api-receiveLightMeasurement',
           'my-app-id',
         ),
-        kafka('turnOn', 'smartylighting.streetlights.1.0.action.{{.arguments.streetlightId}}.turn.on', 'streetlights-turn-on', ''),
+        kafka(
+          'turnOn',
+          'smartylighting.streetlights.1.0.action.{{.arguments.streetlightId}}.turn.on',
+          'streetlights-turn-on',
+          '',
+        ),
       ]);
-      assert.deepEqual(definition.graphql.engine.field_configs, [wholeResponse('Subscription', 'receiveLightMeasurement'), wholeResponse('Subscription', 'turnOn')]);
+      assert.deepEqual(definition.graphql.engine.field_configs, [
+        wholeResponse('Subscription', 'receiveLightMeasurement'),
+        wholeResponse('Subscription', 'turnOn'),
+      ]);
     });
 
     for (const version of ['2.0.0', '2.1.0', '2.2.0', '2.3.0']) {
@@ -283,7 +345,14 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
 
   describe('a document named by URL', () => {
     it('is fetched whatever the status it is served with, detected as OpenAPI, and its relative server URL resolved against it', async () => {
-      documents.serve('/specs/petstore.yaml', 404, PETSTORE_YAML.replace('http://petstore.example.test/v1', '/api/v1').replace('Swagger Petstore', 'Fetched Petstore'));
+      documents.serve(
+        '/specs/petstore.yaml',
+        404,
+        PETSTORE_YAML.replace('http://petstore.example.test/v1', '/api/v1').replace(
+          'Swagger Petstore',
+          'Fetched Petstore',
+        ),
+      );
       const res = await importUrl(`${documents.url}/specs/petstore.yaml`);
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.Message, 'Data source imported');
@@ -294,7 +363,11 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
     });
 
     it('is detected as AsyncAPI, and redirects are followed', async () => {
-      documents.serve('/specs/lights.json', 200, JSON.stringify({ ...parseYaml(STREETLIGHTS_YAML), info: { title: 'Fetched Lights', version: '1' } }));
+      documents.serve(
+        '/specs/lights.json',
+        200,
+        JSON.stringify({ ...parseYaml(STREETLIGHTS_YAML), info: { title: 'Fetched Lights', version: '1' } }),
+      );
       documents.serve('/latest', 302, '/specs/lights.json');
       const res = await importUrl(`${documents.url}/latest`);
       assert.equal(res.status, 200, res.text);
@@ -357,12 +430,19 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       assert.deepEqual(res.json, error(`Could not fetch the document at ${url}: ECONNREFUSED`));
     });
 
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/spec.yaml', 'http://[::ffff:169.254.169.254]/spec.yaml']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/spec.yaml',
+      'http://[::ffff:169.254.169.254]/spec.yaml',
+    ]) {
       it(`a link-local or cloud-metadata address (${url}): 400, never fetched`, async () => {
         const res = await importUrl(url);
         assert.equal(res.status, 400);
         assert.equal(res.json.Meta, null);
-        assert.match(res.json.Message, /^The document URL .* is refused: .* is a link-local, cloud-metadata or multicast address; the management server does not fetch from such addresses$/);
+        assert.match(
+          res.json.Message,
+          /^The document URL .* is refused: .* is a link-local, cloud-metadata or multicast address; the management server does not fetch from such addresses$/,
+        );
       });
     }
 
@@ -370,13 +450,26 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       documents.serve('/to-metadata', 302, 'http://169.254.169.254/latest/meta-data/');
       const res = await importUrl(`${documents.url}/to-metadata`);
       assert.equal(res.status, 400);
-      assert.deepEqual(res.json, error(`The document URL ${documents.url}/to-metadata is refused: 169.254.169.254 is a link-local, cloud-metadata or multicast address; the management server does not fetch from such addresses`));
+      assert.deepEqual(
+        res.json,
+        error(
+          `The document URL ${documents.url}/to-metadata is refused: 169.254.169.254 is a link-local, cloud-metadata or multicast address; the management server does not fetch from such addresses`,
+        ),
+      );
     });
 
     for (const [what, body, message] of [
       ['no url', '{}', 'The request body needs a "url" naming the OpenAPI or AsyncAPI document to import'],
-      ['a url of another scheme', '{"url": "file:///etc/passwd"}', "'url' must be an http:// or https:// URL, not file:"],
-      ['a body that is not JSON', 'url=http://example.test', 'The document is malformed: the request body is not JSON: send {"url": "<where the document is>"}'],
+      [
+        'a url of another scheme',
+        '{"url": "file:///etc/passwd"}',
+        "'url' must be an http:// or https:// URL, not file:",
+      ],
+      [
+        'a body that is not JSON',
+        'url=http://example.test',
+        'The document is malformed: the request body is not JSON: send {"url": "<where the document is>"}',
+      ],
     ]) {
       it(`an application/json request with ${what}: 400`, async () => {
         const res = await importDocument('application/json', body);
@@ -390,21 +483,41 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       assert.equal(res.status, 415);
       assert.deepEqual(
         res.json,
-        error("Unsupported Content-Type 'text/plain': send application/json with {\"url\": ...}, application/vnd.gw.udg.v2.openapi or application/vnd.gw.udg.v2.asyncapi"),
+        error(
+          'Unsupported Content-Type \'text/plain\': send application/json with {"url": ...}, application/vnd.gw.udg.v2.openapi or application/vnd.gw.udg.v2.asyncapi',
+        ),
       );
     });
 
     it('an AsyncAPI document sent as OpenAPI: 400', async () => {
       const res = await importDocument(OPENAPI, STREETLIGHTS_YAML);
       assert.equal(res.status, 400);
-      assert.deepEqual(res.json, error('The Content-Type announces an OpenAPI document but the body is an AsyncAPI document'));
+      assert.deepEqual(
+        res.json,
+        error('The Content-Type announces an OpenAPI document but the body is an AsyncAPI document'),
+      );
     });
 
     for (const [what, edit, message] of [
-      ['OpenAPI 3.1', (doc: any) => (doc.openapi = '3.1.0'), 'OpenAPI version 3.1.0 is not supported: use OpenAPI 3.0.0'],
+      [
+        'OpenAPI 3.1',
+        (doc: any) => (doc.openapi = '3.1.0'),
+        'OpenAPI version 3.1.0 is not supported: use OpenAPI 3.0.0',
+      ],
       ['an operation without responses', (doc: any) => delete doc.paths['/pets'].get.responses, undefined],
-      ['a reference to another file', (doc: any) => (doc.paths['/pets'].post.requestBody.content['application/json'].schema = { $ref: 'http://169.254.169.254/schema.json' }), "Only references inside the document are supported; 'http://169.254.169.254/schema.json' points outside it"],
-      ['no absolute server URL', (doc: any) => delete doc.servers, "The OpenAPI document names no absolute http(s) server URL (servers[0].url is '/'): the generated data sources need to know where to call"],
+      [
+        'a reference to another file',
+        (doc: any) =>
+          (doc.paths['/pets'].post.requestBody.content['application/json'].schema = {
+            $ref: 'http://169.254.169.254/schema.json',
+          }),
+        "Only references inside the document are supported; 'http://169.254.169.254/schema.json' points outside it",
+      ],
+      [
+        'no absolute server URL',
+        (doc: any) => delete doc.servers,
+        "The OpenAPI document names no absolute http(s) server URL (servers[0].url is '/'): the generated data sources need to know where to call",
+      ],
     ] as const) {
       it(`an OpenAPI document with ${what}: 400`, async () => {
         const document = parseYaml(PETSTORE_YAML);
@@ -420,16 +533,25 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
     }
 
     it('a swagger 2.0 document: 400', async () => {
-      const res = await importDocument(OPENAPI, '{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "paths": {}}');
+      const res = await importDocument(
+        OPENAPI,
+        '{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "paths": {}}',
+      );
       assert.equal(res.status, 400);
       assert.deepEqual(res.json, error('OpenAPI 2.0 (swagger) documents are not supported: convert it to OpenAPI 3.0'));
     });
 
     it('AsyncAPI 2.5 and 3.0: 400', async () => {
       for (const version of ['2.5.0', '3.0.0']) {
-        const res = await importDocument(ASYNCAPI, STREETLIGHTS_YAML.replace('asyncapi: 2.4.0', `asyncapi: ${version}`));
+        const res = await importDocument(
+          ASYNCAPI,
+          STREETLIGHTS_YAML.replace('asyncapi: 2.4.0', `asyncapi: ${version}`),
+        );
         assert.equal(res.status, 400);
-        assert.deepEqual(res.json, error(`AsyncAPI version ${version} is not supported: use AsyncAPI 2.0.0, 2.1.0, 2.2.0, 2.3.0 or 2.4.0`));
+        assert.deepEqual(
+          res.json,
+          error(`AsyncAPI version ${version} is not supported: use AsyncAPI 2.0.0, 2.1.0, 2.2.0, 2.3.0 or 2.4.0`),
+        );
       }
     });
 
@@ -439,7 +561,10 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       assert.equal(res.json.Status, 'Error');
       assert.equal(res.json.Meta, null);
       assert.equal(res.json.Message, `Invalid AsyncAPI document: ${res.json.Errors[0]}`);
-      assert.ok(res.json.Errors.some((problem: string) => /version/.test(problem)), res.text);
+      assert.ok(
+        res.json.Errors.some((problem: string) => /version/.test(problem)),
+        res.text,
+      );
     });
 
     it('an AsyncAPI document without Kafka servers: 400', async () => {
@@ -450,7 +575,9 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       assert.equal(res.status, 400);
       assert.deepEqual(
         res.json,
-        error("Channel 'smartylighting.streetlights.1.0.event.{streetlightId}.lighting.measured' has no Kafka server (protocol kafka or kafka-secure): combined graphs subscribe to Kafka topics only"),
+        error(
+          "Channel 'smartylighting.streetlights.1.0.event.{streetlightId}.lighting.measured' has no Kafka server (protocol kafka or kafka-secure): combined graphs subscribe to Kafka topics only",
+        ),
       );
     });
   });
@@ -460,13 +587,22 @@ describe('dashboard REST API: data-source import (/api/data-graphs/data-sources/
       const created = await http(`${node.dashboardUrl}/api/users`, {
         method: 'POST',
         headers: acme.headers,
-        body: { email_address: 'reader@import.test', first_name: 'R', last_name: 'Eader', user_permissions: { apis: 'read' } },
+        body: {
+          email_address: 'reader@import.test',
+          first_name: 'R',
+          last_name: 'Eader',
+          user_permissions: { apis: 'read' },
+        },
       });
       assert.equal(created.status, 200, created.text);
       const reader = { ...acme, headers: { authorization: created.json.Meta.access_key as string } };
       const res = await importAs(reader, OPENAPI, PETSTORE_YAML);
       assert.equal(res.status, 403);
-      assert.deepEqual(res.json, { Status: 'Error', Message: "Access denied: this needs the 'apis' permission at level 'write'", Meta: null });
+      assert.deepEqual(res.json, {
+        Status: 'Error',
+        Message: "Access denied: this needs the 'apis' permission at level 'write'",
+        Meta: null,
+      });
     });
   });
 });

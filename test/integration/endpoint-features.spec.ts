@@ -24,15 +24,38 @@ describe('classic per-endpoint lists: size limits, header transforms, mocks and 
               { path: '/uploads/skipped', method: 'POST', size_limit: 1, disabled: true },
               { path: '/uploads', method: 'POST', size_limit: 100 },
             ],
-            transform_headers: [{ path: '/users/{id}', method: 'GET', add_headers: { 'X-User-Read': 'yes' }, delete_headers: ['X-Secret'] }],
-            transform_response_headers: [{ path: '/users/{id}', method: 'GET', add_headers: { 'X-Cache': 'none' }, delete_headers: ['X-Upstream'] }],
-            mock_response: [{ path: '/ping$', method: 'GET', code: 203, body: 'pong', headers: { 'X-Mocked': 'true' } }],
+            transform_headers: [
+              {
+                path: '/users/{id}',
+                method: 'GET',
+                add_headers: { 'X-User-Read': 'yes' },
+                delete_headers: ['X-Secret'],
+              },
+            ],
+            transform_response_headers: [
+              {
+                path: '/users/{id}',
+                method: 'GET',
+                add_headers: { 'X-Cache': 'none' },
+                delete_headers: ['X-Upstream'],
+              },
+            ],
+            mock_response: [
+              { path: '/ping$', method: 'GET', code: 203, body: 'pong', headers: { 'X-Mocked': 'true' } },
+            ],
             validate_json: [
               {
                 path: '/orders$',
                 method: 'POST',
                 error_response_code: 400,
-                schema: { type: 'object', required: ['sku'], properties: { sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' }, qty: { type: 'integer', minimum: 1 } } },
+                schema: {
+                  type: 'object',
+                  required: ['sku'],
+                  properties: {
+                    sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' },
+                    qty: { type: 'integer', minimum: 1 },
+                  },
+                },
               },
             ],
             validate_request: [
@@ -57,9 +80,17 @@ describe('classic per-endpoint lists: size limits, header transforms, mocks and 
     assert.equal((await gw.call('/features/uploads/small', { method: 'POST', body: 'x'.repeat(11) })).status, 400);
     assert.equal((await gw.call('/features/uploads/other', { method: 'POST', body: 'x'.repeat(101) })).status, 400);
     assert.equal((await gw.call('/features/uploads/other', { method: 'POST', body: 'x'.repeat(100) })).status, 200);
-    assert.equal((await gw.call('/features/uploads/free', { method: 'POST', body: 'x'.repeat(1000) })).status, 200, 'no endpoint limit: the global 4096 applies');
+    assert.equal(
+      (await gw.call('/features/uploads/free', { method: 'POST', body: 'x'.repeat(1000) })).status,
+      200,
+      'no endpoint limit: the global 4096 applies',
+    );
     assert.equal((await gw.call('/features/uploads/free', { method: 'POST', body: 'x'.repeat(5000) })).status, 400);
-    assert.equal((await gw.call('/features/uploads/skipped', { method: 'POST', body: 'x'.repeat(50) })).status, 200, 'the disabled entry is skipped: the /uploads limit of 100 applies');
+    assert.equal(
+      (await gw.call('/features/uploads/skipped', { method: 'POST', body: 'x'.repeat(50) })).status,
+      200,
+      'the disabled entry is skipped: the /uploads limit of 100 applies',
+    );
     assert.equal((await gw.call('/features/uploads/skipped', { method: 'POST', body: 'x'.repeat(101) })).status, 400);
   });
 
@@ -88,7 +119,10 @@ describe('classic per-endpoint lists: size limits, header transforms, mocks and 
   it('validate_json: refuses a body outside the schema with its error_response_code', async () => {
     const bad = await gw.call('/features/orders', { method: 'POST', body: { sku: 'abc', qty: 2 } });
     assert.equal(bad.status, 400);
-    assert.match(bad.json.error, /^request validation error: request body has an error: doesn't match schema: Error at "\/sku": must match pattern/);
+    assert.match(
+      bad.json.error,
+      /^request validation error: request body has an error: doesn't match schema: Error at "\/sku": must match pattern/,
+    );
     const good = await gw.call('/features/orders', { method: 'POST', body: { sku: 'ABC-1', qty: 2 } });
     assert.equal(good.status, 200);
     assert.deepEqual(JSON.parse(lastReceived().body), { sku: 'ABC-1', qty: 2 });
@@ -97,7 +131,9 @@ describe('classic per-endpoint lists: size limits, header transforms, mocks and 
   it('validate_request: checks query parameters with 422 by default', async () => {
     const missing = await gw.call('/features/search');
     assert.equal(missing.status, 422);
-    assert.deepEqual(missing.json, { error: 'request validation error: parameter "q" in query has an error: value is required but missing' });
+    assert.deepEqual(missing.json, {
+      error: 'request validation error: parameter "q" in query has an error: value is required but missing',
+    });
     assert.equal((await gw.call('/features/search?q=ab&page=0')).status, 422);
     assert.equal((await gw.call('/features/search?q=ab&page=2')).status, 200);
     assert.equal(lastReceived().url, '/search?q=ab&page=2');

@@ -19,11 +19,18 @@ describe('federation: supergraphs on a gateway node', () => {
   let upstream: Upstream;
   let appsDir: string;
   const gql = (path: string, query: string) => http(`${node.gatewayUrl}${path}`, { method: 'POST', body: { query } });
-  const gw = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
+  const gw = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
   const supergraphFile = (file: string, apiId: string, subgraphs: unknown[]) =>
     writeFileSync(
       join(appsDir, file),
-      JSON.stringify({ api_id: apiId, name: apiId, use_keyless: true, proxy: { listen_path: `/${apiId}/`, target_url: upstream.url }, graphql: { enabled: true, execution_mode: 'supergraph', supergraph: { subgraphs } } }),
+      JSON.stringify({
+        api_id: apiId,
+        name: apiId,
+        use_keyless: true,
+        proxy: { listen_path: `/${apiId}/`, target_url: upstream.url },
+        graphql: { enabled: true, execution_mode: 'supergraph', supergraph: { subgraphs } },
+      }),
     );
 
   before(async () => {
@@ -60,27 +67,51 @@ describe('federation: supergraphs on a gateway node', () => {
   });
 
   it('does not serve a supergraph whose first version does not compose, and says why', async () => {
-    supergraphFile('bad.json', 'bad', [{ name: 'orphan', url: `${upstream.url}/x`, sdl: 'type Query { a: Int } extend type Post @key(fields: "id") { id: ID! @external }' }]);
+    supergraphFile('bad.json', 'bad', [
+      {
+        name: 'orphan',
+        url: `${upstream.url}/x`,
+        sdl: 'type Query { a: Int } extend type Post @key(fields: "id") { id: ID! @external }',
+      },
+    ]);
     await gw('/reload');
     const res = await gql('/bad/', '{ a }');
     assert.equal(res.status, 503);
-    assert.deepEqual(res.json, { error: 'API bad is not available: its definition failed to load (see the gateway log)' });
-    assert.deepEqual((await gw('/health')).json.apis_failed.bad, `its subgraphs do not compose: Type 'Post' is extended in subgraph 'orphan' but defined in no subgraph (extension orphan); define 'Post' in exactly one subgraph`);
+    assert.deepEqual(res.json, {
+      error: 'API bad is not available: its definition failed to load (see the gateway log)',
+    });
+    assert.deepEqual(
+      (await gw('/health')).json.apis_failed.bad,
+      `its subgraphs do not compose: Type 'Post' is extended in subgraph 'orphan' but defined in no subgraph (extension orphan); define 'Post' in exactly one subgraph`,
+    );
   });
 
   it('resolves gw:// subgraphs to the subgraph API, compiling the supergraph again when that API appears', async () => {
     supergraphFile('late.json', 'late', [{ name: 'accounts', url: 'gw://late-accounts', sdl: accounts }]);
     await gw('/reload');
     const missing = await gw('/health');
-    assert.equal(missing.json.apis_failed.late, `subgraph 'accounts' names API 'late-accounts', which this gateway does not know (yet)`);
+    assert.equal(
+      missing.json.apis_failed.late,
+      `subgraph 'accounts' names API 'late-accounts', which this gateway does not know (yet)`,
+    );
 
     const created = await gw('/apis', {
       method: 'POST',
-      body: { api_id: 'late-accounts', name: 'late-accounts', org_id: '', use_keyless: true, proxy: { listen_path: '/late-accounts/', target_url: upstream.url }, graphql: { enabled: true, execution_mode: 'subgraph', subgraph: { sdl: accounts } } },
+      body: {
+        api_id: 'late-accounts',
+        name: 'late-accounts',
+        org_id: '',
+        use_keyless: true,
+        proxy: { listen_path: '/late-accounts/', target_url: upstream.url },
+        graphql: { enabled: true, execution_mode: 'subgraph', subgraph: { sdl: accounts } },
+      },
     });
     assert.equal(created.status, 200, created.text);
     await eventually(async () => assert.equal((await gql('/late/', '{ me { id } }')).status, 200), 5000);
-    assert.ok(upstream.received.some((r) => r.method === 'POST' && r.body.includes('me')), 'the subgraph API target was called');
+    assert.ok(
+      upstream.received.some((r) => r.method === 'POST' && r.body.includes('me')),
+      'the subgraph API target was called',
+    );
     assert.equal((await gql('/late-accounts/', '{ me { id } }')).status, 404, 'the subgraph itself is internal');
   });
 });

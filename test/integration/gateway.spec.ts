@@ -14,7 +14,8 @@ describe('gateway port: /gw management API and keyless proxying', () => {
   let upstream: Upstream;
   let other: Upstream;
   let tenant: Tenant;
-  const gw = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
+  const gw = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
   const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
     http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const served = async (path: string, status = 200) => {
@@ -53,7 +54,10 @@ describe('gateway port: /gw management API and keyless proxying', () => {
     let apiId: string;
 
     it('adds a keyless API with a generated id and serves it at once', async () => {
-      const res = await gw('/apis', { method: 'POST', body: keylessApi('Echo', '/echo/', upstream.url).api_definition });
+      const res = await gw('/apis', {
+        method: 'POST',
+        body: keylessApi('Echo', '/echo/', upstream.url).api_definition,
+      });
       assert.equal(res.status, 200);
       assert.equal(res.json.status, 'ok');
       assert.equal(res.json.action, 'added');
@@ -71,14 +75,18 @@ describe('gateway port: /gw management API and keyless proxying', () => {
         res.end(`created from ${req.method} ${req.body}`);
       });
       try {
-        const res = await http(`${node.gatewayUrl}/echo/items`, { method: 'POST', headers: { 'x-client': 'abc', 'content-type': 'application/json' }, body: '{"n":1}' });
+        const res = await http(`${node.gatewayUrl}/echo/items`, {
+          method: 'POST',
+          headers: { 'x-client': 'abc', 'content-type': 'application/json' },
+          body: '{"n":1}',
+        });
         assert.equal(res.status, 201);
         assert.equal(res.text, 'created from POST {"n":1}');
         assert.equal(res.headers.get('x-created-by'), 'upstream');
         const received = upstream.received.at(-1)!;
         assert.equal(received.url, '/items');
         assert.equal(received.headers['x-client'], 'abc');
-        assert.equal(received.headers.host, `127.0.0.1:${upstream.port}`, 'Host is the target\'s');
+        assert.equal(received.headers.host, `127.0.0.1:${upstream.port}`, "Host is the target's");
         assert.equal(received.headers['x-forwarded-for'], '127.0.0.1');
         assert.equal(received.headers['x-forwarded-host'], new URL(node.gatewayUrl).host);
       } finally {
@@ -102,7 +110,10 @@ describe('gateway port: /gw management API and keyless proxying', () => {
     });
 
     it('modifies the API and serves the new target', async () => {
-      const res = await gw(`/apis/${apiId}`, { method: 'PUT', body: { ...keylessApi('Echo', '/echo/', `${other.url}/base`).api_definition, api_id: apiId } });
+      const res = await gw(`/apis/${apiId}`, {
+        method: 'PUT',
+        body: { ...keylessApi('Echo', '/echo/', `${other.url}/base`).api_definition, api_id: apiId },
+      });
       assert.deepEqual(res.json, { key: apiId, status: 'ok', action: 'modified' });
       await eventually(async () => {
         const proxied = await served('/echo/x');
@@ -111,7 +122,10 @@ describe('gateway port: /gw management API and keyless proxying', () => {
     });
 
     it('refuses an update whose body names another api_id', async () => {
-      const res = await gw(`/apis/${apiId}`, { method: 'PUT', body: { ...keylessApi('Echo', '/echo/', upstream.url).api_definition, api_id: 'other' } });
+      const res = await gw(`/apis/${apiId}`, {
+        method: 'PUT',
+        body: { ...keylessApi('Echo', '/echo/', upstream.url).api_definition, api_id: 'other' },
+      });
       assert.equal(res.status, 400);
       assert.equal(res.json.status, 'error');
       assert.match(res.json.message, /does not match/);
@@ -128,8 +142,15 @@ describe('gateway port: /gw management API and keyless proxying', () => {
 
     it('keeps a client-chosen api_id and refuses it twice', async () => {
       const body = { ...keylessApi('Named', '/named', upstream.url).api_definition, api_id: 'named-api' };
-      assert.deepEqual((await gw('/apis', { method: 'POST', body })).json, { key: 'named-api', status: 'ok', action: 'added' });
-      const again = await gw('/apis', { method: 'POST', body: { ...body, proxy: { ...body.proxy, listen_path: '/named-2' } } });
+      assert.deepEqual((await gw('/apis', { method: 'POST', body })).json, {
+        key: 'named-api',
+        status: 'ok',
+        action: 'added',
+      });
+      const again = await gw('/apis', {
+        method: 'POST',
+        body: { ...body, proxy: { ...body.proxy, listen_path: '/named-2' } },
+      });
       assert.equal(again.status, 400);
       assert.deepEqual(again.json, { status: 'error', message: 'API with this ID already exists: named-api' });
     });
@@ -166,7 +187,10 @@ describe('gateway port: /gw management API and keyless proxying', () => {
 
     it('routes to the longest listen path and only on whole segments', async () => {
       await dashboard('/apis', { method: 'POST', body: keylessApi('Outer', '/nest', upstream.url) });
-      await dashboard('/apis', { method: 'POST', body: keylessApi('Inner', '/nest/inner', `${other.url}/inner-target`) });
+      await dashboard('/apis', {
+        method: 'POST',
+        body: keylessApi('Inner', '/nest/inner', `${other.url}/inner-target`),
+      });
       await eventually(async () => {
         assert.equal((await served('/nest/inner/a')).json.url, '/inner-target/a');
         assert.equal((await served('/nest/other')).json.url, '/other');
@@ -197,10 +221,16 @@ describe('gateway port: /gw management API and keyless proxying', () => {
       other.respondWith((req, res) => setTimeout(() => res.end(`slow ${req.url}`), 300));
       try {
         const created = await dashboard('/apis', { method: 'POST', body: keylessApi('Slow', '/slow', other.url) });
-        await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/slow/warm`)).text, 'slow /warm'), 2000);
+        await eventually(
+          async () => assert.equal((await http(`${node.gatewayUrl}/slow/warm`)).text, 'slow /warm'),
+          2000,
+        );
         const inFlight = http(`${node.gatewayUrl}/slow/one`);
         await new Promise((resolve) => setTimeout(resolve, 50));
-        await dashboard(`/apis/${created.json.Meta}`, { method: 'PUT', body: keylessApi('Slow', '/slow', upstream.url) });
+        await dashboard(`/apis/${created.json.Meta}`, {
+          method: 'PUT',
+          body: keylessApi('Slow', '/slow', upstream.url),
+        });
         assert.equal((await gw('/reload')).status, 200);
         const res = await inFlight;
         assert.equal(res.status, 200);
@@ -218,7 +248,15 @@ describe('gateway port: /gw management API and keyless proxying', () => {
   describe('definition files in GW_APPS_DIR', () => {
     it('loads files on reload and reports the reload as {status: ok, message: ""}', async () => {
       mkdirSync(node.config.appsDir, { recursive: true });
-      writeFileSync(join(node.config.appsDir, 'files-api.json'), JSON.stringify({ api_id: 'from-file', name: 'From file', use_keyless: true, proxy: { listen_path: '/from-file', target_url: upstream.url, strip_listen_path: true } }));
+      writeFileSync(
+        join(node.config.appsDir, 'files-api.json'),
+        JSON.stringify({
+          api_id: 'from-file',
+          name: 'From file',
+          use_keyless: true,
+          proxy: { listen_path: '/from-file', target_url: upstream.url, strip_listen_path: true },
+        }),
+      );
       writeFileSync(join(node.config.appsDir, 'broken.json'), '{ not json');
       await served('/from-file/x', 404);
       const res = await gw('/reload');
@@ -228,7 +266,14 @@ describe('gateway port: /gw management API and keyless proxying', () => {
     });
 
     it('reloads every gateway with /gw/reload/group', async () => {
-      writeFileSync(join(node.config.appsDir, 'group-api.json'), JSON.stringify({ api_id: 'group-file', use_keyless: true, proxy: { listen_path: '/group-file', target_url: upstream.url } }));
+      writeFileSync(
+        join(node.config.appsDir, 'group-api.json'),
+        JSON.stringify({
+          api_id: 'group-file',
+          use_keyless: true,
+          proxy: { listen_path: '/group-file', target_url: upstream.url },
+        }),
+      );
       const res = await gw('/reload/group');
       assert.deepEqual(res.json, { status: 'ok', message: '' });
       await eventually(async () => assert.equal((await served('/group-file/y')).json.url, '/group-file/y'));

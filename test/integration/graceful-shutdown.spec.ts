@@ -36,11 +36,22 @@ describe('graceful shutdown (SIGTERM)', function () {
   };
 
   const start = async (env: NodeJS.ProcessEnv) => {
-    program = await startProgram(cwd, { GW_GATEWAY_PORT: '0', GW_DASHBOARD_PORT: '0', GW_LOG_LEVEL: 'warn', GW_SECRET: 'shutdown-secret', ...env });
+    program = await startProgram(cwd, {
+      GW_GATEWAY_PORT: '0',
+      GW_DASHBOARD_PORT: '0',
+      GW_LOG_LEVEL: 'warn',
+      GW_SECRET: 'shutdown-secret',
+      ...env,
+    });
     const created = await http(`${program.gatewayUrl}/gw/apis`, {
       method: 'POST',
       headers: { 'x-gw-authorization': 'shutdown-secret' },
-      body: { api_id: 'slow', name: 'slow', use_keyless: true, proxy: { listen_path: '/slow/', target_url: upstream.url, strip_listen_path: true } },
+      body: {
+        api_id: 'slow',
+        name: 'slow',
+        use_keyless: true,
+        proxy: { listen_path: '/slow/', target_url: upstream.url, strip_listen_path: true },
+      },
     });
     assert.equal(created.status, 200, created.text);
     await eventually(async () => assert.equal((await http(`${program!.gatewayUrl}/slow/ping`)).status, 200), 5000);
@@ -83,7 +94,10 @@ describe('graceful shutdown (SIGTERM)', function () {
     assert.equal(idle.responses().length, 1, 'nothing more was sent on the idle connection');
 
     busy.forEach((c, i) => c.send(`/slow/held/after-${i}`));
-    await eventually(() => assert.equal(held.length, 8, 'the requests that arrived during the drain reached the upstream'), 5000);
+    await eventually(
+      () => assert.equal(held.length, 8, 'the requests that arrived during the drain reached the upstream'),
+      5000,
+    );
     release();
 
     const code = await exited(child);
@@ -94,12 +108,22 @@ describe('graceful shutdown (SIGTERM)', function () {
     for (const [i, connection] of busy.entries()) {
       await eventually(() => assert.ok(connection.closed));
       const [before, after, ...more] = connection.responses();
-      assert.deepEqual([before?.status, before?.body, after?.status, after?.body], [200, 'done', 200, 'done'], `connection ${i}: ${JSON.stringify(connection.responses())}`);
+      assert.deepEqual(
+        [before?.status, before?.body, after?.status, after?.body],
+        [200, 'done', 200, 'done'],
+        `connection ${i}: ${JSON.stringify(connection.responses())}`,
+      );
       assert.notEqual(before.headers.connection, 'close', 'the connection stays open for the request queued behind');
       assert.equal(after.headers.connection, 'close');
       assert.deepEqual(more, []);
     }
-    assert.deepEqual(upstream.received.map((r) => r.url).filter((url) => url.startsWith('/held')).sort(), [0, 1, 2, 3].flatMap((i) => [`/held/after-${i}`, `/held/before-${i}`]).sort());
+    assert.deepEqual(
+      upstream.received
+        .map((r) => r.url)
+        .filter((url) => url.startsWith('/held'))
+        .sort(),
+      [0, 1, 2, 3].flatMap((i) => [`/held/after-${i}`, `/held/before-${i}`]).sort(),
+    );
   });
 
   // npm start and a terminal's Ctrl-C: both signals take the same path.
@@ -116,7 +140,10 @@ describe('graceful shutdown (SIGTERM)', function () {
       release();
       assert.equal(await exited(child), 0);
       await eventually(() => assert.ok(connection.closed));
-      assert.deepEqual(connection.responses().map((r) => [r.status, r.headers.connection, r.body]), [[200, 'close', 'done']]);
+      assert.deepEqual(
+        connection.responses().map((r) => [r.status, r.headers.connection, r.body]),
+        [[200, 'close', 'done']],
+      );
     });
   }
 
@@ -135,7 +162,10 @@ describe('graceful shutdown (SIGTERM)', function () {
     release();
     assert.equal(await exited(child), 0, output());
     await eventually(() => assert.ok(connection.closed));
-    assert.deepEqual(connection.responses().map((r) => [r.status, r.headers.connection, r.body]), [[200, 'close', 'done']]);
+    assert.deepEqual(
+      connection.responses().map((r) => [r.status, r.headers.connection, r.body]),
+      [[200, 'close', 'done']],
+    );
     assert.doesNotMatch(output(), /ERROR|Unable to stop/);
   });
 

@@ -27,8 +27,13 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
   let broker: KafkaTestBroker;
   let producer: Producer;
   const clients: Client[] = [];
-  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
-  const produce = (topic: string, ...values: unknown[]) => producer.send({ topic, messages: values.map((value) => ({ value: typeof value === 'string' ? value : JSON.stringify(value) })) });
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const produce = (topic: string, ...values: unknown[]) =>
+    producer.send({
+      topic,
+      messages: values.map((value) => ({ value: typeof value === 'string' ? value : JSON.stringify(value) })),
+    });
   /** a graphql-ws client; with a key, its WebSocket handshake carries it in Authorization */
   const client = (listenPath: string, key?: string) => {
     const webSocketImpl = key
@@ -38,7 +43,12 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
           }
         }
       : WebSocket;
-    const one = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}${listenPath}`, webSocketImpl, retryAttempts: 0, lazy: true });
+    const one = createClient({
+      url: `${node.gatewayUrl.replace('http', 'ws')}${listenPath}`,
+      webSocketImpl,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(one);
     return one;
   };
@@ -66,7 +76,14 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
     kind: 'Kafka',
     name,
     root_fields: [{ type: 'Subscription', fields: [field] }],
-    config: { broker_addresses: [broker.address], topics, group_id: '', client_id: 'gw-spec', start_consuming_latest: false, ...extra },
+    config: {
+      broker_addresses: [broker.address],
+      topics,
+      group_id: '',
+      client_id: 'gw-spec',
+      start_consuming_latest: false,
+      ...extra,
+    },
   });
 
   before(async () => {
@@ -90,7 +107,12 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
             engine: {
               field_configs: [
                 { type_name: 'Subscription', field_name: 'orders', disable_default_mapping: true, path: [''] },
-                { type_name: 'Subscription', field_name: 'anyPrice', disable_default_mapping: true, path: ['price', 'amount'] },
+                {
+                  type_name: 'Subscription',
+                  field_name: 'anyPrice',
+                  disable_default_mapping: true,
+                  path: ['price', 'amount'],
+                },
               ],
               data_sources: [
                 kafkaSource('orders', 'orders', ['orders.{{.arguments.shop}}']),
@@ -103,7 +125,14 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
       },
     });
     assert.equal(created.status, 200, created.text);
-    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/shop-events`, { method: 'POST', body: { query: '{ __typename }' } })).status, 200), 5000);
+    await eventually(
+      async () =>
+        assert.equal(
+          (await http(`${node.gatewayUrl}/shop-events`, { method: 'POST', body: { query: '{ __typename }' } })).status,
+          200,
+        ),
+      5000,
+    );
   });
   after(async () => {
     for (const client of clients) await client.dispose();
@@ -118,7 +147,12 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
   it('streams each message of the topic named by the arguments, its JSON value as the field (path ""), in order', async () => {
     await produce('orders.north', { id: '1', total: 10.5, item: 'tea' }, { id: '2', total: 3, item: 'cup' });
     await produce('orders.south', { id: 'other-shop', total: 1, item: 'x' });
-    const events = await take('/shop-events', 'subscription { orders(shop: "north") { id total item } }', 4, () => void produce('orders.north', { id: '3', total: 7, item: 'pot' }, { id: '4', total: 0, item: 'lid' }));
+    const events = await take(
+      '/shop-events',
+      'subscription { orders(shop: "north") { id total item } }',
+      4,
+      () => void produce('orders.north', { id: '3', total: 7, item: 'pot' }, { id: '4', total: 0, item: 'lid' }),
+    );
     assert.deepEqual(events, [
       { data: { orders: { id: '1', total: 10.5, item: 'tea' } } },
       { data: { orders: { id: '2', total: 3, item: 'cup' } } },
@@ -129,7 +163,9 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
 
   it('maps by the field name without a field config, and by a configured path across several topics', async () => {
     await produce('raw-orders', { rawOrders: { id: 'r1', total: 2 } });
-    assert.deepEqual(await take('/shop-events', 'subscription { rawOrders { id total } }', 1), [{ data: { rawOrders: { id: 'r1', total: 2 } } }]);
+    assert.deepEqual(await take('/shop-events', 'subscription { rawOrders { id total } }', 1), [
+      { data: { rawOrders: { id: 'r1', total: 2 } } },
+    ]);
     await produce('prices.eu', { price: { amount: 1.25 } });
     assert.deepEqual(await take('/shop-events', 'subscription { anyPrice }', 1), [{ data: { anyPrice: 1.25 } }]);
   });
@@ -145,13 +181,25 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
   it('answers a message that is not JSON with a GraphQL error on that event, and goes on with the next', async () => {
     await produce('orders.west', 'not json', { id: '5', total: 1, item: 'mug' });
     const events = await take('/shop-events', 'subscription { orders(shop: "west") { id } }', 2);
-    assert.deepEqual(events[0], { data: { orders: null }, errors: [{ message: "data source 'orders': a message is not JSON", locations: [{ line: 1, column: 16 }], path: ['orders'] }] });
+    assert.deepEqual(events[0], {
+      data: { orders: null },
+      errors: [
+        {
+          message: "data source 'orders': a message is not JSON",
+          locations: [{ line: 1, column: 16 }],
+          path: ['orders'],
+        },
+      ],
+    });
     assert.deepEqual(events[1], { data: { orders: { id: '5' } } });
   });
 
   it('refuses a topic name the arguments would make invalid, with a GraphQL error', async () => {
     const outcome = await new Promise<unknown>((resolve) => {
-      client('/shop-events').subscribe({ query: 'subscription { orders(shop: "a/b c") { id } }' }, { next: resolve, error: resolve, complete: () => resolve('complete') });
+      client('/shop-events').subscribe(
+        { query: 'subscription { orders(shop: "a/b c") { id } }' },
+        { next: resolve, error: resolve, complete: () => resolve('complete') },
+      );
     });
     assert.match(JSON.stringify(outcome), /'orders\.a\/b c' is not a valid Kafka topic name/);
   });
@@ -163,8 +211,18 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
     await take('/shop-events', 'subscription { orders(shop: "east") { id } }', 1);
     await eventually(() => assert.equal(leaves(), before + 1), 5000);
     // a client that goes away without completing its operation
-    const gone = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/shop-events`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
-    await new Promise<void>((resolve, reject) => gone.subscribe({ query: 'subscription { orders(shop: "east") { id } }' }, { next: () => resolve(), error: reject, complete: () => undefined }));
+    const gone = createClient({
+      url: `${node.gatewayUrl.replace('http', 'ws')}/shop-events`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
+    await new Promise<void>((resolve, reject) =>
+      gone.subscribe(
+        { query: 'subscription { orders(shop: "east") { id } }' },
+        { next: () => resolve(), error: reject, complete: () => undefined },
+      ),
+    );
     await gone.dispose();
     await eventually(() => assert.equal(leaves(), before + 2), 5000);
     const fetches = () => broker.requests.get(API.fetch) ?? 0;
@@ -183,7 +241,14 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
         execution_mode: 'executionEngine',
         version: '2',
         schema: GRAPH_SDL,
-        engine: { data_sources: [{ ...kafkaSource('orders', 'rawOrders', ['x']), config: { broker_addresses: [brokerAddress], topics: ['x'] } }] },
+        engine: {
+          data_sources: [
+            {
+              ...kafkaSource('orders', 'rawOrders', ['x']),
+              config: { broker_addresses: [brokerAddress], topics: ['x'] },
+            },
+          ],
+        },
       },
     },
   });
@@ -192,7 +257,10 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
     const created = await dashboard('/apis', { method: 'POST', body: metadataEvents('169.254.169.254:9092') });
     assert.equal(created.status, 400, created.text);
     const refused = 'names a link-local, cloud-metadata or multicast address, which gw does not call';
-    assert.equal(created.json.Message, `data source 'orders': config.broker_addresses[0] '169.254.169.254:9092' ${refused}`);
+    assert.equal(
+      created.json.Message,
+      `data source 'orders': config.broker_addresses[0] '169.254.169.254:9092' ${refused}`,
+    );
   });
 
   it('answers a broker address refused on connection with a GraphQL error, never connecting', async () => {
@@ -205,13 +273,18 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
     assert.equal(created.status, 200, created.text);
     const release = installOutboundPolicy(outboundPolicy('deny-private'));
     try {
-      const served = async () => (await http(`${node.gatewayUrl}/metadata-events`, { method: 'POST', body: { query: '{ __typename }' } })).status;
+      const served = async () =>
+        (await http(`${node.gatewayUrl}/metadata-events`, { method: 'POST', body: { query: '{ __typename }' } }))
+          .status;
       await eventually(async () => assert.equal(await served(), 200), 5000);
       const outcome = await new Promise<unknown>((resolve) => {
         const sink = { next: resolve, error: resolve, complete: () => resolve('complete') };
         client('/metadata-events').subscribe({ query: 'subscription { rawOrders { id } }' }, sink);
       });
-      assert.match(JSON.stringify(outcome), /data source 'orders' failed: .*127\.0\.0\.1 is a loopback or private-network address/);
+      assert.match(
+        JSON.stringify(outcome),
+        /data source 'orders' failed: .*127\.0\.0\.1 is a loopback or private-network address/,
+      );
       assert.equal(connections, 0);
     } finally {
       release();
@@ -229,15 +302,43 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
             name: 'lonely-events',
             use_keyless: true,
             proxy: { listen_path: '/lonely-events', target_url: '', strip_listen_path: true },
-            graphql: { enabled: true, execution_mode: 'executionEngine', version: '2', schema: GRAPH_SDL, engine: { data_sources: [{ ...kafkaSource('lonely', 'rawOrders', ['lonely']), config: { broker_addresses: [lonely.address], topics: ['lonely'] } }] } },
+            graphql: {
+              enabled: true,
+              execution_mode: 'executionEngine',
+              version: '2',
+              schema: GRAPH_SDL,
+              engine: {
+                data_sources: [
+                  {
+                    ...kafkaSource('lonely', 'rawOrders', ['lonely']),
+                    config: { broker_addresses: [lonely.address], topics: ['lonely'] },
+                  },
+                ],
+              },
+            },
           },
         },
       });
       assert.equal(created.status, 200, created.text);
-      await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/lonely-events`, { method: 'POST', body: { query: '{ __typename }' } })).status, 200), 5000);
-      const producerOfLonely = new Kafka({ clientId: 'spec', brokers: [lonely.address], logLevel: logLevel.NOTHING }).producer();
+      await eventually(
+        async () =>
+          assert.equal(
+            (await http(`${node.gatewayUrl}/lonely-events`, { method: 'POST', body: { query: '{ __typename }' } }))
+              .status,
+            200,
+          ),
+        5000,
+      );
+      const producerOfLonely = new Kafka({
+        clientId: 'spec',
+        brokers: [lonely.address],
+        logLevel: logLevel.NOTHING,
+      }).producer();
       await producerOfLonely.connect();
-      await producerOfLonely.send({ topic: 'lonely', messages: [{ value: JSON.stringify({ rawOrders: { id: 'l1' } }) }] });
+      await producerOfLonely.send({
+        topic: 'lonely',
+        messages: [{ value: JSON.stringify({ rawOrders: { id: 'l1' } }) }],
+      });
       await producerOfLonely.disconnect();
       const seen: unknown[] = [];
       const ended = new Promise<unknown>((resolve) => {
@@ -256,26 +357,58 @@ describe('the combined graph: Kafka data sources for subscription fields', funct
       const outcome = await ended;
       assert.deepEqual(seen[0], { data: { rawOrders: { id: 'l1' } } });
       assert.match(JSON.stringify(seen.length > 1 ? seen.slice(1) : outcome), /Kafka consumer stopped/);
-      assert.equal((await http(`${node.gatewayUrl}/shop-events`, { method: 'POST', body: { query: '{ __typename }' } })).status, 200);
+      assert.equal(
+        (await http(`${node.gatewayUrl}/shop-events`, { method: 'POST', body: { query: '{ __typename }' } })).status,
+        200,
+      );
     } finally {
       await lonely.stop();
     }
   });
 
   it('an imported AsyncAPI document (streetlights) end to end: import, subscribe, produce, receive', async () => {
-    const document = STREETLIGHTS_YAML.replace('kafka.example.test:{port}', `127.0.0.1:{port}`).replace("default: '9092'", `default: '${broker.port}'`);
-    const res = await http(`${node.dashboardUrl}/api/data-graphs/data-sources/import`, { method: 'POST', headers: { ...tenant.headers, 'content-type': 'application/vnd.gw.udg.v2.asyncapi' }, body: document });
+    const document = STREETLIGHTS_YAML.replace('kafka.example.test:{port}', `127.0.0.1:{port}`).replace(
+      "default: '9092'",
+      `default: '${broker.port}'`,
+    );
+    const res = await http(`${node.dashboardUrl}/api/data-graphs/data-sources/import`, {
+      method: 'POST',
+      headers: { ...tenant.headers, 'content-type': 'application/vnd.gw.udg.v2.asyncapi' },
+      body: document,
+    });
     assert.equal(res.status, 200, res.text);
     const api = (await dashboard(`/apis/${res.json.Meta}`)).json.api_definition;
     const listenPath = api.proxy.listen_path;
     assert.deepEqual(api.graphql.engine.data_sources[0].config.broker_addresses, [broker.address]);
-    const key = await dashboard('/keys', { method: 'POST', body: { access_rights: { [api.api_id]: { api_id: api.api_id } } } });
+    const key = await dashboard('/keys', {
+      method: 'POST',
+      body: { access_rights: { [api.api_id]: { api_id: api.api_id } } },
+    });
     assert.equal(key.status, 200, key.text);
     const token = key.json.key_id as string;
-    await eventually(async () => assert.equal((await http(`${node.gatewayUrl}${listenPath}`, { method: 'POST', headers: { authorization: token }, body: { query: '{ __typename }' } })).status, 200), 5000);
+    await eventually(
+      async () =>
+        assert.equal(
+          (
+            await http(`${node.gatewayUrl}${listenPath}`, {
+              method: 'POST',
+              headers: { authorization: token },
+              body: { query: '{ __typename }' },
+            })
+          ).status,
+          200,
+        ),
+      5000,
+    );
     const topic = 'smartylighting.streetlights.1.0.event.lamp-7.lighting.measured';
     await produce(topic, { lumens: 120, sentAt: '2026-11-22T07:00:00Z' });
-    const events = await take(listenPath, 'subscription { receiveLightMeasurement(streetlightId: "lamp-7") { lumens sentAt } }', 2, () => void produce(topic, { lumens: 80, sentAt: '2026-11-22T07:01:00Z' }), token);
+    const events = await take(
+      listenPath,
+      'subscription { receiveLightMeasurement(streetlightId: "lamp-7") { lumens sentAt } }',
+      2,
+      () => void produce(topic, { lumens: 80, sentAt: '2026-11-22T07:01:00Z' }),
+      token,
+    );
     assert.deepEqual(events, [
       { data: { receiveLightMeasurement: { lumens: 120, sentAt: '2026-11-22T07:00:00Z' } } },
       { data: { receiveLightMeasurement: { lumens: 80, sentAt: '2026-11-22T07:01:00Z' } } },

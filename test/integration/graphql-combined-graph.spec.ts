@@ -54,9 +54,14 @@ describe('the combined graph (execution_mode executionEngine)', function () {
   const clients: Client[] = [];
   let keyedId = '';
   let keyedApiId = '';
-  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
-  const query = (path: string, text: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) =>
-    http(`${node.gatewayUrl}${path}`, { method: 'POST', headers, body: { query: text, variables } });
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const query = (
+    path: string,
+    text: string,
+    headers: Record<string, string> = {},
+    variables?: Record<string, unknown>,
+  ) => http(`${node.gatewayUrl}${path}`, { method: 'POST', headers, body: { query: text, variables } });
 
   const definition = (name: string, extra: Record<string, unknown> = {}) => ({
     api_definition: {
@@ -73,7 +78,12 @@ describe('the combined graph (execution_mode executionEngine)', function () {
         engine: {
           field_configs: [
             { type_name: 'Query', field_name: 'users', disable_default_mapping: true, path: ['items'] },
-            { type_name: 'User', field_name: 'displayName', disable_default_mapping: true, path: ['profile', 'display'] },
+            {
+              type_name: 'User',
+              field_name: 'displayName',
+              disable_default_mapping: true,
+              path: ['profile', 'display'],
+            },
           ],
           data_sources: [
             {
@@ -81,13 +91,52 @@ describe('the combined graph (execution_mode executionEngine)', function () {
               name: 'users',
               internal: false,
               root_fields: [{ type: 'Query', fields: ['user'] }],
-              config: { url: `${rest.url}/users/{{.arguments.id}}`, method: 'GET', headers: { 'x-auth': '{{.request.headers.X-Token}}' }, query: [], body: '' },
+              config: {
+                url: `${rest.url}/users/{{.arguments.id}}`,
+                method: 'GET',
+                headers: { 'x-auth': '{{.request.headers.X-Token}}' },
+                query: [],
+                body: '',
+              },
             },
-            { kind: 'REST', name: 'user-list', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: `${rest.url}/users`, method: 'GET' } },
-            { kind: 'REST', name: 'search', root_fields: [{ type: 'Query', fields: ['search'] }], config: { url: `${rest.url}/search`, method: 'GET', query: [{ name: 'q', value: '{{.arguments.term}}' }] } },
-            { kind: 'REST', name: 'create', root_fields: [{ type: 'Mutation', fields: ['createUser'] }], config: { url: `${rest.url}/users`, method: 'POST', body: '{"name": "{{.arguments.name}}", "by": "{{.request.headers.X-Token}}"}' } },
-            { kind: 'REST', name: 'posts', root_fields: [{ type: 'User', fields: ['posts'] }], config: { url: `${rest.url}/users/{{.object.id}}/posts`, method: 'GET' } },
-            { kind: 'REST', name: 'country-users', root_fields: [{ type: 'Country', fields: ['users'] }], config: { url: `${rest.url}/countries/{{.object.code}}/users`, method: 'GET' } },
+            {
+              kind: 'REST',
+              name: 'user-list',
+              root_fields: [{ type: 'Query', fields: ['users'] }],
+              config: { url: `${rest.url}/users`, method: 'GET' },
+            },
+            {
+              kind: 'REST',
+              name: 'search',
+              root_fields: [{ type: 'Query', fields: ['search'] }],
+              config: {
+                url: `${rest.url}/search`,
+                method: 'GET',
+                query: [{ name: 'q', value: '{{.arguments.term}}' }],
+              },
+            },
+            {
+              kind: 'REST',
+              name: 'create',
+              root_fields: [{ type: 'Mutation', fields: ['createUser'] }],
+              config: {
+                url: `${rest.url}/users`,
+                method: 'POST',
+                body: '{"name": "{{.arguments.name}}", "by": "{{.request.headers.X-Token}}"}',
+              },
+            },
+            {
+              kind: 'REST',
+              name: 'posts',
+              root_fields: [{ type: 'User', fields: ['posts'] }],
+              config: { url: `${rest.url}/users/{{.object.id}}/posts`, method: 'GET' },
+            },
+            {
+              kind: 'REST',
+              name: 'country-users',
+              root_fields: [{ type: 'Country', fields: ['users'] }],
+              config: { url: `${rest.url}/countries/{{.object.code}}/users`, method: 'GET' },
+            },
             {
               kind: 'GraphQL',
               name: 'countries',
@@ -101,10 +150,26 @@ describe('the combined graph (execution_mode executionEngine)', function () {
               kind: 'GraphQL',
               name: 'country-of-user',
               root_fields: [{ type: 'User', fields: ['country'] }],
-              config: { url: graphqlUrl, method: 'POST', has_operation: true, operation: 'query($code: ID!) { country(code: $code) { code name } }', variables: { code: '{{.object.countryCode}}' } },
+              config: {
+                url: graphqlUrl,
+                method: 'POST',
+                has_operation: true,
+                operation: 'query($code: ID!) { country(code: $code) { code name } }',
+                variables: { code: '{{.object.countryCode}}' },
+              },
             },
-            { kind: 'GraphQL', name: 'ticks', root_fields: [{ type: 'Subscription', fields: ['ticks'] }], config: { url: graphqlUrl, method: 'POST', subscription_type: 'graphql-transport-ws' } },
-            { kind: 'Kafka', name: 'orders', root_fields: [{ type: 'Subscription', fields: ['orders'] }], config: { broker_addresses: ['127.0.0.1:1'], topics: ['orders'], group_id: 'gw' } },
+            {
+              kind: 'GraphQL',
+              name: 'ticks',
+              root_fields: [{ type: 'Subscription', fields: ['ticks'] }],
+              config: { url: graphqlUrl, method: 'POST', subscription_type: 'graphql-transport-ws' },
+            },
+            {
+              kind: 'Kafka',
+              name: 'orders',
+              root_fields: [{ type: 'Subscription', fields: ['orders'] }],
+              config: { broker_addresses: ['127.0.0.1:1'], topics: ['orders'], group_id: 'gw' },
+            },
           ],
         },
       },
@@ -118,7 +183,11 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       { code: 'FR', name: 'France' },
       { code: 'DE', name: 'Germany' },
     ];
-    const rootValue = { countries: () => countries, country: ({ code }: { code: string }) => countries.find((c) => c.code === code), favourite: () => countries[0] };
+    const rootValue = {
+      countries: () => countries,
+      country: ({ code }: { code: string }) => countries.find((c) => c.code === code),
+      favourite: () => countries[0],
+    };
     const ticks = schema.getSubscriptionType()!.getFields().ticks;
     ticks.subscribe = async function* (_source: unknown, { from }: { from: number }) {
       try {
@@ -148,7 +217,12 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     rest = await startUpstream();
     rest.respondWith((req, res) => {
       const path = req.url.split('?')[0];
-      const user = (id: string, countryCode = 'FR') => ({ id, name: `user ${id}`, countryCode, profile: { display: `User #${id}` } });
+      const user = (id: string, countryCode = 'FR') => ({
+        id,
+        name: `user ${id}`,
+        countryCode,
+        profile: { display: `User #${id}` },
+      });
       let body: unknown = null;
       if (path === '/users/broken') {
         res.writeHead(503, { 'content-type': 'application/json' });
@@ -166,8 +240,19 @@ describe('the combined graph (execution_mode executionEngine)', function () {
 
     node = await startTestNode();
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Graph Co');
-    const persisted = { method: 'GET', path: '/users/{id}', operation: 'query($id: ID!) { user(id: $id) { id name } }', variables: { id: '$path.id' } };
-    const versionData = { not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { persist_graphql: [persisted] } } } };
+    const persisted = {
+      method: 'GET',
+      path: '/users/{id}',
+      operation: 'query($id: ID!) { user(id: $id) { id name } }',
+      variables: { id: '$path.id' },
+    };
+    const versionData = {
+      not_versioned: true,
+      default_version: 'Default',
+      versions: {
+        Default: { name: 'Default', use_extended_paths: true, extended_paths: { persist_graphql: [persisted] } },
+      },
+    };
     const open = await dashboard('/apis', { method: 'POST', body: definition('udg', { version_data: versionData }) });
     assert.equal(open.status, 200, open.text);
     const keyed = await dashboard('/apis', { method: 'POST', body: definition('udg-keyed', { use_keyless: false }) });
@@ -184,7 +269,17 @@ describe('the combined graph (execution_mode executionEngine)', function () {
             enabled: true,
             execution_mode: 'executionEngine',
             schema: 'type Query { unused: String } type Subscription { ticks(from: Int!): Int }',
-            engine: { data_sources: [{ kind: 'GraphQL', name: 'ticks-sse', subscription_type: 'sse', root_fields: [{ type: 'Subscription', fields: ['ticks'] }], config: { url: graphqlUrl.replace('/graphql', '/sse'), method: 'POST' } }] },
+            engine: {
+              data_sources: [
+                {
+                  kind: 'GraphQL',
+                  name: 'ticks-sse',
+                  subscription_type: 'sse',
+                  root_fields: [{ type: 'Subscription', fields: ['ticks'] }],
+                  config: { url: graphqlUrl.replace('/graphql', '/sse'), method: 'POST' },
+                },
+              ],
+            },
           },
         },
       },
@@ -192,7 +287,10 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.equal(overSse.status, 200, overSse.text);
     keyedApiId = keyed.json.ID;
     await eventually(async () => assert.equal((await query('/udg', '{ search(term: "x") { id } }')).status, 200), 5000);
-    await eventually(async () => assert.equal((await query('/udg-keyed', '{ search(term: "x") { id } }')).status, 401), 5000);
+    await eventually(
+      async () => assert.equal((await query('/udg-keyed', '{ search(term: "x") { id } }')).status, 401),
+      5000,
+    );
   });
 
   after(async () => {
@@ -224,7 +322,12 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     assert.equal(restCalls(before)[0].url, '/search?q=x%26y%3Dz+%23');
 
     before = rest.received.length;
-    const created = await query('/udg', 'mutation($n: String!) { createUser(name: $n) { id name } }', { 'x-token': 't' }, { n: 'Ada "Q", \\o/' });
+    const created = await query(
+      '/udg',
+      'mutation($n: String!) { createUser(name: $n) { id name } }',
+      { 'x-token': 't' },
+      { n: 'Ada "Q", \\o/' },
+    );
     assert.deepEqual(created.json, { data: { createUser: { id: '9', name: 'Ada "Q", \\o/' } } });
     const [call] = restCalls(before);
     assert.equal(call.method, 'POST');
@@ -241,8 +344,14 @@ describe('the combined graph (execution_mode executionEngine)', function () {
       { id: '2', displayName: 'User #2', posts: [{ id: 'p-2' }], country: { name: 'Germany' } },
       { id: '1', displayName: 'User #1', posts: [{ id: 'p-1' }], country: { name: 'France' } },
     ]);
-    const urls = restCalls(before).map((r) => r.url).sort();
-    assert.deepEqual(urls, ['/users', '/users/1/posts', '/users/2/posts'], 'user 1 appears twice, its posts are fetched once');
+    const urls = restCalls(before)
+      .map((r) => r.url)
+      .sort();
+    assert.deepEqual(
+      urls,
+      ['/users', '/users/1/posts', '/users/2/posts'],
+      'user 1 appears twice, its posts are fetched once',
+    );
     const upstream = graphqlSeen.slice(gqlBefore).map((s) => JSON.parse(s.body).query as string);
     assert.equal(upstream.length, 1, 'the data source’s own operation for every user, batched into one query');
     assert.match(upstream[0], /_0: country\(code: "FR"\) \{\s*code\s+name\s*\}/);
@@ -252,11 +361,20 @@ describe('the combined graph (execution_mode executionEngine)', function () {
 
   it('forwards the selection of GraphQL fields, batching the fields of one pass into one upstream query', async () => {
     const gqlBefore = graphqlSeen.length;
-    const res = await query('/udg', '{ countries { code name } fr: country(code: "FR") { name } users { favourite { name } } }');
+    const res = await query(
+      '/udg',
+      '{ countries { code name } fr: country(code: "FR") { name } users { favourite { name } } }',
+    );
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.json.data.countries, [{ code: 'FR', name: 'France' }, { code: 'DE', name: 'Germany' }]);
+    assert.deepEqual(res.json.data.countries, [
+      { code: 'FR', name: 'France' },
+      { code: 'DE', name: 'Germany' },
+    ]);
     assert.deepEqual(res.json.data.fr, { name: 'France' });
-    assert.deepEqual(res.json.data.users.map((u: { favourite: { name: string } }) => u.favourite.name), ['France', 'France', 'France']);
+    assert.deepEqual(
+      res.json.data.users.map((u: { favourite: { name: string } }) => u.favourite.name),
+      ['France', 'France', 'France'],
+    );
     const calls = graphqlSeen.slice(gqlBefore);
     assert.equal(calls.length, 2, 'the two root fields in one query, the three users’ favourites in another');
     assert.equal(calls[0].headers['x-source'], 'gw');
@@ -279,7 +397,12 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     const forwarded = JSON.parse(graphqlSeen[gqlBefore].body).query as string;
     assert.doesNotMatch(forwarded, /users/);
     assert.match(forwarded, /code/);
-    assert.deepEqual(restCalls(before).map((r) => r.url).sort(), ['/countries/DE/users', '/countries/FR/users']);
+    assert.deepEqual(
+      restCalls(before)
+        .map((r) => r.url)
+        .sort(),
+      ['/countries/DE/users', '/countries/FR/users'],
+    );
   });
 
   it('sends the operation’s variables with a forwarded field', async () => {
@@ -292,7 +415,10 @@ describe('the combined graph (execution_mode executionEngine)', function () {
   });
 
   it('accepts GET with the query and variables in the query string', async () => {
-    const params = new URLSearchParams({ query: 'query($c: ID!) { country(code: $c) { name } }', variables: JSON.stringify({ c: 'FR' }) });
+    const params = new URLSearchParams({
+      query: 'query($c: ID!) { country(code: $c) { name } }',
+      variables: JSON.stringify({ c: 'FR' }),
+    });
     const res = await http(`${node.gatewayUrl}/udg?${params}`);
     assert.deepEqual(res.json, { data: { country: { name: 'France' } } });
   });
@@ -309,14 +435,39 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     const body = definition('udg-self');
     const engine = (body.api_definition.graphql as { engine: { data_sources: Array<Record<string, unknown>> } }).engine;
     engine.data_sources = [
-      { kind: 'REST', name: 'gateway-admin', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: `${node.gatewayUrl}/gw/apis`, method: 'GET', headers: { 'x-gw-authorization': node.config.secret } } },
-      { kind: 'GraphQL', name: 'dashboard', root_fields: [{ type: 'Query', fields: ['countries'] }], config: { url: `${node.dashboardUrl}/api/apis`, method: 'POST' } },
-      { kind: 'REST', name: 'search', root_fields: [{ type: 'Query', fields: ['search'] }], config: { url: `${rest.url}/search`, method: 'GET' } },
+      {
+        kind: 'REST',
+        name: 'gateway-admin',
+        root_fields: [{ type: 'Query', fields: ['users'] }],
+        config: {
+          url: `${node.gatewayUrl}/gw/apis`,
+          method: 'GET',
+          headers: { 'x-gw-authorization': node.config.secret },
+        },
+      },
+      {
+        kind: 'GraphQL',
+        name: 'dashboard',
+        root_fields: [{ type: 'Query', fields: ['countries'] }],
+        config: { url: `${node.dashboardUrl}/api/apis`, method: 'POST' },
+      },
+      {
+        kind: 'REST',
+        name: 'search',
+        root_fields: [{ type: 'Query', fields: ['search'] }],
+        config: { url: `${rest.url}/search`, method: 'GET' },
+      },
     ];
-    (body.api_definition.graphql as Record<string, unknown>).engine = { data_sources: engine.data_sources, field_configs: [] };
+    (body.api_definition.graphql as Record<string, unknown>).engine = {
+      data_sources: engine.data_sources,
+      field_configs: [],
+    };
     const saved = await dashboard('/apis', { method: 'POST', body });
     assert.equal(saved.status, 200, saved.text);
-    await eventually(async () => assert.equal((await query('/udg-self', '{ search(term: "x") { id } }')).status, 200), 5000);
+    await eventually(
+      async () => assert.equal((await query('/udg-self', '{ search(term: "x") { id } }')).status, 200),
+      5000,
+    );
     const res = await query('/udg-self', '{ users { id } countries { code } search(term: "x") { id } }');
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json.data, { users: null, countries: null, search: [{ id: '3' }] });
@@ -327,11 +478,19 @@ describe('the combined graph (execution_mode executionEngine)', function () {
   });
 
   it('runs queries sent over the WebSocket through the graph too', async () => {
-    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${node.gatewayUrl.replace('http', 'ws')}/udg`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     const values = await new Promise<unknown[]>((resolve, reject) => {
       const seen: unknown[] = [];
-      client.subscribe({ query: '{ user(id: "5") { name } }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
+      client.subscribe(
+        { query: '{ user(id: "5") { name } }' },
+        { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) },
+      );
     });
     assert.deepEqual(values, [{ data: { user: { name: 'user 5' } } }]);
   });
@@ -341,7 +500,10 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     const res = await http(`${node.gatewayUrl}/udg/users/7%20x`);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json, { data: { user: { id: '7 x', name: 'user 7 x' } } });
-    assert.deepEqual(restCalls(before).map((r) => r.url), ['/users/7%20x']);
+    assert.deepEqual(
+      restCalls(before).map((r) => r.url),
+      ['/users/7%20x'],
+    );
   });
 
   it('serves the playground for the graph', async () => {
@@ -368,7 +530,10 @@ describe('the combined graph (execution_mode executionEngine)', function () {
 
   describe('on a keyed API', () => {
     const key = async (access: Record<string, unknown>, session: Record<string, unknown> = {}) => {
-      const res = await dashboard('/keys', { method: 'POST', body: { ...session, access_rights: { [keyedApiId]: { api_id: keyedApiId, ...access } } } });
+      const res = await dashboard('/keys', {
+        method: 'POST',
+        body: { ...session, access_rights: { [keyedApiId]: { api_id: keyedApiId, ...access } } },
+      });
       assert.equal(res.status, 200, res.text);
       return res.json.key_id as string;
     };
@@ -394,21 +559,37 @@ describe('the combined graph (execution_mode executionEngine)', function () {
   });
 
   it('streams a subscription field from a GraphQL upstream to a graphql-ws client', async () => {
-    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${node.gatewayUrl.replace('http', 'ws')}/udg`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     const values = await new Promise<unknown[]>((resolve, reject) => {
       const seen: unknown[] = [];
-      client.subscribe({ query: 'subscription { t: ticks(from: 3) }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
+      client.subscribe(
+        { query: 'subscription { t: ticks(from: 3) }' },
+        { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) },
+      );
     });
     assert.deepEqual(values, [{ data: { t: 3 } }, { data: { t: 2 } }, { data: { t: 1 } }]);
   });
 
   it('stops the upstream subscription when the client completes its operation', async () => {
-    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${node.gatewayUrl.replace('http', 'ws')}/udg`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     let unsubscribe = () => {};
     await new Promise<void>((resolve, reject) => {
-      unsubscribe = client.subscribe({ query: 'subscription { ticks(from: 1000) }' }, { next: () => resolve(), error: reject, complete: () => undefined });
+      unsubscribe = client.subscribe(
+        { query: 'subscription { ticks(from: 1000) }' },
+        { next: () => resolve(), error: reject, complete: () => undefined },
+      );
     });
     unsubscribe();
     await eventually(() => assert.ok(stoppedTicks.includes(1000), 'the upstream generator ended'), 3000);
@@ -416,11 +597,19 @@ describe('the combined graph (execution_mode executionEngine)', function () {
 
   it('streams a subscription field from an SSE upstream (subscription_type on the data source)', async () => {
     await eventually(async () => assert.equal((await query('/udg-sse', '{ unused }')).status, 200), 5000);
-    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg-sse`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${node.gatewayUrl.replace('http', 'ws')}/udg-sse`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     const values = await new Promise<unknown[]>((resolve, reject) => {
       const seen: unknown[] = [];
-      client.subscribe({ query: 'subscription { ticks(from: 2) }' }, { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) });
+      client.subscribe(
+        { query: 'subscription { ticks(from: 2) }' },
+        { next: (value) => seen.push(value), error: reject, complete: () => resolve(seen) },
+      );
     });
     assert.deepEqual(values, [{ data: { ticks: 2 } }, { data: { ticks: 1 } }]);
   });
@@ -443,7 +632,16 @@ describe('the combined graph (execution_mode executionEngine)', function () {
               enabled: true,
               execution_mode: 'executionEngine',
               schema: 'type Query { unused: String } type Subscription { ticks(from: Int!): Int }',
-              engine: { data_sources: [{ kind: 'GraphQL', name, root_fields: [{ type: 'Subscription', fields: ['ticks'] }], config: { url, method: 'POST', subscription_type: subscriptionType } }] },
+              engine: {
+                data_sources: [
+                  {
+                    kind: 'GraphQL',
+                    name,
+                    root_fields: [{ type: 'Subscription', fields: ['ticks'] }],
+                    config: { url, method: 'POST', subscription_type: subscriptionType },
+                  },
+                ],
+              },
             },
           },
         },
@@ -452,20 +650,36 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     }
     for (const [name] of cases) {
       await eventually(async () => assert.equal((await query(`/${name}`, '{ unused }')).status, 200), 5000);
-      const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/${name}`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+      const client = createClient({
+        url: `${node.gatewayUrl.replace('http', 'ws')}/${name}`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        lazy: true,
+      });
       clients.push(client);
       const outcome = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query: 'subscription { ticks(from: 2) }' }, { next: (value) => resolve(value), error: (error) => resolve(error), complete: () => resolve('complete') });
+        client.subscribe(
+          { query: 'subscription { ticks(from: 2) }' },
+          { next: (value) => resolve(value), error: (error) => resolve(error), complete: () => resolve('complete') },
+        );
       });
       assert.match(JSON.stringify(outcome), new RegExp(`data source '${name}'.*is a port of this gw node`), name);
     }
   });
 
   it('answers a subscription to a Kafka broker nothing listens on with a GraphQL error naming the data source, and no notice in /gw/health', async () => {
-    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/udg`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${node.gatewayUrl.replace('http', 'ws')}/udg`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     const outcome = await new Promise<unknown>((resolve) => {
-      client.subscribe({ query: 'subscription { orders }' }, { next: (value) => resolve(value), error: (error) => resolve(error), complete: () => resolve('complete') });
+      client.subscribe(
+        { query: 'subscription { orders }' },
+        { next: (value) => resolve(value), error: (error) => resolve(error), complete: () => resolve('complete') },
+      );
     });
     assert.match(JSON.stringify(outcome), /data source 'orders' failed: .*(ECONNREFUSED|Connection error)/);
     const health = await http(`${node.gatewayUrl}/gw/health`, { headers: node.gwHeaders });
@@ -499,31 +713,128 @@ describe('the combined graph (execution_mode executionEngine)', function () {
     };
 
     it('a data source naming a field that is not in the schema', () =>
-      refused(withSources([{ kind: 'REST', name: 'ghost', root_fields: [{ type: 'Query', fields: ['ghosts'] }], config: { url: 'http://x.test/' } }]), /data source 'ghost': field 'Query.ghosts' is not in the schema/));
+      refused(
+        withSources([
+          {
+            kind: 'REST',
+            name: 'ghost',
+            root_fields: [{ type: 'Query', fields: ['ghosts'] }],
+            config: { url: 'http://x.test/' },
+          },
+        ]),
+        /data source 'ghost': field 'Query.ghosts' is not in the schema/,
+      ));
     it('a data source naming a type that is not in the schema', () =>
-      refused(withSources([{ kind: 'REST', name: 'ghost', root_fields: [{ type: 'Ghost', fields: ['id'] }], config: { url: 'http://x.test/' } }]), /data source 'ghost': type 'Ghost' is not an object type/));
-    const kafkaWith = (config: Record<string, unknown>) => withSources([{ kind: 'Kafka', name: 'events', root_fields: [{ type: 'Subscription', fields: ['orders'] }], config: { broker_addresses: ['broker.test:9092'], topics: ['orders'], ...config } }]);
-    it('a Kafka data source without brokers or topics', () => refused(kafkaWith({ broker_addresses: [], topics: [] }), /data source 'events': broker_addresses must list at least one broker.*topics must list at least one topic/));
-    it('a Kafka broker address that is not host:port', () => refused(kafkaWith({ broker_addresses: ['kafka://broker.test'] }), /data source 'events': broker address 'kafka:\/\/broker.test' must be host:port/));
+      refused(
+        withSources([
+          {
+            kind: 'REST',
+            name: 'ghost',
+            root_fields: [{ type: 'Ghost', fields: ['id'] }],
+            config: { url: 'http://x.test/' },
+          },
+        ]),
+        /data source 'ghost': type 'Ghost' is not an object type/,
+      ));
+    const kafkaWith = (config: Record<string, unknown>) =>
+      withSources([
+        {
+          kind: 'Kafka',
+          name: 'events',
+          root_fields: [{ type: 'Subscription', fields: ['orders'] }],
+          config: { broker_addresses: ['broker.test:9092'], topics: ['orders'], ...config },
+        },
+      ]);
+    it('a Kafka data source without brokers or topics', () =>
+      refused(
+        kafkaWith({ broker_addresses: [], topics: [] }),
+        /data source 'events': broker_addresses must list at least one broker.*topics must list at least one topic/,
+      ));
+    it('a Kafka broker address that is not host:port', () =>
+      refused(
+        kafkaWith({ broker_addresses: ['kafka://broker.test'] }),
+        /data source 'events': broker address 'kafka:\/\/broker.test' must be host:port/,
+      ));
     it('an unknown Kafka balance strategy or isolation level', () =>
-      refused(kafkaWith({ balance_strategy: 'Random', isolation_level: 'Dirty' }), /balance_strategy must be one of BalanceStrategyRange, BalanceStrategySticky, BalanceStrategyRoundRobin.*isolation_level must be ReadUncommitted or ReadCommitted/));
-    it('Kafka SASL enabled without a user', () => refused(kafkaWith({ sasl: { enable: true, user: '', password: 'p' } }), /sasl.user is needed when sasl.enable is true/));
-    it('an unknown kind', () => refused(withSources([{ kind: 'SOAP', name: 'soap', root_fields: [{ type: 'Query', fields: ['users'] }], config: {} }]), /data source 'soap': kind must be REST, GraphQL or Kafka/));
+      refused(
+        kafkaWith({ balance_strategy: 'Random', isolation_level: 'Dirty' }),
+        /balance_strategy must be one of BalanceStrategyRange, BalanceStrategySticky, BalanceStrategyRoundRobin.*isolation_level must be ReadUncommitted or ReadCommitted/,
+      ));
+    it('Kafka SASL enabled without a user', () =>
+      refused(
+        kafkaWith({ sasl: { enable: true, user: '', password: 'p' } }),
+        /sasl.user is needed when sasl.enable is true/,
+      ));
+    it('an unknown kind', () =>
+      refused(
+        withSources([{ kind: 'SOAP', name: 'soap', root_fields: [{ type: 'Query', fields: ['users'] }], config: {} }]),
+        /data source 'soap': kind must be REST, GraphQL or Kafka/,
+      ));
     it('a URL that is not http(s), or templated in its host', async () => {
-      await refused(withSources([{ kind: 'REST', name: 'ftp', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'ftp://x.test/users' } }]), /data source 'ftp': config.url 'ftp:\/\/x.test\/users' must be http/);
-      await refused(withSources([{ kind: 'GraphQL', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: 'http://{{.arguments.host}}/graphql' } }]), /data source 'host': .*not templated in its host/);
+      await refused(
+        withSources([
+          {
+            kind: 'REST',
+            name: 'ftp',
+            root_fields: [{ type: 'Query', fields: ['users'] }],
+            config: { url: 'ftp://x.test/users' },
+          },
+        ]),
+        /data source 'ftp': config.url 'ftp:\/\/x.test\/users' must be http/,
+      );
+      await refused(
+        withSources([
+          {
+            kind: 'GraphQL',
+            name: 'host',
+            root_fields: [{ type: 'Query', fields: ['users'] }],
+            config: { url: 'http://{{.arguments.host}}/graphql' },
+          },
+        ]),
+        /data source 'host': .*not templated in its host/,
+      );
       // URL parsing would read these templates as the host: `http:{{…}}`, `http:/{{…}}`, `http:\\{{…}}`
-      for (const url of ['http:{{.arguments.host}}/graphql', 'http:/{{.arguments.host}}/graphql', 'http:\\{{.arguments.host}}/graphql', 'https:{{.arguments.host}}']) {
-        await refused(withSources([{ kind: 'REST', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } }]), /data source 'host': .*not templated in its host/);
+      for (const url of [
+        'http:{{.arguments.host}}/graphql',
+        'http:/{{.arguments.host}}/graphql',
+        'http:\\{{.arguments.host}}/graphql',
+        'https:{{.arguments.host}}',
+      ]) {
+        await refused(
+          withSources([
+            { kind: 'REST', name: 'host', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } },
+          ]),
+          /data source 'host': .*not templated in its host/,
+        );
       }
     });
     it('a URL naming a cloud-metadata or link-local address', async () => {
-      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/latest/meta-data/', 'http://100.100.100.200/latest/meta-data/', 'http://metadata.google.internal/computeMetadata/v1/']) {
-        await refused(withSources([{ kind: 'REST', name: 'imds', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } }]), /data source 'imds': config.url '.*' names a (link-local|cloud metadata)/);
+      for (const url of [
+        'http://169.254.169.254/latest/meta-data/',
+        'http://[fd00:ec2::254]/latest/meta-data/',
+        'http://100.100.100.200/latest/meta-data/',
+        'http://metadata.google.internal/computeMetadata/v1/',
+      ]) {
+        await refused(
+          withSources([
+            { kind: 'REST', name: 'imds', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url } },
+          ]),
+          /data source 'imds': config.url '.*' names a (link-local|cloud metadata)/,
+        );
       }
     });
     it('an empty target_url on an API that is not a combined graph', () =>
-      refused({ api_definition: { name: 'no-target', use_keyless: true, proxy: { listen_path: '/no-target', target_url: '', strip_listen_path: true } } }, /proxy.target_url '' is not a valid URL/));
-    it('an SDL that does not parse', () => refused(withSources([], 'type Query { users: [User }'), /Invalid GraphQL schema/));
+      refused(
+        {
+          api_definition: {
+            name: 'no-target',
+            use_keyless: true,
+            proxy: { listen_path: '/no-target', target_url: '', strip_listen_path: true },
+          },
+        },
+        /proxy.target_url '' is not a valid URL/,
+      ));
+    it('an SDL that does not parse', () =>
+      refused(withSources([], 'type Query { users: [User }'), /Invalid GraphQL schema/));
   });
 });

@@ -21,8 +21,25 @@ describe('the proxy → graphql-engine hand-off', () => {
     appsDir = mkdtempSync(join(tmpdir(), 'gw-apps-'));
     mkdirSync(appsDir, { recursive: true });
     const graphql = { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query { hello: String }' };
-    writeFileSync(join(appsDir, 'graph.json'), JSON.stringify({ api_id: 'graph', name: 'Graph', use_keyless: true, proxy: { listen_path: '/graph', target_url: upstream.url, strip_listen_path: true }, graphql }));
-    writeFileSync(join(appsDir, 'rest.json'), JSON.stringify({ api_id: 'rest', name: 'Rest', use_keyless: true, proxy: { listen_path: '/rest', target_url: upstream.url, strip_listen_path: true } }));
+    writeFileSync(
+      join(appsDir, 'graph.json'),
+      JSON.stringify({
+        api_id: 'graph',
+        name: 'Graph',
+        use_keyless: true,
+        proxy: { listen_path: '/graph', target_url: upstream.url, strip_listen_path: true },
+        graphql,
+      }),
+    );
+    writeFileSync(
+      join(appsDir, 'rest.json'),
+      JSON.stringify({
+        api_id: 'rest',
+        name: 'Rest',
+        use_keyless: true,
+        proxy: { listen_path: '/rest', target_url: upstream.url, strip_listen_path: true },
+      }),
+    );
   });
   after(async () => {
     for (const node of nodes) {
@@ -38,7 +55,8 @@ describe('the proxy → graphql-engine hand-off', () => {
     nodes.push(node);
     return node;
   };
-  const query = (node: TestNode, text: string) => http(`${node.gatewayUrl}/graph`, { method: 'POST', body: { query: text } });
+  const query = (node: TestNode, text: string) =>
+    http(`${node.gatewayUrl}/graph`, { method: 'POST', body: { query: text } });
 
   it('serves GraphQL APIs on a gateway node that runs graphql-engine', async () => {
     const node = await start(['gateway']);
@@ -56,10 +74,14 @@ describe('the proxy → graphql-engine hand-off', () => {
     const before = upstream.received.length;
     const res = await query(node, '{ hello }');
     assert.equal(res.status, 503);
-    assert.deepEqual(res.json, { error: 'API Graph is not available: its definition failed to load (see the gateway log)' });
+    assert.deepEqual(res.json, {
+      error: 'API Graph is not available: its definition failed to load (see the gateway log)',
+    });
     assert.equal(upstream.received.length, before, 'nothing reached the upstream');
     const health = await http(`${node.gatewayUrl}/gw/health`, { headers: node.gwHeaders });
-    assert.deepEqual(health.json.apis_failed, { graph: 'it is a GraphQL API and this node does not run the graphql-engine service (GW_SERVICES)' });
+    assert.deepEqual(health.json.apis_failed, {
+      graph: 'it is a GraphQL API and this node does not run the graphql-engine service (GW_SERVICES)',
+    });
     assert.equal((await http(`${node.gatewayUrl}/rest/x`)).json.url, '/x');
   });
 });

@@ -53,7 +53,11 @@ describe('GraphQL subscriptions: a legacy graphql-ws upstream sending data after
       proxy: { listen_path: '/legacy-error-then-data', target_url: upstreamUrl, strip_listen_path: true },
       graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL, proxy: { subscription_type: 'graphql-ws' } },
     };
-    const created = await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', headers: node.gwHeaders, body: definition });
+    const created = await http(`${node.gatewayUrl}/gw/apis`, {
+      method: 'POST',
+      headers: node.gwHeaders,
+      body: definition,
+    });
     assert.equal(created.status, 200, created.text);
   });
   after(async () => {

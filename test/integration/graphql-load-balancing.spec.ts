@@ -29,7 +29,9 @@ async function namedUpstream(name: string, paths: string[]): Promise<{ server: S
       const message = JSON.parse(data.toString());
       if (message.type === 'connection_init') socket.send(JSON.stringify({ type: 'connection_ack' }));
       if (message.type === 'start') {
-        socket.send(JSON.stringify({ id: message.id, type: 'data', payload: { data: { countdown: name === 'a' ? 1 : 2 } } }));
+        socket.send(
+          JSON.stringify({ id: message.id, type: 'data', payload: { data: { countdown: name === 'a' ? 1 : 2 } } }),
+        );
         socket.send(JSON.stringify({ id: message.id, type: 'complete' }));
       }
     });
@@ -61,12 +63,31 @@ describe('GraphQL proxy-only APIs with load balancing', function () {
         api_id: 'lbgraph',
         name: 'lbgraph',
         use_keyless: true,
-        proxy: { listen_path: '/lbgraph', target_url: `${a.url}/graphql-a`, strip_listen_path: true, enable_load_balancing: true, target_list: [`${a.url}/graphql-a`, `${b.url}/graphql-b`] },
-        graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL, proxy: { subscription_type: 'graphql-ws' } },
+        proxy: {
+          listen_path: '/lbgraph',
+          target_url: `${a.url}/graphql-a`,
+          strip_listen_path: true,
+          enable_load_balancing: true,
+          target_list: [`${a.url}/graphql-a`, `${b.url}/graphql-b`],
+        },
+        graphql: {
+          enabled: true,
+          execution_mode: 'proxyOnly',
+          schema: SDL,
+          proxy: { subscription_type: 'graphql-ws' },
+        },
         version_data: {
           not_versioned: true,
           default_version: 'Default',
-          versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { persist_graphql: [{ method: 'GET', path: '/hello', operation: '{ hello }', variables: {} }] } } },
+          versions: {
+            Default: {
+              name: 'Default',
+              use_extended_paths: true,
+              extended_paths: {
+                persist_graphql: [{ method: 'GET', path: '/hello', operation: '{ hello }', variables: {} }],
+              },
+            },
+          },
         },
       },
     });
@@ -103,10 +124,18 @@ describe('GraphQL proxy-only APIs with load balancing', function () {
     paths.length = 0;
     const values = new Set<number>();
     for (let i = 0; i < 4; i++) {
-      const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}/lbgraph`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+      const client = createClient({
+        url: `${node.gatewayUrl.replace('http', 'ws')}/lbgraph`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        lazy: true,
+      });
       clients.push(client);
       const value = await new Promise<number>((resolve, reject) => {
-        client.subscribe<{ countdown: number }>({ query: 'subscription { countdown(from: 1) }' }, { next: (v) => resolve(v.data!.countdown), error: reject, complete: () => undefined });
+        client.subscribe<{ countdown: number }>(
+          { query: 'subscription { countdown(from: 1) }' },
+          { next: (v) => resolve(v.data!.countdown), error: reject, complete: () => undefined },
+        );
       });
       values.add(value);
     }

@@ -32,22 +32,38 @@ describe('GraphQL proxy-only APIs', () => {
   let upstreamUrl: string;
   const seen: Seen[] = [];
   const ids: Record<string, string> = {};
-  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const gql = (path: string, query: string, key?: string, extra: Record<string, string> = {}) =>
-    http(`${node.gatewayUrl}${path}`, { method: 'POST', headers: { ...(key ? { authorization: key } : {}), ...extra }, body: JSON.stringify({ query }) });
+    http(`${node.gatewayUrl}${path}`, {
+      method: 'POST',
+      headers: { ...(key ? { authorization: key } : {}), ...extra },
+      body: JSON.stringify({ query }),
+    });
 
   const graphqlApi = (name: string, fields: Record<string, unknown> = {}) => ({
     api_definition: {
       name,
       use_keyless: false,
       proxy: { listen_path: `/${name}`, target_url: `${upstreamUrl}/graphql`, strip_listen_path: true },
-      graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL, proxy: { auth_headers: { 'x-introspection-secret': 'only-for-the-dashboard' }, request_headers: { 'x-from-gateway': 'gw', 'x-client-ua': '$gw_context.headers_User_Agent' } } },
+      graphql: {
+        enabled: true,
+        execution_mode: 'proxyOnly',
+        schema: SDL,
+        proxy: {
+          auth_headers: { 'x-introspection-secret': 'only-for-the-dashboard' },
+          request_headers: { 'x-from-gateway': 'gw', 'x-client-ua': '$gw_context.headers_User_Agent' },
+        },
+      },
       enable_context_vars: true,
       ...fields,
     },
   });
   const key = async (access: Record<string, unknown>, session: Record<string, unknown> = {}, api = 'graph') => {
-    const res = await dashboard('/keys', { method: 'POST', body: { ...session, access_rights: { [ids[api]]: { api_id: ids[api], ...access } } } });
+    const res = await dashboard('/keys', {
+      method: 'POST',
+      body: { ...session, access_rights: { [ids[api]]: { api_id: ids[api], ...access } } },
+    });
     assert.equal(res.status, 200, res.text);
     return res.json.key_id as string;
   };
@@ -55,7 +71,13 @@ describe('GraphQL proxy-only APIs', () => {
   before(async () => {
     const schema = buildSchema(SDL);
     const rootValue = {
-      user: ({ id }: { id: string }) => ({ id, name: `user ${id}`, email: `${id}@x.test`, friends: [], address: { city: 'Paris', street: 'Rue' } }),
+      user: ({ id }: { id: string }) => ({
+        id,
+        name: `user ${id}`,
+        email: `${id}@x.test`,
+        friends: [],
+        address: { city: 'Paris', street: 'Rue' },
+      }),
       users: () => [],
       countries: () => [{ code: 'FR', name: 'France' }],
     };
@@ -68,7 +90,10 @@ describe('GraphQL proxy-only APIs', () => {
           res.writeHead(401, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ errors: [{ message: 'introspection secret required' }] }));
         }
-        const { query, variables } = req.method === 'GET' ? { query: new URL(req.url!, 'http://x').searchParams.get('query'), variables: undefined } : JSON.parse(body);
+        const { query, variables } =
+          req.method === 'GET'
+            ? { query: new URL(req.url!, 'http://x').searchParams.get('query'), variables: undefined }
+            : JSON.parse(body);
         const result = await graphql({ schema, source: query, variableValues: variables, rootValue });
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(result));
@@ -78,7 +103,10 @@ describe('GraphQL proxy-only APIs', () => {
     node = await startTestNode();
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Graph Co');
     for (const name of ['graph', 'open-graph']) {
-      const res = await dashboard('/apis', { method: 'POST', body: graphqlApi(name, name === 'open-graph' ? { use_keyless: true } : {}) });
+      const res = await dashboard('/apis', {
+        method: 'POST',
+        body: graphqlApi(name, name === 'open-graph' ? { use_keyless: true } : {}),
+      });
       assert.equal(res.status, 200, res.text);
       ids[name] = res.json.ID;
     }
@@ -97,7 +125,16 @@ describe('GraphQL proxy-only APIs', () => {
               Default: {
                 name: 'Default',
                 use_extended_paths: true,
-                extended_paths: { persist_graphql: [{ method: 'GET', path: '/users/{id}', operation: 'query($id: ID!) { user(id: $id) { id name } }', variables: { id: '$path.id', ua: '$gw_context.headers_User_Agent' } }] },
+                extended_paths: {
+                  persist_graphql: [
+                    {
+                      method: 'GET',
+                      path: '/users/{id}',
+                      operation: 'query($id: ID!) { user(id: $id) { id name } }',
+                      variables: { id: '$path.id', ua: '$gw_context.headers_User_Agent' },
+                    },
+                  ],
+                },
               },
             },
           },
@@ -116,7 +153,11 @@ describe('GraphQL proxy-only APIs', () => {
   it('forwards a valid query as received, with request_headers and never auth_headers', async () => {
     const k = await key({});
     const body = '{"query":"{ user(id: \\"7\\") { name } }",   "variables": {}}';
-    const res = await http(`${node.gatewayUrl}/graph`, { method: 'POST', headers: { authorization: k, 'user-agent': 'gql-test/1' }, body });
+    const res = await http(`${node.gatewayUrl}/graph`, {
+      method: 'POST',
+      headers: { authorization: k, 'user-agent': 'gql-test/1' },
+      body,
+    });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json, { data: { user: { name: 'user 7' } } });
     const received = seen.at(-1)!;
@@ -137,7 +178,9 @@ describe('GraphQL proxy-only APIs', () => {
 
   it('accepts GET with the query in the query string', async () => {
     const k = await key({});
-    const res = await http(`${node.gatewayUrl}/graph?query=${encodeURIComponent('{ countries { code } }')}`, { headers: { authorization: k } });
+    const res = await http(`${node.gatewayUrl}/graph?query=${encodeURIComponent('{ countries { code } }')}`, {
+      headers: { authorization: k },
+    });
     assert.deepEqual(res.json, { data: { countries: [{ code: 'FR' }] } });
   });
 
@@ -167,14 +210,21 @@ describe('GraphQL proxy-only APIs', () => {
     it('lets the per-API limit override the key-level one, and the per-field limit override both', async () => {
       const perApi = await key({ limit: { max_query_depth: 5 } }, { max_query_depth: 1 });
       assert.equal((await gql('/graph', deep, perApi)).status, 200);
-      const perField = await key({ limit: { max_query_depth: 1 }, field_access_rights: [{ type_name: 'Query', field_name: 'user', limits: { max_query_depth: 4 } }] });
+      const perField = await key({
+        limit: { max_query_depth: 1 },
+        field_access_rights: [{ type_name: 'Query', field_name: 'user', limits: { max_query_depth: 4 } }],
+      });
       assert.equal((await gql('/graph', deep, perField)).status, 200);
       assert.equal((await gql('/graph', shallow, perField)).status, 403, 'countries still has the API limit of 1');
     });
 
     it('counts fragments at the depth they are spread', async () => {
       const k = await key({}, { max_query_depth: 3 });
-      const res = await gql('/graph', 'query { user(id: "1") { ...F } } fragment F on User { friends { address { city } } }', k);
+      const res = await gql(
+        '/graph',
+        'query { user(id: "1") { ...F } } fragment F on User { friends { address { city } } }',
+        k,
+      );
       assert.equal(res.status, 403);
     });
   });
@@ -183,7 +233,11 @@ describe('GraphQL proxy-only APIs', () => {
     it('refuses a restricted field, also behind an alias or inside a fragment', async () => {
       const k = await key({ restricted_types: [{ name: 'User', fields: ['email'] }] });
       assert.equal((await gql('/graph', '{ user(id: "1") { name } }', k)).status, 200);
-      for (const query of ['{ user(id: "1") { email } }', '{ user(id: "1") { mail: email } }', '{ user(id: "1") { ...F } } fragment F on User { email }']) {
+      for (const query of [
+        '{ user(id: "1") { email } }',
+        '{ user(id: "1") { mail: email } }',
+        '{ user(id: "1") { ...F } } fragment F on User { email }',
+      ]) {
         const res = await gql('/graph', query, k);
         assert.equal(res.status, 400, query);
         assert.deepEqual(res.json, { errors: [{ message: 'field: email is restricted on type: User' }] });
@@ -191,10 +245,19 @@ describe('GraphQL proxy-only APIs', () => {
     });
 
     it('with allowed_types, restricts every field not listed; * allows all of a type, not recursively', async () => {
-      const k = await key({ allowed_types: [{ name: 'Query', fields: ['user'] }, { name: 'User', fields: ['*'] }] });
+      const k = await key({
+        allowed_types: [
+          { name: 'Query', fields: ['user'] },
+          { name: 'User', fields: ['*'] },
+        ],
+      });
       assert.equal((await gql('/graph', '{ user(id: "1") { name email } }', k)).status, 200);
-      assert.deepEqual((await gql('/graph', '{ countries { code } }', k)).json, { errors: [{ message: 'field: countries is restricted on type: Query' }] });
-      assert.deepEqual((await gql('/graph', '{ user(id: "1") { address { city } } }', k)).json, { errors: [{ message: 'field: city is restricted on type: Address' }] });
+      assert.deepEqual((await gql('/graph', '{ countries { code } }', k)).json, {
+        errors: [{ message: 'field: countries is restricted on type: Query' }],
+      });
+      assert.deepEqual((await gql('/graph', '{ user(id: "1") { address { city } } }', k)).json, {
+        errors: [{ message: 'field: city is restricted on type: Address' }],
+      });
     });
   });
 
@@ -248,19 +311,29 @@ describe('GraphQL proxy-only APIs', () => {
     assert.equal(refused.status, 400);
     assert.match(refused.json.Message, /introspection secret required/);
 
-    const synced = await dashboard(`/apis/${id}/graphql/schema/sync`, { method: 'POST', body: { introspection_headers: { 'x-introspection-secret': 'letmein' }, persist_headers: true } });
+    const synced = await dashboard(`/apis/${id}/graphql/schema/sync`, {
+      method: 'POST',
+      body: { introspection_headers: { 'x-introspection-secret': 'letmein' }, persist_headers: true },
+    });
     assert.equal(synced.status, 200, synced.text);
     assert.equal(synced.json.Message, 'Schema synchronised');
     const stored = (await dashboard(`/apis/${id}`)).json.api_definition.graphql;
     assert.match(stored.schema, /type User/);
     assert.ok(Date.parse(stored.last_schema_update) > Date.now() - 60_000);
     assert.deepEqual(stored.proxy.auth_headers, { 'x-introspection-secret': 'letmein' });
-    assert.equal((await dashboard(`/apis/${id}/graphql/schema/sync`, { method: 'POST', body: {} })).status, 200, 'the persisted headers are used next time');
+    assert.equal(
+      (await dashboard(`/apis/${id}/graphql/schema/sync`, { method: 'POST', body: {} })).status,
+      200,
+      'the persisted headers are used next time',
+    );
   });
 
   describe('playground', () => {
     before(async () => {
-      for (const [name, keyless] of [['play', true], ['locked-play', false]] as const) {
+      for (const [name, keyless] of [
+        ['play', true],
+        ['locked-play', false],
+      ] as const) {
         const api = graphqlApi(name, { use_keyless: keyless });
         (api.api_definition.graphql as Record<string, unknown>).playground = { enabled: true, path: '/explore' };
         const res = await dashboard('/apis', { method: 'POST', body: api });
@@ -275,7 +348,12 @@ describe('GraphQL proxy-only APIs', () => {
       assert.match(page.headers.get('content-type')!, /^text\/html/);
       assert.match(page.text, /const endpoint = "\/play";/);
       const scripts = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-      assert.deepEqual(scripts, ['/play/explore/graphiql.min.css', '/play/explore/react.production.min.js', '/play/explore/react-dom.production.min.js', '/play/explore/graphiql.min.js']);
+      assert.deepEqual(scripts, [
+        '/play/explore/graphiql.min.css',
+        '/play/explore/react.production.min.js',
+        '/play/explore/react-dom.production.min.js',
+        '/play/explore/graphiql.min.js',
+      ]);
       for (const asset of scripts) {
         const res = await http(`${node.gatewayUrl}${asset}`);
         assert.equal(res.status, 200, asset);
@@ -287,7 +365,10 @@ describe('GraphQL proxy-only APIs', () => {
     it("obeys the API's authentication", async () => {
       assert.equal((await http(`${node.gatewayUrl}/locked-play/explore`)).status, 401);
       const k = await key({}, {}, 'locked-play');
-      assert.equal((await http(`${node.gatewayUrl}/locked-play/explore`, { headers: { authorization: k } })).status, 200);
+      assert.equal(
+        (await http(`${node.gatewayUrl}/locked-play/explore`, { headers: { authorization: k } })).status,
+        200,
+      );
     });
   });
 
@@ -295,7 +376,12 @@ describe('GraphQL proxy-only APIs', () => {
     const res = await http(`${node.gatewayUrl}/gw/apis`, {
       method: 'POST',
       headers: node.gwHeaders,
-      body: { name: 'no-schema', use_keyless: true, proxy: { listen_path: '/no-schema', target_url: upstreamUrl }, graphql: { enabled: true, execution_mode: 'proxyOnly' } },
+      body: {
+        name: 'no-schema',
+        use_keyless: true,
+        proxy: { listen_path: '/no-schema', target_url: upstreamUrl },
+        graphql: { enabled: true, execution_mode: 'proxyOnly' },
+      },
     });
     assert.equal(res.status, 400);
     assert.match(res.json.message, /graphql.schema is required/);
@@ -303,14 +389,27 @@ describe('GraphQL proxy-only APIs', () => {
 
   it('refuses a dashboard save whose schema is invalid, listing the problems', async () => {
     const bad = graphqlApi('bad-schema');
-    (bad.api_definition.graphql as { schema: string }).schema = 'type Query { a: String a: Int b: Missing } type Query { c: String } enum E { X X }';
+    (bad.api_definition.graphql as { schema: string }).schema =
+      'type Query { a: String a: Int b: Missing } type Query { c: String } enum E { X X }';
     const res = await dashboard('/apis', { method: 'POST', body: bad });
     assert.equal(res.status, 400);
     assert.equal(res.json.Message, 'Invalid GraphQL schema');
     assert.equal(res.json.Meta, null);
-    assert.ok(res.json.Errors.some((e: string) => /There can be only one type named "Query"/.test(e)), res.text);
-    assert.ok(res.json.Errors.some((e: string) => /Field "Query.a" can only be defined once/.test(e)), res.text);
-    assert.ok(res.json.Errors.some((e: string) => /Unknown type "Missing"/.test(e)), res.text);
-    assert.ok(res.json.Errors.some((e: string) => /Enum value "E.X" can only be defined once/.test(e)), res.text);
+    assert.ok(
+      res.json.Errors.some((e: string) => /There can be only one type named "Query"/.test(e)),
+      res.text,
+    );
+    assert.ok(
+      res.json.Errors.some((e: string) => /Field "Query.a" can only be defined once/.test(e)),
+      res.text,
+    );
+    assert.ok(
+      res.json.Errors.some((e: string) => /Unknown type "Missing"/.test(e)),
+      res.text,
+    );
+    assert.ok(
+      res.json.Errors.some((e: string) => /Enum value "E.X" can only be defined once/.test(e)),
+      res.text,
+    );
   });
 });

@@ -39,16 +39,32 @@ function schemaWithResolvers(): { schema: GraphQLSchema; stopped: string[] } {
 function collect(client: Client, query: string): Promise<{ values: unknown[]; error?: unknown }> {
   return new Promise((resolve) => {
     const values: unknown[] = [];
-    client.subscribe({ query }, { next: (value) => values.push(value), error: (error) => resolve({ values, error }), complete: () => resolve({ values }) });
+    client.subscribe(
+      { query },
+      {
+        next: (value) => values.push(value),
+        error: (error) => resolve({ values, error }),
+        complete: () => resolve({ values }),
+      },
+    );
   });
 }
 
 /** A raw WebSocket to the gateway, for protocol-level cases the client library would not send. */
-function raw(url: string, protocol: string): Promise<{ socket: WebSocket; messages: Array<{ type: string; id?: string; payload?: unknown }>; closed: Promise<{ code: number; reason: string }> }> {
+function raw(
+  url: string,
+  protocol: string,
+): Promise<{
+  socket: WebSocket;
+  messages: Array<{ type: string; id?: string; payload?: unknown }>;
+  closed: Promise<{ code: number; reason: string }>;
+}> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, protocol);
     const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
-    const closed = new Promise<{ code: number; reason: string }>((done) => socket.on('close', (code, reason) => done({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((done) =>
+      socket.on('close', (code, reason) => done({ code, reason: reason.toString() })),
+    );
     socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
     socket.on('open', () => resolve({ socket, messages, closed }));
     socket.on('error', reject);
@@ -91,7 +107,8 @@ describe('GraphQL subscriptions over WebSocket', function () {
         const message = JSON.parse(data.toString());
         if (message.type === 'connection_init') socket.send(JSON.stringify({ type: 'connection_ack' }));
         if (message.type === 'start') {
-          for (const value of [30, 20, 10]) socket.send(JSON.stringify({ id: message.id, type: 'data', payload: { data: { countdown: value } } }));
+          for (const value of [30, 20, 10])
+            socket.send(JSON.stringify({ id: message.id, type: 'data', payload: { data: { countdown: value } } }));
           socket.send(JSON.stringify({ id: message.id, type: 'complete' }));
         }
       });
@@ -111,7 +128,12 @@ describe('GraphQL subscriptions over WebSocket', function () {
       name: id,
       use_keyless: true,
       proxy: { listen_path: `/${id}`, target_url: `${upstreamUrl}${target}`, strip_listen_path: true },
-      graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL, proxy: { subscription_type: subscriptionType } },
+      graphql: {
+        enabled: true,
+        execution_mode: 'proxyOnly',
+        schema: SDL,
+        proxy: { subscription_type: subscriptionType },
+      },
     });
     for (const [id, target, type] of [
       ['modern', '/graphql', 'graphql-transport-ws'],
@@ -143,7 +165,10 @@ describe('GraphQL subscriptions over WebSocket', function () {
   it('stops the upstream operation when the client completes it', async () => {
     const c = client('/modern');
     await new Promise<void>((resolve) => {
-      const unsubscribe = c.subscribe({ query: 'subscription { countdown(from: 100) }' }, { next: () => (unsubscribe(), resolve()), error: () => undefined, complete: () => undefined });
+      const unsubscribe = c.subscribe(
+        { query: 'subscription { countdown(from: 100) }' },
+        { next: () => (unsubscribe(), resolve()), error: () => undefined, complete: () => undefined },
+      );
     });
     await eventually(() => assert.ok(stopped.includes('countdown-100')), 2000);
   });
@@ -157,8 +182,15 @@ describe('GraphQL subscriptions over WebSocket', function () {
   });
 
   it('reads a graphql-sse upstream and a legacy graphql-ws upstream', async () => {
-    assert.deepEqual((await collect(client('/sse'), 'subscription { countdown(from: 2) }')).values, [{ data: { countdown: 2 } }, { data: { countdown: 1 } }]);
-    assert.deepEqual((await collect(client('/legacy'), 'subscription { countdown(from: 3) }')).values, [{ data: { countdown: 30 } }, { data: { countdown: 20 } }, { data: { countdown: 10 } }]);
+    assert.deepEqual((await collect(client('/sse'), 'subscription { countdown(from: 2) }')).values, [
+      { data: { countdown: 2 } },
+      { data: { countdown: 1 } },
+    ]);
+    assert.deepEqual((await collect(client('/legacy'), 'subscription { countdown(from: 3) }')).values, [
+      { data: { countdown: 30 } },
+      { data: { countdown: 20 } },
+      { data: { countdown: 10 } },
+    ]);
   });
 
   it('ends the operation with an error when the upstream drops, rather than hanging', async () => {
@@ -171,7 +203,10 @@ describe('GraphQL subscriptions over WebSocket', function () {
     socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
     socket.send(JSON.stringify({ id: 'a', type: 'start', payload: { query: 'subscription { countdown(from: 2) }' } }));
     await eventually(() => assert.deepEqual(messages.at(-1), { id: 'a', type: 'complete' }), 3000);
-    assert.deepEqual(messages.map((m) => m.type), ['connection_ack', 'data', 'data', 'complete']);
+    assert.deepEqual(
+      messages.map((m) => m.type),
+      ['connection_ack', 'data', 'data', 'complete'],
+    );
     socket.close();
   });
 
@@ -185,8 +220,12 @@ describe('GraphQL subscriptions over WebSocket', function () {
     it('closes on an operation id already in use (4409)', async () => {
       const { socket, closed } = await raw(gwWs('/modern'), 'graphql-transport-ws');
       socket.send(JSON.stringify({ type: 'connection_init' }));
-      socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { countdown(from: 50) }' } }));
-      socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { countdown(from: 50) }' } }));
+      socket.send(
+        JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { countdown(from: 50) }' } }),
+      );
+      socket.send(
+        JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { countdown(from: 50) }' } }),
+      );
       assert.equal((await closed).code, 4409);
     });
 

@@ -69,7 +69,11 @@ describe('GraphQL subscriptions: an upstream sending garbage', function () {
         proxy: { listen_path: `/${id}`, target_url: `${upstreamUrl}${path}`, strip_listen_path: true },
         graphql: { enabled: true, execution_mode: 'proxyOnly', schema: SDL, proxy: { subscription_type: type } },
       };
-      assert.equal((await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', headers: node.gwHeaders, body: definition })).status, 200);
+      assert.equal(
+        (await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', headers: node.gwHeaders, body: definition }))
+          .status,
+        200,
+      );
     }
   });
   after(async () => {
@@ -82,11 +86,23 @@ describe('GraphQL subscriptions: an upstream sending garbage', function () {
   });
 
   function subscribe(path: string): Promise<{ values: unknown[]; error?: unknown }> {
-    const client = createClient({ url: `${node.gatewayUrl.replace('http', 'ws')}${path}`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${node.gatewayUrl.replace('http', 'ws')}${path}`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     clients.push(client);
     return new Promise((resolve) => {
       const values: unknown[] = [];
-      client.subscribe({ query: 'subscription { countdown(from: 3) }' }, { next: (value) => values.push(value), error: (error) => resolve({ values, error }), complete: () => resolve({ values }) });
+      client.subscribe(
+        { query: 'subscription { countdown(from: 3) }' },
+        {
+          next: (value) => values.push(value),
+          error: (error) => resolve({ values, error }),
+          complete: () => resolve({ values }),
+        },
+      );
     });
   }
 

@@ -16,14 +16,20 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
   let tenant: Tenant;
   const ids: Record<string, string> = {};
   const keys: Record<string, { key: string; secret: string }> = {};
-  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
-  const call = (path: string, headers: Record<string, string> = {}, method = 'GET') => http(`${node.gatewayUrl}${path}`, { method, headers });
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const call = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    http(`${node.gatewayUrl}${path}`, { method, headers });
   const createApi = async (name: string, listenPath: string, extra: Record<string, unknown>) => {
-    const res = await dashboard('/apis', { method: 'POST', body: keylessApi(name, listenPath, upstream.url, { use_keyless: false, ...extra }) });
+    const res = await dashboard('/apis', {
+      method: 'POST',
+      body: keylessApi(name, listenPath, upstream.url, { use_keyless: false, ...extra }),
+    });
     assert.equal(res.status, 200, res.text);
     ids[name] = res.json.ID;
   };
-  const rights = (...apiNames: string[]) => Object.fromEntries(apiNames.map((name) => [ids[name], { api_id: ids[name] }]));
+  const rights = (...apiNames: string[]) =>
+    Object.fromEntries(apiNames.map((name) => [ids[name], { api_id: ids[name] }]));
   const createKey = async (name: string, session: Record<string, unknown>) => {
     const res = await dashboard('/keys', { method: 'POST', body: session });
     assert.equal(res.status, 200, res.text);
@@ -31,13 +37,33 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
   };
 
   /** Sends a request signed by the npm `http-signature` client on a node http.ClientRequest. */
-  const signedByLibrary = (path: string, options: { keyId: string; key: string; algorithm: string; headers?: string[]; extra?: Record<string, string> }) => librarySignedGet(`${node.gatewayUrl}${path}`, options);
+  const signedByLibrary = (
+    path: string,
+    options: { keyId: string; key: string; algorithm: string; headers?: string[]; extra?: Record<string, string> },
+  ) => librarySignedGet(`${node.gatewayUrl}${path}`, options);
 
   /** Headers of a request signed by the independent signer (test/support/http-signature.ts). */
-  const signedHeaders = (name: string, path: string, overrides: Partial<DraftSignOptions> = {}, values: Record<string, string> = {}) => {
+  const signedHeaders = (
+    name: string,
+    path: string,
+    overrides: Partial<DraftSignOptions> = {},
+    values: Record<string, string> = {},
+  ) => {
     const date = new Date().toUTCString();
     const all = { date, ...values };
-    return { ...all, authorization: draftSignature({ keyId: keys[name].key, secret: keys[name].secret, algorithm: 'hmac-sha256', method: 'GET', target: path, headers: ['(request-target)', 'date'], values: all, ...overrides }) };
+    return {
+      ...all,
+      authorization: draftSignature({
+        keyId: keys[name].key,
+        secret: keys[name].secret,
+        algorithm: 'hmac-sha256',
+        method: 'GET',
+        target: path,
+        headers: ['(request-target)', 'date'],
+        values: all,
+        ...overrides,
+      }),
+    };
   };
 
   before(async () => {
@@ -47,13 +73,20 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
     await createApi('hmac', '/hmac', { enable_signature_checking: true, hmac_allowed_clock_skew: 5000 });
     await createApi('no-skew', '/no-skew', { enable_signature_checking: true, hmac_allowed_clock_skew: -1 });
     await createApi('strip', '/strip', { enable_signature_checking: true, strip_auth_data: true });
-    await createApi('limited', '/limited', { enable_signature_checking: true, hmac_allowed_algorithms: ['hmac-sha256'] });
+    await createApi('limited', '/limited', {
+      enable_signature_checking: true,
+      hmac_allowed_algorithms: ['hmac-sha256'],
+    });
     const both = { enable_signature_checking: true, use_standard_auth: true, auth: { auth_header_name: 'X-Api-Key' } };
     await createApi('both-token', '/both-token', { ...both, base_identity_provided_by: 'auth_token' });
     await createApi('both-hmac', '/both-hmac', { ...both, base_identity_provided_by: 'hmac_key' });
     await createApi('both-unset', '/both-unset', both);
     await createApi('both-bad', '/both-bad', { ...both, base_identity_provided_by: 'basic_auth_user' });
-    await createKey('signer', { hmac_enabled: true, hmac_string: 'chosen-by-the-client', access_rights: rights('hmac', 'no-skew', 'strip', 'limited', 'both-hmac') });
+    await createKey('signer', {
+      hmac_enabled: true,
+      hmac_string: 'chosen-by-the-client',
+      access_rights: rights('hmac', 'no-skew', 'strip', 'limited', 'both-hmac'),
+    });
     await createKey('plain', { access_rights: rights('hmac') });
     await createKey('token', { access_rights: rights('both-token', 'both-unset') });
   });
@@ -83,24 +116,47 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
   });
 
   describe('on the gateway API (/gw)', () => {
-    const gw = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
+    const gw = (path: string, options: { method?: string; body?: unknown } = {}) =>
+      http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
 
     it('the answer that creates the key carries the secret; reading the key later does not', async () => {
-      const created = await gw('/keys/create', { method: 'POST', body: { hmac_enabled: true, access_rights: rights('hmac') } });
+      const created = await gw('/keys/create', {
+        method: 'POST',
+        body: { hmac_enabled: true, access_rights: rights('hmac') },
+      });
       assert.equal(created.status, 200, created.text);
       assert.match(created.json.hmac_string, /^[A-Za-z0-9+/]{43}=$/);
       const read = await gw(`/keys/${created.json.key}`);
       assert.equal(read.json.hmac_string, '');
       const date = new Date().toUTCString();
-      const authorization = draftSignature({ keyId: created.json.key, secret: created.json.hmac_string, algorithm: 'hmac-sha512', method: 'GET', target: '/hmac/x', headers: ['(request-target)', 'date'], values: { date } });
+      const authorization = draftSignature({
+        keyId: created.json.key,
+        secret: created.json.hmac_string,
+        algorithm: 'hmac-sha512',
+        method: 'GET',
+        target: '/hmac/x',
+        headers: ['(request-target)', 'date'],
+        values: { date },
+      });
       assert.equal((await call('/hmac/x', { date, authorization })).status, 200);
     });
   });
 
   describe('API definitions', () => {
     it('refuses unknown algorithms, a clock skew that is not a number and an unknown base identity: 400, nothing stored', async () => {
-      for (const extra of [{ hmac_allowed_algorithms: ['md5'] }, { hmac_allowed_clock_skew: 'soon' }, { base_identity_provided_by: 'password' }]) {
-        const res = await dashboard('/apis', { method: 'POST', body: keylessApi('bad', '/bad-hmac', upstream.url, { use_keyless: false, enable_signature_checking: true, ...extra }) });
+      for (const extra of [
+        { hmac_allowed_algorithms: ['md5'] },
+        { hmac_allowed_clock_skew: 'soon' },
+        { base_identity_provided_by: 'password' },
+      ]) {
+        const res = await dashboard('/apis', {
+          method: 'POST',
+          body: keylessApi('bad', '/bad-hmac', upstream.url, {
+            use_keyless: false,
+            enable_signature_checking: true,
+            ...extra,
+          }),
+        });
         assert.equal(res.status, 400, res.text);
         assert.equal(res.json.Status, 'Error');
       }
@@ -112,16 +168,29 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
     // The library signs with sha1, sha256 and sha512 only; sha384 is covered by the other signer.
     for (const algorithm of ['hmac-sha1', 'hmac-sha256', 'hmac-sha512']) {
       it(`${algorithm}: reaches the upstream, with the Authorization header as the client sent it`, async () => {
-        const res = await signedByLibrary('/hmac/items?page=2', { keyId: keys.signer.key, key: keys.signer.secret, algorithm });
+        const res = await signedByLibrary('/hmac/items?page=2', {
+          keyId: keys.signer.key,
+          key: keys.signer.secret,
+          algorithm,
+        });
         assert.equal(res.status, 200, res.text);
         const received = upstream.received.at(-1)!;
         assert.equal(received.url, '/items?page=2');
-        assert.match(String(received.headers.authorization), new RegExp(`^Signature keyId="${keys.signer.key}",algorithm="${algorithm}",headers="\\(request-target\\) date",signature="[A-Za-z0-9+/]+=*"$`));
+        assert.match(
+          String(received.headers.authorization),
+          new RegExp(
+            `^Signature keyId="${keys.signer.key}",algorithm="${algorithm}",headers="\\(request-target\\) date",signature="[A-Za-z0-9+/]+=*"$`,
+          ),
+        );
       });
     }
 
     it('a wrong secret → 400', async () => {
-      const res = await signedByLibrary('/hmac/items', { keyId: keys.signer.key, key: 'not-the-secret', algorithm: 'hmac-sha256' });
+      const res = await signedByLibrary('/hmac/items', {
+        keyId: keys.signer.key,
+        key: 'not-the-secret',
+        algorithm: 'hmac-sha256',
+      });
       assert.equal(res.status, 400);
       assert.deepEqual(res.json, REFUSED);
     });
@@ -148,7 +217,10 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
       const escaped = signedHeaders('signer', '/hmac/a', { urlEscape: true });
       assert.match(escaped.authorization, /%3D"$/, 'the padding is escaped');
       assert.equal((await call('/hmac/a', escaped)).status, 200);
-      const lower = { ...escaped, authorization: escaped.authorization.replace(/%([0-9A-F]{2})/g, (_, hex: string) => `%${hex.toLowerCase()}`) };
+      const lower = {
+        ...escaped,
+        authorization: escaped.authorization.replace(/%([0-9A-F]{2})/g, (_, hex: string) => `%${hex.toLowerCase()}`),
+      };
       assert.equal((await call('/hmac/a', lower)).status, 200);
     });
 
@@ -158,15 +230,36 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
 
     it('only the date signed (the default header list) → 200', async () => {
       const date = new Date().toUTCString();
-      const authorization = draftSignature({ keyId: keys.signer.key, secret: keys.signer.secret, algorithm: 'hmac-sha1', method: 'GET', target: '', headers: ['date'], values: { date } });
-      assert.equal((await call('/hmac/a', { date, authorization: authorization.replace(',headers="date"', '') })).status, 200);
+      const authorization = draftSignature({
+        keyId: keys.signer.key,
+        secret: keys.signer.secret,
+        algorithm: 'hmac-sha1',
+        method: 'GET',
+        target: '',
+        headers: ['date'],
+        values: { date },
+      });
+      assert.equal(
+        (await call('/hmac/a', { date, authorization: authorization.replace(',headers="date"', '') })).status,
+        200,
+      );
     });
 
     it('X-Aux-Date for clients that can not set Date; it wins over Date for the clock skew', async () => {
       const aux = new Date().toUTCString();
-      const signed = signedHeaders('signer', '/hmac/a', { headers: ['(request-target)', 'x-aux-date'] }, { 'x-aux-date': aux });
+      const signed = signedHeaders(
+        'signer',
+        '/hmac/a',
+        { headers: ['(request-target)', 'x-aux-date'] },
+        { 'x-aux-date': aux },
+      );
       assert.equal((await call('/hmac/a', { ...signed, date: 'Mon, 02 Jan 2006 15:04:05 GMT' })).status, 200);
-      const old = signedHeaders('signer', '/hmac/a', { headers: ['(request-target)', 'x-aux-date'] }, { 'x-aux-date': new Date(Date.now() - 60_000).toUTCString() });
+      const old = signedHeaders(
+        'signer',
+        '/hmac/a',
+        { headers: ['(request-target)', 'x-aux-date'] },
+        { 'x-aux-date': new Date(Date.now() - 60_000).toUTCString() },
+      );
       await refused('/hmac/a', old);
     });
 
@@ -183,16 +276,30 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
       await refused('/hmac/a', { ...good, authorization: 'Signature garbage' });
       await refused('/hmac/a', { ...good, authorization: `${good.authorization},extra="field"` });
       await refused('/hmac/a', { ...good, authorization: good.authorization.replace(/,signature="[^"]*"/, '') });
-      await refused('/hmac/a', { ...good, authorization: good.authorization.replace(/signature="[^"]*"/, 'signature="not base64!"') });
-      await refused('/hmac/a', { ...good, authorization: good.authorization.replace(/signature="[^"]*"/, 'signature="%E0%A4%A"') });
+      await refused('/hmac/a', {
+        ...good,
+        authorization: good.authorization.replace(/signature="[^"]*"/, 'signature="not base64!"'),
+      });
+      await refused('/hmac/a', {
+        ...good,
+        authorization: good.authorization.replace(/signature="[^"]*"/, 'signature="%E0%A4%A"'),
+      });
     });
 
     it('a tampered signature, path or signed header → 400', async () => {
       const good = signedHeaders('signer', '/hmac/a');
-      const flipped = good.authorization.replace(/signature="(.)/, (_, first: string) => `signature="${first === 'A' ? 'B' : 'A'}`);
+      const flipped = good.authorization.replace(
+        /signature="(.)/,
+        (_, first: string) => `signature="${first === 'A' ? 'B' : 'A'}`,
+      );
       await refused('/hmac/a', { ...good, authorization: flipped });
       await refused('/hmac/b', good);
-      const withHeader = signedHeaders('signer', '/hmac/a', { headers: ['(request-target)', 'date', 'x-amount'] }, { 'x-amount': '10' });
+      const withHeader = signedHeaders(
+        'signer',
+        '/hmac/a',
+        { headers: ['(request-target)', 'date', 'x-amount'] },
+        { 'x-amount': '10' },
+      );
       assert.equal((await call('/hmac/a', withHeader)).status, 200);
       await refused('/hmac/a', { ...withHeader, 'x-amount': '1000' });
     });
@@ -205,13 +312,19 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
     it('a date outside hmac_allowed_clock_skew → 400; with the check off (≤ 0) it passes', async () => {
       const old = new Date(Date.now() - 10 * 60_000).toUTCString();
       await refused('/hmac/a', signedHeaders('signer', '/hmac/a', {}, { date: old }));
-      await refused('/hmac/a', signedHeaders('signer', '/hmac/a', {}, { date: new Date(Date.now() + 60_000).toUTCString() }));
+      await refused(
+        '/hmac/a',
+        signedHeaders('signer', '/hmac/a', {}, { date: new Date(Date.now() + 60_000).toUTCString() }),
+      );
       assert.equal((await call('/no-skew/a', signedHeaders('signer', '/no-skew/a', {}, { date: old }))).status, 200);
       await refused('/no-skew/a', signedHeaders('signer', '/no-skew/a', {}, { date: 'yesterday' }));
     });
 
     it('hmac_allowed_algorithms: another algorithm → 400; unsupported ones always', async () => {
-      assert.equal((await call('/limited/a', signedHeaders('signer', '/limited/a', { algorithm: 'hmac-sha256' }))).status, 200);
+      assert.equal(
+        (await call('/limited/a', signedHeaders('signer', '/limited/a', { algorithm: 'hmac-sha256' }))).status,
+        200,
+      );
       await refused('/limited/a', signedHeaders('signer', '/limited/a', { algorithm: 'hmac-sha512' }));
       const rsa = signedHeaders('signer', '/hmac/a');
       await refused('/hmac/a', { ...rsa, authorization: rsa.authorization.replace('hmac-sha256', 'rsa-sha256') });
@@ -219,18 +332,29 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
 
     it('a key keeps its secret when updated, and stops signing once hmac_enabled is turned off', async () => {
       const session = (await dashboard(`/apis/${ids.hmac}/keys/${keys.signer.key}`)).json.data;
-      const kept = await dashboard(`/apis/${ids.hmac}/keys/${keys.signer.key}`, { method: 'PUT', body: { ...session, hmac_string: 'ignored' } });
+      const kept = await dashboard(`/apis/${ids.hmac}/keys/${keys.signer.key}`, {
+        method: 'PUT',
+        body: { ...session, hmac_string: 'ignored' },
+      });
       assert.equal(kept.status, 200, kept.text);
       assert.deepEqual(kept.json, { Status: 'OK', Message: 'Key updated', Meta: null }, 'a kept secret is not shown');
       assert.equal((await call('/hmac/a', signedHeaders('signer', '/hmac/a'))).status, 200);
-      const off = await dashboard(`/apis/${ids.hmac}/keys/${keys.signer.key}`, { method: 'PUT', body: { ...session, hmac_enabled: false } });
+      const off = await dashboard(`/apis/${ids.hmac}/keys/${keys.signer.key}`, {
+        method: 'PUT',
+        body: { ...session, hmac_enabled: false },
+      });
       assert.equal(off.status, 200, off.text);
       await eventuallyRefused(() => call('/hmac/a', signedHeaders('signer', '/hmac/a')));
-      const on = await dashboard(`/apis/${ids.hmac}/keys/${keys.signer.key}`, { method: 'PUT', body: { ...session, hmac_enabled: true } });
+      const on = await dashboard(`/apis/${ids.hmac}/keys/${keys.signer.key}`, {
+        method: 'PUT',
+        body: { ...session, hmac_enabled: true },
+      });
       assert.match(on.json.Meta.hmac_string, /^[A-Za-z0-9+/]{43}=$/, 'turned on again: a new secret, shown once');
       assert.notEqual(on.json.Meta.hmac_string, keys.signer.secret);
       keys.signer.secret = on.json.Meta.hmac_string;
-      await eventually(async () => assert.equal((await call('/hmac/a', signedHeaders('signer', '/hmac/a'))).status, 200));
+      await eventually(async () =>
+        assert.equal((await call('/hmac/a', signedHeaders('signer', '/hmac/a'))).status, 200),
+      );
     });
   });
 
@@ -243,7 +367,11 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
       const received = upstream.received.at(-1)!;
       assert.equal(received.headers['x-api-key'], keys.token.key);
       assert.match(String(received.headers.authorization), /^Signature keyId=/);
-      assert.equal((await call('/both-token/a', { 'x-api-key': keys.token.key })).status, 400, 'the signature is required too');
+      assert.equal(
+        (await call('/both-token/a', { 'x-api-key': keys.token.key })).status,
+        400,
+        'the signature is required too',
+      );
     });
 
     it('base_identity_provided_by hmac_key: the HMAC key gives the session (the token key has no access there)', async () => {
@@ -252,7 +380,11 @@ describe('HMAC request signatures (enable_signature_checking)', () => {
 
     it('unset: the last mode (the token) gives the session', async () => {
       assert.equal((await call('/both-unset/a', both('/both-unset/a'))).status, 200);
-      assert.equal((await call('/both-unset/a', { 'x-api-key': keys.token.key })).status, 400, 'the signature is required too');
+      assert.equal(
+        (await call('/both-unset/a', { 'x-api-key': keys.token.key })).status,
+        400,
+        'the signature is required too',
+      );
     });
 
     it('each mode must pass: no token → 401, an unknown token → 403, no or a bad signature → 400', async () => {

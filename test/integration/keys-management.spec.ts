@@ -15,9 +15,18 @@ for (const store of STORE_VARIANTS) {
     let globex: Tenant;
     let apiId: string;
     let apiInternalId: string;
-    const api = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
-    const gw = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
-    const session = (extra: Record<string, unknown> = {}) => ({ rate: 100, per: 60, expires: 0, quota_max: -1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } }, ...extra });
+    const api = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) =>
+      http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+    const gw = (path: string, options: { method?: string; body?: unknown } = {}) =>
+      http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
+    const session = (extra: Record<string, unknown> = {}) => ({
+      rate: 100,
+      per: 60,
+      expires: 0,
+      quota_max: -1,
+      access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } },
+      ...extra,
+    });
 
     before(async function () {
       if (!store.enabled) this.skip();
@@ -26,7 +35,10 @@ for (const store of STORE_VARIANTS) {
       node = await startTestNode({ dataDir, databaseUrl: database.url });
       acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
       globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
-      const created = await api(acme, '/apis', { method: 'POST', body: keylessApi('Orders', '/orders', 'http://127.0.0.1:9', { use_keyless: false }) });
+      const created = await api(acme, '/apis', {
+        method: 'POST',
+        body: keylessApi('Orders', '/orders', 'http://127.0.0.1:9', { use_keyless: false }),
+      });
       apiInternalId = created.json.Meta;
       apiId = created.json.ID;
     });
@@ -57,7 +69,11 @@ for (const store of STORE_VARIANTS) {
       it('stores only the hash of the key', async () => {
         const rows = await node.runtime.database()('keys').select('key_hash', 'key_id', 'session');
         assert.ok(rows.some((row: { key_hash: string }) => row.key_hash === keyHash));
-        assert.ok(rows.every((row: { key_id: string | null; session: string }) => row.key_id === null && !row.session.includes(key)));
+        assert.ok(
+          rows.every(
+            (row: { key_id: string | null; session: string }) => row.key_id === null && !row.session.includes(key),
+          ),
+        );
       });
 
       for (const by of ['key', 'hash'] as const) {
@@ -99,11 +115,31 @@ for (const store of STORE_VARIANTS) {
       });
 
       const refused: Array<[string, () => Record<string, unknown>, RegExp]> = [
-        ['without access_rights, even with a policy', () => ({ rate: 1, per: 1, apply_policies: ['x'] }), /access_rights is required when creating a key, even when apply_policies is set/],
-        ['naming an unknown policy', () => session({ apply_policies: ['no-such-policy'] }), /apply_policies names a policy that does not exist: no-such-policy/],
-        ['naming an API that does not exist', () => ({ access_rights: { 'no-such-api': { api_id: 'no-such-api' } } }), /access_rights names an API that does not exist: no-such-api/],
-        ['in another organisation', () => session({ org_id: 'someone-else' }), /org_id 'someone-else' is not your organisation/],
-        ['with a rate that is not a number', () => session({ rate: 'fast' }), /The 'session\.rate' field must be a number/],
+        [
+          'without access_rights, even with a policy',
+          () => ({ rate: 1, per: 1, apply_policies: ['x'] }),
+          /access_rights is required when creating a key, even when apply_policies is set/,
+        ],
+        [
+          'naming an unknown policy',
+          () => session({ apply_policies: ['no-such-policy'] }),
+          /apply_policies names a policy that does not exist: no-such-policy/,
+        ],
+        [
+          'naming an API that does not exist',
+          () => ({ access_rights: { 'no-such-api': { api_id: 'no-such-api' } } }),
+          /access_rights names an API that does not exist: no-such-api/,
+        ],
+        [
+          'in another organisation',
+          () => session({ org_id: 'someone-else' }),
+          /org_id 'someone-else' is not your organisation/,
+        ],
+        [
+          'with a rate that is not a number',
+          () => session({ rate: 'fast' }),
+          /The 'session\.rate' field must be a number/,
+        ],
       ];
       for (const [what, body, message] of refused) {
         it(`refuses a key ${what} with 400`, async () => {
@@ -122,26 +158,43 @@ for (const store of STORE_VARIANTS) {
 
     describe('basic-auth users', () => {
       it('creates a user whose password is stored hashed and returned empty', async () => {
-        const res = await api(acme, '/apis/keys/basic/alice', { method: 'POST', body: session({ basic_auth_data: { password: 'wonderland' } }) });
+        const res = await api(acme, '/apis/keys/basic/alice', {
+          method: 'POST',
+          body: session({ basic_auth_data: { password: 'wonderland' } }),
+        });
         assert.equal(res.status, 200, res.text);
         assert.deepEqual(Object.keys(res.json).sort(), ['api_model', 'data', 'key_id']);
         assert.equal(res.json.key_id, 'alice');
         assert.equal(res.json.data.basic_auth_data.password, '');
-        const rows = await node.runtime.database()('keys').where('username', 'alice').select('password_hash', 'session');
+        const rows = await node.runtime
+          .database()('keys')
+          .where('username', 'alice')
+          .select('password_hash', 'session');
         assert.match(rows[0].password_hash, /^scrypt\$/);
         assert.ok(!rows[0].session.includes('wonderland'));
         assert.equal((await api(acme, `/apis/${apiId}/keys/alice`)).json.data.basic_auth_data.password, '');
       });
 
       it('refuses the same username twice, and a new user without a password', async () => {
-        assert.equal((await api(acme, '/apis/keys/basic/alice', { method: 'POST', body: session({ basic_auth_data: { password: 'x' } }) })).status, 400);
+        assert.equal(
+          (
+            await api(acme, '/apis/keys/basic/alice', {
+              method: 'POST',
+              body: session({ basic_auth_data: { password: 'x' } }),
+            })
+          ).status,
+          400,
+        );
         const noPassword = await api(acme, '/apis/keys/basic/bob', { method: 'POST', body: session() });
         assert.equal(noPassword.status, 400);
         assert.equal(noPassword.json.Message, 'basic_auth_data.password is required to create a basic auth user');
       });
 
       it('updates a user with PUT', async () => {
-        const res = await api(acme, '/apis/keys/basic/alice', { method: 'PUT', body: session({ rate: 3, basic_auth_data: { password: 'new password' } }) });
+        const res = await api(acme, '/apis/keys/basic/alice', {
+          method: 'PUT',
+          body: session({ rate: 3, basic_auth_data: { password: 'new password' } }),
+        });
         assert.deepEqual(res.json, { Status: 'OK', Message: 'Key updated', Meta: null });
         assert.equal((await api(acme, `/apis/${apiId}/keys/alice`)).json.data.rate, 3);
         assert.equal((await api(acme, '/apis/keys/basic/nobody', { method: 'PUT', body: session() })).status, 404);
@@ -152,20 +205,43 @@ for (const store of STORE_VARIANTS) {
       let policyId: string;
 
       it('creates, reads, lists, updates and deletes a policy', async () => {
-        const created = await api(acme, '/portal/policies/', { method: 'POST', body: { name: 'Gold', rate: 50, per: 1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } }, tags: ['gold'] } });
+        const created = await api(acme, '/portal/policies/', {
+          method: 'POST',
+          body: {
+            name: 'Gold',
+            rate: 50,
+            per: 1,
+            access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } },
+            tags: ['gold'],
+          },
+        });
         assert.equal(created.status, 200, created.text);
         assert.equal(created.json.Message, 'Policy created');
         policyId = created.json.Meta;
         const fetched = await api(acme, `/portal/policies/${policyId}`);
         assert.equal(fetched.json.name, 'Gold');
         assert.equal(fetched.json.org_id, acme.orgId);
-        assert.deepEqual([fetched.json.throttle_interval, fetched.json.throttle_retry_limit, fetched.json.quota_max, fetched.json.active], [-1, -1, -1, true]);
+        assert.deepEqual(
+          [
+            fetched.json.throttle_interval,
+            fetched.json.throttle_retry_limit,
+            fetched.json.quota_max,
+            fetched.json.active,
+          ],
+          [-1, -1, -1, true],
+        );
         const listed = await api(acme, '/portal/policies');
-        assert.deepEqual(listed.json.policies.map((p: { id: string }) => p.id), [policyId]);
+        assert.deepEqual(
+          listed.json.policies.map((p: { id: string }) => p.id),
+          [policyId],
+        );
         assert.equal(listed.json.pages, 1);
         assert.equal((await api(globex, `/portal/policies/${policyId}`)).status, 404);
 
-        const updated = await api(acme, `/portal/policies/${policyId}`, { method: 'PUT', body: { ...fetched.json, rate: 60 } });
+        const updated = await api(acme, `/portal/policies/${policyId}`, {
+          method: 'PUT',
+          body: { ...fetched.json, rate: 60 },
+        });
         assert.equal(updated.json.Message, 'Policy updated');
         assert.equal((await api(acme, `/portal/policies/${policyId}`)).json.rate, 60);
       });
@@ -176,17 +252,33 @@ for (const store of STORE_VARIANTS) {
         assert.deepEqual(res.json.data.apply_policies, [policyId]);
       });
 
-      it("refuses a per-API limit whose numbers are not numbers, naming the field", async () => {
-        const body = { name: 'Metered', rate: 50, per: 1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'], limit: { rate: 10, per: 60, quota_max: 'two' } } } };
+      it('refuses a per-API limit whose numbers are not numbers, naming the field', async () => {
+        const body = {
+          name: 'Metered',
+          rate: 50,
+          per: 1,
+          access_rights: {
+            [apiId]: { api_id: apiId, versions: ['Default'], limit: { rate: 10, per: 60, quota_max: 'two' } },
+          },
+        };
         const refused = await api(acme, '/portal/policies/', { method: 'POST', body });
         assert.equal(refused.status, 400, refused.text);
-        assert.match(JSON.stringify(refused.json), new RegExp(`The 'policy\\.access_rights\\.${apiId}\\.limit\\.quota_max' field must be a number`));
-        const negative = await api(acme, '/portal/policies/', { method: 'POST', body: { ...body, access_rights: { [apiId]: { api_id: apiId, limit: { rate: -1, per: 60 } } } } });
+        assert.match(
+          JSON.stringify(refused.json),
+          new RegExp(`The 'policy\\.access_rights\\.${apiId}\\.limit\\.quota_max' field must be a number`),
+        );
+        const negative = await api(acme, '/portal/policies/', {
+          method: 'POST',
+          body: { ...body, access_rights: { [apiId]: { api_id: apiId, limit: { rate: -1, per: 60 } } } },
+        });
         assert.equal(negative.status, 400, negative.text);
       });
 
       it('deletes the policy', async () => {
-        assert.equal((await api(acme, `/portal/policies/${policyId}`, { method: 'DELETE' })).json.Message, 'Policy deleted');
+        assert.equal(
+          (await api(acme, `/portal/policies/${policyId}`, { method: 'DELETE' })).json.Message,
+          'Policy deleted',
+        );
         assert.equal((await api(acme, `/portal/policies/${policyId}`)).status, 404);
       });
     });
@@ -202,28 +294,48 @@ for (const store of STORE_VARIANTS) {
         const modified = await gw(`/keys/${key}`, { method: 'PUT', body: session({ rate: 9 }) });
         assert.deepEqual(modified.json, { key, status: 'ok', action: 'modified', key_hash: created.json.key_hash });
         assert.equal((await gw(`/keys/${created.json.key_hash}`)).json.rate, 9);
-        assert.deepEqual((await gw(`/keys/${key}`, { method: 'DELETE' })).json, { key, status: 'ok', action: 'deleted' });
+        assert.deepEqual((await gw(`/keys/${key}`, { method: 'DELETE' })).json, {
+          key,
+          status: 'ok',
+          action: 'deleted',
+        });
         assert.equal((await gw(`/keys/${key}`)).status, 404);
       });
 
       it('creates a custom key, and a basic-auth user when the body has a password', async () => {
         const custom = await gw('/keys/gw-custom-key', { method: 'POST', body: session() });
         assert.equal(custom.json.key, 'gw-custom-key');
-        const basic = await gw('/keys/carol', { method: 'POST', body: session({ org_id: acme.orgId, basic_auth_data: { password: 'pw' } }) });
+        const basic = await gw('/keys/carol', {
+          method: 'POST',
+          body: session({ org_id: acme.orgId, basic_auth_data: { password: 'pw' } }),
+        });
         assert.equal(basic.json.action, 'added');
         assert.equal(basic.json.key, `${acme.orgId}carol`);
         assert.equal((await gw(`/keys/${acme.orgId}carol`)).json.basic_auth_data.password, '');
-        const updated = await gw('/keys/carol', { method: 'PUT', body: session({ org_id: acme.orgId, basic_auth_data: { password: 'pw2' } }) });
+        const updated = await gw('/keys/carol', {
+          method: 'PUT',
+          body: session({ org_id: acme.orgId, basic_auth_data: { password: 'pw2' } }),
+        });
         assert.equal(updated.json.action, 'modified');
       });
 
       it('manages policies', async () => {
-        const created = await gw('/policies', { method: 'POST', body: { id: 'gw-policy', name: 'GW policy', rate: 5, per: 1, access_rights: {} } });
+        const created = await gw('/policies', {
+          method: 'POST',
+          body: { id: 'gw-policy', name: 'GW policy', rate: 5, per: 1, access_rights: {} },
+        });
         assert.deepEqual(created.json, { key: 'gw-policy', status: 'ok', action: 'added' });
         assert.equal((await gw('/policies/gw-policy')).json.rate, 5);
         assert.ok((await gw('/policies')).json.some((p: { id: string }) => p.id === 'gw-policy'));
-        assert.deepEqual((await gw('/policies/gw-policy', { method: 'PUT', body: { name: 'GW policy', rate: 6, per: 1 } })).json, { key: 'gw-policy', status: 'ok', action: 'modified' });
-        assert.deepEqual((await gw('/policies/gw-policy', { method: 'DELETE' })).json, { key: 'gw-policy', status: 'ok', action: 'deleted' });
+        assert.deepEqual(
+          (await gw('/policies/gw-policy', { method: 'PUT', body: { name: 'GW policy', rate: 6, per: 1 } })).json,
+          { key: 'gw-policy', status: 'ok', action: 'modified' },
+        );
+        assert.deepEqual((await gw('/policies/gw-policy', { method: 'DELETE' })).json, {
+          key: 'gw-policy',
+          status: 'ok',
+          action: 'deleted',
+        });
         assert.equal((await gw('/policies/gw-policy')).status, 404);
       });
 
@@ -256,11 +368,19 @@ describe('key lists with hashing off', () => {
   });
 
   it('lists the keys of an API as {data: {keys}, pages}', async () => {
-    const created = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('Listed', '/listed', 'http://127.0.0.1:9', { use_keyless: false }) });
+    const created = await http(`${node.dashboardUrl}/api/apis`, {
+      method: 'POST',
+      headers: tenant.headers,
+      body: keylessApi('Listed', '/listed', 'http://127.0.0.1:9', { use_keyless: false }),
+    });
     const apiId = created.json.ID;
     const keys: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await http(`${node.dashboardUrl}/api/keys`, { method: 'POST', headers: tenant.headers, body: { access_rights: { [apiId]: { api_id: apiId } } } });
+      const res = await http(`${node.dashboardUrl}/api/keys`, {
+        method: 'POST',
+        headers: tenant.headers,
+        body: { access_rights: { [apiId]: { api_id: apiId } } },
+      });
       keys.push(res.json.key_id);
     }
     const listed = await http(`${node.dashboardUrl}/api/apis/${apiId}/keys`, { headers: tenant.headers });

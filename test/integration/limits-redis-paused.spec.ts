@@ -8,7 +8,9 @@ const BOUND_MS = 6000;
 /** `work`, or a failure naming what was still waiting after BOUND_MS. */
 async function within<T>(what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${BOUND_MS} ms`)), BOUND_MS)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${BOUND_MS} ms`)), BOUND_MS)),
+  );
   try {
     return await Promise.race([work, late]);
   } finally {
@@ -26,8 +28,16 @@ for (const nonTransactional of [false, true]) {
       redis = await startPrivateRedis();
       gw = await startGatewayFixture({ redisUrl: redis.url, enableNonTransactionalRateLimiter: nonTransactional });
       // 2 per minute is below drl_threshold × 1 gateway: the limit is counted in Redis.
-      await gw.addApi(apiDefinition('paused-limited', '/paused-limited', gw.upstream.url, { global_rate_limit: { rate: 2, per: 60 } }));
-      await gw.addApi(apiDefinition('paused-cached', '/paused-cached', gw.upstream.url, { cache_options: { enable_cache: true, cache_timeout: 60, cache_all_safe_requests: true } }));
+      await gw.addApi(
+        apiDefinition('paused-limited', '/paused-limited', gw.upstream.url, {
+          global_rate_limit: { rate: 2, per: 60 },
+        }),
+      );
+      await gw.addApi(
+        apiDefinition('paused-cached', '/paused-cached', gw.upstream.url, {
+          cache_options: { enable_cache: true, cache_timeout: 60, cache_all_safe_requests: true },
+        }),
+      );
       assert.equal((await gw.call('/paused-limited/a')).status, 200);
       assert.equal((await gw.call('/paused-cached/a')).status, 200);
       redis.pause();

@@ -14,10 +14,15 @@ describe('rate limits, quotas and throttling in the request path', function () {
   let tenant: Tenant;
   const events: GatewayEvent[] = [];
   const ids: Record<string, string> = {};
-  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
-  const call = (path: string, key?: string) => http(`${node.gatewayUrl}${path}`, { headers: key ? { authorization: key } : {} });
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const call = (path: string, key?: string) =>
+    http(`${node.gatewayUrl}${path}`, { headers: key ? { authorization: key } : {} });
   const createApi = async (name: string, extra: Record<string, unknown> = {}) => {
-    const res = await dashboard('/apis', { method: 'POST', body: keylessApi(name, `/${name}`, upstream.url, { use_keyless: false, ...extra }) });
+    const res = await dashboard('/apis', {
+      method: 'POST',
+      body: keylessApi(name, `/${name}`, upstream.url, { use_keyless: false, ...extra }),
+    });
     assert.equal(res.status, 200, res.text);
     ids[name] = res.json.ID;
   };
@@ -48,10 +53,24 @@ describe('rate limits, quotas and throttling in the request path', function () {
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders);
     for (const name of ['limited', 'first', 'second', 'throttled', 'quota']) await createApi(name);
     await createApi('open-global', { use_keyless: true, global_rate_limit: { rate: 2, per: 60 } });
-    await createApi('open-off', { use_keyless: true, global_rate_limit: { rate: 1, per: 60 }, disable_rate_limit: true });
+    await createApi('open-off', {
+      use_keyless: true,
+      global_rate_limit: { rate: 1, per: 60 },
+      disable_rate_limit: true,
+    });
     await createApi('open-endpoints', {
       use_keyless: true,
-      version_data: { not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { rate_limit: [{ path: '/search', method: 'GET', enabled: true, rate: 1, per: 60 }] } } } },
+      version_data: {
+        not_versioned: true,
+        default_version: 'Default',
+        versions: {
+          Default: {
+            name: 'Default',
+            use_extended_paths: true,
+            extended_paths: { rate_limit: [{ path: '/search', method: 'GET', enabled: true, rate: 1, per: 60 }] },
+          },
+        },
+      },
     });
   });
   after(async () => {
@@ -66,7 +85,9 @@ describe('rate limits, quotas and throttling in the request path', function () {
     const res = await call('/limited/a', key);
     assert.deepEqual(res.json, { error: 'Rate Limit Exceeded' });
     assert.equal(res.headers.get('x-generator'), 'gw');
-    assert.ok(events.some((e) => e.event === 'RatelimitExceeded' && e.api_id === ids.limited && e.org_id === tenant.orgId));
+    assert.ok(
+      events.some((e) => e.event === 'RatelimitExceeded' && e.api_id === ids.limited && e.org_id === tenant.orgId),
+    );
   });
 
   it('refuses an API over its global_rate_limit with 429 API Rate Limit Exceeded', async () => {
@@ -84,11 +105,26 @@ describe('rate limits, quotas and throttling in the request path', function () {
   });
 
   it('shares one counter between the APIs of a key', async () => {
-    const policy = await dashboard('/portal/policies', { method: 'POST', body: { name: 'both', rate: 3, per: 60, access_rights: { [ids.first]: { api_id: ids.first }, [ids.second]: { api_id: ids.second } } } });
+    const policy = await dashboard('/portal/policies', {
+      method: 'POST',
+      body: {
+        name: 'both',
+        rate: 3,
+        per: 60,
+        access_rights: { [ids.first]: { api_id: ids.first }, [ids.second]: { api_id: ids.second } },
+      },
+    });
     const keyA = await createKey({ apply_policies: [policy.json.Meta] }, 'first');
     const keyB = await createKey({ apply_policies: [policy.json.Meta] }, 'first');
-    assert.deepEqual([...(await statuses(2, '/first/a', keyA)), ...(await statuses(2, '/second/a', keyA))], [200, 200, 200, 429]);
-    assert.deepEqual(await statuses(3, '/second/a', keyB), [200, 200, 200], 'another key of the same policy has its own counter');
+    assert.deepEqual(
+      [...(await statuses(2, '/first/a', keyA)), ...(await statuses(2, '/second/a', keyA))],
+      [200, 200, 200, 429],
+    );
+    assert.deepEqual(
+      await statuses(3, '/second/a', keyB),
+      [200, 200, 200],
+      'another key of the same policy has its own counter',
+    );
   });
 
   describe('quotas', () => {
@@ -126,13 +162,15 @@ describe('rate limits, quotas and throttling in the request path', function () {
 
   describe('throttling', () => {
     /** The limiter's refusals of a key's requests: each check of a held request that is still over the limit. */
-    const refusals = (keyHash: string) => events.filter((e) => e.event === 'RatelimitExceeded' && e.key === keyHash).length;
+    const refusals = (keyHash: string) =>
+      events.filter((e) => e.event === 'RatelimitExceeded' && e.key === keyHash).length;
     /** The hash of the key of the newest refusal on an API (the only key being refused on it at that moment). */
-    const refusedKey = async (api: string) => eventually(() => {
-      const event = [...events].reverse().find((e) => e.event === 'RatelimitExceeded' && e.api_id === ids[api]);
-      assert.ok(event, 'a request was refused');
-      return event.key;
-    });
+    const refusedKey = async (api: string) =>
+      eventually(() => {
+        const event = [...events].reverse().find((e) => e.event === 'RatelimitExceeded' && e.api_id === ids[api]);
+        assert.ok(event, 'a request was refused');
+        return event.key;
+      });
     const timed = async (path: string, key: string) => {
       const started = Date.now();
       const { status } = await call(path, key);
@@ -142,20 +180,31 @@ describe('rate limits, quotas and throttling in the request path', function () {
     it('holds requests over the limit, re-checking them, and lets one through per slot as capacity frees up', async () => {
       await createApi('throttle-release');
       // One request per second; a held request is checked again every 200 ms, at most 20 times (4 s).
-      const key = await createKey({ rate: 1, per: 1, throttle_interval: 0.2, throttle_retry_limit: 20 }, 'throttle-release');
+      const key = await createKey(
+        { rate: 1, per: 1, throttle_interval: 0.2, throttle_retry_limit: 20 },
+        'throttle-release',
+      );
       assert.equal((await call('/throttle-release/a', key)).status, 200);
-      const [first, second] = (await Promise.all([timed('/throttle-release/b', key), timed('/throttle-release/c', key)])).sort((a, b) => a.waited - b.waited);
+      const [first, second] = (
+        await Promise.all([timed('/throttle-release/b', key), timed('/throttle-release/c', key)])
+      ).sort((a, b) => a.waited - b.waited);
       assert.deepEqual([first.status, second.status], [200, 200]);
       // Released when the slot frees (1 s), not at the end of the retries (4 s); the next one a slot later.
       assert.ok(first.waited >= 800 && first.waited < 1700, `first held for ${first.waited} ms`);
       assert.ok(second.waited >= first.waited + 700 && second.waited < 3000, `second held for ${second.waited} ms`);
       const checks = refusals(await refusedKey('throttle-release'));
-      assert.ok(checks >= 8 && checks <= 16, `the limiter refused the held requests ${checks} times (every 200 ms while held)`);
+      assert.ok(
+        checks >= 8 && checks <= 16,
+        `the limiter refused the held requests ${checks} times (every 200 ms while held)`,
+      );
     });
 
     it('answers 429 after about interval × retry limit when capacity does not free up', async () => {
       await createApi('throttle-refuse');
-      const key = await createKey({ rate: 1, per: 60, throttle_interval: 0.5, throttle_retry_limit: 3 }, 'throttle-refuse');
+      const key = await createKey(
+        { rate: 1, per: 60, throttle_interval: 0.5, throttle_retry_limit: 3 },
+        'throttle-refuse',
+      );
       await call('/throttle-refuse/a', key);
       const { status, waited } = await timed('/throttle-refuse/a', key);
       assert.equal(status, 429);
@@ -191,7 +240,10 @@ describe('rate limits, quotas and throttling in the request path', function () {
       const otherHash = await refusedKey('throttle-drop');
       await eventually(() => assert.equal(refusals(otherHash), 5));
       assert.notEqual(otherHash, goneHash);
-      assert.ok(refusals(goneHash) <= checksWhenGone + 1, `checked ${refusals(goneHash) - checksWhenGone} more times after the client went away`);
+      assert.ok(
+        refusals(goneHash) <= checksWhenGone + 1,
+        `checked ${refusals(goneHash) - checksWhenGone} more times after the client went away`,
+      );
       assert.equal(upstream.received.length, before);
       assert.equal((await call('/open-off/a')).status, 200, 'the gateway is still serving');
     });
@@ -212,9 +264,19 @@ describe('rate limits with an unreachable Redis', () => {
   });
 
   it('answers 503 with a clear error, never a pass or a 401/403', async () => {
-    const gw = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
+    const gw = (path: string, options: { method?: string; body?: unknown } = {}) =>
+      http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
     // 2 per second is below drl_threshold (5) × 1 gateway: the limit is kept in the shared store.
-    await gw('/apis', { method: 'POST', body: { api_id: 'limited', name: 'limited', use_keyless: true, global_rate_limit: { rate: 2, per: 1 }, proxy: { listen_path: '/limited', target_url: upstream.url } } });
+    await gw('/apis', {
+      method: 'POST',
+      body: {
+        api_id: 'limited',
+        name: 'limited',
+        use_keyless: true,
+        global_rate_limit: { rate: 2, per: 1 },
+        proxy: { listen_path: '/limited', target_url: upstream.url },
+      },
+    });
     const res = await http(`${node.gatewayUrl}/limited/a`);
     assert.equal(res.status, 503);
     assert.deepEqual(res.json, { error: 'The rate limiter store is not reachable, please try again later' });

@@ -23,7 +23,12 @@ describe('liveness checks (deploy/Dockerfile HEALTHCHECK)', () => {
   it('passes the health check of a running node, and names the port that does not answer', async () => {
     const ports = { gatewayPort: node.portOf('proxy')!, dashboardPort: node.portOf('api')! };
     assert.deepEqual(await checkHealth({ ...node.config, ...ports }), []);
-    const [problem, ...more] = await checkHealth({ ...node.config, ...ports, services: ['gateway'], gatewayPort: ports.dashboardPort });
+    const [problem, ...more] = await checkHealth({
+      ...node.config,
+      ...ports,
+      services: ['gateway'],
+      gatewayPort: ports.dashboardPort,
+    });
     assert.match(problem, /\/hello answered 404/);
     assert.deepEqual(more, []);
   });

@@ -24,7 +24,12 @@ describe('upstream client certificates (upstream_certificates)', () => {
   let acme: Tenant;
   let globex: Tenant;
   let certId: string;
-  const create = async (tenant: Tenant, name: string, extra: Record<string, unknown>, transport: Record<string, unknown> = { ssl_insecure_skip_verify: true }) => {
+  const create = async (
+    tenant: Tenant,
+    name: string,
+    extra: Record<string, unknown>,
+    transport: Record<string, unknown> = { ssl_insecure_skip_verify: true },
+  ) => {
     const body = keylessApi(name, `/${name}`, upstreamUrl, extra);
     Object.assign(body.api_definition.proxy, { transport });
     const res = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body });
@@ -38,19 +43,28 @@ describe('upstream client certificates (upstream_certificates)', () => {
     const upstreamCert = pki.issue('upstream', { ips: ['127.0.0.1'] });
     gatewayClient = pki.issue('gateway as a client');
     // An upstream that accepts only clients with a certificate from the test CA.
-    upstream = createServer({ cert: upstreamCert.cert, key: upstreamCert.key, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      const client = String((req.socket as TLSSocket).getPeerCertificate().subject.CN);
-      seen.push(client);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client }));
-    });
+    upstream = createServer(
+      { cert: upstreamCert.cert, key: upstreamCert.key, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: true },
+      (req, res) => {
+        const client = String((req.socket as TLSSocket).getPeerCertificate().subject.CN);
+        seen.push(client);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client }));
+      },
+    );
     // The same upstream speaks WebSocket (wss): it greets each socket with its client certificate's name.
     wss = new WebSocketServer({ server: upstream });
-    wss.on('connection', (socket, req) => socket.send(`hello ${String((req.socket as TLSSocket).getPeerCertificate().subject.CN)}`));
+    wss.on('connection', (socket, req) =>
+      socket.send(`hello ${String((req.socket as TLSSocket).getPeerCertificate().subject.CN)}`),
+    );
     upstreamUrl = `https://127.0.0.1:${await listen(upstream, 0, '127.0.0.1')}`;
     node = await startTestNode();
     acme = await createTenant(node.dashboardUrl, node.adminHeaders, 'Acme');
     globex = await createTenant(node.dashboardUrl, node.adminHeaders, 'Globex');
-    const added = await http(`${node.dashboardUrl}/api/certs`, { method: 'POST', headers: acme.headers, body: gatewayClient.cert + gatewayClient.key });
+    const added = await http(`${node.dashboardUrl}/api/certs`, {
+      method: 'POST',
+      headers: acme.headers,
+      body: gatewayClient.cert + gatewayClient.key,
+    });
     assert.equal(added.status, 200, added.text);
     certId = added.json.id;
     await create(acme, 'by-host', { upstream_certificates: { '127.0.0.1': certId } });
@@ -60,9 +74,16 @@ describe('upstream client certificates (upstream_certificates)', () => {
     await create(acme, 'verified', { upstream_certificates: { '*': certId } }, {});
     // Saving it is refused; a definition file is not checked that way, so the gateway's own guard serves it.
     const foreign = keylessApi('foreign', '/foreign', upstreamUrl, { upstream_certificates: { '*': certId } });
-    const refused = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: globex.headers, body: foreign });
+    const refused = await http(`${node.dashboardUrl}/api/apis`, {
+      method: 'POST',
+      headers: globex.headers,
+      body: foreign,
+    });
     assert.equal(refused.status, 400, refused.text);
-    assert.equal(refused.json.Message, `upstream_certificates["*"]: certificate ${certId} is not in the certificate store of this organisation`);
+    assert.equal(
+      refused.json.Message,
+      `upstream_certificates["*"]: certificate ${certId} is not in the certificate store of this organisation`,
+    );
     mkdirSync(node.config.appsDir, { recursive: true });
     const file = { ...foreign.api_definition, api_id: 'foreign', org_id: globex.orgId };
     Object.assign(file.proxy, { transport: { ssl_insecure_skip_verify: true } });

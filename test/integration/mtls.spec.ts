@@ -24,7 +24,8 @@ describe('mutual TLS on the gateway', () => {
   let tenant: Tenant;
   let httpsUrl: string;
   const ids: Record<string, string> = {};
-  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const addCert = async (issued: Issued) => {
     const res = await dashboard('/certs', { method: 'POST', body: issued.cert });
     assert.equal(res.status, 200, res.text);
@@ -44,7 +45,11 @@ describe('mutual TLS on the gateway', () => {
     allowed = pki.issue('allowed client');
     unlisted = pki.issue('unlisted client');
     upstream = await startUpstream();
-    node = await startTestNode({ gatewayTlsPort: 0, gatewayTlsCertFile: serverCert.certFile, gatewayTlsKeyFile: serverCert.keyFile });
+    node = await startTestNode({
+      gatewayTlsPort: 0,
+      gatewayTlsCertFile: serverCert.certFile,
+      gatewayTlsKeyFile: serverCert.keyFile,
+    });
     httpsUrl = `https://127.0.0.1:${tlsPortOf(node)}`;
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders);
     // Valid for a few seconds only: stored while valid, presented once expired.
@@ -53,7 +58,11 @@ describe('mutual TLS on the gateway', () => {
     const allowedId = await addCert(allowed);
     await createApi('open', '/open', {});
     await createApi('mtls', '/mtls', { use_mutual_tls_auth: true, client_certificates: [allowedId, expiringId] });
-    await createApi('mtls-token', '/mtls-token', { use_keyless: false, use_mutual_tls_auth: true, client_certificates: [allowedId] });
+    await createApi('mtls-token', '/mtls-token', {
+      use_keyless: false,
+      use_mutual_tls_auth: true,
+      client_certificates: [allowedId],
+    });
   });
   after(async () => {
     await node.stop();
@@ -77,15 +86,34 @@ describe('mutual TLS on the gateway', () => {
     const before = upstream.received.length;
     const res = await httpsRequest(`${httpsUrl}/mtls/a`, withCert(allowed));
     assert.equal(res.status, 200, res.text);
-    const withCurl = await curl(`${httpsUrl}/mtls/b`, { caFile: pki.ca.certFile, certFile: allowed.certFile, keyFile: allowed.keyFile });
+    const withCurl = await curl(`${httpsUrl}/mtls/b`, {
+      caFile: pki.ca.certFile,
+      certFile: allowed.certFile,
+      keyFile: allowed.keyFile,
+    });
     assert.equal(withCurl.status, 200, withCurl.text);
-    assert.deepEqual(upstream.received.slice(before).map((r) => r.url), ['/a', '/b']);
+    assert.deepEqual(
+      upstream.received.slice(before).map((r) => r.url),
+      ['/a', '/b'],
+    );
   });
 
   const refusals: Array<[string, () => Promise<{ status: number; json: any }>, () => string]> = [
-    ['no client certificate', () => httpsRequest(`${httpsUrl}/mtls/x`, withCert()), () => 'Client TLS certificate is required'],
-    ['a certificate not in client_certificates', () => httpsRequest(`${httpsUrl}/mtls/x`, withCert(unlisted)), () => `Certificate with SHA256 ${fingerprint(unlisted.cert)} not allowed`],
-    ['no certificate, with curl', () => curl(`${httpsUrl}/mtls/x`, { caFile: pki.ca.certFile }), () => 'Client TLS certificate is required'],
+    [
+      'no client certificate',
+      () => httpsRequest(`${httpsUrl}/mtls/x`, withCert()),
+      () => 'Client TLS certificate is required',
+    ],
+    [
+      'a certificate not in client_certificates',
+      () => httpsRequest(`${httpsUrl}/mtls/x`, withCert(unlisted)),
+      () => `Certificate with SHA256 ${fingerprint(unlisted.cert)} not allowed`,
+    ],
+    [
+      'no certificate, with curl',
+      () => curl(`${httpsUrl}/mtls/x`, { caFile: pki.ca.certFile }),
+      () => 'Client TLS certificate is required',
+    ],
     ['plain HTTP', () => http(`${node.gatewayUrl}/mtls/x`), () => 'TLS not enabled'],
   ];
   for (const [what, send, message] of refusals) {
@@ -125,9 +153,18 @@ describe('mutual TLS on the gateway', () => {
     const other = pki.issue('removed later');
     const id = await addCert(other);
     const res = await dashboard(`/apis/${ids.mtls}`);
-    const definition = { ...res.json.api_definition, client_certificates: [...res.json.api_definition.client_certificates, id] };
-    assert.equal((await dashboard(`/apis/${ids.mtls}`, { method: 'PUT', body: { api_definition: definition } })).status, 200);
-    await eventually(async () => assert.equal((await httpsRequest(`${httpsUrl}/mtls/x`, withCert(other))).status, 200), 3000);
+    const definition = {
+      ...res.json.api_definition,
+      client_certificates: [...res.json.api_definition.client_certificates, id],
+    };
+    assert.equal(
+      (await dashboard(`/apis/${ids.mtls}`, { method: 'PUT', body: { api_definition: definition } })).status,
+      200,
+    );
+    await eventually(
+      async () => assert.equal((await httpsRequest(`${httpsUrl}/mtls/x`, withCert(other))).status, 200),
+      3000,
+    );
     assert.equal((await dashboard(`/certs/${id}`, { method: 'DELETE' })).status, 200);
     await eventually(async () => {
       const refused = await httpsRequest(`${httpsUrl}/mtls/x`, withCert(other));
@@ -136,13 +173,27 @@ describe('mutual TLS on the gateway', () => {
     }, 3000);
   });
 
-  it('drains the HTTPS port on shutdown: a request in flight gets its answer, marked as the connection\'s last', async () => {
+  it("drains the HTTPS port on shutdown: a request in flight gets its answer, marked as the connection's last", async () => {
     const slow = await startUpstream();
     let answer: ((res: ServerResponse) => void) | undefined;
     slow.respondWith((_req, res) => (answer = () => res.end('late but whole')));
-    const second = await startTestNode({ gatewayTlsPort: 0, gatewayTlsCertFile: serverCert.certFile, gatewayTlsKeyFile: serverCert.keyFile });
+    const second = await startTestNode({
+      gatewayTlsPort: 0,
+      gatewayTlsCertFile: serverCert.certFile,
+      gatewayTlsKeyFile: serverCert.keyFile,
+    });
     try {
-      const added = await http(`${second.gatewayUrl}/gw/apis`, { method: 'POST', headers: second.gwHeaders, body: { api_id: 'slow', name: 'slow', use_keyless: true, active: true, proxy: { listen_path: '/slow', target_url: slow.url, strip_listen_path: true } } });
+      const added = await http(`${second.gatewayUrl}/gw/apis`, {
+        method: 'POST',
+        headers: second.gwHeaders,
+        body: {
+          api_id: 'slow',
+          name: 'slow',
+          use_keyless: true,
+          active: true,
+          proxy: { listen_path: '/slow', target_url: slow.url, strip_listen_path: true },
+        },
+      });
       assert.equal(added.status, 200, added.text);
       const pending = httpsRequest(`https://127.0.0.1:${tlsPortOf(second)}/slow/x`, { ...withCert(), keepAlive: true });
       await eventually(() => assert.ok(answer), 3000);
@@ -179,7 +230,11 @@ describe('the HTTPS port with its certificate from the store (GW_GATEWAY_TLS_CER
     const serverCert = pki.issue('from the store', { ips: ['127.0.0.1'] });
     const first = await startTestNode();
     dataDir = first.dataDir;
-    const added = await http(`${first.gatewayUrl}/gw/certs`, { method: 'POST', headers: first.gwHeaders, body: serverCert.cert + serverCert.key });
+    const added = await http(`${first.gatewayUrl}/gw/certs`, {
+      method: 'POST',
+      headers: first.gwHeaders,
+      body: serverCert.cert + serverCert.key,
+    });
     assert.equal(added.status, 200, added.text);
     await first.stop();
     node = await startTestNode({ dataDir, gatewayTlsPort: 0, gatewayTlsCertId: added.json.id });
@@ -189,6 +244,9 @@ describe('the HTTPS port with its certificate from the store (GW_GATEWAY_TLS_CER
   });
 
   it('refuses to start with GW_GATEWAY_TLS_PORT but no certificate', async () => {
-    await assert.rejects(startTestNode({ dataDir, gatewayTlsPort: 0 }), /GW_GATEWAY_TLS_PORT needs GW_GATEWAY_TLS_CERT_FILE/);
+    await assert.rejects(
+      startTestNode({ dataDir, gatewayTlsPort: 0 }),
+      /GW_GATEWAY_TLS_PORT needs GW_GATEWAY_TLS_CERT_FILE/,
+    );
   });
 });

@@ -97,7 +97,14 @@ describe('draining a node', function () {
     for (const [i, c] of idle.entries()) {
       assert.equal(c.error, undefined, `connection ${i} broke: ${c.error?.code}`);
       const answers = c.responses().map((r) => [r.status, r.headers.connection]);
-      assert.deepEqual(answers, [[200, 'keep-alive'], [200, 'close']], `connection ${i}`);
+      assert.deepEqual(
+        answers,
+        [
+          [200, 'keep-alive'],
+          [200, 'close'],
+        ],
+        `connection ${i}`,
+      );
     }
     await stopping;
   });
@@ -192,7 +199,8 @@ describe('draining a node', function () {
         body: JSON.stringify(streamsDocument('Live', '/live/', streams)),
       });
       assert.equal(created.status, 200, created.text);
-      const ws = (path: string, protocol?: string) => openSocket(`${gatewayUrl.replace('http', 'ws')}${path}`, protocol);
+      const ws = (path: string, protocol?: string) =>
+        openSocket(`${gatewayUrl.replace('http', 'ws')}${path}`, protocol);
       await eventually(async () => assert.equal((await http(`${gatewayUrl}/echo/`)).status, 200), 5000);
       await eventually(async () => assert.notEqual((await http(`${gatewayUrl}/live/nothing-here`)).status, 404), 5000);
 

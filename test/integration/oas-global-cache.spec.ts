@@ -17,10 +17,16 @@ describe('OAS middleware.global.cache through the gateway', () => {
         info: { name: 'cached', id: 'oas-cached', state: { active: true } },
         upstream: { url: gw.upstream.url },
         server: { listenPath: { value: '/oas-cached/', strip: true }, authentication: { enabled: false } },
-        middleware: { global: { cache: { enabled: true, timeout: 60, cacheAllSafeRequests: true, cacheByHeaders: ['X-Tenant'] } } },
+        middleware: {
+          global: { cache: { enabled: true, timeout: 60, cacheAllSafeRequests: true, cacheByHeaders: ['X-Tenant'] } },
+        },
       },
     };
-    const res = await http(`${gw.node.gatewayUrl}/gw/apis/oas`, { method: 'POST', headers: gw.node.gwHeaders, body: document });
+    const res = await http(`${gw.node.gatewayUrl}/gw/apis/oas`, {
+      method: 'POST',
+      headers: gw.node.gwHeaders,
+      body: document,
+    });
     assert.equal(res.status, 200, res.text);
     await eventually(async () => assert.equal((await gw.call('/oas-cached/warmup')).status, 200), 5000);
   });

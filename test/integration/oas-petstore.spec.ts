@@ -15,10 +15,15 @@ describe('OAS API definitions through the gateway: the petstore', () => {
   let tenant: Tenant;
   let apiId: string;
   let token: string;
-  const dashboard = (path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...options.headers } });
+  const dashboard = (
+    path: string,
+    options: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...options.headers } });
   const call = (path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    http(`${node.gatewayUrl}/petstore${path}`, { ...options, headers: { 'x-api-key': token, 'x-request-source': 'web', ...options.headers } });
+    http(`${node.gatewayUrl}/petstore${path}`, {
+      ...options,
+      headers: { 'x-api-key': token, 'x-request-source': 'web', ...options.headers },
+    });
   const received = () => upstream.received.at(-1)!;
   /** A new key for the API: each group of tests starts with its own rate-limit counters. */
   const newKey = async () => {
@@ -31,7 +36,11 @@ describe('OAS API definitions through the gateway: the petstore', () => {
     upstream = await startUpstream();
     node = await startTestNode();
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'Pets');
-    const created = await dashboard('/apis/oas', { method: 'POST', body: oasFixtureText('petstore.yaml', upstream.url), headers: { 'content-type': 'application/x-yaml' } });
+    const created = await dashboard('/apis/oas', {
+      method: 'POST',
+      body: oasFixtureText('petstore.yaml', upstream.url),
+      headers: { 'content-type': 'application/x-yaml' },
+    });
     assert.equal(created.status, 200, created.text);
     apiId = created.json.ID;
     token = await newKey();
@@ -85,14 +94,19 @@ describe('OAS API definitions through the gateway: the petstore', () => {
       const before = upstream.received.length;
       const res = await call('/pets?limit=500');
       assert.equal(res.status, 400);
-      assert.deepEqual(res.json, { error: 'request validation error: parameter "limit" in query has an error: Error at "": must be <= 100' });
+      assert.deepEqual(res.json, {
+        error: 'request validation error: parameter "limit" in query has an error: Error at "": must be <= 100',
+      });
       assert.equal(upstream.received.length, before);
     });
 
     it('refuses a missing required header and a header value outside its enum', async () => {
       const missing = await call('/pets', { headers: { 'x-request-source': '' } });
       assert.equal(missing.status, 400);
-      assert.match(missing.json.error, /^request validation error: parameter "X-Request-Source" in header has an error/);
+      assert.match(
+        missing.json.error,
+        /^request validation error: parameter "X-Request-Source" in header has an error/,
+      );
       const wrong = await call('/pets', { headers: { 'x-request-source': 'fax' } });
       assert.equal(wrong.status, 400);
       assert.match(wrong.json.error, /must be equal to one of the allowed values/);
@@ -101,19 +115,35 @@ describe('OAS API definitions through the gateway: the petstore', () => {
     it('refuses a body that does not match the $ref schema with 422, naming the missing property', async () => {
       const res = await call('/pets', { method: 'POST', body: { name: 'Rex' } });
       assert.equal(res.status, 422);
-      assert.deepEqual(res.json, { error: 'request validation error: request body has an error: doesn\'t match schema: Error at "/species": property "species" is missing' });
+      assert.deepEqual(res.json, {
+        error:
+          'request validation error: request body has an error: doesn\'t match schema: Error at "/species": property "species" is missing',
+      });
     });
 
     it('refuses an unknown property, a missing body and a body that is not JSON', async () => {
-      assert.match((await call('/pets', { method: 'POST', body: { name: 'Rex', species: 'dog', colour: 'brown' } })).json.error, /property "colour" is unsupported/);
-      assert.match((await call('/pets', { method: 'POST', body: '', headers: { 'content-type': 'application/json' } })).json.error, /request body has an error: value is required but missing/);
-      const garbled = await call('/pets', { method: 'POST', body: '{"name":', headers: { 'content-type': 'application/json' } });
+      assert.match(
+        (await call('/pets', { method: 'POST', body: { name: 'Rex', species: 'dog', colour: 'brown' } })).json.error,
+        /property "colour" is unsupported/,
+      );
+      assert.match(
+        (await call('/pets', { method: 'POST', body: '', headers: { 'content-type': 'application/json' } })).json.error,
+        /request body has an error: value is required but missing/,
+      );
+      const garbled = await call('/pets', {
+        method: 'POST',
+        body: '{"name":',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(garbled.status, 422);
       assert.match(garbled.json.error, /failed to decode request body/);
     });
 
     it('passes a valid body on unchanged, with the operation’s own request header', async () => {
-      const res = await call('/pets', { method: 'POST', body: { name: 'Rex', species: 'dog', age: 3, tags: ['good'] } });
+      const res = await call('/pets', {
+        method: 'POST',
+        body: { name: 'Rex', species: 'dog', age: 3, tags: ['good'] },
+      });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(JSON.parse(received().body), { name: 'Rex', species: 'dog', age: 3, tags: ['good'] });
       assert.equal(received().headers['x-pet-write'], 'yes');
@@ -123,7 +153,10 @@ describe('OAS API definitions through the gateway: the petstore', () => {
     it('checks path parameters against their schema (a $ref on the path item)', async () => {
       const res = await call('/pets/abc');
       assert.equal(res.status, 422);
-      assert.equal(res.json.error, 'request validation error: parameter "petId" in path has an error: Error at "": must be integer');
+      assert.equal(
+        res.json.error,
+        'request validation error: parameter "petId" in path has an error: Error at "": must be integer',
+      );
     });
   });
 
@@ -193,27 +226,41 @@ describe('OAS API definitions through the gateway: the petstore', () => {
     it('delivers a gateway event to the webhook of x-gw-api-gateway.server.eventHandlers', async () => {
       const document = oasFixture('petstore.yaml', upstream.url);
       document['x-gw-api-gateway'].server.eventHandlers = [
-        { enabled: true, trigger: 'AuthFailure', type: 'webhook', url: `${receiver.url}/alerts`, method: 'PUT', headers: [{ name: 'X-Alert', value: 'pets' }] },
+        {
+          enabled: true,
+          trigger: 'AuthFailure',
+          type: 'webhook',
+          url: `${receiver.url}/alerts`,
+          method: 'PUT',
+          headers: [{ name: 'X-Alert', value: 'pets' }],
+        },
         { enabled: false, trigger: 'AuthFailure', type: 'webhook', url: `${receiver.url}/switched-off` },
       ];
       const updated = await dashboard(`/apis/oas/${apiId}`, { method: 'PUT', body: document });
       assert.equal(updated.status, 200, updated.text);
       assert.equal((await dashboard(`/apis/${apiId}`)).json.hook_references.length, 1);
-      await eventually(async () => {
-        assert.equal((await call('/pets/mine', { headers: { 'x-api-key': 'not-a-key' } })).status, 403);
-        const delivered = receiver.received.find((r) => r.url === '/alerts');
-        assert.ok(delivered, 'delivered');
-        assert.equal(delivered.method, 'PUT');
-        assert.equal(delivered.headers['x-alert'], 'pets');
-        assert.equal(JSON.parse(delivered.body).event, 'AuthFailure');
-      }, 5000, 100);
+      await eventually(
+        async () => {
+          assert.equal((await call('/pets/mine', { headers: { 'x-api-key': 'not-a-key' } })).status, 403);
+          const delivered = receiver.received.find((r) => r.url === '/alerts');
+          assert.ok(delivered, 'delivered');
+          assert.equal(delivered.method, 'PUT');
+          assert.equal(delivered.headers['x-alert'], 'pets');
+          assert.equal(JSON.parse(delivered.body).event, 'AuthFailure');
+        },
+        5000,
+        100,
+      );
       assert.equal(receiver.received.filter((r) => r.url === '/switched-off').length, 0);
     });
   });
 
   describe('changing the document', () => {
     it('skipQuota (middleware.global) lets a key past its spent quota', async () => {
-      const key = await dashboard('/keys', { method: 'POST', body: { quota_max: 1, quota_renewal_rate: 3600, access_rights: { [apiId]: { api_id: apiId } } } });
+      const key = await dashboard('/keys', {
+        method: 'POST',
+        body: { quota_max: 1, quota_renewal_rate: 3600, access_rights: { [apiId]: { api_id: apiId } } },
+      });
       assert.equal(key.status, 200, key.text);
       const withKey = { headers: { 'x-api-key': key.json.key_id } };
       assert.equal((await call('/pets/mine', withKey)).status, 200);
@@ -233,10 +280,23 @@ describe('OAS API definitions through the gateway: the petstore', () => {
       schemes.basic_auth.enabled = true;
       const updated = await dashboard(`/apis/oas/${apiId}`, { method: 'PUT', body: document });
       assert.equal(updated.status, 200, updated.text);
-      const user = await dashboard('/apis/keys/basic/alice', { method: 'POST', body: { access_rights: { [apiId]: { api_id: apiId } }, basic_auth_data: { password: 'wonderland' } } });
+      const user = await dashboard('/apis/keys/basic/alice', {
+        method: 'POST',
+        body: { access_rights: { [apiId]: { api_id: apiId } }, basic_auth_data: { password: 'wonderland' } },
+      });
       assert.equal(user.status, 200, user.text);
-      await eventually(async () => assert.equal((await call('/pets/mine', { headers: { 'x-api-key': '', authorization: basic('alice', 'wonderland') } })).status, 200));
-      assert.equal(received().headers.authorization, undefined, 'stripAuthorizationData strips the basic credentials too');
+      await eventually(async () =>
+        assert.equal(
+          (await call('/pets/mine', { headers: { 'x-api-key': '', authorization: basic('alice', 'wonderland') } }))
+            .status,
+          200,
+        ),
+      );
+      assert.equal(
+        received().headers.authorization,
+        undefined,
+        'stripAuthorizationData strips the basic credentials too',
+      );
       assert.equal((await call('/pets/mine', { headers: { authorization: basic('alice', 'wrong') } })).status, 403);
       const noCredentials = await call('/pets/mine');
       assert.equal(noCredentials.status, 401);

@@ -6,7 +6,13 @@ import { removeDir, startTestNode, type TestNode } from '../support/node';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 /** A keyless OAS API with one operation, proxying to `target` with its listen path stripped. */
-function oasApi(name: string, listenPath: string, target: string, versioning?: Record<string, unknown>, state: Record<string, unknown> = { active: true }): Record<string, unknown> {
+function oasApi(
+  name: string,
+  listenPath: string,
+  target: string,
+  versioning?: Record<string, unknown>,
+  state: Record<string, unknown> = { active: true },
+): Record<string, unknown> {
   return {
     openapi: '3.0.3',
     info: { title: name, version: '1' },
@@ -28,7 +34,11 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
   let globex: Tenant;
   const ids: Record<string, string> = {};
   const create = async (tenant: Tenant, document: unknown, query = '') => {
-    const res = await http(`${node.dashboardUrl}/api/apis/oas${query}`, { method: 'POST', body: document, headers: tenant.headers });
+    const res = await http(`${node.dashboardUrl}/api/apis/oas${query}`, {
+      method: 'POST',
+      body: document,
+      headers: tenant.headers,
+    });
     return res;
   };
   const created = async (tenant: Tenant, document: unknown) => {
@@ -58,11 +68,46 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
       { name: 'v3', id: ids.v3 },
     ];
     const common = { enabled: true, name: 'v1', default: 'v1', versions };
-    ids.byHeader = await created(acme, oasApi('By header', '/by-header/', base.url, { ...common, location: 'header', key: 'x-pets-version', stripVersioningData: true }));
-    ids.byParam = await created(acme, oasApi('By param', '/by-param/', base.url, { ...common, location: 'url-param', key: 'v' }));
-    ids.byUrl = await created(acme, oasApi('By URL', '/by-url/', base.url, { ...common, location: 'url', stripVersioningData: true, fallbackToDefault: true }));
-    ids.byPattern = await created(acme, oasApi('By URL pattern', '/by-pattern/', base.url, { ...common, location: 'url', urlVersioningPattern: '^v[0-9]+$', stripVersioningData: true }));
-    ids.defaultChild = await created(acme, oasApi('Default child', '/default-child/', base.url, { ...common, default: 'v3', location: 'header', key: 'x-pets-version' }));
+    ids.byHeader = await created(
+      acme,
+      oasApi('By header', '/by-header/', base.url, {
+        ...common,
+        location: 'header',
+        key: 'x-pets-version',
+        stripVersioningData: true,
+      }),
+    );
+    ids.byParam = await created(
+      acme,
+      oasApi('By param', '/by-param/', base.url, { ...common, location: 'url-param', key: 'v' }),
+    );
+    ids.byUrl = await created(
+      acme,
+      oasApi('By URL', '/by-url/', base.url, {
+        ...common,
+        location: 'url',
+        stripVersioningData: true,
+        fallbackToDefault: true,
+      }),
+    );
+    ids.byPattern = await created(
+      acme,
+      oasApi('By URL pattern', '/by-pattern/', base.url, {
+        ...common,
+        location: 'url',
+        urlVersioningPattern: '^v[0-9]+$',
+        stripVersioningData: true,
+      }),
+    );
+    ids.defaultChild = await created(
+      acme,
+      oasApi('Default child', '/default-child/', base.url, {
+        ...common,
+        default: 'v3',
+        location: 'header',
+        key: 'x-pets-version',
+      }),
+    );
   });
   after(async () => {
     await node?.stop();
@@ -131,18 +176,47 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
   });
 
   it('refuses a base API naming another organisation’s API (or an unknown one) as a version, with its pointer', async () => {
-    const foreign = oasApi('Foreign', '/foreign/', base.url, { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-pets-version', versions: [{ name: 'v0', id: 'no-such-api' }, { name: 'v2', id: ids.v2 }] });
+    const foreign = oasApi('Foreign', '/foreign/', base.url, {
+      enabled: true,
+      name: 'v1',
+      default: 'v1',
+      location: 'header',
+      key: 'x-pets-version',
+      versions: [
+        { name: 'v0', id: 'no-such-api' },
+        { name: 'v2', id: ids.v2 },
+      ],
+    });
     const res = await create(globex, foreign);
     assert.equal(res.status, 400, res.text);
     assert.equal(res.json.Status, 'Error');
-    assert.match(res.json.Message, /^Invalid OAS API definition: \/x-gw-api-gateway\/info\/versioning\/versions\/0\/id: /);
+    assert.match(
+      res.json.Message,
+      /^Invalid OAS API definition: \/x-gw-api-gateway\/info\/versioning\/versions\/0\/id: /,
+    );
     assert.match(JSON.stringify(res.json), /versions\/1\/id: no API with id/);
-    assert.equal((await http(`${node.gatewayUrl}/foreign/pets/1`, { headers: { 'x-pets-version': 'v2' } })).status, 404);
+    assert.equal(
+      (await http(`${node.gatewayUrl}/foreign/pets/1`, { headers: { 'x-pets-version': 'v2' } })).status,
+      404,
+    );
   });
 
   it('never hands a request to another organisation’s API, even when a classic definition names it as a version', async () => {
-    const definition = { definition: { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-pets-version', versions: { v2: ids.v2 } } };
-    const res = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: globex.headers, body: keylessApi('Classic foreign', '/classic-foreign/', base.url, definition) });
+    const definition = {
+      definition: {
+        enabled: true,
+        name: 'v1',
+        default: 'v1',
+        location: 'header',
+        key: 'x-pets-version',
+        versions: { v2: ids.v2 },
+      },
+    };
+    const res = await http(`${node.dashboardUrl}/api/apis`, {
+      method: 'POST',
+      headers: globex.headers,
+      body: keylessApi('Classic foreign', '/classic-foreign/', base.url, definition),
+    });
     assert.equal(res.status, 200, res.text);
     await served('/classic-foreign/pets/1');
     const before = v2.received.length;
@@ -153,11 +227,26 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
   });
 
   it('never loops between APIs that name each other as versions: a child serves the request itself', async () => {
-    const res = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: acme.headers, body: keylessApi('Loop', '/loop/', base.url) });
+    const res = await http(`${node.dashboardUrl}/api/apis`, {
+      method: 'POST',
+      headers: acme.headers,
+      body: keylessApi('Loop', '/loop/', base.url),
+    });
     assert.equal(res.status, 200, res.text);
     const current = (await http(`${node.dashboardUrl}/api/apis/${res.json.Meta}`, { headers: acme.headers })).json;
-    current.api_definition.definition = { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-pets-version', versions: { again: current.api_definition.api_id } };
-    const updated = await http(`${node.dashboardUrl}/api/apis/${res.json.Meta}`, { method: 'PUT', headers: acme.headers, body: current });
+    current.api_definition.definition = {
+      enabled: true,
+      name: 'v1',
+      default: 'v1',
+      location: 'header',
+      key: 'x-pets-version',
+      versions: { again: current.api_definition.api_id },
+    };
+    const updated = await http(`${node.dashboardUrl}/api/apis/${res.json.Meta}`, {
+      method: 'PUT',
+      headers: acme.headers,
+      body: current,
+    });
     assert.equal(updated.status, 200, updated.text);
     const looped = await eventually(async () => {
       const r = await http(`${node.gatewayUrl}/loop/pets/13`, { headers: { 'x-pets-version': 'again' } });
@@ -169,10 +258,17 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
   });
 
   it('creates a new version from the dashboard (?base_api_id=&new_version_name=) and serves it', async () => {
-    const res = await create(acme, oasApi('Pets v4', '/pets-v4/', v3.url), `?base_api_id=${ids.byHeader}&new_version_name=v4`);
+    const res = await create(
+      acme,
+      oasApi('Pets v4', '/pets-v4/', v3.url),
+      `?base_api_id=${ids.byHeader}&new_version_name=v4`,
+    );
     assert.equal(res.status, 200, res.text);
     const baseDocument = await http(`${node.dashboardUrl}/api/apis/oas/${ids.byHeader}`, { headers: acme.headers });
-    assert.deepEqual(baseDocument.json['x-gw-api-gateway'].info.versioning.versions.at(-1), { name: 'v4', id: res.json.ID });
+    assert.deepEqual(baseDocument.json['x-gw-api-gateway'].info.versioning.versions.at(-1), {
+      name: 'v4',
+      id: res.json.ID,
+    });
     const routed = await eventually(async () => {
       const r = await http(`${node.gatewayUrl}/by-header/pets/8`, { headers: { 'x-pets-version': 'v4' } });
       assert.equal(r.status, 200, r.text);
@@ -184,10 +280,17 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
 
   it('refuses a new version of another organisation’s base API, storing nothing', async () => {
     const before = (await http(`${node.dashboardUrl}/api/apis/oas`, { headers: globex.headers })).json.apis.length;
-    const res = await create(globex, oasApi('Sneaky', '/sneaky/', v3.url), `?base_api_id=${ids.byHeader}&new_version_name=v5`);
+    const res = await create(
+      globex,
+      oasApi('Sneaky', '/sneaky/', v3.url),
+      `?base_api_id=${ids.byHeader}&new_version_name=v5`,
+    );
     assert.equal(res.status, 404, res.text);
     assert.equal(res.json.Status, 'Error');
-    assert.equal((await http(`${node.dashboardUrl}/api/apis/oas`, { headers: globex.headers })).json.apis.length, before);
+    assert.equal(
+      (await http(`${node.dashboardUrl}/api/apis/oas`, { headers: globex.headers })).json.apis.length,
+      before,
+    );
   });
 });
 
@@ -209,7 +312,9 @@ describe('OAS operation-level security through the gateway', () => {
 
   const tokenApi = () => {
     const document = oasApi('Secured', '/secured/', upstream.url) as Record<string, any>;
-    document.paths['/health'] = { get: { operationId: 'health', security: [], responses: { 200: { description: 'ok' } } } };
+    document.paths['/health'] = {
+      get: { operationId: 'health', security: [], responses: { 200: { description: 'ok' } } },
+    };
     document.paths['/pets/{id}'].get.security = [{ key: [] }];
     document.components = { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'Authorization' } } };
     document.security = [{ key: [] }];
@@ -218,7 +323,11 @@ describe('OAS operation-level security through the gateway', () => {
   };
 
   it('lets anonymous callers reach an operation with security: [] and keeps the others authenticated', async () => {
-    const res = await http(`${node.dashboardUrl}/api/apis/oas`, { method: 'POST', body: tokenApi(), headers: acme.headers });
+    const res = await http(`${node.dashboardUrl}/api/apis/oas`, {
+      method: 'POST',
+      body: tokenApi(),
+      headers: acme.headers,
+    });
     assert.equal(res.status, 200, res.text);
     const open = await eventually(async () => {
       const r = await http(`${node.gatewayUrl}/secured/health`);
@@ -235,7 +344,11 @@ describe('OAS operation-level security through the gateway', () => {
     const document = tokenApi();
     document.paths['/pets/{id}'].get.security = [{ other: [] }];
     document.components.securitySchemes.other = { type: 'http', scheme: 'basic' };
-    const res = await http(`${node.dashboardUrl}/api/apis/oas`, { method: 'POST', body: document, headers: acme.headers });
+    const res = await http(`${node.dashboardUrl}/api/apis/oas`, {
+      method: 'POST',
+      body: document,
+      headers: acme.headers,
+    });
     assert.equal(res.status, 400, res.text);
     assert.equal(res.json.Status, 'Error');
     assert.match(JSON.stringify(res.json), /\/paths\/~1pets~1\{id\}\/get\/security/);

@@ -20,15 +20,27 @@ describe('organisation deleted: payloads without an organisation id remove nothi
     node = await startTestNode();
     keep = await createTenant(node.dashboardUrl, node.adminHeaders, 'Keep');
     doomed = await createTenant(node.dashboardUrl, node.adminHeaders, 'Doomed');
-    for (const [tenant, path] of [[keep, '/keep'], [doomed, '/doomed']] as const) {
-      const created = await http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi(path, path, 'http://127.0.0.1:9') });
+    for (const [tenant, path] of [
+      [keep, '/keep'],
+      [doomed, '/doomed'],
+    ] as const) {
+      const created = await http(`${node.dashboardUrl}/api/apis`, {
+        method: 'POST',
+        headers: tenant.headers,
+        body: keylessApi(path, path, 'http://127.0.0.1:9'),
+      });
       assert.equal(created.status, 200, created.text);
       if (tenant === doomed) doomedApiId = created.json.ID;
     }
     const unowned = await http(`${node.gatewayUrl}/gw/apis`, {
       method: 'POST',
       headers: node.gwHeaders,
-      body: { name: 'unowned', api_id: 'unowned', use_keyless: true, proxy: { listen_path: '/unowned', target_url: 'http://127.0.0.1:9' } },
+      body: {
+        name: 'unowned',
+        api_id: 'unowned',
+        use_keyless: true,
+        proxy: { listen_path: '/unowned', target_url: 'http://127.0.0.1:9' },
+      },
     });
     assert.equal(unowned.status, 200, unowned.text);
   });
@@ -39,7 +51,8 @@ describe('organisation deleted: payloads without an organisation id remove nothi
   });
 
   it('keeps the users and APIs of other organisations, and unowned APIs, when org_id is missing, empty or not a string', async () => {
-    for (const payload of [{}, { org_id: '' }, { org_id: 42 }, null]) await node.broker.broadcast(ORGS_DELETED, payload as never);
+    for (const payload of [{}, { org_id: '' }, { org_id: 42 }, null])
+      await node.broker.broadcast(ORGS_DELETED, payload as never);
     // A valid deletion afterwards: once it has taken effect, the bad ones above have been handled.
     await node.broker.broadcast(ORGS_DELETED, { org_id: doomed.orgId });
     await eventually(async () => {
@@ -49,7 +62,10 @@ describe('organisation deleted: payloads without an organisation id remove nothi
 
     const kept = await http(`${node.dashboardUrl}/api/apis`, { headers: keep.headers });
     assert.equal(kept.status, 200, kept.text);
-    assert.deepEqual(kept.json.apis.map((api: { api_definition: { name: string } }) => api.api_definition.name), ['/keep']);
+    assert.deepEqual(
+      kept.json.apis.map((api: { api_definition: { name: string } }) => api.api_definition.name),
+      ['/keep'],
+    );
     const unowned = await http(`${node.gatewayUrl}/gw/apis/unowned`, { headers: node.gwHeaders });
     assert.equal(unowned.status, 200, unowned.text);
   });

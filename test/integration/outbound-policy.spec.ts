@@ -80,7 +80,11 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
     const targets: Array<[string, string, string | RegExp]> = [
       ['a loopback address', 'http://127.0.0.1:8000/', `proxy.target_url: 'http://127.0.0.1:8000/' names ${PRIVATE}`],
       ['a private address', 'http://10.0.0.1/', `proxy.target_url: 'http://10.0.0.1/' names ${PRIVATE}`],
-      ['a mapped loopback address', 'http://[::ffff:127.0.0.1]/', `proxy.target_url: 'http://[::ffff:127.0.0.1]/' names ${PRIVATE}`],
+      [
+        'a mapped loopback address',
+        'http://[::ffff:127.0.0.1]/',
+        `proxy.target_url: 'http://[::ffff:127.0.0.1]/' names ${PRIVATE}`,
+      ],
       ['a name that resolves to loopback', 'http://localhost:8000/', RESOLVES_TO_LOOPBACK],
     ];
     targets.forEach(([what, target, message], i) => {
@@ -94,7 +98,10 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
 
     it('refuses an uptime check URL on a private address when the API is saved', async () => {
       const uptime = { uptime_tests: { check_list: [{ url: 'http://192.168.1.1/health' }] } };
-      const res = await api('/apis', { method: 'POST', body: keylessApi('uptime', '/uptime/', 'http://192.0.2.10/', uptime) });
+      const res = await api('/apis', {
+        method: 'POST',
+        body: keylessApi('uptime', '/uptime/', 'http://192.0.2.10/', uptime),
+      });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.json.Message, `uptime_tests.check_list[0].url: 'http://192.168.1.1/health' names ${PRIVATE}`);
     });
@@ -114,7 +121,13 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
     });
 
     it('refuses a webhook to a private address when it is saved', async () => {
-      const hook = { name: 'Inside', method: 'POST', target_path: 'http://10.1.2.3/hook', header_map: {}, event_timeout: 0 };
+      const hook = {
+        name: 'Inside',
+        method: 'POST',
+        target_path: 'http://10.1.2.3/hook',
+        header_map: {},
+        event_timeout: 0,
+      };
       const res = await api('/hooks', { method: 'POST', body: hook });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.json.Message, `target_path: 'http://10.1.2.3/hook' names ${PRIVATE}`);
@@ -126,7 +139,10 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
       (document['x-gw-api-gateway'] as { upstream: { url: string } }).upstream.url = 'http://192.0.2.10';
       const res = await api('/apis/streams', { method: 'POST', body: JSON.stringify(document), headers: STREAMS_TYPE });
       assert.equal(res.status, 400, res.text);
-      assert.match(res.json.Message, /\/x-gw-streaming\/streams\/out\/output\/http_client\/url: may not point at a loopback or private-network address/);
+      assert.match(
+        res.json.Message,
+        /\/x-gw-streaming\/streams\/out\/output\/http_client\/url: may not point at a loopback or private-network address/,
+      );
     });
 
     it('refuses a data-source import from a private address, fetching nothing', async () => {
@@ -137,7 +153,8 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
         body: JSON.stringify({ url }),
       });
       assert.equal(res.status, 400, res.text);
-      const refusal = '127.0.0.1 is a loopback or private-network address; the management server does not fetch from such addresses';
+      const refusal =
+        '127.0.0.1 is a loopback or private-network address; the management server does not fetch from such addresses';
       assert.equal(res.json.Message, `The document URL ${url} is refused: ${refusal}`);
       assert.equal(upstream.received.length, 0);
     });
@@ -147,7 +164,8 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
     let node: TestNode;
     let tenant: Tenant;
     let upstream: Upstream;
-    const save = (body: unknown) => http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body });
+    const save = (body: unknown) =>
+      http(`${node.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body });
 
     before(async () => {
       upstream = await startUpstream();

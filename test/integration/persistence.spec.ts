@@ -36,7 +36,11 @@ for (const store of STORE_VARIANTS) {
     it('keeps organisations, users, API definitions and the generated secrets', async () => {
       const first = await startTestNode({ dataDir, databaseUrl: database.url });
       const tenant = await createTenant(first.dashboardUrl, first.adminHeaders, 'Persisted');
-      const created = await http(`${first.dashboardUrl}/api/apis`, { method: 'POST', headers: tenant.headers, body: keylessApi('Kept', '/kept', upstream.url) });
+      const created = await http(`${first.dashboardUrl}/api/apis`, {
+        method: 'POST',
+        headers: tenant.headers,
+        body: keylessApi('Kept', '/kept', upstream.url),
+      });
       assert.equal(created.status, 200, created.text);
       const secrets = { admin: first.config.adminSecret, gateway: first.config.secret };
       await first.stop();
@@ -45,9 +49,13 @@ for (const store of STORE_VARIANTS) {
       try {
         assert.deepEqual({ admin: second.config.adminSecret, gateway: second.config.secret }, secrets);
         assert.deepEqual(second.secrets.generated, [], 'nothing is generated at the second start');
-        const org = await http(`${second.dashboardUrl}/admin/organisations/${tenant.orgId}`, { headers: second.adminHeaders });
+        const org = await http(`${second.dashboardUrl}/admin/organisations/${tenant.orgId}`, {
+          headers: second.adminHeaders,
+        });
         assert.equal(org.json.owner_name, 'Persisted');
-        const user = await http(`${second.dashboardUrl}/admin/users/${tenant.userId}`, { headers: second.adminHeaders });
+        const user = await http(`${second.dashboardUrl}/admin/users/${tenant.userId}`, {
+          headers: second.adminHeaders,
+        });
         assert.equal(user.json.id, tenant.userId);
         const self = await http(`${second.dashboardUrl}/api/users/${tenant.userId}`, { headers: tenant.headers });
         assert.equal(self.status, 200, 'the access key given at creation still signs the user in');

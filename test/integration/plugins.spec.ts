@@ -65,14 +65,20 @@ describe('plugins in the request path', () => {
     });
 
     it('lets a known key through, tags the request upstream and times the upstream', async () => {
-      const res = await examples.call('/examples/a', { headers: { 'x-api-key': 'key-alice', 'x-request-id': 'req-1' } });
+      const res = await examples.call('/examples/a', {
+        headers: { 'x-api-key': 'key-alice', 'x-request-id': 'req-1' },
+      });
       assert.equal(res.status, 200);
       const received = examples.upstream.received.at(-1)!;
       assert.equal(received.headers['x-request-id'], 'req-1');
       assert.equal(received.headers['x-key-owner'], 'alice');
       assert.equal(received.headers['x-api-key'], undefined);
       assert.equal(res.headers.get('x-request-id'), 'req-1');
-      assert.match(res.headers.get('x-upstream-time') ?? 'missing', /^\d+\.\d$/, 'the upstream time is reported in milliseconds');
+      assert.match(
+        res.headers.get('x-upstream-time') ?? 'missing',
+        /^\d+\.\d$/,
+        'the upstream time is reported in milliseconds',
+      );
     });
   });
 
@@ -96,7 +102,10 @@ describe('plugins in the request path', () => {
       assert.equal(received.body, 'SHOUT');
       assert.equal(received.headers['x-gatekeeper'], 'passed');
       assert.equal(res.status, 299);
-      assert.equal(res.text, `wrapped(${JSON.stringify({ method: 'POST', url: '/rewritten/items?by=plugin', body: 'SHOUT' })})`);
+      assert.equal(
+        res.text,
+        `wrapped(${JSON.stringify({ method: 'POST', url: '/rewritten/items?by=plugin', body: 'SHOUT' })})`,
+      );
       assert.equal(res.headers.get('content-length'), String(Buffer.byteLength(res.text)));
     });
 
@@ -122,10 +131,26 @@ describe('plugins in the request path', () => {
     const broken: Array<[string, Record<string, unknown>, RegExp]> = [
       ['an unknown hook', { prre: [{ name: 'gatekeeper', path: 'gatekeeper.ts' }] }, /unknown hook 'prre'/],
       ['another driver', { driver: 'python', pre: [{ name: 'x', path: 'x.py' }] }, /driver 'python' is not supported/],
-      ['a missing module', { pre: [{ name: 'ghost', path: './nowhere/ghost.js' }] }, /plugin module '.\/nowhere\/ghost.js' not found/],
-      ['an SDK it does not support', { pre: [{ name: 'old-sdk', path: 'old-sdk.ts' }] }, /needs SDK \^0\.1\.0, this gateway provides 1\.0\.0/],
-      ['a module without a plugin', { pre: [{ name: 'not-a-plugin', path: 'not-a-plugin.ts' }] }, /does not export a plugin made with definePlugin/],
-      ['a hook the plugin lacks', { response: [{ name: 'gatekeeper', path: 'gatekeeper.ts' }] }, /does not implement that hook/],
+      [
+        'a missing module',
+        { pre: [{ name: 'ghost', path: './nowhere/ghost.js' }] },
+        /plugin module '.\/nowhere\/ghost.js' not found/,
+      ],
+      [
+        'an SDK it does not support',
+        { pre: [{ name: 'old-sdk', path: 'old-sdk.ts' }] },
+        /needs SDK \^0\.1\.0, this gateway provides 1\.0\.0/,
+      ],
+      [
+        'a module without a plugin',
+        { pre: [{ name: 'not-a-plugin', path: 'not-a-plugin.ts' }] },
+        /does not export a plugin made with definePlugin/,
+      ],
+      [
+        'a hook the plugin lacks',
+        { response: [{ name: 'gatekeeper', path: 'gatekeeper.ts' }] },
+        /does not implement that hook/,
+      ],
     ];
     for (const [what, customMiddleware, reason] of broken) {
       it(`${what}: 503 on its listen path, and the reason in /gw/health`, async () => {

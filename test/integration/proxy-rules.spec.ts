@@ -20,19 +20,52 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
     };
 
     before(async () => {
-      await gw.addApi(apiDefinition('by-header', '/by-header', gw.upstream.url, { definition: { location: 'header', key: 'x-api-version' }, version_data: { not_versioned: false, versions } }));
-      await gw.addApi(apiDefinition('by-param', '/by-param', gw.upstream.url, { definition: { location: 'url-param', key: 'ver' }, version_data: { not_versioned: false, default_version: 'v2', versions } }));
-      await gw.addApi(apiDefinition('by-url', '/by-url', gw.upstream.url, { definition: { location: 'url', strip_versioning_data: true }, version_data: { not_versioned: false, versions } }));
+      await gw.addApi(
+        apiDefinition('by-header', '/by-header', gw.upstream.url, {
+          definition: { location: 'header', key: 'x-api-version' },
+          version_data: { not_versioned: false, versions },
+        }),
+      );
+      await gw.addApi(
+        apiDefinition('by-param', '/by-param', gw.upstream.url, {
+          definition: { location: 'url-param', key: 'ver' },
+          version_data: { not_versioned: false, default_version: 'v2', versions },
+        }),
+      );
+      await gw.addApi(
+        apiDefinition('by-url', '/by-url', gw.upstream.url, {
+          definition: { location: 'url', strip_versioning_data: true },
+          version_data: { not_versioned: false, versions },
+        }),
+      );
     });
 
     const cases: Array<[string, string, Record<string, string>, number, unknown]> = [
       ['a header names a live version', '/by-header/a', { 'x-api-version': 'v2' }, 200, undefined],
-      ['an expired version', '/by-header/a', { 'x-api-version': 'v1' }, 403, { error: 'Api Version has expired, please check documentation or contact administrator' }],
+      [
+        'an expired version',
+        '/by-header/a',
+        { 'x-api-version': 'v1' },
+        403,
+        { error: 'Api Version has expired, please check documentation or contact administrator' },
+      ],
       ['no version information and no default', '/by-header/a', {}, 403, { error: 'Version information not found' }],
-      ['an unknown version', '/by-header/a', { 'x-api-version': 'v9' }, 404, { error: 'This API version does not seem to exist' }],
+      [
+        'an unknown version',
+        '/by-header/a',
+        { 'x-api-version': 'v9' },
+        404,
+        { error: 'This API version does not seem to exist' },
+      ],
       ['a query parameter names the version', '/by-param/a?ver=v3', {}, 200, undefined],
       ['the default version when none is named', '/by-param/a', {}, 200, undefined],
-      ['an expired version named in the query', '/by-param/a?ver=v1', {}, 403, { error: 'Api Version has expired, please check documentation or contact administrator' }],
+      [
+        'an expired version named in the query',
+        '/by-param/a?ver=v1',
+        {},
+        403,
+        { error: 'Api Version has expired, please check documentation or contact administrator' },
+      ],
       ['a URL segment names the version', '/by-url/v2/items', {}, 200, undefined],
       ['an unknown URL version', '/by-url/v7/items', {}, 404, { error: 'This API version does not seem to exist' }],
     ];
@@ -60,22 +93,50 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
           version_data: singleVersion({
             use_extended_paths: true,
             extended_paths: {
-              ignored: [{ path: '/health', method_actions: { GET: { action: 'reply', code: 200, data: '{"ok":true}', headers: { 'content-type': 'application/json', 'x-mock': '1' } } } }],
+              ignored: [
+                {
+                  path: '/health',
+                  method_actions: {
+                    GET: {
+                      action: 'reply',
+                      code: 200,
+                      data: '{"ok":true}',
+                      headers: { 'content-type': 'application/json', 'x-mock': '1' },
+                    },
+                  },
+                },
+              ],
               black_list: [
-                { path: '/users/{id}/secret', method_actions: { GET: { action: 'no_action', code: 200, data: '', headers: {} } } },
+                {
+                  path: '/users/{id}/secret',
+                  method_actions: { GET: { action: 'no_action', code: 200, data: '', headers: {} } },
+                },
                 { path: '/admin', method_actions: { GET: { action: 'no_action' }, POST: { action: 'no_action' } } },
               ],
               white_list: [
                 { path: '/users/{id}/secret', method_actions: { POST: { action: 'no_action' } } },
                 { path: '/users/{id}', method_actions: { GET: { action: 'no_action' } } },
-                { path: '/hello', method_actions: { GET: { action: 'reply', code: 202, data: 'hi there', headers: { 'x-reply': 'yes' } } } },
+                {
+                  path: '/hello',
+                  method_actions: {
+                    GET: { action: 'reply', code: 202, data: 'hi there', headers: { 'x-reply': 'yes' } },
+                  },
+                },
                 { path: '/orders/[0-9]+$', method_actions: { GET: { action: 'no_action' } } },
               ],
             },
           }),
         }),
       );
-      await gw.addApi(apiDefinition('legacy', '/legacy', gw.upstream.url, { version_data: singleVersion({ use_extended_paths: false, ignore_endpoint_case: true, paths: { black_list: ['/private'] } }) }));
+      await gw.addApi(
+        apiDefinition('legacy', '/legacy', gw.upstream.url, {
+          version_data: singleVersion({
+            use_extended_paths: false,
+            ignore_endpoint_case: true,
+            paths: { black_list: ['/private'] },
+          }),
+        }),
+      );
     });
 
     const cases: Array<[string, string, string, number, string | undefined]> = [
@@ -136,7 +197,15 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
     });
 
     it('removes, then sets request headers, expanding context variables', async () => {
-      await gw.call('/headers/a?b=1', { headers: { 'user-agent': 'test-agent/1.0', 'x-secret': 'hide me', 'x-static': 'from client', cookie: 'theme=dark; session=s%201', 'x-real-ip': '10.1.1.1' } });
+      await gw.call('/headers/a?b=1', {
+        headers: {
+          'user-agent': 'test-agent/1.0',
+          'x-secret': 'hide me',
+          'x-static': 'from client',
+          cookie: 'theme=dark; session=s%201',
+          'x-real-ip': '10.1.1.1',
+        },
+      });
       const received = lastReceived().headers;
       assert.equal(received['x-parts'], 'headers,a');
       assert.equal(received['x-query'], 'b=1');
@@ -156,7 +225,11 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
     });
 
     it('leaves context variables unexpanded when the API does not enable them', async () => {
-      await gw.addApi(apiDefinition('no-vars', '/no-vars', gw.upstream.url, { version_data: singleVersion({ global_headers: { 'X-Raw': '$gw_context.path' } }) }));
+      await gw.addApi(
+        apiDefinition('no-vars', '/no-vars', gw.upstream.url, {
+          version_data: singleVersion({ global_headers: { 'X-Raw': '$gw_context.path' } }),
+        }),
+      );
       await gw.call('/no-vars/a');
       assert.equal(lastReceived().headers['x-raw'], '$gw_context.path');
     });
@@ -166,7 +239,11 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
     it("sends a version's requests to its own target", async () => {
       const other = await startUpstream();
       try {
-        await gw.addApi(apiDefinition('override', '/override', gw.upstream.url, { version_data: singleVersion({ override_target: `${other.url}/elsewhere` }) }));
+        await gw.addApi(
+          apiDefinition('override', '/override', gw.upstream.url, {
+            version_data: singleVersion({ override_target: `${other.url}/elsewhere` }),
+          }),
+        );
         const res = await gw.call('/override/x?y=1');
         assert.equal(res.json.url, '/elsewhere/x?y=1');
         assert.equal(other.received.length, 1);
@@ -177,7 +254,11 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
   });
 
   describe('request size limit', () => {
-    before(() => gw.addApi(apiDefinition('sized', '/sized', gw.upstream.url, { version_data: singleVersion({ global_size_limit: 10 }) })));
+    before(() =>
+      gw.addApi(
+        apiDefinition('sized', '/sized', gw.upstream.url, { version_data: singleVersion({ global_size_limit: 10 }) }),
+      ),
+    );
 
     it('proxies a body within the limit', async () => {
       const res = await gw.call('/sized/a', { method: 'POST', body: '0123456789' });
@@ -193,10 +274,14 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
 
     it('refuses a chunked body without a length with 411', async () => {
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request(`${gw.node.gatewayUrl}/sized/a`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          `${gw.node.gatewayUrl}/sized/a`,
+          { method: 'POST', headers: { 'transfer-encoding': 'chunked' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end('abc');
       });
@@ -210,9 +295,24 @@ describe('proxy: versions, endpoint rules, transforms and limits', () => {
 
   describe('IP rules', () => {
     before(async () => {
-      await gw.addApi(apiDefinition('allow-v4', '/allow-v4', gw.upstream.url, { enable_ip_whitelisting: true, allowed_ips: ['10.0.0.0/8', '192.168.1.7'] }));
-      await gw.addApi(apiDefinition('allow-v6', '/allow-v6', gw.upstream.url, { enable_ip_whitelisting: true, allowed_ips: ['2001:db8::/32'] }));
-      await gw.addApi(apiDefinition('block', '/block', gw.upstream.url, { enable_ip_blacklisting: true, blacklisted_ips: ['203.0.113.0/24'] }));
+      await gw.addApi(
+        apiDefinition('allow-v4', '/allow-v4', gw.upstream.url, {
+          enable_ip_whitelisting: true,
+          allowed_ips: ['10.0.0.0/8', '192.168.1.7'],
+        }),
+      );
+      await gw.addApi(
+        apiDefinition('allow-v6', '/allow-v6', gw.upstream.url, {
+          enable_ip_whitelisting: true,
+          allowed_ips: ['2001:db8::/32'],
+        }),
+      );
+      await gw.addApi(
+        apiDefinition('block', '/block', gw.upstream.url, {
+          enable_ip_blacklisting: true,
+          blacklisted_ips: ['203.0.113.0/24'],
+        }),
+      );
     });
 
     const cases: Array<[string, string, string | undefined, number]> = [

@@ -7,7 +7,10 @@ import { close, listen } from '../../lib/http/listen';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 
 /** A raw node:http request, for what fetch hides (HEAD, 1xx, chunking, aborts). */
-function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: Readable | string }): Promise<{ res: IncomingMessage; body: Buffer; informational: number[] }> {
+function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Readable | string },
+): Promise<{ res: IncomingMessage; body: Buffer; informational: number[] }> {
   return new Promise((resolve, reject) => {
     const informational: number[] = [];
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
@@ -54,7 +57,9 @@ describe('proxy: transport', function () {
         case '/upload': {
           let bytes = 0;
           req.on('data', (c: Buffer) => (bytes += c.length));
-          return req.on('end', () => res.end(JSON.stringify({ bytes, chunked: req.headers['transfer-encoding'] === 'chunked' })));
+          return req.on('end', () =>
+            res.end(JSON.stringify({ bytes, chunked: req.headers['transfer-encoding'] === 'chunked' })),
+          );
         }
         case '/chunked':
           res.write('part one, ');
@@ -71,13 +76,24 @@ describe('proxy: transport', function () {
           req.on('close', () => upstreamAborts++);
           return undefined;
         case '/headers':
-          res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive', 'keep-alive': 'timeout=5', 'x-keep': 'me' });
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            connection: 'keep-alive',
+            'keep-alive': 'timeout=5',
+            'x-keep': 'me',
+          });
           return res.end(JSON.stringify(req.headers));
         case '/raw': {
           // Every byte value (not valid UTF-8), two Set-Cookie lines, a header scoped to the connection.
           const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
           res.setHeader('set-cookie', ['a=1', 'b=2']);
-          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length, connection: 'keep-alive, x-hop', 'x-hop': 'upstream only', 'X-Mixed-Case': 'kept' });
+          res.writeHead(200, {
+            'content-type': 'application/octet-stream',
+            'content-length': bytes.length,
+            connection: 'keep-alive, x-hop',
+            'x-hop': 'upstream only',
+            'X-Mixed-Case': 'kept',
+          });
           return res.end(bytes);
         }
         default:
@@ -114,7 +130,11 @@ describe('proxy: transport', function () {
         this.push(produced > 200 * 1024 * 1024 ? null : chunk);
       },
     });
-    const upload = await rawRequest(`${gw.node.gatewayUrl}/t/upload`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body });
+    const upload = await rawRequest(`${gw.node.gatewayUrl}/t/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body,
+    });
     assert.deepEqual(JSON.parse(upload.body.toString()), { bytes: 200 * 1024 * 1024, chunked: true });
     const grownMb = (process.memoryUsage().rss - before) / 1024 / 1024;
     // Gateway, upstream and client share this process: buffering either body would add 200 MB.
@@ -138,7 +158,9 @@ describe('proxy: transport', function () {
     const noContent = await rawRequest(`${gw.node.gatewayUrl}/t/no-content`, {});
     assert.equal(noContent.res.statusCode, 204);
     assert.equal(noContent.res.headers['x-empty'], 'yes');
-    const notModified = await rawRequest(`${gw.node.gatewayUrl}/t/not-modified`, { headers: { 'if-none-match': '"v1"' } });
+    const notModified = await rawRequest(`${gw.node.gatewayUrl}/t/not-modified`, {
+      headers: { 'if-none-match': '"v1"' },
+    });
     assert.equal(notModified.res.statusCode, 304);
     assert.equal(notModified.res.headers.etag, '"v1"');
     assert.equal(notModified.body.length, 0);
@@ -147,11 +169,15 @@ describe('proxy: transport', function () {
   it('answers Expect: 100-continue and then proxies the body', async () => {
     const result = await new Promise<{ informational: number[]; body: string }>((resolve, reject) => {
       const informational: number[] = [];
-      const req = request(`${gw.node.gatewayUrl}/t/upload`, { method: 'POST', headers: { expect: '100-continue', 'content-length': '5' } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ informational, body }));
-      });
+      const req = request(
+        `${gw.node.gatewayUrl}/t/upload`,
+        { method: 'POST', headers: { expect: '100-continue', 'content-length': '5' } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ informational, body }));
+        },
+      );
       req.on('continue', () => {
         informational.push(100);
         req.end('hello');
@@ -165,11 +191,22 @@ describe('proxy: transport', function () {
   it('reuses pooled keep-alive connections to the upstream', async () => {
     const before = connectionsSeen;
     for (let i = 0; i < 20; i++) assert.equal((await gw.call('/t/ping')).status, 200);
-    assert.ok(connectionsSeen - before <= 2, `opened ${connectionsSeen - before} upstream connections for 20 sequential requests`);
+    assert.ok(
+      connectionsSeen - before <= 2,
+      `opened ${connectionsSeen - before} upstream connections for 20 sequential requests`,
+    );
   });
 
   it('adds X-Forwarded-*, drops hop-by-hop headers both ways, and sets Host to the target', async () => {
-    const { res, body } = await rawRequest(`${gw.node.gatewayUrl}/t/headers?q=a%2Fb`, { headers: { connection: 'keep-alive, x-drop-me', 'x-drop-me': '1', 'keep-alive': 'timeout=1', 'x-forwarded-for': '198.51.100.7', te: 'trailers' } });
+    const { res, body } = await rawRequest(`${gw.node.gatewayUrl}/t/headers?q=a%2Fb`, {
+      headers: {
+        connection: 'keep-alive, x-drop-me',
+        'x-drop-me': '1',
+        'keep-alive': 'timeout=1',
+        'x-forwarded-for': '198.51.100.7',
+        te: 'trailers',
+      },
+    });
     const seen = JSON.parse(body.toString());
     assert.equal(seen.host, new URL(specialUrl).host);
     assert.equal(seen['x-forwarded-for'], '198.51.100.7, 127.0.0.1');
@@ -177,13 +214,20 @@ describe('proxy: transport', function () {
     assert.equal(seen['x-forwarded-host'], new URL(gw.node.gatewayUrl).host);
     assert.equal(seen['x-drop-me'], undefined);
     assert.equal(seen.te, undefined);
-    assert.notEqual(res.headers['keep-alive'], 'timeout=5', "the upstream's keep-alive header is not relayed (the gateway sends its own)");
+    assert.notEqual(
+      res.headers['keep-alive'],
+      'timeout=5',
+      "the upstream's keep-alive header is not relayed (the gateway sends its own)",
+    );
     assert.equal(res.headers['x-keep'], 'me');
   });
 
   it('relays a small binary body byte for byte, repeated headers each, and drops a header the upstream scoped to its connection', async () => {
     const { res, body } = await rawRequest(`${gw.node.gatewayUrl}/t/raw`, {});
-    assert.deepEqual([...body], Array.from({ length: 256 }, (_, i) => i));
+    assert.deepEqual(
+      [...body],
+      Array.from({ length: 256 }, (_, i) => i),
+    );
     assert.equal(res.headers['content-length'], '256');
     assert.deepEqual(res.headers['set-cookie'], ['a=1', 'b=2']);
     assert.equal(res.headers['x-mixed-case'], 'kept');
@@ -191,7 +235,11 @@ describe('proxy: transport', function () {
   });
 
   it('keeps the client Host when the API preserves it', async () => {
-    await gw.addApi(apiDefinition('host', '/host', specialUrl, { proxy: { listen_path: '/host', target_url: specialUrl, strip_listen_path: true, preserve_host_header: true } }));
+    await gw.addApi(
+      apiDefinition('host', '/host', specialUrl, {
+        proxy: { listen_path: '/host', target_url: specialUrl, strip_listen_path: true, preserve_host_header: true },
+      }),
+    );
     const { body } = await rawRequest(`${gw.node.gatewayUrl}/host/headers`, { headers: { host: 'api.example.test' } });
     assert.equal(JSON.parse(body.toString()).host, 'api.example.test');
   });
@@ -205,7 +253,14 @@ describe('proxy: transport', function () {
   });
 
   it('applies a per-endpoint hard timeout', async () => {
-    await gw.addApi(apiDefinition('timeouts', '/timeouts', specialUrl, { version_data: singleVersion({ use_extended_paths: true, extended_paths: { hard_timeouts: [{ path: '/slow', method: 'GET', timeout: 1 }] } }) }));
+    await gw.addApi(
+      apiDefinition('timeouts', '/timeouts', specialUrl, {
+        version_data: singleVersion({
+          use_extended_paths: true,
+          extended_paths: { hard_timeouts: [{ path: '/slow', method: 'GET', timeout: 1 }] },
+        }),
+      }),
+    );
     const started = Date.now();
     assert.equal((await gw.call('/timeouts/slow')).status, 504);
     assert.ok(Date.now() - started < 1900, `took ${Date.now() - started} ms`);

@@ -25,9 +25,14 @@ describe('proxy: dot segments in request paths are resolved before routing', () 
   before(async () => {
     gw = await startGatewayFixture();
     load = await startUpstream();
-    await gw.addApi(apiDefinition('fuzz', '/fuzz/', gw.upstream.url, {
-      version_data: singleVersion({ use_extended_paths: true, extended_paths: { black_list: [{ path: '/admin', method_actions: { GET: { action: 'no_action' } } }] } }),
-    }));
+    await gw.addApi(
+      apiDefinition('fuzz', '/fuzz/', gw.upstream.url, {
+        version_data: singleVersion({
+          use_extended_paths: true,
+          extended_paths: { black_list: [{ path: '/admin', method_actions: { GET: { action: 'no_action' } } }] },
+        }),
+      }),
+    );
     await gw.addApi(apiDefinition('load', '/load/', load.url));
   });
   after(async () => {
@@ -55,7 +60,10 @@ describe('proxy: dot segments in request paths are resolved before routing', () 
     it(`${sent} reaches the /fuzz/ upstream as ${forwarded}; /load/ receives nothing`, async () => {
       const res = await rawGet(gw.node.gatewayUrl, sent);
       assert.equal(res.status, 200, res.body);
-      assert.deepEqual(gw.upstream.received.map((r) => r.url), [forwarded]);
+      assert.deepEqual(
+        gw.upstream.received.map((r) => r.url),
+        [forwarded],
+      );
       assert.equal(load.received.length, 0);
     });
   }
@@ -77,7 +85,10 @@ describe('proxy: dot segments in request paths are resolved before routing', () 
   it('leaves paths with dots that are not dot segments as they are', async () => {
     const res = await rawGet(gw.node.gatewayUrl, '/fuzz/file.json/..x/.well-known?a=..');
     assert.equal(res.status, 200);
-    assert.deepEqual(gw.upstream.received.map((r) => r.url), ['/file.json/..x/.well-known?a=..']);
+    assert.deepEqual(
+      gw.upstream.received.map((r) => r.url),
+      ['/file.json/..x/.well-known?a=..'],
+    );
   });
 });
 
@@ -86,23 +97,42 @@ describe('proxy: percent-encoded unreserved characters are decoded before routin
 
   before(async () => {
     gw = await startGatewayFixture();
-    await gw.addApi(apiDefinition('enc', '/enc/', gw.upstream.url, {
-      version_data: singleVersion({
-        ignore_endpoint_case: true,
-        use_extended_paths: true,
-        extended_paths: { black_list: [{ path: '/admin', method_actions: { GET: { action: 'no_action' } } }, { path: '/vault/keys', method_actions: { GET: { action: 'no_action' } } }] },
+    await gw.addApi(
+      apiDefinition('enc', '/enc/', gw.upstream.url, {
+        version_data: singleVersion({
+          ignore_endpoint_case: true,
+          use_extended_paths: true,
+          extended_paths: {
+            black_list: [
+              { path: '/admin', method_actions: { GET: { action: 'no_action' } } },
+              { path: '/vault/keys', method_actions: { GET: { action: 'no_action' } } },
+            ],
+          },
+        }),
       }),
-    }));
-    await gw.addApi(apiDefinition('open', '/open/', gw.upstream.url, {
-      version_data: singleVersion({ use_extended_paths: true, extended_paths: { white_list: [{ path: '/items/{id}', method_actions: { GET: { action: 'no_action' } } }] } }),
-    }));
+    );
+    await gw.addApi(
+      apiDefinition('open', '/open/', gw.upstream.url, {
+        version_data: singleVersion({
+          use_extended_paths: true,
+          extended_paths: { white_list: [{ path: '/items/{id}', method_actions: { GET: { action: 'no_action' } } }] },
+        }),
+      }),
+    );
   });
   after(() => gw.stop());
   beforeEach(() => {
     gw.upstream.received.length = 0;
   });
 
-  for (const path of ['/enc/%61dmin', '/enc/%41dmin', '/enc/%61%64%6D%69%6E/users', '/%65nc/admin', '/enc/vault%2Fkeys', '/enc/x%2F..%2Fadmin']) {
+  for (const path of [
+    '/enc/%61dmin',
+    '/enc/%41dmin',
+    '/enc/%61%64%6D%69%6E/users',
+    '/%65nc/admin',
+    '/enc/vault%2Fkeys',
+    '/enc/x%2F..%2Fadmin',
+  ]) {
     it(`blocks ${path} like the path it stands for`, async () => {
       const res = await rawGet(gw.node.gatewayUrl, path);
       assert.equal(res.status, 403, res.body);
@@ -126,6 +156,9 @@ describe('proxy: percent-encoded unreserved characters are decoded before routin
       const res = await rawGet(gw.node.gatewayUrl, path);
       assert.equal(res.status, 200, `${path}: ${res.body}`);
     }
-    assert.deepEqual(gw.upstream.received.map((r) => r.url), sent.map(([, forwarded]) => forwarded));
+    assert.deepEqual(
+      gw.upstream.received.map((r) => r.url),
+      sent.map(([, forwarded]) => forwarded),
+    );
   });
 });

@@ -5,7 +5,13 @@ import { http } from '../support/http';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis';
 
-function cachedApi(apiId: string, listenPath: string, target: string, cacheOptions: Record<string, unknown>, extended: Record<string, unknown> = {}): Record<string, unknown> {
+function cachedApi(
+  apiId: string,
+  listenPath: string,
+  target: string,
+  cacheOptions: Record<string, unknown>,
+  extended: Record<string, unknown> = {},
+): Record<string, unknown> {
   return apiDefinition(apiId, listenPath, target, {
     cache_options: { enable_cache: true, cache_timeout: 60, ...cacheOptions },
     version_data: singleVersion({ use_extended_paths: true, extended_paths: extended }),
@@ -25,18 +31,36 @@ describe('response cache', () => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (req.url.includes('cookie')) headers['set-cookie'] = 'a=b';
       if (req.url.includes('private')) headers['cache-control'] = 'private';
-      if (req.url.includes('ctl-yes')) Object.assign(headers, { 'x-gw-cache-action-set': '1', 'x-gw-cache-action-set-ttl': '1' });
+      if (req.url.includes('ctl-yes'))
+        Object.assign(headers, { 'x-gw-cache-action-set': '1', 'x-gw-cache-action-set-ttl': '1' });
       if (req.url.includes('teapot')) return res.writeHead(418, headers).end(JSON.stringify({ n: counter }));
       res.writeHead(200, headers).end(JSON.stringify({ n: counter, url: req.url }));
     });
-    await gw.addApi(cachedApi('cache-all', '/cache-all', gw.upstream.url, { cache_all_safe_requests: true, cache_response_codes: [200], cache_by_headers: ['X-Lang'] }));
-    await gw.addApi(cachedApi('cache-other', '/cache-other', gw.upstream.url, { cache_all_safe_requests: true }));
-    await gw.addApi(cachedApi('cache-ctl', '/cache-ctl', gw.upstream.url, { cache_all_safe_requests: true, enable_upstream_cache_control: true }));
     await gw.addApi(
-      cachedApi('cache-some', '/cache-some', gw.upstream.url, { cache_timeout: 1 }, {
-        cache: ['/listed'],
-        advance_cache_config: [{ path: '/search', method: 'POST', cache_key_regex: '"q":"[^"]*"', timeout: 60 }],
+      cachedApi('cache-all', '/cache-all', gw.upstream.url, {
+        cache_all_safe_requests: true,
+        cache_response_codes: [200],
+        cache_by_headers: ['X-Lang'],
       }),
+    );
+    await gw.addApi(cachedApi('cache-other', '/cache-other', gw.upstream.url, { cache_all_safe_requests: true }));
+    await gw.addApi(
+      cachedApi('cache-ctl', '/cache-ctl', gw.upstream.url, {
+        cache_all_safe_requests: true,
+        enable_upstream_cache_control: true,
+      }),
+    );
+    await gw.addApi(
+      cachedApi(
+        'cache-some',
+        '/cache-some',
+        gw.upstream.url,
+        { cache_timeout: 1 },
+        {
+          cache: ['/listed'],
+          advance_cache_config: [{ path: '/search', method: 'POST', cache_key_regex: '"q":"[^"]*"', timeout: 60 }],
+        },
+      ),
     );
   });
   after(() => gw.stop());
@@ -80,7 +104,11 @@ describe('response cache', () => {
     assert.equal(upstreamCalls('/ctl-no'), 2);
     await gw.call('/cache-ctl/ctl-yes');
     assert.equal((await gw.call('/cache-ctl/ctl-yes')).headers.get('x-gw-cached-response'), '1');
-    await eventually(async () => assert.equal((await gw.call('/cache-ctl/ctl-yes')).headers.get('x-gw-cached-response'), null), 3000, 200);
+    await eventually(
+      async () => assert.equal((await gw.call('/cache-ctl/ctl-yes')).headers.get('x-gw-cached-response'), null),
+      3000,
+      200,
+    );
   });
 
   it('extended_paths.cache caches the listed paths only, for cache_timeout seconds', async () => {
@@ -90,7 +118,11 @@ describe('response cache', () => {
     await gw.call('/cache-some/listed');
     assert.equal((await gw.call('/cache-some/listed')).headers.get('x-gw-cached-response'), '1');
     assert.equal(upstreamCalls('/listed'), 1);
-    await eventually(async () => assert.equal((await gw.call('/cache-some/listed')).headers.get('x-gw-cached-response'), null), 3000, 200);
+    await eventually(
+      async () => assert.equal((await gw.call('/cache-some/listed')).headers.get('x-gw-cached-response'), null),
+      3000,
+      200,
+    );
     assert.equal(upstreamCalls('/listed'), 2, 'expired after one second');
   });
 
@@ -105,15 +137,25 @@ describe('response cache', () => {
   it('DELETE /gw/cache/{api_id} and a definition change drop the entries', async () => {
     await gw.call('/cache-all/flush');
     assert.equal((await gw.call('/cache-all/flush')).headers.get('x-gw-cached-response'), '1');
-    const flushed = await http(`${gw.node.gatewayUrl}/gw/cache/cache-all`, { method: 'DELETE', headers: gw.node.gwHeaders });
+    const flushed = await http(`${gw.node.gatewayUrl}/gw/cache/cache-all`, {
+      method: 'DELETE',
+      headers: gw.node.gwHeaders,
+    });
     assert.equal(flushed.status, 200);
     assert.deepEqual(flushed.json, { status: 'ok', message: 'cache invalidated' });
     assert.equal((await gw.call('/cache-all/flush')).headers.get('x-gw-cached-response'), null);
     assert.equal(upstreamCalls('/flush'), 2);
     assert.equal((await gw.call('/cache-all/flush')).headers.get('x-gw-cached-response'), '1');
-    await gw.addApi(cachedApi('cache-all', '/cache-all', gw.upstream.url, { cache_all_safe_requests: true, cache_timeout: 30 }));
-    await eventually(async () => assert.equal((await gw.call('/cache-all/flush')).headers.get('x-gw-cached-response'), null));
-    const missing = await http(`${gw.node.gatewayUrl}/gw/cache/no-such-api`, { method: 'DELETE', headers: gw.node.gwHeaders });
+    await gw.addApi(
+      cachedApi('cache-all', '/cache-all', gw.upstream.url, { cache_all_safe_requests: true, cache_timeout: 30 }),
+    );
+    await eventually(async () =>
+      assert.equal((await gw.call('/cache-all/flush')).headers.get('x-gw-cached-response'), null),
+    );
+    const missing = await http(`${gw.node.gatewayUrl}/gw/cache/no-such-api`, {
+      method: 'DELETE',
+      headers: gw.node.gwHeaders,
+    });
     assert.equal(missing.status, 404);
   });
 });
@@ -129,7 +171,8 @@ describe('response cache in Redis, shared by two gateway nodes', function () {
     a = await startGatewayFixture({ redisUrl });
     b = await startGatewayFixture({ redisUrl });
     // Both nodes proxy to a's upstream, so one count shows every upstream call.
-    for (const node of [a, b]) await node.addApi(cachedApi(apiId, '/shared', a.upstream.url, { cache_all_safe_requests: true }));
+    for (const node of [a, b])
+      await node.addApi(cachedApi(apiId, '/shared', a.upstream.url, { cache_all_safe_requests: true }));
   });
   after(async () => {
     await a?.stop();
@@ -138,9 +181,14 @@ describe('response cache in Redis, shared by two gateway nodes', function () {
 
   it('an answer cached by one node is served by the other, and a DELETE on one clears both', async () => {
     await a.call('/shared/thing');
-    await eventually(async () => assert.equal((await b.call('/shared/thing')).headers.get('x-gw-cached-response'), '1'));
+    await eventually(async () =>
+      assert.equal((await b.call('/shared/thing')).headers.get('x-gw-cached-response'), '1'),
+    );
     assert.equal(a.upstream.received.length, 1);
-    const flushed = await http(`${b.node.gatewayUrl}/gw/cache/${apiId}`, { method: 'DELETE', headers: b.node.gwHeaders });
+    const flushed = await http(`${b.node.gatewayUrl}/gw/cache/${apiId}`, {
+      method: 'DELETE',
+      headers: b.node.gwHeaders,
+    });
     assert.equal(flushed.status, 200);
     assert.equal((await a.call('/shared/thing')).headers.get('x-gw-cached-response'), null);
     assert.equal(a.upstream.received.length, 2);
@@ -170,7 +218,10 @@ describe('response cache in Redis when Redis goes away', function () {
     await gw.call('/redis-gone/x');
     assert.equal((await gw.call('/redis-gone/x')).headers.get('x-gw-cached-response'), '1');
     await redis.stop();
-    const flushed = await http(`${gw.node.gatewayUrl}/gw/cache/redis-gone`, { method: 'DELETE', headers: gw.node.gwHeaders });
+    const flushed = await http(`${gw.node.gatewayUrl}/gw/cache/redis-gone`, {
+      method: 'DELETE',
+      headers: gw.node.gwHeaders,
+    });
     assert.equal(flushed.status, 500, flushed.text);
     assert.deepEqual(flushed.json, { status: 'error', message: 'Cache invalidation failed' });
     const before = gw.upstream.received.length;

@@ -23,11 +23,25 @@ describe('gateway: response plugins and large upstream bodies', function () {
       res.end();
       res.on('finish', () => finished++);
     });
-    await gw.addApi(apiDefinition('reads-body', '/reads', gw.upstream.url, { custom_middleware: { response: [{ name: 'rewrite', path: 'rewrite.ts' }] } }));
-    await gw.addApi(apiDefinition('header-only', '/header', gw.upstream.url, { custom_middleware: { response: [{ name: 'slow-header', path: 'slow-header.ts' }] } }));
+    await gw.addApi(
+      apiDefinition('reads-body', '/reads', gw.upstream.url, {
+        custom_middleware: { response: [{ name: 'rewrite', path: 'rewrite.ts' }] },
+      }),
+    );
+    await gw.addApi(
+      apiDefinition('header-only', '/header', gw.upstream.url, {
+        custom_middleware: { response: [{ name: 'slow-header', path: 'slow-header.ts' }] },
+      }),
+    );
   });
   after(() => gw.stop());
-  before(() => gw.addApi(apiDefinition('crashes', '/crashes', gw.upstream.url, { custom_middleware: { response: [{ name: 'slow-crash', path: 'slow-crash.ts' }] } })));
+  before(() =>
+    gw.addApi(
+      apiDefinition('crashes', '/crashes', gw.upstream.url, {
+        custom_middleware: { response: [{ name: 'slow-crash', path: 'slow-crash.ts' }] },
+      }),
+    ),
+  );
 
   it('answers 502 when a plugin reads a body over the cap, and keeps serving', async () => {
     const res = await gw.call('/reads/large');

@@ -24,7 +24,8 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
   const certs: Record<string, string> = {};
   const ids: Record<string, string> = {};
   const keys: Record<string, string> = {};
-  const dashboard = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const dashboard = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const call = (path: string, headers: Record<string, string>) => http(`${node.gatewayUrl}${path}`, { headers });
   const addCert = async (tenant: Tenant, issued: Issued) => {
     const res = await dashboard(tenant, '/certs', { method: 'POST', body: issued.cert });
@@ -32,7 +33,14 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
     return res.json.id as string;
   };
   const createApi = async (name: string, extra: Record<string, unknown>) => {
-    const res = await dashboard(acme, '/apis', { method: 'POST', body: keylessApi(name, `/${name}`, upstream.url, { use_keyless: false, enable_signature_checking: true, ...extra }) });
+    const res = await dashboard(acme, '/apis', {
+      method: 'POST',
+      body: keylessApi(name, `/${name}`, upstream.url, {
+        use_keyless: false,
+        enable_signature_checking: true,
+        ...extra,
+      }),
+    });
     assert.equal(res.status, 200, res.text);
     ids[name] = res.json.ID;
   };
@@ -48,9 +56,26 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
     librarySignedGet(`${node.gatewayUrl}${path}`, { ...options, algorithm: options.algorithm ?? 'rsa-sha256' });
 
   /** Headers of a request signed by the independent signer (test/support/http-signature.ts). */
-  const signedHeaders = (keyId: string, privateKey: string, path: string, overrides: Partial<DraftSignOptions> = {}) => {
+  const signedHeaders = (
+    keyId: string,
+    privateKey: string,
+    path: string,
+    overrides: Partial<DraftSignOptions> = {},
+  ) => {
     const date = new Date().toUTCString();
-    return { date, authorization: draftSignature({ keyId, secret: privateKey, algorithm: 'rsa-sha256', method: 'GET', target: path, headers: ['(request-target)', 'date'], values: { date }, ...overrides }) };
+    return {
+      date,
+      authorization: draftSignature({
+        keyId,
+        secret: privateKey,
+        algorithm: 'rsa-sha256',
+        method: 'GET',
+        target: path,
+        headers: ['(request-target)', 'date'],
+        values: { date },
+        ...overrides,
+      }),
+    };
   };
   const refused = async (path: string, headers: Record<string, string>) => {
     const before = upstream.received.length;
@@ -98,7 +123,12 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
       assert.equal(res.status, 200, res.text);
       const received = upstream.received.at(-1)!;
       assert.equal(received.url, '/items?page=2');
-      assert.match(String(received.headers.authorization), new RegExp(`^Signature keyId="${keys.signer}",algorithm="rsa-sha256",headers="\\(request-target\\) date",signature="[A-Za-z0-9+/]+=*"$`));
+      assert.match(
+        String(received.headers.authorization),
+        new RegExp(
+          `^Signature keyId="${keys.signer}",algorithm="rsa-sha256",headers="\\(request-target\\) date",signature="[A-Za-z0-9+/]+=*"$`,
+        ),
+      );
     });
 
     it('a signature made with another private key → 400', async () => {
@@ -113,16 +143,22 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
   describe('signed with the independent signer', () => {
     it('plain base64 and URL-escaped → 200', async () => {
       assert.equal((await call('/rsa/a', signedHeaders(keys.signer, signer.key, '/rsa/a'))).status, 200);
-      assert.equal((await call('/rsa/a', signedHeaders(keys.signer, signer.key, '/rsa/a', { urlEscape: true }))).status, 200);
+      assert.equal(
+        (await call('/rsa/a', signedHeaders(keys.signer, signer.key, '/rsa/a', { urlEscape: true }))).status,
+        200,
+      );
     });
 
-    it('a key with the reference gateway\'s enable_http_signature_validation instead of hmac_enabled → 200', async () => {
+    it("a key with the reference gateway's enable_http_signature_validation instead of hmac_enabled → 200", async () => {
       assert.equal((await call('/rsa/a', signedHeaders(keys.tykStyle, signer.key, '/rsa/a'))).status, 200);
     });
 
     it('a tampered signature, path or date → 400', async () => {
       const good = signedHeaders(keys.signer, signer.key, '/rsa/a');
-      const flipped = good.authorization.replace(/signature="(.)/, (_, first: string) => `signature="${first === 'A' ? 'B' : 'A'}`);
+      const flipped = good.authorization.replace(
+        /signature="(.)/,
+        (_, first: string) => `signature="${first === 'A' ? 'B' : 'A'}`,
+      );
       await refused('/rsa/a', { ...good, authorization: flipped });
       await refused('/rsa/b', good);
       await refused('/rsa/a', { ...good, date: new Date(Date.parse(good.date) - 5000).toUTCString() });
@@ -138,7 +174,12 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
     });
 
     it('a date outside hmac_allowed_clock_skew → 400', async () => {
-      await refused('/rsa/a', signedHeaders(keys.signer, signer.key, '/rsa/a', { values: { date: new Date(Date.now() - 60_000).toUTCString() } }));
+      await refused(
+        '/rsa/a',
+        signedHeaders(keys.signer, signer.key, '/rsa/a', {
+          values: { date: new Date(Date.now() - 60_000).toUTCString() },
+        }),
+      );
     });
 
     it('hmac_allowed_algorithms: rsa-sha256 only where it is listed', async () => {
@@ -147,17 +188,20 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
     });
   });
 
-  describe('the key\'s rsa_certificate_id, checked when the key is saved', () => {
+  describe("the key's rsa_certificate_id, checked when the key is saved", () => {
     const refusedKey = async (tenant: Tenant, certificate: string, message: RegExp) => {
       const before = await dashboard(tenant, '/keys');
-      const res = await dashboard(tenant, '/keys', { method: 'POST', body: { hmac_enabled: true, rsa_certificate_id: certificate, access_rights: {} } });
+      const res = await dashboard(tenant, '/keys', {
+        method: 'POST',
+        body: { hmac_enabled: true, rsa_certificate_id: certificate, access_rights: {} },
+      });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.json.Status, 'Error');
       assert.match(res.json.Message, message);
       assert.deepEqual((await dashboard(tenant, '/keys')).json, before.json, 'nothing stored');
     };
 
-    it('must be in the organisation\'s certificate store → 400 otherwise, nothing stored', async () => {
+    it("must be in the organisation's certificate store → 400 otherwise, nothing stored", async () => {
       await refusedKey(acme, `${acme.orgId}0000`, /is not in the certificate store of this organisation/);
       await refusedKey(globex, certs.signer, /is not in the certificate store of this organisation/);
     });
@@ -167,14 +211,23 @@ describe('RSA request signatures (rsa-sha256 with rsa_certificate_id)', () => {
     });
 
     it('is checked on update too', async () => {
-      const res = await dashboard(acme, `/apis/${ids.rsa}/keys/${keys.signer}`, { method: 'PUT', body: { hmac_enabled: true, rsa_certificate_id: certs.ec, access_rights: rights() } });
+      const res = await dashboard(acme, `/apis/${ids.rsa}/keys/${keys.signer}`, {
+        method: 'PUT',
+        body: { hmac_enabled: true, rsa_certificate_id: certs.ec, access_rights: rights() },
+      });
       assert.equal(res.status, 400, res.text);
       assert.match(res.json.Message, /does not hold an RSA public key/);
-      assert.equal((await dashboard(acme, `/apis/${ids.rsa}/keys/${keys.signer}`)).json.data.rsa_certificate_id, certs.signer);
+      assert.equal(
+        (await dashboard(acme, `/apis/${ids.rsa}/keys/${keys.signer}`)).json.data.rsa_certificate_id,
+        certs.signer,
+      );
     });
 
-    it('a globex key may name globex\'s own copy of the certificate', async () => {
-      const res = await dashboard(globex, '/keys', { method: 'POST', body: { hmac_enabled: true, rsa_certificate_id: certs.globex, access_rights: {} } });
+    it("a globex key may name globex's own copy of the certificate", async () => {
+      const res = await dashboard(globex, '/keys', {
+        method: 'POST',
+        body: { hmac_enabled: true, rsa_certificate_id: certs.globex, access_rights: {} },
+      });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.data.rsa_certificate_id, certs.globex);
     });

@@ -21,8 +21,33 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
         version_data: singleVersion({
           use_extended_paths: true,
           extended_paths: {
-            url_rewrites: [{ path: '/meta', method: 'GET', match_pattern: '^/meta', rewrite_to: '/tiers/$gw_meta.tier', triggers: [{ on: 'any', options: { session_meta_matches: { tier: { match_rx: '^gold$' } } }, rewrite_to: '/vip' }] }],
-            transform: [{ path: '/body', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', enable_session: true, template_source: blob('{"tier":"{{._gw_meta.tier}}","x":{{.x}}}') } }],
+            url_rewrites: [
+              {
+                path: '/meta',
+                method: 'GET',
+                match_pattern: '^/meta',
+                rewrite_to: '/tiers/$gw_meta.tier',
+                triggers: [
+                  {
+                    on: 'any',
+                    options: { session_meta_matches: { tier: { match_rx: '^gold$' } } },
+                    rewrite_to: '/vip',
+                  },
+                ],
+              },
+            ],
+            transform: [
+              {
+                path: '/body',
+                method: 'POST',
+                template_data: {
+                  input_type: 'json',
+                  template_mode: 'blob',
+                  enable_session: true,
+                  template_source: blob('{"tier":"{{._gw_meta.tier}}","x":{{.x}}}'),
+                },
+              },
+            ],
             virtual: [
               {
                 path: '/whoami',
@@ -30,7 +55,9 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
                 response_function_name: 'who',
                 function_source_type: 'blob',
                 use_session: true,
-                function_source_uri: blob('function who(request, session) { return TykJsResponse({ Code: 200, Body: session.meta_data.tier }, session.meta_data); }'),
+                function_source_uri: blob(
+                  'function who(request, session) { return TykJsResponse({ Code: 200, Body: session.meta_data.tier }, session.meta_data); }',
+                ),
               },
               {
                 path: '/count',
@@ -38,7 +65,9 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
                 response_function_name: 'count',
                 function_source_type: 'blob',
                 use_session: true,
-                function_source_uri: blob('function count(request, session) { var meta = session.meta_data; meta.visits = (meta.visits || 0) + 1; return TykJsResponse({ Code: 200, Body: String(meta.visits) }, meta); }'),
+                function_source_uri: blob(
+                  'function count(request, session) { var meta = session.meta_data; meta.visits = (meta.visits || 0) + 1; return TykJsResponse({ Code: 200, Body: String(meta.visits) }, meta); }',
+                ),
               },
               {
                 path: '/bloat',
@@ -46,14 +75,18 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
                 response_function_name: 'bloat',
                 function_source_type: 'blob',
                 use_session: true,
-                function_source_uri: blob('function bloat(request, session) { var meta = session.meta_data; meta.junk = new Array(70000).join("x"); return TykJsResponse({ Code: 200, Body: "big" }, meta); }'),
+                function_source_uri: blob(
+                  'function bloat(request, session) { var meta = session.meta_data; meta.junk = new Array(70000).join("x"); return TykJsResponse({ Code: 200, Body: "big" }, meta); }',
+                ),
               },
               {
                 path: '/blind',
                 method: 'GET',
                 response_function_name: 'blind',
                 function_source_type: 'blob',
-                function_source_uri: blob('function blind(request, session) { return TykJsResponse({ Code: 200, Body: "x" }, { visits: 99 }); }'),
+                function_source_uri: blob(
+                  'function blind(request, session) { return TykJsResponse({ Code: 200, Body: "x" }, { visits: 99 }); }',
+                ),
               },
             ],
             cache: ['/cached'],
@@ -65,7 +98,14 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
       const res = await http(`${gw.node.gatewayUrl}/gw/keys`, {
         method: 'POST',
         headers: gw.node.gwHeaders,
-        body: { expires: 0, quota_max: -1, rate: 1000, per: 1, meta_data: { tier }, access_rights: { sess: { api_id: 'sess', api_name: 'sess', versions: ['Default'] } } },
+        body: {
+          expires: 0,
+          quota_max: -1,
+          rate: 1000,
+          per: 1,
+          meta_data: { tier },
+          access_rights: { sess: { api_id: 'sess', api_name: 'sess', versions: ['Default'] } },
+        },
       });
       assert.equal(res.status, 200, res.text);
       keys[tier] = res.json.key;
@@ -91,16 +131,26 @@ describe('session metadata in rewrites, templates, virtual endpoints, and per-ke
 
   it('cache entries are per key: one key’s cached answer is never served to another', async () => {
     await gw.call('/sess/cached', { headers: { authorization: keys.gold } });
-    assert.equal((await gw.call('/sess/cached', { headers: { authorization: keys.gold } })).headers.get('x-gw-cached-response'), '1');
-    assert.equal((await gw.call('/sess/cached', { headers: { authorization: keys.silver } })).headers.get('x-gw-cached-response'), null);
+    assert.equal(
+      (await gw.call('/sess/cached', { headers: { authorization: keys.gold } })).headers.get('x-gw-cached-response'),
+      '1',
+    );
+    assert.equal(
+      (await gw.call('/sess/cached', { headers: { authorization: keys.silver } })).headers.get('x-gw-cached-response'),
+      null,
+    );
     assert.equal((await gw.call('/sess/cached')).status, 401, 'no key: refused before the cache');
   });
 
   it('a virtual endpoint with use_session writes the session metadata it returns back to the key', async () => {
-    const storedMeta = async () => (await http(`${gw.node.gatewayUrl}/gw/keys/${keys.silver}`, { headers: gw.node.gwHeaders })).json.meta_data;
+    const storedMeta = async () =>
+      (await http(`${gw.node.gatewayUrl}/gw/keys/${keys.silver}`, { headers: gw.node.gwHeaders })).json.meta_data;
     assert.equal((await gw.call('/sess/count', { headers: { authorization: keys.silver } })).text, '1');
     await eventually(async () => assert.deepEqual(await storedMeta(), { tier: 'silver', visits: 1 }), 3000);
-    await eventually(async () => assert.equal((await gw.call('/sess/count', { headers: { authorization: keys.silver } })).text, '2'), 3000);
+    await eventually(
+      async () => assert.equal((await gw.call('/sess/count', { headers: { authorization: keys.silver } })).text, '2'),
+      3000,
+    );
     await eventually(async () => assert.equal((await storedMeta()).visits, 2), 3000);
   });
 

@@ -26,7 +26,8 @@ describe('single sign-on and webhooks', function () {
   let receiverUrl: string;
   const received: Received[] = [];
   let failNext = 0;
-  const api = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const api = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
 
   before(async () => {
     upstream = await startUpstream();
@@ -56,8 +57,19 @@ describe('single sign-on and webhooks', function () {
 
   describe('single sign-on', () => {
     it('creates a nonce that logs a new person in once, into the group', async () => {
-      const group = await api('/usergroups', { method: 'POST', body: { name: 'Readers', user_permissions: { apis: 'read' } } });
-      const created = await api('/sso', { method: 'POST', body: { ForSection: 'dashboard', OrgID: tenant.orgId, EmailAddress: 'sso-user@sso.test', GroupID: group.json.Meta } });
+      const group = await api('/usergroups', {
+        method: 'POST',
+        body: { name: 'Readers', user_permissions: { apis: 'read' } },
+      });
+      const created = await api('/sso', {
+        method: 'POST',
+        body: {
+          ForSection: 'dashboard',
+          OrgID: tenant.orgId,
+          EmailAddress: 'sso-user@sso.test',
+          GroupID: group.json.Meta,
+        },
+      });
       assert.equal(created.status, 200, created.text);
       assert.equal(created.json.Message, 'SSO Nonce created');
       const nonce = created.json.Meta;
@@ -68,7 +80,11 @@ describe('single sign-on and webhooks', function () {
       assert.equal(login.json.Meta.user.email_address, 'sso-user@sso.test');
       assert.equal(login.json.Meta.user.group_id, group.json.Meta);
       const cookie = login.headers.get('set-cookie')!.split(';')[0];
-      assert.equal((await http(`${node.dashboardUrl}/api/apis`, { headers: { cookie } })).status, 200, 'the group grants apis read');
+      assert.equal(
+        (await http(`${node.dashboardUrl}/api/apis`, { headers: { cookie } })).status,
+        200,
+        'the group grants apis read',
+      );
       assert.equal((await http(`${node.dashboardUrl}/api/users`, { headers: { cookie } })).status, 403);
 
       const again = await http(`${node.dashboardUrl}/api/sso/login`, { method: 'POST', body: { nonce } });
@@ -76,7 +92,10 @@ describe('single sign-on and webhooks', function () {
     });
 
     it('lands on /tap with a nonce: a session cookie and a redirect to the dashboard', async () => {
-      const created = await api('/sso', { method: 'POST', body: { ForSection: 'dashboard', OrgID: tenant.orgId, EmailAddress: 'tapper@sso.test' } });
+      const created = await api('/sso', {
+        method: 'POST',
+        body: { ForSection: 'dashboard', OrgID: tenant.orgId, EmailAddress: 'tapper@sso.test' },
+      });
       const res = await fetch(`${node.dashboardUrl}/tap?nonce=${created.json.Meta}`, { redirect: 'manual' });
       assert.equal(res.status, 302);
       assert.equal(res.headers.get('location'), '/');
@@ -84,8 +103,19 @@ describe('single sign-on and webhooks', function () {
     });
 
     it('refuses a nonce for another organisation and for the portal', async () => {
-      assert.equal((await api('/sso', { method: 'POST', body: { ForSection: 'dashboard', OrgID: 'someone-else', EmailAddress: 'x@sso.test' } })).status, 400);
-      const portal = await api('/sso', { method: 'POST', body: { ForSection: 'portal', OrgID: tenant.orgId, EmailAddress: 'x@sso.test' } });
+      assert.equal(
+        (
+          await api('/sso', {
+            method: 'POST',
+            body: { ForSection: 'dashboard', OrgID: 'someone-else', EmailAddress: 'x@sso.test' },
+          })
+        ).status,
+        400,
+      );
+      const portal = await api('/sso', {
+        method: 'POST',
+        body: { ForSection: 'portal', OrgID: tenant.orgId, EmailAddress: 'x@sso.test' },
+      });
       assert.equal(portal.status, 400);
       assert.match(portal.json.Message, /no developer portal/);
     });
@@ -96,14 +126,34 @@ describe('single sign-on and webhooks', function () {
     let apiId: string;
 
     it('manages webhooks on /api/hooks', async () => {
-      const created = await api('/hooks', { method: 'POST', body: { name: 'Alerts', method: 'POST', target_path: `${receiverUrl}/alerts`, header_map: { 'x-hook-secret': 's3cret' }, event_timeout: 0 } });
+      const created = await api('/hooks', {
+        method: 'POST',
+        body: {
+          name: 'Alerts',
+          method: 'POST',
+          target_path: `${receiverUrl}/alerts`,
+          header_map: { 'x-hook-secret': 's3cret' },
+          event_timeout: 0,
+        },
+      });
       assert.equal(created.json.Message, 'Webhook created');
       hookId = created.json.Meta;
       const listed = await api('/hooks');
-      assert.deepEqual(listed.json.hooks.map((h: { id: string }) => h.id), [hookId]);
+      assert.deepEqual(
+        listed.json.hooks.map((h: { id: string }) => h.id),
+        [hookId],
+      );
       assert.equal(listed.json.pages, 1);
       assert.equal((await api(`/hooks/${hookId}`)).json.target_path, `${receiverUrl}/alerts`);
-      const updated = await api(`/hooks/${hookId}`, { method: 'PUT', body: { name: 'Alerts', target_path: `${receiverUrl}/alerts`, header_map: { 'x-hook-secret': 's3cret' }, event_timeout: 0 } });
+      const updated = await api(`/hooks/${hookId}`, {
+        method: 'PUT',
+        body: {
+          name: 'Alerts',
+          target_path: `${receiverUrl}/alerts`,
+          header_map: { 'x-hook-secret': 's3cret' },
+          event_timeout: 0,
+        },
+      });
       assert.equal(updated.json.Message, 'Webhook updated');
       const invalid = await api('/hooks', { method: 'POST', body: { name: 'bad', target_path: 'not a url' } });
       assert.equal(invalid.status, 400);
@@ -120,7 +170,10 @@ describe('single sign-on and webhooks', function () {
       apiId = created.json.ID;
       await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/hooked/x`)).status, 401));
       const before = received.length;
-      assert.equal((await http(`${node.gatewayUrl}/hooked/x`, { headers: { authorization: 'wrong-key' } })).status, 403);
+      assert.equal(
+        (await http(`${node.gatewayUrl}/hooked/x`, { headers: { authorization: 'wrong-key' } })).status,
+        403,
+      );
       const delivery = await eventually(() => {
         const found = received.slice(before).find((r) => r.url === '/alerts');
         assert.ok(found, 'the receiver got the event');
@@ -145,12 +198,21 @@ describe('single sign-on and webhooks', function () {
     it('renders a template body, and keeps quiet during the event_timeout for the same key', async () => {
       // Templates are read from the webhooks folder under GW_TEMPLATE_PATH, by relative path.
       const template = 'hook-template.txt';
-      writeFileSync(join(node.dataDir, 'templates', 'webhooks', template), 'event={{.Event}} api={{ api_id }} path={{.meta.path}}');
+      writeFileSync(
+        join(node.dataDir, 'templates', 'webhooks', template),
+        'event={{.Event}} api={{ api_id }} path={{.meta.path}}',
+      );
       const created = await api('/apis', {
         method: 'POST',
         body: {
           ...keylessApi('Templated', '/templated', upstream.url, { use_keyless: false }),
-          hook_references: [{ event_name: 'AuthFailure', hook: { name: 'inline', method: 'PUT', target_path: `${receiverUrl}/templated`, template_path: template }, event_timeout: 60 }],
+          hook_references: [
+            {
+              event_name: 'AuthFailure',
+              hook: { name: 'inline', method: 'PUT', target_path: `${receiverUrl}/templated`, template_path: template },
+              event_timeout: 60,
+            },
+          ],
         },
       });
       await eventually(async () => assert.equal((await http(`${node.gatewayUrl}/templated/a`)).status, 401));
@@ -163,7 +225,11 @@ describe('single sign-on and webhooks', function () {
       assert.equal(deliveries[0].method, 'PUT');
       assert.equal(deliveries[0].body, `event=AuthFailure api=${created.json.ID} path=/templated/a`);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.equal(received.filter((r) => r.url === '/templated').length, 1, 'the same event is not sent again within event_timeout');
+      assert.equal(
+        received.filter((r) => r.url === '/templated').length,
+        1,
+        'the same event is not sent again within event_timeout',
+      );
     });
 
     it('retries a delivery after a 500', async () => {

@@ -60,7 +60,11 @@ describe('the start command (app/main.ts)', function () {
     const gatewaySecret = /x-gw-authorization:\s+([0-9a-f]{32})/.exec(first.banner)?.[1];
     assert.ok(adminSecret && gatewaySecret, first.banner);
     assert.match(first.banner, /secrets were generated and kept in data\/secrets\.json/);
-    assert.match(first.banner, /open the dashboard, choose "Set up gw" and give it the admin-auth secret above/, 'the first start says how to get a dashboard user');
+    assert.match(
+      first.banner,
+      /open the dashboard, choose "Set up gw" and give it the admin-auth secret above/,
+      'the first start says how to get a dashboard user',
+    );
 
     const orgs = await http(`${first.dashboardUrl}/admin/organisations`, { headers: { 'admin-auth': adminSecret } });
     assert.equal(orgs.status, 200);
@@ -71,7 +75,9 @@ describe('the start command (app/main.ts)', function () {
     const second = await startProgram(cwd);
     try {
       assert.doesNotMatch(second.banner, /admin-auth:|x-gw-authorization:/, 'secrets are printed at first start only');
-      const again = await http(`${second.dashboardUrl}/admin/organisations`, { headers: { 'admin-auth': adminSecret } });
+      const again = await http(`${second.dashboardUrl}/admin/organisations`, {
+        headers: { 'admin-auth': adminSecret },
+      });
       assert.equal(again.status, 200, 'the kept secret still works after a restart');
     } finally {
       await stopProgram(second.child);
@@ -81,14 +87,24 @@ describe('the start command (app/main.ts)', function () {
   it('lets GW_ADMIN_SECRET and GW_SECRET override the kept secrets', async () => {
     const started = await startProgram(cwd, { GW_ADMIN_SECRET: 'admin-override', GW_SECRET: 'gateway-override' });
     try {
-      assert.equal((await http(`${started.dashboardUrl}/admin/organisations`, { headers: { 'admin-auth': 'admin-override' } })).status, 200);
-      assert.equal((await http(`${started.gatewayUrl}/gw/apis`, { headers: { 'x-gw-authorization': 'gateway-override' } })).status, 200);
+      assert.equal(
+        (await http(`${started.dashboardUrl}/admin/organisations`, { headers: { 'admin-auth': 'admin-override' } }))
+          .status,
+        200,
+      );
+      assert.equal(
+        (await http(`${started.gatewayUrl}/gw/apis`, { headers: { 'x-gw-authorization': 'gateway-override' } })).status,
+        200,
+      );
     } finally {
       await stopProgram(started.child);
     }
   });
 
   it('refuses to start with invalid configuration and says why', async () => {
-    await assert.rejects(startProgram(cwd, { GW_SERVICES: 'gateway,teleporter' }), /GW_SERVICES: unknown service or role 'teleporter'/);
+    await assert.rejects(
+      startProgram(cwd, { GW_SERVICES: 'gateway,teleporter' }),
+      /GW_SERVICES: unknown service or role 'teleporter'/,
+    );
   });
 });

@@ -131,7 +131,10 @@ describe('a start that fails says why in one line', function () {
     // Moleculer's start-up lines come first: the files are read as the proxy service is created.
     const files = { GW_GATEWAY_TLS_CERT_FILE: one.certFile, GW_GATEWAY_TLS_KEY_FILE: other.keyFile };
     const lines = await failsWith({ GW_GATEWAY_TLS_PORT: '0', ...files }, TLS_FILES, 12);
-    assert.match(lines.at(-1)!, /not a usable certificate and key \(the private key does not belong to the certificate;/);
+    assert.match(
+      lines.at(-1)!,
+      /not a usable certificate and key \(the private key does not belong to the certificate;/,
+    );
   });
 
   it('a TLS certificate file that is not PEM', async () => {
@@ -143,7 +146,7 @@ describe('a start that fails says why in one line', function () {
     assert.match(lines.at(-1)!, /not a usable certificate and key \(each must be PEM/);
   });
 
-  it('a failure after the services started (no stack in Moleculer\'s own log of it either)', async () => {
+  it("a failure after the services started (no stack in Moleculer's own log of it either)", async () => {
     const lines = await failsWith(
       { GW_GATEWAY_TLS_PORT: '0', GW_GATEWAY_TLS_CERT_ID: 'no-such-certificate' },
       'gw failed to start: GW_GATEWAY_TLS_CERT_ID: no certificate no-such-certificate in the certificate store',

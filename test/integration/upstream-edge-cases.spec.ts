@@ -33,8 +33,7 @@ const fields = (count: number) => Array.from({ length: count }, (_, i) => `x-fie
 /** The upstream's bytes by request path; every other path gets NEXT. */
 const ANSWERS: Record<string, string> = {
   '/trailers':
-    'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-sum\r\n\r\n' +
-    '2\r\nok\r\n0\r\nx-sum: 42\r\n\r\n',
+    'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-sum\r\n\r\n' + '2\r\nok\r\n0\r\nx-sum: 42\r\n\r\n',
   '/length-twice': 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-length: 5\r\n\r\nokxyz',
   '/length-and-chunked':
     'HTTP/1.1 200 OK\r\ncontent-length: 20\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',

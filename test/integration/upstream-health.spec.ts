@@ -20,14 +20,31 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
   /** receives the webhooks */
   let receiver: Upstream;
   const ids: Record<string, string> = {};
-  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const call = (path: string) => http(`${node.gatewayUrl}${path}`);
-  const hooksFor = (...events: string[]) => events.map((event_name) => ({ event_name, hook: { name: `on ${event_name}`, method: 'POST', target_path: `${receiver.url}/hooks` }, event_timeout: 0 }));
+  const hooksFor = (...events: string[]) =>
+    events.map((event_name) => ({
+      event_name,
+      hook: { name: `on ${event_name}`, method: 'POST', target_path: `${receiver.url}/hooks` },
+      event_timeout: 0,
+    }));
   const delivered = (event: string): GatewayEvent[] =>
-    receiver.received.filter((r) => r.url === '/hooks').map((r) => JSON.parse(r.body) as GatewayEvent).filter((e) => e.event === event);
-  const served = async (name: string) => eventually(async () => assert.equal((await http(`${node.gatewayUrl}/gw/apis/${ids[name]}`, { headers: node.gwHeaders })).status, 200), 3000);
+    receiver.received
+      .filter((r) => r.url === '/hooks')
+      .map((r) => JSON.parse(r.body) as GatewayEvent)
+      .filter((e) => e.event === event);
+  const served = async (name: string) =>
+    eventually(
+      async () =>
+        assert.equal((await http(`${node.gatewayUrl}/gw/apis/${ids[name]}`, { headers: node.gwHeaders })).status, 200),
+      3000,
+    );
   const createApi = async (name: string, definition: Record<string, unknown>, record: Record<string, unknown> = {}) => {
-    const res = await dashboard('/apis', { method: 'POST', body: { ...keylessApi(name, `/${name}`, hosts[0].url, definition), ...record } });
+    const res = await dashboard('/apis', {
+      method: 'POST',
+      body: { ...keylessApi(name, `/${name}`, hosts[0].url, definition), ...record },
+    });
     assert.equal(res.status, 200, res.text);
     ids[name] = res.json.ID;
     await served(name);
@@ -58,7 +75,15 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
 
   describe('load balancing', () => {
     it('takes turns across the target list, skips a target that refuses connections and uses it again once it is back', async () => {
-      await createApi('balanced', { proxy: { listen_path: '/balanced', strip_listen_path: true, target_url: hosts[0].url, enable_load_balancing: true, target_list: hosts.map((h) => h.url) } });
+      await createApi('balanced', {
+        proxy: {
+          listen_path: '/balanced',
+          strip_listen_path: true,
+          target_url: hosts[0].url,
+          enable_load_balancing: true,
+          target_list: hosts.map((h) => h.url),
+        },
+      });
       const first = await hostsOf('/balanced/rr', 6);
       assert.deepEqual([...first].sort(), ['a', 'a', 'b', 'b', 'c', 'c']);
       assert.deepEqual(first.slice(3), first.slice(0, 3), 'round robin: the same order each turn');
@@ -70,25 +95,42 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
       assert.equal(hosts[1].count('/rr'), before);
 
       await hosts[1].up();
-      await eventually(async () => assert.ok((await hostsOf('/balanced/rr', 3)).includes('b'), 'b serves again'), 8000, 200);
+      await eventually(
+        async () => assert.ok((await hostsOf('/balanced/rr', 3)).includes('b'), 'b serves again'),
+        8000,
+        200,
+      );
     });
   });
 
   describe('service discovery', () => {
     it('reads a nested answer (a JSON string at parent_data_path, host and port apart) and caches it for cache_timeout', async () => {
-      discovery.bodyFor.set('/nested', { action: 'get', node: { key: '/services/orders', value: JSON.stringify({ hostname: '127.0.0.1', port: hosts[2].port }) } });
+      discovery.bodyFor.set('/nested', {
+        action: 'get',
+        node: { key: '/services/orders', value: JSON.stringify({ hostname: '127.0.0.1', port: hosts[2].port }) },
+      });
       await createApi('nested', {
         proxy: {
           listen_path: '/nested',
           strip_listen_path: true,
           target_url: 'http://127.0.0.1:1',
-          service_discovery: { use_discovery_service: true, query_endpoint: `${discovery.url}/nested`, use_nested_query: true, parent_data_path: 'node.value', data_path: 'hostname', port_data_path: 'port', cache_timeout: 2 },
+          service_discovery: {
+            use_discovery_service: true,
+            query_endpoint: `${discovery.url}/nested`,
+            use_nested_query: true,
+            parent_data_path: 'node.value',
+            data_path: 'hostname',
+            port_data_path: 'port',
+            cache_timeout: 2,
+          },
         },
       });
       assert.deepEqual(await hostsOf('/nested/x', 4), ['c', 'c', 'c', 'c']);
       assert.equal(discovery.count('/nested'), 1, 'asked once within cache_timeout');
 
-      discovery.bodyFor.set('/nested', { node: { value: JSON.stringify({ hostname: '127.0.0.1', port: hosts[0].port }) } });
+      discovery.bodyFor.set('/nested', {
+        node: { value: JSON.stringify({ hostname: '127.0.0.1', port: hosts[0].port }) },
+      });
       assert.deepEqual(await hostsOf('/nested/x', 1), ['c'], 'still the cached answer');
       await eventually(async () => assert.deepEqual(await hostsOf('/nested/x', 1), ['a']), 5000, 200);
       assert.equal(discovery.count('/nested'), 2);
@@ -101,7 +143,15 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
           listen_path: '/listed',
           strip_listen_path: true,
           target_url: 'http://127.0.0.1:1',
-          service_discovery: { use_discovery_service: true, query_endpoint: `${discovery.url}/list`, endpoint_returns_list: true, data_path: 'address', use_target_list: true, target_path: '/v2', cache_timeout: 60 },
+          service_discovery: {
+            use_discovery_service: true,
+            query_endpoint: `${discovery.url}/list`,
+            endpoint_returns_list: true,
+            data_path: 'address',
+            use_target_list: true,
+            target_path: '/v2',
+            cache_timeout: 60,
+          },
         },
       });
       const names = await hostsOf('/listed/items', 4);
@@ -116,8 +166,18 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
       await createApi(
         'checked',
         {
-          proxy: { listen_path: '/checked', strip_listen_path: true, target_url: hosts[0].url, enable_load_balancing: true, target_list: [hosts[0].url, hosts[1].url], check_host_against_uptime_tests: true },
-          uptime_tests: { check_list: [{ url: `${hosts[1].url}/health`, method: 'GET', interval: 0.2 }], config: { failure_trigger_sample_size: 2 } },
+          proxy: {
+            listen_path: '/checked',
+            strip_listen_path: true,
+            target_url: hosts[0].url,
+            enable_load_balancing: true,
+            target_list: [hosts[0].url, hosts[1].url],
+            check_host_against_uptime_tests: true,
+          },
+          uptime_tests: {
+            check_list: [{ url: `${hosts[1].url}/health`, method: 'GET', interval: 0.2 }],
+            config: { failure_trigger_sample_size: 2 },
+          },
         },
         { hook_references: hooksFor('HostDown', 'HostUp') },
       );
@@ -145,15 +205,37 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
       hosts[0].statusFor.set('/events-only-health', 500);
       await createApi(
         'solo',
-        { proxy: { listen_path: '/solo', strip_listen_path: true, target_url: hosts[0].url, check_host_against_uptime_tests: true }, uptime_tests: { check_list: [{ url: `${hosts[0].url}/solo-health`, interval: 0.2 }] } },
+        {
+          proxy: {
+            listen_path: '/solo',
+            strip_listen_path: true,
+            target_url: hosts[0].url,
+            check_host_against_uptime_tests: true,
+          },
+          uptime_tests: { check_list: [{ url: `${hosts[0].url}/solo-health`, interval: 0.2 }] },
+        },
         { hook_references: hooksFor('HostDown') },
       );
       await createApi(
         'events-only',
-        { proxy: { listen_path: '/events-only', strip_listen_path: true, target_url: hosts[0].url }, uptime_tests: { check_list: [{ url: `${hosts[0].url}/events-only-health`, interval: 0.2 }] } },
+        {
+          proxy: { listen_path: '/events-only', strip_listen_path: true, target_url: hosts[0].url },
+          uptime_tests: { check_list: [{ url: `${hosts[0].url}/events-only-health`, interval: 0.2 }] },
+        },
         { hook_references: hooksFor('HostDown') },
       );
-      await eventually(() => assert.deepEqual(delivered('HostDown').map((e) => e.api_id).filter((id) => id === ids.solo || id === ids['events-only']).sort(), [ids.solo, ids['events-only']].sort()), 5000, 50);
+      await eventually(
+        () =>
+          assert.deepEqual(
+            delivered('HostDown')
+              .map((e) => e.api_id)
+              .filter((id) => id === ids.solo || id === ids['events-only'])
+              .sort(),
+            [ids.solo, ids['events-only']].sort(),
+          ),
+        5000,
+        50,
+      );
       const refused = await call('/solo/x');
       assert.equal(refused.status, 503);
       assert.equal(refused.json.error, 'all hosts are down');
@@ -163,10 +245,20 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
     });
 
     it('stops the checks of a definition that was replaced or deleted', async () => {
-      await createApi('replaced', { uptime_tests: { check_list: [{ url: `${hosts[2].url}/old-check`, interval: 0.1 }] } });
+      await createApi('replaced', {
+        uptime_tests: { check_list: [{ url: `${hosts[2].url}/old-check`, interval: 0.1 }] },
+      });
       await eventually(() => assert.ok(hosts[2].count('/old-check') >= 2), 3000);
       const definition = (await dashboard(`/apis/${ids.replaced}`)).json.api_definition;
-      const res = await dashboard(`/apis/${ids.replaced}`, { method: 'PUT', body: { api_definition: { ...definition, uptime_tests: { check_list: [{ url: `${hosts[2].url}/new-check`, interval: 0.1 }] } } } });
+      const res = await dashboard(`/apis/${ids.replaced}`, {
+        method: 'PUT',
+        body: {
+          api_definition: {
+            ...definition,
+            uptime_tests: { check_list: [{ url: `${hosts[2].url}/new-check`, interval: 0.1 }] },
+          },
+        },
+      });
       assert.equal(res.status, 200, res.text);
       await eventually(() => assert.ok(hosts[2].count('/new-check') >= 1), 3000);
       const oldChecks = hosts[2].count('/old-check');
@@ -188,9 +280,22 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
       const before = (await dashboard('/apis')).json.apis.length;
       for (const definition of [
         { uptime_tests: { check_list: [{ url: 'http://169.254.169.254/latest/meta-data/' }] } },
-        { proxy: { listen_path: '/meta', target_url: hosts[0].url, service_discovery: { use_discovery_service: true, query_endpoint: 'http://[fe80::1]/v1', data_path: 'host' } } },
+        {
+          proxy: {
+            listen_path: '/meta',
+            target_url: hosts[0].url,
+            service_discovery: {
+              use_discovery_service: true,
+              query_endpoint: 'http://[fe80::1]/v1',
+              data_path: 'host',
+            },
+          },
+        },
       ]) {
-        const res = await dashboard('/apis', { method: 'POST', body: keylessApi('meta', '/meta', hosts[0].url, definition) });
+        const res = await dashboard('/apis', {
+          method: 'POST',
+          body: keylessApi('meta', '/meta', hosts[0].url, definition),
+        });
         assert.equal(res.status, 400, res.text);
         assert.equal(res.json.Status, 'Error');
         assert.match(res.json.Message, /link-local/);
@@ -208,7 +313,17 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
           version_data: {
             not_versioned: true,
             default_version: 'Default',
-            versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { circuit_breakers: [{ path: '/flaky', method: 'GET', threshold_percent: 0.5, samples: 4, return_to_service_after: 1 }] } } },
+            versions: {
+              Default: {
+                name: 'Default',
+                use_extended_paths: true,
+                extended_paths: {
+                  circuit_breakers: [
+                    { path: '/flaky', method: 'GET', threshold_percent: 0.5, samples: 4, return_to_service_after: 1 },
+                  ],
+                },
+              },
+            },
           },
         },
         { hook_references: hooksFor('BreakerTriggered', 'BreakerTripped', 'BreakerReset') },
@@ -232,7 +347,11 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
       assert.equal(triggered[0].meta?.path, '/flaky');
 
       // Half-open: a failing probe opens it again.
-      await eventually(async () => assert.equal((await call('/fragile/flaky')).status, 500, 'the probe reached the upstream'), 4000, 100);
+      await eventually(
+        async () => assert.equal((await call('/fragile/flaky')).status, 500, 'the probe reached the upstream'),
+        4000,
+        100,
+      );
       assert.equal((await call('/fragile/flaky')).status, 503);
       await eventually(() => assert.equal(delivered('BreakerTripped').length, 2), 5000, 50);
 
@@ -253,7 +372,24 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
           version_data: {
             not_versioned: true,
             default_version: 'Default',
-            versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: { circuit_breakers: [{ path: '/down', method: 'GET', threshold_percent: 1, samples: 2, return_to_service_after: 1, disable_half_open_state: true }] } } },
+            versions: {
+              Default: {
+                name: 'Default',
+                use_extended_paths: true,
+                extended_paths: {
+                  circuit_breakers: [
+                    {
+                      path: '/down',
+                      method: 'GET',
+                      threshold_percent: 1,
+                      samples: 2,
+                      return_to_service_after: 1,
+                      disable_half_open_state: true,
+                    },
+                  ],
+                },
+              },
+            },
           },
         },
         { hook_references: hooksFor('BreakerReset') },
@@ -265,7 +401,11 @@ describe('upstream health: load balancing, service discovery, uptime tests, circ
       assert.equal((await call('/no-half-open/down')).json.error, 'Service temporarily unavailable.');
       assert.equal(hosts[2].count('/down'), calls);
       const resets = delivered('BreakerReset').length;
-      await eventually(() => assert.equal(delivered('BreakerReset').length, resets + 1, 'reset by its timer, no request needed'), 5000, 50);
+      await eventually(
+        () => assert.equal(delivered('BreakerReset').length, resets + 1, 'reset by its timer, no request needed'),
+        5000,
+        50,
+      );
       hosts[2].statusFor.set('/down', 200);
       assert.equal((await call('/no-half-open/down')).status, 200);
     });

@@ -6,7 +6,8 @@ import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../supp
 describe("API upstreams never reach this node's own ports", function () {
   this.timeout(30_000);
   let gw: GatewayFixture;
-  const gwApi = (path: string, body: unknown) => http(`${gw.node.gatewayUrl}/gw${path}`, { method: 'POST', body, headers: gw.node.gwHeaders });
+  const gwApi = (path: string, body: unknown) =>
+    http(`${gw.node.gatewayUrl}/gw${path}`, { method: 'POST', body, headers: gw.node.gwHeaders });
 
   before(async () => {
     gw = await startGatewayFixture();
@@ -18,7 +19,9 @@ describe("API upstreams never reach this node's own ports", function () {
     await gw.addApi(apiDefinition('to-self', '/to-self', `${gw.node.gatewayUrl}/gw/apis`));
     await gw.addApi(apiDefinition('to-upstream', '/to-upstream', gw.upstream.url));
     for (const path of ['/to-dashboard/', '/to-self/']) {
-      const res = await gw.call(path, { headers: { 'admin-auth': gw.node.config.adminSecret, 'x-gw-authorization': gw.node.config.secret } });
+      const res = await gw.call(path, {
+        headers: { 'admin-auth': gw.node.config.adminSecret, 'x-gw-authorization': gw.node.config.secret },
+      });
       assert.equal(res.status, 502, `${path}: ${res.text}`);
     }
     const before = gw.upstream.received.length;

@@ -14,7 +14,11 @@ describe('url rewrites, internal loops, method transforms and internal endpoints
         internal: true,
         version_data: singleVersion({
           use_extended_paths: true,
-          extended_paths: { url_rewrites: [{ path: '/prefixed/{x}', method: 'GET', match_pattern: '^/prefixed/(.*)', rewrite_to: '/from-inner/$1' }] },
+          extended_paths: {
+            url_rewrites: [
+              { path: '/prefixed/{x}', method: 'GET', match_pattern: '^/prefixed/(.*)', rewrite_to: '/from-inner/$1' },
+            ],
+          },
         }),
       }),
     );
@@ -25,29 +29,81 @@ describe('url rewrites, internal loops, method transforms and internal endpoints
           use_extended_paths: true,
           extended_paths: {
             url_rewrites: [
-              { path: '/books/{id}', method: 'GET', match_pattern: '^/books/(\\d+)/?(.*)', rewrite_to: '/library/items/$1?part=$2' },
+              {
+                path: '/books/{id}',
+                method: 'GET',
+                match_pattern: '^/books/(\\d+)/?(.*)',
+                rewrite_to: '/library/items/$1?part=$2',
+              },
               {
                 path: '/tenant',
                 method: 'GET',
                 match_pattern: '^/tenant',
                 rewrite_to: '/tenants/default',
                 triggers: [
-                  { on: 'all', options: { header_matches: { 'X-Tenant': { match_rx: '^t-(\\w+)$' } }, query_val_matches: { region: { match_rx: 'eu' } } }, rewrite_to: '/tenants/$gw_context.trigger-0-X-Tenant-1/eu' },
-                  { on: 'any', options: { header_matches: { 'X-Tenant': { match_rx: '^t-(\\w+)$' } } }, rewrite_to: '/tenants/$gw_context.trigger-1-X-Tenant-1' },
+                  {
+                    on: 'all',
+                    options: {
+                      header_matches: { 'X-Tenant': { match_rx: '^t-(\\w+)$' } },
+                      query_val_matches: { region: { match_rx: 'eu' } },
+                    },
+                    rewrite_to: '/tenants/$gw_context.trigger-0-X-Tenant-1/eu',
+                  },
+                  {
+                    on: 'any',
+                    options: { header_matches: { 'X-Tenant': { match_rx: '^t-(\\w+)$' } } },
+                    rewrite_to: '/tenants/$gw_context.trigger-1-X-Tenant-1',
+                  },
                 ],
               },
-              { path: '/payload', method: 'POST', match_pattern: '^/payload', rewrite_to: '/plain', triggers: [{ on: 'any', options: { payload_matches: { match_rx: 'urgent' } }, rewrite_to: '/urgent' }] },
-              { path: '/loop-self', method: 'GET', match_pattern: '^/loop-self', rewrite_to: 'gw://self/hidden?via=self' },
-              { path: '/loop-other', method: 'GET', match_pattern: '^/loop-other/(.*)', rewrite_to: 'gw://rw-target/prefixed/$1' },
+              {
+                path: '/payload',
+                method: 'POST',
+                match_pattern: '^/payload',
+                rewrite_to: '/plain',
+                triggers: [{ on: 'any', options: { payload_matches: { match_rx: 'urgent' } }, rewrite_to: '/urgent' }],
+              },
+              {
+                path: '/loop-self',
+                method: 'GET',
+                match_pattern: '^/loop-self',
+                rewrite_to: 'gw://self/hidden?via=self',
+              },
+              {
+                path: '/loop-other',
+                method: 'GET',
+                match_pattern: '^/loop-other/(.*)',
+                rewrite_to: 'gw://rw-target/prefixed/$1',
+              },
               { path: '/forever', method: 'GET', match_pattern: '^/forever', rewrite_to: 'gw://self/forever' },
               { path: '/nowhere', method: 'GET', match_pattern: '^/nowhere', rewrite_to: 'gw://no-such-api/x' },
               // six loops: one more than the default bound, allowed by loop_limit on the first
-              { path: '/long-chain', method: 'GET', match_pattern: '^/long-chain', rewrite_to: 'gw://self/chain1?loop_limit=8' },
+              {
+                path: '/long-chain',
+                method: 'GET',
+                match_pattern: '^/long-chain',
+                rewrite_to: 'gw://self/chain1?loop_limit=8',
+              },
               { path: '/short-chain', method: 'GET', match_pattern: '^/short-chain', rewrite_to: 'gw://self/chain1' },
-              ...[1, 2, 3, 4, 5].map((n) => ({ path: `/chain${n}`, method: 'GET', match_pattern: `^/chain${n}`, rewrite_to: `gw://self/chain${n + 1}` })),
+              ...[1, 2, 3, 4, 5].map((n) => ({
+                path: `/chain${n}`,
+                method: 'GET',
+                match_pattern: `^/chain${n}`,
+                rewrite_to: `gw://self/chain${n + 1}`,
+              })),
               { path: '/chain6', method: 'GET', match_pattern: '^/chain6', rewrite_to: '/chain-end' },
-              { path: '/peek', method: 'GET', match_pattern: '^/peek', rewrite_to: 'gw://self/inside?loop_limit=8&keep=yes' },
-              { path: '/greedy', method: 'GET', match_pattern: '^/greedy', rewrite_to: 'gw://self/greedy?loop_limit=100000' },
+              {
+                path: '/peek',
+                method: 'GET',
+                match_pattern: '^/peek',
+                rewrite_to: 'gw://self/inside?loop_limit=8&keep=yes',
+              },
+              {
+                path: '/greedy',
+                method: 'GET',
+                match_pattern: '^/greedy',
+                rewrite_to: 'gw://self/greedy?loop_limit=100000',
+              },
             ],
             method_transforms: [{ path: '/legacy-delete', method: 'GET', to_method: 'DELETE' }],
             internal: [{ path: '/hidden', method: 'GET' }],
@@ -146,20 +202,54 @@ describe('url rewrites, internal loops, method transforms and internal endpoints
       http(`${gw.node.gatewayUrl}/gw/apis`, {
         method: 'POST',
         headers: gw.node.gwHeaders,
-        body: apiDefinition('rw-bad', '/rw-bad', gw.upstream.url, { version_data: singleVersion({ use_extended_paths: true, extended_paths: extended }) }),
+        body: apiDefinition('rw-bad', '/rw-bad', gw.upstream.url, {
+          version_data: singleVersion({ use_extended_paths: true, extended_paths: extended }),
+        }),
       });
-    const badPattern = await post({ url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '(?=look)ahead', rewrite_to: '/b' }] });
+    const badPattern = await post({
+      url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '(?=look)ahead', rewrite_to: '/b' }],
+    });
     assert.equal(badPattern.status, 400, badPattern.text);
     assert.match(badPattern.text, /url_rewrites\[0\]: match_pattern/);
     const badTrigger = await post({
-      url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', triggers: [{ on: 'any', options: { header_matches: { 'X-A': { match_rx: '(a' } } }, rewrite_to: '/c' }] }],
+      url_rewrites: [
+        {
+          path: '/a',
+          method: 'GET',
+          match_pattern: '/a',
+          rewrite_to: '/b',
+          triggers: [{ on: 'any', options: { header_matches: { 'X-A': { match_rx: '(a' } } }, rewrite_to: '/c' }],
+        },
+      ],
     });
     assert.equal(badTrigger.status, 400);
     assert.match(badTrigger.text, /triggers\[0\]/);
-    const badTemplate = await post({ transform: [{ path: '/a', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from('{{if .x}}').toString('base64') } }] });
+    const badTemplate = await post({
+      transform: [
+        {
+          path: '/a',
+          method: 'POST',
+          template_data: {
+            input_type: 'json',
+            template_mode: 'blob',
+            template_source: Buffer.from('{{if .x}}').toString('base64'),
+          },
+        },
+      ],
+    });
     assert.equal(badTemplate.status, 400);
     assert.match(badTemplate.text, /missing \{\{end\}\}/);
-    const badFile = await post({ virtual: [{ path: '/a', method: 'GET', response_function_name: 'f', function_source_type: 'file', function_source_uri: '../secret.js' }] });
+    const badFile = await post({
+      virtual: [
+        {
+          path: '/a',
+          method: 'GET',
+          response_function_name: 'f',
+          function_source_type: 'file',
+          function_source_uri: '../secret.js',
+        },
+      ],
+    });
     assert.equal(badFile.status, 400);
     assert.equal((await http(`${gw.node.gatewayUrl}/gw/apis/rw-bad`, { headers: gw.node.gwHeaders })).status, 404);
   });

@@ -22,7 +22,10 @@ async function usersTable(url: string): Promise<Array<Record<string, unknown>>> 
 }
 
 /** The users table as the releases before hashed access keys left it: the plaintext key in `access_key`. */
-async function legacyUsersTable(url: string, rows: Array<{ id: string; email: string; key: string; permissions: Record<string, string> }>): Promise<void> {
+async function legacyUsersTable(
+  url: string,
+  rows: Array<{ id: string; email: string; key: string; permissions: Record<string, string> }>,
+): Promise<void> {
   const db = openDatabase(url);
   try {
     await migrate(
@@ -81,7 +84,14 @@ for (const store of STORE_VARIANTS) {
       database = await store.open(dataDir);
       node = await startTestNode({ dataDir, databaseUrl: database.url, logLevel: 'error' });
       admin = await createTenant(node.dashboardUrl, node.adminHeaders, 'Keyholders');
-      const created = await api(admin.accessKey, '/users', { method: 'POST', body: { email_address: 'reader@keys.test', password: 'read only', user_permissions: { users: 'read', apis: 'read' } } });
+      const created = await api(admin.accessKey, '/users', {
+        method: 'POST',
+        body: {
+          email_address: 'reader@keys.test',
+          password: 'read only',
+          user_permissions: { users: 'read', apis: 'read' },
+        },
+      });
       assert.equal(created.status, 200, created.text);
       reader = created.json.Meta;
     });
@@ -95,7 +105,10 @@ for (const store of STORE_VARIANTS) {
     it('a read-only user lists and reads users but sees no access key, not even its own', async () => {
       const listed = await api(reader.access_key, '/users');
       assert.equal(listed.status, 200, listed.text);
-      assert.deepEqual(listed.json.users.map((u: { access_key: string }) => u.access_key), listed.json.users.map(() => ''));
+      assert.deepEqual(
+        listed.json.users.map((u: { access_key: string }) => u.access_key),
+        listed.json.users.map(() => ''),
+      );
       assert.ok(listed.json.users.some((u: { id: string }) => u.id === admin.userId));
       for (const path of [`/users/${admin.userId}`, `/users/${reader.id}`]) {
         const one = await api(reader.access_key, path);
@@ -107,15 +120,24 @@ for (const store of STORE_VARIANTS) {
         assert.ok(!text.includes(admin.accessKey), "the administrator's key is not in the answer");
         assert.ok(!text.includes(reader.access_key), "the caller's own key is not in the answer");
       }
-      const write = await api(reader.access_key, '/users', { method: 'POST', body: { email_address: 'sneaky@keys.test', user_permissions: { IsAdmin: 'admin' } } });
+      const write = await api(reader.access_key, '/users', {
+        method: 'POST',
+        body: { email_address: 'sneaky@keys.test', user_permissions: { IsAdmin: 'admin' } },
+      });
       assert.equal(write.status, 403);
     });
 
     it('the admin API, logins and permission changes never answer with an access key', async () => {
       const answers = [
         await http(`${node.dashboardUrl}/admin/users/${admin.userId}`, { headers: node.adminHeaders }),
-        await http(`${node.dashboardUrl}/admin/users/${reader.id}/actions/allow_reset_passwords`, { method: 'PUT', headers: node.adminHeaders }),
-        await http(`${node.dashboardUrl}/api/login`, { method: 'POST', body: { email_address: 'reader@keys.test', password: 'read only' } }),
+        await http(`${node.dashboardUrl}/admin/users/${reader.id}/actions/allow_reset_passwords`, {
+          method: 'PUT',
+          headers: node.adminHeaders,
+        }),
+        await http(`${node.dashboardUrl}/api/login`, {
+          method: 'POST',
+          body: { email_address: 'reader@keys.test', password: 'read only' },
+        }),
       ];
       for (const answer of answers) assert.equal(answer.status, 200, answer.text);
       const [fetched, allowed, login] = answers.map((answer) => answer.json);
@@ -130,22 +152,35 @@ for (const store of STORE_VARIANTS) {
     });
 
     it('single sign-on answers carry no access key, also for the user it creates', async () => {
-      const nonce = await api(admin.accessKey, '/sso', { method: 'POST', body: { ForSection: 'dashboard', OrgID: admin.orgId, EmailAddress: 'sso@keys.test' } });
+      const nonce = await api(admin.accessKey, '/sso', {
+        method: 'POST',
+        body: { ForSection: 'dashboard', OrgID: admin.orgId, EmailAddress: 'sso@keys.test' },
+      });
       assert.equal(nonce.status, 200, nonce.text);
-      const login = await http(`${node.dashboardUrl}/api/sso/login`, { method: 'POST', body: { nonce: nonce.json.Meta } });
+      const login = await http(`${node.dashboardUrl}/api/sso/login`, {
+        method: 'POST',
+        body: { nonce: nonce.json.Meta },
+      });
       assert.equal(login.status, 200, login.text);
       assert.equal(login.json.Meta.user.email_address, 'sso@keys.test');
       assert.equal(login.json.Meta.user.access_key, '');
     });
 
     it('the key given at creation works; a reset key replaces it at once', async () => {
-      const created = await http(`${node.dashboardUrl}/admin/users`, { method: 'POST', headers: node.adminHeaders, body: { email_address: 'renewed@keys.test', org_id: admin.orgId } });
+      const created = await http(`${node.dashboardUrl}/admin/users`, {
+        method: 'POST',
+        headers: node.adminHeaders,
+        body: { email_address: 'renewed@keys.test', org_id: admin.orgId },
+      });
       assert.equal(created.status, 200, created.text);
       const first = created.json.Meta.access_key as string;
       assert.match(first, /^[0-9a-f]{32}$/);
       assert.equal((await api(first, `/users/${created.json.Meta.id}`)).status, 200);
 
-      const reset = await api(admin.accessKey, `/users/${created.json.Meta.id}/actions/key/reset`, { method: 'PUT', body: { userId: created.json.Meta.id } });
+      const reset = await api(admin.accessKey, `/users/${created.json.Meta.id}/actions/key/reset`, {
+        method: 'PUT',
+        body: { userId: created.json.Meta.id },
+      });
       assert.equal(reset.json.Message, 'User session renewed');
       const second = reset.json.Meta as string;
       assert.match(second, /^[0-9a-f]{32}$/);
@@ -164,11 +199,15 @@ for (const store of STORE_VARIANTS) {
       });
       assert.equal(created.status, 200, created.text);
       const viewer = created.json.Meta as { id: string; access_key: string };
-      const login = await http(`${node.dashboardUrl}/api/login`, { method: 'POST', body: { email_address: 'viewer@keys.test', password: 'just looking' } });
+      const login = await http(`${node.dashboardUrl}/api/login`, {
+        method: 'POST',
+        body: { email_address: 'viewer@keys.test', password: 'just looking' },
+      });
       assert.equal(login.status, 200, login.text);
       // As curl sends it in the README's tour: the cookie, and no body.
       const session = { cookie: (login.headers.get('set-cookie') ?? '').split(';')[0] };
-      const renewKey = (id: string) => http(`${node.dashboardUrl}/api/users/${id}/actions/key/reset`, { method: 'PUT', headers: session });
+      const renewKey = (id: string) =>
+        http(`${node.dashboardUrl}/api/users/${id}/actions/key/reset`, { method: 'PUT', headers: session });
 
       const renewed = await renewKey(viewer.id);
       assert.equal(renewed.status, 200, renewed.text);
@@ -200,7 +239,10 @@ for (const store of STORE_VARIANTS) {
     it('the users table holds no plaintext access key', async () => {
       const rows = await usersTable(database.url);
       assert.ok(rows.length >= 3);
-      assert.ok(rows.every((row) => !('access_key' in row)), 'no access_key column');
+      assert.ok(
+        rows.every((row) => !('access_key' in row)),
+        'no access_key column',
+      );
       const stored = JSON.stringify(rows);
       assert.ok(!stored.includes(admin.accessKey));
       assert.ok(!stored.includes(reader.access_key));
@@ -246,23 +288,47 @@ for (const store of STORE_VARIANTS) {
 
     it('are hashed in place at start and keep working with the same key', async () => {
       await legacyUsersTable(database.url, [
-        { id: 'aaaaaaaaaaaaaaaaaaaaaaaa', email: 'old-admin@legacy.test', key: adminKey, permissions: { IsAdmin: 'admin' } },
-        { id: 'bbbbbbbbbbbbbbbbbbbbbbbb', email: 'old-reader@legacy.test', key: readerKey, permissions: { users: 'read' } },
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+          email: 'old-admin@legacy.test',
+          key: adminKey,
+          permissions: { IsAdmin: 'admin' },
+        },
+        {
+          id: 'bbbbbbbbbbbbbbbbbbbbbbbb',
+          email: 'old-reader@legacy.test',
+          key: readerKey,
+          permissions: { users: 'read' },
+        },
       ]);
       node = await startTestNode({ dataDir, databaseUrl: database.url });
 
       const rows = await usersTable(database.url);
       assert.equal(rows.length, 2);
-      assert.ok(rows.every((row) => !('access_key' in row)), 'no access_key column');
-      assert.ok(!JSON.stringify(rows).includes(adminKey) && !JSON.stringify(rows).includes(readerKey), 'no plaintext key left');
+      assert.ok(
+        rows.every((row) => !('access_key' in row)),
+        'no access_key column',
+      );
+      assert.ok(
+        !JSON.stringify(rows).includes(adminKey) && !JSON.stringify(rows).includes(readerKey),
+        'no plaintext key left',
+      );
 
-      const self = await http(`${node.dashboardUrl}/api/users/bbbbbbbbbbbbbbbbbbbbbbbb`, { headers: { authorization: readerKey } });
+      const self = await http(`${node.dashboardUrl}/api/users/bbbbbbbbbbbbbbbbbbbbbbbb`, {
+        headers: { authorization: readerKey },
+      });
       assert.equal(self.status, 200, self.text);
       assert.equal(self.json.email_address, 'old-reader@legacy.test');
       assert.equal(self.json.access_key, '');
-      const write = await http(`${node.dashboardUrl}/api/users/bbbbbbbbbbbbbbbbbbbbbbbb`, { method: 'PUT', headers: { authorization: adminKey }, body: { first_name: 'Still admin' } });
+      const write = await http(`${node.dashboardUrl}/api/users/bbbbbbbbbbbbbbbbbbbbbbbb`, {
+        method: 'PUT',
+        headers: { authorization: adminKey },
+        body: { first_name: 'Still admin' },
+      });
       assert.equal(write.status, 200, write.text);
-      const wrong = await http(`${node.dashboardUrl}/api/users`, { headers: { authorization: `${readerKey.slice(0, -1)}3` } });
+      const wrong = await http(`${node.dashboardUrl}/api/users`, {
+        headers: { authorization: `${readerKey.slice(0, -1)}3` },
+      });
       assert.equal(wrong.status, 403);
     });
   });

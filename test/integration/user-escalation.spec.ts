@@ -29,7 +29,10 @@ describe('users: no escalation through users or user_groups write', () => {
     (path, options = {}) =>
       http(`${node.dashboardUrl}/api${path}`, { ...options, headers });
   const createUser = async (client: Client, email: string, fields: Record<string, unknown> = {}) => {
-    const res = await client('/users', { method: 'POST', body: { email_address: email, password: 'pw-123456', ...fields } });
+    const res = await client('/users', {
+      method: 'POST',
+      body: { email_address: email, password: 'pw-123456', ...fields },
+    });
     assert.equal(res.status, 200, res.text);
     return res.json.Meta as { id: string; access_key: string; email_address: string };
   };
@@ -38,7 +41,8 @@ describe('users: no escalation through users or user_groups write', () => {
     assert.equal(res.json.Status, 'Error');
     assert.match(res.json.Message, message);
   };
-  const me = async (client: Client) => (await client('/me')).json as { is_admin: boolean; user_permissions: Record<string, string> };
+  const me = async (client: Client) =>
+    (await client('/me')).json as { is_admin: boolean; user_permissions: Record<string, string> };
 
   before(async () => {
     node = await startTestNode();
@@ -46,7 +50,12 @@ describe('users: no escalation through users or user_groups write', () => {
     adminApi = as(admin.headers);
     manager = await createUser(adminApi, 'manager@escalation.test', { user_permissions: { users: 'write' } });
     managerApi = as({ authorization: manager.access_key });
-    strongGroup = (await adminApi('/usergroups', { method: 'POST', body: { name: 'API writers', user_permissions: { apis: 'write' } } })).json.Meta;
+    strongGroup = (
+      await adminApi('/usergroups', {
+        method: 'POST',
+        body: { name: 'API writers', user_permissions: { apis: 'write' } },
+      })
+    ).json.Meta;
   });
   after(async () => {
     await node.stop();
@@ -54,16 +63,34 @@ describe('users: no escalation through users or user_groups write', () => {
   });
 
   it('a user can not give itself IsAdmin or a permission it does not hold', async () => {
-    denied(await managerApi(`/users/${manager.id}`, { method: 'PUT', body: { user_permissions: { users: 'write', IsAdmin: 'admin' } } }), /only administrators can make an administrator/);
-    denied(await managerApi(`/users/${manager.id}`, { method: 'PUT', body: { user_permissions: { users: 'write', apis: 'read' } } }), /can not grant the 'apis' permission/);
-    denied(await managerApi(`/users/${manager.id}`, { method: 'PUT', body: { user_permissions: { users: 'admin' } } }), /can not grant the 'users' permission/);
+    denied(
+      await managerApi(`/users/${manager.id}`, {
+        method: 'PUT',
+        body: { user_permissions: { users: 'write', IsAdmin: 'admin' } },
+      }),
+      /only administrators can make an administrator/,
+    );
+    denied(
+      await managerApi(`/users/${manager.id}`, {
+        method: 'PUT',
+        body: { user_permissions: { users: 'write', apis: 'read' } },
+      }),
+      /can not grant the 'apis' permission/,
+    );
+    denied(
+      await managerApi(`/users/${manager.id}`, { method: 'PUT', body: { user_permissions: { users: 'admin' } } }),
+      /can not grant the 'users' permission/,
+    );
     const after = await me(managerApi);
     assert.equal(after.is_admin, false);
     assert.deepEqual(after.user_permissions, { users: 'write' });
   });
 
   it('a user can not join a group that holds more than it does', async () => {
-    denied(await managerApi(`/users/${manager.id}`, { method: 'PUT', body: { group_id: strongGroup } }), /can not grant the 'apis' permission/);
+    denied(
+      await managerApi(`/users/${manager.id}`, { method: 'PUT', body: { group_id: strongGroup } }),
+      /can not grant the 'apis' permission/,
+    );
     assert.equal((await adminApi(`/users/${manager.id}`)).json.group_id, '');
   });
 
@@ -76,25 +103,63 @@ describe('users: no escalation through users or user_groups write', () => {
   });
 
   it('a user can not create a user with more than it holds', async () => {
-    denied(await managerApi('/users', { method: 'POST', body: { email_address: 'boss@escalation.test', user_permissions: { IsAdmin: 'admin' } } }), /only administrators/);
-    denied(await managerApi('/users', { method: 'POST', body: { email_address: 'writer@escalation.test', user_permissions: { apis: 'write' } } }), /'apis'/);
-    denied(await managerApi('/users', { method: 'POST', body: { email_address: 'grouped@escalation.test', group_id: strongGroup } }), /'apis'/);
+    denied(
+      await managerApi('/users', {
+        method: 'POST',
+        body: { email_address: 'boss@escalation.test', user_permissions: { IsAdmin: 'admin' } },
+      }),
+      /only administrators/,
+    );
+    denied(
+      await managerApi('/users', {
+        method: 'POST',
+        body: { email_address: 'writer@escalation.test', user_permissions: { apis: 'write' } },
+      }),
+      /'apis'/,
+    );
+    denied(
+      await managerApi('/users', {
+        method: 'POST',
+        body: { email_address: 'grouped@escalation.test', group_id: strongGroup },
+      }),
+      /'apis'/,
+    );
     const listed = (await adminApi('/users?p=0')).json.users as Array<{ email_address: string }>;
     assert.ok(!listed.some((u) => /^(boss|writer|grouped)@/.test(u.email_address)), 'nothing created');
   });
 
   it("a user can not reset the administrator's access key or password, change or delete the administrator", async () => {
-    denied(await managerApi(`/users/${admin.userId}/actions/key/reset`, { method: 'PUT' }), /this user is an administrator/);
+    denied(
+      await managerApi(`/users/${admin.userId}/actions/key/reset`, { method: 'PUT' }),
+      /this user is an administrator/,
+    );
     assert.equal((await adminApi('/apis')).status, 200, "the administrator's key still works");
-    denied(await managerApi(`/users/${admin.userId}/actions/reset`, { method: 'POST', body: { new_password: 'taken-over' } }), /this user is an administrator/);
-    denied(await managerApi(`/users/${admin.userId}`, { method: 'PUT', body: { email_address: 'manager-owned@escalation.test' } }), /this user is an administrator/);
+    denied(
+      await managerApi(`/users/${admin.userId}/actions/reset`, {
+        method: 'POST',
+        body: { new_password: 'taken-over' },
+      }),
+      /this user is an administrator/,
+    );
+    denied(
+      await managerApi(`/users/${admin.userId}`, {
+        method: 'PUT',
+        body: { email_address: 'manager-owned@escalation.test' },
+      }),
+      /this user is an administrator/,
+    );
     denied(await managerApi(`/users/${admin.userId}`, { method: 'DELETE' }), /this user is an administrator/);
     assert.equal((await adminApi(`/users/${admin.userId}`)).json.email_address.endsWith('@example.com'), true);
   });
 
   it('a user can not touch a user holding a permission at a higher level than its own', async () => {
-    const peerWriter = await createUser(adminApi, 'users-admin@escalation.test', { user_permissions: { users: 'admin' } });
-    denied(await managerApi(`/users/${peerWriter.id}/actions/key/reset`, { method: 'PUT' }), /holds the 'users' permission at a level you do not/);
+    const peerWriter = await createUser(adminApi, 'users-admin@escalation.test', {
+      user_permissions: { users: 'admin' },
+    });
+    denied(
+      await managerApi(`/users/${peerWriter.id}/actions/key/reset`, { method: 'PUT' }),
+      /holds the 'users' permission at a level you do not/,
+    );
     const reader = await createUser(adminApi, 'reader@escalation.test', { user_permissions: { users: 'read' } });
     const reset = await managerApi(`/users/${reader.id}/actions/key/reset`, { method: 'PUT' });
     assert.equal(reset.status, 200, 'a user holding less can still be managed');
@@ -102,29 +167,58 @@ describe('users: no escalation through users or user_groups write', () => {
 
   it('a user can not sign in as the administrator, or anyone into a stronger group, through single sign-on', async () => {
     const adminEmail = (await adminApi(`/users/${admin.userId}`)).json.email_address;
-    const sso = (body: Record<string, unknown>) => managerApi('/sso', { method: 'POST', body: { ForSection: 'dashboard', OrgID: admin.orgId, ...body } });
+    const sso = (body: Record<string, unknown>) =>
+      managerApi('/sso', { method: 'POST', body: { ForSection: 'dashboard', OrgID: admin.orgId, ...body } });
     denied(await sso({ EmailAddress: adminEmail }), /this user is an administrator/);
     denied(await sso({ EmailAddress: 'newcomer@escalation.test', GroupID: strongGroup }), /'apis'/);
 
     const created = await sso({ EmailAddress: 'newcomer@escalation.test' });
     assert.equal(created.status, 200, created.text);
-    const login = await http(`${node.dashboardUrl}/api/sso/login`, { method: 'POST', body: { nonce: created.json.Meta } });
+    const login = await http(`${node.dashboardUrl}/api/sso/login`, {
+      method: 'POST',
+      body: { nonce: created.json.Meta },
+    });
     assert.equal(login.status, 200, login.text);
     const cookie = login.headers.get('set-cookie')!.split(';')[0];
     const newcomer = await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } });
-    assert.equal(newcomer.json.is_admin, false, "a person signed in by a non-administrator is not made one");
+    assert.equal(newcomer.json.is_admin, false, 'a person signed in by a non-administrator is not made one');
     assert.equal((await http(`${node.dashboardUrl}/api/users`, { headers: { cookie } })).status, 403);
   });
 
   it('a user with user_groups write can not make or change a group holding more than it does', async () => {
-    const grouper = as({ authorization: (await createUser(adminApi, 'grouper@escalation.test', { user_permissions: { user_groups: 'write' } })).access_key });
-    denied(await grouper('/usergroups', { method: 'POST', body: { name: 'Admins', user_permissions: { IsAdmin: 'admin' } } }), /only administrators/);
-    denied(await grouper('/usergroups', { method: 'POST', body: { name: 'Writers', user_permissions: { apis: 'write' } } }), /'apis'/);
-    denied(await grouper(`/usergroups/${strongGroup}`, { method: 'PUT', body: { name: 'Renamed', user_permissions: {} } }), /this user group holds the 'apis' permission/);
+    const grouper = as({
+      authorization: (
+        await createUser(adminApi, 'grouper@escalation.test', { user_permissions: { user_groups: 'write' } })
+      ).access_key,
+    });
+    denied(
+      await grouper('/usergroups', {
+        method: 'POST',
+        body: { name: 'Admins', user_permissions: { IsAdmin: 'admin' } },
+      }),
+      /only administrators/,
+    );
+    denied(
+      await grouper('/usergroups', { method: 'POST', body: { name: 'Writers', user_permissions: { apis: 'write' } } }),
+      /'apis'/,
+    );
+    denied(
+      await grouper(`/usergroups/${strongGroup}`, { method: 'PUT', body: { name: 'Renamed', user_permissions: {} } }),
+      /this user group holds the 'apis' permission/,
+    );
     denied(await grouper(`/usergroups/${strongGroup}`, { method: 'DELETE' }), /this user group holds/);
-    const own = await grouper('/usergroups', { method: 'POST', body: { name: 'Group managers', user_permissions: { user_groups: 'read' } } });
+    const own = await grouper('/usergroups', {
+      method: 'POST',
+      body: { name: 'Group managers', user_permissions: { user_groups: 'read' } },
+    });
     assert.equal(own.status, 200, own.text);
-    denied(await grouper(`/usergroups/${own.json.Meta}`, { method: 'PUT', body: { name: 'Group managers', user_permissions: { user_groups: 'write', apis: 'read' } } }), /'apis'/);
+    denied(
+      await grouper(`/usergroups/${own.json.Meta}`, {
+        method: 'PUT',
+        body: { name: 'Group managers', user_permissions: { user_groups: 'write', apis: 'read' } },
+      }),
+      /'apis'/,
+    );
   });
 
   it('administrators keep full power: an administrator without permissions, resets, single sign-on for anyone', async () => {
@@ -133,8 +227,14 @@ describe('users: no escalation through users or user_groups write', () => {
     const secondApi = as({ authorization: second.access_key });
     assert.equal((await me(secondApi)).is_admin, true);
     assert.equal((await secondApi(`/users/${manager.id}/actions/key/reset`, { method: 'PUT' })).status, 200);
-    const nonce = await adminApi('/sso', { method: 'POST', body: { ForSection: 'dashboard', OrgID: admin.orgId, EmailAddress: 'sso-admin@escalation.test' } });
-    const login = await http(`${node.dashboardUrl}/api/sso/login`, { method: 'POST', body: { nonce: nonce.json.Meta } });
+    const nonce = await adminApi('/sso', {
+      method: 'POST',
+      body: { ForSection: 'dashboard', OrgID: admin.orgId, EmailAddress: 'sso-admin@escalation.test' },
+    });
+    const login = await http(`${node.dashboardUrl}/api/sso/login`, {
+      method: 'POST',
+      body: { nonce: nonce.json.Meta },
+    });
     const cookie = login.headers.get('set-cookie')!.split(';')[0];
     assert.equal((await http(`${node.dashboardUrl}/api/me`, { headers: { cookie } })).json.is_admin, true);
   });
@@ -168,7 +268,10 @@ describe('users: administrators made by empty permissions before they were expli
         created_at: 1_700_000_000_000,
         updated_at: 1_700_000_000_000,
       });
-      await db('users').insert([row('legacy-admin', 'legacy-admin-key', ''), row('legacy-member', 'legacy-member-key', 'some-group')]);
+      await db('users').insert([
+        row('legacy-admin', 'legacy-admin-key', ''),
+        row('legacy-member', 'legacy-member-key', 'some-group'),
+      ]);
     } finally {
       await db.destroy();
     }
@@ -180,10 +283,14 @@ describe('users: administrators made by empty permissions before they were expli
   });
 
   it('keeps a user stored with no permissions and no group an administrator, now with IsAdmin stored', async () => {
-    const member = await http(`${node.dashboardUrl}/api/users/legacy-member`, { headers: { authorization: 'legacy-admin-key' } });
+    const member = await http(`${node.dashboardUrl}/api/users/legacy-member`, {
+      headers: { authorization: 'legacy-admin-key' },
+    });
     assert.equal(member.status, 200, member.text);
     assert.deepEqual(member.json.user_permissions, {}, 'a group member keeps what it had');
-    const admin = await http(`${node.dashboardUrl}/api/users/legacy-admin`, { headers: { authorization: 'legacy-admin-key' } });
+    const admin = await http(`${node.dashboardUrl}/api/users/legacy-admin`, {
+      headers: { authorization: 'legacy-admin-key' },
+    });
     assert.deepEqual(admin.json.user_permissions, { IsAdmin: 'admin' });
   });
 });

@@ -32,7 +32,12 @@ describe('virtual endpoints without isolated-vm', function () {
       GW_DATABASE_URL: `sqlite:${join(dir, 'gw.sqlite')}`,
     });
     const virtual = (path: string, extra: Record<string, unknown> = {}) => ({
-      path, method: 'GET', response_function_name: 'hello', function_source_type: 'blob', function_source_uri: source, ...extra,
+      path,
+      method: 'GET',
+      response_function_name: 'hello',
+      function_source_type: 'blob',
+      function_source_uri: source,
+      ...extra,
     });
     const definition = apiDefinition('virt', '/virt', upstream.url, {
       version_data: singleVersion({
@@ -40,7 +45,11 @@ describe('virtual endpoints without isolated-vm', function () {
         extended_paths: { virtual: [virtual('/hello'), virtual('/fallback', { proxy_on_error: true })] },
       }),
     });
-    const created = await http(`${node.gatewayUrl}/gw/apis`, { method: 'POST', headers: { 'x-gw-authorization': SECRET }, body: definition });
+    const created = await http(`${node.gatewayUrl}/gw/apis`, {
+      method: 'POST',
+      headers: { 'x-gw-authorization': SECRET },
+      body: definition,
+    });
     assert.equal(created.status, 200, created.text);
   });
   after(async () => {
@@ -52,13 +61,18 @@ describe('virtual endpoints without isolated-vm', function () {
   it('answers a virtual endpoint 500 saying the sandbox is not installed', async () => {
     const res = await http(`${node.gatewayUrl}/virt/hello`);
     assert.equal(res.status, 500);
-    assert.deepEqual(res.json, { error: 'Virtual endpoints are not available on this gateway (isolated-vm is not installed)' });
+    assert.deepEqual(res.json, {
+      error: 'Virtual endpoints are not available on this gateway (isolated-vm is not installed)',
+    });
     assert.equal(upstream.received.length, 0);
   });
 
   it('goes upstream with proxy_on_error, and proxies the API’s other paths', async () => {
     assert.equal((await http(`${node.gatewayUrl}/virt/fallback`)).status, 200);
     assert.equal((await http(`${node.gatewayUrl}/virt/other`)).status, 200);
-    assert.deepEqual(upstream.received.map((r) => r.url), ['/fallback', '/other']);
+    assert.deepEqual(
+      upstream.received.map((r) => r.url),
+      ['/fallback', '/other'],
+    );
   });
 });

@@ -4,8 +4,20 @@ import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture 
 
 const blob = (text: string) => Buffer.from(text).toString('base64');
 
-function virtual(path: string, name: string, source: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { path, method: 'GET', response_function_name: name, function_source_type: 'blob', function_source_uri: blob(source), ...extra };
+function virtual(
+  path: string,
+  name: string,
+  source: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    path,
+    method: 'GET',
+    response_function_name: name,
+    function_source_type: 'blob',
+    function_source_uri: blob(source),
+    ...extra,
+  };
 }
 
 /** extended_paths.virtual: tenant JavaScript in an isolate, with limits, answering endpoints. */
@@ -45,11 +57,21 @@ describe('virtual endpoints', function () {
                    return TykJsResponse({ Code: 200, Body: JSON.stringify(res) }, {});
                  }`,
               ),
-              virtual('/escape', 'escape', `function escape() { return TykJsResponse({ Code: 200, Body: String(process.env.HOME) }, {}); }`),
-              virtual('/require', 'needs', `function needs() { return TykJsResponse({ Code: 200, Body: typeof require('fs') }, {}); }`),
+              virtual(
+                '/escape',
+                'escape',
+                `function escape() { return TykJsResponse({ Code: 200, Body: String(process.env.HOME) }, {}); }`,
+              ),
+              virtual(
+                '/require',
+                'needs',
+                `function needs() { return TykJsResponse({ Code: 200, Body: typeof require('fs') }, {}); }`,
+              ),
               virtual('/forever', 'spin', `function spin() { for (;;) {} }`),
               virtual('/hog', 'hog', `function hog() { var a = []; for (;;) a.push(new Array(1e5).fill(1)); }`),
-              virtual('/fallback', 'broken', `function broken() { throw new Error('nope'); }`, { proxy_on_error: true }),
+              virtual('/fallback', 'broken', `function broken() { throw new Error('nope'); }`, {
+                proxy_on_error: true,
+              }),
               virtual(
                 '/many-headers',
                 'many',

@@ -22,27 +22,37 @@ describe('webhooks: template files and organisations', function () {
   let orgA: Tenant;
   let orgB: Tenant;
   let templates: string;
-  const api = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const api = (tenant: Tenant, path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
   const createHook = async (tenant: Tenant, body: Record<string, unknown>): Promise<string> => {
     const res = await api(tenant, '/hooks', { method: 'POST', body: { method: 'POST', event_timeout: 0, ...body } });
     assert.equal(res.status, 200, res.text);
     return res.json.Meta;
   };
   /** a keyed API of `tenant` with these hook references; resolves once the gateway serves it */
-  const createHookedApi = async (tenant: Tenant, name: string, hookReferences: unknown[]): Promise<{ id: string; apiId: string; path: string }> => {
+  const createHookedApi = async (
+    tenant: Tenant,
+    name: string,
+    hookReferences: unknown[],
+  ): Promise<{ id: string; apiId: string; path: string }> => {
     const path = `/${name}`;
-    const res = await api(tenant, '/apis', { method: 'POST', body: { ...keylessApi(name, path, upstream.url, { use_keyless: false }), hook_references: hookReferences } });
+    const res = await api(tenant, '/apis', {
+      method: 'POST',
+      body: { ...keylessApi(name, path, upstream.url, { use_keyless: false }), hook_references: hookReferences },
+    });
     assert.equal(res.status, 200, res.text);
     await eventually(async () => assert.equal((await http(`${node.gatewayUrl}${path}/x`)).status, 401));
     return { id: res.json.Meta, apiId: res.json.ID, path };
   };
   /** a request with a wrong key: an AuthFailure event of that API */
-  const authFailure = async (path: string) => assert.equal((await http(`${node.gatewayUrl}${path}/x`, { headers: { authorization: 'wrong-key' } })).status, 403);
-  const arrivedAt = (url: string) => eventually(() => {
-    const found = receiver.received.find((r) => r.url === url);
-    assert.ok(found, `a delivery reached ${url}`);
-    return found;
-  }, 5000);
+  const authFailure = async (path: string) =>
+    assert.equal((await http(`${node.gatewayUrl}${path}/x`, { headers: { authorization: 'wrong-key' } })).status, 403);
+  const arrivedAt = (url: string) =>
+    eventually(() => {
+      const found = receiver.received.find((r) => r.url === url);
+      assert.ok(found, `a delivery reached ${url}`);
+      return found;
+    }, 5000);
 
   before(async () => {
     receiver = await startUpstream();
@@ -73,23 +83,51 @@ describe('webhooks: template files and organisations', function () {
     ];
 
     it('refuses a path that could leave the templates folder on /api/hooks create and update: 400 envelope', async () => {
-      const hookId = await createHook(orgA, { name: 'Fine', target_path: `${receiver.url}/fine`, template_path: 'alerts/body.txt' });
+      const hookId = await createHook(orgA, {
+        name: 'Fine',
+        target_path: `${receiver.url}/fine`,
+        template_path: 'alerts/body.txt',
+      });
       for (const [templatePath, reason] of bad) {
-        const created = await api(orgA, '/hooks', { method: 'POST', body: { name: 'Leaky', target_path: `${receiver.url}/leak`, template_path: templatePath } });
+        const created = await api(orgA, '/hooks', {
+          method: 'POST',
+          body: { name: 'Leaky', target_path: `${receiver.url}/leak`, template_path: templatePath },
+        });
         assert.equal(created.status, 400, `${templatePath}: ${created.text}`);
         assert.deepEqual(created.json, { Status: 'Error', Message: created.json.Message, Meta: null });
-        assert.match(created.json.Message, /template_path .* a webhook template is a path inside the webhook templates folder \(GW_TEMPLATE_PATH\/webhooks\)/);
+        assert.match(
+          created.json.Message,
+          /template_path .* a webhook template is a path inside the webhook templates folder \(GW_TEMPLATE_PATH\/webhooks\)/,
+        );
         assert.match(created.json.Message, reason);
-        const updated = await api(orgA, `/hooks/${hookId}`, { method: 'PUT', body: { name: 'Fine', target_path: `${receiver.url}/fine`, template_path: templatePath } });
+        const updated = await api(orgA, `/hooks/${hookId}`, {
+          method: 'PUT',
+          body: { name: 'Fine', target_path: `${receiver.url}/fine`, template_path: templatePath },
+        });
         assert.equal(updated.status, 400, `${templatePath}: ${updated.text}`);
       }
-      assert.equal((await api(orgA, `/hooks/${hookId}`)).json.template_path, 'alerts/body.txt', 'the hook kept its template');
-      assert.deepEqual((await api(orgA, '/hooks')).json.hooks.map((h: { name: string }) => h.name), ['Fine']);
+      assert.equal(
+        (await api(orgA, `/hooks/${hookId}`)).json.template_path,
+        'alerts/body.txt',
+        'the hook kept its template',
+      );
+      assert.deepEqual(
+        (await api(orgA, '/hooks')).json.hooks.map((h: { name: string }) => h.name),
+        ['Fine'],
+      );
     });
 
     it('refuses an inline hook of hook_references with such a path on /api/apis: 400 envelope', async () => {
       for (const [templatePath, reason] of bad) {
-        const body = { ...keylessApi('Inline leak', '/inline-leak', upstream.url), hook_references: [{ event_name: 'AuthFailure', hook: { name: 'x', target_path: `${receiver.url}/leak`, template_path: templatePath } }] };
+        const body = {
+          ...keylessApi('Inline leak', '/inline-leak', upstream.url),
+          hook_references: [
+            {
+              event_name: 'AuthFailure',
+              hook: { name: 'x', target_path: `${receiver.url}/leak`, template_path: templatePath },
+            },
+          ],
+        };
         const res = await api(orgA, '/apis', { method: 'POST', body });
         assert.equal(res.status, 400, `${templatePath}: ${res.text}`);
         assert.equal(res.json.Status, 'Error');
@@ -102,8 +140,16 @@ describe('webhooks: template files and organisations', function () {
     it('renders a template from the folder, and never sends a file a symlink in it points to', async () => {
       writeFileSync(join(templates, 'alerts', 'body.txt'), 'alert {{.Event}} on {{ api_id }}');
       symlinkSync(join(node.dataDir, 'data', 'secrets.json'), join(templates, 'leak.txt'));
-      const leaky = await createHook(orgA, { name: 'Symlinked', target_path: `${receiver.url}/symlinked`, template_path: 'leak.txt' });
-      const good = await createHook(orgA, { name: 'Templated', target_path: `${receiver.url}/templated`, template_path: 'alerts/body.txt' });
+      const leaky = await createHook(orgA, {
+        name: 'Symlinked',
+        target_path: `${receiver.url}/symlinked`,
+        template_path: 'leak.txt',
+      });
+      const good = await createHook(orgA, {
+        name: 'Templated',
+        target_path: `${receiver.url}/templated`,
+        template_path: 'alerts/body.txt',
+      });
       const hooked = await createHookedApi(orgA, 'templates', [
         { event_name: 'AuthFailure', hook: { id: leaky } },
         { event_name: 'AuthFailure', hook: { id: good } },
@@ -144,24 +190,42 @@ describe('webhooks: template files and organisations', function () {
     let hookOfA: string;
 
     before(async () => {
-      hookOfA = await createHook(orgA, { name: 'A alerts', target_path: `${receiver.url}/a-hook`, header_map: { 'x-a-secret': 'a-only' } });
+      hookOfA = await createHook(orgA, {
+        name: 'A alerts',
+        target_path: `${receiver.url}/a-hook`,
+        header_map: { 'x-a-secret': 'a-only' },
+      });
     });
 
     it("refuses an API of B that names A's webhook: 400 'webhook not found', nothing of A shown", async () => {
       const references = [{ event_name: 'AuthFailure', hook: { id: hookOfA } }];
-      const created = await api(orgB, '/apis', { method: 'POST', body: { ...keylessApi('B steals', '/b-steals', upstream.url), hook_references: references } });
+      const created = await api(orgB, '/apis', {
+        method: 'POST',
+        body: { ...keylessApi('B steals', '/b-steals', upstream.url), hook_references: references },
+      });
       assert.equal(created.status, 400, created.text);
-      assert.deepEqual(created.json, { Status: 'Error', Message: `hook_references[0]: webhook not found: ${hookOfA}`, Meta: null });
+      assert.deepEqual(created.json, {
+        Status: 'Error',
+        Message: `hook_references[0]: webhook not found: ${hookOfA}`,
+        Meta: null,
+      });
 
       const own = await api(orgB, '/apis', { method: 'POST', body: keylessApi('B own', '/b-own', upstream.url) });
-      const updated = await api(orgB, `/apis/${own.json.Meta}`, { method: 'PUT', body: { ...keylessApi('B own', '/b-own', upstream.url, { api_id: own.json.ID }), hook_references: references } });
+      const updated = await api(orgB, `/apis/${own.json.Meta}`, {
+        method: 'PUT',
+        body: { ...keylessApi('B own', '/b-own', upstream.url, { api_id: own.json.ID }), hook_references: references },
+      });
       assert.equal(updated.status, 400, updated.text);
       assert.equal(updated.json.Message, `hook_references[0]: webhook not found: ${hookOfA}`);
       assert.deepEqual((await api(orgB, `/apis/${own.json.Meta}`)).json.hook_references, []);
     });
 
     it("delivers an API's event to its own organisation's webhook", async () => {
-      const hookOfB = await createHook(orgB, { name: 'B alerts', target_path: `${receiver.url}/b-hook`, header_map: { 'x-b-secret': 'b-only' } });
+      const hookOfB = await createHook(orgB, {
+        name: 'B alerts',
+        target_path: `${receiver.url}/b-hook`,
+        header_map: { 'x-b-secret': 'b-only' },
+      });
       const hooked = await createHookedApi(orgB, 'b-hooked', [{ event_name: 'AuthFailure', hook: { id: hookOfB } }]);
       await authFailure(hooked.path);
       const delivery = await arrivedAt('/b-hook');
@@ -176,15 +240,23 @@ describe('webhooks: template files and organisations', function () {
         { event_name: 'AuthFailure', hook: { id: hookOfA } },
         { event_name: 'AuthFailure', hook: { name: 'marker', target_path: `${receiver.url}/marker` } },
       ]);
-      const gw = (path: string, options: { method?: string; body?: unknown } = {}) => http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
+      const gw = (path: string, options: { method?: string; body?: unknown } = {}) =>
+        http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
       const definition = (await gw(`/apis/${moved.apiId}`)).json;
-      assert.equal((await gw(`/apis/${moved.apiId}`, { method: 'PUT', body: { ...definition, org_id: orgB.orgId } })).status, 200);
+      assert.equal(
+        (await gw(`/apis/${moved.apiId}`, { method: 'PUT', body: { ...definition, org_id: orgB.orgId } })).status,
+        200,
+      );
       await eventually(async () => assert.equal((await api(orgB, `/apis/${moved.id}`)).status, 200));
 
       await authFailure(moved.path);
       // The marker is the reference after A's: once it arrived, A's reference was dealt with.
       assert.equal(JSON.parse((await arrivedAt('/marker')).body).org_id, orgB.orgId);
-      assert.equal(receiver.received.filter((r) => r.url === '/a-hook' || r.headers['x-a-secret'] !== undefined).length, 0, "A's hook was not called");
+      assert.equal(
+        receiver.received.filter((r) => r.url === '/a-hook' || r.headers['x-a-secret'] !== undefined).length,
+        0,
+        "A's hook was not called",
+      );
       assert.deepEqual((await api(orgA, `/hooks/${hookOfA}/deliveries`)).json.deliveries, []);
     });
   });

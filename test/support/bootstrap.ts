@@ -9,15 +9,30 @@ export interface Tenant {
 }
 
 /** Creates an organisation and a dashboard user in it through the admin API, as an operator would. */
-export async function createTenant(dashboardUrl: string, adminHeaders: Record<string, string>, name = 'Acme'): Promise<Tenant> {
-  const org = await http(`${dashboardUrl}/admin/organisations`, { method: 'POST', headers: adminHeaders, body: { owner_name: name } });
+export async function createTenant(
+  dashboardUrl: string,
+  adminHeaders: Record<string, string>,
+  name = 'Acme',
+): Promise<Tenant> {
+  const org = await http(`${dashboardUrl}/admin/organisations`, {
+    method: 'POST',
+    headers: adminHeaders,
+    body: { owner_name: name },
+  });
   if (org.status !== 200) throw new Error(`org create failed: ${org.status} ${org.text}`);
   const orgId = org.json.Meta as string;
   const email = `${name.toLowerCase().replace(/\W+/g, '')}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const user = await http(`${dashboardUrl}/admin/users`, {
     method: 'POST',
     headers: adminHeaders,
-    body: { first_name: 'Ada', last_name: 'Admin', email_address: email, org_id: orgId, password: 'correct horse', active: true },
+    body: {
+      first_name: 'Ada',
+      last_name: 'Admin',
+      email_address: email,
+      org_id: orgId,
+      password: 'correct horse',
+      active: true,
+    },
   });
   if (user.status !== 200) throw new Error(`user create failed: ${user.status} ${user.text}`);
   const accessKey = user.json.Meta.access_key as string;

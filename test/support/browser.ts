@@ -13,7 +13,16 @@ export const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screensho
  * Flags for a quiet, headless run: no GPU, no QUIC, and none of the browser's own traffic
  * (updates, sync, safe browsing), so every request a test sees is the page's.
  */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -37,7 +46,12 @@ export async function launchBrowser(): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 20_000 });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      timeout: 20_000,
+    });
   } catch (err) {
     rmSync(profile, { recursive: true, force: true });
     throw err;

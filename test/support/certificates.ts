@@ -16,7 +16,10 @@ export interface TestPki {
   dir: string;
   ca: Issued;
   /** A certificate signed by the CA (valid from an hour ago for a day unless dates are given). */
-  issue(commonName: string, options?: { dns?: string[]; ips?: string[]; notBefore?: Date; notAfter?: Date; keyType?: 'ec' | 'rsa' }): Issued;
+  issue(
+    commonName: string,
+    options?: { dns?: string[]; ips?: string[]; notBefore?: Date; notAfter?: Date; keyType?: 'ec' | 'rsa' },
+  ): Issued;
   /** A self-signed certificate with the whole distinguished name given (`/C=GB/O=Acme/CN=…`). */
   selfSigned(subject: string): Issued;
   cleanup(): void;
@@ -38,7 +41,10 @@ commonName = supplied
 
 /** `YYYYMMDDHHMMSSZ`, the form `openssl ca -startdate/-enddate` takes. */
 function asn1Time(date: Date): string {
-  return date.toISOString().replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z');
+  return date
+    .toISOString()
+    .replace(/[-:T]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /**
@@ -52,8 +58,29 @@ export function createTestPki(): TestPki {
   writeFileSync(join(dir, 'ca.cnf'), CA_CONFIG);
   writeFileSync(join(dir, 'index.txt'), '');
   writeFileSync(join(dir, 'serial'), '1000\n');
-  run('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=gw test CA', '-days', '2');
-  const read = (name: string): Issued => ({ cert: readFileSync(join(dir, `${name}.pem`), 'utf8'), key: readFileSync(join(dir, `${name}.key`), 'utf8'), certFile: join(dir, `${name}.pem`), keyFile: join(dir, `${name}.key`) });
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-subj',
+    '/CN=gw test CA',
+    '-days',
+    '2',
+  );
+  const read = (name: string): Issued => ({
+    cert: readFileSync(join(dir, `${name}.pem`), 'utf8'),
+    key: readFileSync(join(dir, `${name}.key`), 'utf8'),
+    certFile: join(dir, `${name}.pem`),
+    keyFile: join(dir, `${name}.key`),
+  });
   let count = 0;
   return {
     dir,
@@ -61,11 +88,41 @@ export function createTestPki(): TestPki {
     issue(commonName, options = {}) {
       const name = `cert${++count}`;
       const san = [...(options.dns ?? []).map((d) => `DNS:${d}`), ...(options.ips ?? []).map((ip) => `IP:${ip}`)];
-      const keyArgs = options.keyType === 'rsa' ? ['-newkey', 'rsa:2048'] : ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'];
-      run('req', ...keyArgs, '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${commonName}`, ...(san.length > 0 ? ['-addext', `subjectAltName=${san.join(',')}`] : []));
+      const keyArgs =
+        options.keyType === 'rsa' ? ['-newkey', 'rsa:2048'] : ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'];
+      run(
+        'req',
+        ...keyArgs,
+        '-nodes',
+        '-keyout',
+        `${name}.key`,
+        '-out',
+        `${name}.csr`,
+        '-subj',
+        `/CN=${commonName}`,
+        ...(san.length > 0 ? ['-addext', `subjectAltName=${san.join(',')}`] : []),
+      );
       const notBefore = options.notBefore ?? new Date(Date.now() - 3600_000);
       const notAfter = options.notAfter ?? new Date(Date.now() + 86400_000);
-      run('ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.pem', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.pem`, '-notext', '-startdate', asn1Time(notBefore), '-enddate', asn1Time(notAfter));
+      run(
+        'ca',
+        '-batch',
+        '-config',
+        'ca.cnf',
+        '-cert',
+        'ca.pem',
+        '-keyfile',
+        'ca.key',
+        '-in',
+        `${name}.csr`,
+        '-out',
+        `${name}.pem`,
+        '-notext',
+        '-startdate',
+        asn1Time(notBefore),
+        '-enddate',
+        asn1Time(notAfter),
+      );
       return read(name);
     },
     selfSigned(subject) {

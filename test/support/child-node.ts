@@ -9,7 +9,9 @@ import { startNode } from '../../app/node';
 
 async function main(): Promise<void> {
   const node = await startNode(loadConfig(process.env));
-  process.stdout.write(`${JSON.stringify({ gatewayPort: node.portOf('proxy') ?? null, dashboardPort: node.portOf('api') ?? null })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ gatewayPort: node.portOf('proxy') ?? null, dashboardPort: node.portOf('api') ?? null })}\n`,
+  );
   process.once('SIGTERM', () => {
     void node.stop().finally(() => process.exit(0));
   });

@@ -10,21 +10,47 @@ import type { Upstream } from './upstream';
  */
 export function clusterSettings(natsUrl: string | undefined, extra: Partial<GwConfig> = {}): Partial<GwConfig> {
   const namespace = `gw-test-${randomBytes(4).toString('hex')}`;
-  return { transporter: natsUrl, namespace, secret: 'cluster-gateway-secret', adminSecret: 'cluster-admin-secret', ...extra };
+  return {
+    transporter: natsUrl,
+    namespace,
+    secret: 'cluster-gateway-secret',
+    adminSecret: 'cluster-admin-secret',
+    ...extra,
+  };
 }
 
 /** A gateway-role node; its database URL points nowhere, so a test fails if it ever opens one. */
 export function startGatewayNode(cluster: Partial<GwConfig>, overrides: Partial<GwConfig> = {}): Promise<TestNode> {
-  return startTestNode({ ...cluster, services: ['gateway'], nodeId: `gateway-${randomBytes(3).toString('hex')}`, databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened', ...overrides });
+  return startTestNode({
+    ...cluster,
+    services: ['gateway'],
+    nodeId: `gateway-${randomBytes(3).toString('hex')}`,
+    databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened',
+    ...overrides,
+  });
 }
 
 /** A management-role node on the given database. */
-export function startManagementNode(cluster: Partial<GwConfig>, database: TestDatabase, overrides: Partial<GwConfig> = {}): Promise<TestNode> {
-  return startTestNode({ ...cluster, services: ['management'], nodeId: `management-${randomBytes(3).toString('hex')}`, databaseUrl: database.url, ...overrides });
+export function startManagementNode(
+  cluster: Partial<GwConfig>,
+  database: TestDatabase,
+  overrides: Partial<GwConfig> = {},
+): Promise<TestNode> {
+  return startTestNode({
+    ...cluster,
+    services: ['management'],
+    nodeId: `management-${randomBytes(3).toString('hex')}`,
+    databaseUrl: database.url,
+    ...overrides,
+  });
 }
 
 /** Stops what a cluster suite started, whatever part of its `before` got done. */
-export async function stopCluster(parts: { nodes: Array<TestNode | undefined>; upstream?: Upstream; database?: TestDatabase }): Promise<void> {
+export async function stopCluster(parts: {
+  nodes: Array<TestNode | undefined>;
+  upstream?: Upstream;
+  database?: TestDatabase;
+}): Promise<void> {
   for (const node of parts.nodes) {
     if (!node) continue;
     await node.stop();

@@ -63,9 +63,13 @@ const resolvers: Record<Name, Record<string, unknown>> = {
   },
   inventory: {
     Product: {
-      __resolveReference: (ref: { upc: string; price?: number; weight?: number }) => ({ ...ref, ...inventory.find((i) => i.upc === ref.upc) }),
+      __resolveReference: (ref: { upc: string; price?: number; weight?: number }) => ({
+        ...ref,
+        ...inventory.find((i) => i.upc === ref.upc),
+      }),
       shippingEstimate: (product: { price?: number; weight?: number }) => {
-        if (product.price === undefined || product.weight === undefined) throw new Error('price and weight are required');
+        if (product.price === undefined || product.weight === undefined)
+          throw new Error('price and weight are required');
         return product.price > 1000 ? 0 : product.weight * 0.5;
       },
     },
@@ -81,7 +85,11 @@ const resolvers: Record<Name, Record<string, unknown>> = {
   },
   reviews: {
     Review: {
-      author: (review: { authorID: string }) => ({ __typename: 'User', id: review.authorID, username: users.find((u) => u.id === review.authorID)!.username }),
+      author: (review: { authorID: string }) => ({
+        __typename: 'User',
+        id: review.authorID,
+        username: users.find((u) => u.id === review.authorID)!.username,
+      }),
       product: (review: { upc: string }) => ({ __typename: 'Product', upc: review.upc }),
     },
     User: { reviews: (user: { id: string }) => reviews.filter((r) => r.authorID === user.id) },
@@ -119,11 +127,15 @@ export async function serveSubgraph(name: string, schema: GraphQLSchema): Promis
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        query: string;
+        variables?: Record<string, unknown>;
+      };
       received.push({ headers: req.headers, query: body.query, variables: body.variables ?? {} });
       const document = parse(body.query);
       const errors = validate(schema, document);
-      const result = errors.length > 0 ? { errors } : await execute({ schema, document, variableValues: body.variables });
+      const result =
+        errors.length > 0 ? { errors } : await execute({ schema, document, variableValues: body.variables });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(result));
     });
@@ -157,14 +169,26 @@ export const SUPERGRAPH_SDL = `
   type Review { id: ID! body: String author: User product: Product }
 `;
 
-const one = (subgraph: string, extra: Partial<{ requires: Record<string, string>; provides: Record<string, string> }> = {}) => ({ resolvedBy: [subgraph], requires: extra.requires ?? {}, provides: extra.provides ?? {} });
+const one = (
+  subgraph: string,
+  extra: Partial<{ requires: Record<string, string>; provides: Record<string, string> }> = {},
+) => ({ resolvedBy: [subgraph], requires: extra.requires ?? {}, provides: extra.provides ?? {} });
 
 /** The supergraph composition gives for the four, built by hand (composition is tested on its own). */
-export function benchmarkSupergraph(urls: Record<Name, string>, overrides: Partial<Record<Name, Partial<Supergraph['subgraphs'][number]>>> = {}): Supergraph {
+export function benchmarkSupergraph(
+  urls: Record<Name, string>,
+  overrides: Partial<Record<Name, Partial<Supergraph['subgraphs'][number]>>> = {},
+): Supergraph {
   return {
     schema: buildSchema(SUPERGRAPH_SDL),
     sdl: SUPERGRAPH_SDL,
-    subgraphs: (Object.keys(urls) as Name[]).map((name) => ({ name, url: urls[name], headers: {}, subscriptionType: 'graphql-transport-ws', ...overrides[name] })),
+    subgraphs: (Object.keys(urls) as Name[]).map((name) => ({
+      name,
+      url: urls[name],
+      headers: {},
+      subscriptionType: 'graphql-transport-ws',
+      ...overrides[name],
+    })),
     fields: {
       Query: { me: one('accounts'), users: one('accounts'), topProducts: one('products') },
       Subscription: { reviewAdded: one('reviews') },
@@ -178,7 +202,12 @@ export function benchmarkSupergraph(urls: Record<Name, string>, overrides: Parti
         shippingEstimate: one('inventory', { requires: { inventory: 'price weight' } }),
         reviews: one('reviews'),
       },
-      Review: { id: one('reviews'), body: one('reviews'), author: one('reviews', { provides: { reviews: 'username' } }), product: one('reviews') },
+      Review: {
+        id: one('reviews'),
+        body: one('reviews'),
+        author: one('reviews', { provides: { reviews: 'username' } }),
+        product: one('reviews'),
+      },
     },
     entities: {
       User: { keys: { accounts: ['id'], reviews: ['id'] } },

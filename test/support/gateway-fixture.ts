@@ -18,14 +18,17 @@ export interface GatewayFixture {
 export async function startGatewayFixture(overrides: Partial<GwConfig> = {}): Promise<GatewayFixture> {
   const upstream = await startUpstream();
   const node = await startTestNode(overrides);
-  const gw = (path: string, options: HttpOptions = {}) => http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
+  const gw = (path: string, options: HttpOptions = {}) =>
+    http(`${node.gatewayUrl}/gw${path}`, { ...options, headers: node.gwHeaders });
   return {
     node,
     upstream,
     async addApi(definition) {
       const apiId = definition.api_id as string;
       const exists = (await gw(`/apis/${apiId}`)).status === 200;
-      const res = exists ? await gw(`/apis/${apiId}`, { method: 'PUT', body: definition }) : await gw('/apis', { method: 'POST', body: definition });
+      const res = exists
+        ? await gw(`/apis/${apiId}`, { method: 'PUT', body: definition })
+        : await gw('/apis', { method: 'POST', body: definition });
       assert.equal(res.status, 200, res.text);
     },
     call: (path, options) => http(`${node.gatewayUrl}${path}`, options),
@@ -38,7 +41,12 @@ export async function startGatewayFixture(overrides: Partial<GwConfig> = {}): Pr
 }
 
 /** A keyless classic definition for /gw/apis, with the given extra fields. */
-export function apiDefinition(apiId: string, listenPath: string, targetUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function apiDefinition(
+  apiId: string,
+  listenPath: string,
+  targetUrl: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     api_id: apiId,
     name: apiId,

@@ -29,20 +29,40 @@ export interface HttpsOptions {
 export function httpsRequest(url: string, options: HttpsOptions): Promise<HttpsResult> {
   return new Promise((resolve, reject) => {
     const agent = options.keepAlive ? new Agent({ keepAlive: true }) : false;
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, ca: options.ca, cert: options.cert, key: options.key, agent }, (res) => {
-      const serverFingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
-      readText(res).then((text) => {
-        if (agent) agent.destroy();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: jsonOrUndefined(text), serverFingerprint });
-      }, reject);
-    });
+    const req = request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        ca: options.ca,
+        cert: options.cert,
+        key: options.key,
+        agent,
+      },
+      (res) => {
+        const serverFingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        readText(res).then((text) => {
+          if (agent) agent.destroy();
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            json: jsonOrUndefined(text),
+            serverFingerprint,
+          });
+        }, reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 /** The same with the `curl` command (`--cacert`, `--cert`, `--key`): status and body. */
-export function curl(url: string, options: { caFile: string; certFile?: string; keyFile?: string; headers?: Record<string, string> }): Promise<{ status: number; text: string; json: any }> {
+export function curl(
+  url: string,
+  options: { caFile: string; certFile?: string; keyFile?: string; headers?: Record<string, string> },
+): Promise<{ status: number; text: string; json: any }> {
   const args = ['-sS', '--max-time', '10', '--cacert', options.caFile, '-w', '\n%{http_code}'];
   if (options.certFile) args.push('--cert', options.certFile);
   if (options.keyFile) args.push('--key', options.keyFile);

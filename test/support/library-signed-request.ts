@@ -21,10 +21,24 @@ export interface LibrarySignOptions {
 export function librarySignedGet(url: string, options: LibrarySignOptions): Promise<HttpResult> {
   return new Promise<HttpResult>((resolve, reject) => {
     const req = httpRequest(url, { method: 'GET', headers: options.extra ?? {} }, (res) => {
-      readText(res).then((text) => resolve({ status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, json: jsonOrUndefined(text) }), reject);
+      readText(res).then(
+        (text) =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: new Headers(res.headers as Record<string, string>),
+            text,
+            json: jsonOrUndefined(text),
+          }),
+        reject,
+      );
     });
     req.on('error', reject);
-    httpSignature.sign(req, { keyId: options.keyId, key: options.key, algorithm: options.algorithm, headers: options.headers ?? ['(request-target)', 'date'] });
+    httpSignature.sign(req, {
+      keyId: options.keyId,
+      key: options.key,
+      algorithm: options.algorithm,
+      headers: options.headers ?? ['(request-target)', 'date'],
+    });
     req.end();
   });
 }

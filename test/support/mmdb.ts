@@ -23,7 +23,10 @@ function encode(value: Value): Buffer {
   if (typeof value === 'number') return uint(value > 0xffff ? 6 : 5, value);
   if (Array.isArray(value)) return Buffer.concat([control(11, value.length), ...value.map(encode)]);
   const entries = Object.entries(value);
-  return Buffer.concat([control(7, entries.length), ...entries.flatMap(([key, inner]) => [encode(key), encode(inner)])]);
+  return Buffer.concat([
+    control(7, entries.length),
+    ...entries.flatMap(([key, inner]) => [encode(key), encode(inner)]),
+  ]);
 }
 
 function record24(value: number): number[] {
@@ -58,7 +61,8 @@ export function countryMmdb(networks: Record<string, string>): Buffer {
     dataLength += data.length;
   });
   const nodeCount = nodes.length;
-  const resolve = (child: number) => (child >= 0 ? child : child === -1 ? nodeCount : nodeCount + 16 + dataOffsets[-child - 2]);
+  const resolve = (child: number) =>
+    child >= 0 ? child : child === -1 ? nodeCount : nodeCount + 16 + dataOffsets[-child - 2];
   const tree = Buffer.from(nodes.flatMap(([left, right]) => [...record24(resolve(left)), ...record24(resolve(right))]));
   const metadata = encode({
     binary_format_major_version: 2,
@@ -71,5 +75,12 @@ export function countryMmdb(networks: Record<string, string>): Buffer {
     node_count: nodeCount,
     record_size: 24,
   });
-  return Buffer.concat([tree, Buffer.alloc(16), ...dataParts, Buffer.from([0xab, 0xcd, 0xef]), Buffer.from('MaxMind.com'), metadata]);
+  return Buffer.concat([
+    tree,
+    Buffer.alloc(16),
+    ...dataParts,
+    Buffer.from([0xab, 0xcd, 0xef]),
+    Buffer.from('MaxMind.com'),
+    metadata,
+  ]);
 }

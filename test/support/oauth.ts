@@ -7,7 +7,8 @@ export const REDIRECT_URI = 'http://client.example.test/callback';
 
 /** A tenant's dashboard calls. */
 export function dashboardOf(dashboardUrl: string, tenant: Tenant) {
-  return (path: string, options: HttpOptions = {}): Promise<HttpResult> => http(`${dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...(options.headers ?? {}) } });
+  return (path: string, options: HttpOptions = {}): Promise<HttpResult> =>
+    http(`${dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...(options.headers ?? {}) } });
 }
 
 /** Creates an OAuth API through the dashboard; returns its public api_id. */
@@ -23,7 +24,11 @@ export async function createOAuthApi(
     body: keylessApi(name, listenPath, targetUrl, {
       use_keyless: false,
       use_oauth2: true,
-      oauth_meta: { allowed_access_types: ['authorization_code', 'refresh_token', 'client_credentials', 'password'], allowed_authorize_types: ['code', 'token'], auth_login_redirect: LOGIN_APP },
+      oauth_meta: {
+        allowed_access_types: ['authorization_code', 'refresh_token', 'client_credentials', 'password'],
+        allowed_authorize_types: ['code', 'token'],
+        auth_login_redirect: LOGIN_APP,
+      },
       ...extra,
     }),
   });
@@ -33,5 +38,9 @@ export async function createOAuthApi(
 
 /** A form-encoded body, as OAuth endpoints take it. */
 export function form(fields: Record<string, string>): HttpOptions {
-  return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() };
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  };
 }

@@ -24,10 +24,13 @@ export async function startPortal(secret: string, apps: PortalApp[]): Promise<Po
     const url = new URL(req.url ?? '/', 'http://portal');
     if (req.method !== 'GET' || url.pathname !== '/portal-api/apps') return void res.writeHead(404).end();
     listings.push(req.headers.authorization);
-    if (req.headers.authorization !== secret) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorised"}');
+    if (req.headers.authorization !== secret)
+      return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorised"}');
     const perPage = Number(url.searchParams.get('per_page') ?? 20);
     const page = Number(url.searchParams.get('page') ?? 1);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(apps.slice((page - 1) * perPage, page * perPage)));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(apps.slice((page - 1) * perPage, page * perPage)));
   });
   const port = await listen(server, 0, '127.0.0.1');
   return { url: `http://127.0.0.1:${port}`, listings, close: () => close(server) };

@@ -34,7 +34,10 @@ async function portOpen(port: number): Promise<boolean> {
   });
 }
 
-function privateBroker(scheme: string, command: (port: number, dir: string) => [string, string[]]): Promise<PrivateBroker> {
+function privateBroker(
+  scheme: string,
+  command: (port: number, dir: string) => [string, string[]],
+): Promise<PrivateBroker> {
   return freePort().then((port) => {
     const dir = mkdtempSync(join(tmpdir(), `gw-${scheme}-`));
     let child: ChildProcess | undefined;
@@ -44,9 +47,13 @@ function privateBroker(scheme: string, command: (port: number, dir: string) => [
       async start() {
         const [file, args] = command(port, dir);
         child = spawn(file, args, { stdio: 'ignore' });
-        await eventually(async () => {
-          if (!(await portOpen(port))) throw new Error(`${file} not listening on ${port}`);
-        }, 10_000, 50);
+        await eventually(
+          async () => {
+            if (!(await portOpen(port))) throw new Error(`${file} not listening on ${port}`);
+          },
+          10_000,
+          50,
+        );
       },
       async stop() {
         const running = child;
@@ -67,7 +74,10 @@ function privateBroker(scheme: string, command: (port: number, dir: string) => [
 
 /** nats-server with JetStream, its store in a temporary directory */
 export async function privateNatsServer(): Promise<PrivateBroker> {
-  const broker = await privateBroker('nats', (port, dir) => ['/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir]]);
+  const broker = await privateBroker('nats', (port, dir) => [
+    '/usr/sbin/nats-server',
+    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
+  ]);
   await broker.start();
   return broker;
 }
@@ -79,7 +89,19 @@ export async function privateNatsServer(): Promise<PrivateBroker> {
 export async function privateMosquitto(): Promise<PrivateBroker> {
   const broker = await privateBroker('mqtt', (port, dir) => {
     const config = join(dir, 'mosquitto.conf');
-    writeFileSync(config, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence true', `persistence_location ${dir}/`, 'autosave_interval 1', 'autosave_on_changes true', `user ${userInfo().username}`, ''].join('\n'));
+    writeFileSync(
+      config,
+      [
+        `listener ${port} 127.0.0.1`,
+        'allow_anonymous true',
+        'persistence true',
+        `persistence_location ${dir}/`,
+        'autosave_interval 1',
+        'autosave_on_changes true',
+        `user ${userInfo().username}`,
+        '',
+      ].join('\n'),
+    );
     return ['/usr/sbin/mosquitto', ['-c', config]];
   });
   await broker.start();

@@ -106,10 +106,15 @@ export class PrivateRabbitMq implements PrivateBroker {
       } catch {
         // not accepting yet
       }
-      const early = await Promise.race([exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 100))]);
+      const early = await Promise.race([
+        exited,
+        new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 100)),
+      ]);
       if (early !== 'running' || Date.now() > deadline) {
         await this.stop();
-        throw new Error(`${this.node} did not accept AMQP on ${this.port} (${early === 'running' ? `none within ${STARTUP_MS} ms` : `exited with ${early}`}):\n${this.logTail()}`);
+        throw new Error(
+          `${this.node} did not accept AMQP on ${this.port} (${early === 'running' ? `none within ${STARTUP_MS} ms` : `exited with ${early}`}):\n${this.logTail()}`,
+        );
       }
     }
   }
@@ -146,8 +151,24 @@ export class PrivateRabbitMq implements PrivateBroker {
 
   /** ready and unacknowledged messages of a queue, as the broker counts them */
   async queue(name: string): Promise<QueueCounts> {
-    const { stdout } = await promisify(execFile)(CTL, ['-n', this.node, '-q', 'list_queues', 'name', 'messages_ready', 'messages_unacknowledged', '--formatter', 'json'], { env: this.env() });
-    const row = (JSON.parse(stdout) as Array<{ name: string; messages_ready: number; messages_unacknowledged: number }>).find((q) => q.name === name);
+    const { stdout } = await promisify(execFile)(
+      CTL,
+      [
+        '-n',
+        this.node,
+        '-q',
+        'list_queues',
+        'name',
+        'messages_ready',
+        'messages_unacknowledged',
+        '--formatter',
+        'json',
+      ],
+      { env: this.env() },
+    );
+    const row = (
+      JSON.parse(stdout) as Array<{ name: string; messages_ready: number; messages_unacknowledged: number }>
+    ).find((q) => q.name === name);
     if (!row) throw new Error(`${this.node} has no queue ${name}`);
     return { ready: row.messages_ready, unacknowledged: row.messages_unacknowledged };
   }

@@ -15,7 +15,11 @@ export interface PrivateRedis {
 /** A redis-server of the test's own, on a free port, with nothing saved to disk. */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.once('error', reject);

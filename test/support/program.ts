@@ -61,10 +61,7 @@ export async function killProgram(child: ChildProcess | undefined): Promise<void
  * Runs the program `npm start` runs in `cwd` with exactly `env` (and PATH) until it exits (for a
  * start that fails): its exit code and everything it wrote, stdout and stderr in order.
  */
-export function runToExit(
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; output: string }> {
+export function runToExit(cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--require', require.resolve('tsx/cjs'), join(ROOT, 'app/main.ts')], {
     cwd,
     env: { PATH: process.env.PATH, ...env },

@@ -15,7 +15,8 @@ export function parseExposition(text: string): Sample[] {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     assert.ok(match, `not an exposition line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]] = pair[2].replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c));
+    for (const pair of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
+      labels[pair[1]] = pair[2].replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c));
     samples.push({ name: match[1], labels, value: Number(match[3]) });
   }
   return samples;

@@ -47,7 +47,9 @@ export class RawConnection {
       const head = rest.indexOf('\r\n\r\n');
       if (head < 0) return out;
       const [statusLine, ...lines] = rest.slice(0, head).split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       let body = '';
       let end: number;
       if (headers['content-length'] !== undefined) {

@@ -1,7 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
 /** A TCP server answering each request's bytes with `answer` (raw HTTP), recording every connection. */
-export async function rawServer(answer: (request: string, socket: Socket, index: number) => void): Promise<{ port: number; connections: Socket[]; requests: string[]; close(): Promise<void> }> {
+export async function rawServer(
+  answer: (request: string, socket: Socket, index: number) => void,
+): Promise<{ port: number; connections: Socket[]; requests: string[]; close(): Promise<void> }> {
   const connections: Socket[] = [];
   const requests: string[] = [];
   const server: Server = createServer((socket) => {

@@ -54,7 +54,8 @@ export class SseReader {
   /** Waits until at least `count` events arrived. */
   async waitFor(count: number, withinMs = 5000): Promise<string[]> {
     return eventually(() => {
-      if (this.events.length < count) throw new Error(`${this.events.length} of ${count} events arrived: ${JSON.stringify(this.events.slice(-5))}`);
+      if (this.events.length < count)
+        throw new Error(`${this.events.length} of ${count} events arrived: ${JSON.stringify(this.events.slice(-5))}`);
       return this.events;
     }, withinMs);
   }

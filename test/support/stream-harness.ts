@@ -15,7 +15,10 @@ export interface Received {
 }
 
 /** starts an input whose sink records every message and accepts it unless `hold` says otherwise */
-export function collectFrom(input: Input, hold: (text: string) => boolean = () => false): { received: Received[]; held: Array<() => void> } {
+export function collectFrom(
+  input: Input,
+  hold: (text: string) => boolean = () => false,
+): { received: Received[]; held: Array<() => void> } {
   const received: Received[] = [];
   const held: Array<() => void> = [];
   const sink: Sink = async (messages) => {

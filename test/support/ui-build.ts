@@ -9,8 +9,14 @@ import { join } from 'node:path';
 export async function buildUi(): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'gw-ui-'));
   // vite is ESM-only: a real dynamic import, which tsc's CommonJS output would turn into require.
-  const load = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ build(config: Record<string, unknown>): Promise<unknown> }>;
+  const load = new Function('specifier', 'return import(specifier)') as (
+    specifier: string,
+  ) => Promise<{ build(config: Record<string, unknown>): Promise<unknown> }>;
   const vite = await load('vite');
-  await vite.build({ configFile: join(__dirname, '..', '..', 'ui', 'vite.config.mts'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  await vite.build({
+    configFile: join(__dirname, '..', '..', 'ui', 'vite.config.mts'),
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true },
+  });
   return outDir;
 }

@@ -49,6 +49,7 @@ export function exchange(
 
 /** A raw header's value by name, ignoring case. */
 export function headerOf(response: CollectedResponse, name: string): string | undefined {
-  for (let i = 0; i < response.rawHeaders.length; i += 2) if (response.rawHeaders[i].toLowerCase() === name) return response.rawHeaders[i + 1];
+  for (let i = 0; i < response.rawHeaders.length; i += 2)
+    if (response.rawHeaders[i].toLowerCase() === name) return response.rawHeaders[i + 1];
   return undefined;
 }

@@ -7,7 +7,11 @@ import { SignIn } from './pages/SignIn';
 import { useRoute } from './router';
 import { allows, SessionProvider, type Me } from './session';
 
-type State = { phase: 'checking' } | { phase: 'signed-out'; error?: string } | { phase: 'signed-in'; me: Me } | { phase: 'failed'; error: string };
+type State =
+  | { phase: 'checking' }
+  | { phase: 'signed-out'; error?: string }
+  | { phase: 'signed-in'; me: Me }
+  | { phase: 'failed'; error: string };
 
 /** Asks the server who is signed in (the session cookie is HTTP-only), then shows the pages or the sign-in form. */
 export function App() {
@@ -16,7 +20,12 @@ export function App() {
   const check = () =>
     get<Me>('/me').then(
       (me) => setState({ phase: 'signed-in', me }),
-      (err) => setState(err instanceof ApiError && (err.status === 401 || err.status === 403) ? { phase: 'signed-out' } : { phase: 'failed', error: messageOf(err) }),
+      (err) =>
+        setState(
+          err instanceof ApiError && (err.status === 401 || err.status === 403)
+            ? { phase: 'signed-out' }
+            : { phase: 'failed', error: messageOf(err) },
+        ),
     );
   useEffect(() => {
     void check();
@@ -36,8 +45,18 @@ export function App() {
     void check();
   };
 
-  if (state.phase === 'checking') return <main className="container"><Loading what="your session" /></main>;
-  if (state.phase === 'failed') return <main className="container"><ErrorBox error={state.error} onRetry={() => void check()} /></main>;
+  if (state.phase === 'checking')
+    return (
+      <main className="container">
+        <Loading what="your session" />
+      </main>
+    );
+  if (state.phase === 'failed')
+    return (
+      <main className="container">
+        <ErrorBox error={state.error} onRetry={() => void check()} />
+      </main>
+    );
   if (state.phase === 'signed-out') {
     if (route[0] === 'setup') return <Setup onSignedIn={signedInAfterSetup} />;
     return <SignIn onSignedIn={() => void check()} />;

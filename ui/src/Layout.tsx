@@ -67,7 +67,9 @@ export function Layout() {
                 title={`Your profile: ${me.user.email_address}`}
                 aria-current={onProfile ? 'page' : undefined}
               >
-                <span data-testid="who">{[me.user.first_name, me.user.last_name].join(' ').trim() || me.user.email_address}</span>
+                <span data-testid="who">
+                  {[me.user.first_name, me.user.last_name].join(' ').trim() || me.user.email_address}
+                </span>
                 <small data-testid="org">{me.org.name}</small>
               </a>
             </li>
@@ -95,7 +97,8 @@ export function Layout() {
 function Page({ section, rest }: { section: string; rest: string[] }) {
   switch (section) {
     case 'apis':
-      if (rest[0] === 'oas' || rest[0] === 'streams') return <OasEditor key={rest.join('/')} kind={rest[0]} id={rest[1] === 'new' ? undefined : rest[1]} />;
+      if (rest[0] === 'oas' || rest[0] === 'streams')
+        return <OasEditor key={rest.join('/')} kind={rest[0]} id={rest[1] === 'new' ? undefined : rest[1]} />;
       return rest[0] ? <ApiDesigner id={rest[0]} /> : <ApisList />;
     case 'keys':
       return <Keys />;

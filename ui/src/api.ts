@@ -42,12 +42,22 @@ export async function request<T>(method: string, path: string, body?: unknown): 
  * One call to the dashboard server: JSON in and out; a failure becomes an ApiError with the
  * envelope's message and field errors. `init` adds the credentials and headers of the caller.
  */
-export async function send<T>(url: string, method: string, init: { credentials: 'same-origin' | 'omit'; headers?: Record<string, string> }, body?: unknown): Promise<T> {
+export async function send<T>(
+  url: string,
+  method: string,
+  init: { credentials: 'same-origin' | 'omit'; headers?: Record<string, string> },
+  body?: unknown,
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method, credentials: init.credentials, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(url, {
+      method,
+      credentials: init.credentials,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new ApiError(0, 'The dashboard server could not be reached. Check your connection and try again.');
   }
@@ -60,7 +70,11 @@ export async function send<T>(url: string, method: string, init: { credentials: 
   }
   if (!res.ok) {
     const envelope = (json ?? {}) as Partial<Envelope>;
-    throw new ApiError(res.status, envelope.Message ?? `The server answered ${res.status} ${res.statusText}`, envelope.Errors ?? []);
+    throw new ApiError(
+      res.status,
+      envelope.Message ?? `The server answered ${res.status} ${res.statusText}`,
+      envelope.Errors ?? [],
+    );
   }
   return json as T;
 }
@@ -73,7 +87,8 @@ export const del = <T = Envelope>(path: string) => request<T>('DELETE', path);
 /** A query string of the set values only. */
 export function query(values: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(name, String(value));
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined && value !== '') params.set(name, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -83,9 +98,18 @@ export function messageOf(err: unknown): string {
 }
 
 /** A call whose body and answer are documents as text (OAS in JSON or YAML), not JSON values. */
-export async function requestText(method: string, path: string, body?: string, contentType = 'application/json'): Promise<string> {
+export async function requestText(
+  method: string,
+  path: string,
+  body?: string,
+  contentType = 'application/json',
+): Promise<string> {
   // JSON unless the path asks for YAML (`?format=yaml`): the server also negotiates on Accept.
-  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: path.includes('format=yaml') ? 'application/x-yaml' : 'application/json' } };
+  const init: RequestInit = {
+    method,
+    credentials: 'same-origin',
+    headers: { accept: path.includes('format=yaml') ? 'application/x-yaml' : 'application/json' },
+  };
   if (body !== undefined) {
     init.headers = { accept: 'application/json', 'content-type': contentType };
     init.body = body;
@@ -104,5 +128,9 @@ export async function requestText(method: string, path: string, body?: string, c
   } catch {
     /* not JSON: the status says it */
   }
-  throw new ApiError(res.status, envelope.Message ?? `The server answered ${res.status} ${res.statusText}`, envelope.Errors ?? []);
+  throw new ApiError(
+    res.status,
+    envelope.Message ?? `The server answered ${res.status} ${res.statusText}`,
+    envelope.Errors ?? [],
+  );
 }

@@ -19,14 +19,19 @@ export function kindOf(def: Definition): 'GraphQL' | 'Stream' | 'REST' {
 
 /** How the APIs list names an API's authentication: keyless, or its methods (plus mutual TLS). */
 export function authLabel(def: Definition): string {
-  const methods = def.use_keyless === true ? ['Open (keyless)'] : AUTH_METHODS.filter((mode) => isOn(def, mode)).map((mode) => mode.label);
+  const methods =
+    def.use_keyless === true
+      ? ['Open (keyless)']
+      : AUTH_METHODS.filter((mode) => isOn(def, mode)).map((mode) => mode.label);
   if (def.use_mutual_tls_auth === true) methods.push('Mutual TLS');
   return methods.join(' + ');
 }
 
 /** The value at a dotted path (`proxy.listen_path`). */
 export function at(def: Definition, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Definition)[part] : undefined), def);
+  return path
+    .split('.')
+    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Definition)[part] : undefined), def);
 }
 
 /** A copy with the value at a dotted path replaced, creating objects on the way. */
@@ -43,6 +48,10 @@ export function newDefinition(): Definition {
     active: true,
     use_keyless: true,
     proxy: { listen_path: '/', target_url: 'http://', strip_listen_path: true },
-    version_data: { not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true } } },
+    version_data: {
+      not_versioned: true,
+      default_version: 'Default',
+      versions: { Default: { name: 'Default', use_extended_paths: true } },
+    },
   };
 }

@@ -11,7 +11,10 @@ async function main() {
     const [name, url] = pair.split('=');
     return { name, url };
   });
-  const gateway = new ApolloGateway({ supergraphSdl: new IntrospectAndCompose({ subgraphs }), logger: { debug() {}, info() {}, warn: console.warn, error: console.error } });
+  const gateway = new ApolloGateway({
+    supergraphSdl: new IntrospectAndCompose({ subgraphs }),
+    logger: { debug() {}, info() {}, warn: console.warn, error: console.error },
+  });
   const { schema, executor } = await gateway.load();
   const documents = new Map();
   const server = createServer((req, res) => {
@@ -22,13 +25,20 @@ async function main() {
       let entry = documents.get(request.query);
       if (!entry) {
         const document = parse(request.query);
-        entry = { document, errors: validate(schema, document), hash: createHash('sha256').update(request.query).digest('hex') };
+        entry = {
+          document,
+          errors: validate(schema, document),
+          hash: createHash('sha256').update(request.query).digest('hex'),
+        };
         documents.set(request.query, entry);
       }
       let result;
       if (entry.errors.length > 0) result = { errors: entry.errors };
       else {
-        const operation = entry.document.definitions.find((d) => d.kind === 'OperationDefinition' && (!request.operationName || d.name?.value === request.operationName));
+        const operation = entry.document.definitions.find(
+          (d) =>
+            d.kind === 'OperationDefinition' && (!request.operationName || d.name?.value === request.operationName),
+        );
         result = await executor({
           request,
           document: entry.document,
@@ -42,7 +52,13 @@ async function main() {
           cache: undefined,
           logger: console,
           metrics: {},
-          overallCachePolicy: { restrict() {}, replace() {}, policyIfCacheable() { return null; } },
+          overallCachePolicy: {
+            restrict() {},
+            replace() {},
+            policyIfCacheable() {
+              return null;
+            },
+          },
         });
       }
       res.writeHead(200, { 'content-type': 'application/json' });

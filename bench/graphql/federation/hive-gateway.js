@@ -18,8 +18,13 @@ function composeSupergraph() {
   return supergraphSdl;
 }
 
-
-const gateway = createGatewayRuntime({ supergraph: composeSupergraph(), graphqlEndpoint: '/graphql', landingPage: false, logging: false, maskedErrors: false });
+const gateway = createGatewayRuntime({
+  supergraph: composeSupergraph(),
+  graphqlEndpoint: '/graphql',
+  landingPage: false,
+  logging: false,
+  maskedErrors: false,
+});
 const server = createServer(gateway);
 server.listen(Number(process.env.PORT), '127.0.0.1', () => process.send?.('ready'));
 // The runtime registers its own SIGTERM disposal and then keeps the process alive on the open

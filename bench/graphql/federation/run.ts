@@ -26,7 +26,10 @@ async function main(): Promise<void> {
   const urls = NAMES.map((name, i) => [name, `http://127.0.0.1:${ports[i]}/graphql`] as const);
 
   const apolloPort = await freePort();
-  await forkReady('apollo-gateway.js', { PORT: String(apolloPort), SUBGRAPHS: urls.map(([name, url]) => `${name}=${url}`).join(',') });
+  await forkReady('apollo-gateway.js', {
+    PORT: String(apolloPort),
+    SUBGRAPHS: urls.map(([name, url]) => `${name}=${url}`).join(','),
+  });
   const gwPort = await startGw(work, urls);
 
   const targets = [
@@ -35,14 +38,21 @@ async function main(): Promise<void> {
   ];
   const hiveNote = await addHive(targets, urls);
   const answers = await Promise.all(targets.map((t) => ask(t.url)));
-  if (answers.some((a) => a !== answers[0]) || answers[0].includes('"errors"')) throw new Error(`the gateways answered differently or with errors:\n${answers.map((a) => a.slice(0, 300)).join('\n')}`);
+  if (answers.some((a) => a !== answers[0]) || answers[0].includes('"errors"'))
+    throw new Error(
+      `the gateways answered differently or with errors:\n${answers.map((a) => a.slice(0, 300)).join('\n')}`,
+    );
 
   const script = join(work, 'post.lua');
-  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify({ query: QUERY }))}\nwrk.headers["Content-Type"] = "application/json"\n`);
+  writeFileSync(
+    script,
+    `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify({ query: QUERY }))}\nwrk.headers["Content-Type"] = "application/json"\n`,
+  );
   for (const target of targets) wrk(target.url, script, 3);
   const results = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) results.get(target.name)!.push(wrk(target.url, script, SECONDS));
+    for (const target of round % 2 === 0 ? targets : [...targets].reverse())
+      results.get(target.name)!.push(wrk(target.url, script, SECONDS));
   }
   const medians = targets.map((t) => median(results.get(t.name)!));
   process.stdout.write(
@@ -59,28 +69,42 @@ async function main(): Promise<void> {
 }
 
 async function ask(url: string): Promise<string> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: QUERY }),
+  });
   return response.text();
 }
 
 /** Starts @graphql-hive/gateway and adds it to the targets only if it answers without errors. */
-async function addHive(targets: { name: string; url: string }[], urls: ReadonlyArray<readonly [string, string]>): Promise<string> {
+async function addHive(
+  targets: { name: string; url: string }[],
+  urls: ReadonlyArray<readonly [string, string]>,
+): Promise<string> {
   const port = await freePort();
   try {
-    await forkReady('hive-gateway.js', { PORT: String(port), SUBGRAPHS: urls.map(([name, url]) => `${name}=${url}`).join(',') });
+    await forkReady('hive-gateway.js', {
+      PORT: String(port),
+      SUBGRAPHS: urls.map(([name, url]) => `${name}=${url}`).join(','),
+    });
   } catch (err) {
     return `@graphql-hive/gateway did not start (${(err as Error).message}) and was not measured.`;
   }
   const url = `http://127.0.0.1:${port}/graphql`;
   const answer = await ask(url);
-  if (answer.includes('"errors"')) return `@graphql-hive/gateway answered with errors and was not measured: ${answer.slice(0, 300)}`;
+  if (answer.includes('"errors"'))
+    return `@graphql-hive/gateway answered with errors and was not measured: ${answer.slice(0, 300)}`;
   targets.push({ name: '@graphql-hive/gateway-runtime 2.12', url });
   return '';
 }
 
 function forkReady(file: string, env: Record<string, string>): Promise<void> {
   return new Promise<void>((resolvePromise, reject) => {
-    const child = fork(join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(join(__dirname, file), [], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     children.push(child);
     child.once('message', () => resolvePromise());
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
@@ -105,16 +129,27 @@ async function startGw(work: string, urls: ReadonlyArray<readonly [string, strin
   const port = await freePort();
   const gw = spawn(process.execPath, [join(ROOT, 'dist/app/main.js')], {
     cwd: work,
-    env: { ...process.env, GW_SERVICES: 'gateway', GW_GATEWAY_PORT: String(port), GW_APPS_DIR: apps, GW_LOG_LEVEL: 'warn', GW_SECRET: 'bench' },
+    env: {
+      ...process.env,
+      GW_SERVICES: 'gateway',
+      GW_GATEWAY_PORT: String(port),
+      GW_APPS_DIR: apps,
+      GW_LOG_LEVEL: 'warn',
+      GW_SECRET: 'bench',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(gw);
-  await new Promise<void>((resolvePromise) => gw.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()));
+  await new Promise<void>((resolvePromise) =>
+    gw.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Gateway:') && resolvePromise()),
+  );
   return port;
 }
 
 function wrk(url: string, script: string, seconds: number): number {
-  const out = execFileSync('wrk', ['-t1', '-c50', '--timeout', '30s', `-d${seconds}s`, '-s', script, url], { encoding: 'utf8' });
+  const out = execFileSync('wrk', ['-t1', '-c50', '--timeout', '30s', `-d${seconds}s`, '-s', script, url], {
+    encoding: 'utf8',
+  });
   if (process.env.BENCH_DEBUG) process.stderr.write(out);
   if (/Non-2xx/.test(out)) throw new Error(`wrk against ${url} saw errors:\n${out}`);
   return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);

@@ -23,7 +23,11 @@ const resolvers = {
   },
   reviews: {
     Review: {
-      author: (r) => ({ __typename: 'User', id: r.authorID, username: users.find((u) => u.id === r.authorID).username }),
+      author: (r) => ({
+        __typename: 'User',
+        id: r.authorID,
+        username: users.find((u) => u.id === r.authorID).username,
+      }),
       product: (r) => ({ __typename: 'Product', upc: r.upc }),
     },
     User: { reviews: (u) => reviews.filter((r) => r.authorID === u.id) },
@@ -46,7 +50,12 @@ function serve(name, port) {
         if (errors.length > 0) return void res.end(JSON.stringify({ errors }));
         documents.set(body.query, document);
       }
-      const result = await execute({ schema, document, variableValues: body.variables, operationName: body.operationName });
+      const result = await execute({
+        schema,
+        document,
+        variableValues: body.variables,
+        operationName: body.operationName,
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(result));
     });

@@ -55,7 +55,7 @@ export function unreachableErrors(group: TypeGroup): CompositionError[] {
   const provided = (name: string) => resolved.some((fields) => fields.has(name));
   const reachable = (key: string) => [...(fieldSetOf(key)?.fields.keys() ?? [])].every(provided);
   const waiting = new Set(group.extensions);
-  for (let progress = true; progress; ) {
+  for (let progress = true; progress;) {
     progress = false;
     for (const extension of waiting) {
       if (!extension.type.keys.some(reachable)) continue;
@@ -71,7 +71,10 @@ export function unreachableErrors(group: TypeGroup): CompositionError[] {
       `Subgraph '${extension.subgraph}' extends entity '${group.name}' with ${keys}, but no other subgraph ` +
       `resolves those key fields, so its fields of '${group.name}' can never be fetched; give the extension ` +
       `a key of the definition in subgraph '${base.subgraph}' (${baseKeys})`;
-    return compositionError('UNREACHABLE_EXTENSION', message, { subgraphs: [extension.subgraph, base.subgraph], type: group.name });
+    return compositionError('UNREACHABLE_EXTENSION', message, {
+      subgraphs: [extension.subgraph, base.subgraph],
+      type: group.name,
+    });
   });
 }
 

@@ -40,7 +40,10 @@ export function composeSupergraph(subgraphs: readonly SubgraphSource[]): Composi
 
   const groups = groupTypes(parsed);
   const lookup = baseLookup(groups);
-  const errors = [...[...groups.values()].flatMap((group) => typeGroupErrors(group, lookup)), ...parsed.flatMap((subgraph) => directiveErrors(subgraph, groups))];
+  const errors = [
+    ...[...groups.values()].flatMap((group) => typeGroupErrors(group, lookup)),
+    ...parsed.flatMap((subgraph) => directiveErrors(subgraph, groups)),
+  ];
   if (errors.length > 0) return { ok: false, errors };
 
   const merged = buildMergedGraph(groups, uniqueDirectives(parsed));
@@ -48,17 +51,44 @@ export function composeSupergraph(subgraphs: readonly SubgraphSource[]): Composi
   if ('errors' in built) return { ok: false, errors: built.errors };
   return {
     ok: true,
-    supergraph: { schema: built.schema, sdl: printSchema(built.schema), subgraphs: subgraphs.map(endpointOf), fields: merged.fields, entities: merged.entities },
+    supergraph: {
+      schema: built.schema,
+      sdl: printSchema(built.schema),
+      subgraphs: subgraphs.map(endpointOf),
+      fields: merged.fields,
+      entities: merged.entities,
+    },
   };
 }
 
 function subgraphNameErrors(subgraphs: readonly SubgraphSource[]): CompositionError[] {
-  if (subgraphs.length === 0) return [compositionError('INVALID_SUPERGRAPH', 'A supergraph needs at least one subgraph (graphql.supergraph.subgraphs is empty)', { subgraphs: [] })];
+  if (subgraphs.length === 0)
+    return [
+      compositionError(
+        'INVALID_SUPERGRAPH',
+        'A supergraph needs at least one subgraph (graphql.supergraph.subgraphs is empty)',
+        { subgraphs: [] },
+      ),
+    ];
   const seen = new Set<string>();
   const errors: CompositionError[] = [];
   for (const { name } of subgraphs) {
-    if (!name.trim()) errors.push(compositionError('INVALID_SUPERGRAPH', 'Every subgraph of a supergraph needs a name (graphql.supergraph.subgraphs[].name)', { subgraphs: [] }));
-    else if (seen.has(name)) errors.push(compositionError('INVALID_SUPERGRAPH', `Two subgraphs of the supergraph are named '${name}'; subgraph names must be unique`, { subgraphs: [name] }));
+    if (!name.trim())
+      errors.push(
+        compositionError(
+          'INVALID_SUPERGRAPH',
+          'Every subgraph of a supergraph needs a name (graphql.supergraph.subgraphs[].name)',
+          { subgraphs: [] },
+        ),
+      );
+    else if (seen.has(name))
+      errors.push(
+        compositionError(
+          'INVALID_SUPERGRAPH',
+          `Two subgraphs of the supergraph are named '${name}'; subgraph names must be unique`,
+          { subgraphs: [name] },
+        ),
+      );
     seen.add(name);
   }
   return errors;
@@ -66,12 +96,22 @@ function subgraphNameErrors(subgraphs: readonly SubgraphSource[]): CompositionEr
 
 function uniqueDirectives(subgraphs: readonly ParsedSubgraph[]): DirectiveDefinitionNode[] {
   const byName = new Map<string, DirectiveDefinitionNode>();
-  for (const subgraph of subgraphs) for (const directive of subgraph.executableDirectives) if (!byName.has(directive.name.value)) byName.set(directive.name.value, directive);
+  for (const subgraph of subgraphs)
+    for (const directive of subgraph.executableDirectives)
+      if (!byName.has(directive.name.value)) byName.set(directive.name.value, directive);
   return [...byName.values()];
 }
 
-function buildSchemaOf(document: Parameters<typeof buildASTSchema>[0]): { schema: GraphQLSchema } | { errors: CompositionError[] } {
-  const fail = (message: string) => ({ errors: [compositionError('INVALID_SUPERGRAPH', `The composed supergraph is not a valid schema: ${message}`, { subgraphs: [] })] });
+function buildSchemaOf(
+  document: Parameters<typeof buildASTSchema>[0],
+): { schema: GraphQLSchema } | { errors: CompositionError[] } {
+  const fail = (message: string) => ({
+    errors: [
+      compositionError('INVALID_SUPERGRAPH', `The composed supergraph is not a valid schema: ${message}`, {
+        subgraphs: [],
+      }),
+    ],
+  });
   try {
     const schema = buildASTSchema(document);
     const problems = validateSchema(schema);
@@ -82,5 +122,10 @@ function buildSchemaOf(document: Parameters<typeof buildASTSchema>[0]): { schema
 }
 
 function endpointOf(source: SubgraphSource): SubgraphEndpoint {
-  return { name: source.name, url: source.url, headers: { ...(source.headers ?? {}) }, subscriptionType: source.subscriptionType ?? 'graphql-ws' };
+  return {
+    name: source.name,
+    url: source.url,
+    headers: { ...(source.headers ?? {}) },
+    subscriptionType: source.subscriptionType ?? 'graphql-ws',
+  };
 }

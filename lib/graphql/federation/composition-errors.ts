@@ -49,7 +49,11 @@ export interface CompositionError {
   field?: string;
 }
 
-export function compositionError(rule: CompositionRule, message: string, where: { subgraphs: string[]; type?: string; field?: string }): CompositionError {
+export function compositionError(
+  rule: CompositionRule,
+  message: string,
+  where: { subgraphs: string[]; type?: string; field?: string },
+): CompositionError {
   return { rule, message, ...where };
 }
 

@@ -45,7 +45,9 @@ export function subgraphLookup(subgraph: ParsedSubgraph): FieldLookup {
 
 /** Field-set lookups in the base definitions (the first one where several subgraphs share a type). */
 export function baseLookup(groups: Map<string, TypeGroup>): FieldLookup {
-  return { fieldsOf: (typeName) => fieldTypes((groups.get(typeName)?.bases[0] ?? groups.get(typeName)?.declarations[0])?.type) };
+  return {
+    fieldsOf: (typeName) => fieldTypes((groups.get(typeName)?.bases[0] ?? groups.get(typeName)?.declarations[0])?.type),
+  };
 }
 
 function fieldTypes(type: SubgraphType | undefined): Map<string, string> | undefined {
@@ -55,7 +57,14 @@ function fieldTypes(type: SubgraphType | undefined): Map<string, string> | undef
 
 const COMPOSITE = new Set<TypeKind>(['object', 'interface']);
 
-const KIND_WORDS: Record<TypeKind, string> = { object: 'an object type', interface: 'an interface', input: 'an input type', enum: 'an enum', union: 'a union', scalar: 'a scalar' };
+const KIND_WORDS: Record<TypeKind, string> = {
+  object: 'an object type',
+  interface: 'an interface',
+  input: 'an input type',
+  enum: 'an enum',
+  union: 'a union',
+  scalar: 'a scalar',
+};
 
 /** `an object type`, `an enum`, … */
 export function kindWord(kind: TypeKind): string {

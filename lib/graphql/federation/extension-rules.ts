@@ -57,13 +57,25 @@ function extensionRefusal(typeName: string, base: Declaration, extension: Declar
   const where = { subgraphs: [extension.subgraph, base.subgraph], type: typeName };
   const entity = base.type.baseKeys.length > 0;
   if (extension.type.kind !== 'object' && extension.type.kind !== 'interface') {
-    return compositionError('INVALID_EXTENSION', `Subgraph '${extension.subgraph}' extends ${kindWord(extension.type.kind)} '${typeName}', which subgraph '${base.subgraph}' defines; only entities (object types with @key) can be extended in another subgraph`, where);
+    return compositionError(
+      'INVALID_EXTENSION',
+      `Subgraph '${extension.subgraph}' extends ${kindWord(extension.type.kind)} '${typeName}', which subgraph '${base.subgraph}' defines; only entities (object types with @key) can be extended in another subgraph`,
+      where,
+    );
   }
   if (!entity && extension.type.keys.length > 0) {
-    return compositionError('INVALID_EXTENSION', `Subgraph '${extension.subgraph}' extends type '${typeName}' with @key, but '${typeName}' is not an entity: its definition in subgraph '${base.subgraph}' has no @key`, where);
+    return compositionError(
+      'INVALID_EXTENSION',
+      `Subgraph '${extension.subgraph}' extends type '${typeName}' with @key, but '${typeName}' is not an entity: its definition in subgraph '${base.subgraph}' has no @key`,
+      where,
+    );
   }
   if (!entity) {
-    return compositionError('INVALID_EXTENSION', `Subgraph '${extension.subgraph}' extends type '${typeName}', which is not an entity (its definition in subgraph '${base.subgraph}' has no @key); only entities can be extended in another subgraph`, where);
+    return compositionError(
+      'INVALID_EXTENSION',
+      `Subgraph '${extension.subgraph}' extends type '${typeName}', which is not an entity (its definition in subgraph '${base.subgraph}' has no @key); only entities can be extended in another subgraph`,
+      where,
+    );
   }
   if (extension.type.keys.length === 0) {
     return compositionError(
@@ -76,18 +88,35 @@ function extensionRefusal(typeName: string, base: Declaration, extension: Declar
 }
 
 /** Each key of the extension parses, selects fields the entity has, and its fields are declared `@external` here. */
-function keyErrors(typeName: string, base: Declaration, extension: Declaration, lookup: FieldLookup): CompositionError[] {
+function keyErrors(
+  typeName: string,
+  base: Declaration,
+  extension: Declaration,
+  lookup: FieldLookup,
+): CompositionError[] {
   const errors: CompositionError[] = [];
   const where = { subgraphs: [extension.subgraph], type: typeName };
   for (const key of extension.type.keys) {
     const parsed = parseFieldSet(key);
     if ('problem' in parsed) {
-      errors.push(compositionError('KEY_FIELDS_INVALID', `Subgraph '${extension.subgraph}': @key(fields: "${key}") on type '${typeName}' is not a valid field set: ${parsed.problem}`, where));
+      errors.push(
+        compositionError(
+          'KEY_FIELDS_INVALID',
+          `Subgraph '${extension.subgraph}': @key(fields: "${key}") on type '${typeName}' is not a valid field set: ${parsed.problem}`,
+          where,
+        ),
+      );
       continue;
     }
     const problem = fieldSetProblem(parsed, typeName, lookup);
     if (problem) {
-      errors.push(compositionError('KEY_FIELDS_INVALID', `Subgraph '${extension.subgraph}': @key(fields: "${key}") on the extension of '${typeName}' does not match the entity defined in subgraph '${base.subgraph}': ${problem}`, where));
+      errors.push(
+        compositionError(
+          'KEY_FIELDS_INVALID',
+          `Subgraph '${extension.subgraph}': @key(fields: "${key}") on the extension of '${typeName}' does not match the entity defined in subgraph '${base.subgraph}': ${problem}`,
+          where,
+        ),
+      );
     }
     for (const name of parsed.fields.keys()) {
       const field = extension.type.fields.get(name);
@@ -114,9 +143,21 @@ function externalErrors(
     const where = { subgraphs: [extension.subgraph, base.subgraph], type: typeName, field: field.name };
     const defined = base.type.fields.get(field.name);
     if (!defined) {
-      errors.push(compositionError('EXTERNAL_FIELD_MISMATCH', `Subgraph '${extension.subgraph}' marks '${typeName}.${field.name}' @external, but the definition of '${typeName}' in subgraph '${base.subgraph}' has no field '${field.name}'`, where));
+      errors.push(
+        compositionError(
+          'EXTERNAL_FIELD_MISMATCH',
+          `Subgraph '${extension.subgraph}' marks '${typeName}.${field.name}' @external, but the definition of '${typeName}' in subgraph '${base.subgraph}' has no field '${field.name}'`,
+          where,
+        ),
+      );
     } else if (defined.type !== field.type) {
-      errors.push(compositionError('EXTERNAL_FIELD_MISMATCH', `Field '${typeName}.${field.name}' is '${field.type}' in subgraph '${extension.subgraph}' (@external) but '${defined.type}' in subgraph '${base.subgraph}', which defines it; the types must be the same`, where));
+      errors.push(
+        compositionError(
+          'EXTERNAL_FIELD_MISMATCH',
+          `Field '${typeName}.${field.name}' is '${field.type}' in subgraph '${extension.subgraph}' (@external) but '${defined.type}' in subgraph '${base.subgraph}', which defines it; the types must be the same`,
+          where,
+        ),
+      );
     }
   }
   return errors;
@@ -132,11 +173,23 @@ function stubErrors(typeName: string, base: Declaration, extension: Declaration)
   const baseKeys = base.type.baseKeys.map(canonicalFieldSet);
   const keys = extension.type.keys;
   if (keys.length !== 1) {
-    return [compositionError('INVALID_ENTITY_STUB', `Subgraph '${extension.subgraph}' declares an entity stub of '${typeName}' with ${keys.length} keys; a stub repeats exactly one key of the base entity (one of ${keyList(base)})`, where)];
+    return [
+      compositionError(
+        'INVALID_ENTITY_STUB',
+        `Subgraph '${extension.subgraph}' declares an entity stub of '${typeName}' with ${keys.length} keys; a stub repeats exactly one key of the base entity (one of ${keyList(base)})`,
+        where,
+      ),
+    ];
   }
   const key = canonicalFieldSet(keys[0]);
   if (!baseKeys.includes(key)) {
-    return [compositionError('INVALID_ENTITY_STUB', `Subgraph '${extension.subgraph}' declares an entity stub of '${typeName}' with @key(fields: "${keys[0]}"), which is not a key of the entity in subgraph '${base.subgraph}' (its keys: ${keyList(base)})`, where)];
+    return [
+      compositionError(
+        'INVALID_ENTITY_STUB',
+        `Subgraph '${extension.subgraph}' declares an entity stub of '${typeName}' with @key(fields: "${keys[0]}"), which is not a key of the entity in subgraph '${base.subgraph}' (its keys: ${keyList(base)})`,
+        where,
+      ),
+    ];
   }
   return [];
 }

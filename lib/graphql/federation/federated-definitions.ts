@@ -90,7 +90,10 @@ export function subscriptionTransportOf(value: unknown): SubscriptionTransport {
  * The composition input of a supergraph definition, its entries as stored (the SDL of each
  * copied from its subgraph API on save). `urlOf` turns an entry's URL into the one to fetch.
  */
-export function subgraphSourcesOf(definition: ApiDefinition, urlOf: (entry: SupergraphEntry) => string = (entry) => entry.url ?? ''): SubgraphSource[] {
+export function subgraphSourcesOf(
+  definition: ApiDefinition,
+  urlOf: (entry: SupergraphEntry) => string = (entry) => entry.url ?? '',
+): SubgraphSource[] {
   return (supergraphSettingsOf(definition).subgraphs ?? []).map((entry) => ({
     name: entry.name ?? '',
     sdl: entry.sdl ?? '',

@@ -10,7 +10,15 @@ export const FEDERATION_TYPES = new Set(['_Any', '_FieldSet', '_Service', '_Enti
 export const FEDERATION_ROOT_FIELDS = new Set(['_service', '_entities']);
 
 /** Directives of other federation versions, named in errors so authors know why they are refused. */
-export const NOT_FEDERATION_V1 = new Set(['shareable', 'link', 'inaccessible', 'override', 'tag', 'interfaceObject', 'composeDirective']);
+export const NOT_FEDERATION_V1 = new Set([
+  'shareable',
+  'link',
+  'inaccessible',
+  'override',
+  'tag',
+  'interfaceObject',
+  'composeDirective',
+]);
 
 /** The federation v1 definitions a subgraph may leave out of its SDL (as `@apollo/subgraph` prints it). */
 const DEFINITIONS = `
@@ -29,7 +37,15 @@ export function federationDefinitions(): readonly DefinitionNode[] {
 }
 
 /** The names `federationDefinitions()` declares (types and directives). */
-export const FEDERATION_DEFINITION_NAMES = new Set(['_Any', '_FieldSet', 'key', 'external', 'requires', 'provides', 'extends']);
+export const FEDERATION_DEFINITION_NAMES = new Set([
+  '_Any',
+  '_FieldSet',
+  'key',
+  'external',
+  'requires',
+  'provides',
+  'extends',
+]);
 
 /** The `fields:` string of a directive (`@key(fields: "id")`), when it has one. */
 export function fieldsArgument(directive: DirectiveNode): string | undefined {

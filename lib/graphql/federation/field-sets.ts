@@ -14,7 +14,8 @@ export function parseFieldSet(source: string): FieldSet | { problem: string } {
   try {
     const document = parse(`{ ${source} }`, { noLocation: true });
     const operation = document.definitions[0];
-    if (document.definitions.length !== 1 || operation.kind !== Kind.OPERATION_DEFINITION) return { problem: 'it is not a selection of fields' };
+    if (document.definitions.length !== 1 || operation.kind !== Kind.OPERATION_DEFINITION)
+      return { problem: 'it is not a selection of fields' };
     selection = operation.selectionSet;
   } catch (err) {
     return { problem: `it does not parse (${(err as Error).message.replace(/^Syntax Error: /, '')})` };
@@ -26,7 +27,8 @@ function fromSelection(selection: SelectionSetNode): FieldSet | { problem: strin
   const fields = new Map<string, FieldSet | undefined>();
   for (const node of selection.selections) {
     if (node.kind !== Kind.FIELD) return { problem: 'fragments are not allowed in a field set' };
-    if (node.alias) return { problem: `aliases are not allowed in a field set (${node.alias.value}: ${node.name.value})` };
+    if (node.alias)
+      return { problem: `aliases are not allowed in a field set (${node.alias.value}: ${node.name.value})` };
     if (node.arguments?.length) return { problem: `arguments are not allowed in a field set (${node.name.value})` };
     let nested: FieldSet | undefined;
     if (node.selectionSet) {
@@ -36,7 +38,10 @@ function fromSelection(selection: SelectionSetNode): FieldSet | { problem: strin
     }
     fields.set(node.name.value, nested);
   }
-  return { text: [...fields].map(([name, nested]) => (nested ? `${name} { ${nested.text} }` : name)).join(' '), fields };
+  return {
+    text: [...fields].map(([name, nested]) => (nested ? `${name} { ${nested.text} }` : name)).join(' '),
+    fields,
+  };
 }
 
 /** What a field-set check needs of a schema: the fields of a type, and the named type each returns. */

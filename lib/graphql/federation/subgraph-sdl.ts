@@ -17,7 +17,15 @@ import {
 } from 'graphql';
 import { validateSDL } from 'graphql/validation/validate';
 import { compositionError, type CompositionError } from './composition-errors';
-import { FEDERATION_DEFINITION_NAMES, FEDERATION_DIRECTIVES, FEDERATION_ROOT_FIELDS, FEDERATION_TYPES, NOT_FEDERATION_V1, federationDefinitions, fieldsArgument } from './federation-sdl';
+import {
+  FEDERATION_DEFINITION_NAMES,
+  FEDERATION_DIRECTIVES,
+  FEDERATION_ROOT_FIELDS,
+  FEDERATION_TYPES,
+  NOT_FEDERATION_V1,
+  federationDefinitions,
+  fieldsArgument,
+} from './federation-sdl';
 
 export type TypeKind = 'object' | 'interface' | 'input' | 'enum' | 'union' | 'scalar';
 
@@ -90,7 +98,16 @@ const EXTENSION_TO_DEFINITION: Partial<Record<string, Kind>> = {
   [Kind.SCALAR_TYPE_EXTENSION]: Kind.SCALAR_TYPE_DEFINITION,
 };
 
-const EXECUTABLE_LOCATIONS = new Set(['QUERY', 'MUTATION', 'SUBSCRIPTION', 'FIELD', 'FRAGMENT_DEFINITION', 'FRAGMENT_SPREAD', 'INLINE_FRAGMENT', 'VARIABLE_DEFINITION']);
+const EXECUTABLE_LOCATIONS = new Set([
+  'QUERY',
+  'MUTATION',
+  'SUBSCRIPTION',
+  'FIELD',
+  'FRAGMENT_DEFINITION',
+  'FRAGMENT_SPREAD',
+  'INLINE_FRAGMENT',
+  'VARIABLE_DEFINITION',
+]);
 
 type TypeNodeOfSubgraph = TypeDefinitionNode | TypeExtensionNode;
 
@@ -99,8 +116,13 @@ type TypeNodeOfSubgraph = TypeDefinitionNode | TypeExtensionNode;
  * types other subgraphs define count as declarations here), with the federation v1 definitions
  * available whether or not the SDL repeats them.
  */
-export function parseSubgraph(name: string, sdl: string): { subgraph: ParsedSubgraph; errors?: undefined } | { errors: CompositionError[] } {
-  const fail = (message: string) => ({ errors: [compositionError('INVALID_SUBGRAPH_SDL', `Subgraph '${name}': ${message}`, { subgraphs: [name] })] });
+export function parseSubgraph(
+  name: string,
+  sdl: string,
+): { subgraph: ParsedSubgraph; errors?: undefined } | { errors: CompositionError[] } {
+  const fail = (message: string) => ({
+    errors: [compositionError('INVALID_SUBGRAPH_SDL', `Subgraph '${name}': ${message}`, { subgraphs: [name] })],
+  });
   let document: DocumentNode;
   try {
     document = parse(sdl, { noLocation: true });
@@ -108,12 +130,21 @@ export function parseSubgraph(name: string, sdl: string): { subgraph: ParsedSubg
     return fail(`the SDL does not parse: ${(err as Error).message}`);
   }
   const definitions = withoutFederationSupport(document.definitions);
-  if (linksFederationV2(definitions)) return fail('it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs');
+  if (linksFederationV2(definitions))
+    return fail('it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs');
   const renamed = renamedRoot(definitions);
-  if (renamed) return fail(`it names its ${renamed.operation} root type '${renamed.type}'; gw composes subgraphs whose root types are named Query, Mutation and Subscription`);
-  const problems = validateSDL({ kind: Kind.DOCUMENT, definitions: [...asStandalone(definitions), ...federationDefinitions()] }).map((error) => withVersionHint(error.message));
+  if (renamed)
+    return fail(
+      `it names its ${renamed.operation} root type '${renamed.type}'; gw composes subgraphs whose root types are named Query, Mutation and Subscription`,
+    );
+  const problems = validateSDL({
+    kind: Kind.DOCUMENT,
+    definitions: [...asStandalone(definitions), ...federationDefinitions()],
+  }).map((error) => withVersionHint(error.message));
   if (problems.length > 0) return { errors: problems.map((problem) => fail(problem).errors[0]) };
-  return { subgraph: { name, types: collectTypes(definitions), executableDirectives: executableDirectives(definitions) } };
+  return {
+    subgraph: { name, types: collectTypes(definitions), executableDirectives: executableDirectives(definitions) },
+  };
 }
 
 /** The SDL without what federation adds for the gateway (`_service`, `_entities`, `_Any`, the directive definitions). */
@@ -126,10 +157,22 @@ export function withoutFederationSupport(definitions: readonly DefinitionNode[])
     }
     if (!('name' in definition) || !definition.name) continue;
     const name = definition.name.value;
-    if (definition.kind === Kind.DIRECTIVE_DEFINITION ? FEDERATION_DEFINITION_NAMES.has(name) : FEDERATION_TYPES.has(name)) continue;
-    if ((definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.OBJECT_TYPE_EXTENSION) && name === 'Query') {
+    if (
+      definition.kind === Kind.DIRECTIVE_DEFINITION ? FEDERATION_DEFINITION_NAMES.has(name) : FEDERATION_TYPES.has(name)
+    )
+      continue;
+    if (
+      (definition.kind === Kind.OBJECT_TYPE_DEFINITION || definition.kind === Kind.OBJECT_TYPE_EXTENSION) &&
+      name === 'Query'
+    ) {
       const fields = definition.fields?.filter((field) => !FEDERATION_ROOT_FIELDS.has(field.name.value));
-      if (definition.kind === Kind.OBJECT_TYPE_EXTENSION && fields?.length === 0 && !definition.directives?.length && !definition.interfaces?.length) continue;
+      if (
+        definition.kind === Kind.OBJECT_TYPE_EXTENSION &&
+        fields?.length === 0 &&
+        !definition.directives?.length &&
+        !definition.interfaces?.length
+      )
+        continue;
       kept.push({ ...definition, fields });
       continue;
     }
@@ -139,15 +182,21 @@ export function withoutFederationSupport(definitions: readonly DefinitionNode[])
 }
 
 function linksFederationV2(definitions: readonly DefinitionNode[]): boolean {
-  return definitions.some((node) => (node.kind === Kind.SCHEMA_DEFINITION || node.kind === Kind.SCHEMA_EXTENSION) && Boolean(node.directives?.some((d) => d.name.value === 'link')));
+  return definitions.some(
+    (node) =>
+      (node.kind === Kind.SCHEMA_DEFINITION || node.kind === Kind.SCHEMA_EXTENSION) &&
+      Boolean(node.directives?.some((d) => d.name.value === 'link')),
+  );
 }
 
 function renamedRoot(definitions: readonly DefinitionNode[]): { operation: string; type: string } | undefined {
   for (const definition of definitions) {
     if (definition.kind !== Kind.SCHEMA_DEFINITION && definition.kind !== Kind.SCHEMA_EXTENSION) continue;
     for (const operation of definition.operationTypes ?? []) {
-      const expected = operation.operation === 'query' ? 'Query' : operation.operation === 'mutation' ? 'Mutation' : 'Subscription';
-      if (operation.type.name.value !== expected) return { operation: operation.operation, type: operation.type.name.value };
+      const expected =
+        operation.operation === 'query' ? 'Query' : operation.operation === 'mutation' ? 'Mutation' : 'Subscription';
+      if (operation.type.name.value !== expected)
+        return { operation: operation.operation, type: operation.type.name.value };
     }
   }
   return undefined;
@@ -158,7 +207,11 @@ function renamedRoot(definitions: readonly DefinitionNode[]): { operation: strin
  * subgraph validates on its own (`extend type Product @key(fields: "upc")` declares `Product`).
  */
 export function asStandalone(definitions: readonly DefinitionNode[]): DefinitionNode[] {
-  const defined = new Set(definitions.filter((node) => isTypeNode(node) && !isExtension(node)).map((node) => (node as TypeNodeOfSubgraph).name.value));
+  const defined = new Set(
+    definitions
+      .filter((node) => isTypeNode(node) && !isExtension(node))
+      .map((node) => (node as TypeNodeOfSubgraph).name.value),
+  );
   return definitions
     .filter((node) => node.kind !== Kind.SCHEMA_DEFINITION && node.kind !== Kind.SCHEMA_EXTENSION)
     .map((node) => {
@@ -171,7 +224,9 @@ export function asStandalone(definitions: readonly DefinitionNode[]): Definition
 
 function withVersionHint(message: string): string {
   const unknown = /^Unknown directive "@(\w+)"/.exec(message);
-  return unknown && NOT_FEDERATION_V1.has(unknown[1]) ? `${message} gw composes federation v1 subgraphs; @${unknown[1]} belongs to another federation version.` : message;
+  return unknown && NOT_FEDERATION_V1.has(unknown[1])
+    ? `${message} gw composes federation v1 subgraphs; @${unknown[1]} belongs to another federation version.`
+    : message;
 }
 
 function isTypeNode(node: DefinitionNode): node is TypeNodeOfSubgraph {
@@ -180,7 +235,10 @@ function isTypeNode(node: DefinitionNode): node is TypeNodeOfSubgraph {
 
 /** `extend type T` or `type T @extends`. */
 function isExtension(node: TypeNodeOfSubgraph): boolean {
-  return EXTENSION_TO_DEFINITION[node.kind] !== undefined || Boolean(node.directives?.some((d) => d.name.value === 'extends'));
+  return (
+    EXTENSION_TO_DEFINITION[node.kind] !== undefined ||
+    Boolean(node.directives?.some((d) => d.name.value === 'extends'))
+  );
 }
 
 function collectTypes(definitions: readonly DefinitionNode[]): Map<string, SubgraphType> {
@@ -189,7 +247,22 @@ function collectTypes(definitions: readonly DefinitionNode[]): Map<string, Subgr
     if (!isTypeNode(node)) continue;
     const name = node.name.value;
     let type = types.get(name);
-    if (!type) types.set(name, (type = { name, kind: KIND_OF[node.kind]!, hasBase: false, hasExtension: false, keys: [], baseKeys: [], fields: new Map(), interfaces: [], enumValues: [], unionMembers: [] }));
+    if (!type)
+      types.set(
+        name,
+        (type = {
+          name,
+          kind: KIND_OF[node.kind]!,
+          hasBase: false,
+          hasExtension: false,
+          keys: [],
+          baseKeys: [],
+          fields: new Map(),
+          interfaces: [],
+          enumValues: [],
+          unionMembers: [],
+        }),
+      );
     addDeclaration(type, node);
   }
   return types;
@@ -205,8 +278,14 @@ function addDeclaration(type: SubgraphType, node: TypeNodeOfSubgraph): void {
     type.baseKeys.push(...keys);
     type.description ??= 'description' in node ? node.description : undefined;
   }
-  if ('interfaces' in node) type.interfaces.push(...(node.interfaces ?? []).map((i: NamedTypeNode) => i.name.value).filter((i) => !type.interfaces.includes(i)));
-  if ('values' in node) type.enumValues.push(...(node.values ?? []).map((value) => ({ ...value, directives: clientDirectives(value.directives) })));
+  if ('interfaces' in node)
+    type.interfaces.push(
+      ...(node.interfaces ?? []).map((i: NamedTypeNode) => i.name.value).filter((i) => !type.interfaces.includes(i)),
+    );
+  if ('values' in node)
+    type.enumValues.push(
+      ...(node.values ?? []).map((value) => ({ ...value, directives: clientDirectives(value.directives) })),
+    );
   if ('types' in node) type.unionMembers.push(...(node.types ?? []).map((member) => member.name.value));
   if ('fields' in node) for (const field of node.fields ?? []) type.fields.set(field.name.value, readField(field));
 }
@@ -219,7 +298,15 @@ function readField(node: FieldDefinitionNode | InputValueDefinitionNode): Subgra
     name: node.name.value,
     type: print(node.type),
     namedType: namedTypeOf(node.type),
-    args: 'arguments' in node ? (node.arguments ?? []).map((arg) => `${arg.name.value}: ${print(arg.type)}${arg.defaultValue ? ` = ${print(arg.defaultValue)}` : ''}`).join(', ') : '',
+    args:
+      'arguments' in node
+        ? (node.arguments ?? [])
+            .map(
+              (arg) =>
+                `${arg.name.value}: ${print(arg.type)}${arg.defaultValue ? ` = ${print(arg.defaultValue)}` : ''}`,
+            )
+            .join(', ')
+        : '',
     external: directive('external') !== undefined,
     requires: requires ? (fieldsArgument(requires) ?? '') : undefined,
     provides: provides ? (fieldsArgument(provides) ?? '') : undefined,
@@ -233,9 +320,16 @@ function namedTypeOf(type: TypeNode): string {
 
 /** Directives the client schema keeps: `@deprecated` and `@specifiedBy`; federation and custom schema directives go. */
 export function clientDirectives(directives: readonly ConstDirectiveNode[] | undefined): ConstDirectiveNode[] {
-  return (directives ?? []).filter((d) => !FEDERATION_DIRECTIVES.has(d.name.value) && (d.name.value === 'deprecated' || d.name.value === 'specifiedBy'));
+  return (directives ?? []).filter(
+    (d) =>
+      !FEDERATION_DIRECTIVES.has(d.name.value) && (d.name.value === 'deprecated' || d.name.value === 'specifiedBy'),
+  );
 }
 
 function executableDirectives(definitions: readonly DefinitionNode[]): DirectiveDefinitionNode[] {
-  return definitions.filter((node): node is DirectiveDefinitionNode => node.kind === Kind.DIRECTIVE_DEFINITION && node.locations.every((location) => EXECUTABLE_LOCATIONS.has(location.value)));
+  return definitions.filter(
+    (node): node is DirectiveDefinitionNode =>
+      node.kind === Kind.DIRECTIVE_DEFINITION &&
+      node.locations.every((location) => EXECUTABLE_LOCATIONS.has(location.value)),
+  );
 }

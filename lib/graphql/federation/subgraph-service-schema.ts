@@ -21,5 +21,8 @@ export function subgraphServiceSchema(name: string, sdl: string): GraphQLSchema 
   const own = asStandalone(withoutFederationSupport(parse(sdl, { noLocation: true }).definitions));
   const hasQuery = own.some((node) => node.kind === Kind.OBJECT_TYPE_DEFINITION && node.name.value === 'Query');
   const query = hasQuery ? [] : parse('type Query', { noLocation: true }).definitions;
-  return buildASTSchema({ kind: Kind.DOCUMENT, definitions: [...own, ...query, ...federationDefinitions(), ...support.definitions] }, { assumeValidSDL: true });
+  return buildASTSchema(
+    { kind: Kind.DOCUMENT, definitions: [...own, ...query, ...federationDefinitions(), ...support.definitions] },
+    { assumeValidSDL: true },
+  );
 }

@@ -35,7 +35,8 @@ export function buildMergedGraph(groups: Map<string, TypeGroup>, directives: Dir
     definitions.push(definitionOf(group, owned));
     const kind = group.declarations[0].type.kind;
     if (kind === 'object' || kind === 'interface') fields[group.name] = placements(owned);
-    if (!ROOT_TYPES.has(group.name) && group.bases.length === 1 && group.bases[0].type.baseKeys.length > 0) entities[group.name] = { keys: keysPerSubgraph(group) };
+    if (!ROOT_TYPES.has(group.name) && group.bases.length === 1 && group.bases[0].type.baseKeys.length > 0)
+      entities[group.name] = { keys: keysPerSubgraph(group) };
   }
   return { document: { kind: Kind.DOCUMENT, definitions }, fields, entities };
 }
@@ -49,7 +50,11 @@ export function buildMergedGraph(groups: Map<string, TypeGroup>, directives: Dir
 function ownedFields(group: TypeGroup): Map<string, OwnedField> {
   const owned = new Map<string, OwnedField>();
   const shared = !ROOT_TYPES.has(group.name) && group.bases.length > 1;
-  const declarations: Declaration[] = ROOT_TYPES.has(group.name) ? group.declarations : shared ? group.bases : [...group.bases, ...group.extensions];
+  const declarations: Declaration[] = ROOT_TYPES.has(group.name)
+    ? group.declarations
+    : shared
+      ? group.bases
+      : [...group.bases, ...group.extensions];
   for (const declaration of declarations) {
     const { subgraph, type } = declaration;
     const added = shared ? new Set<string>() : keyFieldsAddedBy(declaration, group.bases[0]);
@@ -83,7 +88,8 @@ function placements(owned: Map<string, OwnedField>): Record<string, FieldPlaceme
 
 function keysPerSubgraph(group: TypeGroup): Record<string, string[]> {
   const keys: Record<string, string[]> = {};
-  for (const { subgraph, type } of group.declarations) if (type.keys.length > 0) keys[subgraph] = type.keys.map(canonicalFieldSet);
+  for (const { subgraph, type } of group.declarations)
+    if (type.keys.length > 0) keys[subgraph] = type.keys.map(canonicalFieldSet);
   return keys;
 }
 
@@ -92,19 +98,43 @@ function definitionOf(group: TypeGroup, owned: Map<string, OwnedField>): Definit
   const first = (group.bases[0] ?? group.declarations[0]).type;
   const name = { kind: Kind.NAME, value: group.name } as const;
   const description = first.description;
-  const interfaces: NamedTypeNode[] = [...new Set(group.declarations.flatMap((d) => d.type.interfaces))].map((value) => ({ kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value } }));
+  const interfaces: NamedTypeNode[] = [...new Set(group.declarations.flatMap((d) => d.type.interfaces))].map(
+    (value) => ({ kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value } }),
+  );
   const fieldNodes = [...owned.values()].map((entry) => entry.field.node);
   switch (first.kind) {
     case 'object':
-      return { kind: Kind.OBJECT_TYPE_DEFINITION, name, description, interfaces, fields: fieldNodes as FieldDefinitionNode[] };
+      return {
+        kind: Kind.OBJECT_TYPE_DEFINITION,
+        name,
+        description,
+        interfaces,
+        fields: fieldNodes as FieldDefinitionNode[],
+      };
     case 'interface':
-      return { kind: Kind.INTERFACE_TYPE_DEFINITION, name, description, interfaces, fields: fieldNodes as FieldDefinitionNode[] };
+      return {
+        kind: Kind.INTERFACE_TYPE_DEFINITION,
+        name,
+        description,
+        interfaces,
+        fields: fieldNodes as FieldDefinitionNode[],
+      };
     case 'input':
-      return { kind: Kind.INPUT_OBJECT_TYPE_DEFINITION, name, description, fields: [...first.fields.values()].map((f) => f.node as InputValueDefinitionNode) };
+      return {
+        kind: Kind.INPUT_OBJECT_TYPE_DEFINITION,
+        name,
+        description,
+        fields: [...first.fields.values()].map((f) => f.node as InputValueDefinitionNode),
+      };
     case 'enum':
       return { kind: Kind.ENUM_TYPE_DEFINITION, name, description, values: first.enumValues };
     case 'union':
-      return { kind: Kind.UNION_TYPE_DEFINITION, name, description, types: first.unionMembers.map((value) => ({ kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value } })) };
+      return {
+        kind: Kind.UNION_TYPE_DEFINITION,
+        name,
+        description,
+        types: first.unionMembers.map((value) => ({ kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value } })),
+      };
     default:
       return { kind: Kind.SCALAR_TYPE_DEFINITION, name, description };
   }

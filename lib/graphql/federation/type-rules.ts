@@ -15,12 +15,24 @@ export function typeGroupErrors(group: TypeGroup, lookup: FieldLookup): Composit
   const kinds = new Set(group.declarations.map((d) => d.type.kind));
   if (kinds.size > 1) {
     const described = group.declarations.map((d) => `${kindWord(d.type.kind)} in subgraph '${d.subgraph}'`).join(', ');
-    return [compositionError('TYPE_KIND_MISMATCH', `Type '${group.name}' is not the same kind of type in every subgraph: ${described}`, { subgraphs: group.declarations.map((d) => d.subgraph), type: group.name })];
+    return [
+      compositionError(
+        'TYPE_KIND_MISMATCH',
+        `Type '${group.name}' is not the same kind of type in every subgraph: ${described}`,
+        { subgraphs: group.declarations.map((d) => d.subgraph), type: group.name },
+      ),
+    ];
   }
   if (ROOT_TYPES.has(group.name)) return rootFieldErrors(group);
   if (group.bases.length === 0) {
     const extenders = group.extensions.map((d) => d.subgraph);
-    return [compositionError('EXTENSION_ORPHAN', `Type '${group.name}' is extended in subgraph${extenders.length > 1 ? 's' : ''} ${quotedList(extenders)} but defined in no subgraph (extension orphan); define '${group.name}' in exactly one subgraph`, { subgraphs: extenders, type: group.name })];
+    return [
+      compositionError(
+        'EXTENSION_ORPHAN',
+        `Type '${group.name}' is extended in subgraph${extenders.length > 1 ? 's' : ''} ${quotedList(extenders)} but defined in no subgraph (extension orphan); define '${group.name}' in exactly one subgraph`,
+        { subgraphs: extenders, type: group.name },
+      ),
+    ];
   }
   if (group.bases.length > 1) return [...sharedTypeErrors(group), ...orphansOfSharedType(group)];
   return group.extensions.length > 0 ? extensionErrors(group, lookup) : [];
@@ -30,12 +42,17 @@ export function typeGroupErrors(group: TypeGroup, lookup: FieldLookup): Composit
 function rootFieldErrors(group: TypeGroup): CompositionError[] {
   const owners = new Map<string, string[]>();
   for (const { subgraph, type } of group.declarations) {
-    for (const field of type.fields.values()) if (!field.external) owners.set(field.name, [...(owners.get(field.name) ?? []), subgraph]);
+    for (const field of type.fields.values())
+      if (!field.external) owners.set(field.name, [...(owners.get(field.name) ?? []), subgraph]);
   }
   return [...owners]
     .filter(([, subgraphs]) => subgraphs.length > 1)
     .map(([field, subgraphs]) =>
-      compositionError('ROOT_FIELD_DEFINED_TWICE', `Root field '${group.name}.${field}' is defined in subgraphs ${quotedList(subgraphs)}; in federation v1 each root field belongs to exactly one subgraph: rename or remove it in all but one`, { subgraphs, type: group.name, field }),
+      compositionError(
+        'ROOT_FIELD_DEFINED_TWICE',
+        `Root field '${group.name}.${field}' is defined in subgraphs ${quotedList(subgraphs)}; in federation v1 each root field belongs to exactly one subgraph: rename or remove it in all but one`,
+        { subgraphs, type: group.name, field },
+      ),
     );
 }
 
@@ -57,12 +74,19 @@ function sharedTypeErrors(group: TypeGroup): CompositionError[] {
     const differences = structuralDifferences(first, other);
     if (differences.length === 0) continue;
     const normalised = [first, other].filter((d) => d.type.hasExtension).map((d) => d.subgraph);
-    const note = normalised.length > 0 ? `; compared after applying the extensions of '${group.name}' in subgraph${normalised.length > 1 ? 's' : ''} ${quotedList(normalised)}: a shared type may only be extended when every subgraph that defines it ends up with the same type` : '';
+    const note =
+      normalised.length > 0
+        ? `; compared after applying the extensions of '${group.name}' in subgraph${normalised.length > 1 ? 's' : ''} ${quotedList(normalised)}: a shared type may only be extended when every subgraph that defines it ends up with the same type`
+        : '';
     errors.push(
-      compositionError('SHARED_TYPE_MISMATCH', `Shared type '${group.name}' is not identical in subgraphs '${first.subgraph}' and '${other.subgraph}': ${differences.join('; ')}${note}`, {
-        subgraphs: [first.subgraph, other.subgraph],
-        type: group.name,
-      }),
+      compositionError(
+        'SHARED_TYPE_MISMATCH',
+        `Shared type '${group.name}' is not identical in subgraphs '${first.subgraph}' and '${other.subgraph}': ${differences.join('; ')}${note}`,
+        {
+          subgraphs: [first.subgraph, other.subgraph],
+          type: group.name,
+        },
+      ),
     );
   }
   return errors;
@@ -83,20 +107,40 @@ function orphansOfSharedType(group: TypeGroup): CompositionError[] {
 function structuralDifferences(a: Declaration, b: Declaration): string[] {
   const only = (what: string, left: Iterable<string>, right: Iterable<string>, subgraph: string) => {
     const other = new Set(right);
-    return [...left].filter((item) => !other.has(item)).map((item) => `${what} '${item}' is in subgraph '${subgraph}' only`);
+    return [...left]
+      .filter((item) => !other.has(item))
+      .map((item) => `${what} '${item}' is in subgraph '${subgraph}' only`);
   };
   const differences: string[] = [];
   const { type: x } = a;
   const { type: y } = b;
-  differences.push(...only('field', x.fields.keys(), y.fields.keys(), a.subgraph), ...only('field', y.fields.keys(), x.fields.keys(), b.subgraph));
+  differences.push(
+    ...only('field', x.fields.keys(), y.fields.keys(), a.subgraph),
+    ...only('field', y.fields.keys(), x.fields.keys(), b.subgraph),
+  );
   for (const field of x.fields.values()) {
     const twin = y.fields.get(field.name);
-    if (twin && twin.type !== field.type) differences.push(`field '${field.name}' is '${field.type}' in '${a.subgraph}' and '${twin.type}' in '${b.subgraph}'`);
-    if (twin && twin.args !== field.args) differences.push(`the arguments of field '${field.name}' differ ((${field.args}) in '${a.subgraph}', (${twin.args}) in '${b.subgraph}')`);
+    if (twin && twin.type !== field.type)
+      differences.push(
+        `field '${field.name}' is '${field.type}' in '${a.subgraph}' and '${twin.type}' in '${b.subgraph}'`,
+      );
+    if (twin && twin.args !== field.args)
+      differences.push(
+        `the arguments of field '${field.name}' differ ((${field.args}) in '${a.subgraph}', (${twin.args}) in '${b.subgraph}')`,
+      );
   }
-  differences.push(...only('interface', x.interfaces, y.interfaces, a.subgraph), ...only('interface', y.interfaces, x.interfaces, b.subgraph));
-  differences.push(...only('enum value', enumValues(x), enumValues(y), a.subgraph), ...only('enum value', enumValues(y), enumValues(x), b.subgraph));
-  differences.push(...only('union member', x.unionMembers, y.unionMembers, a.subgraph), ...only('union member', y.unionMembers, x.unionMembers, b.subgraph));
+  differences.push(
+    ...only('interface', x.interfaces, y.interfaces, a.subgraph),
+    ...only('interface', y.interfaces, x.interfaces, b.subgraph),
+  );
+  differences.push(
+    ...only('enum value', enumValues(x), enumValues(y), a.subgraph),
+    ...only('enum value', enumValues(y), enumValues(x), b.subgraph),
+  );
+  differences.push(
+    ...only('union member', x.unionMembers, y.unionMembers, a.subgraph),
+    ...only('union member', y.unionMembers, x.unionMembers, b.subgraph),
+  );
   return differences;
 }
 

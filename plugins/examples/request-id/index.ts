@@ -21,7 +21,8 @@ export default definePlugin({
       const id = ctx.request.header('x-request-id');
       if (id) ctx.response.setHeader('x-request-id', id);
       const started = ctx.state[STARTED];
-      if (typeof started === 'number') ctx.response.setHeader('x-upstream-time', (performance.now() - started).toFixed(1));
+      if (typeof started === 'number')
+        ctx.response.setHeader('x-upstream-time', (performance.now() - started).toFixed(1));
     },
   },
 });

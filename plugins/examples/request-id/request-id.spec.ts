@@ -16,7 +16,11 @@ describe('example plugin: request-id', () => {
 
   it('returns the id and the upstream time on the response', async () => {
     const state = { 'request-id.started': performance.now() - 5 };
-    const outcome = await runHook(requestId, 'response', { request: { headers: { 'x-request-id': 'abc-123' } }, state, response: { status: 200 } });
+    const outcome = await runHook(requestId, 'response', {
+      request: { headers: { 'x-request-id': 'abc-123' } },
+      state,
+      response: { status: 200 },
+    });
     assert.equal(outcome.response!.headers['x-request-id'], 'abc-123');
     assert.ok(Number(outcome.response!.headers['x-upstream-time']) >= 5);
   });

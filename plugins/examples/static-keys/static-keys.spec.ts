@@ -12,18 +12,27 @@ describe('example plugin: static-keys', () => {
   });
 
   it('answers 403 for an unknown key', async () => {
-    const outcome = await runHook(staticKeys, 'auth_check', { api, request: { headers: { 'x-api-key': 'key-mallory' } } });
+    const outcome = await runHook(staticKeys, 'auth_check', {
+      api,
+      request: { headers: { 'x-api-key': 'key-mallory' } },
+    });
     assert.equal(outcome.reply?.status, 403);
     assert.equal(outcome.allowed, false);
   });
 
   it('does not treat inherited object properties as keys', async () => {
-    const outcome = await runHook(staticKeys, 'auth_check', { api, request: { headers: { 'x-api-key': 'constructor' } } });
+    const outcome = await runHook(staticKeys, 'auth_check', {
+      api,
+      request: { headers: { 'x-api-key': 'constructor' } },
+    });
     assert.equal(outcome.reply?.status, 403);
   });
 
   it('lets a known key through with its owner, and keeps the key from the upstream', async () => {
-    const outcome = await runHook(staticKeys, 'auth_check', { api, request: { headers: { 'x-api-key': 'key-alice' } } });
+    const outcome = await runHook(staticKeys, 'auth_check', {
+      api,
+      request: { headers: { 'x-api-key': 'key-alice' } },
+    });
     assert.equal(outcome.reply, undefined);
     assert.equal(outcome.allowed, true);
     assert.deepEqual(outcome.session, { owner: 'alice' });

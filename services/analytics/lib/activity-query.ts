@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { MAX_ACTIVITY_PERIOD_DAYS, UNPAGED_ACTIVITY_MAX_BYTES, UNPAGED_ACTIVITY_MAX_GROUPS, type ActivityGrouping, type AnalyticsActivityParams, type AnalyticsActivityResult, type AnalyticsRecord } from '../../../contracts/analytics/actions';
+import {
+  MAX_ACTIVITY_PERIOD_DAYS,
+  UNPAGED_ACTIVITY_MAX_BYTES,
+  UNPAGED_ACTIVITY_MAX_GROUPS,
+  type ActivityGrouping,
+  type AnalyticsActivityParams,
+  type AnalyticsActivityResult,
+  type AnalyticsRecord,
+} from '../../../contracts/analytics/actions';
 import { Errors } from 'moleculer';
 import { pageCount, pageWindow } from '../../../lib/pagination';
 
@@ -30,7 +38,9 @@ const PER_COUNTRY_GROUPS: ReadonlySet<ActivityGrouping> = new Set(['geo', 'api',
 function tableOf(params: AnalyticsActivityParams): 'analytics_hourly' | 'analytics_hourly_geo' {
   if (params.group !== 'geo' && params.iso_country === undefined) return 'analytics_hourly';
   if (!PER_COUNTRY_GROUPS.has(params.group) || params.key_hash !== undefined || params.oauth_client_id !== undefined) {
-    throw new Error(`analytics.activity: the per-country aggregates answer the groupings geo, api, day and hour, without a key or client filter (asked: ${params.group})`);
+    throw new Error(
+      `analytics.activity: the per-country aggregates answer the groupings geo, api, day and hour, without a key or client filter (asked: ${params.group})`,
+    );
   }
   return 'analytics_hourly_geo';
 }
@@ -65,9 +75,17 @@ interface GroupRow {
  * Unpaged (page 0 or less), the first groups up to UNPAGED_ACTIVITY_MAX_GROUPS and
  * UNPAGED_ACTIVITY_MAX_BYTES, so the answer fits one bus message; `pages` counts them all.
  */
-export async function queryActivity(db: Knex, params: AnalyticsActivityParams, pageSize: number): Promise<AnalyticsActivityResult> {
+export async function queryActivity(
+  db: Knex,
+  params: AnalyticsActivityParams,
+  pageSize: number,
+): Promise<AnalyticsActivityResult> {
   if (params.to - params.from > MAX_ACTIVITY_PERIOD_DAYS * DAY) {
-    throw new Errors.ValidationError(`analytics.activity: the period is longer than ${MAX_ACTIVITY_PERIOD_DAYS} days`, 'VALIDATION_ERROR', { from: params.from, to: params.to });
+    throw new Errors.ValidationError(
+      `analytics.activity: the period is longer than ${MAX_ACTIVITY_PERIOD_DAYS} days`,
+      'VALIDATION_ERROR',
+      { from: params.from, to: params.to },
+    );
   }
   const table = tableOf(params);
   const groupBy = Object.entries(GROUP_BY[params.group]);

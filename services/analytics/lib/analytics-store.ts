@@ -1,7 +1,14 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
-import { AnalyticsBatchBuilder, AnalyticsBatchReader, COLUMN, RECORD_WIDTH, recordsOf, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
+import {
+  AnalyticsBatchBuilder,
+  AnalyticsBatchReader,
+  COLUMN,
+  RECORD_WIDTH,
+  recordsOf,
+  type AnalyticsBatch,
+} from '../../../contracts/analytics/record-batch';
 import { parseJson } from '../../../lib/store/migrate';
 import { batchWriter, type BatchWriter } from './batch-writers';
 import { foldGeo, foldHourly } from './hourly-aggregates';
@@ -72,7 +79,9 @@ export class AnalyticsStore {
     packs += await this.db('analytics_records').where('last_request', '<', cutoff).delete();
     let hourly = 0;
     for (const table of ['analytics_hourly', 'analytics_hourly_geo']) {
-      hourly += await this.db(table).where('hour_start', '<=', cutoff - HOUR).delete();
+      hourly += await this.db(table)
+        .where('hour_start', '<=', cutoff - HOUR)
+        .delete();
     }
     return { packs, hourly };
   }
@@ -128,7 +137,8 @@ const PACK_COLUMNS = [COLUMN.org_id, COLUMN.api_id, COLUMN.api_name, COLUMN.expi
 
 function pack(batch: AnalyticsBatch): RawPack[] {
   const records = new AnalyticsBatchReader(batch);
-  const samePack = (a: number, b: number) => PACK_COLUMNS.every((column) => records.value(a, column) === records.value(b, column));
+  const samePack = (a: number, b: number) =>
+    PACK_COLUMNS.every((column) => records.value(a, column) === records.value(b, column));
   // Most batches hold one API's records: the batch is then its own pack, stored as it came.
   let single = true;
   for (let i = 1; i < records.count && single; i++) single = samePack(0, i);
@@ -165,7 +175,11 @@ function packOf(records: AnalyticsBatchReader, batch: AnalyticsBatch): RawPack {
     last_request: last,
     count: records.count,
     expire_at: expireAfter > 0 ? last + expireAfter * 1000 : null,
-    records: JSON.stringify({ strings: batch.strings, since: batch.since, runs: columnRuns(batch) } satisfies StoredPack),
+    records: JSON.stringify({
+      strings: batch.strings,
+      since: batch.since,
+      runs: columnRuns(batch),
+    } satisfies StoredPack),
   };
 }
 
@@ -209,7 +223,8 @@ function batchOfRuns(stored: StoredPack): AnalyticsBatch {
   const values = new Array<number>(count * RECORD_WIDTH).fill(0);
   stored.runs.forEach((runs, column) => {
     let record = 0;
-    for (let i = 0; i < runs.length; i += 2) for (let n = 0; n < runs[i + 1]; n++) values[record++ * RECORD_WIDTH + column] = runs[i];
+    for (let i = 0; i < runs.length; i += 2)
+      for (let n = 0; n < runs[i + 1]; n++) values[record++ * RECORD_WIDTH + column] = runs[i];
   });
   return { strings: stored.strings, since: stored.since, values };
 }

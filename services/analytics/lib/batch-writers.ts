@@ -40,11 +40,34 @@ const COUNTER_COLUMNS = [...COUNTER_RULES.sums, ...COUNTER_RULES.mins, ...COUNTE
 
 const PACKS: Table = {
   name: 'analytics_records',
-  columns: ['org_id', 'api_id', 'api_name', 'expire_after', 'first_request', 'last_request', 'count', 'expire_at', 'records'],
+  columns: [
+    'org_id',
+    'api_id',
+    'api_name',
+    'expire_after',
+    'first_request',
+    'last_request',
+    'count',
+    'expire_at',
+    'records',
+  ],
 };
 const HOURLY: AggregateTable = {
   name: 'analytics_hourly',
-  columns: ['id', 'org_id', 'hour_start', 'api_id', 'api_name', 'key_hash', 'alias', 'oauth_client_id', 'path', 'method', 'code', ...COUNTER_COLUMNS],
+  columns: [
+    'id',
+    'org_id',
+    'hour_start',
+    'api_id',
+    'api_name',
+    'key_hash',
+    'alias',
+    'oauth_client_id',
+    'path',
+    'method',
+    'code',
+    ...COUNTER_COLUMNS,
+  ],
   ...COUNTER_RULES,
   replaced: ['alias', 'api_name'],
 };
@@ -106,7 +129,13 @@ const MYSQL_ROWS_PER_STATEMENT = 500;
 
 /** MySQL/MariaDB: multi-row INSERT (… ON DUPLICATE KEY UPDATE) statements in one knex transaction. */
 function mysqlWriter(db: Knex): BatchWriter {
-  const write = async (trx: Knex.Transaction, table: Table, rows: Row[], sql: (rowCount: number) => string, perStatement = MYSQL_ROWS_PER_STATEMENT) => {
+  const write = async (
+    trx: Knex.Transaction,
+    table: Table,
+    rows: Row[],
+    sql: (rowCount: number) => string,
+    perStatement = MYSQL_ROWS_PER_STATEMENT,
+  ) => {
     for (let start = 0; start < rows.length; start += perStatement) {
       const chunk = rows.slice(start, start + perStatement);
       await trx.raw(sql(chunk.length), chunk.flatMap((row) => valuesOf(table, row)) as Knex.RawBinding[]);

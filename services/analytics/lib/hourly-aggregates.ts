@@ -60,7 +60,18 @@ function countersOf(records: AnalyticsBatchReader, index: number): Counters {
   const code = records.value(index, COLUMN.response_code);
   const latency = records.value(index, COLUMN.latency_us) / 1000;
   const upstream = records.value(index, COLUMN.upstream_latency_us) / 1000;
-  return { hits: 1, success: isSuccess(code) ? 1 : 0, error: isError(code) ? 1 : 0, latency_sum: latency, latency_min: latency, latency_max: latency, upstream_sum: upstream, upstream_min: upstream, upstream_max: upstream, last_hit: records.requestTime(index) };
+  return {
+    hits: 1,
+    success: isSuccess(code) ? 1 : 0,
+    error: isError(code) ? 1 : 0,
+    latency_sum: latency,
+    latency_min: latency,
+    latency_max: latency,
+    upstream_sum: upstream,
+    upstream_min: upstream,
+    upstream_max: upstream,
+    last_hit: records.requestTime(index),
+  };
 }
 
 /** Adds one row's counters to another's (two rows of a batch that turn out to be one). */
@@ -263,9 +274,21 @@ const GEO_GROUP = [COLUMN.iso_country, COLUMN.api_id, COLUMN.org_id] as const;
 export function foldGeo(batch: AnalyticsBatch): Map<string, GeoDelta> {
   const known = (records: AnalyticsBatchReader, i: number) => records.text(i, COLUMN.iso_country) !== '';
   return fold<GeoDelta>(batch, {
-    groupOf: (records, i) => (known(records, i) ? `${records.value(i, COLUMN.org_id)}\u0000${records.value(i, COLUMN.api_id)}\u0000${records.value(i, COLUMN.iso_country)}\u0000${hourOf(records.requestTime(i))}` : undefined),
-    idOf: (records, i) => `geo\u0000${records.text(i, COLUMN.org_id)}\u0000${records.text(i, COLUMN.api_id)}\u0000${records.text(i, COLUMN.iso_country)}\u0000${hourOf(records.requestTime(i))}`,
+    groupOf: (records, i) =>
+      known(records, i)
+        ? `${records.value(i, COLUMN.org_id)}\u0000${records.value(i, COLUMN.api_id)}\u0000${records.value(i, COLUMN.iso_country)}\u0000${hourOf(records.requestTime(i))}`
+        : undefined,
+    idOf: (records, i) =>
+      `geo\u0000${records.text(i, COLUMN.org_id)}\u0000${records.text(i, COLUMN.api_id)}\u0000${records.text(i, COLUMN.iso_country)}\u0000${hourOf(records.requestTime(i))}`,
     sameGroup: (records, a, b) => sameValues(records, a, b, GEO_GROUP) && sameHour(records, a, b),
-    rowOf: (records, i, id) => ({ id, org_id: records.text(i, COLUMN.org_id), hour_start: hourOf(records.requestTime(i)), api_id: records.text(i, COLUMN.api_id), api_name: records.text(i, COLUMN.api_name), iso_country: records.text(i, COLUMN.iso_country), ...countersOf(records, i) }),
+    rowOf: (records, i, id) => ({
+      id,
+      org_id: records.text(i, COLUMN.org_id),
+      hour_start: hourOf(records.requestTime(i)),
+      api_id: records.text(i, COLUMN.api_id),
+      api_name: records.text(i, COLUMN.api_name),
+      iso_country: records.text(i, COLUMN.iso_country),
+      ...countersOf(records, i),
+    }),
   });
 }

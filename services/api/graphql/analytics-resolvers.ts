@@ -16,7 +16,10 @@ interface PeriodArgs {
 function period(args: PeriodArgs): { from: number; to: number } {
   const parts = (value: string, which: string) => {
     const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-    if (!match) throw new GraphQLError(`${which} must be a date as YYYY-MM-DD, got '${value}'`, { extensions: { code: 'BAD_REQUEST', status: 400 } });
+    if (!match)
+      throw new GraphQLError(`${which} must be a date as YYYY-MM-DD, got '${value}'`, {
+        extensions: { code: 'BAD_REQUEST', status: 400 },
+      });
     return match;
   };
   const [, startYear, startMonth, startDay] = parts(args.from, 'from');
@@ -38,7 +41,9 @@ async function activity(group: ActivityGrouping, args: PeriodArgs, { caller, cal
 export const analyticsResolvers = {
   activityByApi: guarded('analytics', (args: PeriodArgs, ctx) => activity('api', args, ctx)),
   activityByEndpoint: guarded('analytics', (args: PeriodArgs, ctx) => activity('endpoint', args, ctx)),
-  usage: guarded('analytics', (args: PeriodArgs & { resolution?: 'HOUR' | 'DAY' }, ctx) => activity(args.resolution === 'HOUR' ? 'hour' : 'day', args, ctx)),
+  usage: guarded('analytics', (args: PeriodArgs & { resolution?: 'HOUR' | 'DAY' }, ctx) =>
+    activity(args.resolution === 'HOUR' ? 'hour' : 'day', args, ctx),
+  ),
   errorsByApi: guarded('analytics', (args: PeriodArgs, ctx) => activity('error', args, ctx)),
   activityByCountry: guarded('analytics', (args: PeriodArgs, ctx) => activity('geo', args, ctx)),
   activityByKey: guarded('analytics', (args: PeriodArgs, ctx) => activity('key', args, ctx)),
@@ -46,7 +51,13 @@ export const analyticsResolvers = {
 };
 
 function recordOf(record: AnalyticsRecord) {
-  const { iso_country: isoCountry, api_id: apiId, api_name: apiName, oauth_client_id: oauthClientId, ...id } = record.id;
+  const {
+    iso_country: isoCountry,
+    api_id: apiId,
+    api_name: apiName,
+    oauth_client_id: oauthClientId,
+    ...id
+  } = record.id;
   return {
     id: { ...id, isoCountry, apiId, apiName, oauthClientId },
     hits: record.hits,

@@ -14,7 +14,14 @@ export interface GraphqlContext {
 
 type Permission = 'apis' | 'keys' | 'policies' | 'analytics';
 
-const CODES: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT', 503: 'SERVICE_UNAVAILABLE' };
+const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  503: 'SERVICE_UNAVAILABLE',
+};
 
 /** The `extensions.code` of an error with this HTTP status. */
 export function codeOf(status: number): string {
@@ -37,7 +44,10 @@ export function guarded<A, R>(permission: Permission, resolve: (args: A, ctx: Gr
       const code = codeOf(problem.status);
       // A catalogued service error also names itself, as err.code does on the bus.
       const type = (err as { type?: unknown }).type;
-      const extensions = typeof type === 'string' && type.startsWith('GW_ERR_') ? { code, status: problem.status, type } : { code, status: problem.status };
+      const extensions =
+        typeof type === 'string' && type.startsWith('GW_ERR_')
+          ? { code, status: problem.status, type }
+          : { code, status: problem.status };
       throw new GraphQLError(problem.message, { extensions });
     }
   };
@@ -45,6 +55,7 @@ export function guarded<A, R>(permission: Permission, resolve: (args: A, ctx: Gr
 
 export function page(value: number | undefined): number {
   const n = value ?? 1;
-  if (n < 1) throw new GraphQLError(`page must be 1 or more, got ${n}`, { extensions: { code: 'BAD_REQUEST', status: 400 } });
+  if (n < 1)
+    throw new GraphQLError(`page must be 1 or more, got ${n}`, { extensions: { code: 'BAD_REQUEST', status: 400 } });
   return n;
 }

@@ -11,22 +11,36 @@ export const rootResolvers = {
     const listed = await call('apis.list', { org_scope: caller.org_id, q: args.q || undefined, page: page(args.page) });
     return { items: listed.apis.map(apiOf), pages: listed.pages };
   }),
-  api: guarded('apis', async (args: { id: string }, { caller, call }) => apiOf(await call('apis.get', { id: args.id, org_scope: caller.org_id }))),
+  api: guarded('apis', async (args: { id: string }, { caller, call }) =>
+    apiOf(await call('apis.get', { id: args.id, org_scope: caller.org_id })),
+  ),
   keys: guarded('keys', async (args: { apiId?: string | null; page?: number }, { caller, call }) => {
     // As GET /api/apis/{apiId}/keys: the API must be one of the organisation's.
-    const apiId = args.apiId ? (await call('apis.get', { id: args.apiId, org_scope: caller.org_id })).api_definition.api_id : undefined;
-    const listed = await call('keys.list', { api_id: apiId, org_scope: caller.org_id, page: page(args.page), hashes: true });
+    const apiId = args.apiId
+      ? (await call('apis.get', { id: args.apiId, org_scope: caller.org_id })).api_definition.api_id
+      : undefined;
+    const listed = await call('keys.list', {
+      api_id: apiId,
+      org_scope: caller.org_id,
+      page: page(args.page),
+      hashes: true,
+    });
     return { hashes: listed.keys, pages: listed.pages };
   }),
   key: guarded('keys', async (args: { hash: string }, { caller, call }) => {
-    if (!/^[0-9a-f]{64}$/.test(args.hash)) throw new GraphQLError('hash must be a key hash: 64 lower-case hex digits', { extensions: { code: 'BAD_REQUEST', status: 400 } });
+    if (!/^[0-9a-f]{64}$/.test(args.hash))
+      throw new GraphQLError('hash must be a key hash: 64 lower-case hex digits', {
+        extensions: { code: 'BAD_REQUEST', status: 400 },
+      });
     return keyOf(await call('keys.get', { key: args.hash, org_scope: caller.org_id }));
   }),
   policies: guarded('policies', async (args: { page?: number }, { caller, call }) => {
     const listed = await call('keys.policies.list', { org_scope: caller.org_id, page: page(args.page) });
     return { items: listed.policies.map(policyOf), pages: listed.pages };
   }),
-  policy: guarded('policies', async (args: { id: string }, { caller, call }) => policyOf(await call('keys.policies.get', { id: args.id, org_scope: caller.org_id }))),
+  policy: guarded('policies', async (args: { id: string }, { caller, call }) =>
+    policyOf(await call('keys.policies.get', { id: args.id, org_scope: caller.org_id })),
+  ),
   ...analyticsResolvers,
 };
 
@@ -85,7 +99,11 @@ function policyOf(p: Policy) {
 }
 
 function accessRightsOf(rights: Record<string, AccessDefinition> | undefined) {
-  return Object.entries(rights ?? {}).map(([apiId, access]) => ({ apiId, apiName: access.api_name ?? null, versions: strings(access.versions) }));
+  return Object.entries(rights ?? {}).map(([apiId, access]) => ({
+    apiId,
+    apiName: access.api_name ?? null,
+    versions: strings(access.versions),
+  }));
 }
 
 function strings(value: unknown): string[] {

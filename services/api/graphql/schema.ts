@@ -27,9 +27,23 @@ const SDL = /* GraphQL */ `
     "Requests per API over whole UTC days, from and to inclusive (YYYY-MM-DD). Needs analytics: read (GET /api/activity/apis/...)."
     activityByApi(from: String!, to: String!, page: Int = 1): AnalyticsPage
     "Requests per API and endpoint; of one API, key (by hash) or OAuth client when given. Needs analytics: read (GET /api/activity/endpoints/..., /api/activity/keys/endpoint/...)."
-    activityByEndpoint(from: String!, to: String!, page: Int = 1, apiId: ID, keyHash: String, oauthClientId: String): AnalyticsPage
+    activityByEndpoint(
+      from: String!
+      to: String!
+      page: Int = 1
+      apiId: ID
+      keyHash: String
+      oauthClientId: String
+    ): AnalyticsPage
     "Requests over time, per hour or per day. Needs analytics: read (GET /api/usage/apis/...)."
-    usage(from: String!, to: String!, resolution: Resolution = DAY, page: Int = 1, apiId: ID, keyHash: String): AnalyticsPage
+    usage(
+      from: String!
+      to: String!
+      resolution: Resolution = DAY
+      page: Int = 1
+      apiId: ID
+      keyHash: String
+    ): AnalyticsPage
     "Error answers (codes of 400 and more) per API and code. Needs analytics: read (GET /api/activity/errors/...)."
     errorsByApi(from: String!, to: String!, page: Int = 1, apiId: ID): AnalyticsPage
     "Requests per client country (id.isoCountry), of one API when given; only requests whose country the GeoIP database knew. Needs analytics: read (GET /api/activity/geo/...)."

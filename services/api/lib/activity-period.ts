@@ -16,7 +16,8 @@ export function periodFromParams(params: Record<string, string>): { from: number
   const from = dateOf(params.startDay, params.startMonth, params.startYear, 'start');
   const to = dateOf(params.endDay, params.endMonth, params.endYear, 'end') + DAY;
   if (to <= from) throw new HttpProblem(400, 'The end date of the period is before its start date');
-  if (to - from > MAX_ACTIVITY_PERIOD_DAYS * DAY) throw new HttpProblem(400, `The period is longer than ${MAX_ACTIVITY_PERIOD_DAYS} days; ask for a shorter one`);
+  if (to - from > MAX_ACTIVITY_PERIOD_DAYS * DAY)
+    throw new HttpProblem(400, `The period is longer than ${MAX_ACTIVITY_PERIOD_DAYS} days; ask for a shorter one`);
   return { from, to };
 }
 
@@ -25,7 +26,13 @@ function dateOf(day: string, month: string, year: string, which: string): number
   const [d, m, y] = parts;
   const at = Date.UTC(y, m - 1, d);
   const date = new Date(at);
-  if (parts.some(Number.isNaN) || y < 1970 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) {
+  if (
+    parts.some(Number.isNaN) ||
+    y < 1970 ||
+    date.getUTCFullYear() !== y ||
+    date.getUTCMonth() !== m - 1 ||
+    date.getUTCDate() !== d
+  ) {
     throw new HttpProblem(400, `The ${which} date ${day}/${month}/${year} is not a valid date (day/month/year)`);
   }
   return at;

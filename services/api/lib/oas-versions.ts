@@ -14,10 +14,16 @@ export interface NewVersionQuery {
 
 /** `?base_api_id=…&new_version_name=…` of `POST /api/apis/oas`, or undefined when the call creates a plain API. */
 export function newVersionQuery(query: Record<string, unknown>): NewVersionQuery | undefined {
-  const text = (name: string) => (typeof query[name] === 'string' ? (query[name]).trim() : '');
+  const text = (name: string) => (typeof query[name] === 'string' ? query[name].trim() : '');
   if (text('base_api_id') === '') return undefined;
-  if (text('new_version_name') === '') throw new GwError('GW_ERR_APIS_INVALID_OAS', 400, 'new_version_name is required with base_api_id');
-  return { baseApiId: text('base_api_id'), newVersionName: text('new_version_name'), baseVersionName: text('base_api_version_name') || 'Default', setDefault: text('set_default') === 'true' };
+  if (text('new_version_name') === '')
+    throw new GwError('GW_ERR_APIS_INVALID_OAS', 400, 'new_version_name is required with base_api_id');
+  return {
+    baseApiId: text('base_api_id'),
+    newVersionName: text('new_version_name'),
+    baseVersionName: text('base_api_version_name') || 'Default',
+    setDefault: text('set_default') === 'true',
+  };
 }
 
 /** What a new version changes in the base API's gateway extension. */
@@ -32,12 +38,27 @@ interface BaseInfo {
  * found), and the child is removed again when the base refuses the new version, so nothing is
  * half-stored.
  */
-export async function createVersion(call: Call, orgId: string | undefined, version: NewVersionQuery, documentText: string) {
+export async function createVersion(
+  call: Call,
+  orgId: string | undefined,
+  version: NewVersionQuery,
+  documentText: string,
+) {
   const base = await call('apis.getOas', { id: version.baseApiId, org_scope: orgId });
   const created = await call('apis.createOas', { org_scope: orgId, document_text: documentText, generate_ids: true });
   try {
     const { info } = base[EXTENSION] as { info: BaseInfo };
-    const current = info.versioning?.enabled === true ? info.versioning : { enabled: true, name: version.baseVersionName, default: version.baseVersionName, location: 'header', key: 'x-api-version', versions: [] };
+    const current =
+      info.versioning?.enabled === true
+        ? info.versioning
+        : {
+            enabled: true,
+            name: version.baseVersionName,
+            default: version.baseVersionName,
+            location: 'header',
+            key: 'x-api-version',
+            versions: [],
+          };
     const versions = [...(current.versions ?? []), { name: version.newVersionName, id: created.api_definition.api_id }];
     info.versioning = { ...current, versions, ...(version.setDefault ? { default: version.newVersionName } : {}) };
     await call('apis.updateOas', { id: info.id, org_scope: orgId, document_text: stringify(base) });

@@ -36,7 +36,16 @@ export function webUiRouter(folder: string): Router {
     res.set('content-security-policy', UI_CONTENT_SECURITY_POLICY).set('x-content-type-options', 'nosniff');
     next();
   });
-  router.use('/assets', express.static(join(folder, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true, etag: false }));
+  router.use(
+    '/assets',
+    express.static(join(folder, 'assets'), {
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+      fallthrough: true,
+      etag: false,
+    }),
+  );
   router.get('/', (req, res, next) => {
     // curl and API clients (Accept: */* or JSON) keep the JSON index below.
     if (req.accepts(['json', 'html']) !== 'html') return next();

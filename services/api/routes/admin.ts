@@ -67,12 +67,16 @@ export function adminSurface(adminSecret: string): Surface<'admin'> {
       {
         method: 'put',
         path: '/users/:id/actions/allow_reset_passwords',
-        handle: async ({ params, call }) => ({ body: ok('User updated', await call('users.setResetPasswords', { id: params.id, allowed: true })) }),
+        handle: async ({ params, call }) => ({
+          body: ok('User updated', await call('users.setResetPasswords', { id: params.id, allowed: true })),
+        }),
       },
       {
         method: 'put',
         path: '/users/:id/actions/disallow_reset_passwords',
-        handle: async ({ params, call }) => ({ body: ok('User updated', await call('users.setResetPasswords', { id: params.id, allowed: false })) }),
+        handle: async ({ params, call }) => ({
+          body: ok('User updated', await call('users.setResetPasswords', { id: params.id, allowed: false })),
+        }),
       },
     ],
   };

@@ -10,7 +10,11 @@ const READ = { name: 'analytics', level: 'read' } as const;
 type Filter = Pick<AnalyticsActivityParams, 'key_hash' | 'oauth_client_id' | 'api_id' | 'iso_country'>;
 
 /** One activity view: the caller's organisation, the period of the URL, a grouping and a filter. */
-function activity(path: string, group: ActivityGrouping | ((ctx: RouteContext<Caller>) => ActivityGrouping), filter: (ctx: RouteContext<Caller>) => Filter = () => ({})): Route<Caller> {
+function activity(
+  path: string,
+  group: ActivityGrouping | ((ctx: RouteContext<Caller>) => ActivityGrouping),
+  filter: (ctx: RouteContext<Caller>) => Filter = () => ({}),
+): Route<Caller> {
   return {
     method: 'get',
     path: `${path}/${PERIOD_PATH}`,
@@ -20,7 +24,17 @@ function activity(path: string, group: ActivityGrouping | ((ctx: RouteContext<Ca
       const page = pageFromQuery(ctx.query);
       const apiId = typeof ctx.query.api_id === 'string' && ctx.query.api_id !== '' ? ctx.query.api_id : undefined;
       const grouping = typeof group === 'function' ? group(ctx) : group;
-      return { body: await ctx.call('analytics.activity', { org_id: ctx.caller.org_id, group: grouping, from, to, page, api_id: apiId, ...filter(ctx) }) };
+      return {
+        body: await ctx.call('analytics.activity', {
+          org_id: ctx.caller.org_id,
+          group: grouping,
+          from,
+          to,
+          page,
+          api_id: apiId,
+          ...filter(ctx),
+        }),
+      };
     },
   };
 }
@@ -28,13 +42,15 @@ function activity(path: string, group: ActivityGrouping | ((ctx: RouteContext<Ca
 /** `?resolution=hour|day` of the usage views (day when absent). */
 function resolution({ query }: RouteContext<Caller>): ActivityGrouping {
   const value = query.resolution ?? 'day';
-  if (value !== 'hour' && value !== 'day') throw new HttpProblem(400, `Query parameter resolution must be 'hour' or 'day', got '${String(value)}'`);
+  if (value !== 'hour' && value !== 'day')
+    throw new HttpProblem(400, `Query parameter resolution must be 'hour' or 'day', got '${String(value)}'`);
   return value;
 }
 
 /** The `:country` of a per-country view: an ISO 3166-1 alpha-2 code, in either case. */
 function country({ params }: RouteContext<Caller>): Filter {
-  if (!/^[A-Za-z]{2}$/.test(params.country)) throw new HttpProblem(400, `The country must be an ISO 3166-1 alpha-2 code such as GB, got '${params.country}'`);
+  if (!/^[A-Za-z]{2}$/.test(params.country))
+    throw new HttpProblem(400, `The country must be an ISO 3166-1 alpha-2 code such as GB, got '${params.country}'`);
   return { iso_country: params.country.toUpperCase() };
 }
 

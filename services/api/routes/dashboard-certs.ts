@@ -15,14 +15,20 @@ export const dashboardCertRoutes: Array<Route<Caller>> = [
     path: '/certs',
     permission: READ,
     handle: async ({ caller, query, call }) => ({
-      body: await call('certs.list', { org_scope: caller.org_id, mode: query.mode === 'detailed' ? 'detailed' : undefined, page: pageFromQuery(query) }),
+      body: await call('certs.list', {
+        org_scope: caller.org_id,
+        mode: query.mode === 'detailed' ? 'detailed' : undefined,
+        page: pageFromQuery(query),
+      }),
     }),
   },
   {
     method: 'get',
     path: '/certs/:id',
     permission: READ,
-    handle: async ({ caller, params, call }) => ({ body: await call('certs.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('certs.get', { id: params.id, org_scope: caller.org_id }),
+    }),
   },
   {
     method: 'post',
@@ -31,7 +37,11 @@ export const dashboardCertRoutes: Array<Route<Caller>> = [
     anyBodyType: true,
     handle: async ({ caller, rawBody, call }) => {
       const pem = pemFromBody(rawBody());
-      if (pem.trim() === '') throw new HttpProblem(400, 'Send the certificate (PEM, with its private key if it has one) as the request body');
+      if (pem.trim() === '')
+        throw new HttpProblem(
+          400,
+          'Send the certificate (PEM, with its private key if it has one) as the request body',
+        );
       const created = await call('certs.create', { pem, org_scope: caller.org_id });
       return { body: ok('Certificate added', created.id, { id: created.id }) };
     },

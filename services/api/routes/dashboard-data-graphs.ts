@@ -15,7 +15,11 @@ export const dashboardDataGraphRoutes: Array<Route<Caller>> = [
     permission: { name: 'apis', level: 'write' },
     anyBodyType: true,
     handle: async ({ caller, headers, rawBody, call }) => {
-      const created = await call('apis.importDataSource', { org_scope: caller.org_id, content_type: headerValue(headers['content-type']) ?? '', body: rawBody() });
+      const created = await call('apis.importDataSource', {
+        org_scope: caller.org_id,
+        content_type: headerValue(headers['content-type']) ?? '',
+        body: rawBody(),
+      });
       return { body: ok('Data source imported', created.api_definition.id, { ID: created.api_definition.api_id }) };
     },
   },

@@ -12,25 +12,33 @@ export const dashboardHookRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/hooks',
     permission: READ,
-    handle: async ({ caller, query, call }) => ({ body: await call('webhooks.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, query, call }) => ({
+      body: await call('webhooks.list', { org_scope: caller.org_id, page: pageFromQuery(query) }),
+    }),
   },
   {
     method: 'get',
     path: '/hooks/:id',
     permission: READ,
-    handle: async ({ caller, params, call }) => ({ body: await call('webhooks.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('webhooks.get', { id: params.id, org_scope: caller.org_id }),
+    }),
   },
   {
     method: 'get',
     path: '/hooks/:id/deliveries',
     permission: READ,
-    handle: async ({ caller, params, call }) => ({ body: await call('webhooks.deliveries', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('webhooks.deliveries', { id: params.id, org_scope: caller.org_id }),
+    }),
   },
   {
     method: 'post',
     path: '/hooks',
     permission: WRITE,
-    handle: async ({ caller, body, call }) => ({ body: ok('Webhook created', (await call('webhooks.create', { hook: body(), org_scope: caller.org_id })).id) }),
+    handle: async ({ caller, body, call }) => ({
+      body: ok('Webhook created', (await call('webhooks.create', { hook: body(), org_scope: caller.org_id })).id),
+    }),
   },
   {
     method: 'put',

@@ -14,14 +14,18 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     method: 'post',
     path: '/keys',
     permission: { name: 'keys', level: 'write' },
-    handle: async ({ caller, body, call }) => ({ body: withModel(await call('keys.create', { session: body<Session>(), org_scope: caller.org_id })) }),
+    handle: async ({ caller, body, call }) => ({
+      body: withModel(await call('keys.create', { session: body<Session>(), org_scope: caller.org_id })),
+    }),
   },
   {
     method: 'post',
     path: '/keys/:customKey',
     permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => ({
-      body: withModel(await call('keys.create', { session: body<Session>(), custom_key: params.customKey, org_scope: caller.org_id })),
+      body: withModel(
+        await call('keys.create', { session: body<Session>(), custom_key: params.customKey, org_scope: caller.org_id }),
+      ),
     }),
   },
   {
@@ -29,7 +33,12 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     path: '/apis/keys/basic/:username',
     permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
-      const created = await call('keys.saveBasicUser', { username: params.username, session: body<Session>(), mode: 'create', org_scope: caller.org_id });
+      const created = await call('keys.saveBasicUser', {
+        username: params.username,
+        session: body<Session>(),
+        mode: 'create',
+        org_scope: caller.org_id,
+      });
       return { body: { api_model: {}, key_id: created.key_id, data: created.data } };
     },
   },
@@ -38,7 +47,12 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     path: '/apis/keys/basic/:username',
     permission: { name: 'keys', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
-      await call('keys.saveBasicUser', { username: params.username, session: body<Session>(), mode: 'update', org_scope: caller.org_id });
+      await call('keys.saveBasicUser', {
+        username: params.username,
+        session: body<Session>(),
+        mode: 'update',
+        org_scope: caller.org_id,
+      });
       return { body: ok('Key updated') };
     },
   },
@@ -48,7 +62,11 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     permission: { name: 'keys', level: 'read' },
     handle: async (ctx) => {
       const apiId = await publicApiId(ctx);
-      const listed = await ctx.call('keys.list', { api_id: apiId, org_scope: ctx.caller.org_id, page: pageFromQuery(ctx.query) });
+      const listed = await ctx.call('keys.list', {
+        api_id: apiId,
+        org_scope: ctx.caller.org_id,
+        page: pageFromQuery(ctx.query),
+      });
       return { body: { data: { keys: listed.keys }, pages: listed.pages } };
     },
   },
@@ -68,7 +86,11 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     permission: { name: 'keys', level: 'write' },
     handle: async (ctx) => {
       await publicApiId(ctx);
-      const updated = await ctx.call('keys.update', { key: ctx.params.keyId, session: ctx.body<Session>(), org_scope: ctx.caller.org_id });
+      const updated = await ctx.call('keys.update', {
+        key: ctx.params.keyId,
+        session: ctx.body<Session>(),
+        org_scope: ctx.caller.org_id,
+      });
       // A key that turns HMAC on gets a new secret, shown in this answer only.
       return { body: ok('Key updated', updated.data.hmac_string ? { hmac_string: updated.data.hmac_string } : null) };
     },
@@ -88,13 +110,17 @@ export const dashboardKeyRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/portal/policies',
     permission: { name: 'policies', level: 'read' },
-    handle: async ({ caller, query, call }) => ({ body: await call('keys.policies.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, query, call }) => ({
+      body: await call('keys.policies.list', { org_scope: caller.org_id, page: pageFromQuery(query) }),
+    }),
   },
   {
     method: 'get',
     path: '/portal/policies/:id',
     permission: { name: 'policies', level: 'read' },
-    handle: async ({ caller, params, call }) => ({ body: await call('keys.policies.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('keys.policies.get', { id: params.id, org_scope: caller.org_id }),
+    }),
   },
   {
     method: 'post',

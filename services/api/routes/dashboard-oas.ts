@@ -41,13 +41,15 @@ export const dashboardOasRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/apis/oas/:id/export',
     permission: read,
-    handle: async ({ caller, params, query, headers, call }) => documentReply(await call('apis.exportOas', { id: params.id, org_scope: caller.org_id }), query, headers),
+    handle: async ({ caller, params, query, headers, call }) =>
+      documentReply(await call('apis.exportOas', { id: params.id, org_scope: caller.org_id }), query, headers),
   },
   {
     method: 'get',
     path: '/apis/oas/:id',
     permission: read,
-    handle: async ({ caller, params, query, headers, call }) => documentReply(await call('apis.getOas', { id: params.id, org_scope: caller.org_id }), query, headers),
+    handle: async ({ caller, params, query, headers, call }) =>
+      documentReply(await call('apis.getOas', { id: params.id, org_scope: caller.org_id }), query, headers),
   },
   {
     method: 'put',

@@ -18,22 +18,53 @@ export const dashboardOAuthRoutes: Array<Route<Caller>> = [
     path: '/apis/oauth/:apiId',
     permission: write,
     handle: async ({ caller, params, body, call }) => {
-      const { redirect_uri, policy_id, description, meta_data } = body<{ redirect_uri: string; policy_id?: string; description?: string; meta_data?: Record<string, unknown> }>();
-      const created = await call('oauth.createClient', { api_id: params.apiId, redirect_uri, policy_id, description, meta_data, org_scope: caller.org_id });
-      return { body: { client_id: created.client_id, secret: created.secret, redirect_uri: created.redirect_uri, policy_id: created.policy_id } };
+      const { redirect_uri, policy_id, description, meta_data } = body<{
+        redirect_uri: string;
+        policy_id?: string;
+        description?: string;
+        meta_data?: Record<string, unknown>;
+      }>();
+      const created = await call('oauth.createClient', {
+        api_id: params.apiId,
+        redirect_uri,
+        policy_id,
+        description,
+        meta_data,
+        org_scope: caller.org_id,
+      });
+      return {
+        body: {
+          client_id: created.client_id,
+          secret: created.secret,
+          redirect_uri: created.redirect_uri,
+          policy_id: created.policy_id,
+        },
+      };
     },
   },
   {
     method: 'get',
     path: '/apis/oauth/:apiId',
     permission: read,
-    handle: async ({ caller, params, query, call }) => ({ body: await call('oauth.listClients', { api_id: params.apiId, org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, params, query, call }) => ({
+      body: await call('oauth.listClients', {
+        api_id: params.apiId,
+        org_scope: caller.org_id,
+        page: pageFromQuery(query),
+      }),
+    }),
   },
   {
     method: 'get',
     path: '/apis/oauth/:apiId/:clientId',
     permission: read,
-    handle: async ({ caller, params, call }) => ({ body: await call('oauth.getClient', { api_id: params.apiId, client_id: params.clientId, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('oauth.getClient', {
+        api_id: params.apiId,
+        client_id: params.clientId,
+        org_scope: caller.org_id,
+      }),
+    }),
   },
   {
     method: 'delete',
@@ -48,7 +79,13 @@ export const dashboardOAuthRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/apis/oauth/:apiId/:clientId/tokens',
     permission: read,
-    handle: async ({ caller, params, call }) => ({ body: await call('oauth.listTokens', { api_id: params.apiId, client_id: params.clientId, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('oauth.listTokens', {
+        api_id: params.apiId,
+        client_id: params.clientId,
+        org_scope: caller.org_id,
+      }),
+    }),
   },
   {
     method: 'post',
@@ -95,4 +132,3 @@ export const dashboardOAuthRoutes: Array<Route<Caller>> = [
     },
   },
 ];
-

@@ -1,4 +1,8 @@
-import type { OrgSettingsResult, OrgsSetOpenPolicyParams, OrgsSetPermissionsParams } from '../../../contracts/orgs/actions';
+import type {
+  OrgSettingsResult,
+  OrgsSetOpenPolicyParams,
+  OrgsSetPermissionsParams,
+} from '../../../contracts/orgs/actions';
 import type { Caller } from '../../../contracts/users/actions';
 import { ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
@@ -16,7 +20,9 @@ export const dashboardOrgRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/org/permissions',
     permission: ADMIN,
-    handle: async ({ caller, call }) => ({ body: { additional_permissions: (await settings(call, caller)).additional_permissions } }),
+    handle: async ({ caller, call }) => ({
+      body: { additional_permissions: (await settings(call, caller)).additional_permissions },
+    }),
   },
   { method: 'put', path: '/org/permissions', permission: ADMIN, handle: (ctx) => savePermissions(ctx) },
   {
@@ -44,11 +50,17 @@ function settings(call: RouteContext<Caller>['call'], caller: Caller): Promise<O
 }
 
 async function savePermissions({ caller, body, call }: RouteContext<Caller>) {
-  await call('orgs.settings.setPermissions', { org_id: caller.org_id, additional_permissions: body<OrgsSetPermissionsParams>().additional_permissions });
+  await call('orgs.settings.setPermissions', {
+    org_id: caller.org_id,
+    additional_permissions: body<OrgsSetPermissionsParams>().additional_permissions,
+  });
   return { body: ok('Additional Permissions updated in org level') };
 }
 
 async function saveOpenPolicy({ caller, body, call }: RouteContext<Caller>) {
-  await call('orgs.settings.setOpenPolicy', { org_id: caller.org_id, open_policy: body<OrgsSetOpenPolicyParams>().open_policy });
+  await call('orgs.settings.setOpenPolicy', {
+    org_id: caller.org_id,
+    open_policy: body<OrgsSetOpenPolicyParams>().open_policy,
+  });
   return { body: ok('OPA rules has been updated on org level') };
 }

@@ -30,7 +30,8 @@ export const dashboardSessionRoutes = (gateway: GatewayLocation, cookie: Session
     method: 'post',
     path: '/sso/login',
     open: true,
-    handle: async ({ body, call }) => loginReply(await call('users.sso.consume', { nonce: body<SsoConsumeParams>().nonce }), cookie),
+    handle: async ({ body, call }) =>
+      loginReply(await call('users.sso.consume', { nonce: body<SsoConsumeParams>().nonce }), cookie),
   },
   {
     method: 'get',
@@ -43,7 +44,12 @@ export const dashboardSessionRoutes = (gateway: GatewayLocation, cookie: Session
       ]);
       return {
         body: {
-          user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email_address: user.email_address },
+          user: {
+            id: user.id,
+            first_name: user.first_name,
+            last_name: user.last_name,
+            email_address: user.email_address,
+          },
           org: { id: org.id, name: org.owner_name },
           is_admin: caller.is_admin,
           user_permissions: caller.user_permissions,

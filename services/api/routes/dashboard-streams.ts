@@ -12,8 +12,15 @@ const write = { name: 'apis', level: 'write' } as const;
 export const STREAMS_CONTENT_TYPE = 'application/vnd.gw.streams.oas';
 
 function requireStreamsType(headers: Record<string, string | string[] | undefined>): void {
-  const type = String(headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== STREAMS_CONTENT_TYPE) throw new HttpProblem(400, `Content-Type must be ${STREAMS_CONTENT_TYPE} for a streams API definition (got '${type || 'none'}')`);
+  const type = String(headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  if (type !== STREAMS_CONTENT_TYPE)
+    throw new HttpProblem(
+      400,
+      `Content-Type must be ${STREAMS_CONTENT_TYPE} for a streams API definition (got '${type || 'none'}')`,
+    );
 }
 
 /**
@@ -29,7 +36,11 @@ export const dashboardStreamsRoutes: Array<Route<Caller>> = [
     path: '/apis/streams',
     permission: read,
     handle: async ({ caller, query, call }) => {
-      const { apis, pages } = await call('apis.listOas', { org_scope: caller.org_id, page: pageFromQuery(query), streams: true });
+      const { apis, pages } = await call('apis.listOas', {
+        org_scope: caller.org_id,
+        page: pageFromQuery(query),
+        streams: true,
+      });
       return { body: { apis: apis.map((document) => publicView(document, query)), pages } };
     },
   },
@@ -40,7 +51,12 @@ export const dashboardStreamsRoutes: Array<Route<Caller>> = [
     anyBodyType: true,
     handle: async ({ caller, headers, rawBody, call }) => {
       requireStreamsType(headers);
-      const created = await call('apis.createOas', { org_scope: caller.org_id, document_text: rawBody(), generate_ids: true, streams: true });
+      const created = await call('apis.createOas', {
+        org_scope: caller.org_id,
+        document_text: rawBody(),
+        generate_ids: true,
+        streams: true,
+      });
       return { body: ok('API created', created.api_definition.id, { ID: created.api_definition.api_id }) };
     },
   },
@@ -50,9 +66,13 @@ export const dashboardStreamsRoutes: Array<Route<Caller>> = [
     permission: read,
     handle: async ({ caller, params, call }) => {
       const document = await call('apis.getOas', { id: params.id, org_scope: caller.org_id, streams: true });
-      const apiId = String((document['x-gw-api-gateway'] as { info?: { id?: unknown } } | undefined)?.info?.id ?? params.id);
+      const apiId = String(
+        (document['x-gw-api-gateway'] as { info?: { id?: unknown } } | undefined)?.info?.id ?? params.id,
+      );
       // No gateway node running streams (they are all down): nothing runs, nothing to count.
-      const stats = await call('streams.stats', { api_id: apiId }).catch((err: Error & { type?: string }) => (err?.type === 'SERVICE_NOT_FOUND' ? { streams: {}, nodes: [] } : Promise.reject(err)));
+      const stats = await call('streams.stats', { api_id: apiId }).catch((err: Error & { type?: string }) =>
+        err?.type === 'SERVICE_NOT_FOUND' ? { streams: {}, nodes: [] } : Promise.reject(err),
+      );
       return { body: stats };
     },
   },
@@ -60,7 +80,12 @@ export const dashboardStreamsRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/apis/streams/:id',
     permission: read,
-    handle: async ({ caller, params, query, headers, call }) => documentReply(await call('apis.getOas', { id: params.id, org_scope: caller.org_id, streams: true }), query, headers),
+    handle: async ({ caller, params, query, headers, call }) =>
+      documentReply(
+        await call('apis.getOas', { id: params.id, org_scope: caller.org_id, streams: true }),
+        query,
+        headers,
+      ),
   },
   {
     method: 'put',
@@ -69,7 +94,12 @@ export const dashboardStreamsRoutes: Array<Route<Caller>> = [
     anyBodyType: true,
     handle: async ({ caller, params, headers, rawBody, call }) => {
       requireStreamsType(headers);
-      const updated = await call('apis.updateOas', { id: params.id, org_scope: caller.org_id, document_text: rawBody(), streams: true });
+      const updated = await call('apis.updateOas', {
+        id: params.id,
+        org_scope: caller.org_id,
+        document_text: rawBody(),
+        streams: true,
+      });
       return { body: ok('API updated', updated.api_definition.id) };
     },
   },

@@ -32,13 +32,17 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/users',
     permission: { name: 'users', level: 'read' },
-    handle: async ({ caller, query, call }) => ({ body: await call('users.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, query, call }) => ({
+      body: await call('users.list', { org_scope: caller.org_id, page: pageFromQuery(query) }),
+    }),
   },
   {
     method: 'get',
     path: '/users/:id',
     permission: { name: 'users', level: 'read' },
-    handle: async ({ caller, params, call }) => ({ body: await call('users.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('users.get', { id: params.id, org_scope: caller.org_id }),
+    }),
   },
   {
     method: 'post',
@@ -80,7 +84,13 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     handle: async ({ caller, params, body, call }) => {
       const { current_password, new_password } = body<UsersResetPasswordParams>();
       const actor = actorOf(caller);
-      await call('users.resetPassword', { id: params.id, org_scope: caller.org_id, current_password, new_password, actor });
+      await call('users.resetPassword', {
+        id: params.id,
+        org_scope: caller.org_id,
+        current_password,
+        new_password,
+        actor,
+      });
       return { body: ok('User password updated') };
     },
   },
@@ -99,13 +109,17 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/usergroups',
     permission: { name: 'user_groups', level: 'read' },
-    handle: async ({ caller, query, call }) => ({ body: await call('users.groups.list', { org_scope: caller.org_id, page: pageFromQuery(query) }) }),
+    handle: async ({ caller, query, call }) => ({
+      body: await call('users.groups.list', { org_scope: caller.org_id, page: pageFromQuery(query) }),
+    }),
   },
   {
     method: 'get',
     path: '/usergroups/:id',
     permission: { name: 'user_groups', level: 'read' },
-    handle: async ({ caller, params, call }) => ({ body: await call('users.groups.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('users.groups.get', { id: params.id, org_scope: caller.org_id }),
+    }),
   },
   {
     method: 'post',
@@ -113,7 +127,11 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, body, call }) => {
       const input = body<UserGroupInput>();
-      const group = await call('users.groups.create', { group: input, org_scope: caller.org_id, actor: actorOf(caller) });
+      const group = await call('users.groups.create', {
+        group: input,
+        org_scope: caller.org_id,
+        actor: actorOf(caller),
+      });
       return { body: ok('User group created', group.id) };
     },
   },
@@ -123,7 +141,12 @@ export const dashboardUserRoutes: Array<Route<Caller>> = [
     permission: { name: 'user_groups', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
       const input = body<UserGroupInput>();
-      await call('users.groups.update', { id: params.id, group: input, org_scope: caller.org_id, actor: actorOf(caller) });
+      await call('users.groups.update', {
+        id: params.id,
+        group: input,
+        org_scope: caller.org_id,
+        actor: actorOf(caller),
+      });
       return { body: ok('User group updated') };
     },
   },

@@ -55,7 +55,8 @@ export function dashboardSurface(browser: DashboardBrowser): Surface<Caller> {
     authorize(caller, route, params) {
       if (route.anyCaller) return;
       if (route.ownUserParam !== undefined && params[route.ownUserParam] === caller.user_id) return;
-      if (!route.permission) throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
+      if (!route.permission)
+        throw new HttpProblem(500, `route ${route.method.toUpperCase()} ${route.path} declares no permission`);
       requirePermission(caller, route.permission);
     },
     renderError: envelopeError,
@@ -64,7 +65,10 @@ export function dashboardSurface(browser: DashboardBrowser): Surface<Caller> {
 }
 
 /** The access key in `Authorization` wins over the login cookie. */
-function presentedCredential(req: Request, cookie: SessionCookie): { accessKey?: string; session?: string } | undefined {
+function presentedCredential(
+  req: Request,
+  cookie: SessionCookie,
+): { accessKey?: string; session?: string } | undefined {
   const accessKey = headerValue(req.headers.authorization)?.replace(/^Bearer\s+/i, '');
   if (accessKey) return { accessKey };
   const session = cookie.read(req.headers.cookie);
@@ -90,7 +94,9 @@ const dashboardRoutes: Array<Route<Caller>> = [
     method: 'get',
     path: '/apis/:id',
     permission: { name: 'apis', level: 'read' },
-    handle: async ({ caller, params, call }) => ({ body: await call('apis.get', { id: params.id, org_scope: caller.org_id }) }),
+    handle: async ({ caller, params, call }) => ({
+      body: await call('apis.get', { id: params.id, org_scope: caller.org_id }),
+    }),
   },
   {
     method: 'post',
@@ -100,7 +106,11 @@ const dashboardRoutes: Array<Route<Caller>> = [
       const { api_definition, hook_references } = body<ApisCreateParams>();
       // Ids are generated on the dashboard, whatever the client sent.
       const definition = isObject(api_definition) ? withoutIds(api_definition) : api_definition;
-      const created = await call('apis.create', { org_scope: caller.org_id, api_definition: definition, hook_references });
+      const created = await call('apis.create', {
+        org_scope: caller.org_id,
+        api_definition: definition,
+        hook_references,
+      });
       return { body: ok('API created', created.api_definition.id, { ID: created.api_definition.api_id }) };
     },
   },
@@ -129,7 +139,12 @@ const dashboardRoutes: Array<Route<Caller>> = [
     permission: { name: 'apis', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
       const { introspection_headers, persist_headers } = body<ApisSyncGraphqlSchemaParams>();
-      const synced = await call('apis.syncGraphqlSchema', { id: params.id, org_scope: caller.org_id, introspection_headers, persist_headers });
+      const synced = await call('apis.syncGraphqlSchema', {
+        id: params.id,
+        org_scope: caller.org_id,
+        introspection_headers,
+        persist_headers,
+      });
       const graphql = synced.api_definition.graphql as { last_schema_update?: string };
       return { body: ok('Schema synchronised', { last_schema_update: graphql.last_schema_update }) };
     },
@@ -148,7 +163,12 @@ const dashboardRoutes: Array<Route<Caller>> = [
 export function requirePermission(caller: Caller, needed: NonNullable<Route<Caller>['permission']>): void {
   const granted = needed.level === 'admin' ? caller.is_admin : allows(caller, needed.name, needed.level);
   if (!granted) {
-    throw new HttpProblem(403, needed.level === 'admin' ? 'Access denied: only administrators may do this' : `Access denied: this needs the '${needed.name}' permission at level '${needed.level}'`);
+    throw new HttpProblem(
+      403,
+      needed.level === 'admin'
+        ? 'Access denied: only administrators may do this'
+        : `Access denied: this needs the '${needed.name}' permission at level '${needed.level}'`,
+    );
   }
 }
 

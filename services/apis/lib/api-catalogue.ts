@@ -57,7 +57,10 @@ export class ApiCatalogue {
   }
 
   async list(params: ApisListParams): Promise<ApisListResult> {
-    const { items, total } = await this.store.list({ orgScope: params.org_scope, nameContains: params.q }, pageWindow(params.page ?? 1, this.pageSize));
+    const { items, total } = await this.store.list(
+      { orgScope: params.org_scope, nameContains: params.q },
+      pageWindow(params.page ?? 1, this.pageSize),
+    );
     return { apis: items.map(toRecord), pages: pageCount(total, this.pageSize) };
   }
 
@@ -90,7 +93,13 @@ export class ApiCatalogue {
     );
     await this.check(definition, params.hook_references);
     const now = this.now();
-    const stored: StoredApi = { definition, hook_references: params.hook_references ?? [], created_at: now, updated_at: now, ...oasOf(withOas, definition) };
+    const stored: StoredApi = {
+      definition,
+      hook_references: params.hook_references ?? [],
+      created_at: now,
+      updated_at: now,
+      ...oasOf(withOas, definition),
+    };
     const [revision] = await this.write(definition, undefined, (trx) => this.store.insert(stored, trx));
     this.publish({ action: 'created', definition, revision });
     return toRecord(stored);
@@ -111,7 +120,8 @@ export class ApiCatalogue {
         org_id: this.orgFor(params.org_scope, input.org_id, input.org_id ?? current.org_id),
       }),
     );
-    if (definition.api_id !== current.api_id && (await this.apiIdInUse(current.api_id))) throw ApisErrors.idInUse(current.api_id, definition.api_id);
+    if (definition.api_id !== current.api_id && (await this.apiIdInUse(current.api_id)))
+      throw ApisErrors.idInUse(current.api_id, definition.api_id);
     await this.check(definition, params.hook_references);
     const dependents = await this.federation.recomposedDependents(current, definition);
     const stored: StoredApi = {
@@ -121,9 +131,16 @@ export class ApiCatalogue {
       updated_at: this.now(),
       ...oasOf(withOas, definition),
     };
-    const [revision, ...dependentRevisions] = await this.write(definition, current, (trx) => this.store.update(current.id, stored, trx), dependents);
+    const [revision, ...dependentRevisions] = await this.write(
+      definition,
+      current,
+      (trx) => this.store.update(current.id, stored, trx),
+      dependents,
+    );
     this.publish({ action: 'updated', definition, revision });
-    dependents.forEach((dependent, index) => this.publish({ action: 'updated', definition: dependent.definition, revision: dependentRevisions[index] }));
+    dependents.forEach((dependent, index) =>
+      this.publish({ action: 'updated', definition: dependent.definition, revision: dependentRevisions[index] }),
+    );
     return toRecord(stored);
   }
 
@@ -147,19 +164,32 @@ export class ApiCatalogue {
    * Replaces a proxy-only GraphQL API's schema with its upstream's, and records when
    * (`graphql.last_schema_update`). Not available for combined-graph APIs.
    */
-  async syncGraphqlSchema(params: ApisSyncGraphqlSchemaParams, introspect: (url: string, headers: Record<string, string>) => Promise<string>): Promise<ApiRecord> {
+  async syncGraphqlSchema(
+    params: ApisSyncGraphqlSchemaParams,
+    introspect: (url: string, headers: Record<string, string>) => Promise<string>,
+  ): Promise<ApiRecord> {
     const existing = await this.store.findByAnyId(params.id, params.org_scope);
     if (!existing) throw ApisErrors.notFound(params.id);
     const definition = existing.definition;
     const graphql = (definition.graphql ?? {}) as Record<string, unknown>;
     const mode = graphql.execution_mode ?? (graphql.enabled ? 'proxyOnly' : undefined);
-    if (mode === 'executionEngine') throw ApisErrors.invalid('Schema synchronisation is not available for combined-graph APIs (execution_mode executionEngine): their schema is their own, not an upstream\'s');
-    if (mode !== 'proxyOnly') throw ApisErrors.invalid('Schema synchronisation is only available for proxy-only GraphQL APIs');
+    if (mode === 'executionEngine')
+      throw ApisErrors.invalid(
+        "Schema synchronisation is not available for combined-graph APIs (execution_mode executionEngine): their schema is their own, not an upstream's",
+      );
+    if (mode !== 'proxyOnly')
+      throw ApisErrors.invalid('Schema synchronisation is only available for proxy-only GraphQL APIs');
     const proxy = (graphql.proxy ?? {}) as Record<string, unknown>;
     const headers = params.introspection_headers ?? ((proxy.auth_headers ?? {}) as Record<string, string>);
     const schema = await introspect(definition.proxy.target_url, headers);
-    const nextProxy = params.persist_headers && params.introspection_headers ? { ...proxy, auth_headers: params.introspection_headers } : proxy;
-    const next = { ...definition, graphql: { ...graphql, schema, proxy: nextProxy, last_schema_update: new Date(this.now()).toISOString() } };
+    const nextProxy =
+      params.persist_headers && params.introspection_headers
+        ? { ...proxy, auth_headers: params.introspection_headers }
+        : proxy;
+    const next = {
+      ...definition,
+      graphql: { ...graphql, schema, proxy: nextProxy, last_schema_update: new Date(this.now()).toISOString() },
+    };
     return this.update({ id: definition.id, api_definition: next });
   }
 
@@ -181,13 +211,21 @@ export class ApiCatalogue {
    * Runs a write after the uniqueness checks, in one transaction with its revision (returned);
    * a lost race still gets a clear error.
    */
-  private async write(definition: ApiDefinition, previous: ApiDefinition | undefined, save: (trx: Knex) => Promise<void>, dependents: StoredApi[] = []): Promise<number[]> {
+  private async write(
+    definition: ApiDefinition,
+    previous: ApiDefinition | undefined,
+    save: (trx: Knex) => Promise<void>,
+    dependents: StoredApi[] = [],
+  ): Promise<number[]> {
     assertServable(definition);
     assertFitsColumns(definition);
     if (isReservedListenPath(definition.proxy.listen_path)) {
-      throw ApisErrors.invalid(`Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`);
+      throw ApisErrors.invalid(
+        `Listen path ${definition.proxy.listen_path} is reserved for the gateway management API (/gw)`,
+      );
     }
-    const problem = listenPathProblem(definition.proxy.listen_path) ?? versionProblem(definition) ?? patternProblem(definition);
+    const problem =
+      listenPathProblem(definition.proxy.listen_path) ?? versionProblem(definition) ?? patternProblem(definition);
     if (problem) throw ApisErrors.invalid(problem);
     const attempt = () =>
       this.store.transaction(async (trx) => {
@@ -217,7 +255,11 @@ export class ApiCatalogue {
     }
   }
 
-  private async assertUnique(definition: ApiDefinition, previous: ApiDefinition | undefined, trx: Knex | undefined): Promise<void> {
+  private async assertUnique(
+    definition: ApiDefinition,
+    previous: ApiDefinition | undefined,
+    trx: Knex | undefined,
+  ): Promise<void> {
     // First, so a path another organisation holds is refused without naming its API.
     await assertNoForeignOverlap(this.store, definition, previous?.id, trx);
     if (definition.api_id !== previous?.api_id) {
@@ -237,5 +279,11 @@ function oasOf(withOas: OasForIds | undefined, definition: ApiDefinition): Pick<
 }
 
 function toRecord(api: StoredApi): ApiRecord {
-  return { api_model: {}, api_definition: api.definition, hook_references: api.hook_references, is_site: false, sort_by: 0 };
+  return {
+    api_model: {},
+    api_definition: api.definition,
+    hook_references: api.hook_references,
+    is_site: false,
+    sort_by: 0,
+  };
 }

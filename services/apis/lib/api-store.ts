@@ -43,14 +43,24 @@ interface ApiRow {
 export class ApiStore {
   constructor(private readonly db: Knex) {}
 
-  async list(filter: { orgScope?: string; nameContains?: string; oasOnly?: boolean; streamsOnly?: boolean }, window: PageWindow): Promise<{ items: StoredApi[]; total: number }> {
-    const base = this.db<ApiRow>('apis').modify(inOrg(filter.orgScope)).modify((query) => {
-      if (filter.oasOnly) query.whereNotNull('oas');
-      if (filter.streamsOnly) query.where('is_streams', true);
-      if (filter.nameContains) query.whereRaw('lower(name) like ? escape ?', [`%${escapeLike(filter.nameContains.toLowerCase())}%`, '\\']);
-    });
+  async list(
+    filter: { orgScope?: string; nameContains?: string; oasOnly?: boolean; streamsOnly?: boolean },
+    window: PageWindow,
+  ): Promise<{ items: StoredApi[]; total: number }> {
+    const base = this.db<ApiRow>('apis')
+      .modify(inOrg(filter.orgScope))
+      .modify((query) => {
+        if (filter.oasOnly) query.whereNotNull('oas');
+        if (filter.streamsOnly) query.where('is_streams', true);
+        if (filter.nameContains)
+          query.whereRaw('lower(name) like ? escape ?', [`%${escapeLike(filter.nameContains.toLowerCase())}%`, '\\']);
+      });
     const [{ total }] = await base.clone().count({ total: '*' });
-    const page = base.clone().select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).offset(window.offset);
+    const page = base
+      .clone()
+      .select('*')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }])
+      .offset(window.offset);
     if (window.limit !== undefined) page.limit(window.limit);
     const rows = await page;
     return { items: rows.map(fromRow), total: Number(total) };
@@ -100,9 +110,16 @@ export class ApiStore {
   }
 
   /** The API (other than `exceptId`) that already listens on this path and domain, if any. */
-  async findListenPathHolder(definition: ApiDefinition, exceptId: string | undefined, trx: Knex = this.db): Promise<ApiDefinition | undefined> {
+  async findListenPathHolder(
+    definition: ApiDefinition,
+    exceptId: string | undefined,
+    trx: Knex = this.db,
+  ): Promise<ApiDefinition | undefined> {
     const row = await trx<ApiRow>('apis')
-      .where({ listen_path: normaliseListenPath(definition.proxy.listen_path), domain: normaliseDomain(definition.domain) })
+      .where({
+        listen_path: normaliseListenPath(definition.proxy.listen_path),
+        domain: normaliseDomain(definition.domain),
+      })
       .modify((q) => {
         if (exceptId !== undefined) q.whereNot('id', exceptId);
       })
@@ -115,16 +132,29 @@ export class ApiStore {
    * it, on any domain. On MySQL the rows and the gaps between them are locked until the
    * transaction ends, so two concurrent writes can not both pass the ownership check.
    */
-  async findRouteNeighbours(listenPath: string, exceptId: string | undefined, trx: Knex = this.db): Promise<RouteClaim[]> {
+  async findRouteNeighbours(
+    listenPath: string,
+    exceptId: string | undefined,
+    trx: Knex = this.db,
+  ): Promise<RouteClaim[]> {
     const below = `${escapeLike(listenPath === '/' ? '' : listenPath)}/%`;
     const query = trx<ApiRow>('apis')
       .select('org_id', 'listen_path', 'domain')
-      .where((q) => void q.whereIn('listen_path', enclosingPaths(listenPath)).orWhereRaw('listen_path like ? escape ?', [below, '\\']))
+      .where(
+        (q) =>
+          void q
+            .whereIn('listen_path', enclosingPaths(listenPath))
+            .orWhereRaw('listen_path like ? escape ?', [below, '\\']),
+      )
       .modify((q) => {
         if (exceptId !== undefined) q.whereNot('id', exceptId);
       });
     if (!isSqlite(trx)) query.forUpdate();
-    return (await query).map((row: Pick<ApiRow, 'org_id' | 'listen_path' | 'domain'>) => ({ org_id: row.org_id, listen_path: row.listen_path, domain: row.domain }));
+    return (await query).map((row: Pick<ApiRow, 'org_id' | 'listen_path' | 'domain'>) => ({
+      org_id: row.org_id,
+      listen_path: row.listen_path,
+      domain: row.domain,
+    }));
   }
 
   async insert(api: StoredApi, trx: Knex = this.db): Promise<void> {

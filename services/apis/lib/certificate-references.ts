@@ -23,10 +23,7 @@ const FINGERPRINT = /^(sha256\/)?[0-9a-f]{64}$/i;
  * a certificate of the API's own organisation. An id of another organisation reads like one that
  * does not exist, so nothing about that organisation shows.
  */
-export async function checkCertificateReferences(
-  definition: ApiDefinition,
-  lookup: CertificateLookup,
-): Promise<void> {
+export async function checkCertificateReferences(definition: ApiDefinition, lookup: CertificateLookup): Promise<void> {
   const references = certificateReferences(definition);
   if (references.length === 0) return;
   const ids = [...new Set(references.map((reference) => reference.id))];

@@ -20,7 +20,8 @@ export class FederationOnSave {
    */
   async prepared(definition: ApiDefinition): Promise<ApiDefinition> {
     if (isSubgraphApi(definition)) return preparedSubgraph(definition);
-    if (isSupergraphApi(definition)) return composedSupergraph(definition, (ref, orgId) => this.store.findInOrg(ref, orgId));
+    if (isSupergraphApi(definition))
+      return composedSupergraph(definition, (ref, orgId) => this.store.findInOrg(ref, orgId));
     return definition;
   }
 
@@ -36,16 +37,22 @@ export class FederationOnSave {
    */
   async recomposedDependents(previous: ApiDefinition, next: ApiDefinition): Promise<StoredApi[]> {
     if (!isSubgraphApi(previous) && !isSubgraphApi(next)) return [];
-    const find = async (ref: string, orgId: string) => (await this.store.findInOrg(ref, orgId)).filter((api) => api.id !== next.id).concat([next].filter((api) => api.org_id === orgId && [api.id, api.api_id, api.name].includes(ref)));
+    const find = async (ref: string, orgId: string) =>
+      (await this.store.findInOrg(ref, orgId))
+        .filter((api) => api.id !== next.id)
+        .concat([next].filter((api) => api.org_id === orgId && [api.id, api.api_id, api.name].includes(ref)));
     const problems: string[] = [];
     const failed: string[] = [];
     const updated: StoredApi[] = [];
     for (const dependent of await this.supergraphsUsing(previous)) {
       try {
         const definition = await composedSupergraph(dependent.definition, find);
-        if (JSON.stringify(definition) !== JSON.stringify(dependent.definition)) updated.push({ ...dependent, definition, updated_at: this.now() });
+        if (JSON.stringify(definition) !== JSON.stringify(dependent.definition))
+          updated.push({ ...dependent, definition, updated_at: this.now() });
       } catch (err) {
-        const errors = ((err as { data?: { errors?: string[] } }).data?.errors ?? [(err as Error).message]).map((problem) => `Supergraph '${dependent.definition.name}': ${problem}`);
+        const errors = ((err as { data?: { errors?: string[] } }).data?.errors ?? [(err as Error).message]).map(
+          (problem) => `Supergraph '${dependent.definition.name}': ${problem}`,
+        );
         problems.push(...errors);
         failed.push(dependent.definition.name);
       }

@@ -11,7 +11,11 @@ export type HookLookup = (id: string, orgId: string) => Promise<boolean>;
  * nothing about it shows), and an inline hook's `template_path` must stay inside the webhook
  * templates folder.
  */
-export async function checkHookReferences(references: HookReference[] | undefined, orgId: string, hookExists: HookLookup): Promise<void> {
+export async function checkHookReferences(
+  references: HookReference[] | undefined,
+  orgId: string,
+  hookExists: HookLookup,
+): Promise<void> {
   for (const [index, reference] of (references ?? []).entries()) {
     const hook = reference.hook ?? {};
     const problem = templatePathProblem(hook.template_path);
@@ -19,7 +23,9 @@ export async function checkHookReferences(references: HookReference[] | undefine
     const id = hook.id;
     if (id === undefined || id === '') continue;
     if (typeof id !== 'string' || !(await hookExists(id, orgId))) {
-      throw ApisErrors.invalid(`hook_references[${index}]: webhook not found: ${typeof id === 'string' ? id : JSON.stringify(id)}`);
+      throw ApisErrors.invalid(
+        `hook_references[${index}]: webhook not found: ${typeof id === 'string' ? id : JSON.stringify(id)}`,
+      );
     }
   }
 }

@@ -10,7 +10,8 @@ export function listenPathProblem(listenPath: string): string | undefined {
   for (const segment of segments) {
     if (segment === '') return `Listen path ${listenPath} has an empty segment ('//'); requests never reach it`;
     const plain = segment.replace(/%2e/gi, '.');
-    if (plain === '.' || plain === '..') return `Listen path ${listenPath} has a dot segment ('${segment}'); requests never reach it`;
+    if (plain === '.' || plain === '..')
+      return `Listen path ${listenPath} has a dot segment ('${segment}'); requests never reach it`;
   }
   return undefined;
 }

@@ -65,7 +65,8 @@ function templateProblem(entry: Fields): string | undefined {
   }
   const compact = data.template_source.replace(/\s+/g, '');
   const decoded = Buffer.from(compact, 'base64');
-  const text = compact !== '' && decoded.toString('base64') === compact ? decoded.toString('utf8') : data.template_source;
+  const text =
+    compact !== '' && decoded.toString('base64') === compact ? decoded.toString('utf8') : data.template_source;
   try {
     compileTemplate(text);
     return undefined;

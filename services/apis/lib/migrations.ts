@@ -62,7 +62,8 @@ export const APIS_MIGRATIONS: Migration[] = [
       });
       const rows: Array<{ id: string; oas: string }> = await db('apis').whereNotNull('oas').select('id', 'oas');
       for (const row of rows) {
-        if (isStreamsDocument(parseJson<Record<string, unknown>>(row.oas, {}))) await db('apis').where({ id: row.id }).update({ is_streams: true });
+        if (isStreamsDocument(parseJson<Record<string, unknown>>(row.oas, {})))
+          await db('apis').where({ id: row.id }).update({ is_streams: true });
       }
     },
     async down(db) {

@@ -1,14 +1,28 @@
 import type { ApiRecord } from '../../../contracts/apis/api-definition';
 import type {
-  ApisCreateOasParams, ApisGetParams, ApisListOasParams, ApisListOasResult, ApisPatchOasParams,
-  ApisUpdateOasParams, OasApiDocument,
+  ApisCreateOasParams,
+  ApisGetParams,
+  ApisListOasParams,
+  ApisListOasResult,
+  ApisPatchOasParams,
+  ApisUpdateOasParams,
+  OasApiDocument,
 } from '../../../contracts/apis/actions';
 import { pageCount, pageWindow } from '../../../lib/pagination';
 import { ApisErrors } from '../errors';
 import type { ApiCatalogue } from './api-catalogue';
 import type { ApiStore } from './api-store';
 import { patchDocument } from './oas/patch';
-import { classicToOas, compileOasDefinition, GATEWAY_EXTENSION, parseDocumentText, STREAMING_EXTENSION, withStoredIds, type ClassicInput, type CompileOptions } from './oas';
+import {
+  classicToOas,
+  compileOasDefinition,
+  GATEWAY_EXTENSION,
+  parseDocumentText,
+  STREAMING_EXTENSION,
+  withStoredIds,
+  type ClassicInput,
+  type CompileOptions,
+} from './oas';
 
 /**
  * API definitions in OAS form. The document is checked and compiled into a classic definition,
@@ -26,20 +40,33 @@ export class OasCatalogue {
   async create(params: ApisCreateOasParams): Promise<ApiRecord> {
     const raw = parseDocumentText(params.document_text);
     if (params.generate_ids) dropIds(raw);
-    const { document, classic, hookReferences } = compileOasDefinition(raw, { ...this.options, requireStreaming: params.streams === true });
+    const { document, classic, hookReferences } = compileOasDefinition(raw, {
+      ...this.options,
+      requireStreaming: params.streams === true,
+    });
     await this.assertChildVersionsExist(classic, params.org_scope);
-    return this.catalogue.create({ org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
+    return this.catalogue.create(
+      { org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences },
+      (ids) => withStoredIds(document, ids),
+    );
   }
 
   async update(params: ApisUpdateOasParams): Promise<ApiRecord> {
-    const { document, classic, hookReferences } = compileOasDefinition(parseDocumentText(params.document_text), { ...this.options, requireStreaming: params.streams === true });
+    const { document, classic, hookReferences } = compileOasDefinition(parseDocumentText(params.document_text), {
+      ...this.options,
+      requireStreaming: params.streams === true,
+    });
     if (params.streams === true) await this.get({ id: params.id, org_scope: params.org_scope, streams: true });
     await this.assertChildVersionsExist(classic, params.org_scope);
     if (params.keep_api_id && classic.api_id !== undefined) {
       const existing = await this.store.findByAnyId(params.id, params.org_scope);
-      if (existing && existing.definition.api_id !== classic.api_id) throw ApisErrors.idMismatch(params.id, classic.api_id);
+      if (existing && existing.definition.api_id !== classic.api_id)
+        throw ApisErrors.idMismatch(params.id, classic.api_id);
     }
-    return this.catalogue.update({ id: params.id, org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences }, (ids) => withStoredIds(document, ids));
+    return this.catalogue.update(
+      { id: params.id, org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences },
+      (ids) => withStoredIds(document, ids),
+    );
   }
 
   /**
@@ -51,9 +78,10 @@ export class OasCatalogue {
     const sent = parseDocumentText(params.document_text);
     const { overrides: given } = params;
     const overrides = given && Object.keys(given).length > 0 ? given : undefined;
-    const text = sent[GATEWAY_EXTENSION] !== undefined && !overrides
-      ? params.document_text
-      : JSON.stringify(patchDocument(stored, sent, overrides));
+    const text =
+      sent[GATEWAY_EXTENSION] !== undefined && !overrides
+        ? params.document_text
+        : JSON.stringify(patchDocument(stored, sent, overrides));
     const { id, org_scope } = params;
     return this.update({ id, org_scope, document_text: text, keep_api_id: true });
   }
@@ -63,14 +91,16 @@ export class OasCatalogue {
    * that is unknown there is refused with its pointer rather than stored and never served.
    */
   private async assertChildVersionsExist(classic: ClassicInput, orgScope: string | undefined): Promise<void> {
-    const versions = ((classic as { definition?: { versions?: Record<string, string> } }).definition?.versions ?? {});
+    const versions = (classic as { definition?: { versions?: Record<string, string> } }).definition?.versions ?? {};
     const org = orgScope ?? (classic as { org_id?: string }).org_id;
     const problems: string[] = [];
     let i = 0;
     for (const [name, id] of Object.entries(versions)) {
       const found = await this.store.findByAnyId(id, orgScope);
       if (!found || (org !== undefined && found.definition.org_id !== org) || found.definition.api_id !== id) {
-        problems.push(`/${GATEWAY_EXTENSION}/info/versioning/versions/${i}/id: no API with id '${id}' (version '${name}') in this organisation`);
+        problems.push(
+          `/${GATEWAY_EXTENSION}/info/versioning/versions/${i}/id: no API with id '${id}' (version '${name}') in this organisation`,
+        );
       }
       i++;
     }
@@ -93,13 +123,19 @@ export class OasCatalogue {
   }
 
   async list(params: ApisListOasParams): Promise<ApisListOasResult> {
-    const { items, total } = await this.store.list({ orgScope: params.org_scope, oasOnly: true, streamsOnly: params.streams === true }, pageWindow(params.page ?? 1, this.pageSize));
+    const { items, total } = await this.store.list(
+      { orgScope: params.org_scope, oasOnly: true, streamsOnly: params.streams === true },
+      pageWindow(params.page ?? 1, this.pageSize),
+    );
     return { apis: items.map((item) => item.oas!), pages: pageCount(total, this.pageSize) };
   }
 }
 
 /** A document compiled without storing it: the classic definition a gateway serves for an OAS definition file. */
-export async function compileOasText(text: string, options: CompileOptions = {}): Promise<{ api_definition: ClassicInput }> {
+export async function compileOasText(
+  text: string,
+  options: CompileOptions = {},
+): Promise<{ api_definition: ClassicInput }> {
   return { api_definition: compileOasDefinition(parseDocumentText(text), options).classic };
 }
 

@@ -30,10 +30,12 @@ export async function assertOutboundTargets(
     ...streamTargets(definition.streaming),
     ...hookTargets(hookReferences),
   ];
-  const problems = await Promise.all(targets.map(async ({ label, value }) => {
-    const refusal = await hostSaveRefusal(hostOf(value));
-    return refusal ? `${label} '${value}' ${refusal}` : undefined;
-  }));
+  const problems = await Promise.all(
+    targets.map(async ({ label, value }) => {
+      const refusal = await hostSaveRefusal(hostOf(value));
+      return refusal ? `${label} '${value}' ${refusal}` : undefined;
+    }),
+  );
   const problem = problems.find(Boolean);
   if (problem) throw ApisErrors.invalid(problem);
 }

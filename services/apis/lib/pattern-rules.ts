@@ -21,7 +21,10 @@ export function patternProblem(definition: ApiDefinition): string | undefined {
 }
 
 function versionProblem(version: Fields, ignoreCase: boolean): string | undefined {
-  for (const [section, lists] of [['paths', asFields(version.paths)], ['extended_paths', asFields(version.extended_paths)]] as const) {
+  for (const [section, lists] of [
+    ['paths', asFields(version.paths)],
+    ['extended_paths', asFields(version.extended_paths)],
+  ] as const) {
     for (const [list, entries] of Object.entries(lists)) {
       // persist_graphql paths are escaped: only their {name} segments are patterns.
       if (!Array.isArray(entries) || list === 'persist_graphql') continue;

@@ -13,8 +13,17 @@ import { normaliseDomain, normaliseListenPath } from './definition-rules';
  * future one either. Within one organisation nesting is how APIs are composed, and allowed.
  * An API without an organisation (written through /gw without org_id) is an owner of its own.
  */
-export async function assertNoForeignOverlap(store: ApiStore, definition: ApiDefinition, exceptId: string | undefined, trx: Knex | undefined): Promise<void> {
-  const mine: RouteClaim = { org_id: definition.org_id ?? '', listen_path: normaliseListenPath(definition.proxy.listen_path), domain: normaliseDomain(definition.domain) };
+export async function assertNoForeignOverlap(
+  store: ApiStore,
+  definition: ApiDefinition,
+  exceptId: string | undefined,
+  trx: Knex | undefined,
+): Promise<void> {
+  const mine: RouteClaim = {
+    org_id: definition.org_id ?? '',
+    listen_path: normaliseListenPath(definition.proxy.listen_path),
+    domain: normaliseDomain(definition.domain),
+  };
   const neighbours = await store.findRouteNeighbours(mine.listen_path, exceptId, trx);
   if (neighbours.some((other) => other.org_id !== mine.org_id && claimsOverlap(mine, other))) {
     throw ApisErrors.listenPathOverlaps(definition.proxy.listen_path);

@@ -43,8 +43,13 @@ export async function introspectUpstream(targetUrl: string, headers: Record<stri
   try {
     result = JSON.parse(text);
   } catch {
-    throw ApisErrors.invalid(`The upstream answered ${response.statusCode} with a body that is not JSON; is ${targetUrl} a GraphQL endpoint?`);
+    throw ApisErrors.invalid(
+      `The upstream answered ${response.statusCode} with a body that is not JSON; is ${targetUrl} a GraphQL endpoint?`,
+    );
   }
-  if (!result.data) throw ApisErrors.invalid(`The upstream refused the introspection query (${response.statusCode}): ${(result.errors ?? []).map((e) => e.message).join('; ') || 'no data'}`);
+  if (!result.data)
+    throw ApisErrors.invalid(
+      `The upstream refused the introspection query (${response.statusCode}): ${(result.errors ?? []).map((e) => e.message).join('; ') || 'no data'}`,
+    );
   return printSchema(buildClientSchema(result.data));
 }

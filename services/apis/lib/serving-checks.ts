@@ -15,7 +15,8 @@ import { checkOutboundUrl } from '../../../lib/net/tenant-urls';
 export function assertServable(definition: ApiDefinition): void {
   // Supergraphs and combined graphs answer from their subgraphs or data sources; the reference
   // gateway stores them with an empty target.
-  const targetless = (isSupergraphApi(definition) || isCombinedGraph(definition.graphql)) && !definition.proxy.target_url;
+  const targetless =
+    (isSupergraphApi(definition) || isCombinedGraph(definition.graphql)) && !definition.proxy.target_url;
   if (!targetless) assertTargetUrlParses(definition.proxy.target_url);
   assertGraphqlSchema(definition.graphql);
   assertUpstreamUrls(definition);
@@ -39,13 +40,18 @@ function assertUpstreamUrls(definition: ApiDefinition): void {
   };
   if (proxy.enable_load_balancing === true) {
     const list = Array.isArray(proxy.target_list) ? proxy.target_list : [];
-    if (list.length === 0) throw ApisErrors.invalid('proxy.target_list needs at least one URL when enable_load_balancing is on');
+    if (list.length === 0)
+      throw ApisErrors.invalid('proxy.target_list needs at least one URL when enable_load_balancing is on');
     list.forEach((url, i) => check(`proxy.target_list[${i}]`, url, false));
   }
   const discovery = proxy.service_discovery as Record<string, unknown> | undefined;
-  if (discovery?.use_discovery_service === true) check('proxy.service_discovery.query_endpoint', discovery.query_endpoint, true);
+  if (discovery?.use_discovery_service === true)
+    check('proxy.service_discovery.query_endpoint', discovery.query_endpoint, true);
   const checks = (definition.uptime_tests as { check_list?: unknown } | undefined)?.check_list;
-  if (Array.isArray(checks)) checks.forEach((entry, i) => check(`uptime_tests.check_list[${i}].url`, (entry as { url?: unknown } | null)?.url, true));
+  if (Array.isArray(checks))
+    checks.forEach((entry, i) =>
+      check(`uptime_tests.check_list[${i}].url`, (entry as { url?: unknown } | null)?.url, true),
+    );
 }
 
 function assertTargetUrlParses(targetUrl: string): void {
@@ -59,12 +65,18 @@ function assertTargetUrlParses(targetUrl: string): void {
 /** Same test as the gateway's: `enabled: true`, or an execution mode without `enabled: false`. */
 function assertGraphqlSchema(graphql: unknown): void {
   if (typeof graphql !== 'object' || graphql === null) return;
-  const { enabled, execution_mode: mode, schema } = graphql as { enabled?: unknown; execution_mode?: unknown; schema?: unknown };
+  const {
+    enabled,
+    execution_mode: mode,
+    schema,
+  } = graphql as { enabled?: unknown; execution_mode?: unknown; schema?: unknown };
   if (enabled === false || (enabled !== true && !mode)) return;
   // Subgraph SDL carries federation directives and a supergraph's schema is composed: both are checked by federation (supergraph-composition.ts).
   if (mode === 'subgraph' || mode === 'supergraph') return;
   if (typeof schema !== 'string' || schema.trim() === '') {
-    throw ApisErrors.invalid('graphql.schema is required: the gateway validates requests against it and does not introspect the upstream');
+    throw ApisErrors.invalid(
+      'graphql.schema is required: the gateway validates requests against it and does not introspect the upstream',
+    );
   }
   const problems = graphqlSchemaProblems(schema);
   if (problems.length > 0) throw ApisErrors.invalidSchema(problems);

@@ -26,7 +26,8 @@ export type FindInOrg = (ref: string, orgId: string) => Promise<ApiDefinition[]>
  */
 export async function composedSupergraph(definition: ApiDefinition, find: FindInOrg): Promise<ApiDefinition> {
   const settings = supergraphSettingsOf(definition);
-  if (!Array.isArray(settings.subgraphs)) throw ApisErrors.federationFailed(definition.name, ['graphql.supergraph.subgraphs must be a list of subgraphs']);
+  if (!Array.isArray(settings.subgraphs))
+    throw ApisErrors.federationFailed(definition.name, ['graphql.supergraph.subgraphs must be a list of subgraphs']);
   const problems: string[] = [];
   const entries: SupergraphEntry[] = [];
   for (const [index, entry] of settings.subgraphs.entries()) {
@@ -38,28 +39,56 @@ export async function composedSupergraph(definition: ApiDefinition, find: FindIn
   const graphql = definition.graphql as Record<string, unknown>;
   const candidate = { ...definition, graphql: { ...graphql, supergraph: { ...settings, subgraphs: entries } } };
   const result = composeSupergraph(subgraphSourcesOf(candidate));
-  if (!result.ok) throw ApisErrors.federationFailed(definition.name, result.errors.map((error) => error.message));
-  return { ...candidate, graphql: { ...candidate.graphql, schema: result.supergraph.sdl, supergraph: { ...candidate.graphql.supergraph, merged_sdl: result.supergraph.sdl } } };
+  if (!result.ok)
+    throw ApisErrors.federationFailed(
+      definition.name,
+      result.errors.map((error) => error.message),
+    );
+  return {
+    ...candidate,
+    graphql: {
+      ...candidate.graphql,
+      schema: result.supergraph.sdl,
+      supergraph: { ...candidate.graphql.supergraph, merged_sdl: result.supergraph.sdl },
+    },
+  };
 }
 
 /** The entry with its subgraph API's id and SDL, or why it can not be used. */
-async function resolveEntry(entry: SupergraphEntry, index: number, orgId: string, find: FindInOrg): Promise<SupergraphEntry | string> {
+async function resolveEntry(
+  entry: SupergraphEntry,
+  index: number,
+  orgId: string,
+  find: FindInOrg,
+): Promise<SupergraphEntry | string> {
   const ref = entryReference(entry);
   const label = `Subgraph '${entry.name || ref || `#${index + 1}`}'`;
   if (!ref) {
-    if (!/^https?:\/\//i.test(entry.url ?? '')) return `${label}: url '${entry.url ?? ''}' is neither http(s)://… nor gw://<API name or id>, and no api_id names a subgraph API`;
-    if (!entry.sdl?.trim()) return `${label}: a subgraph outside gw needs its SDL in graphql.supergraph.subgraphs[].sdl`;
+    if (!/^https?:\/\//i.test(entry.url ?? ''))
+      return `${label}: url '${entry.url ?? ''}' is neither http(s)://… nor gw://<API name or id>, and no api_id names a subgraph API`;
+    if (!entry.sdl?.trim())
+      return `${label}: a subgraph outside gw needs its SDL in graphql.supergraph.subgraphs[].sdl`;
     if (!entry.name) return `${label}: every subgraph needs a name`;
     return entry;
   }
   const found = await find(ref, orgId);
   if (found.length === 0) return `${label}: there is no API '${ref}' in your organisation`;
-  if (found.length > 1) return `${label}: several APIs of your organisation are named '${ref}'; refer to the subgraph by its api_id`;
+  if (found.length > 1)
+    return `${label}: several APIs of your organisation are named '${ref}'; refer to the subgraph by its api_id`;
   const [api] = found;
-  if (!isSubgraphApi(api)) return `${label}: API '${api.name}' is not a subgraph (its graphql.execution_mode is not "subgraph")`;
+  if (!isSubgraphApi(api))
+    return `${label}: API '${api.name}' is not a subgraph (its graphql.execution_mode is not "subgraph")`;
   const sdl = subgraphSdlOf(api);
   if (!sdl) return `${label}: subgraph API '${api.name}' has no SDL (graphql.subgraph.sdl)`;
-  return { ...entry, api_id: api.api_id, name: entry.name || api.name, url: entry.url || internalUrl(api.api_id), sdl, headers: entry.headers ?? {}, subscription_type: entry.subscription_type ?? 'graphql-ws' };
+  return {
+    ...entry,
+    api_id: api.api_id,
+    name: entry.name || api.name,
+    url: entry.url || internalUrl(api.api_id),
+    sdl,
+    headers: entry.headers ?? {},
+    subscription_type: entry.subscription_type ?? 'graphql-ws',
+  };
 }
 
 /** A subgraph API's SDL must parse, be valid on its own and use its federation directives rightly; `internal` defaults to true. */
@@ -73,7 +102,10 @@ export function preparedSubgraph(definition: ApiDefinition): ApiDefinition {
 }
 
 /** Whether a supergraph's entry stands for this subgraph API. */
-export function usesSubgraph(supergraph: ApiDefinition, subgraph: Pick<ApiDefinition, 'id' | 'api_id' | 'name'>): boolean {
+export function usesSubgraph(
+  supergraph: ApiDefinition,
+  subgraph: Pick<ApiDefinition, 'id' | 'api_id' | 'name'>,
+): boolean {
   if (!isSupergraphApi(supergraph)) return false;
   return (supergraphSettingsOf(supergraph).subgraphs ?? []).some((entry) => {
     if (entry?.api_id) return entry.api_id === subgraph.api_id || entry.api_id === subgraph.id;

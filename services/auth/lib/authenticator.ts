@@ -70,7 +70,12 @@ export class Authenticator {
     return { ok: true, key_hash: keyHash, session: found.session };
   }
 
-  async basic(orgId: string, username: string, password: string, options: { cacheTtlSeconds: number; disableCaching: boolean }): Promise<AuthCheckResult> {
+  async basic(
+    orgId: string,
+    username: string,
+    password: string,
+    options: { cacheTtlSeconds: number; disableCaching: boolean },
+  ): Promise<AuthCheckResult> {
     const keyHash = sha256(`${orgId}${username}`);
     const found = await this.session(keyHash);
     if (!found || found.password_hash === undefined) return UNKNOWN;
@@ -79,7 +84,8 @@ export class Authenticator {
     if (remembered !== keyHash) {
       const generation = this.generation;
       if (!(await this.verify(password, found.password_hash))) return { ok: false, reason: 'wrong_password' };
-      if (!options.disableCaching && generation === this.generation) this.verified.set(credential, keyHash, options.cacheTtlSeconds * 1000);
+      if (!options.disableCaching && generation === this.generation)
+        this.verified.set(credential, keyHash, options.cacheTtlSeconds * 1000);
     }
     return { ok: true, key_hash: keyHash, session: found.session };
   }

@@ -1,6 +1,12 @@
 import { X509Certificate } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { CertificateBasics, CertificateMaterial, CertificateMeta, CertsCreateResult, CertsListResult } from '../../../contracts/certs/actions';
+import type {
+  CertificateBasics,
+  CertificateMaterial,
+  CertificateMeta,
+  CertsCreateResult,
+  CertsListResult,
+} from '../../../contracts/certs/actions';
 import { isUniqueViolation } from '../../../lib/store/database';
 import { inOrg } from '../../../lib/store/org-scope';
 import { paginate } from '../../../lib/store/paginate';
@@ -68,7 +74,9 @@ export class CertStore {
   }
 
   async removeOrganisation(orgId: string): Promise<string[]> {
-    const ids = (await this.db('certificates').where('org_id', orgId).select('id')).map((row: { id: string }) => row.id);
+    const ids = (await this.db('certificates').where('org_id', orgId).select('id')).map(
+      (row: { id: string }) => row.id,
+    );
     await this.db('certificates').where('org_id', orgId).delete();
     return ids;
   }

@@ -29,19 +29,25 @@ export function parseCertificateUpload(text: string, now: number = Date.now()): 
     const [block, label] = match;
     if (label === 'CERTIFICATE') certs.push(block);
     else if (KEY_LABELS.has(label)) keys.push(block);
-    else if (label === 'ENCRYPTED PRIVATE KEY') throw CertsErrors.invalid('Encrypted private keys are not supported: upload the key without a passphrase');
+    else if (label === 'ENCRYPTED PRIVATE KEY')
+      throw CertsErrors.invalid('Encrypted private keys are not supported: upload the key without a passphrase');
   }
-  if (certs.length === 0) throw CertsErrors.invalid('Failed to decode certificate: no PEM-encoded CERTIFICATE block found');
-  if (keys.length > 1) throw CertsErrors.invalid('More than one private key: upload one certificate with at most one key');
+  if (certs.length === 0)
+    throw CertsErrors.invalid('Failed to decode certificate: no PEM-encoded CERTIFICATE block found');
+  if (keys.length > 1)
+    throw CertsErrors.invalid('More than one private key: upload one certificate with at most one key');
   const chain = certs.map((pem, index) => {
     try {
       return new X509Certificate(pem);
     } catch (err) {
-      throw CertsErrors.invalid(`Failed to parse certificate${index > 0 ? ` ${index + 1} of the chain` : ''}: ${(err as Error).message}`);
+      throw CertsErrors.invalid(
+        `Failed to parse certificate${index > 0 ? ` ${index + 1} of the chain` : ''}: ${(err as Error).message}`,
+      );
     }
   });
   const leaf = chain[0];
-  if (Date.parse(leaf.validTo) <= now) throw CertsErrors.invalid(`Certificate has expired (not valid after ${new Date(leaf.validTo).toISOString()})`);
+  if (Date.parse(leaf.validTo) <= now)
+    throw CertsErrors.invalid(`Certificate has expired (not valid after ${new Date(leaf.validTo).toISOString()})`);
   const fingerprint = createHash('sha256').update(leaf.raw).digest('hex');
   const certPem = chain.map((cert) => cert.toString()).join('');
   if (keys.length === 0) return { leaf, certPem, fingerprint };

@@ -36,7 +36,12 @@ export interface AnalysedOperation {
  * Parses and validates a query against the API's schema and measures it. Depth is the number
  * of nested selection sets (`{ a { b } }` is 2); fragments count at the depth they are spread.
  */
-export function analyseOperation(schema: GraphQLSchema, query: string, operationName: string | undefined, keepDocument = false): AnalysedOperation {
+export function analyseOperation(
+  schema: GraphQLSchema,
+  query: string,
+  operationName: string | undefined,
+  keepDocument = false,
+): AnalysedOperation {
   let document: DocumentNode;
   try {
     document = parse(query);
@@ -46,12 +51,24 @@ export function analyseOperation(schema: GraphQLSchema, query: string, operation
   }
   const errors = validate(schema, document);
   if (errors.length > 0) return invalid(errors.map((e) => ({ message: e.message, locations: e.locations })));
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   if (!operation || (!operationName && operations.length > 1)) {
-    return invalid([{ message: operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.' }]);
+    return invalid([
+      {
+        message: operationName
+          ? `Unknown operation named "${operationName}".`
+          : 'Must provide operation name if query contains multiple operations.',
+      },
+    ]);
   }
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
+  );
   const depthByRootField = new Map<string, number>();
   let introspection = false;
   for (const selection of rootFields(operation.selectionSet, fragments)) {
@@ -60,7 +77,13 @@ export function analyseOperation(schema: GraphQLSchema, query: string, operation
     const depth = 1 + selectionDepth(selection.selectionSet, fragments, new Set());
     depthByRootField.set(name, Math.max(depthByRootField.get(name) ?? 0, depth));
   }
-  return { errors: [], depthByRootField, fields: fieldUses(schema, document), introspection, document: keepDocument ? document : undefined };
+  return {
+    errors: [],
+    depthByRootField,
+    fields: fieldUses(schema, document),
+    introspection,
+    document: keepDocument ? document : undefined,
+  };
 }
 
 function invalid(errors: AnalysedOperation['errors']): AnalysedOperation {
@@ -68,7 +91,10 @@ function invalid(errors: AnalysedOperation['errors']): AnalysedOperation {
 }
 
 /** The root fields of an operation, through fragments and inline fragments. */
-function rootFields(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): Array<{ name: { value: string }; selectionSet?: SelectionSetNode }> {
+function rootFields(
+  set: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+): Array<{ name: { value: string }; selectionSet?: SelectionSetNode }> {
   const out: Array<{ name: { value: string }; selectionSet?: SelectionSetNode }> = [];
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) out.push(selection);
@@ -81,15 +107,28 @@ function rootFields(set: SelectionSetNode, fragments: Map<string, FragmentDefini
   return out;
 }
 
-function selectionDepth(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, visiting: Set<string>): number {
+function selectionDepth(
+  set: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  visiting: Set<string>,
+): number {
   if (!set) return 0;
   let deepest = 0;
   for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) deepest = Math.max(deepest, selection.selectionSet ? 1 + selectionDepth(selection.selectionSet, fragments, visiting) : 1);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) deepest = Math.max(deepest, selectionDepth(selection.selectionSet, fragments, visiting));
+    if (selection.kind === Kind.FIELD)
+      deepest = Math.max(
+        deepest,
+        selection.selectionSet ? 1 + selectionDepth(selection.selectionSet, fragments, visiting) : 1,
+      );
+    else if (selection.kind === Kind.INLINE_FRAGMENT)
+      deepest = Math.max(deepest, selectionDepth(selection.selectionSet, fragments, visiting));
     else if (!visiting.has(selection.name.value)) {
       const fragment = fragments.get(selection.name.value);
-      if (fragment) deepest = Math.max(deepest, selectionDepth(fragment.selectionSet, fragments, new Set([...visiting, selection.name.value])));
+      if (fragment)
+        deepest = Math.max(
+          deepest,
+          selectionDepth(fragment.selectionSet, fragments, new Set([...visiting, selection.name.value])),
+        );
     }
   }
   return deepest;
@@ -104,7 +143,8 @@ function fieldUses(schema: GraphQLSchema, document: DocumentNode): FieldUse[] {
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         const parent = typeInfo.getParentType();
-        if (parent && !node.name.value.startsWith('__')) uses.push({ type: getNamedType(parent).name, field: node.name.value });
+        if (parent && !node.name.value.startsWith('__'))
+          uses.push({ type: getNamedType(parent).name, field: node.name.value });
       },
     }),
   );

@@ -36,7 +36,12 @@ export function createGraphqlEngine(options: GraphqlEngineOptions): GraphqlEngin
       if (isSupergraphApi(definition)) {
         // composed once per set of subgraphs (the last good composition kept), executed by the federation planner
         const playground = playgroundOf(definition, options.playgroundFolder);
-        return compileSupergraphApi(definition, supergraphs.supergraphOf(definition, lookup), options.initTimeoutMs, (relativePath) => playground?.site.serve(relativePath, playground.path));
+        return compileSupergraphApi(
+          definition,
+          supergraphs.supergraphOf(definition, lookup),
+          options.initTimeoutMs,
+          (relativePath) => playground?.site.serve(relativePath, playground.path),
+        );
       }
       return compileForwardedApi(definition, options);
     },
@@ -55,12 +60,22 @@ function compileForwardedApi(definition: ApiDefinition, options: GraphqlEngineOp
     playground: (relativePath) => playground?.site.serve(relativePath, playground.path),
     refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
     speaksProtocol: (offered) => pickProtocol(offered) !== undefined,
-    acceptSubscriptions: (req, socket, head, { session, upstream }) => acceptSubscriptions(req, socket, head, { gate, session, run: forwardingRunner(upstream), initTimeoutMs: options.initTimeoutMs }),
+    acceptSubscriptions: (req, socket, head, { session, upstream }) =>
+      acceptSubscriptions(req, socket, head, {
+        gate,
+        session,
+        run: forwardingRunner(upstream),
+        initTimeoutMs: options.initTimeoutMs,
+      }),
   };
 }
 
 /** `execution_mode: "executionEngine"`: the engine resolves operations from the graph's data sources. */
-function compileCombinedGraph(definition: ApiDefinition, options: GraphqlEngineOptions, fetcher: DataSourceFetcher): GraphqlApi {
+function compileCombinedGraph(
+  definition: ApiDefinition,
+  options: GraphqlEngineOptions,
+  fetcher: DataSourceFetcher,
+): GraphqlApi {
   const read = readCombinedGraph(definition.graphql as Record<string, unknown>);
   if ('problems' in read) throw new Error(`its combined graph can not be built: ${read.problems.join('; ')}`);
   const graph = new CombinedGraph(read.config, fetcher);
@@ -71,20 +86,35 @@ function compileCombinedGraph(definition: ApiDefinition, options: GraphqlEngineO
     async execute(operation, request) {
       const analysed = gate.analyse(operation.query, operation.operationName);
       if (!analysed.document) return { status: 400, body: { errors: analysed.errors } };
-      return { status: 200, body: await graph.execute(analysed.document, { ...operation, variables: operation.variables ?? undefined }, request.headers) };
+      return {
+        status: 200,
+        body: await graph.execute(
+          analysed.document,
+          { ...operation, variables: operation.variables ?? undefined },
+          request.headers,
+        ),
+      };
     },
     notices: graph.notices,
     playground: (relativePath) => playground?.site.serve(relativePath, playground.path),
     refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
     speaksProtocol: (offered) => pickProtocol(offered) !== undefined,
     acceptSubscriptions: (req, socket, head, { session }) =>
-      acceptSubscriptions(req, socket, head, { gate, session, run: (payload, analysed, sink) => graph.run(analysed.document!, payload, req.headers, sink), initTimeoutMs: options.initTimeoutMs }),
+      acceptSubscriptions(req, socket, head, {
+        gate,
+        session,
+        run: (payload, analysed, sink) => graph.run(analysed.document!, payload, req.headers, sink),
+        initTimeoutMs: options.initTimeoutMs,
+      }),
   };
 }
 
 /** `graphql.playground {enabled, path}`: the page is served below the listen path, after the API's authentication. */
 function playgroundOf(definition: ApiDefinition, folder: string): { site: Playground; path: string } | undefined {
-  const settings = ((definition.graphql as Record<string, unknown>).playground ?? {}) as { enabled?: boolean; path?: string };
+  const settings = ((definition.graphql as Record<string, unknown>).playground ?? {}) as {
+    enabled?: boolean;
+    path?: string;
+  };
   if (settings.enabled !== true) return undefined;
   const path = `/${(settings.path || '/playground').replace(/^\/+|\/+$/g, '')}`;
   const listen = definition.proxy.listen_path.replace(/\/+$/, '');

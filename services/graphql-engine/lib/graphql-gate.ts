@@ -36,7 +36,8 @@ export class GraphqlGate {
   analyse(query: string, operationName: string | undefined): AnalysedOperation {
     const cacheKey = `${this.id}\u0000${operationName ?? ''}\u0000${query}`;
     let analysed = analyses.get(cacheKey);
-    if (!analysed) analyses.set(cacheKey, (analysed = analyseOperation(this.schema, query, operationName, this.keepDocuments)));
+    if (!analysed)
+      analyses.set(cacheKey, (analysed = analyseOperation(this.schema, query, operationName, this.keepDocuments)));
     return analysed;
   }
 
@@ -47,9 +48,14 @@ export class GraphqlGate {
     if (analysed.introspection && access?.disable_introspection === true && this.definition.use_keyless !== true) {
       return { status: 403, body: { errors: [{ message: 'introspection is disabled' }] } };
     }
-    if (session && exceedsDepth(analysed, session, access)) return { status: 403, body: { error: 'depth limit exceeded' } };
+    if (session && exceedsDepth(analysed, session, access))
+      return { status: 403, body: { error: 'depth limit exceeded' } };
     const restricted = access ? firstRestricted(analysed, access) : undefined;
-    if (restricted) return { status: 400, body: { errors: [{ message: `field: ${restricted.field} is restricted on type: ${restricted.type}` }] } };
+    if (restricted)
+      return {
+        status: 400,
+        body: { errors: [{ message: `field: ${restricted.field} is restricted on type: ${restricted.type}` }] },
+      };
     return undefined;
   }
 }
@@ -66,9 +72,14 @@ export function setDocumentCacheBudget(bytes: number): void {
 export function graphqlGateFor(definition: ApiDefinition): GraphqlGate {
   const graphql = (definition.graphql ?? {}) as { schema?: string; execution_mode?: string };
   // A subgraph exposed on its listen path (`internal: false`) is proxied like a proxy-only API, checked against the schema it serves.
-  if (graphql.execution_mode === 'subgraph') return new GraphqlGate(definition, subgraphServiceSchema(definition.name, subgraphSdlOf(definition) ?? ''));
-  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly') throw new Error(`graphql.execution_mode '${graphql.execution_mode}' is not supported; use proxyOnly, subgraph, supergraph or executionEngine`);
-  if (typeof graphql.schema !== 'string' || graphql.schema.trim() === '') throw new Error('graphql.schema is required: the gateway validates requests against it');
+  if (graphql.execution_mode === 'subgraph')
+    return new GraphqlGate(definition, subgraphServiceSchema(definition.name, subgraphSdlOf(definition) ?? ''));
+  if (graphql.execution_mode && graphql.execution_mode !== 'proxyOnly')
+    throw new Error(
+      `graphql.execution_mode '${graphql.execution_mode}' is not supported; use proxyOnly, subgraph, supergraph or executionEngine`,
+    );
+  if (typeof graphql.schema !== 'string' || graphql.schema.trim() === '')
+    throw new Error('graphql.schema is required: the gateway validates requests against it');
   return new GraphqlGate(definition, buildSchema(graphql.schema));
 }
 
@@ -80,7 +91,11 @@ function exceedsDepth(analysed: AnalysedOperation, session: Session, access: Acc
   const apiLimit = access?.limit?.max_query_depth;
   const base = typeof apiLimit === 'number' && apiLimit !== 0 ? apiLimit : session.max_query_depth;
   for (const [field, depth] of analysed.depthByRootField) {
-    const perField = access?.field_access_rights?.find((right) => right.field_name === field && (right.type_name === 'Query' || right.type_name === 'Mutation' || right.type_name === 'Subscription'));
+    const perField = access?.field_access_rights?.find(
+      (right) =>
+        right.field_name === field &&
+        (right.type_name === 'Query' || right.type_name === 'Mutation' || right.type_name === 'Subscription'),
+    );
     const limit = perField?.limits?.max_query_depth ?? base;
     if (typeof limit === 'number' && limit > 0 && depth > limit) return true;
   }
@@ -91,7 +106,10 @@ function exceedsDepth(analysed: AnalysedOperation, session: Session, access: Acc
  * With `allowed_types` set it alone decides: fields not listed are restricted. Otherwise
  * `restricted_types` lists what is. `*` is every field of that type, now and later.
  */
-function firstRestricted(analysed: AnalysedOperation, access: AccessDefinition): { type: string; field: string } | undefined {
+function firstRestricted(
+  analysed: AnalysedOperation,
+  access: AccessDefinition,
+): { type: string; field: string } | undefined {
   const allowed = access.allowed_types ?? [];
   if (allowed.length > 0) {
     const byType = new Map(allowed.map((entry) => [entry.name, entry.fields ?? []]));

@@ -3,10 +3,20 @@ import type WebSocket from 'ws';
 import type { Session } from '../../../contracts/keys/session';
 import type { AnalysedOperation } from './analyse-operation';
 import type { GraphqlGate } from './graphql-gate';
-import { runOverHttp, subscribeUpstream, type OperationPayload, type OperationSink, type UpstreamTarget } from './upstream-operations';
+import {
+  runOverHttp,
+  subscribeUpstream,
+  type OperationPayload,
+  type OperationSink,
+  type UpstreamTarget,
+} from './upstream-operations';
 
 /** Runs one checked operation of a client's socket; returns what stops it. */
-export type OperationRunner = (payload: OperationPayload, analysed: AnalysedOperation, sink: OperationSink) => () => void;
+export type OperationRunner = (
+  payload: OperationPayload,
+  analysed: AnalysedOperation,
+  sink: OperationSink,
+) => () => void;
 
 /** `graphql-transport-ws` (the graphql-ws library) and the legacy `graphql-ws` (subscriptions-transport-ws). */
 export type ClientProtocol = 'graphql-transport-ws' | 'graphql-ws';
@@ -55,7 +65,8 @@ export function runSubscriptionSession(socket: WebSocket, protocol: ClientProtoc
     } catch {
       return socket.close(CLOSE.badRequest, 'Invalid message received');
     }
-    if (!message || typeof message !== 'object' || Array.isArray(message)) return socket.close(CLOSE.badRequest, 'Invalid message received');
+    if (!message || typeof message !== 'object' || Array.isArray(message))
+      return socket.close(CLOSE.badRequest, 'Invalid message received');
     switch (message.type) {
       case 'connection_init':
         if (initialised) return socket.close(CLOSE.tooManyInits, 'Too many initialisation requests');
@@ -70,7 +81,8 @@ export function runSubscriptionSession(socket: WebSocket, protocol: ClientProtoc
         return legacy ? socket.close(1000) : socket.close(CLOSE.badRequest, 'Invalid message received');
       case 'subscribe':
       case 'start': {
-        if ((message.type === 'start') !== legacy) return socket.close(CLOSE.badRequest, `Invalid message type: ${message.type}`);
+        if ((message.type === 'start') !== legacy)
+          return socket.close(CLOSE.badRequest, `Invalid message type: ${message.type}`);
         if (!initialised) return socket.close(CLOSE.unauthorised, 'Unauthorized');
         const id = message.id;
         if (typeof id !== 'string' || id === '') return socket.close(CLOSE.badRequest, 'Invalid message received');
@@ -79,7 +91,8 @@ export function runSubscriptionSession(socket: WebSocket, protocol: ClientProtoc
       }
       case 'complete':
       case 'stop': {
-        if ((message.type === 'stop') !== legacy) return socket.close(CLOSE.badRequest, `Invalid message type: ${message.type}`);
+        if ((message.type === 'stop') !== legacy)
+          return socket.close(CLOSE.badRequest, `Invalid message type: ${message.type}`);
         const stop = operations.get(message.id ?? '');
         operations.delete(message.id ?? '');
         return stop?.();
@@ -90,7 +103,8 @@ export function runSubscriptionSession(socket: WebSocket, protocol: ClientProtoc
   });
 
   function start(id: string, payload: OperationPayload): void {
-    if (!payload || typeof payload.query !== 'string') return void socket.close(CLOSE.badRequest, 'Invalid message received');
+    if (!payload || typeof payload.query !== 'string')
+      return void socket.close(CLOSE.badRequest, 'Invalid message received');
     // An operation that ended (error, complete, stopped) sends nothing more for its id.
     const sink: OperationSink = {
       next: (result) => {
@@ -123,8 +137,12 @@ export function forwardingRunner(upstream: UpstreamTarget): OperationRunner {
 }
 
 export function isSubscription(payload: OperationPayload): boolean {
-  const operations = parse(payload.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = payload.operationName ? operations.find((o) => o.name?.value === payload.operationName) : operations[0];
+  const operations = parse(payload.query).definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = payload.operationName
+    ? operations.find((o) => o.name?.value === payload.operationName)
+    : operations[0];
   return operation?.operation === 'subscription';
 }
 

@@ -18,7 +18,10 @@ const sseFetch = (input: string | URL, init?: Record<string, unknown>) =>
 
 /** ws options that connect through the outbound policy (before the upgrade request is written). */
 function wsOptions(url: string, headers: Record<string, string>): WebSocket.ClientOptions {
-  return { headers, createConnection: tenantWebSocketConnection(/^wss:/i.test(url)) as WebSocket.ClientOptions['createConnection'] };
+  return {
+    headers,
+    createConnection: tenantWebSocketConnection(/^wss:/i.test(url)) as WebSocket.ClientOptions['createConnection'],
+  };
 }
 
 export type UpstreamSubscriptionType = 'graphql-ws' | 'graphql-transport-ws' | 'sse';
@@ -43,9 +46,18 @@ export interface UpstreamTarget {
 }
 
 /** A query or mutation received over WebSocket: one HTTP POST to the upstream. */
-export async function runOverHttp(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): Promise<void> {
+export async function runOverHttp(
+  target: UpstreamTarget,
+  payload: OperationPayload,
+  sink: OperationSink,
+): Promise<void> {
   try {
-    const response = await request(target.url, { dispatcher: upstreamAgent, method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: JSON.stringify(payload) });
+    const response = await request(target.url, {
+      dispatcher: upstreamAgent,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...target.headers },
+      body: JSON.stringify(payload),
+    });
     sink.next(await response.body.json());
     sink.complete();
   } catch (err) {
@@ -81,8 +93,18 @@ function subscribeTransportWs(target: UpstreamTarget, payload: OperationPayload,
 }
 
 function subscribeSse(target: UpstreamTarget, payload: OperationPayload, sink: OperationSink): () => void {
-  const client = createSseClient({ url: target.url, headers: target.headers, singleConnection: false, retryAttempts: 0, fetchFn: sseFetch });
-  return relay(sink, () => client.dispose(), (observer) => client.subscribe(payload, observer));
+  const client = createSseClient({
+    url: target.url,
+    headers: target.headers,
+    singleConnection: false,
+    retryAttempts: 0,
+    fetchFn: sseFetch,
+  });
+  return relay(
+    sink,
+    () => client.dispose(),
+    (observer) => client.subscribe(payload, observer),
+  );
 }
 
 interface Observer {
@@ -142,9 +164,13 @@ function subscribeLegacyWs(target: UpstreamTarget, payload: OperationPayload, si
     if (!message) return finish(() => sink.error([{ message: 'upstream subscription sent an invalid message' }]));
     if (message.id !== undefined && message.id !== OPERATION_ID) return;
     if (message.type === 'data') sink.next(message.payload);
-    else if (message.type === 'error') finish(() => sink.error(Array.isArray(message.payload) ? message.payload : [{ message: describe(message.payload) }]));
+    else if (message.type === 'error')
+      finish(() =>
+        sink.error(Array.isArray(message.payload) ? message.payload : [{ message: describe(message.payload) }]),
+      );
     else if (message.type === 'complete') finish(() => sink.complete());
-    else if (message.type === 'connection_error') finish(() => sink.error([{ message: `upstream refused the connection: ${describe(message.payload)}` }]));
+    else if (message.type === 'connection_error')
+      finish(() => sink.error([{ message: `upstream refused the connection: ${describe(message.payload)}` }]));
   });
   socket.on('error', (err) => finish(() => sink.error([{ message: `upstream subscription failed: ${err.message}` }])));
   socket.on('close', () => finish(() => sink.error([{ message: 'upstream subscription connection closed' }])));
@@ -173,8 +199,9 @@ function describe(err: unknown): string {
   // fetch (SSE) fails with "fetch failed" and the reason as its cause
   if (err instanceof Error) return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message;
   if (Array.isArray(err)) return err.map((e) => (e as { message?: string }).message ?? String(e)).join('; ');
-  if (err && typeof err === 'object' && 'reason' in err) return String((err).reason || (err as { code?: unknown }).code);
+  if (err && typeof err === 'object' && 'reason' in err) return String(err.reason || (err as { code?: unknown }).code);
   // a WebSocket ErrorEvent (graphql-ws hands the socket's over): the error it carries
-  if (err && typeof err === 'object' && 'error' in err && (err).error instanceof Error) return (err as { error: Error }).error.message;
+  if (err && typeof err === 'object' && 'error' in err && err.error instanceof Error)
+    return (err as { error: Error }).error.message;
   return String(err);
 }

@@ -7,11 +7,15 @@ import type { GraphqlGate } from './graphql-gate';
 import { runSubscriptionSession, type ClientProtocol, type OperationRunner } from './subscription-session';
 
 /** One WebSocket server for every GraphQL API of the process; the gateway's HTTP server owns the port. */
-const server = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => pickProtocol(protocols) ?? false });
+const server = new WebSocketServer({
+  noServer: true,
+  handleProtocols: (protocols) => pickProtocol(protocols) ?? false,
+});
 
 /** The subprotocol a client offers that gw speaks, preferring the maintained one. */
 export function pickProtocol(offered: Set<string> | string | undefined): ClientProtocol | undefined {
-  const set = typeof offered === 'string' ? new Set(offered.split(',').map((p) => p.trim())) : (offered ?? new Set<string>());
+  const set =
+    typeof offered === 'string' ? new Set(offered.split(',').map((p) => p.trim())) : (offered ?? new Set<string>());
   if (set.has('graphql-transport-ws')) return 'graphql-transport-ws';
   if (set.has('graphql-ws')) return 'graphql-ws';
   return undefined;

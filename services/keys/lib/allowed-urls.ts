@@ -12,7 +12,9 @@ export function assertAllowedUrlsCompile(apiId: string, access: Pick<AccessDefin
     try {
       compileTenantPattern(rule.url);
     } catch (err) {
-      throw KeysErrors.invalid(`access_rights.${apiId}.allowed_urls[${i}].url is not a valid pattern: ${(err as Error).message}`);
+      throw KeysErrors.invalid(
+        `access_rights.${apiId}.allowed_urls[${i}].url is not a valid pattern: ${(err as Error).message}`,
+      );
     }
   }
 }

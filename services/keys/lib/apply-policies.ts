@@ -17,7 +17,8 @@ export function applyPolicies(session: Session, policies: Policy[]): Session {
   let bestRate: Policy | undefined;
   for (const policy of policies) {
     mergeAccessRights(effective.access_rights!, policy.access_rights ?? {});
-    if (policy.rate > 0 && policy.per > 0 && (!bestRate || policy.rate / policy.per > bestRate.rate / bestRate.per)) bestRate = policy;
+    if (policy.rate > 0 && policy.per > 0 && (!bestRate || policy.rate / policy.per > bestRate.rate / bestRate.per))
+      bestRate = policy;
   }
   if (bestRate) {
     effective.rate = bestRate.rate;
@@ -53,7 +54,12 @@ function mergeAccessRights(into: Record<string, AccessDefinition>, from: Record<
   for (const [apiId, access] of Object.entries(from)) {
     const existing = into[apiId];
     if (!existing) {
-      into[apiId] = { ...access, api_id: access.api_id ?? apiId, versions: [...(access.versions ?? [])], allowed_urls: (access.allowed_urls ?? []).map((u) => ({ ...u })) };
+      into[apiId] = {
+        ...access,
+        api_id: access.api_id ?? apiId,
+        versions: [...(access.versions ?? [])],
+        allowed_urls: (access.allowed_urls ?? []).map((u) => ({ ...u })),
+      };
       continue;
     }
     existing.versions = union(existing.versions ?? [], access.versions ?? []);
@@ -69,12 +75,20 @@ function mergeUrls(a: AllowedUrl[], b: AllowedUrl[]): AllowedUrl[] {
   const byUrl = new Map<string, AllowedUrl>();
   for (const entry of [...a, ...b]) {
     const existing = byUrl.get(entry.url);
-    byUrl.set(entry.url, existing ? { url: entry.url, methods: union(existing.methods ?? [], entry.methods ?? []) } : { url: entry.url, methods: [...(entry.methods ?? [])] });
+    byUrl.set(
+      entry.url,
+      existing
+        ? { url: entry.url, methods: union(existing.methods ?? [], entry.methods ?? []) }
+        : { url: entry.url, methods: [...(entry.methods ?? [])] },
+    );
   }
   return [...byUrl.values()];
 }
 
-function higherLimit(a: AccessLimit | null | undefined, b: AccessLimit | null | undefined): AccessLimit | null | undefined {
+function higherLimit(
+  a: AccessLimit | null | undefined,
+  b: AccessLimit | null | undefined,
+): AccessLimit | null | undefined {
   if (!a || !(a.rate && a.per)) return b ?? a;
   if (!b || !(b.rate && b.per)) return a;
   return b.rate / b.per > a.rate / a.per ? b : a;

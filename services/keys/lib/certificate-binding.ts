@@ -12,10 +12,15 @@ export function certificateKey(orgId: string, certificateId: string): string {
 }
 
 /** A new key's certificate, checked to be in the store for the key's organisation; undefined when none. */
-export async function boundCertificate(session: Session, orgId: string, exists: (id: string, orgId: string) => Promise<boolean>): Promise<string | undefined> {
+export async function boundCertificate(
+  session: Session,
+  orgId: string,
+  exists: (id: string, orgId: string) => Promise<boolean>,
+): Promise<string | undefined> {
   const certificate = session.certificate;
   if (certificate === undefined || certificate === '') return undefined;
-  if (!(await exists(certificate, orgId))) throw KeysErrors.invalid(`certificate ${certificate} is not in the certificate store of this organisation`);
+  if (!(await exists(certificate, orgId)))
+    throw KeysErrors.invalid(`certificate ${certificate} is not in the certificate store of this organisation`);
   return certificate;
 }
 
@@ -23,7 +28,10 @@ export async function boundCertificate(session: Session, orgId: string, exists: 
 export function keepCertificate(updated: Session, current: Session): Session {
   const was = current.certificate ?? '';
   const sent = updated.certificate ?? was;
-  if (sent !== was) throw KeysErrors.invalid('certificate can not be changed: the key is named after it; create a new key for another certificate');
+  if (sent !== was)
+    throw KeysErrors.invalid(
+      'certificate can not be changed: the key is named after it; create a new key for another certificate',
+    );
   const { certificate: _dropped, ...rest } = updated;
   return was === '' ? rest : { ...rest, certificate: was };
 }

@@ -22,7 +22,12 @@ export class HmacSecrets {
   /** An updated key keeps its secret; one that turns HMAC on gets a new one (shown once); off drops it. */
   carry(session: Session, previous: Session): { stored: Session; shown: string | undefined } {
     if (session.hmac_enabled !== true) return { stored: withoutSecret(session), shown: undefined };
-    const kept = previous.hmac_enabled === true && typeof previous.hmac_string === 'string' && SecretBox.isSealed(previous.hmac_string) ? previous.hmac_string : undefined;
+    const kept =
+      previous.hmac_enabled === true &&
+      typeof previous.hmac_string === 'string' &&
+      SecretBox.isSealed(previous.hmac_string)
+        ? previous.hmac_string
+        : undefined;
     if (kept) return { stored: { ...session, hmac_string: kept }, shown: undefined };
     return this.issue(session);
   }

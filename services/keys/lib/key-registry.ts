@@ -1,4 +1,14 @@
-import type { KeyRecord, KeysCreateParams, KeysGetParams, KeysListParams, KeysListResult, KeysLookupResult, KeysSaveBasicUserParams, KeysUpdateParams, KeysUpdateMetaParams } from '../../../contracts/keys/actions';
+import type {
+  KeyRecord,
+  KeysCreateParams,
+  KeysGetParams,
+  KeysListParams,
+  KeysListResult,
+  KeysLookupResult,
+  KeysSaveBasicUserParams,
+  KeysUpdateParams,
+  KeysUpdateMetaParams,
+} from '../../../contracts/keys/actions';
 import type { KeysChangedEvent } from '../../../contracts/keys/events';
 import type { AccessDefinition, Session } from '../../../contracts/keys/session';
 import { pageCount, pageWindow } from '../../../lib/pagination';
@@ -25,7 +35,11 @@ export interface KeyRegistryOptions {
   findApi(apiId: string, orgScope: string | undefined): Promise<{ api_id: string; name: string } | undefined>;
   publish(event: KeysChangedEvent): void;
   /** the live quota of a key from the limiter, when one runs (management nodes may not see one) */
-  quotaState?(keyHash: string, max: number, renewalRate: number): Promise<{ quota_remaining: number; quota_renews: number } | undefined>;
+  quotaState?(
+    keyHash: string,
+    max: number,
+    renewalRate: number,
+  ): Promise<{ quota_remaining: number; quota_renews: number } | undefined>;
   now?: () => number;
   /** issues, keeps and opens the HMAC secrets of keys with hmac_enabled */
   hmacSecrets: HmacSecrets;
@@ -56,12 +70,23 @@ export class KeyRegistry {
     const session = hmac.stored;
     const certificate = await boundCertificate(session, orgId, this.options.certificateExists);
     await checkRsaCertificate(session, undefined, orgId, this.options.certificatePublicKeyType);
-    const key = certificate !== undefined ? certificateKey(orgId, certificate) : (params.custom_key ?? generateKey(orgId));
+    const key =
+      certificate !== undefined ? certificateKey(orgId, certificate) : (params.custom_key ?? generateKey(orgId));
     assertKeyFits({ key, org_id: orgId });
     const keyHash = hashKey(key);
     if (await this.store.find(keyHash)) throw KeysErrors.taken();
     const now = this.now();
-    const revision = await this.store.insert({ key_hash: keyHash, key_id: this.options.hashKeys ? null : key, org_id: orgId, kind: 'key', username: null, session, password_hash: '', created_at: now, updated_at: now });
+    const revision = await this.store.insert({
+      key_hash: keyHash,
+      key_id: this.options.hashKeys ? null : key,
+      org_id: orgId,
+      kind: 'key',
+      username: null,
+      session,
+      password_hash: '',
+      created_at: now,
+      updated_at: now,
+    });
     this.options.publish({ action: 'created', key_hash: keyHash, revision });
     return { key_id: key, key_hash: keyHash, data: hideHmacSecret(publicSession(session), hmac.shown) };
   }
@@ -74,7 +99,8 @@ export class KeyRegistry {
     if (params.mode === 'create' && existing) throw KeysErrors.basicUserTaken(params.username);
     if (params.mode === 'update' && !existing) throw KeysErrors.notFound(params.username);
     const password = params.session.basic_auth_data?.password;
-    if (!password && !existing) throw KeysErrors.invalid('basic_auth_data.password is required to create a basic auth user');
+    if (!password && !existing)
+      throw KeysErrors.invalid('basic_auth_data.password is required to create a basic auth user');
     const session = await this.validSession(params.session, orgId, params.org_scope, !existing);
     const now = this.now();
     const stored: StoredKey = {
@@ -96,7 +122,11 @@ export class KeyRegistry {
   async get(params: KeysGetParams): Promise<KeyRecord> {
     const found = await this.find(params.key, params.org_scope);
     const session = await this.withLiveQuota(found.key_hash, found.session);
-    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: hideHmacSecret(publicSession(session), undefined) };
+    return {
+      key_id: found.username ?? found.key_id ?? params.key,
+      key_hash: found.key_hash,
+      data: hideHmacSecret(publicSession(session), undefined),
+    };
   }
 
   /** quota_remaining and quota_renews as the limiter counts them now. */
@@ -111,13 +141,30 @@ export class KeyRegistry {
     const found = await this.find(params.key, params.org_scope);
     const orgId = this.orgFor(params.org_scope ?? found.org_id, params.session.org_id ?? found.org_id);
     assertKeyFits({ org_id: orgId });
-    const hmac = this.options.hmacSecrets.carry(keepCertificate(await this.validSession(params.session, orgId, params.org_scope, false), found.session), found.session);
+    const hmac = this.options.hmacSecrets.carry(
+      keepCertificate(await this.validSession(params.session, orgId, params.org_scope, false), found.session),
+      found.session,
+    );
     const session = hmac.stored;
-    await checkRsaCertificate(session, found.org_id === orgId ? found.session : undefined, orgId, this.options.certificatePublicKeyType);
-    const updated: StoredKey = { ...found, org_id: orgId, session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session, updated_at: this.now() };
+    await checkRsaCertificate(
+      session,
+      found.org_id === orgId ? found.session : undefined,
+      orgId,
+      this.options.certificatePublicKeyType,
+    );
+    const updated: StoredKey = {
+      ...found,
+      org_id: orgId,
+      session: found.kind === 'basic' ? { ...session, basic_auth_data: found.session.basic_auth_data } : session,
+      updated_at: this.now(),
+    };
     const revision = await this.store.update(updated);
     this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
-    return { key_id: found.username ?? found.key_id ?? params.key, key_hash: found.key_hash, data: hideHmacSecret(publicSession(updated.session), hmac.shown) };
+    return {
+      key_id: found.username ?? found.key_id ?? params.key,
+      key_hash: found.key_hash,
+      data: hideHmacSecret(publicSession(updated.session), hmac.shown),
+    };
   }
 
   /**
@@ -127,7 +174,11 @@ export class KeyRegistry {
   async updateMeta(params: KeysUpdateMetaParams): Promise<{ key_hash: string }> {
     const found = await this.store.find(params.key_hash);
     if (!found) throw KeysErrors.notFound(params.key_hash);
-    const revision = await this.store.update({ ...found, session: { ...found.session, meta_data: params.meta_data }, updated_at: this.now() });
+    const revision = await this.store.update({
+      ...found,
+      session: { ...found.session, meta_data: params.meta_data },
+      updated_at: this.now(),
+    });
     this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
     return { key_hash: found.key_hash };
   }
@@ -141,8 +192,14 @@ export class KeyRegistry {
 
   async list(params: KeysListParams): Promise<KeysListResult> {
     if (this.options.hashKeys && !this.options.listHashes) throw KeysErrors.listingDisabled();
-    const { keys, total } = await this.store.list({ apiId: params.api_id, orgScope: params.org_scope }, pageWindow(params.page ?? 1, this.options.pageSize));
-    return { keys: keys.map((key) => (params.hashes ? key.key_hash : (key.key_id ?? key.key_hash))), pages: pageCount(total, this.options.pageSize) };
+    const { keys, total } = await this.store.list(
+      { apiId: params.api_id, orgScope: params.org_scope },
+      pageWindow(params.page ?? 1, this.options.pageSize),
+    );
+    return {
+      keys: keys.map((key) => (params.hashes ? key.key_hash : (key.key_id ?? key.key_hash))),
+      pages: pageCount(total, this.options.pageSize),
+    };
   }
 
   /** Every key of a deleted organisation; each is announced, so gateways drop it at once. */
@@ -173,7 +230,11 @@ export class KeyRegistry {
       if (!isGwError(err, 'GW_ERR_KEYS_INVALID')) throw err;
       session = { ...found.session, is_inactive: true };
     }
-    return { key_hash: keyHash, session: this.options.hmacSecrets.open(session), password_hash: found.kind === 'basic' ? found.password_hash : undefined };
+    return {
+      key_hash: keyHash,
+      session: this.options.hmacSecrets.open(session),
+      password_hash: found.kind === 'basic' ? found.password_hash : undefined,
+    };
   }
 
   /** How many keys name this API in their own access rights, and how many policies do. */
@@ -200,20 +261,32 @@ export class KeyRegistry {
   }
 
   /** Checks access rights and policies, and fills the defaults of a new session. */
-  private async validSession(input: Session, orgId: string, orgScope: string | undefined, creating: boolean): Promise<Session> {
+  private async validSession(
+    input: Session,
+    orgId: string,
+    orgScope: string | undefined,
+    creating: boolean,
+  ): Promise<Session> {
     if (creating && (input.access_rights === undefined || input.access_rights === null)) {
       throw KeysErrors.invalid('access_rights is required when creating a key, even when apply_policies is set');
     }
     const accessRights: Record<string, AccessDefinition> = {};
     for (const [apiId, access] of Object.entries(input.access_rights ?? {})) {
-      if (access.api_id !== undefined && access.api_id !== apiId) throw KeysErrors.invalid(`access_rights.${apiId}.api_id must be ${apiId}`);
+      if (access.api_id !== undefined && access.api_id !== apiId)
+        throw KeysErrors.invalid(`access_rights.${apiId}.api_id must be ${apiId}`);
       assertAllowedUrlsCompile(apiId, access);
       const api = await this.options.findApi(apiId, orgScope);
       if (!api) throw KeysErrors.invalid(`access_rights names an API that does not exist: ${apiId}`);
-      accessRights[apiId] = { ...access, api_id: apiId, api_name: access.api_name ?? api.name, versions: access.versions ?? [] };
+      accessRights[apiId] = {
+        ...access,
+        api_id: apiId,
+        api_name: access.api_name ?? api.name,
+        versions: access.versions ?? [],
+      };
     }
     for (const policy of await this.policies.getMany(input.apply_policies ?? [])) {
-      if (policy.org_id !== '' && orgId !== '' && policy.org_id !== orgId) throw KeysErrors.invalid(`policy ${policy.id} belongs to another organisation`);
+      if (policy.org_id !== '' && orgId !== '' && policy.org_id !== orgId)
+        throw KeysErrors.invalid(`policy ${policy.id} belongs to another organisation`);
     }
     const rate = input.rate ?? 0;
     return {
@@ -241,5 +314,7 @@ export class KeyRegistry {
 
 /** A session as the management APIs show it: the password is write-only. */
 function publicSession(session: Session): Session {
-  return session.basic_auth_data ? { ...session, basic_auth_data: { ...session.basic_auth_data, password: '' } } : session;
+  return session.basic_auth_data
+    ? { ...session, basic_auth_data: { ...session.basic_auth_data, password: '' } }
+    : session;
 }

@@ -70,10 +70,14 @@ export class KeyStore {
   }
 
   /** Keys (their ids, or hashes when hashed) that name `apiId` in their own access rights. */
-  async list(filter: { apiId?: string; orgScope?: string }, window: PageWindow): Promise<{ keys: StoredKey[]; total: number }> {
+  async list(
+    filter: { apiId?: string; orgScope?: string },
+    window: PageWindow,
+  ): Promise<{ keys: StoredKey[]; total: number }> {
     const base = this.db<KeyRow>('keys').modify((q) => {
       if (filter.orgScope !== undefined) q.where('keys.org_id', filter.orgScope);
-      if (filter.apiId !== undefined) q.whereIn('keys.key_hash', this.db('key_apis').select('key_hash').where('api_id', filter.apiId));
+      if (filter.apiId !== undefined)
+        q.whereIn('keys.key_hash', this.db('key_apis').select('key_hash').where('api_id', filter.apiId));
     });
     const [{ total }] = await base.clone().count({ total: '*' });
     const page = base.clone().select('*').orderBy('created_at').offset(window.offset);
@@ -97,5 +101,10 @@ function toRow(key: StoredKey): KeyRow {
 }
 
 function fromRow(row: KeyRow): StoredKey {
-  return { ...row, session: parseJson<Session>(row.session, {}), created_at: Number(row.created_at), updated_at: Number(row.updated_at) };
+  return {
+    ...row,
+    session: parseJson<Session>(row.session, {}),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
 }

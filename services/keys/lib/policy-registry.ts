@@ -33,10 +33,7 @@ export class PolicyRegistry {
   ) {}
 
   async get(id: string, orgScope?: string): Promise<Policy> {
-    const row = await this.db<PolicyRow>('policies')
-      .where('id', id)
-      .modify(inOrg(orgScope))
-      .first();
+    const row = await this.db<PolicyRow>('policies').where('id', id).modify(inOrg(orgScope)).first();
     if (!row) throw KeysErrors.policyNotFound(id);
     return parseJson<Policy>(row.document, {} as Policy);
   }
@@ -66,7 +63,13 @@ export class PolicyRegistry {
     let revision: number;
     try {
       revision = await this.db.transaction(async (trx) => {
-        await trx('policies').insert({ id: policy.id, org_id: policy.org_id, document: JSON.stringify(policy), created_at: now, updated_at: now });
+        await trx('policies').insert({
+          id: policy.id,
+          org_id: policy.org_id,
+          document: JSON.stringify(policy),
+          created_at: now,
+          updated_at: now,
+        });
         return bumpRevision(trx, KEYS_REVISION_TABLE);
       });
     } catch (err) {
@@ -82,7 +85,9 @@ export class PolicyRegistry {
     const policy = withDefaults(input, id, ownOrg(orgScope, input.org_id, current.org_id));
     await assertPolicyApisExist(policy, this.findApi);
     const revision = await this.db.transaction(async (trx) => {
-      await trx('policies').where('id', id).update({ org_id: policy.org_id, document: JSON.stringify(policy), updated_at: this.now() });
+      await trx('policies')
+        .where('id', id)
+        .update({ org_id: policy.org_id, document: JSON.stringify(policy), updated_at: this.now() });
       return bumpRevision(trx, KEYS_REVISION_TABLE);
     });
     this.publish({ action: 'updated', policy_id: id, revision });
@@ -92,8 +97,11 @@ export class PolicyRegistry {
   /** Policies whose access rights name this API (a text match narrows, the parsed rights decide). */
   async countForApi(apiId: string): Promise<number> {
     const needle = `%${JSON.stringify(apiId).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = await this.db<PolicyRow>('policies').whereRaw('document like ? escape ?', [needle, '\\']).select('document');
-    return rows.filter((row) => Object.hasOwn(parseJson<Policy>(row.document, {} as Policy).access_rights ?? {}, apiId)).length;
+    const rows = await this.db<PolicyRow>('policies')
+      .whereRaw('document like ? escape ?', [needle, '\\'])
+      .select('document');
+    return rows.filter((row) => Object.hasOwn(parseJson<Policy>(row.document, {} as Policy).access_rights ?? {}, apiId))
+      .length;
   }
 
   async removeOrganisation(orgId: string): Promise<number> {

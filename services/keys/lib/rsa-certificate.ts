@@ -16,8 +16,13 @@ export async function checkRsaCertificate(
 ): Promise<void> {
   const id = session.rsa_certificate_id;
   if (id === undefined || id === '' || id === previous?.rsa_certificate_id) return;
-  if (typeof id !== 'string') throw KeysErrors.invalid('rsa_certificate_id must be the id of a certificate in the certificate store');
+  if (typeof id !== 'string')
+    throw KeysErrors.invalid('rsa_certificate_id must be the id of a certificate in the certificate store');
   const type = await publicKeyType(id, orgId);
-  if (type === undefined) throw KeysErrors.invalid(`rsa_certificate_id ${id} is not in the certificate store of this organisation`);
-  if (type !== 'rsa') throw KeysErrors.invalid(`rsa_certificate_id ${id} does not hold an RSA public key (it holds ${type}); rsa-sha256 signatures need one`);
+  if (type === undefined)
+    throw KeysErrors.invalid(`rsa_certificate_id ${id} is not in the certificate store of this organisation`);
+  if (type !== 'rsa')
+    throw KeysErrors.invalid(
+      `rsa_certificate_id ${id} does not hold an RSA public key (it holds ${type}); rsa-sha256 signatures need one`,
+    );
 }

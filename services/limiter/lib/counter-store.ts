@@ -22,7 +22,13 @@ export interface QuotaOutcome {
  */
 export interface CounterStore {
   /** sliding log: allowed while fewer than `limit` entries are younger than `windowMs`; `logBlocked` also logs refused requests */
-  slidingLog(counter: string, limit: number, windowMs: number, now: number, logBlocked: boolean): WindowOutcome | Promise<WindowOutcome>;
+  slidingLog(
+    counter: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+    logBlocked: boolean,
+  ): WindowOutcome | Promise<WindowOutcome>;
   /** fixed window: one counter that starts with the first request and expires after `windowMs` */
   fixedWindow(counter: string, limit: number, windowMs: number, now: number): WindowOutcome | Promise<WindowOutcome>;
   /** a quota period of `renewalMs` (0 = never renews); a refused request does not spend quota */

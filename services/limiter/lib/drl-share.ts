@@ -42,7 +42,14 @@ export class DrlShare {
   receive(event: DrlLoadEvent): void {
     // A bus message: trust nothing about its shape.
     const { node_id: node, load } = (event ?? {}) as Partial<DrlLoadEvent>;
-    if (typeof node !== 'string' || node === this.nodeId || typeof load !== 'number' || !Number.isFinite(load) || load < 0) return;
+    if (
+      typeof node !== 'string' ||
+      node === this.nodeId ||
+      typeof load !== 'number' ||
+      !Number.isFinite(load) ||
+      load < 0
+    )
+      return;
     this.peers.set(node, { load, seenAt: this.now() });
   }
 

@@ -82,7 +82,10 @@ export class MemoryStore implements CounterStore {
   sweep(): void {
     const now = this.now();
     for (const [counter, window] of this.windows) if (window.endsAt <= now) this.windows.delete(counter);
-    for (const [counter, log] of this.logs) if (log.entries.length === 0 || log.entries[log.entries.length - 1] <= now - log.windowMs) this.logs.delete(counter);
-    for (const [counter, quota] of this.quotas) if (quota.renewsAt > 0 && quota.renewsAt <= now) this.quotas.delete(counter);
+    for (const [counter, log] of this.logs)
+      if (log.entries.length === 0 || log.entries[log.entries.length - 1] <= now - log.windowMs)
+        this.logs.delete(counter);
+    for (const [counter, quota] of this.quotas)
+      if (quota.renewsAt > 0 && quota.renewsAt <= now) this.quotas.delete(counter);
   }
 }

@@ -1,5 +1,10 @@
 import type { GatewayEventName } from '../../../contracts/events';
-import type { LimiterCheckParams, LimiterCheckResult, RateLimitState, RateSpec } from '../../../contracts/limiter/actions';
+import type {
+  LimiterCheckParams,
+  LimiterCheckResult,
+  RateLimitState,
+  RateSpec,
+} from '../../../contracts/limiter/actions';
 import type { CounterStore, QuotaOutcome, WindowOutcome } from './counter-store';
 import type { DrlShare } from './drl-share';
 import type { Smoother } from './smoothing';
@@ -37,14 +42,21 @@ export class RateLimiter {
     const now = this.options.now();
     this.options.drl.recordRequest();
     try {
-      const result = params.api_limit && !params.retry ? this.afterApiLimit(this.rate(params.api_limit, params, now), params, now) : this.keyLimit(params, now);
+      const result =
+        params.api_limit && !params.retry
+          ? this.afterApiLimit(this.rate(params.api_limit, params, now), params, now)
+          : this.keyLimit(params, now);
       return result instanceof Promise ? result.catch(storeUnavailable) : result;
     } catch (err) {
       return storeUnavailable(err);
     }
   }
 
-  private afterApiLimit(api: RateOutcome | Promise<RateOutcome>, params: LimiterCheckParams, now: number): LimiterCheckResult | Promise<LimiterCheckResult> {
+  private afterApiLimit(
+    api: RateOutcome | Promise<RateOutcome>,
+    params: LimiterCheckParams,
+    now: number,
+  ): LimiterCheckResult | Promise<LimiterCheckResult> {
     if (api instanceof Promise) return api.then((settled) => this.afterApiLimit(settled, params, now));
     return api.allowed ? this.keyLimit(params, now) : API_RATE;
   }
@@ -54,7 +66,11 @@ export class RateLimiter {
     return this.afterKeyLimit(this.rate(params.key_limit, params, now), params, now);
   }
 
-  private afterKeyLimit(key: RateOutcome | Promise<RateOutcome>, params: LimiterCheckParams, now: number): LimiterCheckResult | Promise<LimiterCheckResult> {
+  private afterKeyLimit(
+    key: RateOutcome | Promise<RateOutcome>,
+    params: LimiterCheckParams,
+    now: number,
+  ): LimiterCheckResult | Promise<LimiterCheckResult> {
     if (key instanceof Promise) return key.then((settled) => this.afterKeyLimit(settled, params, now));
     if (!key.allowed) {
       this.options.emit('RatelimitExceeded', params, 'Key Rate Limit Exceeded', { counter: params.key_limit!.counter });
@@ -63,18 +79,31 @@ export class RateLimiter {
     return this.quota(params, now, key.state);
   }
 
-  private quota(params: LimiterCheckParams, now: number, rate: RateLimitState | undefined): LimiterCheckResult | Promise<LimiterCheckResult> {
+  private quota(
+    params: LimiterCheckParams,
+    now: number,
+    rate: RateLimitState | undefined,
+  ): LimiterCheckResult | Promise<LimiterCheckResult> {
     if (!params.quota) return { ok: true, rate };
     const { counter, max, renewal_rate } = params.quota;
     const outcome = this.options.store.quota(counter, max, renewal_rate > 0 ? renewal_rate * 1000 : 0, now);
-    return outcome instanceof Promise ? outcome.then((settled) => this.quotaResult(settled, params, rate)) : this.quotaResult(outcome, params, rate);
+    return outcome instanceof Promise
+      ? outcome.then((settled) => this.quotaResult(settled, params, rate))
+      : this.quotaResult(outcome, params, rate);
   }
 
-  private quotaResult(outcome: QuotaOutcome, params: LimiterCheckParams, rate: RateLimitState | undefined): LimiterCheckResult {
+  private quotaResult(
+    outcome: QuotaOutcome,
+    params: LimiterCheckParams,
+    rate: RateLimitState | undefined,
+  ): LimiterCheckResult {
     const max = params.quota!.max;
     const quota = { limit: max, remaining: Math.max(0, max - outcome.used), reset: Math.ceil(outcome.renewsAt / 1000) };
     if (!outcome.allowed) {
-      this.options.emit('QuotaExceeded', params, 'Key Quota Limit Exceeded', { quota_max: max, quota_renews: quota.reset });
+      this.options.emit('QuotaExceeded', params, 'Key Quota Limit Exceeded', {
+        quota_max: max,
+        quota_renews: quota.reset,
+      });
       return { ok: false, reason: 'quota', rate, quota };
     }
     return { ok: true, rate, quota };
@@ -88,7 +117,12 @@ export class RateLimiter {
       limit = smoothed.allowance;
       if (smoothed.change) {
         const { direction, from, to } = smoothed.change;
-        this.options.emit(direction === 'up' ? 'RateLimitSmoothingUp' : 'RateLimitSmoothingDown', params, `Rate limit allowance changed from ${from} to ${to}`, { counter: spec.counter, from, to });
+        this.options.emit(
+          direction === 'up' ? 'RateLimitSmoothingUp' : 'RateLimitSmoothingDown',
+          params,
+          `Rate limit allowance changed from ${from} to ${to}`,
+          { counter: spec.counter, from, to },
+        );
       }
     }
     const { algorithm, store } = this.options;
@@ -100,7 +134,14 @@ export class RateLimiter {
     }
     const share = Math.max(1, limit * fraction);
     const taken = this.options.buckets.take(spec.counter, share, windowMs, now);
-    return { allowed: taken.allowed, state: { limit, remaining: Math.min(limit, Math.floor(taken.remaining / fraction)), reset: Math.ceil(taken.resetAt / 1000) } };
+    return {
+      allowed: taken.allowed,
+      state: {
+        limit,
+        remaining: Math.min(limit, Math.floor(taken.remaining / fraction)),
+        reset: Math.ceil(taken.resetAt / 1000),
+      },
+    };
   }
 }
 
@@ -110,7 +151,13 @@ function storeUnavailable(err: unknown): LimiterCheckResult {
   return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
 }
 
-function windowState(outcome: WindowOutcome | Promise<WindowOutcome>, limit: number): RateOutcome | Promise<RateOutcome> {
+function windowState(
+  outcome: WindowOutcome | Promise<WindowOutcome>,
+  limit: number,
+): RateOutcome | Promise<RateOutcome> {
   if (outcome instanceof Promise) return outcome.then((settled) => windowState(settled, limit) as RateOutcome);
-  return { allowed: outcome.allowed, state: { limit, remaining: Math.max(0, limit - outcome.count), reset: Math.ceil(outcome.resetAt / 1000) } };
+  return {
+    allowed: outcome.allowed,
+    state: { limit, remaining: Math.max(0, limit - outcome.count), reset: Math.ceil(outcome.resetAt / 1000) },
+  };
 }

@@ -62,21 +62,43 @@ export class RedisStore implements CounterStore {
     this.redis.defineCommand('gwQuota', { numberOfKeys: 1, lua: QUOTA });
   }
 
-  async slidingLog(counter: string, limit: number, windowMs: number, now: number, logBlocked: boolean): Promise<WindowOutcome> {
+  async slidingLog(
+    counter: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+    logBlocked: boolean,
+  ): Promise<WindowOutcome> {
     const key = `${PREFIX}log:${counter}`;
     const member = `${now}-${randomBytes(6).toString('hex')}`;
     if (this.nonTransactional) return this.pipelinedLog(key, limit, windowMs, now, logBlocked, member);
-    const [allowed, count, resetAt] = (await this.command('gwSlidingLog', key, now, windowMs, limit, logBlocked ? '1' : '0', member)) as Outcome;
+    const [allowed, count, resetAt] = (await this.command(
+      'gwSlidingLog',
+      key,
+      now,
+      windowMs,
+      limit,
+      logBlocked ? '1' : '0',
+      member,
+    )) as Outcome;
     return { allowed: allowed === 1, count, resetAt };
   }
 
   async fixedWindow(counter: string, limit: number, windowMs: number, now: number): Promise<WindowOutcome> {
-    const [count, ttl] = (await this.command('gwFixedWindow', `${PREFIX}window:${counter}`, windowMs)) as [number, number];
+    const [count, ttl] = (await this.command('gwFixedWindow', `${PREFIX}window:${counter}`, windowMs)) as [
+      number,
+      number,
+    ];
     return { allowed: count <= limit, count, resetAt: now + Math.max(ttl, 0) };
   }
 
   async quota(counter: string, max: number, renewalMs: number, now: number): Promise<QuotaOutcome> {
-    const [allowed, used, ttl] = (await this.command('gwQuota', `${PREFIX}quota:${counter}`, max, renewalMs)) as Outcome;
+    const [allowed, used, ttl] = (await this.command(
+      'gwQuota',
+      `${PREFIX}quota:${counter}`,
+      max,
+      renewalMs,
+    )) as Outcome;
     return { allowed: allowed === 1, used, renewsAt: ttl > 0 ? now + ttl : 0 };
   }
 
@@ -90,13 +112,32 @@ export class RedisStore implements CounterStore {
     this.redis.disconnect();
   }
 
-  private async pipelinedLog(key: string, limit: number, windowMs: number, now: number, logBlocked: boolean, member: string): Promise<WindowOutcome> {
-    const results = settled(await this.redis.pipeline().zremrangebyscore(key, '-inf', now - windowMs).zcard(key).zrange(key, 0, 0, 'WITHSCORES').exec());
+  private async pipelinedLog(
+    key: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+    logBlocked: boolean,
+    member: string,
+  ): Promise<WindowOutcome> {
+    const results = settled(
+      await this.redis
+        .pipeline()
+        .zremrangebyscore(key, '-inf', now - windowMs)
+        .zcard(key)
+        .zrange(key, 0, 0, 'WITHSCORES')
+        .exec(),
+    );
     const count = Number(results[1] ?? 0);
     const oldest = results[2] as string[] | undefined;
     const allowed = count < limit;
-    if (allowed || logBlocked) settled(await this.redis.pipeline().zadd(key, now, member).pexpire(key, windowMs).exec());
-    return { allowed, count: allowed || logBlocked ? count + 1 : count, resetAt: (oldest?.[1] ? Number(oldest[1]) : now) + windowMs };
+    if (allowed || logBlocked)
+      settled(await this.redis.pipeline().zadd(key, now, member).pexpire(key, windowMs).exec());
+    return {
+      allowed,
+      count: allowed || logBlocked ? count + 1 : count,
+      resetAt: (oldest?.[1] ? Number(oldest[1]) : now) + windowMs,
+    };
   }
 
   private command(name: string, ...args: Array<string | number>): Promise<unknown> {

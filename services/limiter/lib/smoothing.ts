@@ -23,9 +23,19 @@ export class Smoother {
   private readonly states = new Map<string, SmoothingState>();
 
   /** Records a request and returns the allowance that applies to it, with the change it caused. */
-  allowance(counter: string, spec: SmoothingSpec, rate: number, windowMs: number, now: number): { allowance: number; change?: SmoothingChange } {
+  allowance(
+    counter: string,
+    spec: SmoothingSpec,
+    rate: number,
+    windowMs: number,
+    now: number,
+  ): { allowance: number; change?: SmoothingChange } {
     let state = this.states.get(counter);
-    if (!state) this.states.set(counter, (state = { allowance: Math.min(spec.threshold, rate), windowMs, changedAt: -Infinity, requests: [] }));
+    if (!state)
+      this.states.set(
+        counter,
+        (state = { allowance: Math.min(spec.threshold, rate), windowMs, changedAt: -Infinity, requests: [] }),
+      );
     state.windowMs = windowMs;
     const cutoff = now - windowMs;
     let expired = 0;
@@ -36,8 +46,10 @@ export class Smoother {
     let change: SmoothingChange | undefined;
     if (now - state.changedAt >= spec.delay * 1000) {
       const from = state.allowance;
-      if (from < rate && current >= from - spec.step * spec.trigger) change = { direction: 'up', from, to: Math.min(rate, from + spec.step) };
-      else if (from > spec.threshold && current < from - spec.step * (1 + spec.trigger)) change = { direction: 'down', from, to: Math.max(spec.threshold, from - spec.step) };
+      if (from < rate && current >= from - spec.step * spec.trigger)
+        change = { direction: 'up', from, to: Math.min(rate, from + spec.step) };
+      else if (from > spec.threshold && current < from - spec.step * (1 + spec.trigger))
+        change = { direction: 'down', from, to: Math.max(spec.threshold, from - spec.step) };
       if (change) {
         state.allowance = change.to;
         state.changedAt = now;

@@ -10,7 +10,12 @@ interface Bucket {
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
 
-  take(counter: string, capacity: number, windowMs: number, now: number): { allowed: boolean; remaining: number; resetAt: number } {
+  take(
+    counter: string,
+    capacity: number,
+    windowMs: number,
+    now: number,
+  ): { allowed: boolean; remaining: number; resetAt: number } {
     const refillPerMs = capacity / windowMs;
     let bucket = this.buckets.get(counter);
     if (!bucket) this.buckets.set(counter, (bucket = { tokens: capacity, updatedAt: now }));
@@ -24,6 +29,7 @@ export class TokenBuckets {
 
   /** Drops buckets that have refilled completely: they hold no information. */
   sweep(now: number, maxWindowMs: number): void {
-    for (const [counter, bucket] of this.buckets) if (now - bucket.updatedAt > maxWindowMs) this.buckets.delete(counter);
+    for (const [counter, bucket] of this.buckets)
+      if (now - bucket.updatedAt > maxWindowMs) this.buckets.delete(counter);
   }
 }

@@ -30,7 +30,8 @@ export class ClientRegistry {
     const api = await this.api(params.api_id, params.org_scope);
     if (!validRedirect(params.redirect_uri)) throw OAuthErrors.invalid('redirect_uri must be an absolute http(s) URL');
     const policyId = params.policy_id ?? '';
-    if (policyId !== '' && !(await this.deps.policyExists(policyId, api.org_id))) throw OAuthErrors.invalid(`policy_id names a policy that does not exist: ${policyId}`);
+    if (policyId !== '' && !(await this.deps.policyExists(policyId, api.org_id)))
+      throw OAuthErrors.invalid(`policy_id names a policy that does not exist: ${policyId}`);
     const clientId = params.client_id ?? newClientId();
     if (await this.deps.store.findClient(clientId)) throw OAuthErrors.taken(clientId);
     const secret = params.secret ?? randomToken(24);
@@ -71,8 +72,12 @@ export class ClientRegistry {
   async tokens(params: OAuthClientParams): Promise<OAuthTokenEntry[]> {
     const client = await this.clientOfApi(params);
     const retain = this.deps.settings.expiredRetainPeriod;
-    if (retain > 0) await this.deps.store.deleteTokensExpiredBefore(client.client_id, Math.floor(this.now() / 1000) - retain);
-    return (await this.deps.store.tokensOfClient(client.client_id)).map((token) => ({ code: token.token ?? token.key_hash, expires: token.expires }));
+    if (retain > 0)
+      await this.deps.store.deleteTokensExpiredBefore(client.client_id, Math.floor(this.now() / 1000) - retain);
+    return (await this.deps.store.tokensOfClient(client.client_id)).map((token) => ({
+      code: token.token ?? token.key_hash,
+      expires: token.expires,
+    }));
   }
 
   /** RFC 7009: an access or refresh token of this client; an unknown token is not an error. */
@@ -126,14 +131,23 @@ export class ClientRegistry {
   private async clientOfApi(params: OAuthClientParams): Promise<StoredClient> {
     const api = await this.api(params.api_id, params.org_scope);
     const client = await this.deps.store.findClient(params.client_id);
-    if (!client || client.api_id !== api.api_id || client.org_id !== api.org_id) throw OAuthErrors.clientNotFound(params.client_id);
+    if (!client || client.api_id !== api.api_id || client.org_id !== api.org_id)
+      throw OAuthErrors.clientNotFound(params.client_id);
     return client;
   }
 }
 
 /** A client as listed: the secret is shown once, at creation (it is kept hashed). */
 export function publicClient(client: StoredClient): OAuthClient {
-  return { client_id: client.client_id, secret: '', redirect_uri: client.redirect_uri, policy_id: client.policy_id, api_id: client.api_id, description: client.description, meta_data: client.meta_data };
+  return {
+    client_id: client.client_id,
+    secret: '',
+    redirect_uri: client.redirect_uri,
+    policy_id: client.policy_id,
+    api_id: client.api_id,
+    description: client.description,
+    meta_data: client.meta_data,
+  };
 }
 
 function validRedirect(uri: string): boolean {

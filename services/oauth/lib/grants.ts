@@ -56,7 +56,11 @@ export class Grants {
     const session = parseKeyRules(params.key_rules);
     if (params.response_type === 'token') {
       const issued = await this.issue(api, client, session, false);
-      const fragment = new URLSearchParams({ access_token: issued.access_token, token_type: 'bearer', expires_in: String(issued.expires_in) });
+      const fragment = new URLSearchParams({
+        access_token: issued.access_token,
+        token_type: 'bearer',
+        expires_in: String(issued.expires_in),
+      });
       return { ...issued, redirect_to: `${client.redirect_uri}#${fragment}` };
     }
     const code = randomToken();
@@ -79,7 +83,11 @@ export class Grants {
     if (params.grant_type === '') throw OAuthErrors.protocol(400, 'invalid_request', 'grant_type is required');
     const allowed = api.oauth_meta?.allowed_access_types ?? [];
     if (!GRANT_TYPES.has(params.grant_type) || !allowed.includes(params.grant_type)) {
-      throw OAuthErrors.protocol(400, 'unsupported_grant_type', `The grant type ${JSON.stringify(params.grant_type.slice(0, 64))} is not allowed on this API`);
+      throw OAuthErrors.protocol(
+        400,
+        'unsupported_grant_type',
+        `The grant type ${JSON.stringify(params.grant_type.slice(0, 64))} is not allowed on this API`,
+      );
     }
     const client = await this.authenticateClient(api, params.client_id, params.client_secret);
     switch (params.grant_type) {
@@ -94,7 +102,11 @@ export class Grants {
     }
   }
 
-  private async exchangeCode(api: OAuthApiSettings, client: StoredClient, params: OAuthTokenParams): Promise<OAuthTokenResponse> {
+  private async exchangeCode(
+    api: OAuthApiSettings,
+    client: StoredClient,
+    params: OAuthTokenParams,
+  ): Promise<OAuthTokenResponse> {
     if (!params.code) throw OAuthErrors.protocol(400, 'invalid_request', 'code is required');
     const codeHash = hashSecret(params.code);
     // Used up before any check: a code is presented once, whoever presents it.
@@ -106,39 +118,77 @@ export class Grants {
       throw OAuthErrors.protocol(400, 'invalid_grant', description);
     }
     const grant = presented?.code;
-    if (!grant || grant.api_id !== api.api_id || grant.client_id !== client.client_id) throw OAuthErrors.protocol(400, 'invalid_grant', 'The authorisation code is unknown, used already, or for another client');
-    if (grant.expires * 1000 < this.now()) throw OAuthErrors.protocol(400, 'invalid_grant', 'The authorisation code has expired');
-    if (params.redirect_uri !== undefined && params.redirect_uri !== grant.redirect_uri) throw OAuthErrors.protocol(400, 'invalid_grant', 'redirect_uri does not match the one the code was issued for');
+    if (!grant || grant.api_id !== api.api_id || grant.client_id !== client.client_id)
+      throw OAuthErrors.protocol(
+        400,
+        'invalid_grant',
+        'The authorisation code is unknown, used already, or for another client',
+      );
+    if (grant.expires * 1000 < this.now())
+      throw OAuthErrors.protocol(400, 'invalid_grant', 'The authorisation code has expired');
+    if (params.redirect_uri !== undefined && params.redirect_uri !== grant.redirect_uri)
+      throw OAuthErrors.protocol(400, 'invalid_grant', 'redirect_uri does not match the one the code was issued for');
     assertVerifier(api, grant.pkce, params.code_verifier);
     const issued = await this.issue(api, client, grant.session, this.allows(api, 'refresh_token'), codeHash);
-    this.notify(api, { auth_code: params.code, new_oauth_token: issued.access_token, refresh_token: issued.refresh_token ?? '', old_refresh_token: '', notification_type: 'new' });
+    this.notify(api, {
+      auth_code: params.code,
+      new_oauth_token: issued.access_token,
+      refresh_token: issued.refresh_token ?? '',
+      old_refresh_token: '',
+      notification_type: 'new',
+    });
     return issued;
   }
 
-  private async refresh(api: OAuthApiSettings, client: StoredClient, refreshToken: string | undefined): Promise<OAuthTokenResponse> {
+  private async refresh(
+    api: OAuthApiSettings,
+    client: StoredClient,
+    refreshToken: string | undefined,
+  ): Promise<OAuthTokenResponse> {
     if (!refreshToken) throw OAuthErrors.protocol(400, 'invalid_request', 'refresh_token is required');
     const hash = hashSecret(refreshToken);
     const found = await this.deps.store.findRefresh(hash);
-    if (!found || found.client_id !== client.client_id || found.api_id !== api.api_id) throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token is unknown, revoked, or for another client');
+    if (!found || found.client_id !== client.client_id || found.api_id !== api.api_id)
+      throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token is unknown, revoked, or for another client');
     const grant = await this.deps.store.takeRefresh(hash);
-    if (!grant) throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token is unknown, revoked, or for another client');
-    if (grant.expires * 1000 < this.now()) throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token has expired');
+    if (!grant)
+      throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token is unknown, revoked, or for another client');
+    if (grant.expires * 1000 < this.now())
+      throw OAuthErrors.protocol(400, 'invalid_grant', 'The refresh token has expired');
     // The access token it replaces stops working (the reference gateway's default).
     if (grant.access_key_hash) await this.clients.revokeAccess(grant.access_key_hash).catch(() => undefined);
     const issued = await this.issue(api, client, grant.session, true, grant.grant_id);
-    this.notify(api, { auth_code: '', new_oauth_token: issued.access_token, refresh_token: issued.refresh_token ?? '', old_refresh_token: refreshToken, notification_type: 'refresh' });
+    this.notify(api, {
+      auth_code: '',
+      new_oauth_token: issued.access_token,
+      refresh_token: issued.refresh_token ?? '',
+      old_refresh_token: refreshToken,
+      notification_type: 'refresh',
+    });
     return issued;
   }
 
-  private async password(api: OAuthApiSettings, client: StoredClient, username: string | undefined, password: string | undefined): Promise<OAuthTokenResponse> {
-    if (!username || password === undefined) throw OAuthErrors.protocol(400, 'invalid_request', 'username and password are required');
+  private async password(
+    api: OAuthApiSettings,
+    client: StoredClient,
+    username: string | undefined,
+    password: string | undefined,
+  ): Promise<OAuthTokenResponse> {
+    if (!username || password === undefined)
+      throw OAuthErrors.protocol(400, 'invalid_request', 'username and password are required');
     const user = await this.deps.basicUser(api.org_id, username);
     const ok = user?.password_hash !== undefined && (await this.deps.verifyPassword(password, user.password_hash));
     if (!ok || !user) throw OAuthErrors.protocol(400, 'invalid_grant', 'The username or password is not valid');
     if (user.session.is_inactive === true) throw OAuthErrors.protocol(400, 'invalid_grant', 'The user is inactive');
     const { basic_auth_data: _password, expires: _expires, ...session } = user.session;
     const issued = await this.issue(api, client, session, this.allows(api, 'refresh_token'));
-    this.notify(api, { auth_code: '', new_oauth_token: issued.access_token, refresh_token: issued.refresh_token ?? '', old_refresh_token: '', notification_type: 'new' });
+    this.notify(api, {
+      auth_code: '',
+      new_oauth_token: issued.access_token,
+      refresh_token: issued.refresh_token ?? '',
+      old_refresh_token: '',
+      notification_type: 'new',
+    });
     return issued;
   }
 
@@ -155,13 +205,32 @@ export class Grants {
   ): Promise<OAuthTokenResponse> {
     const { tokenExpire, refreshTokenExpire } = this.deps.settings;
     const now = this.nowSeconds();
-    const base: Session = template ?? (client.policy_id !== '' ? { apply_policies: [client.policy_id], access_rights: {} } : { access_rights: { [api.api_id]: { api_id: api.api_id, api_name: api.name, versions: [] } } });
-    const session: Session = { ...base, access_rights: base.access_rights ?? {}, org_id: api.org_id, oauth_client_id: client.client_id, expires: now + tokenExpire };
+    const base: Session =
+      template ??
+      (client.policy_id !== ''
+        ? { apply_policies: [client.policy_id], access_rights: {} }
+        : { access_rights: { [api.api_id]: { api_id: api.api_id, api_name: api.name, versions: [] } } });
+    const session: Session = {
+      ...base,
+      access_rights: base.access_rights ?? {},
+      org_id: api.org_id,
+      oauth_client_id: client.client_id,
+      expires: now + tokenExpire,
+    };
     let key: { key_id: string; key_hash: string };
     try {
       key = await this.deps.createKey(session, api.org_id);
     } catch (err) {
-      if (isGwError(err, 'GW_ERR_KEYS_INVALID') || isGwError(err, 'GW_ERR_KEYS_WRONG_ORG') || (err as { type?: string }).type === 'VALIDATION_ERROR') throw OAuthErrors.protocol(400, 'invalid_request', `The token's session is not valid: ${(err as Error).message}`);
+      if (
+        isGwError(err, 'GW_ERR_KEYS_INVALID') ||
+        isGwError(err, 'GW_ERR_KEYS_WRONG_ORG') ||
+        (err as { type?: string }).type === 'VALIDATION_ERROR'
+      )
+        throw OAuthErrors.protocol(
+          400,
+          'invalid_request',
+          `The token's session is not valid: ${(err as Error).message}`,
+        );
       throw err;
     }
     await this.deps.store.insertToken({
@@ -222,21 +291,48 @@ export class Grants {
     return { client, pkce: challengeOf(api, responseType, params.code_challenge, params.code_challenge_method) };
   }
 
-  private async authorizeChecks(api: OAuthApiSettings, clientId: string, redirectUri: string | undefined, responseType: string): Promise<StoredClient> {
+  private async authorizeChecks(
+    api: OAuthApiSettings,
+    clientId: string,
+    redirectUri: string | undefined,
+    responseType: string,
+  ): Promise<StoredClient> {
     if (clientId === '') throw OAuthErrors.protocol(400, 'invalid_request', 'client_id is required');
-    if (responseType !== 'code' && responseType !== 'token') throw OAuthErrors.protocol(400, 'unsupported_response_type', 'response_type must be code or token');
+    if (responseType !== 'code' && responseType !== 'token')
+      throw OAuthErrors.protocol(400, 'unsupported_response_type', 'response_type must be code or token');
     const allowed = api.oauth_meta?.allowed_authorize_types ?? [];
-    if (!allowed.includes(responseType)) throw OAuthErrors.protocol(400, 'unsupported_response_type', `The response type ${responseType} is not allowed on this API`);
+    if (!allowed.includes(responseType))
+      throw OAuthErrors.protocol(
+        400,
+        'unsupported_response_type',
+        `The response type ${responseType} is not allowed on this API`,
+      );
     const client = await this.deps.store.findClient(clientId);
-    if (!client || client.api_id !== api.api_id || client.org_id !== api.org_id) throw OAuthErrors.protocol(400, 'invalid_request', 'Unknown client_id for this API');
-    if (redirectUri !== undefined && redirectUri !== client.redirect_uri) throw OAuthErrors.protocol(400, 'invalid_request', 'redirect_uri does not match the one registered for the client');
+    if (!client || client.api_id !== api.api_id || client.org_id !== api.org_id)
+      throw OAuthErrors.protocol(400, 'invalid_request', 'Unknown client_id for this API');
+    if (redirectUri !== undefined && redirectUri !== client.redirect_uri)
+      throw OAuthErrors.protocol(
+        400,
+        'invalid_request',
+        'redirect_uri does not match the one registered for the client',
+      );
     return client;
   }
 
   private async authenticateClient(api: OAuthApiSettings, clientId: string, secret: string): Promise<StoredClient> {
-    if (clientId === '') throw OAuthErrors.protocol(401, 'invalid_client', 'Client authentication is required (HTTP Basic or client_id and client_secret)');
+    if (clientId === '')
+      throw OAuthErrors.protocol(
+        401,
+        'invalid_client',
+        'Client authentication is required (HTTP Basic or client_id and client_secret)',
+      );
     const client = await this.deps.store.findClient(clientId);
-    if (!client || client.api_id !== api.api_id || client.org_id !== api.org_id || !secretMatches(secret, client.secret_hash)) {
+    if (
+      !client ||
+      client.api_id !== api.api_id ||
+      client.org_id !== api.org_id ||
+      !secretMatches(secret, client.secret_hash)
+    ) {
       throw OAuthErrors.protocol(401, 'invalid_client', 'Client authentication failed');
     }
     return client;
@@ -264,7 +360,8 @@ function parseKeyRules(text: string | undefined): Session | null {
   } catch {
     throw OAuthErrors.invalid('key_rules must be a session object in JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw OAuthErrors.invalid('key_rules must be a session object in JSON');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw OAuthErrors.invalid('key_rules must be a session object in JSON');
   return parsed as Session;
 }
 

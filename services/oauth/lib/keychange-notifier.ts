@@ -57,7 +57,11 @@ export class KeyChangeNotifier {
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'gw-notifications', 'x-gw-shared-secret': sharedSecret },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'gw-notifications',
+          'x-gw-shared-secret': sharedSecret,
+        },
         body,
         redirect: 'manual',
         dispatcher: notifyAgent,
@@ -70,7 +74,9 @@ export class KeyChangeNotifier {
       problem = (err as Error).message;
     }
     if (attempt >= this.options.attempts || this.stopped) {
-      this.logger.warn(`OAuth key-change notification to ${safeUrl(url)} failed ${attempt} times (${problem}); giving up`);
+      this.logger.warn(
+        `OAuth key-change notification to ${safeUrl(url)} failed ${attempt} times (${problem}); giving up`,
+      );
       return;
     }
     const timer = setTimeout(() => {

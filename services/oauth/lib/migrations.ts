@@ -48,11 +48,17 @@ export const OAUTH_MIGRATIONS: Migration[] = [
       });
     },
     async down(db) {
-      for (const table of ['oauth_refresh_tokens', 'oauth_tokens', 'oauth_codes', 'oauth_clients']) await db.schema.dropTable(table);
+      for (const table of ['oauth_refresh_tokens', 'oauth_tokens', 'oauth_codes', 'oauth_clients'])
+        await db.schema.dropTable(table);
     },
   },
   // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
-  binaryCollationMigration('002_binary_collation', ['oauth_clients', 'oauth_codes', 'oauth_tokens', 'oauth_refresh_tokens']),
+  binaryCollationMigration('002_binary_collation', [
+    'oauth_clients',
+    'oauth_codes',
+    'oauth_tokens',
+    'oauth_refresh_tokens',
+  ]),
   {
     name: '003_pkce_and_code_reuse',
     async up(db) {

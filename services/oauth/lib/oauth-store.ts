@@ -67,7 +67,14 @@ export class OAuthStore {
     const [{ total }] = await base.clone().count({ total: '*' });
     const page = base.clone().select('*').orderBy('created_at').offset(window.offset);
     if (window.limit !== undefined) page.limit(window.limit);
-    return { clients: (await page).map((row) => ({ ...row, meta_data: parseJson(row.meta_data, {}), created_at: Number(row.created_at) })), total: Number(total) };
+    return {
+      clients: (await page).map((row) => ({
+        ...row,
+        meta_data: parseJson(row.meta_data, {}),
+        created_at: Number(row.created_at),
+      })),
+      total: Number(total),
+    };
   }
 
   async insertCode(codeHash: string, code: StoredCode): Promise<void> {
@@ -167,8 +174,11 @@ export class OAuthStore {
 
   /** A deleted organisation's clients and everything issued to them (its keys go with the keys service). */
   async removeOrganisation(orgId: string): Promise<void> {
-    const clientIds = (await this.db('oauth_clients').where('org_id', orgId).select('client_id')).map((row) => row.client_id as string);
-    for (const table of ['oauth_codes', 'oauth_refresh_tokens', 'oauth_tokens']) if (clientIds.length > 0) await this.db(table).whereIn('client_id', clientIds).delete();
+    const clientIds = (await this.db('oauth_clients').where('org_id', orgId).select('client_id')).map(
+      (row) => row.client_id as string,
+    );
+    for (const table of ['oauth_codes', 'oauth_refresh_tokens', 'oauth_tokens'])
+      if (clientIds.length > 0) await this.db(table).whereIn('client_id', clientIds).delete();
     await this.db('oauth_clients').where('org_id', orgId).delete();
   }
 

@@ -57,7 +57,9 @@ export class OrgDirectory {
   async update(id: string, input: OrganisationInput): Promise<Organisation> {
     const organisation = withDefaults(input, id);
     assertOrgFits(organisation);
-    const changed = await this.db('organisations').where('id', id).update({ ...toRow(organisation), updated_at: this.now() });
+    const changed = await this.db('organisations')
+      .where('id', id)
+      .update({ ...toRow(organisation), updated_at: this.now() });
     if (changed === 0) throw OrgsErrors.notFound(id);
     return organisation;
   }
@@ -87,7 +89,10 @@ function withDefaults(input: OrganisationInput, id: string): Organisation {
 }
 
 function slugify(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function toRow(org: Organisation): Omit<OrgRow, 'created_at' | 'updated_at'> {

@@ -45,7 +45,11 @@ export class OrgSettings {
    */
   async setOpenPolicy(orgId: string, value: OpenPolicy): Promise<number> {
     assertRulesCompile(value.rules);
-    const stored: OpenPolicy = { enabled: value.enabled, rules: value.rules, ...(value.debug === undefined ? {} : { debug: value.debug }) };
+    const stored: OpenPolicy = {
+      enabled: value.enabled,
+      rules: value.rules,
+      ...(value.debug === undefined ? {} : { debug: value.debug }),
+    };
     return this.db.transaction(async (trx) => {
       await this.upsert(orgId, { open_policy: JSON.stringify(stored) }, trx);
       return bumpRevision(trx, REVISION_TABLE);
@@ -73,7 +77,10 @@ export class OrgSettings {
   }
 
   private async upsert(orgId: string, values: Partial<SettingsRow>, db: Knex = this.db): Promise<void> {
-    await db('org_settings').insert({ org_id: orgId, ...values }).onConflict('org_id').merge(values);
+    await db('org_settings')
+      .insert({ org_id: orgId, ...values })
+      .onConflict('org_id')
+      .merge(values);
   }
 }
 
@@ -88,5 +95,10 @@ function assertRulesCompile(rules: string): void {
   // The reference dashboard rewrites requests with `patch_request`; gw only denies, and a rule
   // it would ignore is refused rather than stored.
   const patch = program.ruleLocation('patch_request');
-  if (patch) throw OrgsErrors.badRules(`line ${patch.line}, column ${patch.column}: 'patch_request' rules (changing the request) are not supported by gw's policy engine`, patch.line, patch.column);
+  if (patch)
+    throw OrgsErrors.badRules(
+      `line ${patch.line}, column ${patch.column}: 'patch_request' rules (changing the request) are not supported by gw's policy engine`,
+      patch.line,
+      patch.column,
+    );
 }

@@ -182,8 +182,7 @@ export class AnalyticsRecorder {
     record.tags = tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags);
     record.track_path = trackPath;
     record.expire_after = tracking.expireAfter;
-    record.refused_before_auth =
-      tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;
+    record.refused_before_auth = tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;
     return record;
   }
 
@@ -251,6 +250,7 @@ function tagsOf(sessionTags: unknown, apiTags: unknown): string[] {
   const fromApi = Array.isArray(apiTags) && apiTags.length > 0;
   if (!fromSession && !fromApi) return NO_TAGS;
   const tags = new Set<string>();
-  for (const list of [sessionTags, apiTags]) if (Array.isArray(list)) for (const tag of list) if (typeof tag === 'string') tags.add(tag);
+  for (const list of [sessionTags, apiTags])
+    if (Array.isArray(list)) for (const tag of list) if (typeof tag === 'string') tags.add(tag);
   return [...tags];
 }

@@ -18,7 +18,11 @@ export function analyticsServiceKnown(broker: ServiceBroker): boolean {
  * The gateway node's recorder, started; undefined when GW_ANALYTICS is off. The proxy service
  * calls its `refreshAvailability()` on the registry's `$services.changed` and `$node.disconnected`.
  */
-export async function createRecorder(config: NodeConfig, broker: ServiceBroker, logger: LoggerInstance): Promise<AnalyticsRecorder | undefined> {
+export async function createRecorder(
+  config: NodeConfig,
+  broker: ServiceBroker,
+  logger: LoggerInstance,
+): Promise<AnalyticsRecorder | undefined> {
   if (!config.analytics) return undefined;
   const recorder = new AnalyticsRecorder({
     // Moleculer's retry policy is off (moleculer.config.ts) and no retry is asked here: a batch
@@ -30,7 +34,11 @@ export async function createRecorder(config: NodeConfig, broker: ServiceBroker, 
         return Promise.reject(new Error('no node of the cluster runs the analytics service'));
       }
       const params: ActionParams<'analytics.ingest'> = { batch };
-      return broker.call<ActionResult<'analytics.ingest'>, ActionParams<'analytics.ingest'>>('analytics.ingest', params, { timeout: SEND_TIMEOUT_MS, retries: 0 });
+      return broker.call<ActionResult<'analytics.ingest'>, ActionParams<'analytics.ingest'>>(
+        'analytics.ingest',
+        params,
+        { timeout: SEND_TIMEOUT_MS, retries: 0 },
+      );
     },
     logger,
     flushIntervalMs: config.analyticsFlushInterval * 1000,

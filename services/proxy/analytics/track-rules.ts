@@ -53,12 +53,14 @@ export function compileTracking(definition: ApiDefinition): ApiTracking {
 
 /** A loop rather than `some` with an arrow: this runs for every tracked request, and an arrow over the request's values is a closure allocated each time. */
 function anyMatches(matchers: EndpointMatcher[], method: string, relativePath: string): boolean {
-  for (const matcher of matchers) if ((matcher.method === '' || matcher.method === method) && matcher.pattern.test(relativePath)) return true;
+  for (const matcher of matchers)
+    if ((matcher.method === '' || matcher.method === method) && matcher.pattern.test(relativePath)) return true;
   return false;
 }
 
 function compileVersion(version: Record<string, unknown>): VersionTracking {
-  const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as Record<string, unknown> | undefined;
+  const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as
+    Record<string, unknown> | undefined;
   const ignoreCase = version.ignore_endpoint_case === true;
   const list = (...names: string[]) =>
     names
@@ -69,5 +71,8 @@ function compileVersion(version: Record<string, unknown>): VersionTracking {
         pattern: compileEndpointPattern(typeof entry.path === 'string' ? entry.path : '/', ignoreCase),
         method: typeof entry.method === 'string' ? entry.method.toUpperCase() : '',
       }));
-  return { doNotTrack: list('do_not_track_endpoints', 'do_not_track_endpoint'), track: list('track_endpoints', 'track_endpoint') };
+  return {
+    doNotTrack: list('do_not_track_endpoints', 'do_not_track_endpoint'),
+    track: list('track_endpoints', 'track_endpoint'),
+  };
 }

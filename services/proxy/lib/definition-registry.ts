@@ -1,7 +1,8 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 
 /** A change to one store definition: an `apis.changed` event, or a write this node just made. */
-export type DefinitionChange = { action: 'created' | 'updated'; definition: ApiDefinition } | { action: 'deleted'; id: string; api_id?: string };
+export type DefinitionChange =
+  { action: 'created' | 'updated'; definition: ApiDefinition } | { action: 'deleted'; id: string; api_id?: string };
 
 /**
  * The definitions a gateway node knows: those of the `apis` store (kept fresh by
@@ -57,5 +58,10 @@ function isApisChange(event: unknown): event is DefinitionChange {
   const change = event as { action?: unknown; id?: unknown; definition?: { id?: unknown; api_id?: unknown } };
   if (change.action === 'deleted') return typeof change.id === 'string';
   if (change.action !== 'created' && change.action !== 'updated') return false;
-  return typeof change.definition === 'object' && change.definition !== null && typeof change.definition.id === 'string' && typeof change.definition.api_id === 'string';
+  return (
+    typeof change.definition === 'object' &&
+    change.definition !== null &&
+    typeof change.definition.id === 'string' &&
+    typeof change.definition.api_id === 'string'
+  );
 }

@@ -82,7 +82,8 @@ export class Gateway {
   /** What the served APIs say the node can not run yet (for /gw/health), by api_id. */
   get notices(): Record<string, readonly string[]> {
     const notices: Record<string, readonly string[]> = {};
-    for (const [definition, outcome] of this.compiled) if (outcome.api.notices?.length) notices[definition.api_id] = outcome.api.notices;
+    for (const [definition, outcome] of this.compiled)
+      if (outcome.api.notices?.length) notices[definition.api_id] = outcome.api.notices;
     return notices;
   }
 
@@ -101,7 +102,10 @@ export class Gateway {
       const internal = isInternalApi(definition);
       if (internal && isGraphqlApi(definition)) continue;
       const known = this.compiled.get(definition);
-      const outcome = known && known.lookups.every((lookup) => index.find(lookup.ref, lookup.orgId) === lookup.found) ? known : this.compile(definition, index);
+      const outcome =
+        known && known.lookups.every((lookup) => index.find(lookup.ref, lookup.orgId) === lookup.found)
+          ? known
+          : this.compile(definition, index);
       if (outcome.failure) this.loadFailures.set(definition.api_id, outcome.failure);
       byId.set(definition.api_id, outcome.api);
       if (internal) {
@@ -109,7 +113,9 @@ export class Gateway {
         continue;
       }
       if (!table.add(definition.proxy.listen_path, (definition.domain ?? '').trim().toLowerCase(), outcome.api)) {
-        this.deps.logger.warn(`API ${definition.api_id} not served: another API already listens on ${definition.proxy.listen_path}`);
+        this.deps.logger.warn(
+          `API ${definition.api_id} not served: another API already listens on ${definition.proxy.listen_path}`,
+        );
         if (outcome !== known) outcome.api.dispose?.();
         continue;
       }
@@ -125,7 +131,13 @@ export class Gateway {
     const served = new Set([...compiled.keys()].map((definition) => definition.api_id));
     this.deps.metrics?.retain(served);
     // Streams of APIs no longer served (deleted, deactivated, shadowed) stop, after draining.
-    this.deps.streams()?.retain(new Set([...compiled.entries()].filter(([d, o]) => d.streaming !== undefined && !o.failure).map(([d]) => d.api_id)));
+    this.deps
+      .streams()
+      ?.retain(
+        new Set(
+          [...compiled.entries()].filter(([d, o]) => d.streaming !== undefined && !o.failure).map(([d]) => d.api_id),
+        ),
+      );
   }
 
   /** Stops every API's background work (the gateway is stopping). */
@@ -144,9 +156,20 @@ export class Gateway {
     // The liveness check (the reference gateway's health_check_endpoint_name): no secret, before any API.
     if (path === '/hello') return sendJson(res, 200, { status: 'pass', description: 'gw gateway' });
     if (path === '/metrics' && this.deps.serveMetrics) return this.deps.serveMetrics(req, res);
-    const match = path.startsWith('/') ? this.table.match(this.table.hostBound ? hostName(req.headers.host) : '', path) : undefined;
+    const match = path.startsWith('/')
+      ? this.table.match(this.table.hostBound ? hostName(req.headers.host) : '', path)
+      : undefined;
     if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
-    this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength));
+    this.run(
+      new RequestContext(
+        req,
+        res,
+        match.value,
+        path,
+        queryStart === -1 ? '' : url.slice(queryStart),
+        match.prefixLength,
+      ),
+    );
   };
 
   /** A WebSocket (or other) upgrade: the API's chain runs as for any request, then tunnels. */
@@ -159,9 +182,20 @@ export class Gateway {
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const path = cleanPath(req, url, queryStart);
-    const match = path.startsWith('/') && !path.startsWith('/gw/') ? this.table.match(hostName(req.headers.host), path) : undefined;
+    const match =
+      path.startsWith('/') && !path.startsWith('/gw/') ? this.table.match(hostName(req.headers.host), path) : undefined;
     if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
-    this.run(new RequestContext(req, res, match.value, path, queryStart === -1 ? '' : url.slice(queryStart), match.prefixLength, { socket, head }));
+    this.run(
+      new RequestContext(
+        req,
+        res,
+        match.value,
+        path,
+        queryStart === -1 ? '' : url.slice(queryStart),
+        match.prefixLength,
+        { socket, head },
+      ),
+    );
   };
 
   private run(ctx: RequestContext): void {
@@ -187,7 +221,8 @@ export class Gateway {
   private loop(from: RequestContext, url: URL): void {
     const level = from.loopLevel + 1;
     const limit = from.loopLimit ?? requestedLoopLimit(url) ?? MAX_LOOPS;
-    if (level > limit) return sendGatewayError(from.res, 500, `Loop level too deep. Found more than ${limit} loops in single request`);
+    if (level > limit)
+      return sendGatewayError(from.res, 500, `Loop level too deep. Found more than ${limit} loops in single request`);
     if (url.searchParams.has('loop_limit')) url.searchParams.delete('loop_limit');
     const ref = decodeURIComponent(url.hostname);
     const api = ref === 'self' ? from.api : this.byId.get(ref);

@@ -18,14 +18,24 @@ type WatchedResponse = ServerResponse & { [CONTEXT]?: RequestContext };
  * closure, and one listener per request however many want to know; a request whose client went
  * away before the response finished is neither counted nor observed as finished.
  */
-export function requestWatcher(metrics: GatewayMetrics | undefined, observer: RequestObserver | undefined): ((ctx: RequestContext) => void) | undefined {
+export function requestWatcher(
+  metrics: GatewayMetrics | undefined,
+  observer: RequestObserver | undefined,
+): ((ctx: RequestContext) => void) | undefined {
   if (!metrics && !observer) return undefined;
   function finished(this: WatchedResponse): void {
     const ctx = this[CONTEXT]!;
     this[CONTEXT] = undefined;
     if (metrics) {
       const upstream = ctx.upstreamMs === undefined ? undefined : ctx.upstreamMs / 1000;
-      metrics.record(ctx.api.definition.api_id, ctx.req.method, this.statusCode, (performance.now() - ctx.startedAt) / 1000, upstream, ctx.stage);
+      metrics.record(
+        ctx.api.definition.api_id,
+        ctx.req.method,
+        this.statusCode,
+        (performance.now() - ctx.startedAt) / 1000,
+        upstream,
+        ctx.stage,
+      );
     }
     observer?.finished(ctx);
   }

@@ -110,7 +110,9 @@ export class StoreSync {
       if (announced !== undefined && announced > this.revision) again = true;
       this.syncedAt = (this.target.now ?? Date.now)();
       this.target.changed();
-      this.target.logger.info(`loaded ${snapshot.apis.length} API definitions from the store (revision ${snapshot.revision})`);
+      this.target.logger.info(
+        `loaded ${snapshot.apis.length} API definitions from the store (revision ${snapshot.revision})`,
+      );
     } catch (err) {
       this.target.logger.warn(`could not load API definitions from the store: ${(err as Error).message}`);
     } finally {

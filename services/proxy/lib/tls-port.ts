@@ -13,7 +13,10 @@ type TlsConfig = Pick<GwConfig, 'gatewayTlsPort' | 'gatewayTlsCertFile' | 'gatew
  * not required (and not checked against a CA), so each API decides (`use_mutual_tls_auth`).
  * Its certificate comes from `readTlsFiles`, or from the store once the node has started.
  */
-export function createTlsPort(handle: (req: IncomingMessage, res: ServerResponse) => void, upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): Server {
+export function createTlsPort(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
+): Server {
   const server = createServer({ keepAliveTimeout: 65_000, requestCert: true, rejectUnauthorized: false }, handle);
   server.on('upgrade', upgrade);
   return server;
@@ -27,11 +30,16 @@ export function createTlsPort(handle: (req: IncomingMessage, res: ServerResponse
 export function readTlsFiles(config: TlsConfig): { cert: string; key: string } | undefined {
   const { gatewayTlsCertFile: certFile, gatewayTlsKeyFile: keyFile, gatewayTlsCertId: certId } = config;
   if (certId !== undefined) {
-    if (certFile !== undefined || keyFile !== undefined) throw new ConfigError('GW_GATEWAY_TLS_CERT_ID and GW_GATEWAY_TLS_CERT_FILE/GW_GATEWAY_TLS_KEY_FILE exclude each other: name the certificate one way');
+    if (certFile !== undefined || keyFile !== undefined)
+      throw new ConfigError(
+        'GW_GATEWAY_TLS_CERT_ID and GW_GATEWAY_TLS_CERT_FILE/GW_GATEWAY_TLS_KEY_FILE exclude each other: name the certificate one way',
+      );
     return undefined;
   }
   if (certFile === undefined || keyFile === undefined) {
-    throw new ConfigError('GW_GATEWAY_TLS_PORT needs GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE, or GW_GATEWAY_TLS_CERT_ID');
+    throw new ConfigError(
+      'GW_GATEWAY_TLS_PORT needs GW_GATEWAY_TLS_CERT_FILE and GW_GATEWAY_TLS_KEY_FILE, or GW_GATEWAY_TLS_CERT_ID',
+    );
   }
   const read = (name: string, file: string) => {
     try {

@@ -13,7 +13,10 @@ export const gatewayCertRoutes: Array<Route<'gateway-admin'>> = [
     method: 'get',
     path: '/certs',
     handle: async ({ query, call }) => {
-      const listed = await call('certs.list', { org_scope: orgFrom(query), mode: query.mode === 'detailed' ? 'detailed' : undefined });
+      const listed = await call('certs.list', {
+        org_scope: orgFrom(query),
+        mode: query.mode === 'detailed' ? 'detailed' : undefined,
+      });
       return { body: { certs: listed.certs } };
     },
   },
@@ -32,7 +35,11 @@ export const gatewayCertRoutes: Array<Route<'gateway-admin'>> = [
     path: '/certs',
     handle: async ({ query, rawBody, call }) => {
       const pem = pemFromBody(rawBody());
-      if (pem.trim() === '') throw new HttpProblem(400, 'Send the certificate (PEM, with its private key if it has one) as the request body');
+      if (pem.trim() === '')
+        throw new HttpProblem(
+          400,
+          'Send the certificate (PEM, with its private key if it has one) as the request body',
+        );
       const created = await call('certs.create', { pem, org_id: orgFrom(query) ?? '' });
       return { body: { id: created.id, status: 'ok', message: 'Certificate added' } };
     },

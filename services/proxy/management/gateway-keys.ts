@@ -19,13 +19,17 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
   {
     method: 'post',
     path: '/keys',
-    handle: async ({ body, call }) => ({ body: result(await call('keys.create', { session: body<Session>() }), 'added') }),
+    handle: async ({ body, call }) => ({
+      body: result(await call('keys.create', { session: body<Session>() }), 'added'),
+    }),
   },
   {
     // As the reference gateway's /tyk/keys/create: a generated key, not a key named "create".
     method: 'post',
     path: '/keys/create',
-    handle: async ({ body, call }) => ({ body: result(await call('keys.create', { session: body<Session>() }), 'added') }),
+    handle: async ({ body, call }) => ({
+      body: result(await call('keys.create', { session: body<Session>() }), 'added'),
+    }),
   },
   {
     method: 'post',
@@ -65,12 +69,22 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
       return { body: { key: params.key, status: 'ok', action: 'deleted' } };
     },
   },
-  { method: 'get', path: '/policies', handle: async ({ call }) => ({ body: (await call('keys.policies.list', { page: 0 })).policies }) },
-  { method: 'get', path: '/policies/:id', handle: async ({ params, call }) => ({ body: await call('keys.policies.get', { id: params.id }) }) },
+  {
+    method: 'get',
+    path: '/policies',
+    handle: async ({ call }) => ({ body: (await call('keys.policies.list', { page: 0 })).policies }),
+  },
+  {
+    method: 'get',
+    path: '/policies/:id',
+    handle: async ({ params, call }) => ({ body: await call('keys.policies.get', { id: params.id }) }),
+  },
   {
     method: 'post',
     path: '/policies',
-    handle: async ({ body, call }) => ({ body: { key: (await call('keys.policies.create', { policy: body() })).id, status: 'ok', action: 'added' } }),
+    handle: async ({ body, call }) => ({
+      body: { key: (await call('keys.policies.create', { policy: body() })).id, status: 'ok', action: 'added' },
+    }),
   },
   {
     method: 'put',
@@ -93,5 +107,11 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
 /** A newly generated HMAC secret is in the answer that made it, and nowhere else. */
 function result(record: KeyRecord, action: 'added' | 'modified') {
   const secret = record.data.hmac_string;
-  return { key: record.key_id, status: 'ok', action, key_hash: record.key_hash, ...(secret ? { hmac_string: secret } : {}) };
+  return {
+    key: record.key_id,
+    status: 'ok',
+    action,
+    key_hash: record.key_hash,
+    ...(secret ? { hmac_string: secret } : {}),
+  };
 }

@@ -14,7 +14,9 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
     {
       method: 'get',
       path: '/apis/oas',
-      handle: async ({ query, call }) => ({ body: (await call('apis.listOas', { page: 0 })).apis.map((document) => publicView(document, query)) }),
+      handle: async ({ query, call }) => ({
+        body: (await call('apis.listOas', { page: 0 })).apis.map((document) => publicView(document, query)),
+      }),
     },
     {
       method: 'post',
@@ -43,7 +45,8 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
     {
       method: 'get',
       path: '/apis/oas/:id',
-      handle: async ({ params, query, headers, call }) => documentReply(await call('apis.getOas', { id: params.id }), query, headers),
+      handle: async ({ params, query, headers, call }) =>
+        documentReply(await call('apis.getOas', { id: params.id }), query, headers),
     },
     {
       method: 'put',
@@ -83,7 +86,7 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
  * authentication as Go's strconv.ParseBool reads them (anything else ignored).
  */
 function patchOverrides(query: Record<string, unknown>): OasPatchOverrides | undefined {
-  const text = (name: string) => (typeof query[name] === 'string' ? (query[name]).trim() : '');
+  const text = (name: string) => (typeof query[name] === 'string' ? query[name].trim() : '');
   const flag = (name: string) => {
     const value = text(name);
     if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;

@@ -22,12 +22,16 @@ export const gatewayOAuthRoutes: Array<Route<Admin>> = [
   {
     method: 'get',
     path: '/oauth/clients/:apiId',
-    handle: async ({ params, call }) => ({ body: (await call('oauth.listClients', { api_id: params.apiId, page: 0 })).apps }),
+    handle: async ({ params, call }) => ({
+      body: (await call('oauth.listClients', { api_id: params.apiId, page: 0 })).apps,
+    }),
   },
   {
     method: 'get',
     path: '/oauth/clients/:apiId/:clientId',
-    handle: async ({ params, call }) => ({ body: await call('oauth.getClient', { api_id: params.apiId, client_id: params.clientId }) }),
+    handle: async ({ params, call }) => ({
+      body: await call('oauth.getClient', { api_id: params.apiId, client_id: params.clientId }),
+    }),
   },
   {
     method: 'delete',
@@ -40,7 +44,9 @@ export const gatewayOAuthRoutes: Array<Route<Admin>> = [
   {
     method: 'get',
     path: '/oauth/clients/:apiId/:clientId/tokens',
-    handle: async ({ params, call }) => ({ body: await call('oauth.listTokens', { api_id: params.apiId, client_id: params.clientId }) }),
+    handle: async ({ params, call }) => ({
+      body: await call('oauth.listTokens', { api_id: params.apiId, client_id: params.clientId }),
+    }),
   },
   {
     method: 'post',

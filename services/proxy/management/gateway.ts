@@ -72,7 +72,10 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         handle: async ({ params, body, call }) => {
           const definition = body<ApisCreateParams['api_definition']>();
           if (definition.api_id !== undefined && definition.api_id !== params.id) {
-            throw new HttpProblem(400, `Request API id '${params.id}' does not match the api_id '${String(definition.api_id)}' in the definition; for updates these must match`);
+            throw new HttpProblem(
+              400,
+              `Request API id '${params.id}' does not match the api_id '${String(definition.api_id)}' in the definition; for updates these must match`,
+            );
           }
           const updated = await call('apis.update', { id: params.id, api_definition: definition });
           view.applyLocally(updated.api_definition);

@@ -21,7 +21,11 @@ import { compileVirtualEndpoints } from './virtual/virtual-endpoints';
 import { virtualEndpointStep } from './steps/virtual-endpoint';
 
 /** What one API's virtual endpoint code may use (isolated-vm limits and its HTTP helper's budget). */
-const VIRTUAL_LIMITS = { memoryMb: 32, timeoutMs: 1000, outbound: { maxCalls: 10, maxBytes: 1024 * 1024, timeoutMs: 5000 } };
+const VIRTUAL_LIMITS = {
+  memoryMb: 32,
+  timeoutMs: 1000,
+  outbound: { maxCalls: 10, maxBytes: 1024 * 1024, timeoutMs: 5000 },
+};
 /** tenant code cannot grow a key's stored session without bound */
 const MAX_SESSION_META_CHARS = 64 * 1024;
 import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';
@@ -121,7 +125,8 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const logVirtual = (text: string) => deps.logger.info(`API ${definition.api_id} virtual endpoint: ${text}`);
   const isolates = () => (pool ??= new IsolatePool(virtualLimits, logVirtual));
   const versions = new Map<string, CompiledVersion>();
-  for (const [name, version] of settings.versions) versions.set(name, compileVersion(name, version, definition, deps, { health, cacheOptions, isolates }));
+  for (const [name, version] of settings.versions)
+    versions.set(name, compileVersion(name, version, definition, deps, { health, cacheOptions, isolates }));
   const all = [...versions.values()];
   const graphql = graphqlApiOf(definition, deps);
 
@@ -140,7 +145,12 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
-    graphqlStep(definition, graphql, all.some((v) => v.persistedQueryFor !== undefined), health.targetStep),
+    graphqlStep(
+      definition,
+      graphql,
+      all.some((v) => v.persistedQueryFor !== undefined),
+      health.targetStep,
+    ),
     streamsStep(streamApiOf(definition, deps)),
     all.some((v) => v.validators) ? validateRequestStep : undefined,
     all.some((v) => !v.rules.empty) ? replyStep : undefined,
@@ -207,27 +217,49 @@ function compileVersion(
 ): CompiledVersion {
   const { cacheOptions, health } = shared;
   const contextVars = definition.enable_context_vars === true;
-  const override = typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
+  const override =
+    typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
   const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
-  const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as Record<string, unknown> | undefined;
+  const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as
+    Record<string, unknown> | undefined;
   return {
     name,
     expiresAt: parseExpiry(version.expires),
     rules: compileEndpointRules(version),
     requestHeaders: compileHeaderTransform(version.global_headers, version.global_headers_remove, contextVars),
-    responseHeaders: compileHeaderTransform(version.global_response_headers, version.global_response_headers_remove, contextVars),
+    responseHeaders: compileHeaderTransform(
+      version.global_response_headers,
+      version.global_response_headers_remove,
+      contextVars,
+    ),
     sizeLimit: Number(version.global_size_limit) > 0 ? Number(version.global_size_limit) : 0,
     target,
     timeoutFor: compileTimeouts(extended?.hard_timeouts, version.ignore_endpoint_case === true, deps.defaultTimeoutMs),
     ...compileEndpointRateLimits(extended?.rate_limit, version.ignore_endpoint_case === true),
     persistedQueryFor: compilePersistedQueries(extended?.persist_graphql, contextVars),
     ...compileEndpointFeatures(extended, version.ignore_endpoint_case === true, contextVars),
-    breakers: compileBreakers(extended?.circuit_breakers, version.ignore_endpoint_case === true, health.breakerListener, health.breakers),
+    breakers: compileBreakers(
+      extended?.circuit_breakers,
+      version.ignore_endpoint_case === true,
+      health.breakerListener,
+      health.breakers,
+    ),
     ...compileEndpointRouting(extended, version.ignore_endpoint_case === true),
     cacheRules: cacheOptions && compileCacheRules(cacheOptions, extended, version.ignore_endpoint_case === true),
-    requestTransforms: compileEndpointEntries(extended?.transform, version.ignore_endpoint_case === true, (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars)),
-    virtualEndpoints: compileVirtualEndpoints(extended?.virtual, version.ignore_endpoint_case === true, shared.isolates, deps.pluginsDir),
-    responseTransforms: compileEndpointEntries(extended?.transform_response, version.ignore_endpoint_case === true, (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars)),
+    requestTransforms: compileEndpointEntries(extended?.transform, version.ignore_endpoint_case === true, (entry) =>
+      compileBodyTransform(entry, deps.templatesDir, contextVars),
+    ),
+    virtualEndpoints: compileVirtualEndpoints(
+      extended?.virtual,
+      version.ignore_endpoint_case === true,
+      shared.isolates,
+      deps.pluginsDir,
+    ),
+    responseTransforms: compileEndpointEntries(
+      extended?.transform_response,
+      version.ignore_endpoint_case === true,
+      (entry) => compileBodyTransform(entry, deps.templatesDir, contextVars),
+    ),
   };
 }
 
@@ -238,7 +270,9 @@ function compileVersion(
  */
 function targetlessFallback(definition: ApiDefinition): string {
   if (definition.proxy.target_url) return definition.proxy.target_url;
-  return isSupergraphApi(definition) || isCombinedGraph(definition.graphql) ? 'http://graph-without-target.invalid/' : definition.proxy.target_url;
+  return isSupergraphApi(definition) || isCombinedGraph(definition.graphql)
+    ? 'http://graph-without-target.invalid/'
+    : definition.proxy.target_url;
 }
 
 /** The streams of a stream API (`streaming`), started by the streams service; undefined for other APIs. */
@@ -253,21 +287,31 @@ function streamApiOf(definition: ApiDefinition, deps: CompileDeps): StreamApi | 
 function graphqlApiOf(definition: ApiDefinition, deps: CompileDeps): GraphqlApi | undefined {
   if (!isGraphqlApi(definition)) return undefined;
   const engine = deps.graphqlEngine();
-  if (!engine) throw new Error('it is a GraphQL API and this node does not run the graphql-engine service (GW_SERVICES)');
+  if (!engine)
+    throw new Error('it is a GraphQL API and this node does not run the graphql-engine service (GW_SERVICES)');
   return engine.compile(definition, deps.lookupApi);
 }
 
 /** Keys always go through the limiter (their quota and limits); keyless APIs only when they set a limit. */
 function usesLimits(definition: ApiDefinition, versions: CompiledVersion[]): boolean {
   const global = definition.global_rate_limit as { rate?: number; per?: number } | undefined;
-  return definition.use_keyless !== true || Boolean(global?.rate && global?.per) || versions.some((v) => v.hasEndpointRateLimits);
+  return (
+    definition.use_keyless !== true ||
+    Boolean(global?.rate && global?.per) ||
+    versions.some((v) => v.hasEndpointRateLimits)
+  );
 }
 
 /** `extended_paths.rate_limit`: `{path, method, enabled, rate, per}`, tried in order. */
-function compileEndpointRateLimits(entries: unknown, ignoreCase: boolean): Pick<CompiledVersion, 'rateLimitFor' | 'hasEndpointRateLimits'> {
+function compileEndpointRateLimits(
+  entries: unknown,
+  ignoreCase: boolean,
+): Pick<CompiledVersion, 'rateLimitFor' | 'hasEndpointRateLimits'> {
   const list = Array.isArray(entries) ? entries : [];
   const lookup = compileEndpointEntries(list, ignoreCase, (entry) =>
-    Number(entry.rate) > 0 && Number(entry.per) > 0 ? { index: list.indexOf(entry), rate: Number(entry.rate), per: Number(entry.per) } : undefined,
+    Number(entry.rate) > 0 && Number(entry.per) > 0
+      ? { index: list.indexOf(entry), rate: Number(entry.rate), per: Number(entry.per) }
+      : undefined,
   );
   if (!lookup) return { hasEndpointRateLimits: false, rateLimitFor: () => undefined };
   return { hasEndpointRateLimits: true, rateLimitFor: (method, relativePath) => lookup.find(method, relativePath) };
@@ -275,7 +319,9 @@ function compileEndpointRateLimits(entries: unknown, ignoreCase: boolean): Pick<
 
 /** `extended_paths.hard_timeouts`: `{path, method, timeout}` with the timeout in seconds. */
 function compileTimeouts(entries: unknown, ignoreCase: boolean, fallbackMs: number): CompiledVersion['timeoutFor'] {
-  const lookup = compileEndpointEntries(entries, ignoreCase, (entry) => (Number(entry.timeout) > 0 ? Number(entry.timeout) * 1000 : undefined));
+  const lookup = compileEndpointEntries(entries, ignoreCase, (entry) =>
+    Number(entry.timeout) > 0 ? Number(entry.timeout) * 1000 : undefined,
+  );
   if (!lookup) return () => fallbackMs;
   return (method, relativePath) => lookup.find(method, relativePath) ?? fallbackMs;
 }

@@ -23,11 +23,22 @@ interface LocationToggle {
 export function tokenLocations(definition: ApiDefinition): CredentialLocations {
   const configs = definition.auth_configs as Record<string, Record<string, unknown>> | undefined;
   const auth = (configs?.authToken ?? definition.auth ?? {}) as Record<string, unknown>;
-  const header = typeof auth.auth_header_name === 'string' && auth.auth_header_name !== '' ? auth.auth_header_name : 'Authorization';
+  const header =
+    typeof auth.auth_header_name === 'string' && auth.auth_header_name !== '' ? auth.auth_header_name : 'Authorization';
   return {
     header,
-    query: auth.use_param === true ? (typeof auth.param_name === 'string' && auth.param_name !== '' ? auth.param_name : header) : undefined,
-    cookie: auth.use_cookie === true ? (typeof auth.cookie_name === 'string' && auth.cookie_name !== '' ? auth.cookie_name : header) : undefined,
+    query:
+      auth.use_param === true
+        ? typeof auth.param_name === 'string' && auth.param_name !== ''
+          ? auth.param_name
+          : header
+        : undefined,
+    cookie:
+      auth.use_cookie === true
+        ? typeof auth.cookie_name === 'string' && auth.cookie_name !== ''
+          ? auth.cookie_name
+          : header
+        : undefined,
   };
 }
 
@@ -38,8 +49,13 @@ export function tokenLocations(definition: ApiDefinition): CredentialLocations {
 export function basicLocations(definition: ApiDefinition): CredentialLocations {
   const configs = definition.auth_configs as Record<string, Record<string, LocationToggle | undefined>> | undefined;
   const basic = configs?.basic ?? {};
-  const pick = (toggle: LocationToggle | undefined, fallback: string | undefined) => (toggle === undefined ? fallback : toggle.enabled === false ? undefined : toggle.name || fallback);
-  return { header: pick(basic.header, 'Authorization'), query: pick(basic.query, undefined), cookie: pick(basic.cookie, undefined) };
+  const pick = (toggle: LocationToggle | undefined, fallback: string | undefined) =>
+    toggle === undefined ? fallback : toggle.enabled === false ? undefined : toggle.name || fallback;
+  return {
+    header: pick(basic.header, 'Authorization'),
+    query: pick(basic.query, undefined),
+    cookie: pick(basic.cookie, undefined),
+  };
 }
 
 export interface FoundCredential {
@@ -86,7 +102,8 @@ export function readCookie(header: string | undefined, name: string): string | u
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const separator = part.indexOf('=');
-    if (separator > 0 && part.slice(0, separator).trim() === name) return decodeURIComponent(part.slice(separator + 1).trim());
+    if (separator > 0 && part.slice(0, separator).trim() === name)
+      return decodeURIComponent(part.slice(separator + 1).trim());
   }
   return undefined;
 }

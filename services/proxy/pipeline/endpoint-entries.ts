@@ -22,7 +22,11 @@ interface CompiledEntry<T> {
 }
 
 /** Compiles a list once; undefined when no entry is switched on (the feature's step stays out of the chain). */
-export function compileEndpointEntries<T>(entries: unknown, ignoreCase: boolean, read: (entry: Record<string, unknown>) => T | undefined): EndpointLookup<T> | undefined {
+export function compileEndpointEntries<T>(
+  entries: unknown,
+  ignoreCase: boolean,
+  read: (entry: Record<string, unknown>) => T | undefined,
+): EndpointLookup<T> | undefined {
   if (!Array.isArray(entries)) return undefined;
   const compiled: Array<CompiledEntry<T>> = [];
   for (const entry of entries) {

@@ -3,7 +3,10 @@ import { compileEndpointEntries } from './endpoint-entries';
 import { compileHeaderTransform } from './header-transform';
 import { compileRequestValidator, compileJsonBodyValidator } from './request-validation';
 
-type EndpointFeatures = Pick<CompiledVersion, 'sizeLimits' | 'endpointRequestHeaders' | 'endpointResponseHeaders' | 'mockResponses' | 'validators'>;
+type EndpointFeatures = Pick<
+  CompiledVersion,
+  'sizeLimits' | 'endpointRequestHeaders' | 'endpointResponseHeaders' | 'mockResponses' | 'validators'
+>;
 
 /**
  * The per-endpoint lists of a version's `extended_paths` that act on one request each, with the
@@ -15,12 +18,23 @@ type EndpointFeatures = Pick<CompiledVersion, 'sizeLimits' | 'endpointRequestHea
  * and request body, written there when an OAS definition is compiled). Lists nobody uses are
  * undefined, so their steps stay out of the chain.
  */
-export function compileEndpointFeatures(extended: Record<string, unknown> | undefined, ignoreCase: boolean, contextVars: boolean): EndpointFeatures {
-  const headers = (entry: Record<string, unknown>) => compileHeaderTransform(entry.add_headers, entry.delete_headers, contextVars);
-  const validateRequest = compileEndpointEntries(extended?.validate_request, ignoreCase, (entry) => compileRequestValidator(entry));
-  const validateJson = compileEndpointEntries(extended?.validate_json, ignoreCase, (entry) => compileJsonBodyValidator(entry));
+export function compileEndpointFeatures(
+  extended: Record<string, unknown> | undefined,
+  ignoreCase: boolean,
+  contextVars: boolean,
+): EndpointFeatures {
+  const headers = (entry: Record<string, unknown>) =>
+    compileHeaderTransform(entry.add_headers, entry.delete_headers, contextVars);
+  const validateRequest = compileEndpointEntries(extended?.validate_request, ignoreCase, (entry) =>
+    compileRequestValidator(entry),
+  );
+  const validateJson = compileEndpointEntries(extended?.validate_json, ignoreCase, (entry) =>
+    compileJsonBodyValidator(entry),
+  );
   return {
-    sizeLimits: compileEndpointEntries(extended?.size_limits, ignoreCase, (entry) => (Number(entry.size_limit) > 0 ? Number(entry.size_limit) : undefined)),
+    sizeLimits: compileEndpointEntries(extended?.size_limits, ignoreCase, (entry) =>
+      Number(entry.size_limit) > 0 ? Number(entry.size_limit) : undefined,
+    ),
     endpointRequestHeaders: compileEndpointEntries(extended?.transform_headers, ignoreCase, headers),
     endpointResponseHeaders: compileEndpointEntries(extended?.transform_response_headers, ignoreCase, headers),
     mockResponses: compileEndpointEntries(extended?.mock_response, ignoreCase, (entry) => ({
@@ -32,7 +46,10 @@ export function compileEndpointFeatures(extended: Record<string, unknown> | unde
       validateRequest || validateJson
         ? {
             find: (method, relativePath) => {
-              const found = [validateJson?.find(method, relativePath), validateRequest?.find(method, relativePath)].filter((v) => v !== undefined);
+              const found = [
+                validateJson?.find(method, relativePath),
+                validateRequest?.find(method, relativePath),
+              ].filter((v) => v !== undefined);
               return found.length === 0 ? undefined : found;
             },
           }

@@ -67,7 +67,8 @@ export function compileEndpointRules(version: Record<string, unknown>): Endpoint
   const ignoreCase = version.ignore_endpoint_case === true;
   const rules: Rule[] = [];
   let hasWhiteList = false;
-  const source = (version.use_extended_paths === true ? version.extended_paths : version.paths) as Record<string, unknown> | undefined;
+  const source = (version.use_extended_paths === true ? version.extended_paths : version.paths) as
+    Record<string, unknown> | undefined;
   for (const [field, kind] of LISTS) {
     const entries = source?.[field];
     if (!Array.isArray(entries) || entries.length === 0) continue;

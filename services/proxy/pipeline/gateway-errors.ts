@@ -33,12 +33,22 @@ export const GatewayMessages = {
   limiterUnavailable: 'The rate limiter store is not reachable, please try again later',
 } as const;
 
-export function sendGatewayError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+export function sendGatewayError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: message }, headers);
 }
 
 /** A JSON answer made by the gateway itself (errors, GraphQL errors, batch results). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;

@@ -12,13 +12,21 @@ export interface HeaderTransform {
   set: Array<{ name: string; value: string; dynamic: boolean }>;
 }
 
-export function compileHeaderTransform(set: unknown, remove: unknown, contextVars: boolean): HeaderTransform | undefined {
-  const removals = Array.isArray(remove) ? remove.filter((name): name is string => typeof name === 'string').map((name) => name.toLowerCase()) : [];
-  const values = Object.entries(set && typeof set === 'object' ? (set as Record<string, unknown>) : {}).map(([name, value]) => ({
-    name: name.toLowerCase(),
-    value: String(value),
-    dynamic: contextVars && hasContextReference(String(value)),
-  }));
+export function compileHeaderTransform(
+  set: unknown,
+  remove: unknown,
+  contextVars: boolean,
+): HeaderTransform | undefined {
+  const removals = Array.isArray(remove)
+    ? remove.filter((name): name is string => typeof name === 'string').map((name) => name.toLowerCase())
+    : [];
+  const values = Object.entries(set && typeof set === 'object' ? (set as Record<string, unknown>) : {}).map(
+    ([name, value]) => ({
+      name: name.toLowerCase(),
+      value: String(value),
+      dynamic: contextVars && hasContextReference(String(value)),
+    }),
+  );
   if (removals.length === 0 && values.length === 0) return undefined;
   return { remove: removals, set: values };
 }

@@ -31,7 +31,8 @@ export function oauthEndpointsStep(definition: ApiDefinition, call: Call, logger
     if (!ENDPOINTS.has(path)) return;
     try {
       if (path === '/oauth/authorize') return await authorize(ctx, api, call);
-      if (ctx.req.method !== 'POST') return oauthError(ctx, 405, 'invalid_request', `${path} takes POST`, { allow: 'POST' });
+      if (ctx.req.method !== 'POST')
+        return oauthError(ctx, 405, 'invalid_request', `${path} takes POST`, { allow: 'POST' });
       const form = await readForm(ctx);
       const client = clientCredentials(ctx, form);
       if (path === '/oauth/token') {
@@ -50,11 +51,20 @@ export function oauthEndpointsStep(definition: ApiDefinition, call: Call, logger
         sendJson(ctx.res, 200, issued, NO_STORE);
         return DONE;
       }
-      if (client.id === '') return oauthError(ctx, 401, 'invalid_client', 'Client authentication is required', { 'www-authenticate': realm });
+      if (client.id === '')
+        return oauthError(ctx, 401, 'invalid_client', 'Client authentication is required', {
+          'www-authenticate': realm,
+        });
       if (path === '/oauth/revoke') {
         const token = form.get('token');
         if (!token) return oauthError(ctx, 400, 'invalid_request', 'token is required');
-        await call('oauth.revoke', { client_id: client.id, client_secret: client.secret, token, token_type_hint: form.get('token_type_hint') ?? undefined, org_scope: api.org_id });
+        await call('oauth.revoke', {
+          client_id: client.id,
+          client_secret: client.secret,
+          token,
+          token_type_hint: form.get('token_type_hint') ?? undefined,
+          org_scope: api.org_id,
+        });
       } else {
         await call('oauth.revokeAll', { client_id: client.id, client_secret: client.secret, org_scope: api.org_id });
       }
@@ -68,7 +78,8 @@ export function oauthEndpointsStep(definition: ApiDefinition, call: Call, logger
 
 async function authorize(ctx: RequestContext, api: OAuthApiSettings, call: Call): Promise<typeof DONE> {
   const method = ctx.req.method;
-  if (method !== 'GET' && method !== 'POST') return oauthError(ctx, 405, 'invalid_request', '/oauth/authorize takes GET or POST', { allow: 'GET, POST' });
+  if (method !== 'GET' && method !== 'POST')
+    return oauthError(ctx, 405, 'invalid_request', '/oauth/authorize takes GET or POST', { allow: 'GET, POST' });
   const params = method === 'GET' ? new URLSearchParams(ctx.search) : await readForm(ctx);
   await call('oauth.checkAuthorize', {
     api,
@@ -79,7 +90,8 @@ async function authorize(ctx: RequestContext, api: OAuthApiSettings, call: Call)
     code_challenge_method: params.get('code_challenge_method') ?? undefined,
   });
   const login = api.oauth_meta?.auth_login_redirect;
-  if (typeof login !== 'string' || login === '') return oauthError(ctx, 500, 'server_error', 'The API has no oauth_meta.auth_login_redirect');
+  if (typeof login !== 'string' || login === '')
+    return oauthError(ctx, 500, 'server_error', 'The API has no oauth_meta.auth_login_redirect');
   // As the reference gateway: 307 to the login app; a GET keeps its query, a POST its body.
   const location = method === 'GET' ? `${login}${login.includes('?') ? '&' : '?'}${params}` : login;
   ctx.res.writeHead(307, { location, 'cache-control': 'no-store', 'content-length': 0, 'x-generator': 'gw' });
@@ -99,7 +111,8 @@ function clientCredentials(ctx: RequestContext, form: URLSearchParams): { id: st
   if (typeof header === 'string' && /^Basic\s+/i.test(header)) {
     const decoded = Buffer.from(header.replace(/^Basic\s+/i, '').trim(), 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
-    if (separator > 0) return { id: formDecode(decoded.slice(0, separator)), secret: formDecode(decoded.slice(separator + 1)) };
+    if (separator > 0)
+      return { id: formDecode(decoded.slice(0, separator)), secret: formDecode(decoded.slice(separator + 1)) };
   }
   return { id: form.get('client_id') ?? '', secret: form.get('client_secret') ?? '' };
 }
@@ -113,20 +126,43 @@ function formDecode(value: string): string {
 }
 
 function fromServiceError(ctx: RequestContext, err: unknown, realm: string, logger: LoggerInstance): typeof DONE {
-  const failure = err as { type?: string; code?: number; message?: string; data?: { error?: string; error_description?: string } };
+  const failure = err as {
+    type?: string;
+    code?: number;
+    message?: string;
+    data?: { error?: string; error_description?: string };
+  };
   if (failure.type === 'GW_ERR_OAUTH_PROTOCOL' && failure.data?.error) {
     const status = failure.code === 401 ? 401 : 400;
-    return oauthError(ctx, status, failure.data.error, failure.data.error_description ?? '', status === 401 ? { 'www-authenticate': realm } : {});
+    return oauthError(
+      ctx,
+      status,
+      failure.data.error,
+      failure.data.error_description ?? '',
+      status === 401 ? { 'www-authenticate': realm } : {},
+    );
   }
   if (failure.type === 'GW_ERR_OAUTH_NOT_FOUND' || failure.type === 'GW_ERR_OAUTH_BAD_SECRET') {
     return oauthError(ctx, 401, 'invalid_client', 'Client authentication failed', { 'www-authenticate': realm });
   }
-  if (failure.type === 'VALIDATION_ERROR') return oauthError(ctx, 400, 'invalid_request', 'A parameter is missing or malformed');
+  if (failure.type === 'VALIDATION_ERROR')
+    return oauthError(ctx, 400, 'invalid_request', 'A parameter is missing or malformed');
   logger.error(`OAuth endpoint ${ctx.relativePath} failed: ${failure.message ?? String(err)}`);
-  return oauthError(ctx, 503, 'temporarily_unavailable', 'The authorisation server is not reachable, please try again later');
+  return oauthError(
+    ctx,
+    503,
+    'temporarily_unavailable',
+    'The authorisation server is not reachable, please try again later',
+  );
 }
 
-function oauthError(ctx: RequestContext, status: number, error: string, description: string, headers: Record<string, string> = {}): typeof DONE {
+function oauthError(
+  ctx: RequestContext,
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): typeof DONE {
   sendJson(ctx.res, status, { error, error_description: description }, { ...NO_STORE, ...headers });
   ctx.answered = true;
   return DONE;

@@ -21,7 +21,10 @@ export interface PersistedQuery {
  */
 export const MALFORMED_PATH = Symbol('malformed path');
 
-export type PersistedQueryLookup = (method: string, relativePath: string) => PersistedQuery | typeof MALFORMED_PATH | undefined;
+export type PersistedQueryLookup = (
+  method: string,
+  relativePath: string,
+) => PersistedQuery | typeof MALFORMED_PATH | undefined;
 
 /**
  * `extended_paths.persist_graphql` (docs/graphql.md#persisted-queries): a REST path (with
@@ -34,11 +37,19 @@ export function compilePersistedQueries(entries: unknown, contextVars: boolean):
     .map((entry) => {
       const names: string[] = [];
       const withSlash = entry.path!.startsWith('/') ? entry.path! : `/${entry.path}`;
-      const source = withSlash.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^/{}]+)\\?\}/g, (_m, name: string) => {
-        names.push(name);
-        return '([^/]+)';
-      });
-      return { method: (entry.method ?? 'GET').toUpperCase(), pattern: compileTenantPattern(`^${source}/?$`), names, operation: entry.operation!, variables: entry.variables ?? {} };
+      const source = withSlash
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(/\\?\{([^/{}]+)\\?\}/g, (_m, name: string) => {
+          names.push(name);
+          return '([^/]+)';
+        });
+      return {
+        method: (entry.method ?? 'GET').toUpperCase(),
+        pattern: compileTenantPattern(`^${source}/?$`),
+        names,
+        operation: entry.operation!,
+        variables: entry.variables ?? {},
+      };
     });
   if (rules.length === 0) return undefined;
   return (method, relativePath) => {
@@ -50,7 +61,10 @@ export function compilePersistedQueries(entries: unknown, contextVars: boolean):
       if (!segments) return MALFORMED_PATH;
       return {
         operation: rule.operation,
-        variables: (ctx) => Object.fromEntries(Object.entries(rule.variables).map(([name, value]) => [name, resolve(value, segments, ctx, contextVars)])),
+        variables: (ctx) =>
+          Object.fromEntries(
+            Object.entries(rule.variables).map(([name, value]) => [name, resolve(value, segments, ctx, contextVars)]),
+          ),
       };
     }
     return undefined;

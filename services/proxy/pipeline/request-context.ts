@@ -172,7 +172,9 @@ export class RequestContext {
         if (size <= MAX_BUFFERED_BODY) chunks.push(chunk);
         else chunks.length = 0;
       });
-      this.req.once('end', () => (size > MAX_BUFFERED_BODY ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks))));
+      this.req.once('end', () =>
+        size > MAX_BUFFERED_BODY ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks)),
+      );
       this.req.once('error', reject);
     });
     return this.replacedBody;

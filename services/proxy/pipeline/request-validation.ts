@@ -13,7 +13,9 @@ export interface ValidationFailure {
   status: number;
   message: string;
 }
-export type RequestValidator = (ctx: RequestContext) => ValidationFailure | undefined | Promise<ValidationFailure | undefined>;
+export type RequestValidator = (
+  ctx: RequestContext,
+) => ValidationFailure | undefined | Promise<ValidationFailure | undefined>;
 
 export interface OpenApiParameter {
   name: string;
@@ -33,7 +35,8 @@ const PREFIX = 'request validation error: ';
 
 export function compileRequestValidator(entry: Record<string, unknown>): RequestValidator | undefined {
   const parameters = Array.isArray(entry.parameters) ? (entry.parameters as OpenApiParameter[]) : [];
-  const body = entry.request_body as { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } | undefined;
+  const body = entry.request_body as
+    { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } | undefined;
   if (parameters.length === 0 && !body) return undefined;
   const status = Number(entry.error_response_code) || DEFAULT_STATUS;
   const paramAjv = openApiAjv(true);
@@ -52,13 +55,18 @@ export function compileRequestValidator(entry: Record<string, unknown>): Request
     const problem = checkParameters(ctx, checks, template);
     if (problem) return { status, message: PREFIX + problem };
     if (!body) return undefined;
-    return checkBody(ctx, body.required === true, bodySchemas).then((bodyProblem) => (bodyProblem ? { status, message: PREFIX + bodyProblem } : undefined));
+    return checkBody(ctx, body.required === true, bodySchemas).then((bodyProblem) =>
+      bodyProblem ? { status, message: PREFIX + bodyProblem } : undefined,
+    );
   };
 }
 
 /** `validate_json`: the body must be JSON matching `schema` (an object, or JSON text of one). */
 export function compileJsonBodyValidator(entry: Record<string, unknown>): RequestValidator | undefined {
-  const schema = typeof entry.schema === 'string' ? (JSON.parse(entry.schema) as Record<string, unknown>) : (entry.schema as Record<string, unknown> | undefined);
+  const schema =
+    typeof entry.schema === 'string'
+      ? (JSON.parse(entry.schema) as Record<string, unknown>)
+      : (entry.schema as Record<string, unknown> | undefined);
   if (!schema || typeof schema !== 'object') return undefined;
   const status = Number(entry.error_response_code) || DEFAULT_STATUS;
   const validate = openApiAjv(false).compile(schema);
@@ -85,7 +93,13 @@ function checkParameters(ctx: RequestContext, checks: ParameterCheck[], template
   return undefined;
 }
 
-function parameterValue(ctx: RequestContext, parameter: OpenApiParameter, query: URLSearchParams | undefined, pathValues: Record<string, string>, isArray: boolean): unknown {
+function parameterValue(
+  ctx: RequestContext,
+  parameter: OpenApiParameter,
+  query: URLSearchParams | undefined,
+  pathValues: Record<string, string>,
+  isArray: boolean,
+): unknown {
   switch (parameter.in) {
     case 'path':
       return pathValues[parameter.name];
@@ -97,7 +111,13 @@ function parameterValue(ctx: RequestContext, parameter: OpenApiParameter, query:
     case 'header': {
       const value = ctx.req.headers[parameter.name.toLowerCase()];
       if (value === undefined) return undefined;
-      return isArray ? String(value).split(',').map((v) => v.trim()) : Array.isArray(value) ? value[0] : value;
+      return isArray
+        ? String(value)
+            .split(',')
+            .map((v) => v.trim())
+        : Array.isArray(value)
+          ? value[0]
+          : value;
     }
     case 'cookie':
       return readCookie(ctx.req.headers.cookie, parameter.name);
@@ -118,11 +138,20 @@ function pathParameters(template: string, relativePath: string): Record<string, 
   return out;
 }
 
-async function checkBody(ctx: RequestContext, required: boolean, schemas: Array<{ mediaType: string; validate: ValidateFunction | undefined }>): Promise<string | undefined> {
+async function checkBody(
+  ctx: RequestContext,
+  required: boolean,
+  schemas: Array<{ mediaType: string; validate: ValidateFunction | undefined }>,
+): Promise<string | undefined> {
   const body = await ctx.readBody();
   if (body.length === 0) return required ? 'request body has an error: value is required but missing' : undefined;
-  const contentType = String(ctx.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const media = schemas.find((s) => s.mediaType === contentType) ?? schemas.find((s) => mediaRangeMatches(s.mediaType, contentType));
+  const contentType = String(ctx.req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  const media =
+    schemas.find((s) => s.mediaType === contentType) ??
+    schemas.find((s) => mediaRangeMatches(s.mediaType, contentType));
   if (!media) return `request body has an error: header Content-Type has unexpected value: "${contentType}"`;
   if (!media.validate) return undefined;
   let parsed: unknown;
@@ -140,8 +169,10 @@ function describe(errors: ErrorObject[] | null | undefined): string {
   const first = errors?.[0];
   if (!first) return 'invalid value';
   const at = first.instancePath === '' ? '' : first.instancePath;
-  if (first.keyword === 'required') return `Error at "${at}/${String(first.params.missingProperty)}": property "${String(first.params.missingProperty)}" is missing`;
-  if (first.keyword === 'additionalProperties') return `Error at "${at}": property "${String(first.params.additionalProperty)}" is unsupported`;
+  if (first.keyword === 'required')
+    return `Error at "${at}/${String(first.params.missingProperty)}": property "${String(first.params.missingProperty)}" is missing`;
+  if (first.keyword === 'additionalProperties')
+    return `Error at "${at}": property "${String(first.params.additionalProperty)}" is unsupported`;
   return `Error at "${at}": ${first.message ?? 'invalid value'}`;
 }
 

@@ -161,7 +161,15 @@ export class ResponseRelay {
         this.held = 0;
       },
     };
-    return { hook: 'response', api: apiInfo(this.ctx), request: requestView(this.ctx), session: this.ctx.session, state: this.ctx.state, log: pluginLogger(logger, plugin), response };
+    return {
+      hook: 'response',
+      api: apiInfo(this.ctx),
+      request: requestView(this.ctx),
+      session: this.ctx.session,
+      state: this.ctx.state,
+      log: pluginLogger(logger, plugin),
+      response,
+    };
   }
 }
 

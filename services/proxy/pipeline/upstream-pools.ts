@@ -69,7 +69,9 @@ export class UpstreamPools {
     if (!entry) {
       // An API's upstream is a tenant's URL: never a cloud-metadata address nor this node's own
       // ports (judged on the address each connection reaches, once per connection, not per request).
-      const connect = tenantConnector({ tls: tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined });
+      const connect = tenantConnector({
+        tls: tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined,
+      });
       const pool = this.createPool(origin, { maxConnections: 256, keepAliveMaxMs: 30_000, connect });
       entry = { pool, usedAt: now };
       this.pools.set(name, entry);

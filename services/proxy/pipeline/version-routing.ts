@@ -40,6 +40,9 @@ export function readVersionRouting(definition: ApiDefinition): VersionRouting | 
     children,
     stripVersioningData: def.strip_versioning_data === true,
     fallbackToDefault: def.fallback_to_default === true,
-    urlPattern: location === 'url' && text(def.url_versioning_pattern, '') !== '' ? compileTenantPattern(def.url_versioning_pattern as string) : undefined,
+    urlPattern:
+      location === 'url' && text(def.url_versioning_pattern, '') !== ''
+        ? compileTenantPattern(def.url_versioning_pattern as string)
+        : undefined,
   };
 }

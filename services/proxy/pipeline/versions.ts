@@ -32,7 +32,8 @@ export function readVersionSettings(definition: ApiDefinition): VersionSettings 
   const defaultKey = location === 'header' ? 'x-api-version' : location === 'url-param' ? 'version' : '';
   return {
     notVersioned: data.not_versioned !== false,
-    defaultVersion: typeof data.default_version === 'string' && data.default_version !== '' ? data.default_version : undefined,
+    defaultVersion:
+      typeof data.default_version === 'string' && data.default_version !== '' ? data.default_version : undefined,
     location: {
       location,
       key: typeof def.key === 'string' && def.key !== '' ? def.key : defaultKey,

@@ -41,7 +41,8 @@ export function tunnel(ctx: RequestContext, client: UpgradeSocket, path: string,
   });
   upstream.on('upgrade', (response: IncomingMessage, upstreamSocket: Duplex, upstreamHead: Buffer) => {
     const lines = [`HTTP/1.1 101 ${response.statusMessage ?? 'Switching Protocols'}`];
-    for (let i = 0; i < response.rawHeaders.length; i += 2) lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);
+    for (let i = 0; i < response.rawHeaders.length; i += 2)
+      lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);
     client.socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     const closeBoth = () => {
       client.socket.destroy();

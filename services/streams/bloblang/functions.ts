@@ -6,7 +6,10 @@ import type { FunctionSpec } from './registry';
 import { formatTimestamp, RFC3339_NANO } from './time-layout';
 import { DELETE, NOTHING, newObject, toText, type Value } from './values';
 
-const simple = (exec: (ctx: Context) => Value | typeof DELETE | typeof NOTHING): FunctionSpec => ({ params: [], create: () => exec });
+const simple = (exec: (ctx: Context) => Value | typeof DELETE | typeof NOTHING): FunctionSpec => ({
+  params: [],
+  create: () => exec,
+});
 
 /** names one mapping may count with `count(name)` before the oldest is forgotten */
 const MAX_NAMED_COUNTERS = 10_000;
@@ -103,19 +106,28 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     },
   },
   random_int: {
-    params: [param('seed', 'any', { optional: true }), param('min', 'int', { default: 0n }), param('max', 'int', { default: (1n << 63n) - 2n })],
+    params: [
+      param('seed', 'any', { optional: true }),
+      param('min', 'int', { default: 0n }),
+      param('max', 'int', { default: (1n << 63n) - 2n }),
+    ],
     create: (args) => (ctx) => {
       const min = args.int('min', ctx);
       const max = args.int('max', ctx);
       if (min < 0n || max < min) fail(`min (${min}) must be >= 0 and <= max (${max})`);
       const span = max - min + 1n;
-      if (span <= BigInt(Number.MAX_SAFE_INTEGER)) return min + BigInt(randomInt(0, Number(span) > 2 ** 48 - 1 ? 2 ** 48 - 1 : Number(span)));
+      if (span <= BigInt(Number.MAX_SAFE_INTEGER))
+        return min + BigInt(randomInt(0, Number(span) > 2 ** 48 - 1 ? 2 ** 48 - 1 : Number(span)));
       const r = BigInt('0x' + randomBytes(8).toString('hex')) % span;
       return min + r;
     },
   },
   counter: {
-    params: [param('min', 'int', { default: 1n }), param('max', 'int', { default: (1n << 63n) - 1n }), param('set', 'query', { optional: true })],
+    params: [
+      param('min', 'int', { default: 1n }),
+      param('max', 'int', { default: (1n << 63n) - 1n }),
+      param('set', 'query', { optional: true }),
+    ],
     create: counter,
   },
   count: {
@@ -135,7 +147,8 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
     create: (args) => (ctx) => {
       const [start, stop, step] = [args.int('start', ctx), args.int('stop', ctx), args.int('step', ctx)];
       if (step === 0n) fail('step must be greater than or less than 0');
-      if ((step > 0n && start > stop) || (step < 0n && start < stop)) fail(`with positive step arg start (${start}) must be < stop (${stop})`);
+      if ((step > 0n && start > stop) || (step < 0n && start < stop))
+        fail(`with positive step arg start (${start}) must be < stop (${stop})`);
       const count = (stop - start) / step;
       if (count > BigInt(ctx.run.options.limits.maxValueNodes)) fail('range exceeds the element limit');
       charge(ctx, Number(count));
@@ -150,7 +163,14 @@ export const FUNCTIONS: Record<string, FunctionSpec> = {
 };
 
 function getSegment(v: Value, segment: string): Value {
-  if (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && Object.hasOwn(v, segment)) return (v as Record<string, Value>)[segment];
+  if (
+    v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    !(v instanceof Uint8Array) &&
+    Object.hasOwn(v, segment)
+  )
+    return (v as Record<string, Value>)[segment];
   if (Array.isArray(v) && /^[0-9]+$/.test(segment)) return v[Number(segment)] ?? null;
   return null;
 }
@@ -173,10 +193,10 @@ function counter(args: Args) {
       }
       // null reads the counter without moving it
       if (set === null) return current ?? min;
-      if (set !== NOTHING) fail(`expected number value from set, got ${typeof set === 'string' ? 'string' : typeof set}`);
+      if (set !== NOTHING)
+        fail(`expected number value from set, got ${typeof set === 'string' ? 'string' : typeof set}`);
     }
     current = current === null || current >= max ? min : current + 1n;
     return current;
   };
 }
-

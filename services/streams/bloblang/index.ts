@@ -17,4 +17,9 @@ export {
 export { setDefaultTimeBudget } from './budget';
 export { parseInterpolation, interpolate, type Interpolation } from './interpolation';
 export { findMappingErrors, type ConfigMappingError } from './validate-config';
-export { MappingError, MappingSyntaxError, GW_ERR_STREAMS_MAPPING_FAILED, GW_ERR_STREAMS_MAPPING_SYNTAX } from './errors';
+export {
+  MappingError,
+  MappingSyntaxError,
+  GW_ERR_STREAMS_MAPPING_FAILED,
+  GW_ERR_STREAMS_MAPPING_SYNTAX,
+} from './errors';

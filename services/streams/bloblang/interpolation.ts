@@ -45,14 +45,24 @@ export function parseInterpolation(text: string): Interpolation | MappingSyntaxE
     }
   } catch (err) {
     if (err instanceof ParseFailure) return toSyntaxError(text, err);
-    return new MappingSyntaxError(1, 1, err instanceof RangeError ? 'expression is nested too deeply' : `expression could not be parsed: ${(err as Error)?.message}`);
+    return new MappingSyntaxError(
+      1,
+      1,
+      err instanceof RangeError
+        ? 'expression is nested too deeply'
+        : `expression could not be parsed: ${(err as Error)?.message}`,
+    );
   }
   if (literal) parts.push(literal);
   return { source: text, parts, counters: new Map() };
 }
 
 /** The interpolated string for one message, or the MappingError of a failing query. */
-export function interpolate(interpolation: Interpolation, message: MappingMessage, options?: MappingOptions): string | MappingError {
+export function interpolate(
+  interpolation: Interpolation,
+  message: MappingMessage,
+  options?: MappingOptions,
+): string | MappingError {
   // one budget for the whole string; each query's own budget ends no later
   const millis = options?.limits?.maxMillis ?? defaultTimeBudget();
   return withTimeBudget(millis, () => interpolateParts(interpolation, message, options));
@@ -75,4 +85,3 @@ function interpolateParts(
   }
   return out;
 }
-

@@ -8,7 +8,10 @@ import { bytesToString, type Result, type Value } from './values';
  * method is attributed to the target (Bento's ErrFrom), as in "expected string value, got
  * number from field `this.a`".
  */
-export function valueMethod(params: ParamSpec[], fn: (v: Value, args: Args, ctx: Context, target: Query) => Result): MethodSpec {
+export function valueMethod(
+  params: ParamSpec[],
+  fn: (v: Value, args: Args, ctx: Context, target: Query) => Result,
+): MethodSpec {
   return {
     params,
     create: (target, args) => (ctx) => {

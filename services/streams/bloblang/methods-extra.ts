@@ -14,7 +14,7 @@ function dotPath(path: string): string[] {
 
 /** a copy of `v` with `value` at `path` (objects created on the way; deleted() removes) */
 function setAt(v: Value, path: string[], value: Result): Value {
-  if (path.length === 0) return value === DELETE || value === NOTHING ? null : (value);
+  if (path.length === 0) return value === DELETE || value === NOTHING ? null : value;
   const [head, ...rest] = path;
   if (Array.isArray(v) && /^[0-9]+$/.test(head) && Number(head) < v.length) {
     const out = [...v];
@@ -43,7 +43,11 @@ function assignInto(into: Value, from: Value): Value {
 }
 
 function collapse(v: Value, prefix: string, out: ValueObject, includeEmpty: boolean): void {
-  const entries: Array<[string, Value]> = Array.isArray(v) ? v.map((e, i) => [String(i), e]) : isObject(v) ? Object.entries(v) : [];
+  const entries: Array<[string, Value]> = Array.isArray(v)
+    ? v.map((e, i) => [String(i), e])
+    : isObject(v)
+      ? Object.entries(v)
+      : [];
   if ((Array.isArray(v) || isObject(v)) && entries.length > 0) {
     for (const [k, e] of entries) collapse(e, prefix ? `${prefix}.${k}` : k, out, includeEmpty);
     return;
@@ -121,5 +125,11 @@ export const EXTRA_METHODS: Record<string, MethodSpec> = {
     }
     return out;
   }),
-  filepath_join: valueMethod([], (v) => asArray(v).map(asText).filter((p) => p !== '').join('/').replace(/\/+/g, '/')),
+  filepath_join: valueMethod([], (v) =>
+    asArray(v)
+      .map(asText)
+      .filter((p) => p !== '')
+      .join('/')
+      .replace(/\/+/g, '/'),
+  ),
 };

@@ -41,7 +41,8 @@ function parseCsv(text: string, delimiter: string, lazyQuotes: boolean): string[
   const endRecord = () => {
     endField();
     if (!(record.length === 1 && record[0] === '')) {
-      if (records.length > 0 && record.length !== records[0].length) fail(`record on line ${line}: wrong number of fields`);
+      if (records.length > 0 && record.length !== records[0].length)
+        fail(`record on line ${line}: wrong number of fields`);
       records.push(record);
     }
     record = [];
@@ -72,7 +73,11 @@ function parseCsv(text: string, delimiter: string, lazyQuotes: boolean): string[
 
 export const FORMAT_METHODS: Record<string, MethodSpec> = {
   parse_csv: textMethod(
-    [param('parse_header_row', 'bool', { default: true }), param('delimiter', 'string', { default: ',' }), param('lazy_quotes', 'bool', { default: false })],
+    [
+      param('parse_header_row', 'bool', { default: true }),
+      param('delimiter', 'string', { default: ',' }),
+      param('lazy_quotes', 'bool', { default: false }),
+    ],
     (s, args, ctx) => {
       const delimiter = args.string('delimiter', ctx);
       if ([...delimiter].length !== 1) fail('delimiter value must be exactly one character');

@@ -61,12 +61,19 @@ function bytesOf(v: Value): Buffer {
 
 const ENCODERS: Record<string, { encode(b: Buffer): string; decode(s: string): Buffer }> = {
   base64: { encode: (b) => b.toString('base64'), decode: (s) => strictBase64(s, /^[A-Za-z0-9+/]*={0,2}$/, 'base64') },
-  base64url: { encode: (b) => b.toString('base64').replace(/\+/g, '-').replace(/\//g, '_'), decode: (s) => strictBase64(s, /^[A-Za-z0-9_-]*={0,2}$/, 'base64url') },
-  base64rawurl: { encode: (b) => b.toString('base64url'), decode: (s) => strictBase64(s, /^[A-Za-z0-9_-]*$/, 'base64url') },
+  base64url: {
+    encode: (b) => b.toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
+    decode: (s) => strictBase64(s, /^[A-Za-z0-9_-]*={0,2}$/, 'base64url'),
+  },
+  base64rawurl: {
+    encode: (b) => b.toString('base64url'),
+    decode: (s) => strictBase64(s, /^[A-Za-z0-9_-]*$/, 'base64url'),
+  },
   hex: {
     encode: (b) => b.toString('hex'),
     decode: (s) => {
-      if (!/^([0-9a-fA-F]{2})*$/.test(s)) fail(s.length % 2 ? 'encoding/hex: odd length hex string' : 'encoding/hex: invalid byte');
+      if (!/^([0-9a-fA-F]{2})*$/.test(s))
+        fail(s.length % 2 ? 'encoding/hex: odd length hex string' : 'encoding/hex: invalid byte');
       return Buffer.from(s, 'hex');
     },
   },
@@ -74,7 +81,8 @@ const ENCODERS: Record<string, { encode(b: Buffer): string; decode(s: string): B
 
 function strictBase64(s: string, shape: RegExp, encoding: BufferEncoding): Buffer {
   const padded = shape.source.includes('=') ? s.length % 4 === 0 : s.length % 4 !== 1;
-  if (!shape.test(s) || !padded) fail('illegal base64 data at input byte ' + Math.max(0, s.search(/[^A-Za-z0-9+/_=-]/)));
+  if (!shape.test(s) || !padded)
+    fail('illegal base64 data at input byte ' + Math.max(0, s.search(/[^A-Za-z0-9+/_=-]/)));
   return Buffer.from(s, encoding);
 }
 
@@ -139,8 +147,14 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
   },
   not_null: valueMethod([], (v) => (v === null ? fail('value is null') : v)),
   not_empty: valueMethod([], (v) => {
-    const empty = (typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v)) ? v.length === 0 : isObject(v) ? Object.keys(v).length === 0 : false;
-    if (!(typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v) || isObject(v))) throw typeError(v, '', 'string', 'array', 'object');
+    const empty =
+      typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v)
+        ? v.length === 0
+        : isObject(v)
+          ? Object.keys(v).length === 0
+          : false;
+    if (!(typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v) || isObject(v)))
+      throw typeError(v, '', 'string', 'array', 'object');
     return empty ? fail(`${typeOf(v)} value is empty`) : v;
   }),
   type: { params: [], create: (target) => (ctx) => typeOf(target.exec(ctx)) },
@@ -179,9 +193,17 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     }
   }),
   format_json: valueMethod(
-    [param('indent', 'string', { default: '    ' }), param('no_indent', 'bool', { default: false }), param('escape_html', 'bool', { default: true })],
+    [
+      param('indent', 'string', { default: '    ' }),
+      param('no_indent', 'bool', { default: false }),
+      param('escape_html', 'bool', { default: true }),
+    ],
     (v, args, ctx) => {
-      const out = toJson(v, args.bool('no_indent', ctx) ? '' : args.string('indent', ctx), args.bool('escape_html', ctx));
+      const out = toJson(
+        v,
+        args.bool('no_indent', ctx) ? '' : args.string('indent', ctx),
+        args.bool('escape_html', ctx),
+      );
       checkSize(out.length, ctx);
       return new Uint8Array(Buffer.from(out));
     },
@@ -200,7 +222,8 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
   }),
   hash: valueMethod([param('algorithm', 'string'), param('key', 'string', { optional: true })], (v, args, ctx) => {
     const algorithm = args.string('algorithm', ctx);
-    if (Object.hasOwn(HASHES, algorithm)) return new Uint8Array(createHash(HASHES[algorithm]).update(bytesOf(v)).digest());
+    if (Object.hasOwn(HASHES, algorithm))
+      return new Uint8Array(createHash(HASHES[algorithm]).update(bytesOf(v)).digest());
     if (Object.hasOwn(HMACS, algorithm)) {
       if (!args.has('key')) fail(`hash algorithm ${algorithm} requires a key argument`);
       return new Uint8Array(createHmac(HMACS[algorithm], args.string('key', ctx)).update(bytesOf(v)).digest());
@@ -208,4 +231,3 @@ export const GENERAL_METHODS: Record<string, MethodSpec> = {
     return fail(`unrecognized hash type: ${algorithm}`);
   }),
 };
-

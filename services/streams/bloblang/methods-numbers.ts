@@ -42,7 +42,9 @@ export const NUMBER_METHODS: Record<string, MethodSpec> = {
   }),
   log: valueMethod([], (v) => Math.log(numberOf(v))),
   log10: valueMethod([], (v) => Math.log10(numberOf(v))),
-  pow: valueMethod([param('exponent', 'number')], (v, args, ctx) => Math.pow(numberOf(v), args.number('exponent', ctx))),
+  pow: valueMethod([param('exponent', 'number')], (v, args, ctx) =>
+    Math.pow(numberOf(v), args.number('exponent', ctx)),
+  ),
   // Bento sums as float64 (a number target is returned as it is)
   sum: valueMethod([], (v) => {
     if (isNumber(v)) return v;

@@ -82,12 +82,15 @@ function pieces(s: string, d: string, max: number): string[] {
 
 /** Go's Regexp.Expand: `$1`, `${1}`, `$name`, `${name}` (a name takes every word character), `$$` */
 function expandReplacement(template: string, groups: Array<string | undefined>, names: Record<string, number>): string {
-  return template.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_all, token: string, braced?: string, bare?: string) => {
-    if (token === '$') return '$';
-    const name = braced ?? bare ?? '';
-    const index = /^[0-9]+$/.test(name) ? Number(name) : names[name];
-    return index === undefined ? '' : groups[index] ?? '';
-  });
+  return template.replace(
+    /\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g,
+    (_all, token: string, braced?: string, bare?: string) => {
+      if (token === '$') return '$';
+      const name = braced ?? bare ?? '';
+      const index = /^[0-9]+$/.test(name) ? Number(name) : names[name];
+      return index === undefined ? '' : (groups[index] ?? '');
+    },
+  );
 }
 
 function replaceAllMatches(input: string, source: string, replacement: string): string {
@@ -123,31 +126,60 @@ function trimCutset(s: string, cutset: string, left: boolean, right: boolean): s
 /** Bento's format: Go's fmt verbs, the common ones (%v %s %d %f %q %x %t %%) */
 function goFormat(template: string, args: Value[]): string {
   let i = 0;
-  return template.replace(/%([-+ 0#]*)(\d*)(?:\.(\d+))?([vsdfqxXtTeg%])/g, (_whole, flags: string, width: string, precision: string | undefined, verb: string) => {
-    if (verb === '%') return '%';
-    if (i >= args.length) return `%!${verb}(MISSING)`;
-    const arg = args[i++];
-    let out: string;
-    switch (verb) {
-      case 'd': out = typeof arg === 'bigint' ? arg.toString() : typeof arg === 'number' ? `%!d(float64=${toText(arg)})` : `%!d(${typeof arg}=${toText(arg)})`; break;
-      case 'f': case 'e': case 'g':
-        if (typeof arg !== 'number' && typeof arg !== 'bigint') out = `%!${verb}(${toText(arg)})`;
-        else if (verb === 'f') out = Number(arg).toFixed(precision === undefined ? 6 : Number(precision));
-        else out = verb === 'e' ? Number(arg).toExponential(precision === undefined ? 6 : Number(precision)).replace(/e([+-])(\d)$/, 'e$10$2') : toText(Number(arg));
-        break;
-      case 'q': out = JSON.stringify(toText(arg)); break;
-      case 'x': case 'X': {
-        const hex = typeof arg === 'bigint' ? arg.toString(16) : Buffer.from(toText(arg)).toString('hex');
-        out = verb === 'X' ? hex.toUpperCase() : hex;
-        break;
+  return template.replace(
+    /%([-+ 0#]*)(\d*)(?:\.(\d+))?([vsdfqxXtTeg%])/g,
+    (_whole, flags: string, width: string, precision: string | undefined, verb: string) => {
+      if (verb === '%') return '%';
+      if (i >= args.length) return `%!${verb}(MISSING)`;
+      const arg = args[i++];
+      let out: string;
+      switch (verb) {
+        case 'd':
+          out =
+            typeof arg === 'bigint'
+              ? arg.toString()
+              : typeof arg === 'number'
+                ? `%!d(float64=${toText(arg)})`
+                : `%!d(${typeof arg}=${toText(arg)})`;
+          break;
+        case 'f':
+        case 'e':
+        case 'g':
+          if (typeof arg !== 'number' && typeof arg !== 'bigint') out = `%!${verb}(${toText(arg)})`;
+          else if (verb === 'f') out = Number(arg).toFixed(precision === undefined ? 6 : Number(precision));
+          else
+            out =
+              verb === 'e'
+                ? Number(arg)
+                    .toExponential(precision === undefined ? 6 : Number(precision))
+                    .replace(/e([+-])(\d)$/, 'e$10$2')
+                : toText(Number(arg));
+          break;
+        case 'q':
+          out = JSON.stringify(toText(arg));
+          break;
+        case 'x':
+        case 'X': {
+          const hex = typeof arg === 'bigint' ? arg.toString(16) : Buffer.from(toText(arg)).toString('hex');
+          out = verb === 'X' ? hex.toUpperCase() : hex;
+          break;
+        }
+        case 't':
+          out = typeof arg === 'boolean' ? String(arg) : `%!t(${toText(arg)})`;
+          break;
+        case 'T':
+          out = goTypeName(arg);
+          break;
+        default:
+          out = formatV(arg);
       }
-      case 't': out = typeof arg === 'boolean' ? String(arg) : `%!t(${toText(arg)})`; break;
-      case 'T': out = goTypeName(arg); break;
-      default: out = formatV(arg);
-    }
-    if (width) out = flags.includes('-') ? out.padEnd(Number(width)) : out.padStart(Number(width), flags.includes('0') && verb !== 's' ? '0' : ' ');
-    return out;
-  });
+      if (width)
+        out = flags.includes('-')
+          ? out.padEnd(Number(width))
+          : out.padStart(Number(width), flags.includes('0') && verb !== 's' ? '0' : ' ');
+      return out;
+    },
+  );
 }
 
 function goTypeName(v: Value): string {
@@ -164,16 +196,23 @@ function goTypeName(v: Value): string {
 function formatV(v: Value): string {
   if (v === null) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(formatV).join(' ')}]`;
-  if (isObject(v)) return `map[${sortedKeys(v).map((k) => `${k}:${formatV(v[k])}`).join(' ')}]`;
+  if (isObject(v))
+    return `map[${sortedKeys(v)
+      .map((k) => `${k}:${formatV(v[k])}`)
+      .join(' ')}]`;
   return toText(v);
 }
 
 export const STRING_METHODS: Record<string, MethodSpec> = {
   uppercase: textMethod([], (s) => s.toUpperCase()),
   lowercase: textMethod([], (s) => s.toLowerCase()),
-  capitalize: textMethod([], (s) => s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toUpperCase())),
+  capitalize: textMethod([], (s) =>
+    s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toUpperCase()),
+  ),
   trim: textMethod([param('cutset', 'string', { optional: true })], (s, args, ctx) =>
-    args.has('cutset') ? trimCutset(s, args.string('cutset', ctx), true, true) : trimCutset(s, CUTSET_SPACE, true, true),
+    args.has('cutset')
+      ? trimCutset(s, args.string('cutset', ctx), true, true)
+      : trimCutset(s, CUTSET_SPACE, true, true),
   ),
   trim_prefix: textMethod([param('prefix', 'string')], (s, args, ctx) => {
     const p = args.string('prefix', ctx);
@@ -199,11 +238,12 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
   replace_all_many: textMethod([param('values', 'any')], (s, args, ctx) => {
     const values = args.value('values', ctx);
     if (!Array.isArray(values)) throw typeError(values, '', 'array');
-    if (values.length % 2 !== 0) fail(`invalid arg, replacements should be in pairs and must therefore be even: ${values.length}`);
+    if (values.length % 2 !== 0)
+      fail(`invalid arg, replacements should be in pairs and must therefore be even: ${values.length}`);
     const pairs: Array<[string, string]> = [];
     for (let i = 0; i < values.length; i += 2) pairs.push([asText(values[i]), asText(values[i + 1])]);
     let out = '';
-    for (let i = 0; i < s.length; ) {
+    for (let i = 0; i < s.length;) {
       const hit = pairs.find(([old]) => old !== '' && s.startsWith(old, i));
       if (hit) {
         out += hit[1];
@@ -249,7 +289,9 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     checkSize(s.length * count, ctx);
     return s.repeat(count);
   }),
-  escape_html: textMethod([], (s) => s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;')),
+  escape_html: textMethod([], (s) =>
+    s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;'),
+  ),
   unescape_html: textMethod([], (s) =>
     s.replace(/&(#[0-9]+|#x[0-9a-fA-F]+|amp|lt|gt|quot|apos|nbsp);/g, (_m, e: string) => {
       if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
@@ -258,7 +300,9 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
   ),
   has_prefix: textMethod([param('value', 'string')], (s, args, ctx) => s.startsWith(args.string('value', ctx))),
   has_suffix: textMethod([param('value', 'string')], (s, args, ctx) => s.endsWith(args.string('value', ctx))),
-  index_of: textMethod([param('value', 'string')], (s, args, ctx) => BigInt(Buffer.from(s).indexOf(Buffer.from(args.string('value', ctx))))),
+  index_of: textMethod([param('value', 'string')], (s, args, ctx) =>
+    BigInt(Buffer.from(s).indexOf(Buffer.from(args.string('value', ctx)))),
+  ),
   reverse: valueMethod([], (v) => {
     if (Array.isArray(v)) return [...v].reverse();
     return codePoints(asText(v), Infinity).reverse().join('');
@@ -281,10 +325,13 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     throw typeError(v, '', 'string', 'array', 'object');
   }),
   format: textMethod([param('args', 'any', { variadic: true })], (s, args, ctx) => {
-    const out = goFormat(s, args.rest.map((q) => {
-      const v = q.exec(ctx);
-      return typeof v === 'symbol' ? null : v;
-    }));
+    const out = goFormat(
+      s,
+      args.rest.map((q) => {
+        const v = q.exec(ctx);
+        return typeof v === 'symbol' ? null : v;
+      }),
+    );
     checkSize(out.length, ctx);
     return out;
   }),
@@ -309,7 +356,11 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     for (const [name, index] of Object.entries(re.namedGroups())) out[name] = m.group(index) ?? '';
     return out;
   }),
-  escape_url_query: textMethod([], (s) => encodeURIComponent(s).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())),
+  escape_url_query: textMethod([], (s) =>
+    encodeURIComponent(s)
+      .replace(/%20/g, '+')
+      .replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()),
+  ),
   unescape_url_query: textMethod([], (s) => {
     try {
       return decodeURIComponent(s.replace(/\+/g, ' '));
@@ -318,4 +369,3 @@ export const STRING_METHODS: Record<string, MethodSpec> = {
     }
   }),
 };
-

@@ -5,7 +5,19 @@ import { param } from './params';
 import { getField, indexInto, sliceOf } from './paths';
 import { charge, checkSize, errFrom, fail, typeError, type Context, type Query } from './query';
 import type { MethodSpec } from './registry';
-import { DELETE, NOTHING, bytesToString, isNumber, isObject, newObject, toFloat, valuesEqual, type Result, type Value, type ValueObject } from './values';
+import {
+  DELETE,
+  NOTHING,
+  bytesToString,
+  isNumber,
+  isObject,
+  newObject,
+  toFloat,
+  valuesEqual,
+  type Result,
+  type Value,
+  type ValueObject,
+} from './values';
 
 const entry = (pairs: Record<string, Value>): ValueObject => Object.assign(newObject(), pairs);
 
@@ -66,7 +78,10 @@ type Keyed = readonly [Sortable, Value];
 const compareEntries = paced((a: Keyed, b: Keyed) => compareKeys(a[0], b[0]));
 
 function sortByKeys(keys: Sortable[], items: Value[]): Value[] {
-  return keys.map((k, i) => [k, items[i]] as const).sort(compareEntries).map(([, e]) => e);
+  return keys
+    .map((k, i) => [k, items[i]] as const)
+    .sort(compareEntries)
+    .map(([, e]) => e);
 }
 
 export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
@@ -79,7 +94,8 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
         try {
           r = runEach(q, ctx, e);
         } catch (err) {
-          if (isQueryFailure(err)) fail(`failed to process element ${i}: ${(errFrom(err, q.annotation) as Error).message}`);
+          if (isQueryFailure(err))
+            fail(`failed to process element ${i}: ${(errFrom(err, q.annotation) as Error).message}`);
           throw err;
         }
         if (r === DELETE) return;
@@ -94,7 +110,8 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
         try {
           r = runEach(q, ctx, entry({ key: k, value: v[k] }));
         } catch (err) {
-          if (isQueryFailure(err)) fail(`failed to process element ${k}: ${(errFrom(err, q.annotation) as Error).message}`);
+          if (isQueryFailure(err))
+            fail(`failed to process element ${k}: ${(errFrom(err, q.annotation) as Error).message}`);
           throw err;
         }
         if (r === DELETE) continue;
@@ -137,11 +154,14 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
   all: valueMethod([param('test', 'query')], (v, args, ctx) => {
     const q = args.query('test');
     const items = asArray(v);
-    return items.length > 0 && items.every((e, i) => {
-      const r = runEach(q, ctx, e);
-      if (typeof r !== 'boolean') fail(`element ${i}: ${typeError(r, '', 'bool').message}`);
-      return r;
-    });
+    return (
+      items.length > 0 &&
+      items.every((e, i) => {
+        const r = runEach(q, ctx, e);
+        if (typeof r !== 'boolean') fail(`element ${i}: ${typeError(r, '', 'bool').message}`);
+        return r;
+      })
+    );
   }),
   fold: valueMethod([param('initial', 'any'), param('query', 'query')], (v, args, ctx) => {
     let tally: Value = args.value('initial', ctx);
@@ -178,12 +198,15 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
     let node: Value = v;
     for (const segment of dotPath(args.string('path', ctx))) {
       if (isObject(node) && Object.hasOwn(node, segment)) node = node[segment];
-      else if (Array.isArray(node) && /^[0-9]+$/.test(segment) && Number(segment) < node.length) node = node[Number(segment)];
+      else if (Array.isArray(node) && /^[0-9]+$/.test(segment) && Number(segment) < node.length)
+        node = node[Number(segment)];
       else return false;
     }
     return true;
   }),
-  get: valueMethod([param('path', 'string')], (v, args, ctx) => dotPath(args.string('path', ctx)).reduce<Value>((node, s) => getField(node, s), v)),
+  get: valueMethod([param('path', 'string')], (v, args, ctx) =>
+    dotPath(args.string('path', ctx)).reduce<Value>((node, s) => getField(node, s), v),
+  ),
   index: valueMethod([param('index', 'int')], (v, args, ctx) => indexInto(v, args.int('index', ctx))),
   slice: valueMethod([param('low', 'int'), param('high', 'int', { optional: true })], (v, args, ctx) =>
     sliceOf(v, Number(args.int('low', ctx)), args.has('high') ? Number(args.int('high', ctx)) : undefined, ''),
@@ -229,7 +252,8 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
     return asArray(v).filter((e, i) => {
       const key = emit ? runEach(emit, ctx, e) : e;
       if (typeof key === 'string') return !seenStrings.has(key) && !!seenStrings.add(key);
-      if (key instanceof Uint8Array) return !seenStrings.has(bytesToString(key)) && !!seenStrings.add(bytesToString(key));
+      if (key instanceof Uint8Array)
+        return !seenStrings.has(bytesToString(key)) && !!seenStrings.add(bytesToString(key));
       if (isNumber(key)) return !seenNumbers.has(toFloat(key)) && !!seenNumbers.add(toFloat(key));
       return fail(`index ${i}: ${typeError(key, '', 'string', 'number').message}`);
     });
@@ -248,6 +272,8 @@ export const STRUCTURED_METHODS: Record<string, MethodSpec> = {
   find_all_by: valueMethod([param('query', 'query')], (v, args, ctx) =>
     asArray(v).flatMap((e, i) => (runEach(args.query('query'), ctx, e) === true ? [BigInt(i)] : [])),
   ),
-  contains_key: valueMethod([param('key', 'string')], (v, args, ctx) => isObject(v) && Object.hasOwn(v, args.string('key', ctx))),
+  contains_key: valueMethod(
+    [param('key', 'string')],
+    (v, args, ctx) => isObject(v) && Object.hasOwn(v, args.string('key', ctx)),
+  ),
 };
-

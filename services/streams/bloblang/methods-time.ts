@@ -50,18 +50,21 @@ export const TIME_METHODS: Record<string, MethodSpec> = {
       return fail((err as Error).message);
     }
   }),
-  ts_format: valueMethod([param('format', 'string', { default: RFC3339_NANO }), param('tz', 'string', { optional: true })], (v, args, ctx) => {
-    let ts = timestampOf(v);
-    if (args.has('tz')) {
-      try {
-        ts = ts.withOffset(zoneOffset(args.string('tz', ctx), ts));
-      } catch (err) {
-        if (err instanceof QueryError) throw err;
-        fail((err as Error).message);
+  ts_format: valueMethod(
+    [param('format', 'string', { default: RFC3339_NANO }), param('tz', 'string', { optional: true })],
+    (v, args, ctx) => {
+      let ts = timestampOf(v);
+      if (args.has('tz')) {
+        try {
+          ts = ts.withOffset(zoneOffset(args.string('tz', ctx), ts));
+        } catch (err) {
+          if (err instanceof QueryError) throw err;
+          fail((err as Error).message);
+        }
       }
-    }
-    return formatTimestamp(ts, args.string('format', ctx));
-  }),
+      return formatTimestamp(ts, args.string('format', ctx));
+    },
+  ),
   ts_strftime: valueMethod([param('format', 'string'), param('tz', 'string', { optional: true })], (v, args, ctx) => {
     let ts = timestampOf(v);
     if (args.has('tz')) ts = inZone(ts, args.string('tz', ctx));
@@ -76,7 +79,10 @@ export const TIME_METHODS: Record<string, MethodSpec> = {
       return fail((err as Error).message);
     }
   }),
-  ts_sub: valueMethod([param('t2', 'any')], (v, args, ctx) => timestampOf(v).epochNanos - timestampOf(args.value('t2', ctx)).epochNanos),
+  ts_sub: valueMethod(
+    [param('t2', 'any')],
+    (v, args, ctx) => timestampOf(v).epochNanos - timestampOf(args.value('t2', ctx)).epochNanos,
+  ),
   ts_round: valueMethod([param('duration', 'int')], (v, args, ctx) => {
     const ts = timestampOf(v);
     const d = args.int('duration', ctx);

@@ -2,18 +2,47 @@ import { isQueryFailure, QueryError } from './errors';
 import { errFrom, fail, type Query, type Context, typeError, checkSize } from './query';
 import { Timestamp } from './timestamp';
 import { toText } from './values';
-import { bytesToString, int64, isNumber, isObject, isTruthyNumber, NOTHING, DELETE, toFloat, typeOf, valuesEqual, type Result, type Value } from './values';
+import {
+  bytesToString,
+  int64,
+  isNumber,
+  isObject,
+  isTruthyNumber,
+  NOTHING,
+  DELETE,
+  toFloat,
+  typeOf,
+  valuesEqual,
+  type Result,
+  type Value,
+} from './values';
 
 export type Operator = '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '>' | '<' | '>=' | '<=' | '&&' | '||' | '|';
 
 const OPERATION: Record<Operator, string> = {
-  '+': 'add', '-': 'subtract', '*': 'multiply', '/': 'divide', '%': 'modulo',
-  '==': 'compare', '!=': 'compare', '>': 'compare', '<': 'compare', '>=': 'compare', '<=': 'compare',
-  '&&': 'boolean and', '||': 'boolean or', '|': 'coalesce',
+  '+': 'add',
+  '-': 'subtract',
+  '*': 'multiply',
+  '/': 'divide',
+  '%': 'modulo',
+  '==': 'compare',
+  '!=': 'compare',
+  '>': 'compare',
+  '<': 'compare',
+  '>=': 'compare',
+  '<=': 'compare',
+  '&&': 'boolean and',
+  '||': 'boolean or',
+  '|': 'coalesce',
 };
 
 /** Bento's precedence passes: `* / % |`, then `+ -`, then comparisons, then `&& ||`, each left to right */
-const LEVELS: Operator[][] = [['*', '/', '%', '|'], ['+', '-'], ['==', '!=', '>', '<', '>=', '<='], ['&&', '||']];
+const LEVELS: Operator[][] = [
+  ['*', '/', '%', '|'],
+  ['+', '-'],
+  ['==', '!=', '>', '<', '>=', '<='],
+  ['&&', '||'],
+];
 
 export function combine(operands: Query[], operators: Operator[]): Query {
   let fns = operands;
@@ -36,7 +65,9 @@ export function combine(operands: Query[], operators: Operator[]): Query {
 }
 
 function mismatch(op: Operator, l: Query, r: Query, lv: Result, rv: Result): QueryError {
-  return new QueryError(`cannot ${OPERATION[op]} types ${typeOf(lv)} (from ${l.annotation}) and ${typeOf(rv)} (from ${r.annotation})`);
+  return new QueryError(
+    `cannot ${OPERATION[op]} types ${typeOf(lv)} (from ${l.annotation}) and ${typeOf(rv)} (from ${r.annotation})`,
+  );
 }
 
 export function binary(op: Operator, l: Query, r: Query): Query {
@@ -112,16 +143,22 @@ function numberOp(op: Operator, a: Num, b: Num): Value | undefined {
   }
   if (typeof a === 'bigint' && typeof b === 'bigint') {
     switch (op) {
-      case '+': return int64(a + b);
-      case '-': return int64(a - b);
-      case '*': return int64(a * b);
+      case '+':
+        return int64(a + b);
+      case '-':
+        return int64(a - b);
+      case '*':
+        return int64(a * b);
     }
   }
   const [x, y] = [toFloat(a), toFloat(b)];
   switch (op) {
-    case '+': return x + y;
-    case '-': return x - y;
-    case '*': return x * y;
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
   }
   return undefined;
 }
@@ -131,20 +168,26 @@ const toInt = (n: Num): bigint => (typeof n === 'bigint' ? n : BigInt(Math.trunc
 function compare(op: Operator, a: Value, b: Value): boolean | undefined {
   const order = (x: Num | string, y: Num | string): boolean => {
     switch (op) {
-      case '>': return x > y;
-      case '<': return x < y;
-      case '>=': return x >= y;
-      default: return x <= y;
+      case '>':
+        return x > y;
+      case '<':
+        return x < y;
+      case '>=':
+        return x >= y;
+      default:
+        return x <= y;
     }
   };
   if (op === '==' || op === '!=') {
     const eq = valuesEqual(a instanceof Timestamp ? toText(a) : a, b instanceof Timestamp ? toText(b) : b);
     return op === '==' ? eq : !eq;
   }
-  const text = (v: Value) => (typeof v === 'string' ? v : v instanceof Uint8Array ? bytesToString(v) : v instanceof Timestamp ? toText(v) : null);
+  const text = (v: Value) =>
+    typeof v === 'string' ? v : v instanceof Uint8Array ? bytesToString(v) : v instanceof Timestamp ? toText(v) : null;
   const [ta, tb] = [text(a), text(b)];
   if (ta !== null && tb !== null) return order(ta, tb);
-  if (isNumber(a) && isNumber(b)) return typeof a === 'bigint' && typeof b === 'bigint' ? order(a, b) : order(toFloat(a), toFloat(b));
+  if (isNumber(a) && isNumber(b))
+    return typeof a === 'bigint' && typeof b === 'bigint' ? order(a, b) : order(toFloat(a), toFloat(b));
   return undefined;
 }
 
@@ -152,7 +195,11 @@ function arithmetic(op: Operator, a: Result, b: Result): Value | undefined {
   if (typeof a === 'symbol' || typeof b === 'symbol') return undefined;
   if (['==', '!=', '>', '<', '>=', '<='].includes(op)) return compare(op, a, b);
   if (isNumber(a) && isNumber(b)) return numberOp(op, a, b);
-  if (op === '+' && (typeof a === 'string' || a instanceof Uint8Array) && (typeof b === 'string' || b instanceof Uint8Array || b instanceof Timestamp)) {
+  if (
+    op === '+' &&
+    (typeof a === 'string' || a instanceof Uint8Array) &&
+    (typeof b === 'string' || b instanceof Uint8Array || b instanceof Timestamp)
+  ) {
     return toText(a) + toText(b);
   }
   if (isObject(a) || Array.isArray(a)) return undefined;

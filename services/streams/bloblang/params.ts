@@ -17,7 +17,11 @@ export interface CallableSpec {
   params: ParamSpec[];
 }
 
-export const param = (name: string, kind: ParamKind, extra: Partial<ParamSpec> = {}): ParamSpec => ({ name, kind, ...extra });
+export const param = (name: string, kind: ParamKind, extra: Partial<ParamSpec> = {}): ParamSpec => ({
+  name,
+  kind,
+  ...extra,
+});
 
 /** A call's arguments, matched to the parameters at parse time and read (evaluated) on demand. */
 export class Args {
@@ -44,7 +48,8 @@ export class Args {
       given.set(name, q);
     }
     for (const p of spec.params) {
-      if (!p.variadic && !given.has(p.name) && p.default === undefined && !p.optional) return `missing parameter: ${p.name}`;
+      if (!p.variadic && !given.has(p.name) && p.default === undefined && !p.optional)
+        return `missing parameter: ${p.name}`;
     }
     return new Args(owner, spec.params, given, rest);
   }
@@ -56,9 +61,13 @@ export class Args {
       if (!literal) continue;
       const v = literal.value;
       const ok =
-        spec.kind === 'string' ? typeof v === 'string' :
-        spec.kind === 'int' || spec.kind === 'number' ? isNumber(v) :
-        spec.kind === 'bool' ? typeof v === 'boolean' : true;
+        spec.kind === 'string'
+          ? typeof v === 'string'
+          : spec.kind === 'int' || spec.kind === 'number'
+            ? isNumber(v)
+            : spec.kind === 'bool'
+              ? typeof v === 'boolean'
+              : true;
       if (!ok) {
         const expected = spec.kind === 'int' ? 'number' : (spec.kind as 'string' | 'number' | 'bool');
         return `field ${spec.name}: ${typeError(v, '', expected).message}`;
@@ -98,7 +107,9 @@ export class Args {
   }
 
   optionalString(name: string, ctx: Context): string | undefined {
-    return this.has(name) || this.specs.find((p) => p.name === name)?.default !== undefined ? this.string(name, ctx) : undefined;
+    return this.has(name) || this.specs.find((p) => p.name === name)?.default !== undefined
+      ? this.string(name, ctx)
+      : undefined;
   }
 
   int(name: string, ctx: Context): bigint {

@@ -15,7 +15,8 @@ export function required(c: Cursor, what: string, parse: () => Query): Query {
   try {
     return parse();
   } catch (err) {
-    if (err instanceof ParseFailure && !err.fatal) throw new ParseFailure(err.pos === at ? at : err.pos, err.pos === at ? [what] : err.expected, 'required');
+    if (err instanceof ParseFailure && !err.fatal)
+      throw new ParseFailure(err.pos === at ? at : err.pos, err.pos === at ? [what] : err.expected, 'required');
     throw err;
   }
 }
@@ -29,7 +30,10 @@ function parseArgs(c: Cursor, scope: Scope): { positional: Query[]; named: Map<s
     if (m) {
       c.pos += m[0].length;
       c.spaces();
-      named.set(m[1], required(c, 'argument value', () => parseQuery(c, scope)));
+      named.set(
+        m[1],
+        required(c, 'argument value', () => parseQuery(c, scope)),
+      );
     } else positional.push(required(c, 'function argument', () => parseQuery(c, scope)));
   });
   return { positional, named };
@@ -39,7 +43,14 @@ function parseArgs(c: Cursor, scope: Scope): { positional: Query[]; named: Map<s
  * Arguments are read before the name is checked, so errors point after the call, as Bento's do;
  * literal arguments of the wrong type are refused here rather than on every message.
  */
-function parseCall<S extends FunctionSpec | MethodSpec>(c: Cursor, scope: Scope, kind: 'function' | 'method', name: string, table: Record<string, S>, build: (spec: S, args: Args) => Exec): Query {
+function parseCall<S extends FunctionSpec | MethodSpec>(
+  c: Cursor,
+  scope: Scope,
+  kind: 'function' | 'method',
+  name: string,
+  table: Record<string, S>,
+  build: (spec: S, args: Args) => Exec,
+): Query {
   const { positional, named } = parseArgs(c, scope);
   const spec = Object.hasOwn(table, name) ? table[name] : undefined;
   if (!spec) throw c.fatal(`unrecognised ${kind} '${name}'`);
@@ -108,4 +119,3 @@ export function parseBracket(c: Cursor, scope: Scope, target: Query): Query {
   c.expect(']', 'closing square bracket');
   return sliceValue(target, first, end, step);
 }
-

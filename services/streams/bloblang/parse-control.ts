@@ -121,4 +121,3 @@ export function parseMatch(c: Cursor, scope: Scope): Query {
     },
   };
 }
-

@@ -44,7 +44,11 @@ class JsonReader {
     if (c === '[') return this.array(depth);
     if (c === '"') return this.string();
     if (c === '-' || (c >= '0' && c <= '9')) return this.number();
-    for (const [word, result] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, result] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.at)) {
         this.at += word.length;
         return result;

@@ -55,7 +55,10 @@ export function parseObject(c: Cursor, scope: Scope): Query {
         if (typeof key === 'string') k = key;
         else {
           const kv = key.exec(ctx);
-          if (typeof kv !== 'string') throw new QueryError(`mapping returned invalid key type: ${typeof kv === 'symbol' ? String(kv) : kv === null ? 'null' : typeof kv}`);
+          if (typeof kv !== 'string')
+            throw new QueryError(
+              `mapping returned invalid key type: ${typeof kv === 'symbol' ? String(kv) : kv === null ? 'null' : typeof kv}`,
+            );
           k = kv;
         }
         const v = value.exec(ctx);
@@ -90,7 +93,9 @@ export function delimited<T>(c: Cursor, close: string, item: () => T, separators
     }
     c.gap();
     if (c.eat(close)) return out;
-    throw c.failure(...separators.map((s) => (s === ',' ? 'comma' : 'line break')), `closing ${close === ']' ? 'square bracket' : close === '}' ? 'curly brace' : 'bracket'}`);
+    throw c.failure(
+      ...separators.map((s) => (s === ',' ? 'comma' : 'line break')),
+      `closing ${close === ']' ? 'square bracket' : close === '}' ? 'curly brace' : 'bracket'}`,
+    );
   }
 }
-

@@ -20,7 +20,8 @@ export function compileMapping(text: string): CompiledMapping | MappingSyntaxErr
   try {
     const statements = parseStatements(new Cursor(text), maps, false);
     // nothing but whitespace and comments: no query either, so no shorthand to try
-    if (statements.length === 0 && maps.size === 0) return toSyntaxError(text, new ParseFailure(emptyMappingPosition(text), ['import', 'map', 'assignment']));
+    if (statements.length === 0 && maps.size === 0)
+      return toSyntaxError(text, new ParseFailure(emptyMappingPosition(text), ['import', 'map', 'assignment']));
     return { source: text, statements, maps, counters: new Map() };
   } catch (err) {
     if (!(err instanceof ParseFailure)) throw err;
@@ -28,7 +29,8 @@ export function compileMapping(text: string): CompiledMapping | MappingSyntaxErr
   }
   if (!failure.fatal) {
     const single = singleRoot(text);
-    if (!(single instanceof ParseFailure)) return { source: text, statements: [single], maps: new Map(), counters: new Map() };
+    if (!(single instanceof ParseFailure))
+      return { source: text, statements: [single], maps: new Map(), counters: new Map() };
     if (single.pos > failure.pos || single.fatal) failure = single;
   }
   return toSyntaxError(text, failure);
@@ -49,7 +51,10 @@ export function toSyntaxError(text: string, failure: ParseFailure): MappingSynta
 
 function describeFailure(f: ParseFailure): string {
   const expected = [...new Set(f.expected)];
-  const list = expected.length <= 1 ? expected.join('') : `${expected.slice(0, -1).join(', ')}${expected.length > 2 ? ',' : ''} or ${expected[expected.length - 1]}`;
+  const list =
+    expected.length <= 1
+      ? expected.join('')
+      : `${expected.slice(0, -1).join(', ')}${expected.length > 2 ? ',' : ''} or ${expected[expected.length - 1]}`;
   if (f.fatal && expected.length === 0) return f.fatal;
   if (f.fatal === 'required') return `required: expected ${list}`;
   if (f.fatal) return `${f.fatal}: expected ${list}`;
@@ -67,7 +72,9 @@ function singleRoot(text: string): Statement | ParseFailure {
     if (!c.done) {
       const begin = text.slice(0, end).trimStart();
       const shown = begin.length > 12 ? `${begin.slice(0, 12)}...` : begin;
-      return new ParseFailure(c.pos, [`the mapping to end here as the beginning is shorthand for \`root = ${shown}\`, but this shorthand form cannot be followed with more assignments`]);
+      return new ParseFailure(c.pos, [
+        `the mapping to end here as the beginning is shorthand for \`root = ${shown}\`, but this shorthand form cannot be followed with more assignments`,
+      ]);
     }
     return { kind: 'assign', line: 1, target: { kind: 'root', path: [] }, query };
   } catch (err) {
@@ -77,7 +84,12 @@ function singleRoot(text: string): Statement | ParseFailure {
 }
 
 /** statements separated by line breaks, until the end (top level) or a closing brace */
-function parseStatements(c: Cursor, maps: Map<string, MappingProgram> | null, inBlock: boolean, metaAllowed = true): Statement[] {
+function parseStatements(
+  c: Cursor,
+  maps: Map<string, MappingProgram> | null,
+  inBlock: boolean,
+  metaAllowed = true,
+): Statement[] {
   const statements: Statement[] = [];
   c.gap();
   while (!c.done && !(inBlock && c.char() === '}')) {
@@ -105,8 +117,10 @@ function parseStatement(c: Cursor, maps: Map<string, MappingProgram> | null, met
     parseMapDefinition(c, maps);
     return null;
   }
-  if (followedBy('import', /[ \t]/)) throw c.fatal('importing mappings is not supported: define the map in this mapping');
-  if (word === 'from' && /^from[ \t]+"/.test(c.text.slice(start))) throw c.fatal('importing mappings is not supported: define the map in this mapping');
+  if (followedBy('import', /[ \t]/))
+    throw c.fatal('importing mappings is not supported: define the map in this mapping');
+  if (word === 'from' && /^from[ \t]+"/.test(c.text.slice(start)))
+    throw c.fatal('importing mappings is not supported: define the map in this mapping');
   if (followedBy('let', /[ \t]/)) {
     c.pos += 3;
     c.spaces();
@@ -118,7 +132,7 @@ function parseStatement(c: Cursor, maps: Map<string, MappingProgram> | null, met
   if (followedBy('meta', /[ \t=]/)) {
     c.pos += 4;
     c.spaces();
-    const key = c.char() === '=' ? null : c.quoted() ?? c.word();
+    const key = c.char() === '=' ? null : (c.quoted() ?? c.word());
     if (!metaAllowed) throw c.fatal('setting meta fields is not allowed within this block', start);
     return assignment(c, line, { kind: 'meta', key });
   }
@@ -203,7 +217,9 @@ function mapProgram(name: string, body: Statement[]): MappingProgram {
     run(ctx: Context) {
       const run = ctx.run;
       if (run.depth >= run.options.limits.maxMapDepth) {
-        throw new LimitError(`entering map ${name} exceeded maximum allowed stacks of ${run.options.limits.maxMapDepth}, this could be due to unbounded recursion`);
+        throw new LimitError(
+          `entering map ${name} exceeded maximum allowed stacks of ${run.options.limits.maxMapDepth}, this could be due to unbounded recursion`,
+        );
       }
       run.depth++;
       try {
@@ -214,4 +230,3 @@ function mapProgram(name: string, body: Statement[]): MappingProgram {
     },
   };
 }
-

@@ -205,8 +205,8 @@ function namedQuery(name: string): Query {
 
 function parseLambda(c: Cursor, scope: Scope, name: string, start: number): Query {
   if (name === 'root' || name === 'this') throw c.fatal(`context label \`${name}\` is not allowed`, start);
-  if (name !== '_' && scope.named.has(name)) throw c.fatal(`context label \`${name}\` would shadow a parent context`, start);
+  if (name !== '_' && scope.named.has(name))
+    throw c.fatal(`context label \`${name}\` would shadow a parent context`, start);
   const body = parseQuery(c, { named: new Set([...scope.named, name]) });
   return { annotation: body.annotation, exec: (ctx) => body.exec(ctx.popInto(name)) };
 }
-

@@ -31,8 +31,13 @@ export function getPath(target: Query, segments: string[]): Query {
   const fieldRoot = (base as Partial<FieldBase>).fieldRoot;
   const isThis = fieldRoot === 'this';
   let annotation = base.annotation;
-  if (fieldRoot !== undefined) annotation = path.length === 0 && fieldRoot !== base.annotation ? base.annotation : `field \`${fieldRoot}${shown ? `.${shown}` : ''}\``;
-  if (fieldRoot !== undefined && path.length === 0) annotation = fieldRoot === 'this' || fieldRoot === 'root' ? fieldRoot : annotation;
+  if (fieldRoot !== undefined)
+    annotation =
+      path.length === 0 && fieldRoot !== base.annotation
+        ? base.annotation
+        : `field \`${fieldRoot}${shown ? `.${shown}` : ''}\``;
+  if (fieldRoot !== undefined && path.length === 0)
+    annotation = fieldRoot === 'this' || fieldRoot === 'root' ? fieldRoot : annotation;
   const query: PathQuery = {
     base,
     path,
@@ -92,22 +97,31 @@ export function sliceValue(target: Query, start?: Query, end?: Query, step?: Que
 }
 
 function steppedSlice(v: Value, low: number | undefined, high: number | undefined, step: number, from: string): Value {
-  if (!(typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v))) throw typeError(v, from, 'array', 'string');
-  const items: Value[] | string[] = typeof v === 'string' ? [...v] : Array.isArray(v) ? v : [...v].map((b) => BigInt(b));
+  if (!(typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v)))
+    throw typeError(v, from, 'array', 'string');
+  const items: Value[] | string[] =
+    typeof v === 'string' ? [...v] : Array.isArray(v) ? v : [...v].map((b) => BigInt(b));
   const n = items.length;
   const clamp = (i: number, lo: number, hi: number) => Math.min(Math.max(i < 0 ? i + n : i, lo), hi);
   const out: Array<Value | string> = [];
   if (step > 0) {
-    for (let i = low === undefined ? 0 : clamp(low, 0, n); i < (high === undefined ? n : clamp(high, 0, n)); i += step) out.push(items[i]);
+    for (let i = low === undefined ? 0 : clamp(low, 0, n); i < (high === undefined ? n : clamp(high, 0, n)); i += step)
+      out.push(items[i]);
   } else {
-    for (let i = low === undefined ? n - 1 : clamp(low, -1, n - 1); i > (high === undefined ? -1 : clamp(high, -1, n - 1)); i += step) out.push(items[i]);
+    for (
+      let i = low === undefined ? n - 1 : clamp(low, -1, n - 1);
+      i > (high === undefined ? -1 : clamp(high, -1, n - 1));
+      i += step
+    )
+      out.push(items[i]);
   }
-  return typeof v === 'string' ? (out as string[]).join('') : (out);
+  return typeof v === 'string' ? (out as string[]).join('') : out;
 }
 
 /** Bento's slice: negative bounds count from the end, an end past the length is clipped */
 export function sliceOf(v: Value, low: number, high: number | undefined, from: string): Value {
-  if (!(typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v))) throw typeError(v, from, 'array', 'string');
+  if (!(typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v)))
+    throw typeError(v, from, 'array', 'string');
   const length = typeof v === 'string' ? Buffer.byteLength(v) : v.length;
   let start = low < 0 ? length + low : low;
   let stop = high === undefined ? length : high < 0 ? length + high : Math.min(high, length);

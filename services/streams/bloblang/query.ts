@@ -101,7 +101,9 @@ export class Context {
     } catch (err) {
       if (err instanceof LimitError) throw err;
       // Bento reports this one as is, however deep in a query it happened
-      const failure = new QueryError(`unable to reference message as structured (with 'this${field ? `.${field}` : ''}'): ${(err as Error).message}`);
+      const failure = new QueryError(
+        `unable to reference message as structured (with 'this${field ? `.${field}` : ''}'): ${(err as Error).message}`,
+      );
       (failure as { attributed?: boolean }).attributed = true;
       throw failure;
     }
@@ -185,7 +187,8 @@ export function execValue(q: Query, ctx: Context): Value {
 export function charge(ctx: Context, steps: number): void {
   const run = ctx.run;
   run.steps += steps;
-  if (run.steps > run.options.limits.maxSteps) throw new LimitError(`mapping exceeded its budget of ${run.options.limits.maxSteps} steps`);
+  if (run.steps > run.options.limits.maxSteps)
+    throw new LimitError(`mapping exceeded its budget of ${run.options.limits.maxSteps} steps`);
   pace(steps);
 }
 

@@ -31,9 +31,7 @@ export interface MappedMessage {
 }
 
 export type MappingOutcome =
-  | { kind: 'message'; message: MappedMessage }
-  | { kind: 'deleted' }
-  | { kind: 'error'; error: MappingError };
+  { kind: 'message'; message: MappedMessage } | { kind: 'deleted' } | { kind: 'error'; error: MappingError };
 
 export interface Mapping {
   readonly source: string;
@@ -109,7 +107,15 @@ function prepare(mapping: Mapping, message: MappingMessage, options?: MappingOpt
     depth: 0,
     steps: 0,
   };
-  return { run, original: { bytes, get value() { return value; } } };
+  return {
+    run,
+    original: {
+      bytes,
+      get value() {
+        return value;
+      },
+    },
+  };
 }
 
 function failure(err: unknown): MappingError {
@@ -143,7 +149,12 @@ function timeBudgetOf(options: MappingOptions | undefined): number {
  * act on `onto`'s metadata. An `onto` that is not JSON starts from an empty root and keeps its
  * content unless the mapping assigns one.
  */
-export function executeOnto(mapping: Mapping, source: MappingMessage, onto: MappingMessage, options?: MappingOptions): MappingOutcome {
+export function executeOnto(
+  mapping: Mapping,
+  source: MappingMessage,
+  onto: MappingMessage,
+  options?: MappingOptions,
+): MappingOutcome {
   try {
     return withTimeBudget(timeBudgetOf(options), () => {
       const { run } = prepare(mapping, source, options);
@@ -163,21 +174,38 @@ export function executeOnto(mapping: Mapping, source: MappingMessage, onto: Mapp
   }
 }
 
-function finish(mapping: Mapping, run: Execution, root: { value: Result }, original: Prepared['original']): MappingOutcome {
+function finish(
+  mapping: Mapping,
+  run: Execution,
+  root: { value: Result },
+  original: Prepared['original'],
+): MappingOutcome {
   runStatements(mapping.compiled.statements, Context.start(run, root), true);
   if (root.value === DELETE) return { kind: 'deleted' };
   const metadata: Record<string, unknown> = {};
-  for (const [k, v] of run.meta) Object.defineProperty(metadata, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of run.meta)
+    Object.defineProperty(metadata, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
   return { kind: 'message', message: { ...contentOf(root.value, original, run), metadata } };
 }
 
-function contentOf(root: Result, original: Prepared['original'], run: Execution): { content: Buffer; structured: unknown } {
-  if (root === NOTHING) return { content: Buffer.from(original.bytes), structured: original.value === undefined ? undefined : toPlain(original.value) };
+function contentOf(
+  root: Result,
+  original: Prepared['original'],
+  run: Execution,
+): { content: Buffer; structured: unknown } {
+  if (root === NOTHING)
+    return {
+      content: Buffer.from(original.bytes),
+      structured: original.value === undefined ? undefined : toPlain(original.value),
+    };
   const v = root as Value;
   if (typeof v === 'string') return { content: Buffer.from(v), structured: undefined };
   if (v instanceof Uint8Array) return { content: Buffer.from(v), structured: undefined };
   const json = toJson(v);
-  if (json.length > run.options.limits.maxValueBytes) throw new QueryError(`mapped document of ${json.length} bytes exceeds the limit of ${run.options.limits.maxValueBytes} bytes`);
+  if (json.length > run.options.limits.maxValueBytes)
+    throw new QueryError(
+      `mapped document of ${json.length} bytes exceeds the limit of ${run.options.limits.maxValueBytes} bytes`,
+    );
   return { content: Buffer.from(json), structured: toPlain(v) };
 }
 
@@ -185,16 +213,24 @@ function contentOf(root: Result, original: Prepared['original'], run: Execution)
 export function check(mapping: Mapping, message: MappingMessage, options?: MappingOptions): boolean | MappingError {
   const outcome = execute(mapping, message, options);
   if (outcome.kind === 'error') return outcome.error;
-  if (outcome.kind === 'deleted') return new MappingError('query mapping resulted in deleted message, expected a boolean value');
+  if (outcome.kind === 'deleted')
+    return new MappingError('query mapping resulted in deleted message, expected a boolean value');
   const value = outcome.message.structured;
   if (typeof value === 'boolean') return value;
   const text = outcome.message.content.toString('utf8');
   if (text === 'true' || text === 'false') return text === 'true';
-  return new MappingError(`expected bool value, got ${value === undefined ? 'string' : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'number' ? 'number' : 'string'} from mapping`);
+  return new MappingError(
+    `expected bool value, got ${value === undefined ? 'string' : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'number' ? 'number' : 'string'} from mapping`,
+  );
 }
 
 /** Evaluates one query (of an interpolation) against a message, as text. */
-export function execValueForText(q: Query, message: MappingMessage, options: MappingOptions | undefined, counters: Map<string, bigint>): string | MappingError {
+export function execValueForText(
+  q: Query,
+  message: MappingMessage,
+  options: MappingOptions | undefined,
+  counters: Map<string, bigint>,
+): string | MappingError {
   try {
     return withTimeBudget(timeBudgetOf(options), () => {
       const query = { source: '', compiled: { source: '', statements: [], maps: new Map(), counters } };
@@ -206,4 +242,3 @@ export function execValueForText(q: Query, message: MappingMessage, options: Map
     return failure(err);
   }
 }
-

@@ -138,14 +138,25 @@ export class Cursor {
 
   private escape(start: number): string {
     const c = this.char(1);
-    const simple: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"' };
+    const simple: Record<string, string> = {
+      a: '\x07',
+      b: '\b',
+      f: '\f',
+      n: '\n',
+      r: '\r',
+      t: '\t',
+      v: '\v',
+      '\\': '\\',
+      '"': '"',
+    };
     if (c in simple) {
       this.pos += 2;
       return simple[c];
     }
     const hex = (len: number) => {
       const digits = this.text.slice(this.pos + 2, this.pos + 2 + len);
-      if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(digits)) throw this.fatal('failed to unescape quoted string contents: invalid syntax', start);
+      if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(digits))
+        throw this.fatal('failed to unescape quoted string contents: invalid syntax', start);
       this.pos += 2 + len;
       return parseInt(digits, 16);
     };
@@ -158,7 +169,8 @@ export class Cursor {
     }
     if (/[0-7]/.test(c)) {
       const digits = this.text.slice(this.pos + 1, this.pos + 4);
-      if (!/^[0-7]{3}$/.test(digits)) throw this.fatal('failed to unescape quoted string contents: invalid syntax', start);
+      if (!/^[0-7]{3}$/.test(digits))
+        throw this.fatal('failed to unescape quoted string contents: invalid syntax', start);
       this.pos += 4;
       return String.fromCharCode(parseInt(digits, 8));
     }

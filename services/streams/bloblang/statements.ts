@@ -5,9 +5,7 @@ import { charge, fail, type Context, type Query } from './query';
 import { DELETE, NOTHING, isObject, newObject, typeOf, type Result, type Value } from './values';
 
 export type Target =
-  | { kind: 'root'; path: string[] }
-  | { kind: 'meta'; key: string | null }
-  | { kind: 'var'; name: string };
+  { kind: 'root'; path: string[] } | { kind: 'meta'; key: string | null } | { kind: 'var'; name: string };
 
 export type Statement =
   | { kind: 'assign'; line: number; target: Target; query: Query }
@@ -85,7 +83,11 @@ function assignRoot(path: string[], value: Value | typeof DELETE, root: { value:
   }
   if (root.value === NOTHING || root.value === null || root.value === DELETE) root.value = newObject();
   let node = root.value as Value;
-  const shown = (n: number) => path.slice(0, n).map((s) => s.replace(/~/g, '~0').replace(/\./g, '~1')).join('.');
+  const shown = (n: number) =>
+    path
+      .slice(0, n)
+      .map((s) => s.replace(/~/g, '~0').replace(/\./g, '~1'))
+      .join('.');
   for (let i = 0; i < path.length; i++) {
     const segment = path[i];
     const last = i === path.length - 1;

@@ -7,23 +7,66 @@ import { Timestamp } from './timestamp';
 export const RFC3339_NANO = '2006-01-02T15:04:05.999999999Z07:00';
 export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** longest first where one token is the prefix of another */
 const TOKENS = [
-  'January', 'Jan', 'Monday', 'Mon', 'MST', '2006', '002', '01', '02', '03', '04', '05', '06', '_2', '15',
-  'Z07:00:00', 'Z070000', 'Z07:00', 'Z0700', 'Z07', '-07:00:00', '-070000', '-07:00', '-0700', '-07',
-  'PM', 'pm', '1', '2', '3', '4', '5',
+  'January',
+  'Jan',
+  'Monday',
+  'Mon',
+  'MST',
+  '2006',
+  '002',
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '_2',
+  '15',
+  'Z07:00:00',
+  'Z070000',
+  'Z07:00',
+  'Z0700',
+  'Z07',
+  '-07:00:00',
+  '-070000',
+  '-07:00',
+  '-0700',
+  '-07',
+  'PM',
+  'pm',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
 ];
 
 /** a layout read into pieces; `bare` fractions (strftime's %f) have no leading dot */
-export type Chunk = { literal: string } | { token: string } | { fraction: { digits: number; trim: boolean; bare?: boolean } };
+export type Chunk =
+  { literal: string } | { token: string } | { fraction: { digits: number; trim: boolean; bare?: boolean } };
 
 function chunks(layout: string): Chunk[] {
   const out: Chunk[] = [];
   let literal = '';
-  for (let i = 0; i < layout.length; ) {
+  for (let i = 0; i < layout.length;) {
     const fraction = /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i));
     if (fraction && i > 0 && /05$/.test(layout.slice(0, i))) {
       if (literal) {
@@ -79,29 +122,52 @@ export function formatTimestamp(ts: Timestamp, layout: string | Chunk[]): string
       }
       const hour12 = f.hour % 12 === 0 ? 12 : f.hour % 12;
       switch (chunk.token) {
-        case 'January': return MONTHS[f.month - 1];
-        case 'Jan': return MONTHS[f.month - 1].slice(0, 3);
-        case 'Monday': return DAYS[f.weekday];
-        case 'Mon': return DAYS[f.weekday].slice(0, 3);
-        case 'MST': return f.offsetSeconds === 0 ? 'UTC' : formatOffset('-0700', f.offsetSeconds);
-        case '2006': return pad(f.year, 4);
-        case '06': return pad(f.year % 100, 2);
-        case '01': return pad(f.month, 2);
-        case '1': return String(f.month);
-        case '02': return pad(f.day, 2);
-        case '_2': return pad(f.day, 2, ' ');
-        case '2': return String(f.day);
-        case '002': return pad(f.yearDay, 3);
-        case '15': return pad(f.hour, 2);
-        case '03': return pad(hour12, 2);
-        case '3': return String(hour12);
-        case '04': return pad(f.minute, 2);
-        case '4': return String(f.minute);
-        case '05': return pad(f.second, 2);
-        case '5': return String(f.second);
-        case 'PM': return f.hour >= 12 ? 'PM' : 'AM';
-        case 'pm': return f.hour >= 12 ? 'pm' : 'am';
-        default: return formatOffset(chunk.token, f.offsetSeconds);
+        case 'January':
+          return MONTHS[f.month - 1];
+        case 'Jan':
+          return MONTHS[f.month - 1].slice(0, 3);
+        case 'Monday':
+          return DAYS[f.weekday];
+        case 'Mon':
+          return DAYS[f.weekday].slice(0, 3);
+        case 'MST':
+          return f.offsetSeconds === 0 ? 'UTC' : formatOffset('-0700', f.offsetSeconds);
+        case '2006':
+          return pad(f.year, 4);
+        case '06':
+          return pad(f.year % 100, 2);
+        case '01':
+          return pad(f.month, 2);
+        case '1':
+          return String(f.month);
+        case '02':
+          return pad(f.day, 2);
+        case '_2':
+          return pad(f.day, 2, ' ');
+        case '2':
+          return String(f.day);
+        case '002':
+          return pad(f.yearDay, 3);
+        case '15':
+          return pad(f.hour, 2);
+        case '03':
+          return pad(hour12, 2);
+        case '3':
+          return String(hour12);
+        case '04':
+          return pad(f.minute, 2);
+        case '4':
+          return String(f.minute);
+        case '05':
+          return pad(f.second, 2);
+        case '5':
+          return String(f.second);
+        case 'PM':
+          return f.hour >= 12 ? 'PM' : 'AM';
+        case 'pm':
+          return f.hour >= 12 ? 'pm' : 'am';
+        default:
+          return formatOffset(chunk.token, f.offsetSeconds);
       }
     })
     .join('');
@@ -141,7 +207,9 @@ class LayoutReader {
   ) {}
 
   private fail(what: string): never {
-    throw new LayoutError(`parsing time "${this.value}" as "${this.layout}": cannot parse "${this.value.slice(this.at)}" as "${what}"`);
+    throw new LayoutError(
+      `parsing time "${this.value}" as "${this.layout}": cannot parse "${this.value.slice(this.at)}" as "${what}"`,
+    );
   }
 
   private match(pattern: RegExp, what: string): RegExpExecArray {
@@ -180,27 +248,66 @@ class LayoutReader {
 
   token(token: string, layoutHasFraction: boolean): void {
     switch (token) {
-      case 'January': this.month = this.word(MONTHS, undefined, token) + 1; break;
-      case 'Jan': this.month = this.word(MONTHS, 3, token) + 1; break;
-      case 'Monday': this.word(DAYS, undefined, token); break;
-      case 'Mon': this.word(DAYS, 3, token); break;
-      case 'MST': this.match(/^[A-Z]{3,5}/, token); break;
-      case '2006': this.year = this.digits(4, 4, token); break;
-      case '06': this.year = 2000 + this.digits(2, 2, token); if (this.year >= 2069) this.year -= 100; break;
-      case '01': case '1': this.month = this.digits(token.length, 2, token); break;
-      case '_2': if (this.value[this.at] === ' ') this.at++; this.day = this.digits(1, 2, token); break;
-      case '02': case '2': this.day = this.digits(token.length, 2, token); break;
-      case '002': this.digits(3, 3, token); break;
-      case '15': this.hour = this.digits(1, 2, token); break;
-      case '03': case '3': this.hour = this.digits(token.length, 2, token); break;
-      case '04': case '4': this.minute = this.digits(token.length, 2, token); break;
-      case '05': case '5':
+      case 'January':
+        this.month = this.word(MONTHS, undefined, token) + 1;
+        break;
+      case 'Jan':
+        this.month = this.word(MONTHS, 3, token) + 1;
+        break;
+      case 'Monday':
+        this.word(DAYS, undefined, token);
+        break;
+      case 'Mon':
+        this.word(DAYS, 3, token);
+        break;
+      case 'MST':
+        this.match(/^[A-Z]{3,5}/, token);
+        break;
+      case '2006':
+        this.year = this.digits(4, 4, token);
+        break;
+      case '06':
+        this.year = 2000 + this.digits(2, 2, token);
+        if (this.year >= 2069) this.year -= 100;
+        break;
+      case '01':
+      case '1':
+        this.month = this.digits(token.length, 2, token);
+        break;
+      case '_2':
+        if (this.value[this.at] === ' ') this.at++;
+        this.day = this.digits(1, 2, token);
+        break;
+      case '02':
+      case '2':
+        this.day = this.digits(token.length, 2, token);
+        break;
+      case '002':
+        this.digits(3, 3, token);
+        break;
+      case '15':
+        this.hour = this.digits(1, 2, token);
+        break;
+      case '03':
+      case '3':
+        this.hour = this.digits(token.length, 2, token);
+        break;
+      case '04':
+      case '4':
+        this.minute = this.digits(token.length, 2, token);
+        break;
+      case '05':
+      case '5':
         this.second = this.digits(token.length, 2, token);
         // Go accepts a fraction after the seconds even when the layout has none
         if (!layoutHasFraction) this.fraction(0, true);
         break;
-      case 'PM': case 'pm': this.pm = this.match(/^(AM|PM)/i, token)[0].toUpperCase() === 'PM'; break;
-      default: this.offset = this.zone(token);
+      case 'PM':
+      case 'pm':
+        this.pm = this.match(/^(AM|PM)/i, token)[0].toUpperCase() === 'PM';
+        break;
+      default:
+        this.offset = this.zone(token);
     }
   }
 
@@ -215,13 +322,15 @@ class LayoutReader {
   }
 
   finish(): Timestamp {
-    if (this.at < this.value.length) throw new LayoutError(`parsing time "${this.value}": extra text: "${this.value.slice(this.at)}"`);
+    if (this.at < this.value.length)
+      throw new LayoutError(`parsing time "${this.value}": extra text: "${this.value.slice(this.at)}"`);
     if (this.pm !== undefined) this.hour = (this.hour % 12) + (this.pm ? 12 : 0);
     if (this.month < 1 || this.month > 12) throw new LayoutError(`parsing time "${this.value}": month out of range`);
     if (this.day < 1 || this.day > 31 || this.hour > 23 || this.minute > 59 || this.second > 59) {
       throw new LayoutError(`parsing time "${this.value}": day out of range`);
     }
-    const utcMs = Date.UTC(this.year, this.month - 1, this.day, this.hour, this.minute, this.second) - this.offset * 1000;
+    const utcMs =
+      Date.UTC(this.year, this.month - 1, this.day, this.hour, this.minute, this.second) - this.offset * 1000;
     return new Timestamp(BigInt(utcMs) * 1_000_000n + BigInt(this.nanos), this.offset);
   }
 }
@@ -231,7 +340,9 @@ export function zoneOffset(zone: string, at: Timestamp): number {
   if (zone === '' || zone === 'UTC' || zone === 'Local') return 0;
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date(Number(at.unixSeconds) * 1000));
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(
+      new Date(Number(at.unixSeconds) * 1000),
+    );
   } catch {
     throw new Error(`unknown time zone ${zone}`);
   }
@@ -244,14 +355,31 @@ export function zoneOffset(zone: string, at: Timestamp): number {
 
 /** strftime directives (as Bento's ts_strftime / ts_strptime read them) in Go layout pieces */
 const STRFTIME: Record<string, Chunk[]> = {
-  Y: [{ token: '2006' }], y: [{ token: '06' }], m: [{ token: '01' }], d: [{ token: '02' }], e: [{ token: '_2' }],
-  b: [{ token: 'Jan' }], h: [{ token: 'Jan' }], B: [{ token: 'January' }], a: [{ token: 'Mon' }], A: [{ token: 'Monday' }],
-  H: [{ token: '15' }], I: [{ token: '03' }], M: [{ token: '04' }], S: [{ token: '05' }], p: [{ token: 'PM' }],
-  j: [{ token: '002' }], z: [{ token: '-0700' }], Z: [{ token: 'MST' }], f: [{ fraction: { digits: 6, trim: false, bare: true } }],
+  Y: [{ token: '2006' }],
+  y: [{ token: '06' }],
+  m: [{ token: '01' }],
+  d: [{ token: '02' }],
+  e: [{ token: '_2' }],
+  b: [{ token: 'Jan' }],
+  h: [{ token: 'Jan' }],
+  B: [{ token: 'January' }],
+  a: [{ token: 'Mon' }],
+  A: [{ token: 'Monday' }],
+  H: [{ token: '15' }],
+  I: [{ token: '03' }],
+  M: [{ token: '04' }],
+  S: [{ token: '05' }],
+  p: [{ token: 'PM' }],
+  j: [{ token: '002' }],
+  z: [{ token: '-0700' }],
+  Z: [{ token: 'MST' }],
+  f: [{ fraction: { digits: 6, trim: false, bare: true } }],
   F: [{ token: '2006' }, { literal: '-' }, { token: '01' }, { literal: '-' }, { token: '02' }],
   T: [{ token: '15' }, { literal: ':' }, { token: '04' }, { literal: ':' }, { token: '05' }],
   D: [{ token: '01' }, { literal: '/' }, { token: '02' }, { literal: '/' }, { token: '06' }],
-  '%': [{ literal: '%' }], n: [{ literal: '\n' }], t: [{ literal: '\t' }],
+  '%': [{ literal: '%' }],
+  n: [{ literal: '\n' }],
+  t: [{ literal: '\t' }],
 };
 
 export function strftimeChunks(format: string): Chunk[] {

@@ -40,7 +40,12 @@ export class Timestamp {
       second: local.getUTCSeconds(),
       nanos: this.nanos,
       weekday: local.getUTCDay(),
-      yearDay: Math.floor((Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - Date.UTC(local.getUTCFullYear(), 0, 1)) / 86_400_000) + 1,
+      yearDay:
+        Math.floor(
+          (Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) -
+            Date.UTC(local.getUTCFullYear(), 0, 1)) /
+            86_400_000,
+        ) + 1,
       offsetSeconds: this.offsetSeconds,
     };
   }

@@ -20,7 +20,12 @@ export function findMappingErrors(config: unknown, path = ''): ConfigMappingErro
   const errors: ConfigMappingError[] = [];
   const visit = (value: unknown, at: string, key: string | null): void => {
     if (typeof value === 'string') {
-      const result = key !== null && MAPPING_FIELDS.has(key) ? parseMapping(value) : value.includes('${!') ? parseInterpolation(value) : null;
+      const result =
+        key !== null && MAPPING_FIELDS.has(key)
+          ? parseMapping(value)
+          : value.includes('${!')
+            ? parseInterpolation(value)
+            : null;
       if (result instanceof MappingSyntaxError) errors.push({ path: at, error: result });
       return;
     }

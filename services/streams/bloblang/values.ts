@@ -17,14 +17,17 @@ export const DELETE = Symbol('delete');
 export const NOTHING = Symbol('nothing');
 export type Result = Value | typeof DELETE | typeof NOTHING;
 
-export type TypeName = 'string' | 'bytes' | 'number' | 'bool' | 'timestamp' | 'array' | 'object' | 'null' | 'delete' | 'nothing';
+export type TypeName =
+  'string' | 'bytes' | 'number' | 'bool' | 'timestamp' | 'array' | 'object' | 'null' | 'delete' | 'nothing';
 
 export function newObject(): ValueObject {
   return Object.create(null) as ValueObject;
 }
 
 export function isObject(v: unknown): v is ValueObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Timestamp);
+  return (
+    typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Timestamp)
+  );
 }
 
 export function isNumber(v: unknown): v is number | bigint {
@@ -36,10 +39,13 @@ export function typeOf(v: Result): TypeName {
   if (v === NOTHING) return 'nothing';
   if (v === null) return 'null';
   switch (typeof v) {
-    case 'string': return 'string';
-    case 'boolean': return 'bool';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
     case 'number':
-    case 'bigint': return 'number';
+    case 'bigint':
+      return 'number';
   }
   if (v instanceof Uint8Array) return 'bytes';
   if (v instanceof Timestamp) return 'timestamp';
@@ -111,14 +117,22 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 function quoteJson(s: string, escapeHtml: boolean): string {
   return JSON.stringify(s).replace(/\\[\\bf]|[\u2028\u2029<>&]/g, (m) => {
     switch (m) {
-      case '\\b': return '\\u0008';
-      case '\\f': return '\\u000c';
-      case '\u2028': return '\\u2028';
-      case '\u2029': return '\\u2029';
-      case '<': return escapeHtml ? '\\u003c' : m;
-      case '>': return escapeHtml ? '\\u003e' : m;
-      case '&': return escapeHtml ? '\\u0026' : m;
-      default: return m;
+      case '\\b':
+        return '\\u0008';
+      case '\\f':
+        return '\\u000c';
+      case '\u2028':
+        return '\\u2028';
+      case '\u2029':
+        return '\\u2029';
+      case '<':
+        return escapeHtml ? '\\u003c' : m;
+      case '>':
+        return escapeHtml ? '\\u003e' : m;
+      case '&':
+        return escapeHtml ? '\\u0026' : m;
+      default:
+        return m;
     }
   });
 }
@@ -166,7 +180,9 @@ export function valuesEqual(a: Result, b: Result): boolean {
   if (a === null && b === null) return true;
   if (typeof a === 'string' || a instanceof Uint8Array) {
     const left = typeof a === 'string' ? a : bytesToString(a);
-    return (typeof b === 'string' || b instanceof Uint8Array) && left === (typeof b === 'string' ? b : bytesToString(b));
+    return (
+      (typeof b === 'string' || b instanceof Uint8Array) && left === (typeof b === 'string' ? b : bytesToString(b))
+    );
   }
   if (isNumber(a)) {
     if (isNumber(b)) return typeof a === 'bigint' && typeof b === 'bigint' ? a === b : toFloat(a) === toFloat(b);
@@ -220,7 +236,8 @@ export function toPlain(v: Value): unknown {
   if (Array.isArray(v)) return v.map(toPlain);
   if (isObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: toPlain(v[k]), enumerable: true, writable: true, configurable: true });
+    for (const k of Object.keys(v))
+      Object.defineProperty(out, k, { value: toPlain(v[k]), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return v;

@@ -31,7 +31,10 @@ export interface AmqpOutputConfig {
 }
 
 function urlsOf(urls: readonly string[]): string[] {
-  return urls.flatMap((u) => u.split(',')).map((u) => u.trim()).filter(Boolean);
+  return urls
+    .flatMap((u) => u.split(','))
+    .map((u) => u.trim())
+    .filter(Boolean);
 }
 
 /** the first of the urls that accepts a connection, each checked against the outbound policy */
@@ -54,13 +57,26 @@ async function amqpConnection(urls: readonly string[], env: ConnectorEnv): Promi
 function amqpMetadata(msg: ConsumeMessage): Record<string, unknown> {
   const p = msg.properties;
   const metadata: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(p.headers ?? {})) metadata[name] = typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
+  for (const [name, value] of Object.entries(p.headers ?? {}))
+    metadata[name] = typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
   const props: Record<string, unknown> = {
-    amqp_content_type: p.contentType, amqp_content_encoding: p.contentEncoding, amqp_delivery_mode: p.deliveryMode, amqp_priority: p.priority,
-    amqp_correlation_id: p.correlationId, amqp_reply_to: p.replyTo, amqp_expiration: p.expiration, amqp_message_id: p.messageId,
-    amqp_timestamp: p.timestamp, amqp_type: p.type, amqp_user_id: p.userId, amqp_app_id: p.appId,
-    amqp_consumer_tag: msg.fields.consumerTag, amqp_delivery_tag: msg.fields.deliveryTag, amqp_redelivered: msg.fields.redelivered,
-    amqp_exchange: msg.fields.exchange, amqp_routing_key: msg.fields.routingKey,
+    amqp_content_type: p.contentType,
+    amqp_content_encoding: p.contentEncoding,
+    amqp_delivery_mode: p.deliveryMode,
+    amqp_priority: p.priority,
+    amqp_correlation_id: p.correlationId,
+    amqp_reply_to: p.replyTo,
+    amqp_expiration: p.expiration,
+    amqp_message_id: p.messageId,
+    amqp_timestamp: p.timestamp,
+    amqp_type: p.type,
+    amqp_user_id: p.userId,
+    amqp_app_id: p.appId,
+    amqp_consumer_tag: msg.fields.consumerTag,
+    amqp_delivery_tag: msg.fields.deliveryTag,
+    amqp_redelivered: msg.fields.redelivered,
+    amqp_exchange: msg.fields.exchange,
+    amqp_routing_key: msg.fields.routingKey,
   };
   for (const [name, value] of Object.entries(props)) if (value !== undefined) metadata[name] = value;
   return metadata;
@@ -113,7 +129,10 @@ export class AmqpInput implements Input {
     await this.declare(channel);
     await channel.prefetch(this.config.prefetch_count ?? 10);
     const autoAck = this.config.auto_ack ?? false;
-    await channel.consume(this.config.queue, (msg) => msg && this.deliver(channel, msg, sink, autoAck), { noAck: autoAck, consumerTag: this.config.consumer_tag || undefined });
+    await channel.consume(this.config.queue, (msg) => msg && this.deliver(channel, msg, sink, autoAck), {
+      noAck: autoAck,
+      consumerTag: this.config.consumer_tag || undefined,
+    });
     return { done: closed };
   }
 
@@ -127,13 +146,21 @@ export class AmqpInput implements Input {
         // the channel closed meanwhile: RabbitMQ requeued the message already
       }
     };
-    sink([newMessage(msg.content, amqpMetadata(msg))]).then(() => settle(true), () => settle(false));
+    sink([newMessage(msg.content, amqpMetadata(msg))]).then(
+      () => settle(true),
+      () => settle(false),
+    );
   }
 
   private async declare(channel: Channel): Promise<void> {
     const declare = this.config.queue_declare;
-    if (declare?.enabled) await channel.assertQueue(this.config.queue, { durable: declare.durable ?? true, autoDelete: declare.auto_delete ?? false });
-    for (const binding of this.config.bindings_declare ?? []) await channel.bindQueue(this.config.queue, binding.exchange, binding.key ?? '');
+    if (declare?.enabled)
+      await channel.assertQueue(this.config.queue, {
+        durable: declare.durable ?? true,
+        autoDelete: declare.auto_delete ?? false,
+      });
+    for (const binding of this.config.bindings_declare ?? [])
+      await channel.bindQueue(this.config.queue, binding.exchange, binding.key ?? '');
   }
 }
 
@@ -159,7 +186,18 @@ export class AmqpOutput implements Output {
     await this.limit.run(async () => {
       const { channel } = await this.open();
       const confirmed = new Promise<void>((resolve, reject) =>
-        channel.publish(exchange, key, message.content, { contentType: this.config.content_type ?? 'application/octet-stream', type: this.config.type, persistent: this.config.persistent ?? false, mandatory: this.config.mandatory ?? false }, (err) => (err ? reject(err) : resolve())),
+        channel.publish(
+          exchange,
+          key,
+          message.content,
+          {
+            contentType: this.config.content_type ?? 'application/octet-stream',
+            type: this.config.type,
+            persistent: this.config.persistent ?? false,
+            mandatory: this.config.mandatory ?? false,
+          },
+          (err) => (err ? reject(err) : resolve()),
+        ),
       );
       await withTimeout(confirmed, 10_000, 'amqp_0_9 output: no confirmation');
     });
@@ -179,7 +217,10 @@ export class AmqpOutput implements Output {
         connection.once('close', () => this.channel === opening && (this.channel = undefined));
         const channel = await connection.createConfirmChannel();
         const declare = this.config.exchange_declare;
-        if (declare?.enabled) await channel.assertExchange(this.config.exchange, declare.type ?? 'direct', { durable: declare.durable ?? true });
+        if (declare?.enabled)
+          await channel.assertExchange(this.config.exchange, declare.type ?? 'direct', {
+            durable: declare.durable ?? true,
+          });
         return { connection, channel };
       })();
       this.channel = opening;

@@ -12,21 +12,33 @@ import type { ConnectorEnv } from './contract';
  * connection, after DNS, so a broker that advertises another address (Kafka metadata) or a name
  * that changes is checked too.
  */
-export async function checkBrokerAddress(host: string, port: number, env: Pick<ConnectorEnv, 'ownPorts'>): Promise<string[]> {
+export async function checkBrokerAddress(
+  host: string,
+  port: number,
+  env: Pick<ConnectorEnv, 'ownPorts'>,
+): Promise<string[]> {
   const bare = host.replace(/^\[|\]$/g, '');
   const addresses = isIP(bare) ? [bare] : (await lookup(bare, { all: true })).map((a) => a.address);
   for (const address of addresses) {
     const refusal = refusedAddressError(bare, address);
     if (refusal) throw StreamsErrors.outboundRefused(`${host}:${port}`, refusalReason(refusal));
-    if (env.ownPorts().has(port) && isLocalAddress(address)) throw StreamsErrors.outboundRefused(`${host}:${port}`, "this node's own port");
+    if (env.ownPorts().has(port) && isLocalAddress(address))
+      throw StreamsErrors.outboundRefused(`${host}:${port}`, "this node's own port");
   }
   return addresses;
 }
 
 /** checks every URL of a connector (nats://, amqp://, mqtt://, tcp://) before connecting */
-export async function checkBrokerUrls(urls: readonly string[], defaultPort: number, env: Pick<ConnectorEnv, 'ownPorts'>): Promise<void> {
+export async function checkBrokerUrls(
+  urls: readonly string[],
+  defaultPort: number,
+  env: Pick<ConnectorEnv, 'ownPorts'>,
+): Promise<void> {
   for (const raw of urls) {
-    for (const one of raw.split(',').map((u) => u.trim()).filter(Boolean)) {
+    for (const one of raw
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean)) {
       const url = new URL(one.includes('://') ? one : `tcp://${one}`);
       await checkBrokerAddress(url.hostname, Number(url.port || defaultPort), env);
     }

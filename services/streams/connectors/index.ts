@@ -6,8 +6,12 @@ import { KafkaInput, type KafkaInputConfig } from './kafka/input';
 import { KafkaOutput, type KafkaOutputConfig } from './kafka/output';
 import { MqttInput, MqttOutput, type MqttInputConfig, type MqttOutputConfig } from './mqtt';
 import { NatsInput, NatsOutput, type NatsInputConfig, type NatsOutputConfig } from './nats/core';
-import { JetStreamInput, JetStreamOutput, type JetStreamInputConfig, type JetStreamOutputConfig } from './nats/jetstream';
-
+import {
+  JetStreamInput,
+  JetStreamOutput,
+  type JetStreamInputConfig,
+  type JetStreamOutputConfig,
+} from './nats/jetstream';
 
 /**
  * Builders of the broker connectors by type, for the runtime's component factory. Configs are

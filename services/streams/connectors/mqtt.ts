@@ -36,8 +36,14 @@ const serverOf = (url: URL) => ({
   port: Number(url.port || 1883),
 });
 
-async function mqttClient(config: { urls: string[]; client_id?: string; clean_session?: boolean; user?: string; password?: string }, env: ConnectorEnv): Promise<MqttClient> {
-  const urls = config.urls.flatMap((u) => u.split(',')).map((u) => u.trim()).filter(Boolean);
+async function mqttClient(
+  config: { urls: string[]; client_id?: string; clean_session?: boolean; user?: string; password?: string },
+  env: ConnectorEnv,
+): Promise<MqttClient> {
+  const urls = config.urls
+    .flatMap((u) => u.split(','))
+    .map((u) => u.trim())
+    .filter(Boolean);
   // plain servers are dialled at their checked address; TLS ones resolve through the guarded lookup
   const pin = (url: string) =>
     pinnedBrokerUrl(url.replace(/^tcp:/, 'mqtt:'), url.startsWith('mqtts:') ? 8883 : 1883, ['mqtt:'], env);
@@ -91,7 +97,13 @@ export class MqttInput implements Input {
 
   /** the client acknowledges the packet when `done` is called, and reads the next one after */
   private handle(packet: IPublishPacket, sink: Sink, done: (err?: Error) => void): void {
-    const metadata = { mqtt_topic: packet.topic, mqtt_qos: packet.qos, mqtt_retained: packet.retain, mqtt_duplicate: packet.dup, mqtt_message_id: packet.messageId ?? 0 };
+    const metadata = {
+      mqtt_topic: packet.topic,
+      mqtt_qos: packet.qos,
+      mqtt_retained: packet.retain,
+      mqtt_duplicate: packet.dup,
+      mqtt_message_id: packet.messageId ?? 0,
+    };
     const content = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : Buffer.from(packet.payload);
     sink([newMessage(content, metadata)]).then(
       () => done(),
@@ -120,7 +132,14 @@ export class MqttOutput implements Output {
     await this.limit.run(async () => {
       const client = await this.connection();
       if (!client.connected) throw new Error('mqtt output: not connected');
-      await withTimeout(client.publishAsync(topic, message.content, { qos: this.config.qos ?? 1, retain: this.config.retained ?? false }), 10_000, 'mqtt output: no acknowledgement');
+      await withTimeout(
+        client.publishAsync(topic, message.content, {
+          qos: this.config.qos ?? 1,
+          retain: this.config.retained ?? false,
+        }),
+        10_000,
+        'mqtt output: no acknowledgement',
+      );
     });
   }
 

@@ -44,7 +44,10 @@ function counters(build: Build, role: string, type: string, label: string | unde
 }
 
 function connectorEnv(build: Build): ConnectorEnv {
-  return { ownPorts: () => build.deps.policy.ownPorts(), log: (level, message) => build.deps.options.log(level, `${build.where}: ${message}`) };
+  return {
+    ownPorts: () => build.deps.policy.ownPorts(),
+    log: (level, message) => build.deps.options.log(level, `${build.where}: ${message}`),
+  };
 }
 
 /** counts what a broker input hands to the stream (the stream counts what its output accepted) */
@@ -69,11 +72,14 @@ function buildInput(component: Config, role: string, build: Build): Input {
       return input;
     }
     case 'http_client':
-      return new HttpClientInput(config as never, build.limits, build.deps.policy, c, (m) => build.deps.options.log('warn', m));
+      return new HttpClientInput(config as never, build.limits, build.deps.policy, c, (m) =>
+        build.deps.options.log('warn', m),
+      );
     case 'broker':
       return new BrokerInput((config.inputs as Config[]).map((child, i) => buildInput(child, `${role}.${i}`, build)));
     default:
-      if (BROKER_INPUT_BUILDERS[type]) return countedInput(BROKER_INPUT_BUILDERS[type](config as never, connectorEnv(build)), c);
+      if (BROKER_INPUT_BUILDERS[type])
+        return countedInput(BROKER_INPUT_BUILDERS[type](config as never, connectorEnv(build)), c);
       throw new Error(`${build.where}: unknown input type ${type}`);
   }
 }
@@ -94,10 +100,14 @@ function buildOutput(component: Config, role: string, build: Build): { output: O
     case 'broker': {
       const children = (config.outputs as Config[]).map((child, i) => buildOutput(child, `${role}.${i}`, build));
       const { backoffMs, maxBackoffMs } = build.deps.options;
-      return { output: new BrokerOutput(children, (config.pattern ?? 'fan_out') as BrokerPattern, backoffMs, maxBackoffMs), counters: c };
+      return {
+        output: new BrokerOutput(children, (config.pattern ?? 'fan_out') as BrokerPattern, backoffMs, maxBackoffMs),
+        counters: c,
+      };
     }
     default:
-      if (BROKER_OUTPUT_BUILDERS[type]) return { output: BROKER_OUTPUT_BUILDERS[type](config as never, connectorEnv(build)), counters: c };
+      if (BROKER_OUTPUT_BUILDERS[type])
+        return { output: BROKER_OUTPUT_BUILDERS[type](config as never, connectorEnv(build)), counters: c };
       throw new Error(`${build.where}: unknown output type ${type}`);
   }
 }

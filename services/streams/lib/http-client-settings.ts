@@ -34,7 +34,11 @@ export interface HttpClientSettings {
   backoffOn: Set<number>;
 }
 
-export function httpClientSettings(config: HttpClientConfig, limits: RateLimits, defaultVerb: string): HttpClientSettings {
+export function httpClientSettings(
+  config: HttpClientConfig,
+  limits: RateLimits,
+  defaultVerb: string,
+): HttpClientSettings {
   return {
     url: config.url,
     verb: (config.verb ?? defaultVerb).toUpperCase(),
@@ -70,7 +74,10 @@ export function statusOutcome(settings: HttpClientSettings, status: number): Sta
  */
 function targetOf(config: HttpClientConfig): HttpClientSettings['target'] {
   const url = interpolated(config.url);
-  const headers: Array<[string, Interpolated]> = Object.entries(config.headers ?? {}).map(([k, v]) => [k.toLowerCase(), interpolated(v)]);
+  const headers: Array<[string, Interpolated]> = Object.entries(config.headers ?? {}).map(([k, v]) => [
+    k.toLowerCase(),
+    interpolated(v),
+  ]);
   return (message = newMessage('')) => ({
     url: url(message),
     headers: Object.fromEntries(headers.map(([name, value]) => [name, value(message)])),

@@ -7,10 +7,15 @@ export type Interpolated = (message: StreamMessage | undefined) => string;
 export function interpolated(text: string): Interpolated {
   if (!text.includes('${!')) return () => text;
   const parsed = parseInterpolation(text);
-  if (parsed instanceof MappingSyntaxError) throw new Error(`the interpolation ${JSON.stringify(text)} does not parse: ${parsed.message}`);
+  if (parsed instanceof MappingSyntaxError)
+    throw new Error(`the interpolation ${JSON.stringify(text)} does not parse: ${parsed.message}`);
   return (message) => {
     if (!message) return text;
-    const out = interpolate(parsed, { content: message.content, metadata: message.metadata, error: message.error ?? null });
+    const out = interpolate(parsed, {
+      content: message.content,
+      metadata: message.metadata,
+      error: message.error ?? null,
+    });
     return typeof out === 'string' ? out : '';
   };
 }

@@ -9,7 +9,11 @@ export interface StreamMessage {
 }
 
 export function newMessage(content: Buffer | string, metadata: Record<string, unknown> = {}): StreamMessage {
-  return { content: typeof content === 'string' ? Buffer.from(content) : content, metadata, receivedAt: performance.now() };
+  return {
+    content: typeof content === 'string' ? Buffer.from(content) : content,
+    metadata,
+    receivedAt: performance.now(),
+  };
 }
 
 export function copyMessage(message: StreamMessage, changes: Partial<StreamMessage> = {}): StreamMessage {

@@ -44,12 +44,19 @@ export async function checkOutbound(raw: string, policy: OutboundPolicy): Promis
   } catch {
     throw StreamsErrors.outboundRefused(raw, 'not a URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw StreamsErrors.outboundRefused(raw, 'only http and https URLs');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw StreamsErrors.outboundRefused(raw, 'only http and https URLs');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (METADATA_HOSTS.has(host.toLowerCase())) throw StreamsErrors.outboundRefused(raw, 'a metadata service');
   const resolveAll = (name: string) =>
-    policy.resolve ? new Promise<LookupAddress[]>((resolve, reject) => policy.resolve!(name, { all: true }, (err, list) => (err ? reject(err) : resolve(list)))) : lookupAll(name, { all: true });
-  const addresses = isIP(host) ? [host] : (await resolveAll(host).catch(() => [] as LookupAddress[])).map((a) => a.address);
+    policy.resolve
+      ? new Promise<LookupAddress[]>((resolve, reject) =>
+          policy.resolve!(name, { all: true }, (err, list) => (err ? reject(err) : resolve(list))),
+        )
+      : lookupAll(name, { all: true });
+  const addresses = isIP(host)
+    ? [host]
+    : (await resolveAll(host).catch(() => [] as LookupAddress[])).map((a) => a.address);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   for (const address of addresses) {
     const refusal = refusedAddressError(host, address);
@@ -57,7 +64,8 @@ export async function checkOutbound(raw: string, policy: OutboundPolicy): Promis
       const why = refusal.reason === 'forbidden' ? 'a metadata address' : refusalReason(refusal);
       throw StreamsErrors.outboundRefused(raw, why);
     }
-    if (policy.ownPorts().has(port) && isLocalAddress(address)) throw StreamsErrors.outboundRefused(raw, "this node's own port");
+    if (policy.ownPorts().has(port) && isLocalAddress(address))
+      throw StreamsErrors.outboundRefused(raw, "this node's own port");
   }
   return url;
 }
@@ -126,7 +134,8 @@ export async function outboundCall(
   });
   const body = await readBoundedBytes(response.body, MAX_OUTBOUND_RESPONSE_BYTES);
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(response.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(response.headers))
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   return { status: response.statusCode, headers, body };
 }
 

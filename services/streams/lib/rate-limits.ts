@@ -52,7 +52,10 @@ export function buildRateLimits(resources: unknown): RateLimits {
   const limits: RateLimits = new Map();
   for (const resource of Array.isArray(resources) ? resources : []) {
     const local = (resource as { local?: { count?: number; interval?: string } }).local ?? {};
-    limits.set(String((resource as { label: string }).label), new LocalRateLimit(local.count ?? 1000, local.interval ?? '1s'));
+    limits.set(
+      String((resource as { label: string }).label),
+      new LocalRateLimit(local.count ?? 1000, local.interval ?? '1s'),
+    );
   }
   return limits;
 }

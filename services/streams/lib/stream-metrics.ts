@@ -8,8 +8,16 @@ const SERIES: Array<[string, string, Field]> = [
   ['gw_stream_messages_received_total', 'Messages a stream connector received', 'received'],
   ['gw_stream_messages_sent_total', 'Messages a stream connector accepted or sent on', 'sent'],
   ['gw_stream_errors_total', 'Errors of a stream connector (failed writes, flagged messages)', 'errors'],
-  ['gw_stream_connection_attempts_total', 'Connections and requests an HTTP stream connector tried', 'connection_attempts'],
-  ['gw_stream_connection_failures_total', 'Connections and requests of an HTTP stream connector that failed', 'connection_failures'],
+  [
+    'gw_stream_connection_attempts_total',
+    'Connections and requests an HTTP stream connector tried',
+    'connection_attempts',
+  ],
+  [
+    'gw_stream_connection_failures_total',
+    'Connections and requests of an HTTP stream connector that failed',
+    'connection_failures',
+  ],
 ];
 
 /** The streams' counters in the node's Prometheus registry, read from the running streams when scraped. */
@@ -20,11 +28,15 @@ export function registerStreamMetrics(registry: Registry, stats: () => Record<st
   }
 }
 
-function values(all: Record<string, StreamsApiStats>, pick: (c: StreamsApiStats['streams'][string]['connectors'][number]) => number): MetricValue[] {
+function values(
+  all: Record<string, StreamsApiStats>,
+  pick: (c: StreamsApiStats['streams'][string]['connectors'][number]) => number,
+): MetricValue[] {
   const out: MetricValue[] = [];
   for (const [apiId, api] of Object.entries(all)) {
     for (const [stream, stats] of Object.entries(api.streams)) {
-      for (const c of stats.connectors) out.push({ labels: { api_id: apiId, stream, connector: c.role, type: c.type }, value: pick(c) });
+      for (const c of stats.connectors)
+        out.push({ labels: { api_id: apiId, stream, connector: c.role, type: c.type }, value: pick(c) });
     }
   }
   return out;

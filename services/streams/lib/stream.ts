@@ -84,7 +84,8 @@ export class Stream {
   private async write(message: StreamMessage): Promise<StreamMessage | void> {
     let wait = this.options.backoffMs;
     // While the output fails, one message probes it; the others wait for it to recover.
-    while (this.retrying && this.prober !== undefined && this.prober !== message) await new Promise<void>((resolve) => this.recovered.push(resolve));
+    while (this.retrying && this.prober !== undefined && this.prober !== message)
+      await new Promise<void>((resolve) => this.recovered.push(resolve));
     for (;;) {
       try {
         const reply = await this.parts.output.write(message);
@@ -136,7 +137,10 @@ export class Stream {
       const drained = new Promise<void>((resolve) => this.idle.push(resolve));
       const timer = sleep(this.options.drainMs, 'timeout' as const);
       if ((await Promise.race([drained, timer])) === 'timeout') {
-        this.options.log('warn', `stream ${this.parts.name}: ${this.inFlight} messages not delivered within ${this.options.drainMs} ms of stopping`);
+        this.options.log(
+          'warn',
+          `stream ${this.parts.name}: ${this.inFlight} messages not delivered within ${this.options.drainMs} ms of stopping`,
+        );
         this.lifecycle.abandon();
         this.recovered.splice(0).forEach((resolve) => resolve());
       }
@@ -151,7 +155,9 @@ export class Stream {
       in_flight: this.inFlight,
       messages_in: this.messagesIn,
       messages_out: this.messagesOut,
-      errors: this.errors + this.parts.counters.reduce((sum, c) => (c === this.parts.outputCounters ? sum : sum + c.errors), 0),
+      errors:
+        this.errors +
+        this.parts.counters.reduce((sum, c) => (c === this.parts.outputCounters ? sum : sum + c.errors), 0),
       output_retrying: this.retrying,
       connectors: this.parts.counters.map((c) => c.snapshot()),
     };

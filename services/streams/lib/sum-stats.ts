@@ -23,7 +23,8 @@ export function sumStats(nodes: StreamsApiStats[]): StreamsApiStats {
 
 function addConnector(into: ConnectorStats, c: ConnectorStats): void {
   const sent = into.sent + c.sent;
-  into.latency_ms_mean = sent === 0 ? 0 : Math.round(((into.latency_ms_mean * into.sent + c.latency_ms_mean * c.sent) / sent) * 100) / 100;
+  into.latency_ms_mean =
+    sent === 0 ? 0 : Math.round(((into.latency_ms_mean * into.sent + c.latency_ms_mean * c.sent) / sent) * 100) / 100;
   into.latency_ms_max = Math.max(into.latency_ms_max, c.latency_ms_max);
   into.received += c.received;
   into.sent = sent;

@@ -5,7 +5,14 @@ import { UsersErrors } from '../errors';
  * Refuse what does not fit the `users`, `user_groups` and `sso_nonces` tables (migrations.ts),
  * naming the field. `user_permissions` and `description` are TEXT columns, counted in bytes.
  */
-export function assertUserFits(user: { org_id?: string; email_address?: string; first_name?: string; last_name?: string; group_id?: string; user_permissions?: string }): void {
+export function assertUserFits(user: {
+  org_id?: string;
+  email_address?: string;
+  first_name?: string;
+  last_name?: string;
+  group_id?: string;
+  user_permissions?: string;
+}): void {
   const problem = columnLengthProblem(
     [
       ['org_id', user.org_id, 64],
@@ -19,7 +26,12 @@ export function assertUserFits(user: { org_id?: string; email_address?: string; 
   if (problem) throw UsersErrors.invalid(problem);
 }
 
-export function assertGroupFits(group: { org_id: string; name: string; description: string; user_permissions: string }): void {
+export function assertGroupFits(group: {
+  org_id: string;
+  name: string;
+  description: string;
+  user_permissions: string;
+}): void {
   const problem = columnLengthProblem(
     [
       ['org_id', group.org_id, 64],

@@ -12,7 +12,9 @@ export async function explicitAdmins(db: Knex): Promise<void> {
     .where('group_id', '');
   for (const row of rows) {
     if (Object.keys(parseJson<Record<string, unknown>>(row.user_permissions, {})).length > 0) continue;
-    await db('users').where('id', row.id).update({ user_permissions: JSON.stringify({ IsAdmin: 'admin' }) });
+    await db('users')
+      .where('id', row.id)
+      .update({ user_permissions: JSON.stringify({ IsAdmin: 'admin' }) });
   }
   if (!(await db.schema.hasColumn('sso_nonces', 'makes_admin'))) {
     await db.schema.alterTable('sso_nonces', (t) => {

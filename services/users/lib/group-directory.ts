@@ -123,10 +123,7 @@ export class GroupDirectory {
   }
 
   private async row(id: string, orgScope: string | undefined): Promise<GroupRow> {
-    const row = await this.db<GroupRow>('user_groups')
-      .where('id', id)
-      .modify(inOrg(orgScope))
-      .first();
+    const row = await this.db<GroupRow>('user_groups').where('id', id).modify(inOrg(orgScope)).first();
     if (!row) throw UsersErrors.groupNotFound(id);
     return row;
   }

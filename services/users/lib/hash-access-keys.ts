@@ -14,9 +14,13 @@ export async function hashAccessKeys(db: Knex): Promise<void> {
     });
   }
   if (await db.schema.hasColumn('users', 'access_key')) {
-    const rows = await db<{ id: string; access_key: string }>('users').select('id', 'access_key').whereNull('access_key_hash');
+    const rows = await db<{ id: string; access_key: string }>('users')
+      .select('id', 'access_key')
+      .whereNull('access_key_hash');
     for (const row of rows) {
-      await db('users').where('id', row.id).update({ access_key_hash: hashSecret(row.access_key) });
+      await db('users')
+        .where('id', row.id)
+        .update({ access_key_hash: hashSecret(row.access_key) });
     }
     await db.schema.alterTable('users', (t) => {
       t.dropUnique(['access_key']);

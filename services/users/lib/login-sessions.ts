@@ -26,7 +26,9 @@ export class LoginSessions {
   }
 
   async userOf(session: string): Promise<string> {
-    const row = await this.db<{ user_id: string; expires_at: number | string }>('user_sessions').where('token_hash', hash(session)).first();
+    const row = await this.db<{ user_id: string; expires_at: number | string }>('user_sessions')
+      .where('token_hash', hash(session))
+      .first();
     if (!row || Number(row.expires_at) <= this.now()) throw UsersErrors.badSession();
     return row.user_id;
   }

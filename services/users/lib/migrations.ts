@@ -71,7 +71,9 @@ export const USERS_MIGRATIONS: Migration[] = [
     name: '004_hash_access_keys',
     up: hashAccessKeys,
     async down() {
-      throw new Error('004_hash_access_keys cannot be undone: the plaintext access keys are gone; give users new keys instead');
+      throw new Error(
+        '004_hash_access_keys cannot be undone: the plaintext access keys are gone; give users new keys instead',
+      );
     },
   },
   // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
@@ -80,7 +82,9 @@ export const USERS_MIGRATIONS: Migration[] = [
     name: '006_explicit_admins',
     up: explicitAdmins,
     async down() {
-      throw new Error('006_explicit_admins cannot be undone: which administrators were stored without permissions is not known');
+      throw new Error(
+        '006_explicit_admins cannot be undone: which administrators were stored without permissions is not known',
+      );
     },
   },
 ];

@@ -24,7 +24,11 @@ export class SsoNonces {
   async issue(grant: SsoGrant): Promise<string> {
     const nonce = randomBytes(24).toString('hex');
     await this.db('sso_nonces').where('expires_at', '<=', this.now()).delete();
-    await this.db('sso_nonces').insert({ nonce_hash: hash(nonce), ...grant, expires_at: this.now() + SSO_NONCE_TTL_MS });
+    await this.db('sso_nonces').insert({
+      nonce_hash: hash(nonce),
+      ...grant,
+      expires_at: this.now() + SSO_NONCE_TTL_MS,
+    });
     return nonce;
   }
 

@@ -135,7 +135,8 @@ export class UserDirectory {
    */
   async update(id: string, input: Partial<UserInput>, orgScope: string | undefined, actor: Actor): Promise<User> {
     const current = await this.changeableRow(id, orgScope, actor);
-    if (input.org_id !== undefined && input.org_id !== '' && input.org_id !== current.org_id) throw UsersErrors.wrongOrg(input.org_id);
+    if (input.org_id !== undefined && input.org_id !== '' && input.org_id !== current.org_id)
+      throw UsersErrors.wrongOrg(input.org_id);
     if (input.group_id) await this.deps.groups.requireInOrg(input.group_id, current.org_id);
     if (input.user_permissions === undefined && input.group_id === undefined) return this.apply(current, input);
     const groupId = input.group_id ?? current.group_id;
@@ -186,10 +187,15 @@ export class UserDirectory {
   /** `current_password` is needed unless the stored password is blank. Ends the user's login sessions. */
   async resetPassword(params: UsersResetPasswordParams): Promise<void> {
     const current = await this.changeableRow(params.id, params.org_scope, params.actor);
-    if (current.password_hash !== '' && !(params.current_password && (await verifyPassword(params.current_password, current.password_hash)))) {
+    if (
+      current.password_hash !== '' &&
+      !(params.current_password && (await verifyPassword(params.current_password, current.password_hash)))
+    ) {
       throw UsersErrors.wrongPassword();
     }
-    await this.db('users').where('id', current.id).update({ password_hash: await hashPassword(params.new_password), updated_at: this.now() });
+    await this.db('users')
+      .where('id', current.id)
+      .update({ password_hash: await hashPassword(params.new_password), updated_at: this.now() });
     await this.db('user_sessions').where('user_id', current.id).delete();
   }
 
@@ -198,7 +204,9 @@ export class UserDirectory {
     const current = await this.changeableRow(id, orgScope, actor);
     const accessKey = newPublicId();
     const next = { ...current, access_key_hash: hashSecret(accessKey), updated_at: this.now() };
-    await this.db('users').where('id', id).update({ access_key_hash: next.access_key_hash, updated_at: next.updated_at });
+    await this.db('users')
+      .where('id', id)
+      .update({ access_key_hash: next.access_key_hash, updated_at: next.updated_at });
     return { user: fromRow(next), accessKey };
   }
 
@@ -217,9 +225,7 @@ export class UserDirectory {
    * administrator rights.
    */
   async assertSignOnAllowed(orgId: string, email: string, actor: Actor): Promise<void> {
-    const row = await this.db<UserRow>('users')
-      .where({ org_id: orgId, email_address: email.toLowerCase() })
-      .first();
+    const row = await this.db<UserRow>('users').where({ org_id: orgId, email_address: email.toLowerCase() }).first();
     if (row) await this.assertNotOutranked(row, actor);
   }
 
@@ -296,10 +302,7 @@ export class UserDirectory {
   }
 
   private async row(id: string, orgScope: string | undefined): Promise<UserRow> {
-    const row = await this.db<UserRow>('users')
-      .where('id', id)
-      .modify(inOrg(orgScope))
-      .first();
+    const row = await this.db<UserRow>('users').where('id', id).modify(inOrg(orgScope)).first();
     if (!row) throw UsersErrors.notFound(id);
     return row;
   }

@@ -21,7 +21,16 @@ export interface DeliveryDeps {
   storedHook(id: string, orgId: string): Promise<Webhook | undefined>;
   /** the folder templates are read from (GW_TEMPLATE_PATH/webhooks) */
   templatesFolder: string;
-  log(entry: { hook_id: string; org_id: string; api_id: string; event: string; status: 'delivered' | 'failed'; attempts: number; response_code: number; error: string }): Promise<void>;
+  log(entry: {
+    hook_id: string;
+    org_id: string;
+    api_id: string;
+    event: string;
+    status: 'delivered' | 'failed';
+    attempts: number;
+    response_code: number;
+    error: string;
+  }): Promise<void>;
   warn(message: string): void;
   now?: () => number;
   /** waits between attempts, in ms (tests shorten them) */
@@ -53,7 +62,14 @@ export class EventDelivery {
 
   async handle(event: GatewayEvent): Promise<void> {
     // A bus message: only a gateway event of the right shape is delivered.
-    if (!event || typeof event !== 'object' || typeof event.event !== 'string' || typeof event.api_id !== 'string' || !event.api_id) return;
+    if (
+      !event ||
+      typeof event !== 'object' ||
+      typeof event.event !== 'string' ||
+      typeof event.api_id !== 'string' ||
+      !event.api_id
+    )
+      return;
     const { orgId, references } = await this.deps.hookReferences(event.api_id);
     for (const reference of references.filter((ref) => eventNamed(ref.event_name) === event.event)) {
       const hook = await this.resolve(reference, orgId);
@@ -76,7 +92,8 @@ export class EventDelivery {
     const until = this.coolingUntil.get(dedupe);
     if (until !== undefined && now < until) return true;
     this.coolingUntil.delete(dedupe);
-    if (this.coolingUntil.size >= MAX_COOL_DOWNS) this.coolingUntil.delete(this.coolingUntil.keys().next().value as string);
+    if (this.coolingUntil.size >= MAX_COOL_DOWNS)
+      this.coolingUntil.delete(this.coolingUntil.keys().next().value as string);
     this.coolingUntil.set(dedupe, now + cooldownMs);
     return false;
   }
@@ -92,10 +109,19 @@ export class EventDelivery {
     const embedded = reference.hook as Partial<Webhook>;
     const stored = embedded.id ? await this.deps.storedHook(String(embedded.id), orgId) : undefined;
     if (embedded.id && !stored) {
-      this.deps.warn(`hook reference for ${reference.event_name} names webhook ${String(embedded.id)}, which organisation ${orgId} does not have; skipped`);
+      this.deps.warn(
+        `hook reference for ${reference.event_name} names webhook ${String(embedded.id)}, which organisation ${orgId} does not have; skipped`,
+      );
       return undefined;
     }
-    const hook = { method: 'POST', header_map: {}, template_path: '', event_timeout: 0, ...embedded, ...stored } as Webhook;
+    const hook = {
+      method: 'POST',
+      header_map: {},
+      template_path: '',
+      event_timeout: 0,
+      ...embedded,
+      ...stored,
+    } as Webhook;
     if (!hook.target_path) {
       this.deps.warn(`hook reference for ${reference.event_name} has no target_path; skipped`);
       return undefined;
@@ -167,17 +193,49 @@ export class EventDelivery {
     return json;
   }
 
-  private record(hook: Webhook, event: GatewayEvent, status: 'delivered' | 'failed', attempts: number, code: number, error: string): Promise<void> {
+  private record(
+    hook: Webhook,
+    event: GatewayEvent,
+    status: 'delivered' | 'failed',
+    attempts: number,
+    code: number,
+    error: string,
+  ): Promise<void> {
     return this.deps
-      .log({ hook_id: hook.id, org_id: event.org_id, api_id: event.api_id, event: event.event, status, attempts, response_code: code, error })
-      .catch((err: unknown) => this.deps.warn(`could not record the delivery of webhook ${hook.id}: ${errorMessage(err)}`));
+      .log({
+        hook_id: hook.id,
+        org_id: event.org_id,
+        api_id: event.api_id,
+        event: event.event,
+        status,
+        attempts,
+        response_code: code,
+        error,
+      })
+      .catch((err: unknown) =>
+        this.deps.warn(`could not record the delivery of webhook ${hook.id}: ${errorMessage(err)}`),
+      );
   }
 }
 
 function render(template: string, event: GatewayEvent): string {
-  const fields: Record<string, unknown> = { ...event, Event: event.event, Time: event.time, APIID: event.api_id, OrgID: event.org_id, Key: event.key, Message: event.message, Origin: event.origin };
+  const fields: Record<string, unknown> = {
+    ...event,
+    Event: event.event,
+    Time: event.time,
+    APIID: event.api_id,
+    OrgID: event.org_id,
+    Key: event.key,
+    Message: event.message,
+    Origin: event.origin,
+  };
   return template.replace(/\{\{\s*\.?([A-Za-z_][\w.]*)\s*\}\}/g, (_match, path: string) => {
-    const value = path.split('.').reduce<unknown>((at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), fields);
+    const value = path
+      .split('.')
+      .reduce<unknown>(
+        (at, part) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined),
+        fields,
+      );
     return value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   });
 }

@@ -32,10 +32,7 @@ export class HookStore {
   }
 
   async get(id: string, orgScope?: string): Promise<Webhook> {
-    const row = await this.db<HookRow>('hooks')
-      .where('id', id)
-      .modify(inOrg(orgScope))
-      .first();
+    const row = await this.db<HookRow>('hooks').where('id', id).modify(inOrg(orgScope)).first();
     if (!row) throw WebhooksErrors.notFound(id);
     return parseJson<Webhook>(row.document, {} as Webhook);
   }
@@ -50,14 +47,22 @@ export class HookStore {
     const hook = withDefaults(input, newRecordId(), orgScope ?? input.org_id ?? '');
     assertHookFits(hook);
     const now = this.now();
-    await this.db('hooks').insert({ id: hook.id, org_id: hook.org_id, document: JSON.stringify(hook), created_at: now, updated_at: now });
+    await this.db('hooks').insert({
+      id: hook.id,
+      org_id: hook.org_id,
+      document: JSON.stringify(hook),
+      created_at: now,
+      updated_at: now,
+    });
     return hook;
   }
 
   async update(id: string, input: HookInput, orgScope: string | undefined): Promise<Webhook> {
     const current = await this.get(id, orgScope);
     const hook = withDefaults(input, id, current.org_id);
-    await this.db('hooks').where('id', id).update({ document: JSON.stringify(hook), updated_at: this.now() });
+    await this.db('hooks')
+      .where('id', id)
+      .update({ document: JSON.stringify(hook), updated_at: this.now() });
     return hook;
   }
 

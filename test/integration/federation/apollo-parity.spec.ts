@@ -27,7 +27,12 @@ describe('federation: the same answers as @apollo/gateway', function () {
   });
 
   it('answers the benchmark query identically, byte for byte', async () => {
-    const urls = { accounts: subgraphs.accounts.url, inventory: subgraphs.inventory.url, products: subgraphs.products.url, reviews: subgraphs.reviews.url };
+    const urls = {
+      accounts: subgraphs.accounts.url,
+      inventory: subgraphs.inventory.url,
+      products: subgraphs.products.url,
+      reviews: subgraphs.reviews.url,
+    };
     apollo = await startApolloGateway(Object.entries(urls).map(([name, url]) => ({ name, url })));
     const request = { query: NESTED, operationName: 'TestQuery' };
     const expected = await apollo.execute(request);

@@ -26,10 +26,33 @@ describe('federation: composite keys and interfaces', () => {
   let graph: FederatedGraph;
 
   before(async () => {
-    locations = await serveSubgraph('locations', buildSubgraphSchema([{ typeDefs: parse(LOCATIONS), resolvers: { Query: { places: () => places, locations: () => places }, Place: { __resolveType: () => 'Location' } } as never }]));
+    locations = await serveSubgraph(
+      'locations',
+      buildSubgraphSchema([
+        {
+          typeDefs: parse(LOCATIONS),
+          resolvers: {
+            Query: { places: () => places, locations: () => places },
+            Place: { __resolveType: () => 'Location' },
+          } as never,
+        },
+      ]),
+    );
     weather = await serveSubgraph(
       'weather',
-      buildSubgraphSchema([{ typeDefs: parse(WEATHER), resolvers: { Location: { __resolveReference: (ref: { city: string; country: { code: string } }) => ({ ...ref, temperature: temperatures[`${ref.city}/${ref.country.code}`] }) } } as never }]),
+      buildSubgraphSchema([
+        {
+          typeDefs: parse(WEATHER),
+          resolvers: {
+            Location: {
+              __resolveReference: (ref: { city: string; country: { code: string } }) => ({
+                ...ref,
+                temperature: temperatures[`${ref.city}/${ref.country.code}`],
+              }),
+            },
+          } as never,
+        },
+      ]),
     );
     graph = new FederatedGraph(supergraphOf(locations.url, weather.url));
   });
@@ -37,7 +60,14 @@ describe('federation: composite keys and interfaces', () => {
 
   it('sends a nested composite key in the representation', async () => {
     const response = await graph.execute({ query: '{ locations { name temperature } }' }, {});
-    assert.deepEqual(response, { data: { locations: [{ name: 'Paris, France', temperature: 12 }, { name: 'Paris, Texas', temperature: 25 }] } });
+    assert.deepEqual(response, {
+      data: {
+        locations: [
+          { name: 'Paris, France', temperature: 12 },
+          { name: 'Paris, Texas', temperature: 25 },
+        ],
+      },
+    });
     assert.deepEqual(weather.received.at(-1)!.variables.representations, [
       { __typename: 'Location', city: 'Paris', country: { __typename: 'Country', code: 'FR' } },
       { __typename: 'Location', city: 'Paris', country: { __typename: 'Country', code: 'US' } },
@@ -45,7 +75,10 @@ describe('federation: composite keys and interfaces', () => {
   });
 
   it('resolves entity fields inside an inline fragment on an interface', async () => {
-    const response = await graph.execute({ query: '{ places { __typename name ... on Location { temperature } } }' }, {});
+    const response = await graph.execute(
+      { query: '{ places { __typename name ... on Location { temperature } } }' },
+      {},
+    );
     assert.deepEqual(response, {
       data: {
         places: [
@@ -58,7 +91,10 @@ describe('federation: composite keys and interfaces', () => {
 
   it('answers introspection from the supergraph schema', async () => {
     const response = await graph.execute({ query: '{ __type(name: "Location") { fields { name } } }' }, {});
-    assert.deepEqual((response.data as any).__type.fields.map((f: { name: string }) => f.name), ['city', 'country', 'name', 'temperature']);
+    assert.deepEqual(
+      (response.data as any).__type.fields.map((f: { name: string }) => f.name),
+      ['city', 'country', 'name', 'temperature'],
+    );
   });
 });
 

@@ -105,7 +105,8 @@ describe('federation: an extension keyed on a field only extensions resolve (as 
     subgraphs = await Promise.all(names.map((name) => serveSubgraph(name, schemaOf(name))));
     apollo = await startApolloGateway(subgraphs.map(({ name, url }) => ({ name, url })));
     const composed = composeSupergraph(subgraphs.map(({ name, url }) => ({ name, url, sdl: SDL[name as Name] })));
-    if (!composed.ok) assert.fail(`gw does not compose these subgraphs: ${composed.errors.map((e) => e.message).join(',')}`);
+    if (!composed.ok)
+      assert.fail(`gw does not compose these subgraphs: ${composed.errors.map((e) => e.message).join(',')}`);
     graph = new FederatedGraph(composed.supergraph);
   });
   beforeEach(() => {

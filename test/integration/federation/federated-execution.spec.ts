@@ -6,26 +6,44 @@ import { benchmarkSupergraph, startSubgraphs, type RunningSubgraph } from '../..
 
 type Subgraphs = Record<'accounts' | 'inventory' | 'products' | 'reviews', RunningSubgraph>;
 
-const entityCalls = (subgraph: RunningSubgraph) => subgraph.received.filter((r) => r.query.includes('_entities')).length;
+const entityCalls = (subgraph: RunningSubgraph) =>
+  subgraph.received.filter((r) => r.query.includes('_entities')).length;
 
 describe('federation: planning and executing operations over real subgraphs', () => {
   let subgraphs: Subgraphs;
   let graph: FederatedGraph;
 
   before(async () => {
-    subgraphs = (await startSubgraphs());
+    subgraphs = await startSubgraphs();
     graph = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)));
   });
   after(async () => Promise.all(Object.values(subgraphs ?? {}).map((s) => s.stop())));
   beforeEach(() => Object.values(subgraphs).forEach((s) => (s.received.length = 0)));
 
   it('joins entities by @key across subgraphs', async () => {
-    const response = await graph.execute({ query: '{ users { id name reviews { body product { name inStock } } } }' }, {});
+    const response = await graph.execute(
+      { query: '{ users { id name reviews { body product { name inStock } } } }' },
+      {},
+    );
     assert.deepEqual(response, {
       data: {
         users: [
-          { id: '1', name: 'Ada Lovelace', reviews: [{ body: 'Love it!', product: { name: 'Table', inStock: true } }, { body: 'Too expensive.', product: { name: 'Couch', inStock: false } }] },
-          { id: '2', name: 'Alan Turing', reviews: [{ body: 'Could be better.', product: { name: 'Chair', inStock: true } }, { body: 'Prefer something else.', product: { name: 'Table', inStock: true } }] },
+          {
+            id: '1',
+            name: 'Ada Lovelace',
+            reviews: [
+              { body: 'Love it!', product: { name: 'Table', inStock: true } },
+              { body: 'Too expensive.', product: { name: 'Couch', inStock: false } },
+            ],
+          },
+          {
+            id: '2',
+            name: 'Alan Turing',
+            reviews: [
+              { body: 'Could be better.', product: { name: 'Chair', inStock: true } },
+              { body: 'Prefer something else.', product: { name: 'Table', inStock: true } },
+            ],
+          },
         ],
       },
     });
@@ -33,7 +51,15 @@ describe('federation: planning and executing operations over real subgraphs', ()
 
   it('fetches @requires fields first and sends them in the representation', async () => {
     const response = await graph.execute({ query: '{ topProducts { upc shippingEstimate } }' }, {});
-    assert.deepEqual(response, { data: { topProducts: [{ upc: '1', shippingEstimate: 50 }, { upc: '2', shippingEstimate: 0 }, { upc: '3', shippingEstimate: 25 }] } });
+    assert.deepEqual(response, {
+      data: {
+        topProducts: [
+          { upc: '1', shippingEstimate: 50 },
+          { upc: '2', shippingEstimate: 0 },
+          { upc: '3', shippingEstimate: 25 },
+        ],
+      },
+    });
     const sent = subgraphs.inventory.received[0].variables.representations as Array<Record<string, unknown>>;
     assert.deepEqual(sent[0], { __typename: 'Product', upc: '1', price: 899, weight: 100 });
   });
@@ -41,22 +67,49 @@ describe('federation: planning and executing operations over real subgraphs', ()
   it('fetches required fields from a third subgraph before the requiring one, in one batch each', async () => {
     const response = await graph.execute({ query: '{ users { reviews { product { name shippingEstimate } } } }' }, {});
     assert.deepEqual(response.data?.users, [
-      { reviews: [{ product: { name: 'Table', shippingEstimate: 50 } }, { product: { name: 'Couch', shippingEstimate: 0 } }] },
-      { reviews: [{ product: { name: 'Chair', shippingEstimate: 25 } }, { product: { name: 'Table', shippingEstimate: 50 } }] },
+      {
+        reviews: [
+          { product: { name: 'Table', shippingEstimate: 50 } },
+          { product: { name: 'Couch', shippingEstimate: 0 } },
+        ],
+      },
+      {
+        reviews: [
+          { product: { name: 'Chair', shippingEstimate: 25 } },
+          { product: { name: 'Table', shippingEstimate: 50 } },
+        ],
+      },
     ]);
     assert.equal(entityCalls(subgraphs.products), 1);
     assert.equal(entityCalls(subgraphs.inventory), 1);
   });
 
   it('answers @provides fields from the providing subgraph without calling the owner', async () => {
-    const response = await graph.execute({ query: '{ topProducts(first: 1) { reviews { author { username } } } }' }, {});
-    assert.deepEqual(response, { data: { topProducts: [{ reviews: [{ author: { username: '@ada' } }, { author: { username: '@complete' } }] }] } });
+    const response = await graph.execute(
+      { query: '{ topProducts(first: 1) { reviews { author { username } } } }' },
+      {},
+    );
+    assert.deepEqual(response, {
+      data: { topProducts: [{ reviews: [{ author: { username: '@ada' } }, { author: { username: '@complete' } }] }] },
+    });
     assert.equal(subgraphs.accounts.received.length, 0);
   });
 
   it('calls the owner for fields of a provided entity that are not provided', async () => {
-    const response = await graph.execute({ query: '{ topProducts(first: 1) { reviews { author { username name } } } }' }, {});
-    assert.deepEqual(response.data, { topProducts: [{ reviews: [{ author: { username: '@ada', name: 'Ada Lovelace' } }, { author: { username: '@complete', name: 'Alan Turing' } }] }] });
+    const response = await graph.execute(
+      { query: '{ topProducts(first: 1) { reviews { author { username name } } } }' },
+      {},
+    );
+    assert.deepEqual(response.data, {
+      topProducts: [
+        {
+          reviews: [
+            { author: { username: '@ada', name: 'Ada Lovelace' } },
+            { author: { username: '@complete', name: 'Alan Turing' } },
+          ],
+        },
+      ],
+    });
     assert.equal(entityCalls(subgraphs.accounts), 1);
   });
 
@@ -67,10 +120,17 @@ describe('federation: planning and executing operations over real subgraphs', ()
     const response = await graph.execute({ query, operationName: 'Deep' }, {});
     assert.equal(response.errors, undefined);
     const firstProduct = (response.data as any).users[0].reviews[0].product;
-    assert.deepEqual({ ...firstProduct, reviews: undefined }, { upc: '1', name: 'Table', price: 899, weight: 100, inStock: true, shippingEstimate: 50, reviews: undefined });
+    assert.deepEqual(
+      { ...firstProduct, reviews: undefined },
+      { upc: '1', name: 'Table', price: 899, weight: 100, inStock: true, shippingEstimate: 50, reviews: undefined },
+    );
     assert.deepEqual(firstProduct.reviews[1].author.reviews[0].product.name, 'Chair');
     assert.equal(subgraphs.accounts.received.length, 2, 'users, then one batch of authors');
-    assert.equal(entityCalls(subgraphs.reviews), 1, "users' reviews; the nested reviews come with the products and authors reviews returns");
+    assert.equal(
+      entityCalls(subgraphs.reviews),
+      1,
+      "users' reviews; the nested reviews come with the products and authors reviews returns",
+    );
     assert.equal(entityCalls(subgraphs.products), 2, 'one batch per level');
     assert.equal(entityCalls(subgraphs.inventory), 2);
   });
@@ -78,7 +138,13 @@ describe('federation: planning and executing operations over real subgraphs', ()
   it('sends one _entities call per entity when batching is disabled (disable_query_batching)', async () => {
     const unbatched = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)), undefined, { batching: false });
     const response = await unbatched.execute({ query: '{ topProducts { upc inStock } }' }, {});
-    assert.deepEqual(response.data, { topProducts: [{ upc: '1', inStock: true }, { upc: '2', inStock: false }, { upc: '3', inStock: true }] });
+    assert.deepEqual(response.data, {
+      topProducts: [
+        { upc: '1', inStock: true },
+        { upc: '2', inStock: false },
+        { upc: '3', inStock: true },
+      ],
+    });
     assert.equal(entityCalls(subgraphs.inventory), 3);
   });
 
@@ -91,7 +157,14 @@ describe('federation: planning and executing operations over real subgraphs', ()
   it('keeps aliases, variables, __typename and inline fragments in the client shape', async () => {
     const query = `query Q($n: Int) { best: topProducts(first: $n) { __typename code: upc ... on Product { stock: inStock } } }`;
     const response = await graph.execute({ query, variables: { n: 2 } }, {});
-    assert.deepEqual(response, { data: { best: [{ __typename: 'Product', code: '1', stock: true }, { __typename: 'Product', code: '2', stock: false }] } });
+    assert.deepEqual(response, {
+      data: {
+        best: [
+          { __typename: 'Product', code: '1', stock: true },
+          { __typename: 'Product', code: '2', stock: false },
+        ],
+      },
+    });
   });
 
   it('gives an added key field its own key when the client uses the name as an alias', async () => {
@@ -100,8 +173,11 @@ describe('federation: planning and executing operations over real subgraphs', ()
   });
 
   it('applies @skip and @include, on fields and on root fragments', async () => {
-    const query = 'query Q($withUsers: Boolean!) { ... @include(if: $withUsers) { users { id } } topProducts(first: 1) { upc inStock @skip(if: true) } }';
-    assert.deepEqual(await graph.execute({ query, variables: { withUsers: false } }, {}), { data: { topProducts: [{ upc: '1' }] } });
+    const query =
+      'query Q($withUsers: Boolean!) { ... @include(if: $withUsers) { users { id } } topProducts(first: 1) { upc inStock @skip(if: true) } }';
+    assert.deepEqual(await graph.execute({ query, variables: { withUsers: false } }, {}), {
+      data: { topProducts: [{ upc: '1' }] },
+    });
     assert.equal(subgraphs.accounts.received.length, 0);
     const withUsers = await graph.execute({ query, variables: { withUsers: true } }, {});
     assert.deepEqual(withUsers.data, { users: [{ id: '1' }, { id: '2' }], topProducts: [{ upc: '1' }] });
@@ -132,34 +208,55 @@ describe('federation: planning and executing operations over real subgraphs', ()
     const response = await graph.execute({ query: '{ users { reviews { product { shippingEstimate } } } }' }, {});
     assert.equal(response.errors, undefined);
     const broken = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)), async (url, headers, body) => {
-      const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const json = (await res.json()) as any;
       // products fails the second entity of its batch
       if (body.query.includes('_entities') && url === subgraphs.products.url) {
         json.data._entities[1] = null;
-        json.errors = [{ message: 'Couch is gone', path: ['_entities', 1, 'name'], locations: [{ line: 1, column: 90 }] }];
+        json.errors = [
+          { message: 'Couch is gone', path: ['_entities', 1, 'name'], locations: [{ line: 1, column: 90 }] },
+        ];
       }
       return json;
     });
     const result = await broken.execute({ query: '{ users { reviews { product { name } } } }' }, {});
-    assert.deepEqual(result.errors, [{ message: 'Couch is gone', path: ['users', 0, 'reviews', 1, 'product', 'name'] }]);
+    assert.deepEqual(result.errors, [
+      { message: 'Couch is gone', path: ['users', 0, 'reviews', 1, 'product', 'name'] },
+    ]);
     assert.deepEqual((result.data as any).users[0].reviews[1].product, { name: null });
     assert.deepEqual((result.data as any).users[0].reviews[0].product, { name: 'Table' });
   });
 
   it('fails only the fields a down subgraph owns', async () => {
-    const down = new FederatedGraph(benchmarkSupergraph({ ...urlsOf(subgraphs), inventory: 'http://127.0.0.1:9/graphql' }));
+    const down = new FederatedGraph(
+      benchmarkSupergraph({ ...urlsOf(subgraphs), inventory: 'http://127.0.0.1:9/graphql' }),
+    );
     const response = await down.execute({ query: '{ topProducts(first: 2) { name inStock } }' }, {});
-    assert.deepEqual(response.data, { topProducts: [{ name: 'Table', inStock: null }, { name: 'Couch', inStock: null }] });
+    assert.deepEqual(response.data, {
+      topProducts: [
+        { name: 'Table', inStock: null },
+        { name: 'Couch', inStock: null },
+      ],
+    });
     assert.equal(response.errors?.length, 1);
     assert.match(response.errors[0].message, /Subgraph "inventory" could not be reached/);
     assert.deepEqual(response.errors[0].path, ['topProducts', 0, 'inStock']);
   });
 
   it('sends global headers and each subgraph its own headers', async () => {
-    const withHeaders = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs), { accounts: { headers: { 'x-subgraph': 'accounts-only' } } }));
-    await withHeaders.execute({ query: '{ topProducts(first: 1) { reviews { author { name } } } }' }, { 'x-global': 'everyone' });
-    for (const name of ['products', 'reviews', 'accounts'] as const) assert.equal(subgraphs[name].received[0].headers['x-global'], 'everyone', name);
+    const withHeaders = new FederatedGraph(
+      benchmarkSupergraph(urlsOf(subgraphs), { accounts: { headers: { 'x-subgraph': 'accounts-only' } } }),
+    );
+    await withHeaders.execute(
+      { query: '{ topProducts(first: 1) { reviews { author { name } } } }' },
+      { 'x-global': 'everyone' },
+    );
+    for (const name of ['products', 'reviews', 'accounts'] as const)
+      assert.equal(subgraphs[name].received[0].headers['x-global'], 'everyone', name);
     assert.equal(subgraphs.accounts.received[0].headers['x-subgraph'], 'accounts-only');
     assert.equal(subgraphs.products.received[0].headers['x-subgraph'], undefined);
     assert.equal(subgraphs.inventory.received.length, 0);
@@ -167,7 +264,12 @@ describe('federation: planning and executing operations over real subgraphs', ()
 });
 
 function urlsOf(subgraphs: Subgraphs): Record<keyof Subgraphs, string> {
-  return { accounts: subgraphs.accounts.url, inventory: subgraphs.inventory.url, products: subgraphs.products.url, reviews: subgraphs.reviews.url };
+  return {
+    accounts: subgraphs.accounts.url,
+    inventory: subgraphs.inventory.url,
+    products: subgraphs.products.url,
+    reviews: subgraphs.reviews.url,
+  };
 }
 
 describe('federation: subscriptions through the supergraph', () => {
@@ -175,19 +277,40 @@ describe('federation: subscriptions through the supergraph', () => {
   after(async () => Promise.all(Object.values(subgraphs ?? {}).map((s) => s.stop())));
 
   it('streams from the subscription root subgraph and resolves entity fields per event', async () => {
-    subgraphs = (await startSubgraphs());
+    subgraphs = await startSubgraphs();
     const graph = new FederatedGraph(benchmarkSupergraph(urlsOf(subgraphs)));
     const events: unknown[] = [];
     await new Promise<void>((resolve, reject) => {
-      subscribeFederated(graph, { query: 'subscription { reviewAdded { body author { name } product { name shippingEstimate } } }' }, { 'x-global': 'sub' }, {
-        next: (event) => events.push(event),
-        error: (errors) => reject(new Error(JSON.stringify(errors))),
-        complete: resolve,
-      });
+      subscribeFederated(
+        graph,
+        { query: 'subscription { reviewAdded { body author { name } product { name shippingEstimate } } }' },
+        { 'x-global': 'sub' },
+        {
+          next: (event) => events.push(event),
+          error: (errors) => reject(new Error(JSON.stringify(errors))),
+          complete: resolve,
+        },
+      );
     });
     assert.deepEqual(events, [
-      { data: { reviewAdded: { body: 'Love it!', author: { name: 'Ada Lovelace' }, product: { name: 'Table', shippingEstimate: 50 } } } },
-      { data: { reviewAdded: { body: 'Too expensive.', author: { name: 'Ada Lovelace' }, product: { name: 'Couch', shippingEstimate: 0 } } } },
+      {
+        data: {
+          reviewAdded: {
+            body: 'Love it!',
+            author: { name: 'Ada Lovelace' },
+            product: { name: 'Table', shippingEstimate: 50 },
+          },
+        },
+      },
+      {
+        data: {
+          reviewAdded: {
+            body: 'Too expensive.',
+            author: { name: 'Ada Lovelace' },
+            product: { name: 'Couch', shippingEstimate: 0 },
+          },
+        },
+      },
     ]);
     assert.equal(entityCalls(subgraphs.accounts), 2, 'one per event');
     assert.equal(subgraphs.accounts.received[0].headers['x-global'], 'sub');

@@ -35,15 +35,30 @@ describe('Streams: amqp_0_9 connectors', function () {
   it('round trip: declared queue bound to an exchange, output with an interpolated routing key', async () => {
     const queue = queueName();
     const key = `k-${randomUUID()}`;
-    const input = new AmqpInput({ urls: [SHARED_AMQP], queue, queue_declare: { enabled: true, durable: false }, bindings_declare: [{ exchange: 'amq.direct', key }] }, env);
+    const input = new AmqpInput(
+      {
+        urls: [SHARED_AMQP],
+        queue,
+        queue_declare: { enabled: true, durable: false },
+        bindings_declare: [{ exchange: 'amq.direct', key }],
+      },
+      env,
+    );
     closing.push(() => input.stop());
     const run = collectFrom(input);
-    const output = new AmqpOutput({ urls: [SHARED_AMQP], exchange: 'amq.direct', key: '${! meta("route") }', content_type: 'text/plain' }, env);
+    const output = new AmqpOutput(
+      { urls: [SHARED_AMQP], exchange: 'amq.direct', key: '${! meta("route") }', content_type: 'text/plain' },
+      env,
+    );
     closing.push(() => output.close());
-    await eventually(async () => {
-      await output.write(newMessage('rabbit', { route: key }));
-      assert.ok(texts(run.received).includes('rabbit'));
-    }, 10_000, 200);
+    await eventually(
+      async () => {
+        await output.write(newMessage('rabbit', { route: key }));
+        assert.ok(texts(run.received).includes('rabbit'));
+      },
+      10_000,
+      200,
+    );
     const got = run.received.find((r) => r.text === 'rabbit')!;
     assert.equal(got.metadata.amqp_routing_key, key);
     assert.equal(got.metadata.amqp_exchange, 'amq.direct');
@@ -56,7 +71,9 @@ describe('Streams: amqp_0_9 connectors', function () {
     let broker: PrivateRabbitMq;
     before(async function () {
       if (!rabbitmqInstalled()) {
-        console.warn('    skipped: rabbitmq-server is not installed (/usr/lib/rabbitmq/bin/rabbitmq-server), no private broker to restart');
+        console.warn(
+          '    skipped: rabbitmq-server is not installed (/usr/lib/rabbitmq/bin/rabbitmq-server), no private broker to restart',
+        );
         this.skip();
       }
       broker = await privateRabbitMq();
@@ -79,7 +96,10 @@ describe('Streams: amqp_0_9 connectors', function () {
 
     it('the input resumes after the broker restarts: the delivered-but-unacknowledged message comes again, nothing acknowledged is lost', async () => {
       const queue = `gw-resume-${randomUUID()}`;
-      const input = new AmqpInput({ urls: [broker.url], queue, queue_declare: { enabled: true, durable: true }, prefetch_count: 10 }, env);
+      const input = new AmqpInput(
+        { urls: [broker.url], queue, queue_declare: { enabled: true, durable: true }, prefetch_count: 10 },
+        env,
+      );
       closing.push(() => input.stop());
       // the output accepts everything but the first a2, which it holds (a slow output) across the restart
       let heldOnce = false;
@@ -88,7 +108,11 @@ describe('Streams: amqp_0_9 connectors', function () {
       await publish(queue, ['a1', 'a2', 'a3']);
       await eventually(() => assert.deepEqual(texts(run.received), ['a1', 'a2', 'a3']), 10_000);
       // the broker has the acks for a1 and a3: only a2 is out, delivered and not acknowledged
-      await eventually(async () => assert.deepEqual(await broker.queue(queue), { ready: 0, unacknowledged: 1 }), 10_000, 100);
+      await eventually(
+        async () => assert.deepEqual(await broker.queue(queue), { ready: 0, unacknowledged: 1 }),
+        10_000,
+        100,
+      );
 
       await broker.restart();
       await publish(queue, ['a4']);
@@ -96,7 +120,11 @@ describe('Streams: amqp_0_9 connectors', function () {
       await eventually(() => assert.deepEqual(texts(run.received.slice(3)).sort(), ['a2', 'a4']), 30_000, 100);
       assert.equal(run.received[3].text, 'a2', 'the requeued a2 comes before a4, published after the restart');
       assert.equal(run.received[3].metadata.amqp_redelivered, true);
-      await eventually(async () => assert.deepEqual(await broker.queue(queue), { ready: 0, unacknowledged: 0 }), 10_000, 100);
+      await eventually(
+        async () => assert.deepEqual(await broker.queue(queue), { ready: 0, unacknowledged: 0 }),
+        10_000,
+        100,
+      );
       // exactly what was published; only a2, never acknowledged before the restart, twice
       assert.deepEqual(texts(run.received), ['a1', 'a2', 'a3', 'a2', 'a4']);
     });

@@ -26,9 +26,16 @@ describe('Streams: message brokers end to end through the gateway', function () 
   const post = (path: string, body: string) => http(`${node.gatewayUrl}${path}`, { method: 'POST', body });
 
   async function streamsApi(name: string, listenPath: string, streams: Record<string, unknown>): Promise<string> {
-    const res = await api('/apis/streams', { method: 'POST', body: JSON.stringify(streamsDocument(name, listenPath, streams)), headers: STREAMS_TYPE });
+    const res = await api('/apis/streams', {
+      method: 'POST',
+      body: JSON.stringify(streamsDocument(name, listenPath, streams)),
+      headers: STREAMS_TYPE,
+    });
     assert.equal(res.status, 200, res.text);
-    await eventually(async () => assert.notEqual((await http(`${node.gatewayUrl}${listenPath}no-such-stream-path`)).status, 404), 5000);
+    await eventually(
+      async () => assert.notEqual((await http(`${node.gatewayUrl}${listenPath}no-such-stream-path`)).status, 404),
+      5000,
+    );
     return res.json.ID as string;
   }
   async function sse(url: string): Promise<SseReader> {
@@ -38,10 +45,14 @@ describe('Streams: message brokers end to end through the gateway', function () 
   }
   /** posts until the first message comes out (the broker subscriptions start asynchronously), then the rest */
   async function postUntilFlowing(inPath: string, reader: SseReader, probe: string): Promise<void> {
-    await eventually(async () => {
-      assert.equal((await post(inPath, probe)).status, 200);
-      assert.ok(reader.events.length > 0);
-    }, 20_000, 300);
+    await eventually(
+      async () => {
+        assert.equal((await post(inPath, probe)).status, 200);
+        assert.ok(reader.events.length > 0);
+      },
+      20_000,
+      300,
+    );
   }
 
   before(async () => {
@@ -71,9 +82,13 @@ describe('Streams: message brokers end to end through the gateway', function () 
       },
     });
     const reader = await sse(`${node.gatewayUrl}/kafka/out`);
-    for (let i = 0; i < 5; i++) assert.equal((await post('/kafka/in', JSON.stringify({ id: `o${i}`, qty: i, price: 2 }))).status, 200);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await post('/kafka/in', JSON.stringify({ id: `o${i}`, qty: i, price: 2 }))).status, 200);
     const events = (await reader.waitFor(5)).map((e) => JSON.parse(e));
-    assert.deepEqual(events, [0, 1, 2, 3, 4].map((i) => ({ id: `o${i}`, qty: i, price: 2, total: i * 2, key: `o${i}` })));
+    assert.deepEqual(
+      events,
+      [0, 1, 2, 3, 4].map((i) => ({ id: `o${i}`, qty: i, price: 2, total: i * 2, key: `o${i}` })),
+    );
     assert.equal(kafka.data.partition(topic, 0)!.next, 5n);
   });
 
@@ -81,19 +96,29 @@ describe('Streams: message brokers end to end through the gateway', function () 
     const topic = `shared-${randomUUID()}`;
     const group = `gw-${randomUUID()}`;
     kafka.createTopic(topic, 4);
-    const consumer = (path: string) => ({ input: { kafka: { addresses: [kafka.address], topics: [topic], consumer_group: group } }, output: { http_server: { stream_path: path } } });
+    const consumer = (path: string) => ({
+      input: { kafka: { addresses: [kafka.address], topics: [topic], consumer_group: group } },
+      output: { http_server: { stream_path: path } },
+    });
     await streamsApi('Kafka group', '/group/', {
-      produce: { input: { http_server: { path: '/in' } }, output: { kafka: { addresses: [kafka.address], topic, key: '${! content() }' } } },
+      produce: {
+        input: { http_server: { path: '/in' } },
+        output: { kafka: { addresses: [kafka.address], topic, key: '${! content() }' } },
+      },
       a: consumer('/a'),
       b: consumer('/b'),
     });
     const a = await sse(`${node.gatewayUrl}/group/a`);
     const b = await sse(`${node.gatewayUrl}/group/b`);
     let n = 0;
-    await eventually(async () => {
-      assert.equal((await post('/group/in', `probe-${n++}`)).status, 200);
-      assert.ok(a.events.length > 0 && b.events.length > 0, 'both streams receive messages');
-    }, 30_000, 300);
+    await eventually(
+      async () => {
+        assert.equal((await post('/group/in', `probe-${n++}`)).status, 200);
+        assert.ok(a.events.length > 0 && b.events.length > 0, 'both streams receive messages');
+      },
+      30_000,
+      300,
+    );
     const sent = Array.from({ length: 20 }, (_, i) => `g${i}`);
     for (const body of sent) assert.equal((await post('/group/in', body)).status, 200);
     const got = () => [...a.events, ...b.events].filter((e) => e.startsWith('g'));
@@ -104,25 +129,55 @@ describe('Streams: message brokers end to end through the gateway', function () 
     const subject = `gw.e2e.${randomUUID()}`;
     await streamsApi('NATS', '/nats/', {
       publish: { input: { http_server: { path: '/in' } }, output: { nats: { urls: [NATS], subject } } },
-      subscribe: { input: { nats: { urls: [NATS], subject, queue: 'gw' } }, output: { http_server: { stream_path: '/out' } } },
+      subscribe: {
+        input: { nats: { urls: [NATS], subject, queue: 'gw' } },
+        output: { http_server: { stream_path: '/out' } },
+      },
     });
     const reader = await sse(`${node.gatewayUrl}/nats/out`);
     await postUntilFlowing('/nats/in', reader, 'probe');
     for (const body of ['n1', 'n2', 'n3']) assert.equal((await post('/nats/in', body)).status, 200);
-    await eventually(() => assert.deepEqual(reader.events.filter((e) => e !== 'probe'), ['n1', 'n2', 'n3']), 5000);
+    await eventually(
+      () =>
+        assert.deepEqual(
+          reader.events.filter((e) => e !== 'probe'),
+          ['n1', 'n2', 'n3'],
+        ),
+      5000,
+    );
   });
 
   it('amqp round trip: HTTP in → amqp_0_9 out, amqp_0_9 in → SSE out', async () => {
     const queue = `gw-e2e-${randomUUID()}`;
     await streamsApi('AMQP', '/amqp/', {
-      publish: { input: { http_server: { path: '/in' } }, output: { amqp_0_9: { urls: [AMQP], exchange: 'amq.direct', key: queue } } },
-      subscribe: { input: { amqp_0_9: { urls: [AMQP], queue, queue_declare: { enabled: true, durable: false, auto_delete: true }, bindings_declare: [{ exchange: 'amq.direct', key: queue }] } }, output: { http_server: { stream_path: '/out' } } },
+      publish: {
+        input: { http_server: { path: '/in' } },
+        output: { amqp_0_9: { urls: [AMQP], exchange: 'amq.direct', key: queue } },
+      },
+      subscribe: {
+        input: {
+          amqp_0_9: {
+            urls: [AMQP],
+            queue,
+            queue_declare: { enabled: true, durable: false, auto_delete: true },
+            bindings_declare: [{ exchange: 'amq.direct', key: queue }],
+          },
+        },
+        output: { http_server: { stream_path: '/out' } },
+      },
     });
     const reader = await sse(`${node.gatewayUrl}/amqp/out`);
     try {
       await postUntilFlowing('/amqp/in', reader, 'probe');
       for (const body of ['r1', 'r2', 'r3']) assert.equal((await post('/amqp/in', body)).status, 200);
-      await eventually(() => assert.deepEqual(reader.events.filter((e) => e !== 'probe'), ['r1', 'r2', 'r3']), 5000);
+      await eventually(
+        () =>
+          assert.deepEqual(
+            reader.events.filter((e) => e !== 'probe'),
+            ['r1', 'r2', 'r3'],
+          ),
+        5000,
+      );
     } finally {
       const admin = await amqpConnect(AMQP);
       await (await admin.createChannel()).deleteQueue(queue).catch(() => undefined);
@@ -134,23 +189,49 @@ describe('Streams: message brokers end to end through the gateway', function () 
     const topic = `gw/e2e/${randomUUID()}`;
     await streamsApi('MQTT', '/mqtt/', {
       publish: { input: { http_server: { path: '/in' } }, output: { mqtt: { urls: [MQTT], topic } } },
-      subscribe: { input: { mqtt: { urls: [MQTT], topics: [topic], qos: 1 } }, output: { http_server: { stream_path: '/out' } } },
+      subscribe: {
+        input: { mqtt: { urls: [MQTT], topics: [topic], qos: 1 } },
+        output: { http_server: { stream_path: '/out' } },
+      },
     });
     const reader = await sse(`${node.gatewayUrl}/mqtt/out`);
     await postUntilFlowing('/mqtt/in', reader, 'probe');
     for (const body of ['q1', 'q2', 'q3']) assert.equal((await post('/mqtt/in', body)).status, 200);
-    await eventually(() => assert.deepEqual(reader.events.filter((e) => e !== 'probe'), ['q1', 'q2', 'q3']), 5000);
+    await eventually(
+      () =>
+        assert.deepEqual(
+          reader.events.filter((e) => e !== 'probe'),
+          ['q1', 'q2', 'q3'],
+        ),
+      5000,
+    );
   });
 
   it('refuses a broker connector with a bad field, naming stream and field; nothing stored', async () => {
-    const refused = async (output: Record<string, unknown>, input: Record<string, unknown> = { http_server: { path: '/in' } }) => {
-      const res = await api('/apis/streams', { method: 'POST', body: JSON.stringify(streamsDocument('Bad', '/bad/', { s: { input, output } })), headers: STREAMS_TYPE });
+    const refused = async (
+      output: Record<string, unknown>,
+      input: Record<string, unknown> = { http_server: { path: '/in' } },
+    ) => {
+      const res = await api('/apis/streams', {
+        method: 'POST',
+        body: JSON.stringify(streamsDocument('Bad', '/bad/', { s: { input, output } })),
+        headers: STREAMS_TYPE,
+      });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.json.Status, 'Error');
       return res.json.Message as string;
     };
-    assert.match(await refused({ http_server: { stream_path: '/o' } }, { kafka: { addresses: [kafka.address], topics: 'orders' } }), /streams\/s\/input\/kafka\/topics: must be an array of strings/);
-    assert.match(await refused({ kafka: { addresses: [kafka.address], topic: 't', partitioner: 'sideways' } }), /streams\/s\/output\/kafka\/partitioner: must be one of fnv1a_hash/);
+    assert.match(
+      await refused(
+        { http_server: { stream_path: '/o' } },
+        { kafka: { addresses: [kafka.address], topics: 'orders' } },
+      ),
+      /streams\/s\/input\/kafka\/topics: must be an array of strings/,
+    );
+    assert.match(
+      await refused({ kafka: { addresses: [kafka.address], topic: 't', partitioner: 'sideways' } }),
+      /streams\/s\/output\/kafka\/partitioner: must be one of fnv1a_hash/,
+    );
     assert.match(await refused({ mqtt: { urls: [MQTT] } }), /output\/mqtt\/topic: is required/);
     assert.match(await refused({ amqp_0_9: { urls: [AMQP], exchange: 'x', key: '${! meta(' } }), /amqp_0_9\/key/);
     const list = await api('/apis');

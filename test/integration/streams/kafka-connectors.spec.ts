@@ -37,7 +37,10 @@ describe('Streams: kafka input and output', function () {
 
   it('output: topic and key interpolated from the message, acknowledged records readable by a consumer', async () => {
     const suffix = randomUUID();
-    const output = new KafkaOutput({ addresses: [broker.address], topic: `orders-\${! meta("region") }-${suffix}`, key: '${! this.id }' }, env);
+    const output = new KafkaOutput(
+      { addresses: [broker.address], topic: `orders-\${! meta("region") }-${suffix}`, key: '${! this.id }' },
+      env,
+    );
     closing.push(() => output.close());
     await output.write(newMessage('{"id":"a1"}', { region: 'eu' }));
     await output.write(newMessage('{"id":"b2"}', { region: 'eu' }));
@@ -48,7 +51,13 @@ describe('Streams: kafka input and output', function () {
     await consumer.subscribe({ topic: `orders-eu-${suffix}`, fromBeginning: true });
     await consumer.run({ eachMessage: async (p) => void got.push(p) });
     await eventually(() => assert.equal(got.length, 2), 10_000);
-    assert.deepEqual(got.map((p) => [p.message.key!.toString(), p.message.value!.toString()]), [['a1', '{"id":"a1"}'], ['b2', '{"id":"b2"}']]);
+    assert.deepEqual(
+      got.map((p) => [p.message.key!.toString(), p.message.value!.toString()]),
+      [
+        ['a1', '{"id":"a1"}'],
+        ['b2', '{"id":"b2"}'],
+      ],
+    );
   });
 
   it('input: messages with Kafka metadata; offsets committed only up to the first message the output has not accepted', async () => {
@@ -58,7 +67,14 @@ describe('Streams: kafka input and output', function () {
     const first = input({ topics: [topic], consumer_group: group, checkpoint_limit: 10 });
     const run1 = collectFrom(first, (text) => text === 'm3');
     await eventually(() => assert.deepEqual(texts(run1.received), ['m1', 'm2', 'm3', 'm4']), 10_000);
-    assert.deepEqual(run1.received[1].metadata, { kafka_key: 'm2', kafka_topic: topic, kafka_partition: 0, kafka_offset: 1, kafka_timestamp_unix: run1.received[1].metadata.kafka_timestamp_unix, kafka_tombstone_message: false });
+    assert.deepEqual(run1.received[1].metadata, {
+      kafka_key: 'm2',
+      kafka_topic: topic,
+      kafka_partition: 0,
+      kafka_offset: 1,
+      kafka_timestamp_unix: run1.received[1].metadata.kafka_timestamp_unix,
+      kafka_tombstone_message: false,
+    });
     await eventually(() => assert.equal(broker.data.offsetsOf(group).get(`${topic}/0`)?.offset, 2n), 5000);
     await first.stop();
     const run2 = collectFrom(input({ topics: [topic], consumer_group: group }));
@@ -81,7 +97,10 @@ describe('Streams: kafka input and output', function () {
     const group = `g-${randomUUID()}`;
     await produce(topic, ['r1', 'r2', 'r3']);
     let heldOnce = false;
-    const run = collectFrom(input({ topics: [topic], consumer_group: group, checkpoint_limit: 1 }), (t) => t === 'r2' && !heldOnce && (heldOnce = true));
+    const run = collectFrom(
+      input({ topics: [topic], consumer_group: group, checkpoint_limit: 1 }),
+      (t) => t === 'r2' && !heldOnce && (heldOnce = true),
+    );
     await eventually(() => assert.deepEqual(texts(run.received), ['r1', 'r2']), 10_000);
     await eventually(() => assert.equal(broker.data.offsetsOf(group).get(`${topic}/0`)?.offset, 1n), 5000);
     await broker.restart();
@@ -95,10 +114,14 @@ describe('Streams: kafka input and output', function () {
     const topic = `t-${randomUUID()}`;
     await produce(topic, ['old']);
     const run = collectFrom(input({ topics: [topic], start_from_oldest: false }));
-    await eventually(async () => {
-      await produce(topic, ['new']);
-      assert.ok(run.received.length > 0);
-    }, 15_000, 500);
+    await eventually(
+      async () => {
+        await produce(topic, ['new']);
+        assert.ok(run.received.length > 0);
+      },
+      15_000,
+      500,
+    );
     assert.ok(!texts(run.received).includes('old'));
   });
 
@@ -111,10 +134,14 @@ describe('Streams: kafka input and output', function () {
     const output = new KafkaOutput({ addresses: [broker.address], topic, key: '${! content() }' }, env);
     closing.push(() => output.close());
     let n = 0;
-    await eventually(async () => {
-      await output.write(newMessage(`probe-${n++}`));
-      assert.ok(a.received.length > 0 && b.received.length > 0, 'both inputs received messages');
-    }, 30_000, 300);
+    await eventually(
+      async () => {
+        await output.write(newMessage(`probe-${n++}`));
+        assert.ok(a.received.length > 0 && b.received.length > 0, 'both inputs received messages');
+      },
+      30_000,
+      300,
+    );
     const values = Array.from({ length: 30 }, (_, i) => `v${i}`);
     for (const v of values) await output.write(newMessage(v));
     const both = () => [...texts(a.received), ...texts(b.received)].filter((t) => t.startsWith('v'));
@@ -125,7 +152,12 @@ describe('Streams: kafka input and output', function () {
     const guarded = testEnv([broker.port]);
     const output = new KafkaOutput({ addresses: [broker.address], topic: 'x' }, guarded);
     closing.push(() => output.close());
-    await assert.rejects(Promise.race([output.write(newMessage('x')), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 20_000))]));
+    await assert.rejects(
+      Promise.race([
+        output.write(newMessage('x')),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 20_000)),
+      ]),
+    );
     assert.equal(broker.data.topics.has('x'), false);
   });
 });

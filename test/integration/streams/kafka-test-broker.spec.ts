@@ -11,16 +11,31 @@ describe('Kafka test broker (kafkajs over TCP)', function () {
   let broker: KafkaTestBroker;
   const consumers: Consumer[] = [];
 
-  const kafka = () => new Kafka({ clientId: 'spec', brokers: [broker.address], logLevel: logLevel.NOTHING, retry: { retries: 20, initialRetryTime: 50, maxRetryTime: 500 } });
+  const kafka = () =>
+    new Kafka({
+      clientId: 'spec',
+      brokers: [broker.address],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 20, initialRetryTime: 50, maxRetryTime: 500 },
+    });
   const consumer = (groupId: string) => {
-    const c = kafka().consumer({ groupId, sessionTimeout: 6000, heartbeatInterval: 200, maxWaitTimeInMs: 200, rebalanceTimeout: 3000 });
+    const c = kafka().consumer({
+      groupId,
+      sessionTimeout: 6000,
+      heartbeatInterval: 200,
+      maxWaitTimeInMs: 200,
+      rebalanceTimeout: 3000,
+    });
     consumers.push(c);
     return c;
   };
   async function produce(topic: string, values: string[], key = (i: number) => `k${i}`): Promise<void> {
     const producer = kafka().producer();
     await producer.connect();
-    await producer.send({ topic, messages: values.map((value, i) => ({ key: key(i), value, headers: { h: `v${i}` } })) });
+    await producer.send({
+      topic,
+      messages: values.map((value, i) => ({ key: key(i), value, headers: { h: `v${i}` } })),
+    });
     await producer.disconnect();
   }
   async function collect(c: Consumer, topic: string, into: EachMessagePayload[]): Promise<void> {
@@ -43,12 +58,28 @@ describe('Kafka test broker (kafkajs over TCP)', function () {
     const got: EachMessagePayload[] = [];
     await collect(consumer(`g-${randomUUID()}`), topic, got);
     await eventually(() => assert.equal(got.length, 3), 10_000);
-    assert.deepEqual(got.map((p) => p.message.value!.toString()), ['a', 'b', 'c']);
-    assert.deepEqual(got.map((p) => p.message.key!.toString()), ['k0', 'k1', 'k2']);
-    assert.deepEqual(got.map((p) => p.message.offset), ['0', '1', '2']);
+    assert.deepEqual(
+      got.map((p) => p.message.value!.toString()),
+      ['a', 'b', 'c'],
+    );
+    assert.deepEqual(
+      got.map((p) => p.message.key!.toString()),
+      ['k0', 'k1', 'k2'],
+    );
+    assert.deepEqual(
+      got.map((p) => p.message.offset),
+      ['0', '1', '2'],
+    );
     assert.equal(got[1].message.headers!.h!.toString(), 'v1');
     await produce(topic, ['d']);
-    await eventually(() => assert.deepEqual(got.map((p) => p.message.value!.toString()), ['a', 'b', 'c', 'd']), 10_000);
+    await eventually(
+      () =>
+        assert.deepEqual(
+          got.map((p) => p.message.value!.toString()),
+          ['a', 'b', 'c', 'd'],
+        ),
+      10_000,
+    );
   });
 
   it('shares the partitions of a topic between two consumers of one group, each record read once', async () => {
@@ -60,14 +91,23 @@ describe('Kafka test broker (kafkajs over TCP)', function () {
     await collect(consumer(group), topic, first);
     await collect(consumer(group), topic, second);
     const values = Array.from({ length: 40 }, (_, i) => `m${i}`);
-    await eventually(async () => {
-      await produce(topic, ['probe'], () => randomUUID());
-      assert.ok(first.length > 0 && second.length > 0, 'both members received records');
-    }, 20_000, 500);
+    await eventually(
+      async () => {
+        await produce(topic, ['probe'], () => randomUUID());
+        assert.ok(first.length > 0 && second.length > 0, 'both members received records');
+      },
+      20_000,
+      500,
+    );
     const partitionsOf = (list: EachMessagePayload[]) => new Set(list.map((p) => p.partition));
     await produce(topic, values);
-    await eventually(() => assert.equal([...first, ...second].filter((p) => p.message.value!.toString().startsWith('m')).length, 40), 10_000);
-    const read = [...first, ...second].filter((p) => p.message.value!.toString().startsWith('m')).map((p) => p.message.value!.toString());
+    await eventually(
+      () => assert.equal([...first, ...second].filter((p) => p.message.value!.toString().startsWith('m')).length, 40),
+      10_000,
+    );
+    const read = [...first, ...second]
+      .filter((p) => p.message.value!.toString().startsWith('m'))
+      .map((p) => p.message.value!.toString());
     assert.equal(new Set(read).size, 40);
     const late = (list: EachMessagePayload[]) => list.filter((p) => p.message.value!.toString().startsWith('m'));
     const overlap = [...partitionsOf(late(first))].filter((p) => partitionsOf(late(second)).has(p));
@@ -87,7 +127,14 @@ describe('Kafka test broker (kafkajs over TCP)', function () {
     await produce(topic, ['three']);
     const after: EachMessagePayload[] = [];
     await collect(consumer(group), topic, after);
-    await eventually(() => assert.deepEqual(after.map((p) => p.message.value!.toString()), ['three']), 15_000);
+    await eventually(
+      () =>
+        assert.deepEqual(
+          after.map((p) => p.message.value!.toString()),
+          ['three'],
+        ),
+      15_000,
+    );
   });
 
   it('long-polls fetches: an idle consumer waits max_wait_ms per fetch, and a new record ends the wait at once', async () => {
@@ -99,7 +146,15 @@ describe('Kafka test broker (kafkajs over TCP)', function () {
     await collect(c, topic, got);
     await eventually(() => assert.equal(got.length, 1), 10_000);
     const fetches = broker.requests.get(API.fetch)!;
-    await eventually(() => assert.ok(broker.fetchWaits.some((ms) => ms >= 1900), 'an empty fetch was held for max_wait_ms'), 10_000, 50);
+    await eventually(
+      () =>
+        assert.ok(
+          broker.fetchWaits.some((ms) => ms >= 1900),
+          'an empty fetch was held for max_wait_ms',
+        ),
+      10_000,
+      50,
+    );
     assert.ok(broker.requests.get(API.fetch)! - fetches < 10, 'fetches wait instead of returning empty at once');
     const sent = Date.now();
     await produce(topic, ['second']);

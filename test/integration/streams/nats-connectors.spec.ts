@@ -31,11 +31,15 @@ describe('Streams: nats and nats_jetstream connectors', function () {
   };
   /** waits until the server has the input's subscription(s) by publishing probes */
   async function subscribed(subject: string, received: () => number): Promise<void> {
-    await eventually(async () => {
-      nc.publish(subject, 'probe');
-      await nc.flush();
-      assert.ok(received() > 0);
-    }, 10_000, 100);
+    await eventually(
+      async () => {
+        nc.publish(subject, 'probe');
+        await nc.flush();
+        assert.ok(received() > 0);
+      },
+      10_000,
+      100,
+    );
   }
 
   it('nats: output publishes to an interpolated subject with headers, input receives body and metadata', async () => {
@@ -43,7 +47,12 @@ describe('Streams: nats and nats_jetstream connectors', function () {
     const input = track(new NatsInput({ urls: [SHARED_NATS], subject: `${base}.*` }, env));
     const run = collectFrom(input);
     await subscribed(`${base}.probe`, () => run.received.length);
-    const output = track(new NatsOutput({ urls: [SHARED_NATS], subject: `${base}.\${! meta("kind") }`, headers: { 'X-Kind': '${! meta("kind") }' } }, env));
+    const output = track(
+      new NatsOutput(
+        { urls: [SHARED_NATS], subject: `${base}.\${! meta("kind") }`, headers: { 'X-Kind': '${! meta("kind") }' } },
+        env,
+      ),
+    );
     await output.write(newMessage('hello', { kind: 'greeting' }));
     await eventually(() => assert.ok(texts(run.received).includes('hello')), 5000);
     const got = run.received.find((r) => r.text === 'hello')!;
@@ -77,7 +86,9 @@ describe('Streams: nats and nats_jetstream connectors', function () {
     const run1 = collectFrom(first, (t) => t === 'j2');
     await eventually(() => assert.deepEqual(texts(run1.received).slice(0, 3), ['j1', 'j2', 'j3']), 5000);
     await first.stop();
-    const run2 = collectFrom(track(new JetStreamInput({ urls: [SHARED_NATS], subject, durable: 'gw', ack_wait: '1s' }, env)));
+    const run2 = collectFrom(
+      track(new JetStreamInput({ urls: [SHARED_NATS], subject, durable: 'gw', ack_wait: '1s' }, env)),
+    );
     await eventually(() => assert.deepEqual(texts(run2.received), ['j2']), 10_000);
     assert.equal(run2.received[0].metadata.nats_sequence_stream, 2);
   });
@@ -98,14 +109,27 @@ describe('Streams: nats and nats_jetstream connectors', function () {
       const js = own.jetstream();
       for (const v of ['o1', 'o2', 'o3']) await js.publish('orders.new', Buffer.from(v));
       await own.close();
-      const run = collectFrom(track(new JetStreamInput({ urls: [server.url], subject: 'orders.>', durable: 'gw-orders', ack_wait: '2s' }, env)), (t) => t === 'o3');
+      const run = collectFrom(
+        track(
+          new JetStreamInput({ urls: [server.url], subject: 'orders.>', durable: 'gw-orders', ack_wait: '2s' }, env),
+        ),
+        (t) => t === 'o3',
+      );
       await eventually(() => assert.deepEqual(texts(run.received), ['o1', 'o2', 'o3']), 5000);
       await server.stop();
       await server.start();
       const output = track(new JetStreamOutput({ urls: [server.url], subject: 'orders.new' }, env));
       await eventually(() => output.write(newMessage('o4')), 15_000, 200);
-      await eventually(() => assert.deepEqual([...new Set(texts(run.received))].sort(), ['o1', 'o2', 'o3', 'o4']), 20_000, 100);
-      await eventually(() => assert.ok(texts(run.received).filter((t) => t === 'o3').length >= 2, 'o3 was redelivered'), 10_000, 100);
+      await eventually(
+        () => assert.deepEqual([...new Set(texts(run.received))].sort(), ['o1', 'o2', 'o3', 'o4']),
+        20_000,
+        100,
+      );
+      await eventually(
+        () => assert.ok(texts(run.received).filter((t) => t === 'o3').length >= 2, 'o3 was redelivered'),
+        10_000,
+        100,
+      );
       assert.equal(texts(run.received).filter((t) => t === 'o1').length, 1, 'o1 was acknowledged before the restart');
     });
 
@@ -113,16 +137,24 @@ describe('Streams: nats and nats_jetstream connectors', function () {
       const subject = `gw.core.${randomUUID()}`;
       const run = collectFrom(track(new NatsInput({ urls: [server.url], subject }, env)));
       const output = track(new NatsOutput({ urls: [server.url], subject }, env));
-      await eventually(async () => {
-        await output.write(newMessage('before'));
-        assert.ok(texts(run.received).includes('before'));
-      }, 5000, 100);
+      await eventually(
+        async () => {
+          await output.write(newMessage('before'));
+          assert.ok(texts(run.received).includes('before'));
+        },
+        5000,
+        100,
+      );
       await server.stop();
       await server.start();
-      await eventually(async () => {
-        await output.write(newMessage('after'));
-        assert.ok(texts(run.received).includes('after'));
-      }, 20_000, 200);
+      await eventually(
+        async () => {
+          await output.write(newMessage('after'));
+          assert.ok(texts(run.received).includes('after'));
+        },
+        20_000,
+        200,
+      );
     });
   });
 });

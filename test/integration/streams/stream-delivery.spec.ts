@@ -16,14 +16,27 @@ describe('Streams: delivery through the gateway port', () => {
   let upstream: Upstream;
   const api = (path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
     http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...options.headers } });
-  const post = (path: string, body: string, headers: Record<string, string> = {}) => http(`${node.gatewayUrl}${path}`, { method: 'POST', body, headers });
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    http(`${node.gatewayUrl}${path}`, { method: 'POST', body, headers });
   const stats = async (apiId: string) => (await api(`/apis/streams/${apiId}/stats`)).json;
 
   /** Creates a streams API and waits until the gateway serves it. */
-  async function streamsApi(name: string, listenPath: string, streams: Record<string, unknown>, options: { token?: boolean } = {}): Promise<string> {
-    const res = await api('/apis/streams', { method: 'POST', body: JSON.stringify(streamsDocument(name, listenPath, streams, options)), headers: STREAMS_TYPE });
+  async function streamsApi(
+    name: string,
+    listenPath: string,
+    streams: Record<string, unknown>,
+    options: { token?: boolean } = {},
+  ): Promise<string> {
+    const res = await api('/apis/streams', {
+      method: 'POST',
+      body: JSON.stringify(streamsDocument(name, listenPath, streams, options)),
+      headers: STREAMS_TYPE,
+    });
     assert.equal(res.status, 200, res.text);
-    await eventually(async () => assert.notEqual((await http(`${node.gatewayUrl}${listenPath}no-such-stream-path`)).status, 404), 5000);
+    await eventually(
+      async () => assert.notEqual((await http(`${node.gatewayUrl}${listenPath}no-such-stream-path`)).status, 404),
+      5000,
+    );
     return res.json.ID as string;
   }
 
@@ -44,7 +57,18 @@ describe('Streams: delivery through the gateway port', () => {
 
   it('fans out: a broker fan_out output gives every message to each of its outputs, in order', async () => {
     await streamsApi('Fan', '/fan/', {
-      fan: { input: { http_server: { path: '/in' } }, output: { broker: { pattern: 'fan_out', outputs: [{ http_server: { stream_path: '/a' } }, { http_server: { stream_path: '/b', path: '/b-poll', ws_path: '/b-ws' } }] } } },
+      fan: {
+        input: { http_server: { path: '/in' } },
+        output: {
+          broker: {
+            pattern: 'fan_out',
+            outputs: [
+              { http_server: { stream_path: '/a' } },
+              { http_server: { stream_path: '/b', path: '/b-poll', ws_path: '/b-ws' } },
+            ],
+          },
+        },
+      },
     });
     const [a] = await readers(`${node.gatewayUrl}/fan/a`, 1);
     const [b] = await readers(`${node.gatewayUrl}/fan/b`, 1);
@@ -60,14 +84,32 @@ describe('Streams: delivery through the gateway port', () => {
   });
 
   it('distributes messages round-robin between the consumers of one output', async () => {
-    const apiId = await streamsApi('Robin', '/robin/', { rr: { input: { http_server: { path: '/in' } }, output: { http_server: { stream_path: '/sse' } } } });
+    const apiId = await streamsApi('Robin', '/robin/', {
+      rr: { input: { http_server: { path: '/in' } }, output: { http_server: { stream_path: '/sse' } } },
+    });
     const consumers = await readers(`${node.gatewayUrl}/robin/sse`, 3);
     try {
-      await eventually(async () => assert.equal((await stats(apiId)).streams.rr.connectors.find((c: { role: string }) => c.role === 'output').connection_attempts, 3), 5000);
+      await eventually(
+        async () =>
+          assert.equal(
+            (await stats(apiId)).streams.rr.connectors.find((c: { role: string }) => c.role === 'output')
+              .connection_attempts,
+            3,
+          ),
+        5000,
+      );
       const sent = Array.from({ length: 30 }, (_, i) => `r${i}`);
       for (const body of sent) assert.equal((await post('/robin/in', body)).status, 200);
-      await eventually(() => assert.equal(consumers.reduce((n, c) => n + c.events.length, 0), 30), 5000);
-      for (const consumer of consumers) assert.equal(consumer.events.length, 10, JSON.stringify(consumers.map((c) => c.events)));
+      await eventually(
+        () =>
+          assert.equal(
+            consumers.reduce((n, c) => n + c.events.length, 0),
+            30,
+          ),
+        5000,
+      );
+      for (const consumer of consumers)
+        assert.equal(consumer.events.length, 10, JSON.stringify(consumers.map((c) => c.events)));
       assert.deepEqual(consumers.flatMap((c) => c.events).sort(), [...sent].sort());
     } finally {
       consumers.forEach((c) => c.close());
@@ -75,7 +117,12 @@ describe('Streams: delivery through the gateway port', () => {
   });
 
   it('holds back a slow consumer: the others take the messages while its connection is full, nothing lost or doubled', async () => {
-    await streamsApi('Slow', '/slow/', { slow: { input: { http_server: { path: '/in', timeout: '30s' } }, output: { http_server: { stream_path: '/sse' } } } });
+    await streamsApi('Slow', '/slow/', {
+      slow: {
+        input: { http_server: { path: '/in', timeout: '30s' } },
+        output: { http_server: { stream_path: '/sse' } },
+      },
+    });
     const [slow, fast] = await readers(`${node.gatewayUrl}/slow/sse`, 2);
     try {
       slow.pause();
@@ -84,7 +131,10 @@ describe('Streams: delivery through the gateway port', () => {
       const sent = Array.from({ length: 400 }, (_, i) => `${i}:${filler}`);
       // Not awaited one by one: a message written to the slow reader is acknowledged only once it reads.
       const posts = sent.map((body) => post('/slow/in', body));
-      await eventually(() => assert.ok(fast.events.length > 200, `fast reader got ${fast.events.length}, slow ${slow.events.length}`), 15_000);
+      await eventually(
+        () => assert.ok(fast.events.length > 200, `fast reader got ${fast.events.length}, slow ${slow.events.length}`),
+        15_000,
+      );
       slow.resume();
       for (const r of await Promise.all(posts)) assert.equal(r.status, 200);
       await eventually(() => assert.equal(slow.events.length + fast.events.length, sent.length), 10_000);
@@ -112,7 +162,10 @@ describe('Streams: delivery through the gateway port', () => {
       res.writeHead(200).end('ok');
     });
     const apiId = await streamsApi('Flaky', '/flaky/', {
-      flaky: { input: { http_server: { path: '/in', timeout: '30s' } }, output: { http_client: { url: `${upstream.url}/sink`, retries: 1, retry_period: '20ms' } } },
+      flaky: {
+        input: { http_server: { path: '/in', timeout: '30s' } },
+        output: { http_client: { url: `${upstream.url}/sink`, retries: 1, retry_period: '20ms' } },
+      },
     });
     const sent = Array.from({ length: 10 }, (_, i) => `f${i}`);
     const posts = [post('/flaky/in', sent[0])];
@@ -143,7 +196,11 @@ describe('Streams: delivery through the gateway port', () => {
       res.writeHead(200).end();
     });
     const streams = (tag: string) => ({
-      flow: { input: { http_server: { path: '/in', timeout: '30s' } }, pipeline: { processors: [{ mapping: `root = content().string() + "${tag}"` }] }, output: { http_client: { url: `${upstream.url}/flow` } } },
+      flow: {
+        input: { http_server: { path: '/in', timeout: '30s' } },
+        pipeline: { processors: [{ mapping: `root = content().string() + "${tag}"` }] },
+        output: { http_client: { url: `${upstream.url}/flow` } },
+      },
     });
     const apiId = await streamsApi('Flow', '/flow/', streams(''));
     const sent: string[] = [];
@@ -153,13 +210,18 @@ describe('Streams: delivery through the gateway port', () => {
         const body = `n${i}`;
         sent.push(body);
         // An at-least-once client sends again what was not acknowledged.
-        for (let attempt = 0; (await post('/flow/in', body)).status !== 200; attempt++) assert.ok(attempt < 50, `message ${body} never accepted`);
+        for (let attempt = 0; (await post('/flow/in', body)).status !== 200; attempt++)
+          assert.ok(attempt < 50, `message ${body} never accepted`);
         if (i > 400) break;
       }
     })();
     await eventually(() => assert.ok(delivered.size >= 10), 5000);
     const document = streamsDocument('Flow', '/flow/', streams('!'));
-    const put = await api(`/apis/streams/${apiId}`, { method: 'PUT', body: JSON.stringify(document), headers: STREAMS_TYPE });
+    const put = await api(`/apis/streams/${apiId}`, {
+      method: 'PUT',
+      body: JSON.stringify(document),
+      headers: STREAMS_TYPE,
+    });
     assert.equal(put.status, 200, put.text);
     await eventually(() => assert.ok([...delivered].some((body) => body.endsWith('!'))), 5000);
     stop = true;
@@ -169,7 +231,12 @@ describe('Streams: delivery through the gateway port', () => {
   });
 
   it('applies the API authentication to its stream endpoints', async () => {
-    const apiId = await streamsApi('Private', '/private/', { p: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } } }, { token: true });
+    const apiId = await streamsApi(
+      'Private',
+      '/private/',
+      { p: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } } },
+      { token: true },
+    );
     assert.equal((await post('/private/in', 'x')).status, 401);
     assert.equal((await http(`${node.gatewayUrl}/private/out`)).status, 401);
     const key = await api('/keys', { method: 'POST', body: { access_rights: { [apiId]: { api_id: apiId } } } });
@@ -182,7 +249,9 @@ describe('Streams: delivery through the gateway port', () => {
   });
 
   it('takes messages over a WebSocket input and pushes them to WebSocket consumers', async () => {
-    await streamsApi('Sockets', '/sockets/', { ws: { input: { http_server: { ws_path: '/in-ws' } }, output: { http_server: { ws_path: '/out-ws' } } } });
+    await streamsApi('Sockets', '/sockets/', {
+      ws: { input: { http_server: { ws_path: '/in-ws' } }, output: { http_server: { ws_path: '/out-ws' } } },
+    });
     const wsUrl = node.gatewayUrl.replace('http', 'ws');
     const consumer = new WebSocket(`${wsUrl}/sockets/out-ws`);
     const got: string[] = [];
@@ -225,7 +294,9 @@ describe('Streams: delivery through the gateway port', () => {
   });
 
   it('shows the counters on /gw/health and /metrics', async () => {
-    const apiId = await streamsApi('Counted', '/counted/', { counted: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } } });
+    const apiId = await streamsApi('Counted', '/counted/', {
+      counted: { input: { http_server: { path: '/in' } }, output: { http_server: { path: '/out' } } },
+    });
     for (const body of ['1', '2', '3']) {
       const poll = http(`${node.gatewayUrl}/counted/out`);
       assert.equal((await post('/counted/in', body)).status, 200);
@@ -236,13 +307,33 @@ describe('Streams: delivery through the gateway port', () => {
     const counted = health.json.streams[apiId].streams.counted;
     assert.equal(counted.messages_in, 3);
     assert.equal(counted.messages_out, 3);
-    assert.deepEqual(counted.connectors.map((c: { role: string; type: string; received: number; sent: number }) => [c.role, c.type, c.received, c.sent]), [
-      ['input', 'http_server', 3, 3],
-      ['output', 'http_server', 0, 3],
-    ]);
-    const metrics = await http(`${node.gatewayUrl}/metrics`, { headers: { authorization: `Bearer ${node.config.secret}` } });
+    assert.deepEqual(
+      counted.connectors.map((c: { role: string; type: string; received: number; sent: number }) => [
+        c.role,
+        c.type,
+        c.received,
+        c.sent,
+      ]),
+      [
+        ['input', 'http_server', 3, 3],
+        ['output', 'http_server', 0, 3],
+      ],
+    );
+    const metrics = await http(`${node.gatewayUrl}/metrics`, {
+      headers: { authorization: `Bearer ${node.config.secret}` },
+    });
     assert.equal(metrics.status, 200);
-    assert.match(metrics.text, new RegExp(`gw_stream_messages_received_total\\{api_id="${apiId}",stream="counted",connector="input",type="http_server"\\} 3`));
-    assert.match(metrics.text, new RegExp(`gw_stream_messages_sent_total\\{api_id="${apiId}",stream="counted",connector="output",type="http_server"\\} 3`));
+    assert.match(
+      metrics.text,
+      new RegExp(
+        `gw_stream_messages_received_total\\{api_id="${apiId}",stream="counted",connector="input",type="http_server"\\} 3`,
+      ),
+    );
+    assert.match(
+      metrics.text,
+      new RegExp(
+        `gw_stream_messages_sent_total\\{api_id="${apiId}",stream="counted",connector="output",type="http_server"\\} 3`,
+      ),
+    );
   });
 });

@@ -14,7 +14,11 @@ describe('Streams: interpolated HTTP urls and headers', () => {
   const api = (path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
     http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...options.headers } });
   const save = (name: string, listenPath: string, streams: Record<string, unknown>) =>
-    api('/apis/streams', { method: 'POST', body: JSON.stringify(streamsDocument(name, listenPath, streams)), headers: STREAMS_TYPE });
+    api('/apis/streams', {
+      method: 'POST',
+      body: JSON.stringify(streamsDocument(name, listenPath, streams)),
+      headers: STREAMS_TYPE,
+    });
 
   before(async () => {
     node = await startTestNode({ streamsDrainTimeout: 1 });
@@ -28,17 +32,37 @@ describe('Streams: interpolated HTTP urls and headers', () => {
   });
 
   it('the http processor and http_client output resolve url and headers per message', async () => {
-    upstream.respondWith((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(req.url.startsWith('/lookup/') ? req.body : '{}'));
+    upstream.respondWith((req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(req.url.startsWith('/lookup/') ? req.body : '{}'),
+    );
     const saved = await save('Routed', '/routed/', {
       route: {
         input: { http_server: { path: '/in', sync_response: {} } },
-        pipeline: { processors: [{ http: { url: `${upstream.url}/lookup/\${! this.id }`, headers: { 'X-Tenant': '${! meta("x-tenant") }' } } }] },
-        output: { http_client: { url: `${upstream.url}/orders/\${! this.id }?region=\${! meta("x-region").or("none") }`, headers: { 'X-Order': 'order-${! this.id }', 'X-Static': 'plain' } } },
+        pipeline: {
+          processors: [
+            {
+              http: { url: `${upstream.url}/lookup/\${! this.id }`, headers: { 'X-Tenant': '${! meta("x-tenant") }' } },
+            },
+          ],
+        },
+        output: {
+          http_client: {
+            url: `${upstream.url}/orders/\${! this.id }?region=\${! meta("x-region").or("none") }`,
+            headers: { 'X-Order': 'order-${! this.id }', 'X-Static': 'plain' },
+          },
+        },
       },
     });
     assert.equal(saved.status, 200, saved.text);
-    await eventually(async () => assert.notEqual((await http(`${node.gatewayUrl}/routed/no-such-path`)).status, 404), 5000);
-    const sent = await http(`${node.gatewayUrl}/routed/in`, { method: 'POST', body: '{"id":7}', headers: { 'X-Tenant': 'acme', 'X-Region': 'eu' } });
+    await eventually(
+      async () => assert.notEqual((await http(`${node.gatewayUrl}/routed/no-such-path`)).status, 404),
+      5000,
+    );
+    const sent = await http(`${node.gatewayUrl}/routed/in`, {
+      method: 'POST',
+      body: '{"id":7}',
+      headers: { 'X-Tenant': 'acme', 'X-Region': 'eu' },
+    });
     assert.equal(sent.status, 200, sent.text);
     const lookup = upstream.received.find((r) => r.url.startsWith('/lookup/'))!;
     assert.equal(lookup.url, '/lookup/7');
@@ -54,7 +78,13 @@ describe('Streams: interpolated HTTP urls and headers', () => {
     const before = upstream.received.length;
     const saved = await save('Polled', '/polled/', {
       poll: {
-        input: { http_client: { url: `${upstream.url}/feed/\${! 40 + 2 }`, headers: { 'X-Poll': 'n-${! 20 + 22 }' }, rate_limit: 'slow' } },
+        input: {
+          http_client: {
+            url: `${upstream.url}/feed/\${! 40 + 2 }`,
+            headers: { 'X-Poll': 'n-${! 20 + 22 }' },
+            rate_limit: 'slow',
+          },
+        },
         output: { http_server: { stream_path: '/sse' } },
         rate_limit_resources: [{ label: 'slow', local: { count: 1, interval: '100ms' } }],
       },
@@ -67,15 +97,27 @@ describe('Streams: interpolated HTTP urls and headers', () => {
   });
 
   it('refuses an interpolation that does not parse, naming the stream and field, and stores nothing', async () => {
-    const badUrl = await save('BadUrl', '/bad-url/', { s: { input: { http_server: {} }, output: { http_client: { url: `${upstream.url}/\${! this.( }` } } } });
+    const badUrl = await save('BadUrl', '/bad-url/', {
+      s: { input: { http_server: {} }, output: { http_client: { url: `${upstream.url}/\${! this.( }` } } },
+    });
     assert.equal(badUrl.status, 400);
     assert.equal(badUrl.json.Status, 'Error');
-    assert.match(badUrl.json.Message, /\/x-gw-streaming\/streams\/s\/output\/http_client\/url: the interpolation does not parse/);
+    assert.match(
+      badUrl.json.Message,
+      /\/x-gw-streaming\/streams\/s\/output\/http_client\/url: the interpolation does not parse/,
+    );
     const badHeader = await save('BadHeader', '/bad-header/', {
-      h: { input: { http_server: {} }, pipeline: { processors: [{ http: { url: `${upstream.url}/x`, headers: { 'X-Id': '${! meta( }' } } }] }, output: { http_server: {} } },
+      h: {
+        input: { http_server: {} },
+        pipeline: { processors: [{ http: { url: `${upstream.url}/x`, headers: { 'X-Id': '${! meta( }' } } }] },
+        output: { http_server: {} },
+      },
     });
     assert.equal(badHeader.status, 400);
-    assert.match(badHeader.json.Message, /\/x-gw-streaming\/streams\/h\/pipeline\/processors\/0\/http\/headers\/X-Id: the interpolation does not parse/);
+    assert.match(
+      badHeader.json.Message,
+      /\/x-gw-streaming\/streams\/h\/pipeline\/processors\/0\/http\/headers\/X-Id: the interpolation does not parse/,
+    );
     const names = (await api('/apis')).text;
     assert.ok(!names.includes('BadUrl') && !names.includes('BadHeader'));
   });

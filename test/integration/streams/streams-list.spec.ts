@@ -12,10 +12,17 @@ describe('Streams APIs: the list endpoint', () => {
   let node: TestNode;
   let acme: Tenant;
   let globex: Tenant;
-  const api = (tenant: Tenant, path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...options.headers } });
+  const api = (
+    tenant: Tenant,
+    path: string,
+    options: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) => http(`${node.dashboardUrl}/api${path}`, { ...options, headers: { ...tenant.headers, ...options.headers } });
   async function createStreams(tenant: Tenant, name: string): Promise<void> {
-    const res = await api(tenant, '/apis/streams', { method: 'POST', body: JSON.stringify(streamsDocument(name, `/${name.toLowerCase()}/`, ECHO)), headers: STREAMS_TYPE });
+    const res = await api(tenant, '/apis/streams', {
+      method: 'POST',
+      body: JSON.stringify(streamsDocument(name, `/${name.toLowerCase()}/`, ECHO)),
+      headers: STREAMS_TYPE,
+    });
     assert.equal(res.status, 200, res.text);
   }
 
@@ -27,7 +34,11 @@ describe('Streams APIs: the list endpoint', () => {
     // An OAS API without streams is not a streams API.
     const plain = streamsDocument('Plain', '/plain/', {});
     delete plain['x-gw-streaming'];
-    const created = await api(acme, '/apis/oas', { method: 'POST', body: JSON.stringify(plain), headers: { 'content-type': 'application/json' } });
+    const created = await api(acme, '/apis/oas', {
+      method: 'POST',
+      body: JSON.stringify(plain),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(created.status, 200, created.text);
     await createStreams(acme, 'Second');
     await createStreams(acme, 'Third');
@@ -54,7 +65,11 @@ describe('Streams APIs: the list endpoint', () => {
   it('still lists a streams API once it is updated, and drops it once deleted', async () => {
     const id = (await api(acme, '/apis/streams?p=2')).json.apis[0]['x-gw-api-gateway'].info.id as string;
     const document = streamsDocument('First again', '/first/', ECHO);
-    const put = await api(acme, `/apis/streams/${id}`, { method: 'PUT', body: JSON.stringify(document), headers: STREAMS_TYPE });
+    const put = await api(acme, `/apis/streams/${id}`, {
+      method: 'PUT',
+      body: JSON.stringify(document),
+      headers: STREAMS_TYPE,
+    });
     assert.equal(put.status, 200, put.text);
     assert.deepEqual((await api(acme, '/apis/streams?p=2')).json.apis.map(nameOf), ['First again']);
     assert.equal((await api(acme, `/apis/streams/${id}`, { method: 'DELETE' })).status, 200);

@@ -54,10 +54,23 @@ export class GroupCoordinator {
 
   join(request: JoinRequest): Promise<JoinResult> {
     const group = this.group(request.groupId);
-    if (request.memberId && !group.members.has(request.memberId)) return Promise.resolve(failedJoin(ERR.unknownMember, request.memberId));
+    if (request.memberId && !group.members.has(request.memberId))
+      return Promise.resolve(failedJoin(ERR.unknownMember, request.memberId));
     const id = request.memberId || `${request.clientId}-${randomUUID()}`;
-    const member = group.members.get(id) ?? { id, assignment: Buffer.alloc(0), lastSeen: Date.now(), sessionTimeout: 0, rebalanceTimeout: 0, protocols: [] };
-    Object.assign(member, { sessionTimeout: request.sessionTimeout, rebalanceTimeout: request.rebalanceTimeout, protocols: request.protocols, lastSeen: Date.now() });
+    const member = group.members.get(id) ?? {
+      id,
+      assignment: Buffer.alloc(0),
+      lastSeen: Date.now(),
+      sessionTimeout: 0,
+      rebalanceTimeout: 0,
+      protocols: [],
+    };
+    Object.assign(member, {
+      sessionTimeout: request.sessionTimeout,
+      rebalanceTimeout: request.rebalanceTimeout,
+      protocols: request.protocols,
+      lastSeen: Date.now(),
+    });
     group.members.set(id, member);
     const result = new Promise<JoinResult>((resolve) => (member.joining = resolve));
     if (group.state !== 'preparing') this.prepareRebalance(group);
@@ -65,7 +78,12 @@ export class GroupCoordinator {
     return result;
   }
 
-  sync(groupId: string, generation: number, memberId: string, assignments: Array<{ memberId: string; assignment: Buffer }>): Promise<{ error: number; assignment: Buffer }> {
+  sync(
+    groupId: string,
+    generation: number,
+    memberId: string,
+    assignments: Array<{ memberId: string; assignment: Buffer }>,
+  ): Promise<{ error: number; assignment: Buffer }> {
     const group = this.groups.get(groupId);
     const member = group?.members.get(memberId);
     const empty = Buffer.alloc(0);
@@ -76,7 +94,8 @@ export class GroupCoordinator {
     if (group.state === 'stable') return Promise.resolve({ error: ERR.none, assignment: member.assignment });
     const result = new Promise<{ error: number; assignment: Buffer }>((resolve) => (member.syncing = resolve));
     if (memberId === group.leader) {
-      for (const m of group.members.values()) m.assignment = assignments.find((a) => a.memberId === m.id)?.assignment ?? empty;
+      for (const m of group.members.values())
+        m.assignment = assignments.find((a) => a.memberId === m.id)?.assignment ?? empty;
       group.state = 'stable';
       for (const m of group.members.values()) {
         m.syncing?.({ error: ERR.none, assignment: m.assignment });
@@ -148,7 +167,10 @@ export class GroupCoordinator {
     const members = [...group.members.values()];
     if (!group.members.has(group.leader)) group.leader = members[0].id;
     const leader = group.members.get(group.leader)!;
-    group.protocol = leader.protocols.find((p) => members.every((m) => m.protocols.some((q) => q.name === p.name)))?.name ?? leader.protocols[0]?.name ?? '';
+    group.protocol =
+      leader.protocols.find((p) => members.every((m) => m.protocols.some((q) => q.name === p.name)))?.name ??
+      leader.protocols[0]?.name ??
+      '';
     group.generation++;
     group.state = 'completing';
     for (const m of members) {
@@ -161,7 +183,13 @@ export class GroupCoordinator {
         protocol: group.protocol,
         leader: group.leader,
         memberId: m.id,
-        members: m.id === group.leader ? members.map((x) => ({ memberId: x.id, metadata: x.protocols.find((p) => p.name === group.protocol)?.metadata ?? Buffer.alloc(0) })) : [],
+        members:
+          m.id === group.leader
+            ? members.map((x) => ({
+                memberId: x.id,
+                metadata: x.protocols.find((p) => p.name === group.protocol)?.metadata ?? Buffer.alloc(0),
+              }))
+            : [],
       });
     }
   }
@@ -183,7 +211,8 @@ export class GroupCoordinator {
   private expireSessions(): void {
     const now = Date.now();
     for (const group of this.groups.values()) {
-      for (const m of [...group.members.values()]) if (!m.joining && now - m.lastSeen > m.sessionTimeout) this.remove(group, m.id);
+      for (const m of [...group.members.values()])
+        if (!m.joining && now - m.lastSeen > m.sessionTimeout) this.remove(group, m.id);
     }
   }
 }

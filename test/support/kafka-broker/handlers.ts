@@ -9,7 +9,21 @@ import { splitRecordBatches, type BrokerData } from './log';
  * request is "flexible" (tagged fields) and record sets are record batches v2.
  */
 
-export const API = { produce: 0, fetch: 1, listOffsets: 2, metadata: 3, offsetCommit: 8, offsetFetch: 9, findCoordinator: 10, joinGroup: 11, heartbeat: 12, leaveGroup: 13, syncGroup: 14, apiVersions: 18, createTopics: 19 } as const;
+export const API = {
+  produce: 0,
+  fetch: 1,
+  listOffsets: 2,
+  metadata: 3,
+  offsetCommit: 8,
+  offsetFetch: 9,
+  findCoordinator: 10,
+  joinGroup: 11,
+  heartbeat: 12,
+  leaveGroup: 13,
+  syncGroup: 14,
+  apiVersions: 18,
+  createTopics: 19,
+} as const;
 
 /** [min, max] version of each API key offered */
 export const VERSIONS: Record<number, [number, number]> = {
@@ -57,8 +71,17 @@ export const HANDLERS: Record<number, Handler> = {
     w.array([0], (x) => x.int32(ctx.nodeId).string(ctx.host).int32(ctx.port).string(null)).int32(ctx.nodeId);
     w.array(names, (x, name) => {
       const partitions = ctx.data.topics.get(name) ?? [];
-      x.int16(partitions.length ? 0 : E.unknownTopic).string(name).bool(false);
-      x.array([...partitions.keys()], (y, p) => y.int16(0).int32(p).int32(ctx.nodeId).array([ctx.nodeId], (z, n) => z.int32(n)).array([ctx.nodeId], (z, n) => z.int32(n)));
+      x.int16(partitions.length ? 0 : E.unknownTopic)
+        .string(name)
+        .bool(false);
+      x.array([...partitions.keys()], (y, p) =>
+        y
+          .int16(0)
+          .int32(p)
+          .int32(ctx.nodeId)
+          .array([ctx.nodeId], (z, n) => z.int32(n))
+          .array([ctx.nodeId], (z, n) => z.int32(n)),
+      );
     });
   },
 
@@ -78,14 +101,22 @@ export const HANDLERS: Record<number, Handler> = {
     r.string();
     r.int16();
     r.int32();
-    const topics = r.array((x) => ({ name: x.string()!, partitions: x.array((y) => ({ index: y.int32(), records: y.bytes() }))! }))!;
+    const topics = r.array((x) => ({
+      name: x.string()!,
+      partitions: x.array((y) => ({ index: y.int32(), records: y.bytes() }))!,
+    }))!;
     let appended = false;
     w.array(topics, (x, t) => {
       ctx.data.createTopic(t.name);
       x.string(t.name).array(t.partitions, (y, p) => {
         const log = ctx.data.partition(t.name, p.index);
         const split = splitRecordBatches(p.records ?? Buffer.alloc(0));
-        if (!log || 'error' in split) return void y.int32(p.index).int16(log ? E.corruptMessage : E.unknownTopic).int64(-1).int64(-1);
+        if (!log || 'error' in split)
+          return void y
+            .int32(p.index)
+            .int16(log ? E.corruptMessage : E.unknownTopic)
+            .int64(-1)
+            .int64(-1);
         const base = split.batches.map((b) => log.append(b))[0] ?? log.next;
         appended ||= split.batches.length > 0;
         y.int32(p.index).int16(0).int64(base).int64(-1);
@@ -101,7 +132,10 @@ export const HANDLERS: Record<number, Handler> = {
     const minBytes = r.int32();
     const maxBytes = r.int32();
     r.int8();
-    const topics = r.array((x) => ({ name: x.string()!, partitions: x.array((y) => ({ index: y.int32(), offset: y.int64(), maxBytes: y.int32() }))! }))!;
+    const topics = r.array((x) => ({
+      name: x.string()!,
+      partitions: x.array((y) => ({ index: y.int32(), offset: y.int64(), maxBytes: y.int32() }))!,
+    }))!;
     const collect = () => {
       let total = 0;
       const answer = topics.map((t) => ({
@@ -109,7 +143,8 @@ export const HANDLERS: Record<number, Handler> = {
         partitions: t.partitions.map((p) => {
           const log = ctx.data.partition(t.name, p.index);
           if (!log) return { index: p.index, error: E.unknownTopic, watermark: -1n, records: [] as Buffer[] };
-          if (p.offset > log.next || p.offset < 0n) return { index: p.index, error: E.offsetOutOfRange, watermark: log.next, records: [] };
+          if (p.offset > log.next || p.offset < 0n)
+            return { index: p.index, error: E.offsetOutOfRange, watermark: log.next, records: [] };
           const records = total < maxBytes ? log.read(p.offset, Math.min(p.maxBytes, maxBytes - total)) : [];
           total += records.reduce((n, b) => n + b.length, 0);
           return { index: p.index, error: 0, watermark: log.next, records };
@@ -129,7 +164,11 @@ export const HANDLERS: Record<number, Handler> = {
     if (ctx.fetchWaits.length > 1000) ctx.fetchWaits.shift();
     w.int32(0).array(result.answer, (x, t) =>
       x.string(t.name).array(t.partitions, (y, p) => {
-        y.int32(p.index).int16(p.error).int64(p.watermark).int64(p.watermark).array([], () => undefined);
+        y.int32(p.index)
+          .int16(p.error)
+          .int64(p.watermark)
+          .int64(p.watermark)
+          .array([], () => undefined);
         y.bytes(Buffer.concat(p.records));
       }),
     );
@@ -137,12 +176,20 @@ export const HANDLERS: Record<number, Handler> = {
 
   [API.listOffsets]: (r, w, ctx) => {
     r.int32();
-    const topics = r.array((x) => ({ name: x.string()!, partitions: x.array((y) => ({ index: y.int32(), timestamp: y.int64() }))! }))!;
+    const topics = r.array((x) => ({
+      name: x.string()!,
+      partitions: x.array((y) => ({ index: y.int32(), timestamp: y.int64() }))!,
+    }))!;
     w.array(topics, (x, t) =>
       x.string(t.name).array(t.partitions, (y, p) => {
         const log = ctx.data.partition(t.name, p.index);
         if (!log) return void y.int32(p.index).int16(E.unknownTopic).int64(-1).int64(-1);
-        const offset = p.timestamp === -1n ? log.next : p.timestamp === -2n ? (log.batches[0]?.baseOffset ?? log.next) : log.offsetForTime(p.timestamp);
+        const offset =
+          p.timestamp === -1n
+            ? log.next
+            : p.timestamp === -2n
+              ? (log.batches[0]?.baseOffset ?? log.next)
+              : log.offsetForTime(p.timestamp);
         y.int32(p.index).int16(0).int64(-1).int64(offset);
       }),
     );
@@ -160,8 +207,20 @@ export const HANDLERS: Record<number, Handler> = {
     const memberId = r.string() ?? '';
     const protocolType = r.string() ?? '';
     const protocols = r.array((x) => ({ name: x.string()!, metadata: x.bytes() ?? Buffer.alloc(0) }))!;
-    const result = await ctx.groups.join({ groupId, memberId, clientId, sessionTimeout, rebalanceTimeout, protocolType, protocols });
-    w.int16(result.error).int32(result.generation).string(result.protocol).string(result.leader).string(result.memberId);
+    const result = await ctx.groups.join({
+      groupId,
+      memberId,
+      clientId,
+      sessionTimeout,
+      rebalanceTimeout,
+      protocolType,
+      protocols,
+    });
+    w.int16(result.error)
+      .int32(result.generation)
+      .string(result.protocol)
+      .string(result.leader)
+      .string(result.memberId);
     w.array(result.members, (x, m) => x.string(m.memberId).bytes(m.metadata));
   },
 
@@ -187,7 +246,10 @@ export const HANDLERS: Record<number, Handler> = {
     const generation = r.int32();
     const memberId = r.string()!;
     r.int64();
-    const topics = r.array((x) => ({ name: x.string()!, partitions: x.array((y) => ({ index: y.int32(), offset: y.int64(), metadata: y.string() }))! }))!;
+    const topics = r.array((x) => ({
+      name: x.string()!,
+      partitions: x.array((y) => ({ index: y.int32(), offset: y.int64(), metadata: y.string() }))!,
+    }))!;
     const error = ctx.groups.commitCheck(groupId, generation, memberId);
     const offsets = ctx.data.offsetsOf(groupId);
     w.array(topics, (x, t) =>
@@ -204,7 +266,10 @@ export const HANDLERS: Record<number, Handler> = {
     w.array(topics, (x, t) =>
       x.string(t.name).array(t.partitions, (y, p) => {
         const committed = offsets.get(`${t.name}/${p}`);
-        y.int32(p).int64(committed?.offset ?? -1n).string(committed?.metadata ?? '').int16(0);
+        y.int32(p)
+          .int64(committed?.offset ?? -1n)
+          .string(committed?.metadata ?? '')
+          .int16(0);
       }),
     );
   },

@@ -39,7 +39,15 @@ export class KafkaTestBroker {
   async start(): Promise<this> {
     this.stopping = new AbortController();
     this.groups = new GroupCoordinator();
-    const ctx: BrokerContext = { data: this.data, groups: this.groups, host: this.host, port: this.port, nodeId: 0, stopping: this.stopping.signal, fetchWaits: this.fetchWaits };
+    const ctx: BrokerContext = {
+      data: this.data,
+      groups: this.groups,
+      host: this.host,
+      port: this.port,
+      nodeId: 0,
+      stopping: this.stopping.signal,
+      fetchWaits: this.fetchWaits,
+    };
     const server = createServer((socket) => this.serve(socket, ctx));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

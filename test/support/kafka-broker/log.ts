@@ -7,7 +7,15 @@ import { crc32c } from './crc32c';
  */
 
 /** Byte positions in a record batch v2 header (Kafka protocol guide, "Record Batch"). */
-const BATCH = { length: 8, magic: 16, crc: 17, attributes: 21, lastOffsetDelta: 23, maxTimestamp: 35, overhead: 61 } as const;
+const BATCH = {
+  length: 8,
+  magic: 16,
+  crc: 17,
+  attributes: 21,
+  lastOffsetDelta: 23,
+  maxTimestamp: 35,
+  overhead: 61,
+} as const;
 
 export interface StoredBatch {
   baseOffset: bigint;
@@ -27,7 +35,12 @@ export class PartitionLog {
     const base = this.next;
     const lastOffsetDelta = BigInt(bytes.readInt32BE(BATCH.lastOffsetDelta));
     bytes.writeBigInt64BE(base, 0);
-    this.batches.push({ baseOffset: base, lastOffset: base + lastOffsetDelta, maxTimestamp: bytes.readBigInt64BE(BATCH.maxTimestamp), bytes });
+    this.batches.push({
+      baseOffset: base,
+      lastOffset: base + lastOffsetDelta,
+      maxTimestamp: bytes.readBigInt64BE(BATCH.maxTimestamp),
+      bytes,
+    });
     this.next = base + lastOffsetDelta + 1n;
     return base;
   }
@@ -85,7 +98,10 @@ export class BrokerData {
 
   createTopic(name: string, partitions = this.defaultPartitions): boolean {
     if (this.topics.has(name)) return false;
-    this.topics.set(name, Array.from({ length: Math.max(1, partitions) }, () => new PartitionLog()));
+    this.topics.set(
+      name,
+      Array.from({ length: Math.max(1, partitions) }, () => new PartitionLog()),
+    );
     return true;
   }
 

@@ -5,7 +5,8 @@ const { registerHooks } = require('node:module');
 const HIDDEN = new Set(['isolated-vm', 'isolated-vm-node22']);
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    if (HIDDEN.has(specifier)) throw Object.assign(new Error(`Cannot find module '${specifier}'`), { code: 'MODULE_NOT_FOUND' });
+    if (HIDDEN.has(specifier))
+      throw Object.assign(new Error(`Cannot find module '${specifier}'`), { code: 'MODULE_NOT_FOUND' });
     return nextResolve(specifier, context);
   },
 });

@@ -2,7 +2,10 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
 import { batchOf } from '../../../contracts/analytics/record-batch';
-import { foldGeo as foldGeoBatch, foldHourly as foldHourlyBatch } from '../../../services/analytics/lib/hourly-aggregates';
+import {
+  foldGeo as foldGeoBatch,
+  foldHourly as foldHourlyBatch,
+} from '../../../services/analytics/lib/hourly-aggregates';
 import { analyticsRecord } from '../../support/analytics-record';
 
 const foldHourly = (records: AnalyticsRecordIn[]) => foldHourlyBatch(batchOf(records));
@@ -11,13 +14,22 @@ const foldGeo = (records: AnalyticsRecordIn[]) => foldGeoBatch(batchOf(records))
 const HOUR = 3_600_000;
 const at = Date.UTC(2026, 10, 22, 10, 15);
 
-const record = (code: number, extra: Partial<AnalyticsRecordIn> = {}) => analyticsRecord({ response_code: code, request_time: at, ...extra });
+const record = (code: number, extra: Partial<AnalyticsRecordIn> = {}) =>
+  analyticsRecord({ response_code: code, request_time: at, ...extra });
 
 describe('analytics: hourly aggregates of a batch', () => {
   it('counts 2xx as success and 400 and up as errors; redirects and 1xx are neither (the reference pump)', () => {
     const rows = [...foldHourly([200, 201, 302, 304, 101, 404, 500].map((code) => record(code))).values()];
     const byCode = Object.fromEntries(rows.map((row) => [row.code, [row.hits, row.success, row.error]]));
-    assert.deepEqual(byCode, { 200: [1, 1, 0], 201: [1, 1, 0], 302: [1, 0, 0], 304: [1, 0, 0], 101: [1, 0, 0], 404: [1, 0, 1], 500: [1, 0, 1] });
+    assert.deepEqual(byCode, {
+      200: [1, 1, 0],
+      201: [1, 1, 0],
+      302: [1, 0, 0],
+      304: [1, 0, 0],
+      101: [1, 0, 0],
+      404: [1, 0, 1],
+      500: [1, 0, 1],
+    });
     const [geo] = foldGeo([200, 201, 302, 404, 500].map((code) => record(code))).values();
     assert.deepEqual([geo.hits, geo.success, geo.error], [5, 2, 2]);
   });
@@ -44,7 +56,23 @@ describe('analytics: hourly aggregates of a batch', () => {
     );
     assert.deepEqual(
       { ...rows[0] },
-      { org_id: 'org1', hour_start: hour, api_id: 'a1', api_name: 'Orders', iso_country: 'GB', hits: 2, success: 1, error: 1, latency_sum: 35, latency_min: 5, latency_max: 30, upstream_sum: 21, upstream_min: 1, upstream_max: 20, last_hit: at + 60_000 },
+      {
+        org_id: 'org1',
+        hour_start: hour,
+        api_id: 'a1',
+        api_name: 'Orders',
+        iso_country: 'GB',
+        hits: 2,
+        success: 1,
+        error: 1,
+        latency_sum: 35,
+        latency_min: 5,
+        latency_max: 30,
+        upstream_sum: 21,
+        upstream_min: 1,
+        upstream_max: 20,
+        last_hit: at + 60_000,
+      },
     );
   });
 

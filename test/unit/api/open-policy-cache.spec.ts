@@ -10,7 +10,11 @@ function fakeStore() {
     fetches: new Map<string, number>(),
     async fetch(orgId: string): Promise<OrgsOpenPolicyResult> {
       store.fetches.set(orgId, (store.fetches.get(orgId) ?? 0) + 1);
-      return { open_policy: { enabled: true, rules: store.rules.get(orgId) ?? 'package p' }, org: { id: orgId }, revision: store.revision };
+      return {
+        open_policy: { enabled: true, rules: store.rules.get(orgId) ?? 'package p' },
+        org: { id: orgId },
+        revision: store.revision,
+      };
     },
     change(orgId: string, rules: string): number {
       store.rules.set(orgId, rules);
@@ -27,7 +31,11 @@ describe('compiled policy rules per organisation on a dashboard node (OrgPolicyC
 
   beforeEach(() => {
     store = fakeStore();
-    cache = new OrgPolicyCache((orgId) => store.fetch(orgId), async () => store.revision, { warn: () => undefined });
+    cache = new OrgPolicyCache(
+      (orgId) => store.fetch(orgId),
+      async () => store.revision,
+      { warn: () => undefined },
+    );
   });
 
   it('compiles once per organisation, and again only for the one a change names', async () => {
@@ -87,7 +95,12 @@ describe('compiled policy rules per organisation on a dashboard node (OrgPolicyC
   });
 
   it('when full, forgets the least recently used organisation, not the oldest fetched', async () => {
-    const small = new OrgPolicyCache((orgId) => store.fetch(orgId), async () => store.revision, { warn: () => undefined }, 2);
+    const small = new OrgPolicyCache(
+      (orgId) => store.fetch(orgId),
+      async () => store.revision,
+      { warn: () => undefined },
+      2,
+    );
     await small.check();
     await small.get('a');
     await small.get('b');
@@ -119,7 +132,10 @@ describe('compiled policy rules per organisation on a dashboard node (OrgPolicyC
     release();
     const entries = await Promise.all(pending);
     assert.equal(fetches('a'), 1);
-    assert.ok(entries.every((entry) => entry.program === entries[0].program), 'one compiled program for all of them');
+    assert.ok(
+      entries.every((entry) => entry.program === entries[0].program),
+      'one compiled program for all of them',
+    );
     assert.deepEqual(entries[0].program?.denials({}), ['x']);
   });
 

@@ -24,7 +24,12 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
     await migrate(db, 'apis', APIS_MIGRATIONS);
     events = [];
     clock = 1_000;
-    catalogue = new ApiCatalogue(new ApiStore(db), 2, (event) => events.push(event), () => clock++);
+    catalogue = new ApiCatalogue(
+      new ApiStore(db),
+      2,
+      (event) => events.push(event),
+      () => clock++,
+    );
   });
   afterEach(() => db.destroy());
 
@@ -42,44 +47,76 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
 
   it('keeps a given api_id and refuses it a second time without storing or announcing anything', async () => {
     await catalogue.create({ api_definition: definition('A', '/a', { api_id: 'fixed' }) });
-    await assert.rejects(catalogue.create({ api_definition: definition('B', '/b', { api_id: 'fixed' }) }), { type: 'GW_ERR_APIS_ID_TAKEN', code: 400 });
+    await assert.rejects(catalogue.create({ api_definition: definition('B', '/b', { api_id: 'fixed' }) }), {
+      type: 'GW_ERR_APIS_ID_TAKEN',
+      code: 400,
+    });
     assert.equal((await catalogue.list({ page: 0 })).apis.length, 1);
     assert.equal(events.length, 1);
   });
 
   it('treats /x and /x/ as one listen path, per domain', async () => {
     await catalogue.create({ api_definition: definition('A', '/x/') });
-    await assert.rejects(catalogue.create({ api_definition: definition('B', '/x') }), { type: 'GW_ERR_APIS_LISTEN_PATH_TAKEN' });
+    await assert.rejects(catalogue.create({ api_definition: definition('B', '/x') }), {
+      type: 'GW_ERR_APIS_LISTEN_PATH_TAKEN',
+    });
     await catalogue.create({ api_definition: definition('C', '/x', { domain: 'Other.Test' }) });
-    await assert.rejects(catalogue.create({ api_definition: definition('D', '/x', { domain: 'other.test' }) }), { type: 'GW_ERR_APIS_LISTEN_PATH_TAKEN' });
+    await assert.rejects(catalogue.create({ api_definition: definition('D', '/x', { domain: 'other.test' }) }), {
+      type: 'GW_ERR_APIS_LISTEN_PATH_TAKEN',
+    });
   });
 
   it('lets an API keep its own listen path on update', async () => {
     const created = await catalogue.create({ api_definition: definition('A', '/a') });
-    const updated = await catalogue.update({ id: created.api_definition.api_id, api_definition: definition('A2', '/a/') });
+    const updated = await catalogue.update({
+      id: created.api_definition.api_id,
+      api_definition: definition('A2', '/a/'),
+    });
     assert.equal(updated.api_definition.name, 'A2');
     assert.equal(updated.api_definition.id, created.api_definition.id);
-    assert.deepEqual(events.map((e) => e.action), ['created', 'updated']);
+    assert.deepEqual(
+      events.map((e) => e.action),
+      ['created', 'updated'],
+    );
   });
 
   it('scopes every read and write to the organisation it is given', async () => {
     const created = await catalogue.create({ api_definition: definition('A', '/a'), org_scope: 'org1' });
     const { id } = created.api_definition;
     await assert.rejects(catalogue.get({ id, org_scope: 'org2' }), { type: 'GW_ERR_APIS_NOT_FOUND', code: 404 });
-    await assert.rejects(catalogue.update({ id, org_scope: 'org2', api_definition: definition('A', '/a') }), { type: 'GW_ERR_APIS_NOT_FOUND' });
+    await assert.rejects(catalogue.update({ id, org_scope: 'org2', api_definition: definition('A', '/a') }), {
+      type: 'GW_ERR_APIS_NOT_FOUND',
+    });
     await assert.rejects(catalogue.remove({ id, org_scope: 'org2' }), { type: 'GW_ERR_APIS_NOT_FOUND' });
-    assert.equal((await catalogue.get({ id })).api_definition.name, 'A', 'without a scope every organisation is visible');
-    await assert.rejects(catalogue.create({ api_definition: definition('B', '/b', { org_id: 'org2' }), org_scope: 'org1' }), { type: 'GW_ERR_APIS_WRONG_ORG' });
+    assert.equal(
+      (await catalogue.get({ id })).api_definition.name,
+      'A',
+      'without a scope every organisation is visible',
+    );
+    await assert.rejects(
+      catalogue.create({ api_definition: definition('B', '/b', { org_id: 'org2' }), org_scope: 'org1' }),
+      { type: 'GW_ERR_APIS_WRONG_ORG' },
+    );
   });
 
   it('pages newest first and counts pages', async () => {
-    for (const name of ['one', 'two', 'three']) await catalogue.create({ api_definition: definition(name, `/${name}`) });
+    for (const name of ['one', 'two', 'three'])
+      await catalogue.create({ api_definition: definition(name, `/${name}`) });
     const first = await catalogue.list({ page: 1 });
-    assert.deepEqual(first.apis.map((a) => a.api_definition.name), ['three', 'two']);
+    assert.deepEqual(
+      first.apis.map((a) => a.api_definition.name),
+      ['three', 'two'],
+    );
     assert.equal(first.pages, 2);
-    assert.deepEqual((await catalogue.list({ page: 2 })).apis.map((a) => a.api_definition.name), ['one']);
+    assert.deepEqual(
+      (await catalogue.list({ page: 2 })).apis.map((a) => a.api_definition.name),
+      ['one'],
+    );
     assert.equal((await catalogue.list({ page: 0 })).apis.length, 3);
-    assert.deepEqual((await catalogue.list({ q: 'TW', page: 0 })).apis.map((a) => a.api_definition.name), ['two']);
+    assert.deepEqual(
+      (await catalogue.list({ q: 'TW', page: 0 })).apis.map((a) => a.api_definition.name),
+      ['two'],
+    );
   });
 
   it('removes a definition and announces its ids', async () => {
@@ -93,25 +130,44 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
   it('numbers every committed change with the next store revision, and snapshots with the revision they reflect', async () => {
     assert.deepEqual(await catalogue.snapshot(), { revision: 0, apis: [] });
     const a = await catalogue.create({ api_definition: definition('A', '/a') });
-    await assert.rejects(catalogue.create({ api_definition: definition('B', '/a') }), { type: 'GW_ERR_APIS_LISTEN_PATH_TAKEN' });
+    await assert.rejects(catalogue.create({ api_definition: definition('B', '/a') }), {
+      type: 'GW_ERR_APIS_LISTEN_PATH_TAKEN',
+    });
     await catalogue.update({ id: a.api_definition.id, api_definition: definition('A2', '/a') });
     const b = await catalogue.create({ api_definition: definition('B', '/b') });
     await catalogue.remove({ id: a.api_definition.id });
     await assert.rejects(catalogue.remove({ id: a.api_definition.id }), { type: 'GW_ERR_APIS_NOT_FOUND' });
-    assert.deepEqual(events.map((e) => [e.action, e.revision]), [['created', 1], ['updated', 2], ['created', 3], ['deleted', 4]]);
+    assert.deepEqual(
+      events.map((e) => [e.action, e.revision]),
+      [
+        ['created', 1],
+        ['updated', 2],
+        ['created', 3],
+        ['deleted', 4],
+      ],
+    );
     assert.deepEqual(await catalogue.currentRevision(), { revision: 4 });
     assert.deepEqual(await catalogue.snapshot(), { revision: 4, apis: [b.api_definition] });
   });
 
   it('refuses listen paths under the reserved /gw prefix', async () => {
     for (const path of ['/gw', '/gw/', '/GW/apis']) {
-      await assert.rejects(catalogue.create({ api_definition: definition('A', path) }), { type: 'GW_ERR_APIS_INVALID' });
+      await assert.rejects(catalogue.create({ api_definition: definition('A', path) }), {
+        type: 'GW_ERR_APIS_INVALID',
+      });
     }
     await catalogue.create({ api_definition: definition('A', '/gwx') });
   });
 
-  it("refuses a version the gateway could not load, naming the version and the field", async () => {
-    const versioned = (version: Record<string, unknown>) => definition('V', '/v', { version_data: { not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, v2: { name: 'v2', ...version } } } });
+  it('refuses a version the gateway could not load, naming the version and the field', async () => {
+    const versioned = (version: Record<string, unknown>) =>
+      definition('V', '/v', {
+        version_data: {
+          not_versioned: false,
+          default_version: 'v1',
+          versions: { v1: { name: 'v1' }, v2: { name: 'v2', ...version } },
+        },
+      });
     await assert.rejects(catalogue.create({ api_definition: versioned({ expires: 'next tuesday' }) }), {
       type: 'GW_ERR_APIS_INVALID',
       message: "Version 'v2', expires: version expiry 'next tuesday' is not a date (use 'YYYY-MM-DD HH:MM')",
@@ -121,6 +177,8 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
       message: "Version 'v2', override_target: 'ftp://files.test' is not an absolute http:// or https:// URL",
     });
     assert.deepEqual(events, [], 'nothing stored or announced');
-    await catalogue.create({ api_definition: versioned({ expires: '2030-01-02 15:04', override_target: 'https://v2.upstream.test' }) });
+    await catalogue.create({
+      api_definition: versioned({ expires: '2030-01-02 15:04', override_target: 'https://v2.upstream.test' }),
+    });
   });
 });

@@ -1,7 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { asyncApiGraph } from '../../../services/apis/lib/data-source-import/asyncapi-graph';
 import { openApiGraph } from '../../../services/apis/lib/data-source-import/openapi-graph';
-import { camelCase, fieldNameFromEndpoint, pascalCase, slug } from '../../../services/apis/lib/data-source-import/graphql-names';
+import {
+  camelCase,
+  fieldNameFromEndpoint,
+  pascalCase,
+  slug,
+} from '../../../services/apis/lib/data-source-import/graphql-names';
 
 const document = (paths: Record<string, unknown>, schemas: Record<string, unknown> = {}) => ({
   openapi: '3.0.0',
@@ -10,7 +15,8 @@ const document = (paths: Record<string, unknown>, schemas: Record<string, unknow
   components: { schemas },
 });
 const ok = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
-const typeBlock = (sdl: string, name: string) => new RegExp(`(type|input|enum|scalar) ${name}\\b[^}]*}?`).exec(sdl)?.[0];
+const typeBlock = (sdl: string, name: string) =>
+  new RegExp(`(type|input|enum|scalar) ${name}\\b[^}]*}?`).exec(sdl)?.[0];
 
 describe('data-source import: names of the generated graph', () => {
   it('follows the reference converters (PascalCase types, camelCase fields)', () => {
@@ -27,9 +33,18 @@ describe('data-source import: names of the generated graph', () => {
 describe('data-source import: OpenAPI schemas as GraphQL types', () => {
   it('keeps a self-referencing component as one type', () => {
     const graph = openApiGraph(
-      document({ '/nodes': { get: { operationId: 'tree', responses: ok({ $ref: '#/components/schemas/Node' }) } } }, {
-        Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
-      }),
+      document(
+        { '/nodes': { get: { operationId: 'tree', responses: ok({ $ref: '#/components/schemas/Node' }) } } },
+        {
+          Node: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+            },
+          },
+        },
+      ),
       'http://up.test',
     );
     assert.match(graph.sdl, /type Node {\n {2}name: String\n {2}children: \[Node\]\n}/);
@@ -41,7 +56,10 @@ describe('data-source import: OpenAPI schemas as GraphQL types', () => {
         '/things': {
           get: {
             operationId: 'things',
-            responses: ok({ type: 'object', properties: { meta: { type: 'object' }, either: { oneOf: [{ type: 'string' }, { type: 'integer' }] } } }),
+            responses: ok({
+              type: 'object',
+              properties: { meta: { type: 'object' }, either: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
+            }),
           },
         },
       }),
@@ -53,7 +71,20 @@ describe('data-source import: OpenAPI schemas as GraphQL types', () => {
 
   it('keeps enum values the upstream sends; values that are not GraphQL names make the field a String', () => {
     const graph = openApiGraph(
-      document({ '/pet': { get: { operationId: 'pet', responses: ok({ type: 'object', properties: { stock: { type: 'string', enum: ['in-stock', 'gone'] }, kind: { type: 'string', enum: ['cat', 'DOG'] } } }) } } }),
+      document({
+        '/pet': {
+          get: {
+            operationId: 'pet',
+            responses: ok({
+              type: 'object',
+              properties: {
+                stock: { type: 'string', enum: ['in-stock', 'gone'] },
+                kind: { type: 'string', enum: ['cat', 'DOG'] },
+              },
+            }),
+          },
+        },
+      }),
       'http://up.test',
     );
     assert.match(graph.sdl, /type Pet {\n {2}stock: String\n {2}kind: PetKind\n}/);
@@ -64,8 +95,12 @@ describe('data-source import: OpenAPI schemas as GraphQL types', () => {
     const graph = openApiGraph(
       document(
         {
-          '/a/item': { get: { operationId: 'a', responses: ok({ type: 'object', properties: { x: { type: 'string' } } }) } },
-          '/b/item': { get: { operationId: 'b', responses: ok({ type: 'object', properties: { y: { type: 'string' } } }) } },
+          '/a/item': {
+            get: { operationId: 'a', responses: ok({ type: 'object', properties: { x: { type: 'string' } } }) },
+          },
+          '/b/item': {
+            get: { operationId: 'b', responses: ok({ type: 'object', properties: { y: { type: 'string' } } }) },
+          },
         },
         {},
       ),
@@ -76,7 +111,17 @@ describe('data-source import: OpenAPI schemas as GraphQL types', () => {
   });
 
   it('gives no operationId a field from method and path, and an operation without a JSON body a String result', () => {
-    const graph = openApiGraph(document({ '/pets/{id}/photo': { put: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '204': { description: 'stored' } } } } }), 'http://up.test');
+    const graph = openApiGraph(
+      document({
+        '/pets/{id}/photo': {
+          put: {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            responses: { '204': { description: 'stored' } },
+          },
+        },
+      }),
+      'http://up.test',
+    );
     assert.match(graph.sdl, /type Mutation {\n {2}putPetsIdPhoto\(id: Int!\): String\n}/);
     assert.equal(graph.dataSources[0].config.url, 'http://up.test/pets/{{.arguments.id}}/photo');
   });
@@ -86,14 +131,20 @@ describe('data-source import: AsyncAPI channels as subscription fields', () => {
   const parsed = {
     asyncapi: '2.4.0',
     info: { title: 'Orders', version: '1' },
-    servers: { secure: { url: 'kafka://broker.test:9093', protocol: 'kafka-secure' }, ws: { url: 'ws://edge.test', protocol: 'ws' } },
+    servers: {
+      secure: { url: 'kafka://broker.test:9093', protocol: 'kafka-secure' },
+      ws: { url: 'ws://edge.test', protocol: 'ws' },
+    },
     channels: {
       'orders.{region}.created': {
         parameters: { region: { schema: { type: 'string' } } },
         subscribe: {
           message: {
             oneOf: [
-              { name: 'orderCreated', payload: { type: 'object', properties: { id: { type: 'string' }, 'total-cents': { type: 'integer' } } } },
+              {
+                name: 'orderCreated',
+                payload: { type: 'object', properties: { id: { type: 'string' }, 'total-cents': { type: 'integer' } } },
+              },
               { name: 'orderImported', payload: { type: 'object', properties: { source: { type: 'string' } } } },
             ],
           },
@@ -143,7 +194,10 @@ describe('data-source import: schemas that nest themselves without a name', () =
     const looping: Record<string, unknown> = {};
     looping.allOf = [looping];
     const graph = openApiGraph(
-      document({ '/a': { get: { operationId: 'a', responses: ok(nested) } }, '/b': { get: { operationId: 'b', responses: ok(looping) } } }),
+      document({
+        '/a': { get: { operationId: 'a', responses: ok(nested) } },
+        '/b': { get: { operationId: 'b', responses: ok(looping) } },
+      }),
       'http://up.test',
     );
     assert.match(graph.sdl, /a: \[\[\[/);

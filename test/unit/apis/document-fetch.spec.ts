@@ -15,7 +15,8 @@ describe('data-source import: fetching a document by URL', () => {
       if (req.url === '/big') return void res.end('x'.repeat(5000));
       if (req.url === '/stall') return void stalled.push(res);
       if (req.url === '/loop') return void res.writeHead(302, { location: '/loop' }).end();
-      if (req.url === '/named') return void res.writeHead(302, { location: 'http://metadata.internal.test/latest' }).end();
+      if (req.url === '/named')
+        return void res.writeHead(302, { location: 'http://metadata.internal.test/latest' }).end();
       res.writeHead(500).end('openapi: 3.0.0');
     });
     base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
@@ -30,11 +31,19 @@ describe('data-source import: fetching a document by URL', () => {
   });
 
   it('refuses a body larger than the limit (400)', async () => {
-    await assert.rejects(fetchDocument(`${base}/big`, limits), { type: 'GW_ERR_APIS_IMPORT_INVALID', code: 400, message: 'The document is larger than 1000 bytes' });
+    await assert.rejects(fetchDocument(`${base}/big`, limits), {
+      type: 'GW_ERR_APIS_IMPORT_INVALID',
+      code: 400,
+      message: 'The document is larger than 1000 bytes',
+    });
   });
 
   it('gives up on a server that does not answer in time (500)', async () => {
-    await assert.rejects(fetchDocument(`${base}/stall`, limits), { type: 'GW_ERR_APIS_IMPORT_FETCH', code: 500, message: `Could not fetch the document at ${base}/stall: no complete answer in time` });
+    await assert.rejects(fetchDocument(`${base}/stall`, limits), {
+      type: 'GW_ERR_APIS_IMPORT_FETCH',
+      code: 500,
+      message: `Could not fetch the document at ${base}/stall: no complete answer in time`,
+    });
   });
 
   it('follows a bounded number of redirects, then takes the last answer as the body', async () => {

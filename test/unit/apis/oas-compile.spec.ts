@@ -10,16 +10,30 @@ function document(extension: Record<string, unknown>, extra: Record<string, unkn
     info: { title: 'T', version: '1' },
     paths: {
       '/things/special': { get: { operationId: 'special', responses: { 200: { description: 'ok' } } } },
-      '/things/{id}': { get: { operationId: 'one', responses: { 200: { description: 'ok' } } }, put: { operationId: 'put', responses: { 200: { description: 'ok' } } } },
+      '/things/{id}': {
+        get: { operationId: 'one', responses: { 200: { description: 'ok' } } },
+        put: { operationId: 'put', responses: { 200: { description: 'ok' } } },
+      },
     },
     components: {
       securitySchemes: {
         key: { type: 'apiKey', in: 'query', name: 'api_key' },
         user: { type: 'http', scheme: 'basic' },
-        login: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: '/a', tokenUrl: '/t', scopes: {} }, clientCredentials: { tokenUrl: '/t', scopes: {} } } },
+        login: {
+          type: 'oauth2',
+          flows: {
+            authorizationCode: { authorizationUrl: '/a', tokenUrl: '/t', scopes: {} },
+            clientCredentials: { tokenUrl: '/t', scopes: {} },
+          },
+        },
       },
     },
-    'x-gw-api-gateway': { info: { name: 'T' }, upstream: { url: 'http://upstream.test' }, server: { listenPath: { value: '/t/' } }, ...extension },
+    'x-gw-api-gateway': {
+      info: { name: 'T' },
+      upstream: { url: 'http://upstream.test' },
+      server: { listenPath: { value: '/t/' } },
+      ...extension,
+    },
     ...extra,
   };
 }
@@ -43,8 +57,17 @@ describe('apis: compiling OAS definitions into classic ones', () => {
   });
 
   it('takes the token location from the document’s apiKey scheme', () => {
-    const { classic } = compileOasDefinition(document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } } }));
-    assert.deepEqual(classic.auth_configs, { authToken: { auth_header_name: 'Authorization', use_param: true, param_name: 'api_key', use_cookie: false } });
+    const { classic } = compileOasDefinition(
+      document({
+        server: {
+          listenPath: { value: '/t/' },
+          authentication: { enabled: true, securitySchemes: { key: { enabled: true } } },
+        },
+      }),
+    );
+    assert.deepEqual(classic.auth_configs, {
+      authToken: { auth_header_name: 'Authorization', use_param: true, param_name: 'api_key', use_cookie: false },
+    });
     assert.equal(classic.use_standard_auth, true);
     assert.equal(classic.use_keyless, false);
   });
@@ -58,7 +81,16 @@ describe('apis: compiling OAS definitions into classic ones', () => {
             enabled: true,
             baseIdentityProvider: 'basic_auth_user',
             securitySchemes: {
-              user: { enabled: true, cacheTTL: 5, query: { enabled: true, name: 'creds' }, extractCredentialsFromBody: { enabled: true, userRegexp: '<u>(\\w+)</u>', passwordRegexp: '<p>(\\w+)</p>' } },
+              user: {
+                enabled: true,
+                cacheTTL: 5,
+                query: { enabled: true, name: 'creds' },
+                extractCredentialsFromBody: {
+                  enabled: true,
+                  userRegexp: '<u>(\\w+)</u>',
+                  passwordRegexp: '<p>(\\w+)</p>',
+                },
+              },
               login: { enabled: true, authLoginRedirect: 'https://login.test' },
             },
           },
@@ -66,10 +98,20 @@ describe('apis: compiling OAS definitions into classic ones', () => {
       }),
     );
     assert.equal(classic.use_basic_auth, true);
-    assert.deepEqual(classic.basic_auth, { disable_caching: false, cache_ttl: 5, extract_from_body: true, body_user_regexp: '<u>(\\w+)</u>', body_password_regexp: '<p>(\\w+)</p>' });
+    assert.deepEqual(classic.basic_auth, {
+      disable_caching: false,
+      cache_ttl: 5,
+      extract_from_body: true,
+      body_user_regexp: '<u>(\\w+)</u>',
+      body_password_regexp: '<p>(\\w+)</p>',
+    });
     assert.deepEqual((classic.auth_configs as any).basic.query, { enabled: true, name: 'creds' });
     assert.equal(classic.use_oauth2, true);
-    assert.deepEqual(classic.oauth_meta, { allowed_access_types: ['authorization_code', 'client_credentials', 'refresh_token'], allowed_authorize_types: ['code'], auth_login_redirect: 'https://login.test' });
+    assert.deepEqual(classic.oauth_meta, {
+      allowed_access_types: ['authorization_code', 'client_credentials', 'refresh_token'],
+      allowed_authorize_types: ['code'],
+      auth_login_redirect: 'https://login.test',
+    });
     assert.equal(classic.base_identity_provided_by, 'basic_auth_user');
   });
 
@@ -84,7 +126,11 @@ describe('apis: compiling OAS definitions into classic ones', () => {
 
   it('maps a mutualTLS scheme to client certificate authentication with the allowlist', () => {
     const doc = document({
-      server: { listenPath: { value: '/t/' }, clientCertificates: { enabled: true, allowlist: ['cert-1'] }, authentication: { enabled: true, securitySchemes: { mtls: { enabled: true } } } },
+      server: {
+        listenPath: { value: '/t/' },
+        clientCertificates: { enabled: true, allowlist: ['cert-1'] },
+        authentication: { enabled: true, securitySchemes: { mtls: { enabled: true } } },
+      },
     });
     doc.components.securitySchemes.mtls = { type: 'mutualTLS' };
     const { classic } = compileOasDefinition(doc);
@@ -95,53 +141,125 @@ describe('apis: compiling OAS definitions into classic ones', () => {
 
   it('refuses authentication that is enabled with no scheme on, naming the pointer', () => {
     assert.throws(
-      () => compileOasDefinition(document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: false } } } } })),
+      () =>
+        compileOasDefinition(
+          document({
+            server: {
+              listenPath: { value: '/t/' },
+              authentication: { enabled: true, securitySchemes: { key: { enabled: false } } },
+            },
+          }),
+        ),
       (err: any) => err.code === 400 && err.data.errors[0].startsWith('/x-gw-api-gateway/server/authentication: '),
     );
   });
 
   it('compiles info.versioning into the classic definition block, versions by name to api_id', () => {
-    const versioning = { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-version', stripVersioningData: true, fallbackToDefault: true, versions: [{ name: 'v2', id: 'child-2' }] };
+    const versioning = {
+      enabled: true,
+      name: 'v1',
+      default: 'v1',
+      location: 'header',
+      key: 'x-version',
+      stripVersioningData: true,
+      fallbackToDefault: true,
+      versions: [{ name: 'v2', id: 'child-2' }],
+    };
     const { classic } = compileOasDefinition(document({ info: { name: 'T', id: 'base', versioning } }));
     assert.deepEqual(classic.definition, {
-      enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-version', strip_versioning_data: true, fallback_to_default: true, url_versioning_pattern: '', versions: { v2: 'child-2' },
+      enabled: true,
+      name: 'v1',
+      default: 'v1',
+      location: 'header',
+      key: 'x-version',
+      strip_versioning_data: true,
+      fallback_to_default: true,
+      url_versioning_pattern: '',
+      versions: { v2: 'child-2' },
     });
     assert.equal((classic.version_data as any).not_versioned, true);
   });
 
   it('refuses versioning it can not route, naming each pointer', () => {
     assert.throws(
-      () => compileOasDefinition(document({ info: { name: 'T', id: 'base', versioning: { enabled: true, location: 'header', default: 'v9', versions: [{ name: 'v2', id: 'base' }, { name: 'v2', id: 'c' }] } } })),
+      () =>
+        compileOasDefinition(
+          document({
+            info: {
+              name: 'T',
+              id: 'base',
+              versioning: {
+                enabled: true,
+                location: 'header',
+                default: 'v9',
+                versions: [
+                  { name: 'v2', id: 'base' },
+                  { name: 'v2', id: 'c' },
+                ],
+              },
+            },
+          }),
+        ),
       (err: any) =>
         err.code === 400 &&
-        ['/x-gw-api-gateway/info/versioning/name: ', '/x-gw-api-gateway/info/versioning/key: ', '/x-gw-api-gateway/info/versioning/versions/0/id: ', '/x-gw-api-gateway/info/versioning/versions/1/name: ', '/x-gw-api-gateway/info/versioning/default: '].every((p) =>
-          err.data.errors.some((e: string) => e.startsWith(p)),
-        ),
+        [
+          '/x-gw-api-gateway/info/versioning/name: ',
+          '/x-gw-api-gateway/info/versioning/key: ',
+          '/x-gw-api-gateway/info/versioning/versions/0/id: ',
+          '/x-gw-api-gateway/info/versioning/versions/1/name: ',
+          '/x-gw-api-gateway/info/versioning/default: ',
+        ].every((p) => err.data.errors.some((e: string) => e.startsWith(p))),
     );
   });
 
   it('refuses a urlVersioningPattern RE2 can not run', () => {
     assert.throws(
-      () => compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: true, name: 'v1', location: 'url', urlVersioningPattern: '^(?=v)', versions: [] } } })),
-      (err: any) => err.code === 400 && err.data.errors[0].startsWith('/x-gw-api-gateway/info/versioning/urlVersioningPattern: '),
+      () =>
+        compileOasDefinition(
+          document({
+            info: {
+              name: 'T',
+              versioning: { enabled: true, name: 'v1', location: 'url', urlVersioningPattern: '^(?=v)', versions: [] },
+            },
+          }),
+        ),
+      (err: any) =>
+        err.code === 400 && err.data.errors[0].startsWith('/x-gw-api-gateway/info/versioning/urlVersioningPattern: '),
     );
   });
 
   it('exports a base API’s versioning and compiles the export back to the same classic block', () => {
-    const versioning = { enabled: true, name: 'v1', default: 'v2', location: 'url', stripVersioningData: true, versions: [{ name: 'v2', id: 'child-2' }] };
+    const versioning = {
+      enabled: true,
+      name: 'v1',
+      default: 'v2',
+      location: 'url',
+      stripVersioningData: true,
+      versions: [{ name: 'v2', id: 'child-2' }],
+    };
     const { classic } = compileOasDefinition(document({ info: { name: 'T', id: 'base', versioning } }));
     const exported = classicToOas({ ...classic, id: 'x', org_id: 'o' } as any);
-    assert.deepEqual((exported['x-gw-api-gateway'] as any).info.versioning, { ...versioning, fallbackToDefault: false });
+    assert.deepEqual((exported['x-gw-api-gateway'] as any).info.versioning, {
+      ...versioning,
+      fallbackToDefault: false,
+    });
     assert.deepEqual(compileOasDefinition(exported).classic.definition, classic.definition);
   });
 
   it('leaves versioning that is switched off out of the classic form', () => {
-    const { classic } = compileOasDefinition(document({ info: { name: 'T', versioning: { enabled: false, versions: [] } } }));
+    const { classic } = compileOasDefinition(
+      document({ info: { name: 'T', versioning: { enabled: false, versions: [] } } }),
+    );
     assert.equal(classic.definition, undefined);
   });
 
   it('opens an operation with security: [] (ignored) and keeps one asking for the API security', () => {
-    const doc = document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } } });
+    const doc = document({
+      server: {
+        listenPath: { value: '/t/' },
+        authentication: { enabled: true, securitySchemes: { key: { enabled: true } } },
+      },
+    });
     doc.paths['/things/special'].get.security = [];
     doc.paths['/things/{id}'].get.security = [{ key: [] }];
     const { classic } = compileOasDefinition(doc);
@@ -152,7 +270,12 @@ describe('apis: compiling OAS definitions into classic ones', () => {
   });
 
   it('refuses operation security naming another scheme than the API enforces, with its pointer', () => {
-    const doc = document({ server: { listenPath: { value: '/t/' }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } } });
+    const doc = document({
+      server: {
+        listenPath: { value: '/t/' },
+        authentication: { enabled: true, securitySchemes: { key: { enabled: true } } },
+      },
+    });
     doc.paths['/things/{id}'].put.security = [{ user: [] }];
     doc.paths['/things/special'].get.security = [{ nobody: [] }];
     assert.throws(
@@ -160,13 +283,22 @@ describe('apis: compiling OAS definitions into classic ones', () => {
       (err: any) =>
         err.code === 400 &&
         err.data.errors.some((e: string) => e.startsWith('/paths/~1things~1{id}/put/security: ')) &&
-        err.data.errors.some((e: string) => e.startsWith('/paths/~1things~1special/get/security/0: no security scheme "nobody"')),
+        err.data.errors.some((e: string) =>
+          e.startsWith('/paths/~1things~1special/get/security/0: no security scheme "nobody"'),
+        ),
     );
   });
 
   it('lets an operation listed first win: a switched-off entry only where a later path would match it', () => {
     const { classic } = compileOasDefinition(
-      document({ middleware: { operations: { one: { rateLimit: { enabled: true, rate: 1, per: '1m' } }, put: { rateLimit: { enabled: true, rate: 5, per: '1s' } } } } }),
+      document({
+        middleware: {
+          operations: {
+            one: { rateLimit: { enabled: true, rate: 1, per: '1m' } },
+            put: { rateLimit: { enabled: true, rate: 5, per: '1s' } },
+          },
+        },
+      }),
     );
     assert.deepEqual(extendedPaths(classic).rate_limit, [
       { path: '/things/special$', method: 'GET', disabled: true, stop_matching: true },
@@ -178,7 +310,11 @@ describe('apis: compiling OAS definitions into classic ones', () => {
   it('maps the upstream, server and global settings', () => {
     const { classic } = compileOasDefinition(
       document({
-        upstream: { url: 'https://upstream.test', rateLimit: { enabled: true, rate: 100, per: '1m' }, mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'upstream.test', certificateId: 'c1' }] } },
+        upstream: {
+          url: 'https://upstream.test',
+          rateLimit: { enabled: true, rate: 100, per: '1m' },
+          mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'upstream.test', certificateId: 'c1' }] },
+        },
         server: {
           listenPath: { value: '/t/', strip: true },
           customDomain: { enabled: true, name: 'api.test' },
@@ -186,7 +322,13 @@ describe('apis: compiling OAS definitions into classic ones', () => {
           contextVariables: { enabled: true },
           clientCertificates: { enabled: true, allowlist: ['c2'] },
         },
-        middleware: { global: { skipQuota: true, requestSizeLimit: { enabled: true, value: 99 }, prePlugins: [{ enabled: true, functionName: 'tagger', path: 'tagger.js' }] } },
+        middleware: {
+          global: {
+            skipQuota: true,
+            requestSizeLimit: { enabled: true, value: 99 },
+            prePlugins: [{ enabled: true, functionName: 'tagger', path: 'tagger.js' }],
+          },
+        },
       }),
     );
     assert.deepEqual(classic.global_rate_limit, { rate: 100, per: 60 });
@@ -197,28 +339,56 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.use_mutual_tls_auth, true);
     assert.equal(classic.disable_quota, true);
     assert.equal((classic as any).version_data.versions.Default.global_size_limit, 99);
-    assert.deepEqual(classic.custom_middleware, { driver: 'node', pre: [{ name: 'tagger', path: 'tagger.js', disabled: false }] });
+    assert.deepEqual(classic.custom_middleware, {
+      driver: 'node',
+      pre: [{ name: 'tagger', path: 'tagger.js', disabled: false }],
+    });
     assert.equal(classic.proxy.strip_listen_path, true);
   });
 
   it('mocks from the document’s examples (fromOASExamples), and refuses when there is none', () => {
-    const doc = document({ middleware: { operations: { special: { mockResponse: { enabled: true, fromOASExamples: { enabled: true, exampleName: 'cat' } } } } } });
+    const doc = document({
+      middleware: {
+        operations: {
+          special: { mockResponse: { enabled: true, fromOASExamples: { enabled: true, exampleName: 'cat' } } },
+        },
+      },
+    });
     doc.paths['/things/special'].get.responses = {
-      200: { description: 'ok', content: { 'application/json': { examples: { dog: { value: { name: 'Rex' } }, cat: { value: { name: 'Tom' } } } } } },
+      200: {
+        description: 'ok',
+        content: {
+          'application/json': { examples: { dog: { value: { name: 'Rex' } }, cat: { value: { name: 'Tom' } } } },
+        },
+      },
     };
     const { classic } = compileOasDefinition(doc);
-    assert.deepEqual(extendedPaths(classic).mock_response, [{ path: '/things/special$', method: 'GET', code: 200, body: '{"name":"Tom"}', headers: { 'Content-Type': 'application/json' } }]);
+    assert.deepEqual(extendedPaths(classic).mock_response, [
+      {
+        path: '/things/special$',
+        method: 'GET',
+        code: 200,
+        body: '{"name":"Tom"}',
+        headers: { 'Content-Type': 'application/json' },
+      },
+    ]);
     doc['x-gw-api-gateway'].middleware.operations.special.mockResponse.fromOASExamples.exampleName = 'bird';
     assert.throws(
       () => compileOasDefinition(doc),
-      (err: any) => err.data.errors[0] === '/paths/~1things~1special/get/responses/200: fromOASExamples is enabled but the operation documents no example named "bird" for application/json',
+      (err: any) =>
+        err.data.errors[0] ===
+        '/paths/~1things~1special/get/responses/200: fromOASExamples is enabled but the operation documents no example named "bird" for application/json',
     );
   });
 
   it('leaves every per-endpoint step out of the chain when no list is used', () => {
     const features = compileEndpointFeatures({ rate_limit: [] }, false, false);
     assert.deepEqual(Object.values(features), [undefined, undefined, undefined, undefined, undefined]);
-    const offOnly = compileEndpointFeatures({ mock_response: [{ path: '/x', method: 'GET', disabled: true, stop_matching: true }] }, false, false);
+    const offOnly = compileEndpointFeatures(
+      { mock_response: [{ path: '/x', method: 'GET', disabled: true, stop_matching: true }] },
+      false,
+      false,
+    );
     assert.equal(offOnly.mockResponses, undefined);
   });
 });

@@ -14,7 +14,7 @@ const definition = (name: string, listenPath: string, domain?: string) => ({
 
 const OVERLAP = { type: 'GW_ERR_APIS_LISTEN_PATH_OVERLAP', code: 400 };
 
-describe('apis: a listen path may not overlap another organisation\'s (per domain)', () => {
+describe("apis: a listen path may not overlap another organisation's (per domain)", () => {
   let db: Knex;
   let catalogue: ApiCatalogue;
 
@@ -60,12 +60,25 @@ describe('apis: a listen path may not overlap another organisation\'s (per domai
     await catalogue.create({ api_definition: definition('Root', '/'), org_scope: 'org-a' });
   });
 
-  it('refuses to move an existing API under another organisation\'s path, and keeps it where it was', async () => {
+  it("refuses to move an existing API under another organisation's path, and keeps it where it was", async () => {
     await catalogue.create({ api_definition: definition('A', '/fuzz/'), org_scope: 'org-a' });
     const b = await catalogue.create({ api_definition: definition('B', '/b/'), org_scope: 'org-b' });
-    await assert.rejects(catalogue.update({ id: b.api_definition.id, api_definition: definition('B', '/fuzz/x'), org_scope: 'org-b' }), OVERLAP);
-    await assert.rejects(catalogue.update({ id: b.api_definition.id, api_definition: definition('B', '/b/', 'evil.test'), org_scope: 'org-b' }).then(() =>
-      catalogue.update({ id: b.api_definition.id, api_definition: definition('B', '/fuzz/', 'evil.test'), org_scope: 'org-b' })), OVERLAP);
+    await assert.rejects(
+      catalogue.update({ id: b.api_definition.id, api_definition: definition('B', '/fuzz/x'), org_scope: 'org-b' }),
+      OVERLAP,
+    );
+    await assert.rejects(
+      catalogue
+        .update({ id: b.api_definition.id, api_definition: definition('B', '/b/', 'evil.test'), org_scope: 'org-b' })
+        .then(() =>
+          catalogue.update({
+            id: b.api_definition.id,
+            api_definition: definition('B', '/fuzz/', 'evil.test'),
+            org_scope: 'org-b',
+          }),
+        ),
+      OVERLAP,
+    );
     assert.equal((await catalogue.get({ id: b.api_definition.id })).api_definition.proxy.listen_path, '/b/');
   });
 
@@ -83,15 +96,24 @@ describe('apis: a listen path may not overlap another organisation\'s (per domai
 
   it('refuses a path another organisation holds exactly without naming its API', async () => {
     await catalogue.create({ api_definition: definition('Secret name', '/same/'), org_scope: 'org-a' });
-    await assert.rejects(catalogue.create({ api_definition: definition('B', '/same'), org_scope: 'org-b' }), (err: Error) => {
-      assert.equal(err.message, 'Listen path /same overlaps a listen path of another organisation on the same domain; choose another listen path or set a domain of your own');
-      return true;
-    });
+    await assert.rejects(
+      catalogue.create({ api_definition: definition('B', '/same'), org_scope: 'org-b' }),
+      (err: Error) => {
+        assert.equal(
+          err.message,
+          'Listen path /same overlaps a listen path of another organisation on the same domain; choose another listen path or set a domain of your own',
+        );
+        return true;
+      },
+    );
   });
 
   for (const listenPath of ['/a/../b', '/a/./b', '/a/%2e%2E/b', '/a/.%2e', '/..', '/a//b']) {
     it(`refuses the listen path ${listenPath}, which no request can reach`, async () => {
-      await assert.rejects(catalogue.create({ api_definition: definition('Dots', listenPath) }), { type: 'GW_ERR_APIS_INVALID', code: 400 });
+      await assert.rejects(catalogue.create({ api_definition: definition('Dots', listenPath) }), {
+        type: 'GW_ERR_APIS_INVALID',
+        code: 400,
+      });
     });
   }
   it('still accepts dots inside segments (/v1.2/.well-known/a..b)', async () => {

@@ -15,24 +15,39 @@ describe('apis: the introspection answer of a GraphQL upstream is read up to a b
     server = createServer(async (_req, res) => {
       // Chunked, no content-length: only counting the bytes as they arrive can stop it.
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"data":{"__schema":{"queryType":{"name":"Query"},"types":[{"kind":"OBJECT","name":"Query","fields":[{"name":"ok","args":[],"type":{"kind":"SCALAR","name":"String"}}],"interfaces":[]},{"kind":"SCALAR","name":"String"}],"directives":[]}},"pad":"');
+      res.write(
+        '{"data":{"__schema":{"queryType":{"name":"Query"},"types":[{"kind":"OBJECT","name":"Query","fields":[{"name":"ok","args":[],"type":{"kind":"SCALAR","name":"String"}}],"interfaces":[]},{"kind":"SCALAR","name":"String"}],"directives":[]}},"pad":"',
+      );
       const chunk = 'x'.repeat(64 * 1024);
       for (let sent = 0; sent < padding && !res.destroyed; sent += chunk.length) {
-        if (!res.write(chunk)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+        if (!res.write(chunk))
+          await new Promise((resolve) => {
+            res.once('drain', resolve);
+            res.once('close', resolve);
+          });
       }
       res.end('"}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   });
-  after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
 
   it('refuses an answer larger than the bound with a 502 naming the limit', async () => {
     padding = 12 * MiB;
     await assert.rejects(introspectUpstream(url, {}), (err: Error & { code?: number; type?: string }) => {
       assert.equal(err.type, 'GW_ERR_APIS_UPSTREAM');
       assert.equal(err.code, 502);
-      assert.equal(err.message, `The GraphQL upstream ${url} answered the introspection query with more than ${10 * MiB} bytes`);
+      assert.equal(
+        err.message,
+        `The GraphQL upstream ${url} answered the introspection query with more than ${10 * MiB} bytes`,
+      );
       return true;
     });
   });

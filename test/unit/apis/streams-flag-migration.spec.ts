@@ -33,6 +33,13 @@ describe('apis migration 004: existing streams APIs are flagged', () => {
     ]);
     await migrate(db, 'apis', APIS_MIGRATIONS);
     const flags = await db('apis').select('id', 'is_streams').orderBy('id');
-    assert.deepEqual(flags.map((f) => [f.id, Boolean(f.is_streams)]), [['classic', false], ['plain', false], ['streams', true]]);
+    assert.deepEqual(
+      flags.map((f) => [f.id, Boolean(f.is_streams)]),
+      [
+        ['classic', false],
+        ['plain', false],
+        ['streams', true],
+      ],
+    );
   });
 });

@@ -21,7 +21,12 @@ function sourceFiles(dir: string): string[] {
 /** Every module a file names: `import … from`, `export … from`, `import(…)`, `require(…)`. */
 function specifiers(source: string): string[] {
   const found: string[] = [];
-  const patterns = [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s+['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\bfrom\s+['"]([^'"]+)['"]/g,
+    /\bimport\s+['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1]);
   return found;
 }
@@ -35,7 +40,8 @@ export function crossServiceImports(files: Array<{ path: string; source: string 
     for (const specifier of specifiers(source)) {
       if (!specifier.startsWith('.')) continue;
       const [targetTop, targetService] = relative(root, resolve(dirname(path), specifier)).split(/[\\/]/);
-      if (targetTop === 'services' && targetService !== service) problems.push(`${relative(root, path)} -> ${specifier}`);
+      if (targetTop === 'services' && targetService !== service)
+        problems.push(`${relative(root, path)} -> ${specifier}`);
     }
   }
   return problems;
@@ -55,15 +61,22 @@ export function libImportsOfServices(files: Array<{ path: string; source: string
 }
 
 describe('service boundaries', () => {
-  const read = (dir: string) => sourceFiles(join(root, dir)).map((path) => ({ path, source: readFileSync(path, 'utf8') }));
+  const read = (dir: string) =>
+    sourceFiles(join(root, dir)).map((path) => ({ path, source: readFileSync(path, 'utf8') }));
 
-  it('no service imports another service\'s files (only services/index.ts wires them)', () => {
+  it("no service imports another service's files (only services/index.ts wires them)", () => {
     assert.deepEqual(crossServiceImports(read('services')), []);
   });
 
-  it('the check sees an import of another service\'s internals', () => {
-    const file = { path: join(root, 'services/proxy/pipeline/steps/graphql.ts'), source: "import { pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';\nimport type { Step } from '../compose';" };
-    assert.deepEqual(crossServiceImports([file]), ['services/proxy/pipeline/steps/graphql.ts -> ../../../graphql-engine/lib/websocket-hand-off']);
+  it("the check sees an import of another service's internals", () => {
+    const file = {
+      path: join(root, 'services/proxy/pipeline/steps/graphql.ts'),
+      source:
+        "import { pickProtocol } from '../../../graphql-engine/lib/websocket-hand-off';\nimport type { Step } from '../compose';",
+    };
+    assert.deepEqual(crossServiceImports([file]), [
+      'services/proxy/pipeline/steps/graphql.ts -> ../../../graphql-engine/lib/websocket-hand-off',
+    ]);
   });
 
   it('lib/ imports nothing from services/ or app/ (it depends on no service)', () => {
@@ -78,10 +91,13 @@ describe('service boundaries', () => {
 
   it('contracts import only contracts (and node: types)', () => {
     const contracts = join(root, 'contracts');
-    const inContracts = (path: string, specifier: string) => !relative(contracts, resolve(dirname(path), specifier)).startsWith('..');
+    const inContracts = (path: string, specifier: string) =>
+      !relative(contracts, resolve(dirname(path), specifier)).startsWith('..');
     const outside = read('contracts').flatMap(({ path, source }) =>
       specifiers(source)
-        .filter((specifier) => (specifier.startsWith('.') ? !inContracts(path, specifier) : !specifier.startsWith('node:')))
+        .filter((specifier) =>
+          specifier.startsWith('.') ? !inContracts(path, specifier) : !specifier.startsWith('node:'),
+        )
         .map((specifier) => `${relative(root, path)} -> ${specifier}`),
     );
     assert.deepEqual(outside, []);

@@ -83,8 +83,14 @@ describe('auth: Authenticator', () => {
     await auth.basic('org1', 'alice', 'secret', { cacheTtlSeconds: 60, disableCaching: true });
     await auth.basic('org1', 'alice', 'secret', { cacheTtlSeconds: 60, disableCaching: true });
     assert.equal(verifications, 2);
-    assert.deepEqual(await auth.basic('org1', 'alice', 'wrong', { cacheTtlSeconds: 60, disableCaching: false }), { ok: false, reason: 'wrong_password' });
-    assert.deepEqual(await auth.basic('org1', 'alice', 'wrong', { cacheTtlSeconds: 60, disableCaching: false }), { ok: false, reason: 'wrong_password' });
+    assert.deepEqual(await auth.basic('org1', 'alice', 'wrong', { cacheTtlSeconds: 60, disableCaching: false }), {
+      ok: false,
+      reason: 'wrong_password',
+    });
+    assert.deepEqual(await auth.basic('org1', 'alice', 'wrong', { cacheTtlSeconds: 60, disableCaching: false }), {
+      ok: false,
+      reason: 'wrong_password',
+    });
     assert.equal(verifications, 4);
   });
 
@@ -97,9 +103,15 @@ describe('auth: Authenticator', () => {
   });
 
   it('refuses a basic-auth user that does not exist, and a token used as a basic user', async () => {
-    assert.deepEqual(await auth.basic('org1', 'bob', 'secret', { cacheTtlSeconds: 60, disableCaching: false }), { ok: false, reason: 'unknown' });
+    assert.deepEqual(await auth.basic('org1', 'bob', 'secret', { cacheTtlSeconds: 60, disableCaching: false }), {
+      ok: false,
+      reason: 'unknown',
+    });
     store.set(sha256('org1token'), { key_hash: sha256('org1token'), session: {} });
-    assert.deepEqual(await auth.basic('org1', 'token', 'x', { cacheTtlSeconds: 60, disableCaching: false }), { ok: false, reason: 'unknown' });
+    assert.deepEqual(await auth.basic('org1', 'token', 'x', { cacheTtlSeconds: 60, disableCaching: false }), {
+      ok: false,
+      reason: 'unknown',
+    });
   });
 
   it('does not cache a lookup that was in flight when the key was deleted', async () => {
@@ -121,10 +133,15 @@ describe('auth: Authenticator', () => {
   });
 
   it('keeps at most maxUnknown unknown keys, so a flood of random keys neither grows it nor evicts known sessions', async () => {
-    const bounded = new Authenticator(async (hash) => {
-      lookups.push(hash);
-      return store.get(hash) ?? null;
-    }, undefined, () => clock, { maxSessions: 100, maxUnknown: 1000 });
+    const bounded = new Authenticator(
+      async (hash) => {
+        lookups.push(hash);
+        return store.get(hash) ?? null;
+      },
+      undefined,
+      () => clock,
+      { maxSessions: 100, maxUnknown: 1000 },
+    );
     await bounded.token('good-key');
     for (let i = 0; i < 100_000; i++) await bounded.token(`random-${i}`);
     assert.ok(bounded.cachedEntries <= 1001, `${bounded.cachedEntries} entries`);
@@ -135,10 +152,15 @@ describe('auth: Authenticator', () => {
 
   it('evicts the least recently used session beyond maxSessions', async () => {
     for (let i = 0; i < 5; i++) store.set(sha256(`k${i}`), { key_hash: sha256(`k${i}`), session: {} });
-    const bounded = new Authenticator(async (hash) => {
-      lookups.push(hash);
-      return store.get(hash) ?? null;
-    }, undefined, () => clock, { maxSessions: 3, maxUnknown: 3 });
+    const bounded = new Authenticator(
+      async (hash) => {
+        lookups.push(hash);
+        return store.get(hash) ?? null;
+      },
+      undefined,
+      () => clock,
+      { maxSessions: 3, maxUnknown: 3 },
+    );
     for (let i = 0; i < 3; i++) await bounded.token(`k${i}`);
     await bounded.token('k0');
     await bounded.token('k3');

@@ -9,7 +9,11 @@ describe('auth: KeyFreshness', () => {
   beforeEach(() => {
     flushes = 0;
     storeRevision = 0;
-    freshness = new KeyFreshness(() => flushes++, async () => storeRevision, { warn: () => undefined });
+    freshness = new KeyFreshness(
+      () => flushes++,
+      async () => storeRevision,
+      { warn: () => undefined },
+    );
   });
 
   it('drops every cached session on a revision gap, not on a change that follows on', () => {

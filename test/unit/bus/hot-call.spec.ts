@@ -20,7 +20,9 @@ describe('hot calls (auth.check, limiter.check)', function () {
       actions: {
         check: (ctx: { params: AuthCheckParams }): AuthCheckResult => {
           bus.push('auth.check');
-          return ctx.params.kind === 'token' && ctx.params.key === 'remote-key' ? { ok: true, key_hash: 'h', session } : { ok: false, reason: 'unknown' };
+          return ctx.params.kind === 'token' && ctx.params.key === 'remote-key'
+            ? { ok: true, key_hash: 'h', session }
+            : { ok: false, reason: 'unknown' };
         },
       },
     });
@@ -49,7 +51,12 @@ describe('hot calls (auth.check, limiter.check)', function () {
 
   it('answers through the local hand-off, synchronously when it answers so, without a bus call', () => {
     const handOffs = createHandOffs();
-    handOffs.provide('auth', { check: (params) => (params.kind === 'token' && params.key === 'local-key' ? { ok: true, key_hash: 'l', session } : { ok: false, reason: 'unknown' }) });
+    handOffs.provide('auth', {
+      check: (params) =>
+        params.kind === 'token' && params.key === 'local-key'
+          ? { ok: true, key_hash: 'l', session }
+          : { ok: false, reason: 'unknown' },
+    });
     handOffs.provide('limiter', { check: () => ({ ok: true }) });
     const check = hotCaller(callerOf(brokers[1]), handOffs);
     assert.deepEqual(check('auth.check', { kind: 'token', key: 'local-key' }), { ok: true, key_hash: 'l', session });

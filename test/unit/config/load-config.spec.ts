@@ -46,7 +46,10 @@ describe('config: loadConfig', () => {
   it('layers defaults < GW_CONFIG file < environment < overrides', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-config-')), 'gw.json');
     writeFileSync(file, JSON.stringify({ gatewayPort: 7000, dashboardPort: 7001, host: '10.0.0.1' }));
-    const config = loadConfig({ GW_CONFIG: file, GW_DASHBOARD_PORT: '7002', GW_HOST: '10.0.0.2' }, { host: '10.0.0.3' });
+    const config = loadConfig(
+      { GW_CONFIG: file, GW_DASHBOARD_PORT: '7002', GW_HOST: '10.0.0.2' },
+      { host: '10.0.0.3' },
+    );
     assert.equal(config.gatewayPort, 7000);
     assert.equal(config.dashboardPort, 7002);
     assert.equal(config.host, '10.0.0.3');
@@ -54,7 +57,10 @@ describe('config: loadConfig', () => {
 
   it('reads GW_PLUGIN_PACKAGES as a comma list (a JSON array in GW_CONFIG), empty by default', () => {
     assert.deepEqual(loadConfig({}).pluginPackages, []);
-    assert.deepEqual(loadConfig({ GW_PLUGIN_PACKAGES: 'gw-plugin-audit, @acme/gw-auth' }).pluginPackages, ['gw-plugin-audit', '@acme/gw-auth']);
+    assert.deepEqual(loadConfig({ GW_PLUGIN_PACKAGES: 'gw-plugin-audit, @acme/gw-auth' }).pluginPackages, [
+      'gw-plugin-audit',
+      '@acme/gw-auth',
+    ]);
     const file = join(mkdtempSync(join(tmpdir(), 'gw-config-')), 'gw.json');
     writeFileSync(file, JSON.stringify({ pluginPackages: ['gw-plugin-audit'] }));
     const config = loadConfig({ GW_CONFIG: file });
@@ -69,21 +75,48 @@ describe('config: loadConfig', () => {
   });
 
   const invalid: Array<[string, NodeJS.ProcessEnv, RegExp]> = [
-    ['a port that is not a number', { GW_GATEWAY_PORT: 'eighty' }, /GW_GATEWAY_PORT: The 'gatewayPort' field must be a number/],
+    [
+      'a port that is not a number',
+      { GW_GATEWAY_PORT: 'eighty' },
+      /GW_GATEWAY_PORT: The 'gatewayPort' field must be a number/,
+    ],
     ['a port out of range', { GW_DASHBOARD_PORT: '70000' }, /GW_DASHBOARD_PORT/],
-    ['an unsupported database', { GW_DATABASE_URL: 'postgres://x' }, /GW_DATABASE_URL must start with 'sqlite:' or 'mysql:\/\/'/],
+    [
+      'an unsupported database',
+      { GW_DATABASE_URL: 'postgres://x' },
+      /GW_DATABASE_URL must start with 'sqlite:' or 'mysql:\/\/'/,
+    ],
     ['an unknown log level', { GW_LOG_LEVEL: 'loud' }, /GW_LOG_LEVEL/],
-    ['a plugin package that is a path', { GW_PLUGIN_PACKAGES: 'ok-name,/tmp/evil.js' }, /GW_PLUGIN_PACKAGES: '\/tmp\/evil.js' is not an npm package name/],    ['a dashboard URL that is not an origin', { GW_DASHBOARD_URL: 'https://dash.example/ui' }, /GW_DASHBOARD_URL must be the dashboard's origin/],
-    ['a dashboard URL without a scheme', { GW_DASHBOARD_URL: 'dash.example' }, /GW_DASHBOARD_URL must be the dashboard's origin/],
+    [
+      'a plugin package that is a path',
+      { GW_PLUGIN_PACKAGES: 'ok-name,/tmp/evil.js' },
+      /GW_PLUGIN_PACKAGES: '\/tmp\/evil.js' is not an npm package name/,
+    ],
+    [
+      'a dashboard URL that is not an origin',
+      { GW_DASHBOARD_URL: 'https://dash.example/ui' },
+      /GW_DASHBOARD_URL must be the dashboard's origin/,
+    ],
+    [
+      'a dashboard URL without a scheme',
+      { GW_DASHBOARD_URL: 'dash.example' },
+      /GW_DASHBOARD_URL must be the dashboard's origin/,
+    ],
   ];
   for (const [what, env, message] of invalid) {
     it(`refuses ${what}`, () => {
-      assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message));
+      assert.throws(
+        () => loadConfig(env),
+        (err: Error) => err instanceof ConfigError && message.test(err.message),
+      );
     });
   }
 
   it('takes the dashboard origin GW_DASHBOARD_URL', () => {
-    assert.equal(loadConfig({ GW_DASHBOARD_URL: 'https://dash.example:8443' }).dashboardUrl, 'https://dash.example:8443');
+    assert.equal(
+      loadConfig({ GW_DASHBOARD_URL: 'https://dash.example:8443' }).dashboardUrl,
+      'https://dash.example:8443',
+    );
     assert.equal(loadConfig({}).dashboardUrl, undefined);
   });
 

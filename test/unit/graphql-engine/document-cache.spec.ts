@@ -20,7 +20,10 @@ describe('graphql-engine: document cache', () => {
     cache.set('cccccccccc', 'c');
     assert.equal(cache.get('aaaaaaaaaa'), 'a');
     cache.set('dddddddddd', 'd');
-    assert.deepEqual(['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd'].map((k) => cache.get(k)), ['a', undefined, 'c', 'd']);
+    assert.deepEqual(
+      ['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd'].map((k) => cache.get(k)),
+      ['a', undefined, 'c', 'd'],
+    );
   });
 
   it('does not keep a document larger than the whole budget, and counts bytes, not characters', () => {

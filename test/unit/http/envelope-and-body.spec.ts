@@ -8,12 +8,22 @@ import { GwError } from '../../../lib/errors';
 describe('http: envelope', () => {
   it('builds the OK envelope with Meta null by default', () => {
     assert.deepEqual(ok('API deleted'), { Status: 'OK', Message: 'API deleted', Meta: null });
-    assert.deepEqual(ok('API created', 'abc', { ID: 'x' }), { Status: 'OK', Message: 'API created', Meta: 'abc', ID: 'x' });
+    assert.deepEqual(ok('API created', 'abc', { ID: 'x' }), {
+      Status: 'OK',
+      Message: 'API created',
+      Meta: 'abc',
+      ID: 'x',
+    });
   });
 
   it('adds Errors only when there are schema problems', () => {
     assert.deepEqual(envelopeError({ status: 404, message: 'gone' }), { Status: 'Error', Message: 'gone', Meta: null });
-    assert.deepEqual(envelopeError({ status: 400, message: 'bad', errors: ['a', 'b'] }), { Status: 'Error', Message: 'bad', Meta: null, Errors: ['a', 'b'] });
+    assert.deepEqual(envelopeError({ status: 400, message: 'bad', errors: ['a', 'b'] }), {
+      Status: 'Error',
+      Message: 'bad',
+      Meta: null,
+      Errors: ['a', 'b'],
+    });
   });
 });
 
@@ -22,7 +32,10 @@ describe('http: toProblem', () => {
   const problem = (err: unknown) => toProblem(err, (e) => unexpected.push(e));
 
   it('keeps the status and message of service errors, also after they crossed the bus', () => {
-    assert.deepEqual(problem(new GwError('GW_ERR_APIS_NOT_FOUND', 404, 'API not found: x')), { status: 404, message: 'API not found: x' });
+    assert.deepEqual(problem(new GwError('GW_ERR_APIS_NOT_FOUND', 404, 'API not found: x')), {
+      status: 404,
+      message: 'API not found: x',
+    });
     const regenerated = new Errors.MoleculerClientError('API not found: y', 404, 'GW_ERR_APIS_NOT_FOUND');
     assert.deepEqual(problem(regenerated), { status: 404, message: 'API not found: y' });
   });
@@ -69,11 +82,17 @@ describe('http: jsonObjectBody', () => {
   ];
   for (const [raw, message] of refused) {
     it(`refuses ${JSON.stringify(raw)} with 400 "${message}"`, () => {
-      assert.throws(() => jsonObjectBody(raw), (err: HttpProblem) => err.status === 400 && err.message === message);
+      assert.throws(
+        () => jsonObjectBody(raw),
+        (err: HttpProblem) => err.status === 400 && err.message === message,
+      );
     });
   }
 
   it('says where JSON is malformed', () => {
-    assert.throws(() => jsonObjectBody('{"a":'), (err: HttpProblem) => err.status === 400 && err.message.startsWith('Malformed JSON in request body: '));
+    assert.throws(
+      () => jsonObjectBody('{"a":'),
+      (err: HttpProblem) => err.status === 400 && err.message.startsWith('Malformed JSON in request body: '),
+    );
   });
 });

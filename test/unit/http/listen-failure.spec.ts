@@ -9,11 +9,7 @@ function systemError(code: string): Error {
 /** What a port the node can not have says, for each reason the system gives. */
 describe('a port the node can not have', () => {
   const cases: Array<[string, string, string]> = [
-    [
-      'in use',
-      'EADDRINUSE',
-      'GW_DASHBOARD_PORT 80 is in use (another gw running? stop it or choose another port)',
-    ],
+    ['in use', 'EADDRINUSE', 'GW_DASHBOARD_PORT 80 is in use (another gw running? stop it or choose another port)'],
     [
       'below 1024 without the right',
       'EACCES',

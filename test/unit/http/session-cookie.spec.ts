@@ -29,32 +29,52 @@ describe('lib/http: the dashboard login cookie on the gateway port', () => {
 });
 
 describe('lib/http: where a request to the dashboard came from', () => {
-  const request = (headers: Record<string, string>, encrypted = false) => ({ headers, socket: { encrypted } }) as unknown as IncomingMessage;
+  const request = (headers: Record<string, string>, encrypted = false) =>
+    ({ headers, socket: { encrypted } }) as unknown as IncomingMessage;
 
   it("compares Origin with the request's own host and scheme", () => {
     assert.equal(requestSite(request({ host: 'dash:3000', origin: 'http://dash:3000' }), undefined), 'same-origin');
     assert.equal(requestSite(request({ host: 'dash:3000', origin: 'http://dash:8080' }), undefined), 'cross-site');
     assert.equal(requestSite(request({ host: 'dash:3000', origin: 'https://dash:3000' }), undefined), 'cross-site');
-    assert.equal(requestSite(request({ host: 'dash', origin: 'https://dash', 'x-forwarded-proto': 'https' }), undefined), 'same-origin');
+    assert.equal(
+      requestSite(request({ host: 'dash', origin: 'https://dash', 'x-forwarded-proto': 'https' }), undefined),
+      'same-origin',
+    );
     assert.equal(requestSite(request({ host: 'dash:443', origin: 'https://dash' }, true), undefined), 'same-origin');
     assert.equal(requestSite(request({ host: 'dash', origin: 'null' }), undefined), 'cross-site');
   });
 
   it('takes only the configured origin when there is one', () => {
-    assert.equal(requestSite(request({ host: 'internal:3000', origin: 'https://dash.example' }), 'https://dash.example/'), 'same-origin');
-    assert.equal(requestSite(request({ host: 'internal:3000', origin: 'http://internal:3000' }), 'https://dash.example'), 'cross-site');
+    assert.equal(
+      requestSite(request({ host: 'internal:3000', origin: 'https://dash.example' }), 'https://dash.example/'),
+      'same-origin',
+    );
+    assert.equal(
+      requestSite(request({ host: 'internal:3000', origin: 'http://internal:3000' }), 'https://dash.example'),
+      'cross-site',
+    );
   });
 
   it('reads Sec-Fetch-Site when there is no Origin; neither header is unknown', () => {
     assert.equal(requestSite(request({ 'sec-fetch-site': 'same-origin' }), undefined), 'same-origin');
-    assert.equal(requestSite(request({ 'sec-fetch-site': 'same-site', origin: 'http://x', host: 'x' }), undefined), 'cross-site');
+    assert.equal(
+      requestSite(request({ 'sec-fetch-site': 'same-site', origin: 'http://x', host: 'x' }), undefined),
+      'cross-site',
+    );
     assert.equal(requestSite(request({ 'sec-fetch-site': 'cross-site' }), undefined), 'cross-site');
     assert.equal(requestSite(request({ host: 'dash' }), undefined), 'unknown');
   });
 
   it('counts application/json and application/*+json as JSON', () => {
-    for (const type of ['application/json', 'Application/JSON; charset=utf-8', 'application/merge-patch+json']) assert.equal(isJsonContentType(type), true, type);
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', undefined]) {
+    for (const type of ['application/json', 'Application/JSON; charset=utf-8', 'application/merge-patch+json'])
+      assert.equal(isJsonContentType(type), true, type);
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonp',
+      undefined,
+    ]) {
       assert.equal(isJsonContentType(type), false, String(type));
     }
   });

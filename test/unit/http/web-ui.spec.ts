@@ -37,7 +37,10 @@ describe('the web dashboard on the dashboard port (services/api/lib/web-ui.ts)',
 
   it('serves index.html uncached to browsers and hashed assets cached for good, once built', async () => {
     mkdirSync(join(folder, 'assets'), { recursive: true });
-    writeFileSync(join(folder, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script>');
+    writeFileSync(
+      join(folder, 'index.html'),
+      '<!doctype html><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script>',
+    );
     writeFileSync(join(folder, 'assets', 'index-abc123.js'), 'console.log(1)');
     const page = await http(`${base}/`, { headers: { accept: 'text/html' } });
     assert.equal(page.status, 200);

@@ -24,7 +24,12 @@ describe('limiter: the number of limiter nodes behind the DRL share', function (
   });
 
   // 10 per second: above drl_threshold (1) × gateways, so each node enforces its bucket's share.
-  const check = (broker: ServiceBroker, counter: string) => broker.call<LimiterCheckResult, LimiterCheckParams>('limiter.check', { api_id: 'api', org_id: 'org', api_limit: { counter, rate: 10, per: 1 } }, { nodeID: broker.nodeID });
+  const check = (broker: ServiceBroker, counter: string) =>
+    broker.call<LimiterCheckResult, LimiterCheckParams>(
+      'limiter.check',
+      { api_id: 'api', org_id: 'org', api_limit: { counter, rate: 10, per: 1 } },
+      { nodeID: broker.nodeID },
+    );
   async function passed(broker: ServiceBroker, counter: string, times: number): Promise<number> {
     let ok = 0;
     for (let i = 0; i < times; i++) if ((await check(broker, counter)).ok) ok++;
@@ -35,10 +40,10 @@ describe('limiter: the number of limiter nodes behind the DRL share', function (
     const broker = await startLimiterNode('drl-a');
     const original = broker.registry.getServiceList.bind(broker.registry);
     let calls = 0;
-    broker.registry.getServiceList = ((opts: object) => {
+    broker.registry.getServiceList = (opts: object) => {
       calls++;
       return original(opts);
-    });
+    };
     assert.equal(await passed(broker, 'spy', 15), 10);
     assert.equal(calls, 0, 'limiter.check listed the services');
   });

@@ -19,7 +19,11 @@ interface Harness {
 let counterSeq = 0;
 const uniqueCounter = (name: string) => `${name}-${process.pid}-${Date.now()}-${counterSeq++}`;
 
-function harness(algorithm: Algorithm, store: CounterStore, options: { drlThreshold?: number; liveNodes?: string[] } = {}): Harness {
+function harness(
+  algorithm: Algorithm,
+  store: CounterStore,
+  options: { drlThreshold?: number; liveNodes?: string[] } = {},
+): Harness {
   const clock = { now: 1_700_000_000_000 };
   const events: Harness['events'] = [];
   const drl = new DrlShare('node-a', () => clock.now);
@@ -44,11 +48,20 @@ async function run(h: Harness, params: LimiterCheckParams, times: number): Promi
 }
 
 const passed = (results: LimiterCheckResult[]) => results.filter((r) => r.ok).length;
-const keyLimit = (counter: string, rate: number, per: number, extra: Partial<RateSpec> = {}): LimiterCheckParams => ({ api_id: 'api', org_id: 'org', key_hash: 'k', key_limit: { counter, rate, per, ...extra } });
+const keyLimit = (counter: string, rate: number, per: number, extra: Partial<RateSpec> = {}): LimiterCheckParams => ({
+  api_id: 'api',
+  org_id: 'org',
+  key_hash: 'k',
+  key_limit: { counter, rate, per, ...extra },
+});
 
 const stores: Array<{ name: string; enabled: boolean; make(nonTransactional?: boolean): CounterStore }> = [
   { name: 'memory', enabled: true, make: () => new MemoryStore() },
-  { name: 'Redis', enabled: Boolean(process.env.GW_TEST_REDIS), make: (nonTransactional = false) => new RedisStore(process.env.GW_TEST_REDIS!, nonTransactional) },
+  {
+    name: 'Redis',
+    enabled: Boolean(process.env.GW_TEST_REDIS),
+    make: (nonTransactional = false) => new RedisStore(process.env.GW_TEST_REDIS!, nonTransactional),
+  },
 ];
 
 for (const backing of stores) {
@@ -89,7 +102,11 @@ for (const backing of stores) {
       assert.equal(passed(await run(h, params, 10)), 10);
       for (let second = 0; second < 20; second++) {
         h.clock.now += 1000;
-        assert.equal(passed(await run(h, params, 2)), 0, `second ${second}: blocked requests are logged too, so the log stays full`);
+        assert.equal(
+          passed(await run(h, params, 2)),
+          0,
+          `second ${second}: blocked requests are logged too, so the log stays full`,
+        );
       }
       h.clock.now += 10_001;
       assert.equal(passed(await run(h, params, 1)), 1);
@@ -111,11 +128,22 @@ for (const backing of stores) {
     it('quota: spends only on allowed requests, refuses with QuotaExceeded, renews after the period', async () => {
       const h = harness('sentinel', open());
       const counter = uniqueCounter('quota');
-      const params: LimiterCheckParams = { api_id: 'api', org_id: 'org', key_hash: 'k', quota: { counter, max: 3, renewal_rate: 3600 } };
+      const params: LimiterCheckParams = {
+        api_id: 'api',
+        org_id: 'org',
+        key_hash: 'k',
+        quota: { counter, max: 3, renewal_rate: 3600 },
+      };
       const results = await run(h, params, 5);
-      assert.deepEqual(results.map((r) => r.ok), [true, true, true, false, false]);
+      assert.deepEqual(
+        results.map((r) => r.ok),
+        [true, true, true, false, false],
+      );
       assert.equal((results[3] as { reason: string }).reason, 'quota');
-      assert.deepEqual(results[2].ok && results[2].quota && [results[2].quota.limit, results[2].quota.remaining], [3, 0]);
+      assert.deepEqual(
+        results[2].ok && results[2].quota && [results[2].quota.limit, results[2].quota.remaining],
+        [3, 0],
+      );
       assert.equal(h.events.filter((e) => e.event === 'QuotaExceeded').length, 2);
       assert.equal((await h.store.quotaState(counter, h.clock.now)).used, 3);
       if (backing.name === 'memory') {
@@ -127,16 +155,25 @@ for (const backing of stores) {
     it('does not spend quota on a request a rate limit refused', async () => {
       const h = harness('sentinel', open());
       const counter = uniqueCounter('quota-rate');
-      const params: LimiterCheckParams = { ...keyLimit(uniqueCounter('rate'), 1, 60), quota: { counter, max: 10, renewal_rate: -1 } };
+      const params: LimiterCheckParams = {
+        ...keyLimit(uniqueCounter('rate'), 1, 60),
+        quota: { counter, max: 10, renewal_rate: -1 },
+      };
       await run(h, params, 4);
       assert.equal((await h.store.quotaState(counter, h.clock.now)).used, 1);
     });
 
     it('checks the API limit first: it takes precedence over the key limit', async () => {
       const h = harness('sentinel', open());
-      const params: LimiterCheckParams = { ...keyLimit(uniqueCounter('key'), 100, 60), api_limit: { counter: uniqueCounter('api'), rate: 2, per: 60 } };
+      const params: LimiterCheckParams = {
+        ...keyLimit(uniqueCounter('key'), 100, 60),
+        api_limit: { counter: uniqueCounter('api'), rate: 2, per: 60 },
+      };
       const results = await run(h, params, 3);
-      assert.deepEqual(results.map((r) => (r.ok ? 'ok' : r.reason)), ['ok', 'ok', 'api_rate']);
+      assert.deepEqual(
+        results.map((r) => (r.ok ? 'ok' : r.reason)),
+        ['ok', 'ok', 'api_rate'],
+      );
     });
   });
 }
@@ -191,7 +228,15 @@ describe('limiter: distributed rate limiter shares', () => {
   it('ignores a load report of the wrong shape from the bus', () => {
     const share = new DrlShare('a', () => 0);
     share.setLiveNodes(['a', 'b']);
-    for (const bad of [null, 'x', { node_id: 'b', load: 'lots' }, { node_id: 'b', load: Number.NaN }, { node_id: 'b', load: -5 }, { load: 7 }]) share.receive(bad as never);
+    for (const bad of [
+      null,
+      'x',
+      { node_id: 'b', load: 'lots' },
+      { node_id: 'b', load: Number.NaN },
+      { node_id: 'b', load: -5 },
+      { load: 7 },
+    ])
+      share.receive(bad as never);
     assert.deepEqual(share.share(), { fraction: 0.5, gateways: 2 });
   });
 
@@ -223,7 +268,9 @@ describe('limiter: smoothing', () => {
   it('steps the allowance up and down with the request rate, at most once per delay, within threshold and rate', async () => {
     const h = harness('sentinel', new MemoryStore());
     const counter = uniqueCounter('smooth');
-    const params = keyLimit(counter, 30, 1, { smoothing: { enabled: true, threshold: 10, step: 5, trigger: 0.5, delay: 2 } });
+    const params = keyLimit(counter, 30, 1, {
+      smoothing: { enabled: true, threshold: 10, step: 5, trigger: 0.5, delay: 2 },
+    });
     // Ramp up: 12 requests per second for 4 seconds.
     for (let second = 0; second < 4; second++) {
       for (let i = 0; i < 12; i++) {
@@ -234,7 +281,8 @@ describe('limiter: smoothing', () => {
     const ups = h.events.filter((e) => e.event === 'RateLimitSmoothingUp');
     assert.ok(ups.length >= 1, 'the allowance rose');
     assert.deepEqual(ups[0].meta && [ups[0].meta.from, ups[0].meta.to], [10, 15]);
-    for (let i = 1; i < ups.length; i++) assert.ok(ups[i].at - ups[i - 1].at >= 2000, 'no two changes within the delay');
+    for (let i = 1; i < ups.length; i++)
+      assert.ok(ups[i].at - ups[i - 1].at >= 2000, 'no two changes within the delay');
     // Quiet: 1 request per second for 10 seconds.
     for (let second = 0; second < 10; second++) {
       await h.limiter.check(params);
@@ -247,7 +295,9 @@ describe('limiter: smoothing', () => {
 
   it('refuses requests over the current allowance', async () => {
     const h = harness('sentinel', new MemoryStore());
-    const params = keyLimit(uniqueCounter('smooth-cap'), 100, 10, { smoothing: { enabled: true, threshold: 5, step: 5, trigger: 0.5, delay: 3600 } });
+    const params = keyLimit(uniqueCounter('smooth-cap'), 100, 10, {
+      smoothing: { enabled: true, threshold: 5, step: 5, trigger: 0.5, delay: 3600 },
+    });
     const results = await run(h, params, 20);
     // The first request may step the allowance once (to 10); no further change for an hour.
     assert.equal(passed(results), 10);

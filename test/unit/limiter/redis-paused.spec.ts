@@ -10,7 +10,13 @@ async function settleWithin<T>(work: Promise<T>): Promise<{ value?: T; error?: E
   let timer: NodeJS.Timeout | undefined;
   const pending = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), BOUND_MS)));
   try {
-    return await Promise.race([work.then((value) => ({ value }), (error: Error) => ({ error })), pending]);
+    return await Promise.race([
+      work.then(
+        (value) => ({ value }),
+        (error: Error) => ({ error }),
+      ),
+      pending,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -36,11 +42,41 @@ describe('limiter: a Redis that stops answering (SIGSTOP, connection still open)
 
   // [name, the call; each first succeeds while Redis answers]
   const calls: Array<[string, (s: () => RedisStore) => (now: number) => Promise<unknown>]> = [
-    ['the sliding log (Lua script)', (s) => { const st = s(); return (now) => st.slidingLog('c', 10, 60_000, now, false); }],
-    ['the sliding log, non-transactional (pipelines)', (s) => { const st = s(); return (now) => st.slidingLog('c', 10, 60_000, now, false); }],
-    ['the fixed window', (s) => { const st = s(); return (now) => st.fixedWindow('c', 10, 60_000, now); }],
-    ['the quota', (s) => { const st = s(); return (now) => st.quota('c', 10, 60_000, now); }],
-    ['the quota state (MULTI)', (s) => { const st = s(); return (now) => st.quotaState('c', now); }],
+    [
+      'the sliding log (Lua script)',
+      (s) => {
+        const st = s();
+        return (now) => st.slidingLog('c', 10, 60_000, now, false);
+      },
+    ],
+    [
+      'the sliding log, non-transactional (pipelines)',
+      (s) => {
+        const st = s();
+        return (now) => st.slidingLog('c', 10, 60_000, now, false);
+      },
+    ],
+    [
+      'the fixed window',
+      (s) => {
+        const st = s();
+        return (now) => st.fixedWindow('c', 10, 60_000, now);
+      },
+    ],
+    [
+      'the quota',
+      (s) => {
+        const st = s();
+        return (now) => st.quota('c', 10, 60_000, now);
+      },
+    ],
+    [
+      'the quota state (MULTI)',
+      (s) => {
+        const st = s();
+        return (now) => st.quotaState('c', now);
+      },
+    ],
   ];
   for (const [name, make] of calls) {
     it(`${name} fails within ${BOUND_MS} ms, never answering as if the request were allowed`, async () => {

@@ -34,7 +34,11 @@ describe('limiter: in-memory state is swept', () => {
     store.quota('q', 5, 60_000, clock.now);
     clock.now += 9_000;
     store.sweep();
-    assert.equal(store.slidingLog('busy', 3, 10_000, clock.now, false).allowed, false, 'the sweep did not reset a live log');
+    assert.equal(
+      store.slidingLog('busy', 3, 10_000, clock.now, false).allowed,
+      false,
+      'the sweep did not reset a live log',
+    );
     assert.equal((await store.quotaState('q', clock.now)).used, 1);
   });
 });

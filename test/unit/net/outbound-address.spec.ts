@@ -1,8 +1,13 @@
 import { strict as assert } from 'node:assert';
 import type { LookupAddress } from 'node:dns';
-import { assertOutboundHost, guardedLookup, isForbiddenAddress, OutboundAddressRefused } from '../../../lib/net/outbound-address';
+import {
+  assertOutboundHost,
+  guardedLookup,
+  isForbiddenAddress,
+  OutboundAddressRefused,
+} from '../../../lib/net/outbound-address';
 
-describe('outbound-address policy (URLs fetched on a tenant\'s behalf)', () => {
+describe("outbound-address policy (URLs fetched on a tenant's behalf)", () => {
   const table: Array<[string, boolean]> = [
     ['169.254.169.254', true],
     ['169.254.0.1', true],
@@ -38,14 +43,24 @@ describe('outbound-address policy (URLs fetched on a tenant\'s behalf)', () => {
   });
 
   const resolvingTo = (...addresses: string[]) =>
-    guardedLookup((_hostname, _options, callback) => callback(null, addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }))));
+    guardedLookup((_hostname, _options, callback) =>
+      callback(
+        null,
+        addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+      ),
+    );
   const lookup = (fn: ReturnType<typeof guardedLookup>, all: boolean) =>
-    new Promise<{ err: Error | null; address: unknown; family?: number }>((resolve) => fn('specs.example.test', { all }, (err, address, family) => resolve({ err, address, family })));
+    new Promise<{ err: Error | null; address: unknown; family?: number }>((resolve) =>
+      fn('specs.example.test', { all }, (err, address, family) => resolve({ err, address, family })),
+    );
 
   it('refuses a name when any of its addresses is forbidden (DNS pointing at the metadata service)', async () => {
     const { err } = await lookup(resolvingTo('10.0.0.5', '169.254.169.254'), true);
     assert.ok(err instanceof OutboundAddressRefused);
-    assert.equal(err.message, 'specs.example.test resolves to 169.254.169.254, which is a link-local, cloud-metadata or multicast address');
+    assert.equal(
+      err.message,
+      'specs.example.test resolves to 169.254.169.254, which is a link-local, cloud-metadata or multicast address',
+    );
   });
 
   it('hands the checked addresses to the socket, one or all as asked', async () => {

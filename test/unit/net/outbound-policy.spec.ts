@@ -128,7 +128,10 @@ describe('outbound policy: address classes, GW_OUTBOUND_POLICY and GW_OUTBOUND_A
     it('refuses a name resolving to a private address, naming it', async () => {
       const { err } = await lookup(resolvingTo('10.0.0.1'));
       assert.ok(err instanceof OutboundAddressRefused);
-      assert.equal(err.message, 'api.example.test resolves to 10.0.0.1, which is a loopback or private-network address');
+      assert.equal(
+        err.message,
+        'api.example.test resolves to 10.0.0.1, which is a loopback or private-network address',
+      );
     });
 
     it('lets an allow-listed address through', async () => {
@@ -136,7 +139,13 @@ describe('outbound policy: address classes, GW_OUTBOUND_POLICY and GW_OUTBOUND_A
     });
 
     it('refuses private IP literals in URLs, in every spelling the URL parser accepts', () => {
-      const urls = ['http://10.0.0.1/', 'http://[::ffff:10.0.0.1]/', 'http://0x0a000001/', 'http://[fd00::1]/', 'http://127.0.0.2/'];
+      const urls = [
+        'http://10.0.0.1/',
+        'http://[::ffff:10.0.0.1]/',
+        'http://0x0a000001/',
+        'http://[fd00::1]/',
+        'http://127.0.0.2/',
+      ];
       for (const url of urls) {
         assert.throws(() => assertOutboundHost(new URL(url), deny), OutboundAddressRefused, url);
       }

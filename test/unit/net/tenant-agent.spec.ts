@@ -15,7 +15,9 @@ describe("tenant agent (outbound calls on a tenant's behalf)", () => {
   before(async () => {
     own = createServer((_req, res) => void (ownHits++, res.end('own')));
     other = createServer((_req, res) => res.end('other'));
-    await Promise.all([own, other].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+    await Promise.all(
+      [own, other].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
+    );
   });
   after(() => Promise.all([own, other].map((server) => new Promise((resolve) => server.close(resolve)))));
 
@@ -31,8 +33,14 @@ describe("tenant agent (outbound calls on a tenant's behalf)", () => {
 
   it("refuses this node's own ports on a local address, by IP literal or by name, before a request is sent", async () => {
     const agent = agentFor(() => '127.0.0.1');
-    await assert.rejects(get(`http://127.0.0.1:${portOf(own)}/gw/apis`, agent), /127\.0\.0\.1:\d+ is a port of this gw node/);
-    await assert.rejects(get(`http://internal.example:${portOf(own)}/gw/apis`, agent), /internal\.example:\d+ is a port of this gw node/);
+    await assert.rejects(
+      get(`http://127.0.0.1:${portOf(own)}/gw/apis`, agent),
+      /127\.0\.0\.1:\d+ is a port of this gw node/,
+    );
+    await assert.rejects(
+      get(`http://internal.example:${portOf(own)}/gw/apis`, agent),
+      /internal\.example:\d+ is a port of this gw node/,
+    );
     assert.equal(ownHits, 0);
     await agent.close();
   });
@@ -45,7 +53,10 @@ describe("tenant agent (outbound calls on a tenant's behalf)", () => {
 
   it('refuses a name that resolves to a cloud-metadata address', async () => {
     const agent = agentFor(() => '169.254.169.254');
-    await assert.rejects(get('http://metadata.example/latest/', agent), /169\.254\.169\.254, which is a link-local, cloud-metadata or multicast address/);
+    await assert.rejects(
+      get('http://metadata.example/latest/', agent),
+      /169\.254\.169\.254, which is a link-local, cloud-metadata or multicast address/,
+    );
     await agent.close();
   });
 });

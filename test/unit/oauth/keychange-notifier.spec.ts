@@ -4,7 +4,13 @@ import { KeyChangeNotifier } from '../../../services/oauth/lib/keychange-notifie
 import { eventually } from '../../support/eventually';
 import { startUpstream, type Upstream } from '../../support/upstream';
 
-const note = { auth_code: 'c', new_oauth_token: 't', refresh_token: 'r', old_refresh_token: '', notification_type: 'new' as const };
+const note = {
+  auth_code: 'c',
+  new_oauth_token: 't',
+  refresh_token: 'r',
+  old_refresh_token: '',
+  notification_type: 'new' as const,
+};
 
 describe('oauth: key-change notifications', () => {
   let receiver: Upstream;
@@ -39,7 +45,10 @@ describe('oauth: key-change notifications', () => {
       res.end();
     });
     const warnings: string[] = [];
-    notifier = new KeyChangeNotifier({ ...logger, warn: (message: string) => warnings.push(message) } as unknown as typeof logger, { retryDelayMs: 5, attempts: 3 });
+    notifier = new KeyChangeNotifier(
+      { ...logger, warn: (message: string) => warnings.push(message) } as unknown as typeof logger,
+      { retryDelayMs: 5, attempts: 3 },
+    );
     notifier.send(receiver.url, '', note);
     await eventually(() => assert.equal(warnings.length, 1));
     assert.match(warnings[0], /failed 3 times \(status 503\); giving up/);

@@ -22,15 +22,27 @@ describe('oauth: PKCE (RFC 7636)', () => {
   it('checks the verifier of RFC 7636 Appendix B against its S256 challenge', () => {
     const challenge = challengeOf(api, 'code', CHALLENGE, 'S256');
     assert.deepEqual(challenge, { code_challenge: CHALLENGE, code_challenge_method: 'S256' });
-    assert.equal(oauthError(() => assertVerifier(api, challenge, VERIFIER)), undefined);
-    assert.equal(oauthError(() => assertVerifier(api, challenge, `${VERIFIER.slice(0, -1)}l`)), 'invalid_grant');
+    assert.equal(
+      oauthError(() => assertVerifier(api, challenge, VERIFIER)),
+      undefined,
+    );
+    assert.equal(
+      oauthError(() => assertVerifier(api, challenge, `${VERIFIER.slice(0, -1)}l`)),
+      'invalid_grant',
+    );
   });
 
   it('defaults to plain, where the verifier is the challenge', () => {
     const challenge = challengeOf(api, 'code', VERIFIER, undefined);
     assert.deepEqual(challenge, { code_challenge: VERIFIER, code_challenge_method: 'plain' });
-    assert.equal(oauthError(() => assertVerifier(api, challenge, VERIFIER)), undefined);
-    assert.equal(oauthError(() => assertVerifier(api, challenge, CHALLENGE)), 'invalid_grant');
+    assert.equal(
+      oauthError(() => assertVerifier(api, challenge, VERIFIER)),
+      undefined,
+    );
+    assert.equal(
+      oauthError(() => assertVerifier(api, challenge, CHALLENGE)),
+      'invalid_grant',
+    );
   });
 
   const refusedChallenges: Array<[string, string | undefined, string | undefined]> = [
@@ -44,22 +56,43 @@ describe('oauth: PKCE (RFC 7636)', () => {
   ];
   for (const [what, challenge, method] of refusedChallenges) {
     it(`refuses ${what} with invalid_request`, () => {
-      assert.equal(oauthError(() => challengeOf(api, 'code', challenge, method)), 'invalid_request');
+      assert.equal(
+        oauthError(() => challengeOf(api, 'code', challenge, method)),
+        'invalid_request',
+      );
     });
   }
 
   it('requires a challenge for a code where the API says so, not for a token (implicit)', () => {
-    assert.equal(oauthError(() => challengeOf(strict, 'code', undefined, undefined)), 'invalid_request');
+    assert.equal(
+      oauthError(() => challengeOf(strict, 'code', undefined, undefined)),
+      'invalid_request',
+    );
     assert.equal(challengeOf(strict, 'token', undefined, undefined), undefined);
     assert.equal(challengeOf(api, 'code', undefined, undefined), undefined);
   });
 
   it('refuses a missing verifier, a verifier without a challenge, and no challenge where required', () => {
     const challenge = challengeOf(api, 'code', CHALLENGE, 'S256');
-    assert.equal(oauthError(() => assertVerifier(api, challenge, undefined)), 'invalid_grant');
-    assert.equal(oauthError(() => assertVerifier(api, challenge, '')), 'invalid_grant');
-    assert.equal(oauthError(() => assertVerifier(api, undefined, VERIFIER)), 'invalid_grant');
-    assert.equal(oauthError(() => assertVerifier(strict, undefined, undefined)), 'invalid_grant');
-    assert.equal(oauthError(() => assertVerifier(api, undefined, undefined)), undefined);
+    assert.equal(
+      oauthError(() => assertVerifier(api, challenge, undefined)),
+      'invalid_grant',
+    );
+    assert.equal(
+      oauthError(() => assertVerifier(api, challenge, '')),
+      'invalid_grant',
+    );
+    assert.equal(
+      oauthError(() => assertVerifier(api, undefined, VERIFIER)),
+      'invalid_grant',
+    );
+    assert.equal(
+      oauthError(() => assertVerifier(strict, undefined, undefined)),
+      'invalid_grant',
+    );
+    assert.equal(
+      oauthError(() => assertVerifier(api, undefined, undefined)),
+      undefined,
+    );
   });
 });

@@ -12,9 +12,12 @@ describe('observability: counters', () => {
     assert.equal(valueOf(name, { reason: 'unreachable' }), 1);
     assert.equal(valueOf(name), 4);
     const reading = read().find((one) => one.name === name);
-    assert.deepEqual(reading?.series.map((s) => [s.labels, s.value]), [
-      [{ reason: 'full', api: 'a' }, 3],
-      [{ reason: 'unreachable' }, 1],
-    ]);
+    assert.deepEqual(
+      reading?.series.map((s) => [s.labels, s.value]),
+      [
+        [{ reason: 'full', api: 'a' }, 3],
+        [{ reason: 'unreachable' }, 1],
+      ],
+    );
   });
 });

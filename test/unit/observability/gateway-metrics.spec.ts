@@ -8,7 +8,9 @@ import { parseExposition, sampleValue } from '../../support/prometheus';
 async function minorCollectionsDuring(work: () => void): Promise<number> {
   const starts: number[] = [];
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if ((entry as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) starts.push(entry.startTime);
+    for (const entry of list.getEntries())
+      if ((entry as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR)
+        starts.push(entry.startTime);
   });
   observer.observe({ entryTypes: ['gc'] });
   const from = performance.now();
@@ -37,7 +39,10 @@ describe('gateway request metrics (lib/observability/gateway-metrics)', () => {
     metrics.registerIn(registry);
     const samples = parseExposition(await registry.metrics());
     const bucket = (le: string) => sampleValue(samples, 'gw_request_duration_seconds_bucket', { api_id: 'a', le });
-    assert.deepEqual([bucket('0.005'), bucket('0.01'), bucket('0.1'), bucket('0.25'), bucket('30'), bucket('+Inf')], [2, 2, 2, 3, 3, 4]);
+    assert.deepEqual(
+      [bucket('0.005'), bucket('0.01'), bucket('0.1'), bucket('0.25'), bucket('30'), bucket('+Inf')],
+      [2, 2, 2, 3, 3, 4],
+    );
     assert.equal(sampleValue(samples, 'gw_request_duration_seconds_sum', { api_id: 'a' }), 0.003 + 0.005 + 0.2 + 45);
     assert.equal(sampleValue(samples, 'gw_upstream_duration_seconds_count', { api_id: 'a' }), 3);
     assert.equal(sampleValue(samples, 'gw_upstream_duration_seconds_bucket', { api_id: 'a', le: '0.005' }), 2);
@@ -48,7 +53,11 @@ describe('gateway request metrics (lib/observability/gateway-metrics)', () => {
     assert.equal(sampleValue(samples, 'gw_limiter_refusals_total', { api_id: 'b', reason: 'rate_limit' }), 1);
     assert.equal(sampleValue(samples, 'gw_limiter_refusals_total', { api_id: 'b', reason: 'quota' }), 1);
     assert.equal(sampleValue(samples, 'gw_auth_failures_total', { api_id: 'b', status_code: '401' }), 1);
-    assert.equal(sampleValue(samples, 'gw_auth_failures_total', { api_id: 'b', status_code: '403' }), 1, 'a 403 outside authentication is not an auth failure');
+    assert.equal(
+      sampleValue(samples, 'gw_auth_failures_total', { api_id: 'b', status_code: '403' }),
+      1,
+      'a 403 outside authentication is not an auth failure',
+    );
     assert.equal(samples.filter((s) => s.name === 'gw_requests_total').length, 5, 'a series only for what was seen');
   });
 
@@ -57,7 +66,8 @@ describe('gateway request metrics (lib/observability/gateway-metrics)', () => {
     const methods = ['GET', 'POST', 'PURGE'];
     const stages = ['auth', 'limits', undefined] as const;
     const run = (n: number) => {
-      for (let i = 0; i < n; i++) metrics.record('api-1', methods[i % 3], 200 + (i % 4) * 100, 0.01, 0.002, stages[i % 3]);
+      for (let i = 0; i < n; i++)
+        metrics.record('api-1', methods[i % 3], 200 + (i % 4) * 100, 0.01, 0.002, stages[i % 3]);
     };
     run(10_000); // warmed up (optimised) first
     const collections = await minorCollectionsDuring(() => run(1_000_000));

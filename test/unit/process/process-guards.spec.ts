@@ -6,7 +6,9 @@ describe('process guards', () => {
   it('log an error thrown in a listener and an unhandled rejection, and the process goes on', async () => {
     const script = resolve(__dirname, '../../support/processes/throwing-listener.ts');
     const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((done) => {
-      execFile(process.execPath, ['--import', 'tsx', script], { timeout: 15_000 }, (err, out) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out }));
+      execFile(process.execPath, ['--import', 'tsx', script], { timeout: 15_000 }, (err, out) =>
+        done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out }),
+      );
     });
     assert.equal(code, 0, stdout);
     const lines = stdout.trim().split('\n');

@@ -10,14 +10,39 @@ import { countryLookup } from '../../../services/proxy/analytics/geoip';
 import { RequestContext } from '../../../services/proxy/pipeline/request-context';
 import type { CompiledApi } from '../../../services/proxy/pipeline/compiled-api';
 
-const definition = { api_id: 'a1', name: 'Orders', org_id: 'org1', tags: ['api-tag'], proxy: { listen_path: '/orders', target_url: 'http://x' } };
+const definition = {
+  api_id: 'a1',
+  name: 'Orders',
+  org_id: 'org1',
+  tags: ['api-tag'],
+  proxy: { listen_path: '/orders', target_url: 'http://x' },
+};
 
 /** A request as the gateway hands it to the recorder: a real context over a stand-in request and response. */
-function request(path = '/items', status = 200): { ctx: RequestContext; req: { socket: { remoteAddress: string } | null }; finish(): void } {
+function request(
+  path = '/items',
+  status = 200,
+): { ctx: RequestContext; req: { socket: { remoteAddress: string } | null }; finish(): void } {
   const res = Object.assign(new EventEmitter(), { statusCode: status });
-  const req = { method: 'GET', headers: { 'user-agent': 'ua' }, socket: { remoteAddress: '81.2.69.160' } as { remoteAddress: string } | null };
-  const ctx = new RequestContext(req as unknown as IncomingMessage, res as unknown as ServerResponse, { definition } as unknown as CompiledApi, `/orders${path}`, '', '/orders'.length);
-  Object.assign(ctx, { session: { alias: 'alice', oauth_client_id: 'client-1', tags: ['key-tag', 'api-tag'] }, keyHash: 'hash1', version: { name: 'Default' }, upstreamMs: 2.5 });
+  const req = {
+    method: 'GET',
+    headers: { 'user-agent': 'ua' },
+    socket: { remoteAddress: '81.2.69.160' } as { remoteAddress: string } | null,
+  };
+  const ctx = new RequestContext(
+    req as unknown as IncomingMessage,
+    res as unknown as ServerResponse,
+    { definition } as unknown as CompiledApi,
+    `/orders${path}`,
+    '',
+    '/orders'.length,
+  );
+  Object.assign(ctx, {
+    session: { alias: 'alice', oauth_client_id: 'client-1', tags: ['key-tag', 'api-tag'] },
+    keyHash: 'hash1',
+    version: { name: 'Default' },
+    upstreamMs: 2.5,
+  });
   return { ctx, req, finish: () => res.emit('finish') };
 }
 
@@ -39,7 +64,13 @@ describe('proxy: AnalyticsRecorder', () => {
 
   it('builds the record when the answer has gone, with key, alias, OAuth client, tags and country', async () => {
     const batches: AnalyticsRecordIn[][] = [];
-    recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch)), logger, flushIntervalMs: 60_000, bufferSize: 10, country: countryLookup({ get: (ip) => (ip === '81.2.69.160' ? { country: { iso_code: 'GB' } } : null) as never }) });
+    recorder = new AnalyticsRecorder({
+      send: async (batch) => batches.push(recordsOf(batch)),
+      logger,
+      flushIntervalMs: 60_000,
+      bufferSize: 10,
+      country: countryLookup({ get: (ip) => (ip === '81.2.69.160' ? { country: { iso_code: 'GB' } } : null) as never }),
+    });
     const one = request('/items', 201);
     observe(recorder, one);
     recorder.flush();
@@ -48,33 +79,41 @@ describe('proxy: AnalyticsRecorder', () => {
     recorder.flush();
     const [record] = batches[0];
     assert.ok(record.latency >= 0);
-    assert.deepEqual({ ...record, latency: 0, request_time: 0 }, {
-      api_id: 'a1',
-      api_name: 'Orders',
-      org_id: 'org1',
-      path: '/items',
-      raw_path: '/orders/items',
-      method: 'GET',
-      response_code: 201,
-      key_hash: 'hash1',
-      alias: 'alice',
-      oauth_client_id: 'client-1',
-      request_time: 0,
-      latency: 0,
-      upstream_latency: 2.5,
-      ip_address: '81.2.69.160',
-      user_agent: 'ua',
-      iso_country: 'GB',
-      tags: ['key-tag', 'api-tag'],
-      track_path: true,
-      expire_after: 0,
-      refused_before_auth: false,
-    });
+    assert.deepEqual(
+      { ...record, latency: 0, request_time: 0 },
+      {
+        api_id: 'a1',
+        api_name: 'Orders',
+        org_id: 'org1',
+        path: '/items',
+        raw_path: '/orders/items',
+        method: 'GET',
+        response_code: 201,
+        key_hash: 'hash1',
+        alias: 'alice',
+        oauth_client_id: 'client-1',
+        request_time: 0,
+        latency: 0,
+        upstream_latency: 2.5,
+        ip_address: '81.2.69.160',
+        user_agent: 'ua',
+        iso_country: 'GB',
+        tags: ['key-tag', 'api-tag'],
+        track_path: true,
+        expire_after: 0,
+        refused_before_auth: false,
+      },
+    );
   });
 
   it("reads the client's address when the request arrives (the socket may be gone at finish), and never throws from the listener", async () => {
     const batches: AnalyticsRecordIn[][] = [];
-    recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch)), logger, flushIntervalMs: 60_000, bufferSize: 10 });
+    recorder = new AnalyticsRecorder({
+      send: async (batch) => batches.push(recordsOf(batch)),
+      logger,
+      flushIntervalMs: 60_000,
+      bufferSize: 10,
+    });
     const one = request();
     one.req.socket = { remoteAddress: '198.51.100.7' };
     observe(recorder, one);
@@ -98,7 +137,12 @@ describe('proxy: AnalyticsRecorder', () => {
 
   it('sends at most MAX_BATCH records per batch, and a batch as soon as it is full', async () => {
     const batches: number[] = [];
-    recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch).length), logger, flushIntervalMs: 60_000, bufferSize: 5000 });
+    recorder = new AnalyticsRecorder({
+      send: async (batch) => batches.push(recordsOf(batch).length),
+      logger,
+      flushIntervalMs: 60_000,
+      bufferSize: 5000,
+    });
     for (let i = 0; i < MAX_BATCH + 1; i++) {
       const one = request();
       observe(recorder, one);
@@ -114,7 +158,9 @@ describe('proxy: AnalyticsRecorder', () => {
     recorder = new AnalyticsRecorder({
       send: (batch) => {
         sent.push(batch);
-        return new Promise<void>((resolve, reject) => settle.push((stored) => (stored ? resolve() : reject(new Error('Request timed out')))));
+        return new Promise<void>((resolve, reject) =>
+          settle.push((stored) => (stored ? resolve() : reject(new Error('Request timed out')))),
+        );
       },
       logger,
       flushIntervalMs: 60_000,
@@ -135,7 +181,10 @@ describe('proxy: AnalyticsRecorder', () => {
     settle[0](false);
     await turn();
     await fillBatch('/third');
-    assert.ok(sent[2].values !== sent[0].values && sent[2].values !== sent[1].values, 'a batch whose call failed may still be read by a service on this node');
+    assert.ok(
+      sent[2].values !== sent[0].values && sent[2].values !== sent[1].values,
+      'a batch whose call failed may still be read by a service on this node',
+    );
     assert.ok(recordsOf(sent[0]).every((record) => record.path === '/first'));
     settle[1](true);
     await turn();
@@ -143,10 +192,13 @@ describe('proxy: AnalyticsRecorder', () => {
     await fillBatch('/fourth');
     await fillBatch('/fifth');
     assert.ok(sent[3].values !== sent[1].values);
-    assert.equal(sent[4].values, sent[1].values, 'the stored batch\'s values carry a following one');
+    assert.equal(sent[4].values, sent[1].values, "the stored batch's values carry a following one");
     assert.deepEqual(new Set(recordsOf(sent[4]).map((record) => record.path)), new Set(['/fifth']));
     assert.equal(recordsOf(sent[4]).length, MAX_BATCH);
-    assert.ok(sent.slice(1).every((batch) => batch.values !== sent[0].values), 'the failed batch\'s values were never written into again');
+    assert.ok(
+      sent.slice(1).every((batch) => batch.values !== sent[0].values),
+      "the failed batch's values were never written into again",
+    );
     for (const done of settle.slice(2)) done(true);
   });
 
@@ -176,7 +228,10 @@ describe('proxy: AnalyticsRecorder', () => {
     recorder.flush();
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 2, 'the failed batch is dropped');
-    assert.match(warnings[0], /analytics: dropped 2 record\(s\): analytics service unreachable \(Service analytics is not available\)/);
+    assert.match(
+      warnings[0],
+      /analytics: dropped 2 record\(s\): analytics service unreachable \(Service analytics is not available\)/,
+    );
 
     fail = false;
     recorder.flush();
@@ -217,7 +272,11 @@ describe('proxy: AnalyticsRecorder', () => {
     recorder.flush();
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual([batches, lookedUp], [[], []], 'no record built, no country looked up, nothing sent');
-    assert.equal(valueOf(COUNTERS.analyticsRecordsDropped) - before, 3, 'the 3 finished requests, not the one still open');
+    assert.equal(
+      valueOf(COUNTERS.analyticsRecordsDropped) - before,
+      3,
+      'the 3 finished requests, not the one still open',
+    );
     assert.match(warnings[0], /analytics: dropped 3 record\(s\): no node of the cluster runs the analytics service/);
 
     known = true;
@@ -232,7 +291,13 @@ describe('proxy: AnalyticsRecorder', () => {
   });
 
   it('counts at stop() the requests it made no record for since the last flush', async () => {
-    recorder = new AnalyticsRecorder({ send: async () => undefined, logger, flushIntervalMs: 60_000, bufferSize: 10, analyticsKnown: () => false });
+    recorder = new AnalyticsRecorder({
+      send: async () => undefined,
+      logger,
+      flushIntervalMs: 60_000,
+      bufferSize: 10,
+      analyticsKnown: () => false,
+    });
     recorder.start();
     const before = valueOf(COUNTERS.analyticsRecordsDropped);
     const one = request();
@@ -277,7 +342,12 @@ describe('proxy: analytics records of requests refused before authentication', (
 describe('proxy: analytics tracking rules', () => {
   const batchOf = async (extra: Record<string, unknown>, paths: string[]) => {
     const batches: AnalyticsRecordIn[][] = [];
-    const recorder = new AnalyticsRecorder({ send: async (batch) => batches.push(recordsOf(batch)), logger: {} as LoggerInstance, flushIntervalMs: 60_000, bufferSize: 100 });
+    const recorder = new AnalyticsRecorder({
+      send: async (batch) => batches.push(recordsOf(batch)),
+      logger: {} as LoggerInstance,
+      flushIntervalMs: 60_000,
+      bufferSize: 100,
+    });
     for (const path of paths) {
       const one = request(path);
       (one.ctx.api as { definition: unknown }).definition = { ...definition, ...extra };
@@ -287,18 +357,32 @@ describe('proxy: analytics tracking rules', () => {
     await recorder.stop();
     return batches.flat().map((record) => [record.path, record.track_path, record.expire_after]);
   };
-  const version = (extended: Record<string, unknown>) => ({ version_data: { versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: extended } } } });
+  const version = (extended: Record<string, unknown>) => ({
+    version_data: { versions: { Default: { name: 'Default', use_extended_paths: true, extended_paths: extended } } },
+  });
 
   it('records nothing for do_not_track', async () => {
     assert.deepEqual(await batchOf({ do_not_track: true }, ['/a']), []);
   });
 
   it('skips do_not_track_endpoint(s) and marks only track_endpoint(s) as tracked', async () => {
-    assert.deepEqual(await batchOf(version({ do_not_track_endpoint: [{ path: '/secret', method: 'GET' }], track_endpoints: [{ path: '/users/{id}', method: 'GET' }] }), ['/secret', '/users/1', '/other']), [
-      ['/users/1', true, 0],
-      ['/other', false, 0],
-    ]);
-    assert.deepEqual(await batchOf(version({ do_not_track_endpoints: [{ path: '/secret', method: 'POST' }] }), ['/secret']), [['/secret', true, 0]]);
+    assert.deepEqual(
+      await batchOf(
+        version({
+          do_not_track_endpoint: [{ path: '/secret', method: 'GET' }],
+          track_endpoints: [{ path: '/users/{id}', method: 'GET' }],
+        }),
+        ['/secret', '/users/1', '/other'],
+      ),
+      [
+        ['/users/1', true, 0],
+        ['/other', false, 0],
+      ],
+    );
+    assert.deepEqual(
+      await batchOf(version({ do_not_track_endpoints: [{ path: '/secret', method: 'POST' }] }), ['/secret']),
+      [['/secret', true, 0]],
+    );
   });
 
   it('carries expire_analytics_after', async () => {

@@ -2,7 +2,13 @@ import { strict as assert } from 'node:assert';
 import type { CertificateMaterial } from '../../../contracts/certs/actions';
 import { CertificateCache } from '../../../services/proxy/lib/certificate-cache';
 
-const material = (id: string, orgId: string): CertificateMaterial => ({ id, org_id: orgId, fingerprint: id, cert_pem: `pem of ${id}`, not_after: Infinity });
+const material = (id: string, orgId: string): CertificateMaterial => ({
+  id,
+  org_id: orgId,
+  fingerprint: id,
+  cert_pem: `pem of ${id}`,
+  not_after: Infinity,
+});
 
 describe('proxy: the certificate cache of a gateway node', () => {
   /** a store of two organisations' certificates that counts the ids it is asked for */

@@ -5,16 +5,36 @@ import { DefinitionRegistry } from '../../../services/proxy/lib/definition-regis
 import { StoreSync } from '../../../services/proxy/lib/store-sync';
 
 describe('proxy: apis.changed from the bus', () => {
-  const definition = { id: 'd1', api_id: 'a1', name: 'a1', org_id: '', active: true, proxy: { listen_path: '/a1', target_url: 'http://up.test' } } as ApiDefinition;
+  const definition = {
+    id: 'd1',
+    api_id: 'a1',
+    name: 'a1',
+    org_id: '',
+    active: true,
+    proxy: { listen_path: '/a1', target_url: 'http://up.test' },
+  } as ApiDefinition;
 
   it('ignores a change of the wrong shape instead of throwing, and applies the next good one', () => {
     const registry = new DefinitionRegistry();
-    for (const bad of [null, 'x', 42, {}, { action: 'created' }, { action: 'updated', definition: null }, { action: 'created', definition: { api_id: 'no-id' } }, { action: 'deleted' }, { action: 'renamed', id: 'd1' }]) {
+    for (const bad of [
+      null,
+      'x',
+      42,
+      {},
+      { action: 'created' },
+      { action: 'updated', definition: null },
+      { action: 'created', definition: { api_id: 'no-id' } },
+      { action: 'deleted' },
+      { action: 'renamed', id: 'd1' },
+    ]) {
       assert.equal(registry.apply(bad as unknown as ApisChangedEvent), false, JSON.stringify(bad));
     }
     assert.deepEqual(registry.all(), []);
     assert.equal(registry.apply({ action: 'created', definition }), true);
-    assert.deepEqual(registry.all().map((d) => d.api_id), ['a1']);
+    assert.deepEqual(
+      registry.all().map((d) => d.api_id),
+      ['a1'],
+    );
     assert.equal(registry.apply({ action: 'deleted', id: 'd1', api_id: 'a1' }), true);
     assert.deepEqual(registry.all(), []);
   });

@@ -15,7 +15,10 @@ describe('proxy: Go template subset for body transforms', () => {
   it('if / else if / else, with, and the trim markers', () => {
     // JSON numbers are float64 in Go, so they compare with float constants (1.0), not ints (1)
     const tpl = '{{if eq .n 1.0}}one{{else if gt .n 5.0}}big{{else}}other{{end}}';
-    assert.deepEqual([1, 9, 3].map((n) => render(tpl, { n })), ['one', 'big', 'other']);
+    assert.deepEqual(
+      [1, 9, 3].map((n) => render(tpl, { n })),
+      ['one', 'big', 'other'],
+    );
     assert.equal(render('{{with .u}}{{.name}}{{else}}nobody{{end}}', { u: { name: 'ada' } }), 'ada');
     assert.equal(render('{{with .u}}{{.name}}{{else}}nobody{{end}}', {}), 'nobody');
     assert.equal(render('a  {{- .x -}}  b', { x: '-' }), 'a-b');
@@ -42,8 +45,12 @@ describe('proxy: Go template subset for body transforms', () => {
   });
 
   it('reads XML as mxj does and writes it back with xmlMarshal', () => {
-    const parsed = parseXml('<?xml version="1.0"?><!-- c --><a x="1"><b>t&amp;u</b><b>v</b><c y="2">text</c><d/><e><![CDATA[<raw>]]></e></a>');
-    assert.deepEqual(parsed, { a: { '-x': '1', b: ['t&u', 'v'], c: { '-y': '2', '#text': 'text' }, d: '', e: '<raw>' } });
+    const parsed = parseXml(
+      '<?xml version="1.0"?><!-- c --><a x="1"><b>t&amp;u</b><b>v</b><c y="2">text</c><d/><e><![CDATA[<raw>]]></e></a>',
+    );
+    assert.deepEqual(parsed, {
+      a: { '-x': '1', b: ['t&u', 'v'], c: { '-y': '2', '#text': 'text' }, d: '', e: '<raw>' },
+    });
     assert.equal(toXml({ r: { '-id': '1', k: ['a', 'b'] } }), '<r id="1"><k>a</k><k>b</k></r>');
     assert.throws(() => parseXml('<a><b></a>'));
     // an unclosed CDATA section or comment used to send the parser back to the start, forever

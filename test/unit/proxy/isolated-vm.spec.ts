@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { IsolatePool } from '../../../services/proxy/pipeline/virtual/isolate-pool';
-import { loadIsolatedVm, SANDBOX_UNAVAILABLE, SandboxUnavailableError } from '../../../services/proxy/pipeline/virtual/isolated-vm';
+import {
+  loadIsolatedVm,
+  SANDBOX_UNAVAILABLE,
+  SandboxUnavailableError,
+} from '../../../services/proxy/pipeline/virtual/isolated-vm';
 
 const LIMITS = {
   memoryMb: 32,

@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { detectNativeParser, type NativeParserClass } from '../../../services/proxy/pipeline/upstream-client/native-parser';
+import {
+  detectNativeParser,
+  type NativeParserClass,
+} from '../../../services/proxy/pipeline/upstream-client/native-parser';
 
 /** Node's own parser class, as this Node line has it. */
 const { HTTPParser: RealParser } = require('_http_common') as { HTTPParser: NativeParserClass };
@@ -11,7 +14,7 @@ const unusableReason = (load: () => unknown): string => {
   return detection.unusable;
 };
 
-describe('proxy: detecting Node\'s own HTTP parser', () => {
+describe("proxy: detecting Node's own HTTP parser", () => {
   it(`takes this Node line's parser (${process.version})`, () => {
     const detection = detectNativeParser();
     assert.ok('parser' in detection, 'unusable' in detection ? detection.unusable : '');
@@ -25,10 +28,16 @@ describe('proxy: detecting Node\'s own HTTP parser', () => {
       }),
       /_http_common can not be loaded \(No such built-in module/,
     );
-    assert.equal(unusableReason(() => ({})), '_http_common.HTTPParser is missing');
+    assert.equal(
+      unusableReason(() => ({})),
+      '_http_common.HTTPParser is missing',
+    );
     const withoutConstant = class extends (RealParser as unknown as new () => object) {};
     Object.defineProperty(withoutConstant, 'kOnExecute', { value: undefined });
-    assert.equal(unusableReason(() => ({ HTTPParser: withoutConstant })), 'HTTPParser.kOnExecute is missing');
+    assert.equal(
+      unusableReason(() => ({ HTTPParser: withoutConstant })),
+      'HTTPParser.kOnExecute is missing',
+    );
     const withoutMethod = class extends (RealParser as unknown as new () => object) {};
     Object.defineProperty(withoutMethod.prototype, 'consume', { value: undefined });
     const reason = unusableReason(() => ({ HTTPParser: withoutMethod }));
@@ -48,6 +57,9 @@ describe('proxy: detecting Node\'s own HTTP parser', () => {
         return super.execute(data.subarray(0, data.length - 8));
       }
     };
-    assert.match(unusableReason(() => ({ HTTPParser: cut })), /^HTTPParser reports a response differently/);
+    assert.match(
+      unusableReason(() => ({ HTTPParser: cut })),
+      /^HTTPParser reports a response differently/,
+    );
   });
 });

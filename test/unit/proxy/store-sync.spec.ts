@@ -4,7 +4,8 @@ import type { ApisSnapshotResult } from '../../../contracts/apis/actions';
 import { DefinitionRegistry } from '../../../services/proxy/lib/definition-registry';
 import { StoreSync } from '../../../services/proxy/lib/store-sync';
 
-const def = (id: string, name = id) => ({ id, api_id: id, name, proxy: { listen_path: `/${id}`, target_url: 'http://u.test' } }) as unknown as ApiDefinition;
+const def = (id: string, name = id) =>
+  ({ id, api_id: id, name, proxy: { listen_path: `/${id}`, target_url: 'http://u.test' } }) as unknown as ApiDefinition;
 
 /** A store whose snapshots the test answers one by one. */
 function fakeStore() {
@@ -24,7 +25,11 @@ describe('proxy: StoreSync', () => {
   let store: ReturnType<typeof fakeStore>;
   let registry: DefinitionRegistry;
   let sync: StoreSync;
-  const ids = () => registry.all().map((d) => d.id).sort();
+  const ids = () =>
+    registry
+      .all()
+      .map((d) => d.id)
+      .sort();
 
   beforeEach(() => {
     store = fakeStore();

@@ -59,7 +59,9 @@ function specsOf(client: ClientUnderTest): void {
     upstream = await startUpstream();
     upstream.respondWith((req, res) => {
       res.writeHead(201, { 'X-Answer': 'yes' });
-      res.end(`${req.method} ${req.url} ${req.headers.host} ${String(req.headers['x-client'])} ${String(req.headers['x-count'])}`);
+      res.end(
+        `${req.method} ${req.url} ${req.headers.host} ${String(req.headers['x-client'])} ${String(req.headers['x-count'])}`,
+      );
     });
     const http = poolFor(upstream.port);
     for (let i = 0; i < 3; i++) {
@@ -83,7 +85,9 @@ function specsOf(client: ClientUnderTest): void {
 
   ownClientIt('sends a held body with its length, and a streamed body of unknown length chunked', async () => {
     upstream = await startUpstream();
-    upstream.respondWith((req, res) => res.end(`${req.headers['content-length'] ?? '-'} ${req.headers['transfer-encoding'] ?? '-'} ${req.body}`));
+    upstream.respondWith((req, res) =>
+      res.end(`${req.headers['content-length'] ?? '-'} ${req.headers['transfer-encoding'] ?? '-'} ${req.body}`),
+    );
     const http = poolFor(upstream.port);
     const held = await exchange(http, { method: 'POST', path: '/', body: Buffer.from('héllo') });
     assert.equal(held.body, '6 - héllo');
@@ -107,7 +111,12 @@ function specsOf(client: ClientUnderTest): void {
     const http = poolFor(raw.port);
     body.pause();
     body.write('the start of a long body');
-    const response = await exchange(http, { method: 'POST', path: '/', headers: { 'content-length': '1000000' }, body: body as unknown as IncomingMessage });
+    const response = await exchange(http, {
+      method: 'POST',
+      path: '/',
+      headers: { 'content-length': '1000000' },
+      body: body as unknown as IncomingMessage,
+    });
     assert.equal(response.statusCode, 413);
     assert.equal(body.readableFlowing, true, 'the rest of the body is read and dropped');
     await eventually(() => assert.equal(raw.connections[0].destroyed || raw.connections[0].readableEnded, true));
@@ -115,9 +124,11 @@ function specsOf(client: ClientUnderTest): void {
 
   it('reads chunked bodies, bodies ended by the close, HEAD answers and 1xx before the answer', async () => {
     const raw = await rawServer((request, socket) => {
-      if (request.startsWith('GET /chunked')) socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n');
+      if (request.startsWith('GET /chunked'))
+        socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n');
       else if (request.startsWith('HEAD')) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 1000\r\n\r\n');
-      else if (request.startsWith('GET /continue')) socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\ndone');
+      else if (request.startsWith('GET /continue'))
+        socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\ndone');
       else if (request.startsWith('GET /until-close')) socket.end('HTTP/1.1 200 OK\r\n\r\nall of it');
     });
     closers.push(raw.close);
@@ -136,7 +147,7 @@ function specsOf(client: ClientUnderTest): void {
     assert.equal((await exchange(http, { path: '/until-close' })).body, 'all of it');
   });
 
-  it('drops a chunked answer\'s trailers: they never reach the next answer on the same connection', async () => {
+  it("drops a chunked answer's trailers: they never reach the next answer on the same connection", async () => {
     const raw = await rawServer((request, socket) => {
       if (request.startsWith('GET /trailers')) {
         socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-checksum\r\n\r\n');
@@ -158,9 +169,13 @@ function specsOf(client: ClientUnderTest): void {
     const raw = await rawServer((_request, socket) => socket.write(OK));
     closers.push(raw.close);
     const http = poolFor(raw.port);
-    await assert.rejects(exchange(http, { path: '/', headers: { 'x-evil': 'a\r\nx-injected: 1' } }), { code: 'UPSTREAM_INVALID_REQUEST' });
+    await assert.rejects(exchange(http, { path: '/', headers: { 'x-evil': 'a\r\nx-injected: 1' } }), {
+      code: 'UPSTREAM_INVALID_REQUEST',
+    });
     await assert.rejects(exchange(http, { path: '/a b' }), { code: 'UPSTREAM_INVALID_REQUEST' });
-    await assert.rejects(exchange(http, { path: '/', headers: { 'bad name': 'x' } }), { code: 'UPSTREAM_INVALID_REQUEST' });
+    await assert.rejects(exchange(http, { path: '/', headers: { 'bad name': 'x' } }), {
+      code: 'UPSTREAM_INVALID_REQUEST',
+    });
     assert.equal(raw.requests.length, 0);
   });
 
@@ -176,27 +191,37 @@ function specsOf(client: ClientUnderTest): void {
     await assert.rejects(exchange(http, { path: '/half', timeoutMs: 200 }), { code: 'UPSTREAM_BODY_TIMEOUT' });
   });
 
-  ownClientIt('sends an idempotent request again on a new connection when a reused one closes before answering, once', async () => {
-    // The second request on each connection is dropped with the connection: the keep-alive race.
-    const perConnection = new Map<Socket, number>();
-    const raw = await rawServer((_request, socket) => {
-      const seen = (perConnection.get(socket) ?? 0) + 1;
-      perConnection.set(socket, seen);
-      if (seen === 1) socket.write(OK);
-      else socket.destroy();
-    });
-    closers.push(raw.close);
-    const http = poolFor(raw.port);
-    assert.equal((await exchange(http, { path: '/1' })).body, 'ok');
-    assert.equal((await exchange(http, { path: '/2' })).body, 'ok', 'sent again on a new connection');
-    assert.equal(raw.connections.length, 2);
-    await assert.rejects(exchange(http, { method: 'POST', path: '/3', body: Buffer.from('x') }), { code: 'UPSTREAM_CLOSED' });
-    assert.equal(raw.requests.filter((request) => request.startsWith('POST')).length, 1, 'a POST is never sent twice');
-  });
+  ownClientIt(
+    'sends an idempotent request again on a new connection when a reused one closes before answering, once',
+    async () => {
+      // The second request on each connection is dropped with the connection: the keep-alive race.
+      const perConnection = new Map<Socket, number>();
+      const raw = await rawServer((_request, socket) => {
+        const seen = (perConnection.get(socket) ?? 0) + 1;
+        perConnection.set(socket, seen);
+        if (seen === 1) socket.write(OK);
+        else socket.destroy();
+      });
+      closers.push(raw.close);
+      const http = poolFor(raw.port);
+      assert.equal((await exchange(http, { path: '/1' })).body, 'ok');
+      assert.equal((await exchange(http, { path: '/2' })).body, 'ok', 'sent again on a new connection');
+      assert.equal(raw.connections.length, 2);
+      await assert.rejects(exchange(http, { method: 'POST', path: '/3', body: Buffer.from('x') }), {
+        code: 'UPSTREAM_CLOSED',
+      });
+      assert.equal(
+        raw.requests.filter((request) => request.startsWith('POST')).length,
+        1,
+        'a POST is never sent twice',
+      );
+    },
+  );
 
   it('does not reuse a connection the upstream closes, nor one past its announced keep-alive timeout', async () => {
     const raw = await rawServer((request, socket) => {
-      if (request.startsWith('GET /close')) socket.write('HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 2\r\n\r\nok');
+      if (request.startsWith('GET /close'))
+        socket.write('HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 2\r\n\r\nok');
       else socket.write('HTTP/1.1 200 OK\r\nkeep-alive: timeout=1\r\ncontent-length: 2\r\n\r\nok');
     });
     closers.push(raw.close);
@@ -216,11 +241,14 @@ function specsOf(client: ClientUnderTest): void {
     closers.push(raw.close);
     const http = poolFor(raw.port, 2);
     const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => exchange(http, { path: `/${i}` })));
-    assert.deepEqual(answers.map((answer) => answer.body), ['ok', 'ok', 'ok', 'ok', 'ok']);
+    assert.deepEqual(
+      answers.map((answer) => answer.body),
+      ['ok', 'ok', 'ok', 'ok', 'ok'],
+    );
     assert.equal(raw.connections.length, 2);
   });
 
-  it('an abort ends the exchange once, with the abort\'s error, and closes its connection', async () => {
+  it("an abort ends the exchange once, with the abort's error, and closes its connection", async () => {
     const raw = await rawServer(() => undefined);
     closers.push(raw.close);
     const http = poolFor(raw.port, 1);
@@ -260,25 +288,42 @@ function specsOf(client: ClientUnderTest): void {
 
   it('closes a connection on which the upstream sent more than its answer, even a head cut short, and answers the next request on a new one', async () => {
     const raw = await rawServer((request, socket) => {
-      if (request.startsWith('GET /first')) socket.write(OK, () => setImmediate(() => socket.write('HTTP/1.1 200 OK\r\ncontent-len')));
+      if (request.startsWith('GET /first'))
+        socket.write(OK, () => setImmediate(() => socket.write('HTTP/1.1 200 OK\r\ncontent-len')));
       else socket.write('HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nmine');
     });
     closers.push(raw.close);
     const http = poolFor(raw.port);
     assert.equal((await exchange(http, { path: '/first' })).body, 'ok');
-    await eventually(() => assert.ok(raw.connections[0].readableEnded || raw.connections[0].destroyed, 'the gateway closed the connection'), 2000);
+    await eventually(
+      () =>
+        assert.ok(
+          raw.connections[0].readableEnded || raw.connections[0].destroyed,
+          'the gateway closed the connection',
+        ),
+      2000,
+    );
     assert.equal((await exchange(http, { path: '/next' })).body, 'mine');
     assert.equal(raw.connections.length, 2);
   });
 
   it('closes an idle connection the upstream writes to, and answers the next request on a new one', async () => {
-    const raw = await rawServer((request, socket) => socket.write(request.startsWith('GET /first') ? OK : 'HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nmine'));
+    const raw = await rawServer((request, socket) =>
+      socket.write(request.startsWith('GET /first') ? OK : 'HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nmine'),
+    );
     closers.push(raw.close);
     const http = poolFor(raw.port);
     assert.equal((await exchange(http, { path: '/first' })).body, 'ok');
     // the answer is taken and its connection idle in the pool: now the upstream speaks unasked
     raw.connections[0].write('HTTP/1.1 200 OK\r\ncontent-len');
-    await eventually(() => assert.ok(raw.connections[0].readableEnded || raw.connections[0].destroyed, 'the gateway closed the connection'), 2000);
+    await eventually(
+      () =>
+        assert.ok(
+          raw.connections[0].readableEnded || raw.connections[0].destroyed,
+          'the gateway closed the connection',
+        ),
+      2000,
+    );
     assert.equal((await exchange(http, { path: '/next' })).body, 'mine');
     assert.equal(raw.connections.length, 2);
   });
@@ -311,23 +356,27 @@ function specsOf(client: ClientUnderTest): void {
     let resumeUpstream: (() => void) | undefined;
     let paused = false;
     const done = new Promise<void>((resolve, reject) => {
-      http.dispatch({ method: 'GET', path: '/big', headers: {}, body: null, timeoutMs: 10_000 }, {
-        onConnect: () => undefined,
-        onHeaders: (_status, _headers, resume) => {
-          resumeUpstream = resume;
-          return true;
+      http.dispatch(
+        { method: 'GET', path: '/big', headers: {}, body: null, timeoutMs: 10_000 },
+        {
+          onConnect: () => undefined,
+          onHeaders: (_status, _headers, resume) => {
+            resumeUpstream = resume;
+            return true;
+          },
+          onData: (chunk) => {
+            for (let i = 0; i < chunk.length; i += 1)
+              if (chunk[i] !== ((received + i) % piece.length) % 251) corrupt = true;
+            received += chunk.length;
+            // the first piece fills the receiver: the upstream must wait until it resumes
+            if (paused) return true;
+            paused = true;
+            return false;
+          },
+          onComplete: resolve,
+          onError: reject,
         },
-        onData: (chunk) => {
-          for (let i = 0; i < chunk.length; i += 1) if (chunk[i] !== (received + i) % piece.length % 251) corrupt = true;
-          received += chunk.length;
-          // the first piece fills the receiver: the upstream must wait until it resumes
-          if (paused) return true;
-          paused = true;
-          return false;
-        },
-        onComplete: resolve,
-        onError: reject,
-      });
+      );
     });
     await eventually(() => assert.ok(paused && waitingForDrain, 'the receiver said stop, the upstream is held'), 5000);
     const heldAt = received;
@@ -347,7 +396,7 @@ function specsOf(client: ClientUnderTest): void {
     await assert.rejects(exchange(poolFor(raw.port), { path: '/' }), { code: 'UPSTREAM_INVALID_RESPONSE' });
   });
 
-  ownClientIt('reads a connection whose native handle is of another shape through the socket\'s events', async () => {
+  ownClientIt("reads a connection whose native handle is of another shape through the socket's events", async () => {
     const raw = await rawServer((request, socket) => {
       if (request.startsWith('GET /trailers')) {
         socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nx-sum: 1\r\n\r\n');
@@ -365,11 +414,15 @@ function specsOf(client: ClientUnderTest): void {
         if (err) callback(err, null);
         else if (socket) callback(null, socket);
       });
-    pool = client.create(`http://127.0.0.1:${raw.port}`, { connect: reshaped, maxConnections: 1, keepAliveMaxMs: 1000 });
+    pool = client.create(`http://127.0.0.1:${raw.port}`, {
+      connect: reshaped,
+      maxConnections: 1,
+      keepAliveMaxMs: 1000,
+    });
     assert.equal((await exchange(pool, { path: '/trailers' })).body, 'abc');
     const next = await exchange(pool, { path: '/next' });
     assert.deepEqual([next.rawHeaders, next.body], [['content-length', '2'], 'ok']);
     assert.equal(raw.connections.length, 1);
-    assert.ok(readThroughEvents > 0, 'the bytes came through the socket\'s events');
+    assert.ok(readThroughEvents > 0, "the bytes came through the socket's events");
   });
 }

@@ -62,7 +62,11 @@ describe('proxy: upstream pools', () => {
       capped.get('http://127.0.0.1:3');
       assert.equal(capped.size, 2);
       assert.equal(capped.get('http://127.0.0.1:1'), a, 'the pool used last before the third one stayed');
-      assert.notEqual(capped.get('http://127.0.0.1:2'), b, 'the least recently used pool was closed and is opened again');
+      assert.notEqual(
+        capped.get('http://127.0.0.1:2'),
+        b,
+        'the least recently used pool was closed and is opened again',
+      );
     } finally {
       void capped.close();
     }

@@ -17,9 +17,7 @@ import { exchange, type CollectedResponse } from '../../support/upstream-exchang
  */
 
 /** What the client hands over: an answer, or a failure with this code (the gateway answers it 502). */
-type Outcome =
-  | Answer
-  | { error: UpstreamErrorCode };
+type Outcome = Answer | { error: UpstreamErrorCode };
 
 interface Answer {
   status: number;
@@ -101,7 +99,7 @@ const CASES: Case[] = [
     expect: INVALID,
   },
   {
-    name: 'a space before a header\'s colon',
+    name: "a space before a header's colon",
     answer: 'HTTP/1.1 200 OK\r\ncontent-length : 2\r\n\r\nok',
     expect: INVALID,
   },
@@ -148,14 +146,13 @@ const CASES: Case[] = [
   },
   {
     name: 'trailers after a chunked body',
-    answer: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-sum\r\n\r\n' +
-      '2\r\nok\r\n0\r\nx-sum: 42\r\n\r\n',
+    answer:
+      'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-sum\r\n\r\n' + '2\r\nok\r\n0\r\nx-sum: 42\r\n\r\n',
     expect: { status: 200, body: 'ok', absent: ['x-sum'] },
   },
   {
     name: 'more trailers than the parser hands over at once (40)',
-    answer: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n' +
-      `2\r\nok\r\n0\r\n${fields(40, 'x-trailer')}\r\n`,
+    answer: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n' + `2\r\nok\r\n0\r\n${fields(40, 'x-trailer')}\r\n`,
     expect: { status: 200, body: 'ok', absent: ['x-trailer-0', 'x-trailer-39'] },
   },
   {
@@ -171,7 +168,8 @@ const CASES: Case[] = [
   },
   {
     name: '103 Early Hints, then the answer',
-    answer: 'HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n' +
+    answer:
+      'HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n' +
       'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok',
     expect: { status: 200, body: 'ok', informational: [103], absent: ['link'] },
   },

@@ -64,13 +64,16 @@ describe('a database the node can not use', () => {
       const db = openDatabase(`sqlite:${file}`);
       try {
         const message = 'GW_DATABASE_URL: the file is not a SQLite database (name another file)';
-        await assert.rejects(checkDatabase(() => db), { message });
+        await assert.rejects(
+          checkDatabase(() => db),
+          { message },
+        );
       } finally {
         await db.destroy();
       }
     });
 
-    it('a file in a folder that does not exist, which is not created; gw\'s own folders are', async () => {
+    it("a file in a folder that does not exist, which is not created; gw's own folders are", async () => {
       assert.throws(() => openDatabase(`sqlite:${join(dir, 'missing', 'gw.sqlite')}`), {
         message:
           `GW_DATABASE_URL: folder ${join(dir, 'missing')} does not exist ` +

@@ -15,7 +15,8 @@ import { STORE_VARIANTS } from '../../support/stores';
 const MARKER = 'marker-secret-4f1c9a';
 
 /** What a logger prints for `logger.error(message, err)`: the message and the error inspected in full. */
-const printed = (args: unknown[]) => format(...args.map((arg) => (arg instanceof Error ? inspect(arg, { depth: 5, showHidden: true }) : arg)));
+const printed = (args: unknown[]) =>
+  format(...args.map((arg) => (arg instanceof Error ? inspect(arg, { depth: 5, showHidden: true }) : arg)));
 
 for (const store of STORE_VARIANTS) {
   describe(`store errors are logged without the values of the query (${store.name})`, () => {
@@ -45,9 +46,14 @@ for (const store of STORE_VARIANTS) {
     });
 
     it('toProblem logs the driver code and the table, not the values', async () => {
-      const err = await failingInsert().then(() => assert.fail('the insert should fail'), (e: unknown) => e);
+      const err = await failingInsert().then(
+        () => assert.fail('the insert should fail'),
+        (e: unknown) => e,
+      );
       const logged: string[] = [];
-      const problem = toProblem(err, (unexpected) => logged.push(printed(['unexpected error on dashboard surface', unexpected])));
+      const problem = toProblem(err, (unexpected) =>
+        logged.push(printed(['unexpected error on dashboard surface', unexpected])),
+      );
       assert.equal(problem.status, 500);
       assert.equal(logged.length, 1);
       assert.ok(!logged[0].includes(MARKER), logged[0]);
@@ -56,9 +62,17 @@ for (const store of STORE_VARIANTS) {
 
     it('keeps the Data-too-long net: 400 naming the column, without the value (MariaDB only; SQLite stores it)', async function () {
       if (store.name === 'SQLite') this.skip();
-      const err = await db('vault').insert({ id: 'three', token: MARKER.repeat(10) }).then(() => assert.fail('the insert should fail'), (e: unknown) => e);
+      const err = await db('vault')
+        .insert({ id: 'three', token: MARKER.repeat(10) })
+        .then(
+          () => assert.fail('the insert should fail'),
+          (e: unknown) => e,
+        );
       const logged: string[] = [];
-      assert.deepEqual(toProblem(err, (unexpected) => logged.push(printed([unexpected]))), { status: 400, message: "The value of 'token' is too long" });
+      assert.deepEqual(
+        toProblem(err, (unexpected) => logged.push(printed([unexpected]))),
+        { status: 400, message: "The value of 'token' is too long" },
+      );
       assert.deepEqual(logged, []);
     });
 
@@ -67,7 +81,10 @@ for (const store of STORE_VARIANTS) {
       broker = new ServiceBroker(brokerOptions(Object.freeze({ ...config, secret: 's', adminSecret: 'a' })));
       broker.createService({ name: 'vault', actions: { put: () => failingInsert() } });
       await broker.start();
-      const err = await broker.call('vault.put').then(() => assert.fail('the action should fail'), (e: unknown) => e);
+      const err = await broker.call('vault.put').then(
+        () => assert.fail('the action should fail'),
+        (e: unknown) => e,
+      );
       const shown = printed([err]);
       assert.ok(!shown.includes(MARKER), shown);
       assert.match((err as Error).message, /^Store error (ER_DUP_ENTRY|SQLITE_CONSTRAINT\w*) on table vault: /);

@@ -11,8 +11,12 @@ describe('streams: broker addresses under the outbound policy', () => {
 
   it('deny-private refuses a broker on loopback, by address or by a name resolving there', async () => {
     release = installOutboundPolicy(outboundPolicy('deny-private'));
-    await assert.rejects(checkBrokerAddress('127.0.0.1', 5672, env), { message: `A stream may not call 127.0.0.1:5672: ${PRIVATE}` });
-    await assert.rejects(checkBrokerAddress('localhost', 4222, env), { message: `A stream may not call localhost:4222: ${PRIVATE}` });
+    await assert.rejects(checkBrokerAddress('127.0.0.1', 5672, env), {
+      message: `A stream may not call 127.0.0.1:5672: ${PRIVATE}`,
+    });
+    await assert.rejects(checkBrokerAddress('localhost', 4222, env), {
+      message: `A stream may not call localhost:4222: ${PRIVATE}`,
+    });
     await assert.rejects(pinnedBrokerUrl('nats://10.0.0.8:4222', 4222, ['nats:'], env), new RegExp(PRIVATE));
   });
 
@@ -27,6 +31,9 @@ describe('streams: broker addresses under the outbound policy', () => {
   it("'allow' refuses only link-local and metadata addresses", async () => {
     release = installOutboundPolicy(outboundPolicy('allow'));
     assert.deepEqual(await checkBrokerAddress('10.0.0.8', 9092, env), ['10.0.0.8']);
-    await assert.rejects(checkBrokerAddress('169.254.169.254', 9092, env), /a link-local, cloud-metadata or multicast address/);
+    await assert.rejects(
+      checkBrokerAddress('169.254.169.254', 9092, env),
+      /a link-local, cloud-metadata or multicast address/,
+    );
   });
 });

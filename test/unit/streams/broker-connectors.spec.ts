@@ -4,7 +4,8 @@ import { PartitionCheckpoints } from '../../../services/streams/connectors/kafka
 import { partitionerOf } from '../../../services/streams/connectors/kafka/partitioners';
 
 const partitions = (n: number) => Array.from({ length: n }, (_, i) => ({ partitionId: i, leader: 0 }));
-const args = (key: string | null, n: number) => ({ topic: 't', partitionMetadata: partitions(n), message: { key, value: 'v' } }) as unknown as PartitionerArgs;
+const args = (key: string | null, n: number) =>
+  ({ topic: 't', partitionMetadata: partitions(n), message: { key, value: 'v' } }) as unknown as PartitionerArgs;
 
 describe('streams broker connectors: pieces', () => {
   describe('kafka checkpoints', () => {
@@ -51,7 +52,10 @@ describe('streams broker connectors: pieces', () => {
 
     it('round_robin cycles through the partitions', () => {
       const rr = partitionerOf('round_robin')();
-      assert.deepEqual([0, 1, 2, 3].map(() => rr(args(null, 3))), [0, 1, 2, 0]);
+      assert.deepEqual(
+        [0, 1, 2, 3].map(() => rr(args(null, 3))),
+        [0, 1, 2, 0],
+      );
     });
   });
 });

@@ -20,7 +20,12 @@ class Recorder implements Output {
 }
 
 const broker = (children: Recorder[], pattern: BrokerPattern) =>
-  new BrokerOutput(children.map((output, i) => ({ output, counters: new ConnectorCounters(`output.${i}`, 'test', undefined) })), pattern, 1, 2);
+  new BrokerOutput(
+    children.map((output, i) => ({ output, counters: new ConnectorCounters(`output.${i}`, 'test', undefined) })),
+    pattern,
+    1,
+    2,
+  );
 
 describe('broker output', () => {
   it('fan_out retries only the child that failed: the others get each message once', async () => {

@@ -81,7 +81,7 @@ describe('streams HTTP retries', () => {
     const [out] = await http.process([newMessage('m')]);
     assert.equal(out.error, 'HTTP request returned unexpected response code (503)');
     assert.equal(arrivals.length, 4);
-    for (const gap of gaps()) assert.ok(atLeast(gap, 150), `attempts ${gaps().map(Math.round).join(", ")} ms apart`);
+    for (const gap of gaps()) assert.ok(atLeast(gap, 150), `attempts ${gaps().map(Math.round).join(', ')} ms apart`);
     assert.equal(counters.connectionAttempts, 4);
     assert.equal(counters.connectionFailures, 4);
   });
@@ -95,7 +95,7 @@ describe('streams HTTP retries', () => {
     assert.equal(arrivals.length, 4);
     const [first, second, third] = gaps();
     const waited = atLeast(first, 100) && atLeast(second, 200) && atLeast(third, 250);
-    assert.ok(waited, `attempts ${gaps().map(Math.round).join(", ")} ms apart`);
+    assert.ok(waited, `attempts ${gaps().map(Math.round).join(', ')} ms apart`);
   });
 
   it('a status in drop_on is not retried', async () => {

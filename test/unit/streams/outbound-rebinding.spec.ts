@@ -26,17 +26,24 @@ describe('streams outbound policy against DNS rebinding', () => {
       callback(null, [{ address, family: address.includes(':') ? 6 : 4 } satisfies LookupAddress]);
     };
   };
-  const call = (url: string, policy: OutboundPolicy) => outboundCall(url, policy, { method: 'GET', headers: {}, timeoutMs: 2000 });
+  const call = (url: string, policy: OutboundPolicy) =>
+    outboundCall(url, policy, { method: 'GET', headers: {}, timeoutMs: 2000 });
 
   it("refuses a name that turns into this node's own port on loopback between the check and the connection", async () => {
     const port = (node.address() as AddressInfo).port;
-    const policy: OutboundPolicy = { ownPorts: () => new Set([port]), resolve: rebinding('93.184.216.34', '127.0.0.1') };
+    const policy: OutboundPolicy = {
+      ownPorts: () => new Set([port]),
+      resolve: rebinding('93.184.216.34', '127.0.0.1'),
+    };
     await assert.rejects(call(`http://rebind.example:${port}/gw/apis`, policy), /port of this gw node/);
     assert.equal(reached, 0, 'the node answered a request the policy should have refused');
   });
 
   it('refuses a name that turns into a cloud-metadata address between the check and the connection', async () => {
-    const policy: OutboundPolicy = { ownPorts: () => new Set(), resolve: rebinding('93.184.216.34', '169.254.169.254') };
+    const policy: OutboundPolicy = {
+      ownPorts: () => new Set(),
+      resolve: rebinding('93.184.216.34', '169.254.169.254'),
+    };
     await assert.rejects(call('http://rebind.example/latest/meta-data/', policy), /metadata/);
   });
 

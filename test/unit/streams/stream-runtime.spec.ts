@@ -34,7 +34,14 @@ class FlakyOutput implements Output {
 function stream(output: Output, input = new ManualInput(), drainMs = 1000) {
   const outputCounters = new ConnectorCounters('output', 'test', undefined);
   const s = new Stream(
-    { name: 's', input, processors: [], output, counters: [new ConnectorCounters('input', 'test', undefined), outputCounters], outputCounters },
+    {
+      name: 's',
+      input,
+      processors: [],
+      output,
+      counters: [new ConnectorCounters('input', 'test', undefined), outputCounters],
+      outputCounters,
+    },
     { maxInFlight: 4, backoffMs: 1, maxBackoffMs: 4, drainMs, log: () => undefined },
   );
   s.start();
@@ -74,7 +81,11 @@ describe('streams runtime', () => {
   it('round-robin skips a consumer that is still writing and waits when none is ready', async () => {
     const ring = new ConsumerRing();
     const got: string[] = [];
-    const consumer = (name: string, ready: () => boolean): Consumer => ({ once: false, ready, send: async (m) => void got.push(`${name}:${m.content.toString()}`) });
+    const consumer = (name: string, ready: () => boolean): Consumer => ({
+      once: false,
+      ready,
+      send: async (m) => void got.push(`${name}:${m.content.toString()}`),
+    });
     let bReady = true;
     ring.add(consumer('a', () => true));
     ring.add(consumer('b', () => bReady));
@@ -105,8 +116,9 @@ describe('streams runtime', () => {
     assert.equal(parseDuration('5'), undefined);
   });
 
-  it('refuses metadata addresses and this node\'s own ports on local addresses', async () => {
-    for (const address of ['169.254.169.254', 'fe80::1', '::ffff:169.254.1.1', 'fd00:ec2::254', '100.100.100.200']) assert.equal(isMetadataAddress(address), true, address);
+  it("refuses metadata addresses and this node's own ports on local addresses", async () => {
+    for (const address of ['169.254.169.254', 'fe80::1', '::ffff:169.254.1.1', 'fd00:ec2::254', '100.100.100.200'])
+      assert.equal(isMetadataAddress(address), true, address);
     assert.equal(isMetadataAddress('10.0.0.1'), false);
     const policy = { ownPorts: () => new Set([3000]) };
     await assert.rejects(checkOutbound('http://169.254.169.254/latest', policy), /metadata/);

@@ -6,29 +6,59 @@ import { fieldErrors, placeOf } from '../../../ui/src/designer/errors';
 /** The API designer's reading of the server's refusals: which field each message goes under, and on which tab. */
 describe('ui: designer errors by field', () => {
   const cases: Array<[string, string[], Record<string, string>]> = [
-    ["The 'api_definition.proxy.listen_path' field must start with '/' and hold no spaces.", [], { 'proxy.listen_path': "Must start with '/' and hold no spaces." }],
+    [
+      "The 'api_definition.proxy.listen_path' field must start with '/' and hold no spaces.",
+      [],
+      { 'proxy.listen_path': "Must start with '/' and hold no spaces." },
+    ],
     [
       "Version 'v2', extended_paths.transform[0]: template_data.template_source is not a template gw can run: unclosed action",
       [],
-      { 'version_data.versions.v2.extended_paths.transform[0].template_data.template_source': 'extended_paths.transform[0]: template_data.template_source is not a template gw can run: unclosed action' },
+      {
+        'version_data.versions.v2.extended_paths.transform[0].template_data.template_source':
+          'extended_paths.transform[0]: template_data.template_source is not a template gw can run: unclosed action',
+      },
     ],
     [
       "Version '1.2', extended_paths.black_list[0]: endpoint path '(' is not a valid pattern: missing )",
       [],
-      { "version_data.versions.1.2.extended_paths.black_list[0].path": "extended_paths.black_list[0]: endpoint path '(' is not a valid pattern: missing )" },
+      {
+        'version_data.versions.1.2.extended_paths.black_list[0].path':
+          "extended_paths.black_list[0]: endpoint path '(' is not a valid pattern: missing )",
+      },
     ],
-    ["Version 'v2', override_target: 'ftp://x' is not an absolute http:// or https:// URL", [], { 'version_data.versions.v2.override_target': "'ftp://x' is not an absolute http:// or https:// URL" }],
-    ["custom_middleware.auth_check: plugin path '../x.js' holds a '..' segment", [], { 'custom_middleware.auth_check': "custom_middleware.auth_check: plugin path '../x.js' holds a '..' segment" }],
-    ['basic_auth.body_user_regexp is not a valid pattern: missing )', [], { 'basic_auth.body_user_regexp': 'basic_auth.body_user_regexp is not a valid pattern: missing )' }],
-    ['Invalid GraphQL schema', ['Field "Query.name" can only be defined once.'], { 'graphql.schema': 'Invalid GraphQL schema: Field "Query.name" can only be defined once.' }],
+    [
+      "Version 'v2', override_target: 'ftp://x' is not an absolute http:// or https:// URL",
+      [],
+      { 'version_data.versions.v2.override_target': "'ftp://x' is not an absolute http:// or https:// URL" },
+    ],
+    [
+      "custom_middleware.auth_check: plugin path '../x.js' holds a '..' segment",
+      [],
+      { 'custom_middleware.auth_check': "custom_middleware.auth_check: plugin path '../x.js' holds a '..' segment" },
+    ],
+    [
+      'basic_auth.body_user_regexp is not a valid pattern: missing )',
+      [],
+      { 'basic_auth.body_user_regexp': 'basic_auth.body_user_regexp is not a valid pattern: missing )' },
+    ],
+    [
+      'Invalid GraphQL schema',
+      ['Field "Query.name" can only be defined once.'],
+      { 'graphql.schema': 'Invalid GraphQL schema: Field "Query.name" can only be defined once.' },
+    ],
     ['Listen path /a is already used by API ...', [], {}],
   ];
   for (const [message, errors, expected] of cases) {
-    it(`places "${message.slice(0, 60)}…"`, () => assert.deepEqual(fieldErrors(new ApiError(400, message, errors)), expected));
+    it(`places "${message.slice(0, 60)}…"`, () =>
+      assert.deepEqual(fieldErrors(new ApiError(400, message, errors)), expected));
   }
 
   it('opens the tab, and for endpoint rules the version, a field is edited on', () => {
-    assert.deepEqual(placeOf('version_data.versions.1.2.extended_paths.rate_limit[0].path'), { tab: 'Endpoint rules', version: '1.2' });
+    assert.deepEqual(placeOf('version_data.versions.1.2.extended_paths.rate_limit[0].path'), {
+      tab: 'Endpoint rules',
+      version: '1.2',
+    });
     assert.deepEqual(placeOf('version_data.versions.v2.override_target'), { tab: 'Versions' });
     assert.deepEqual(placeOf('definition.key'), { tab: 'Versions' });
     assert.deepEqual(placeOf('custom_middleware.auth_check'), { tab: 'Authentication' });

@@ -32,7 +32,9 @@ describe('users: migration 004 hashes plaintext access keys', () => {
   it('finishes a run that stopped halfway (MySQL does not roll DDL back)', async () => {
     // What an interrupted first run leaves: the new column, one row hashed, the old column still there.
     await db.schema.alterTable('users', (t) => void t.string('access_key_hash', 64).nullable());
-    await db('users').where('id', 'one').update({ access_key_hash: hashSecret('key-one') });
+    await db('users')
+      .where('id', 'one')
+      .update({ access_key_hash: hashSecret('key-one') });
 
     await migrate(db, 'users', USERS_MIGRATIONS);
 
@@ -46,6 +48,11 @@ describe('users: migration 004 hashes plaintext access keys', () => {
 
   it('keeps access key hashes unique', async () => {
     await migrate(db, 'users', USERS_MIGRATIONS);
-    await assert.rejects(db('users').where('id', 'two').update({ access_key_hash: hashSecret('key-one') }), /UNIQUE/);
+    await assert.rejects(
+      db('users')
+        .where('id', 'two')
+        .update({ access_key_hash: hashSecret('key-one') }),
+      /UNIQUE/,
+    );
   });
 });

@@ -13,7 +13,16 @@ describe('webhooks: event cool-downs', () => {
   beforeEach(async () => {
     upstream = await startUpstream();
     delivery = new EventDelivery({
-      hookReferences: async () => ({ orgId: 'org', references: [{ event_name: 'QuotaExceeded', event_timeout: 10, hook: { target_path: `${upstream.url}/hook`, method: 'POST' } }] }),
+      hookReferences: async () => ({
+        orgId: 'org',
+        references: [
+          {
+            event_name: 'QuotaExceeded',
+            event_timeout: 10,
+            hook: { target_path: `${upstream.url}/hook`, method: 'POST' },
+          },
+        ],
+      }),
       storedHook: async () => undefined,
       templatesFolder: '/nonexistent',
       log: async (entry) => void logged.push(entry.status),
@@ -28,7 +37,15 @@ describe('webhooks: event cool-downs', () => {
     await upstream.close();
   });
 
-  const event = (key: string): GatewayEvent => ({ event: 'QuotaExceeded', time: new Date(clock.now).toISOString(), api_id: 'api', org_id: 'org', key, message: 'Key Quota Limit Exceeded', origin: 'node' });
+  const event = (key: string): GatewayEvent => ({
+    event: 'QuotaExceeded',
+    time: new Date(clock.now).toISOString(),
+    api_id: 'api',
+    org_id: 'org',
+    key,
+    message: 'Key Quota Limit Exceeded',
+    origin: 'node',
+  });
 
   it('sends the same event for the same key once per event_timeout', async () => {
     await delivery.handle(event('k1'));
@@ -37,7 +54,12 @@ describe('webhooks: event cool-downs', () => {
     await delivery.handle(event('k2'));
     clock.now += 5_000;
     await delivery.handle(event('k1'));
-    await eventually(() => assert.deepEqual(upstream.received.map((r) => JSON.parse(r.body).key), ['k1', 'k2', 'k1']));
+    await eventually(() =>
+      assert.deepEqual(
+        upstream.received.map((r) => JSON.parse(r.body).key),
+        ['k1', 'k2', 'k1'],
+      ),
+    );
   });
 
   it('forgets cool-downs that ran out instead of keeping one per key ever seen', async () => {
@@ -60,9 +82,18 @@ describe('webhooks: events from the bus', () => {
       log: async () => undefined,
       warn: () => undefined,
     });
-    for (const bad of [null, 'x', {}, { event: 5, api_id: 'a' }, { event: 'QuotaExceeded', api_id: 7 }]) await delivery.handle(bad as unknown as GatewayEvent);
+    for (const bad of [null, 'x', {}, { event: 5, api_id: 'a' }, { event: 'QuotaExceeded', api_id: 7 }])
+      await delivery.handle(bad as unknown as GatewayEvent);
     assert.equal(asked, 0);
-    await delivery.handle({ event: 'QuotaExceeded', api_id: 'a', org_id: 'o', key: 'k', time: '', message: '', origin: '' });
+    await delivery.handle({
+      event: 'QuotaExceeded',
+      api_id: 'a',
+      org_id: 'o',
+      key: 'k',
+      time: '',
+      message: '',
+      origin: '',
+    });
     assert.equal(asked, 1);
   });
 });
@@ -137,14 +168,20 @@ describe('webhooks: a template that can not be read', () => {
     await delivery.handle(event);
     await eventually(() => assert.equal(logged.length, 2), 5000);
 
-    assert.deepEqual(receiver.received.map((r) => [r.headers['content-type'], JSON.parse(r.body)]), [
-      ['application/json', event],
-      ['application/json', event],
-    ]);
-    assert.deepEqual(logged.map(({ status, error }) => ({ status, error })), [
-      { status: 'delivered', error: '' },
-      { status: 'delivered', error: '' },
-    ]);
+    assert.deepEqual(
+      receiver.received.map((r) => [r.headers['content-type'], JSON.parse(r.body)]),
+      [
+        ['application/json', event],
+        ['application/json', event],
+      ],
+    );
+    assert.deepEqual(
+      logged.map(({ status, error }) => ({ status, error })),
+      [
+        { status: 'delivered', error: '' },
+        { status: 'delivered', error: '' },
+      ],
+    );
     assert.equal(warnings.length, 1, warnings.join('\n'));
     assert.match(warnings[0], /template "alert\.txt" was not found .*nonexistent-gw-templates/);
   });

@@ -17,14 +17,20 @@ describe('webhooks: a webhook must fit the hooks table (SQLite does not enforce 
   afterEach(() => db.destroy());
 
   it('refuses an org_id over 64 characters with 400 naming the field, and stores nothing', async () => {
-    await assert.rejects(store.create({ name: 'n', target_path: 'http://127.0.0.1:9/x', org_id: 'o'.repeat(65) }, undefined), (err: { type?: string; code?: number; message?: string }) => {
-      assert.equal(err.type, 'GW_ERR_WEBHOOKS_INVALID');
-      assert.equal(err.code, 400);
-      assert.equal(err.message, 'org_id is longer than 64 characters');
-      return true;
-    });
+    await assert.rejects(
+      store.create({ name: 'n', target_path: 'http://127.0.0.1:9/x', org_id: 'o'.repeat(65) }, undefined),
+      (err: { type?: string; code?: number; message?: string }) => {
+        assert.equal(err.type, 'GW_ERR_WEBHOOKS_INVALID');
+        assert.equal(err.code, 400);
+        assert.equal(err.message, 'org_id is longer than 64 characters');
+        return true;
+      },
+    );
     assert.equal((await db('hooks').count({ n: '*' }))[0].n, 0);
-    const fits = await store.create({ name: 'n', target_path: 'http://127.0.0.1:9/x', org_id: 'o'.repeat(64) }, undefined);
+    const fits = await store.create(
+      { name: 'n', target_path: 'http://127.0.0.1:9/x', org_id: 'o'.repeat(64) },
+      undefined,
+    );
     assert.equal(fits.org_id.length, 64);
   });
 });

@@ -28,7 +28,19 @@ export function Field({ label, error, hint, name, children }: FieldProps) {
   );
 }
 
-export function TextField(props: { label: string; value: string; onChange(value: string): void; error?: string; hint?: string; name?: string; type?: string; placeholder?: string; required?: boolean; disabled?: boolean; autoComplete?: string }) {
+export function TextField(props: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  error?: string;
+  hint?: string;
+  name?: string;
+  type?: string;
+  placeholder?: string;
+  required?: boolean;
+  disabled?: boolean;
+  autoComplete?: string;
+}) {
   return (
     <Field label={props.label} error={props.error} hint={props.hint} name={props.name}>
       {(a) => (
@@ -47,7 +59,15 @@ export function TextField(props: { label: string; value: string; onChange(value:
   );
 }
 
-export function NumberField(props: { label: string; value: number | undefined; onChange(value: number): void; error?: string; hint?: string; name?: string; disabled?: boolean }) {
+export function NumberField(props: {
+  label: string;
+  value: number | undefined;
+  onChange(value: number): void;
+  error?: string;
+  hint?: string;
+  name?: string;
+  disabled?: boolean;
+}) {
   return (
     <Field label={props.label} error={props.error} hint={props.hint} name={props.name}>
       {(a) => (
@@ -56,27 +76,54 @@ export function NumberField(props: { label: string; value: number | undefined; o
           type="number"
           value={props.value ?? 0}
           disabled={props.disabled}
-          onChange={(e: { target: HTMLInputElement }) => props.onChange(e.target.value === '' ? 0 : Number(e.target.value))}
+          onChange={(e: { target: HTMLInputElement }) =>
+            props.onChange(e.target.value === '' ? 0 : Number(e.target.value))
+          }
         />
       )}
     </Field>
   );
 }
 
-export function Toggle(props: { label: string; checked: boolean; onChange(value: boolean): void; name?: string; disabled?: boolean }) {
+export function Toggle(props: {
+  label: string;
+  checked: boolean;
+  onChange(value: boolean): void;
+  name?: string;
+  disabled?: boolean;
+}) {
   return (
     <label data-field={props.name}>
-      <input type="checkbox" role="switch" checked={props.checked} disabled={props.disabled} onChange={(e: { target: HTMLInputElement }) => props.onChange(e.target.checked)} />
+      <input
+        type="checkbox"
+        role="switch"
+        checked={props.checked}
+        disabled={props.disabled}
+        onChange={(e: { target: HTMLInputElement }) => props.onChange(e.target.checked)}
+      />
       {props.label}
     </label>
   );
 }
 
-export function SelectField(props: { label: string; value: string; options: Array<[string, string]>; onChange(value: string): void; error?: string; name?: string; disabled?: boolean }) {
+export function SelectField(props: {
+  label: string;
+  value: string;
+  options: Array<[string, string]>;
+  onChange(value: string): void;
+  error?: string;
+  name?: string;
+  disabled?: boolean;
+}) {
   return (
     <Field label={props.label} error={props.error} name={props.name}>
       {(a) => (
-        <select {...a} value={props.value} disabled={props.disabled} onChange={(e: { target: HTMLSelectElement }) => props.onChange(e.target.value)}>
+        <select
+          {...a}
+          value={props.value}
+          disabled={props.disabled}
+          onChange={(e: { target: HTMLSelectElement }) => props.onChange(e.target.value)}
+        >
           {props.options.map(([value, text]) => (
             <option key={value} value={value}>
               {text}

@@ -69,7 +69,15 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
 }
 
 /** Shows loading, error or the content of a load. */
-export function Show<T>({ loaded, what, children }: { loaded: Loaded<T>; what: string; children: (data: T) => JSX.Element }) {
+export function Show<T>({
+  loaded,
+  what,
+  children,
+}: {
+  loaded: Loaded<T>;
+  what: string;
+  children: (data: T) => JSX.Element;
+}) {
   if (loaded.error) return <ErrorBox error={loaded.error} onRetry={loaded.reload} />;
   if (loaded.data === undefined) return <Loading what={what} />;
   return children(loaded.data);

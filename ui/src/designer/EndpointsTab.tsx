@@ -33,11 +33,21 @@ interface MethodAction {
 function rulesOf(extended: Definition): Rule[] {
   const rules: Rule[] = [];
   for (const [list] of LISTS) {
-    ((extended[list] ?? []) as Array<{ path: string; method_actions?: Record<string, MethodAction> }>).forEach((entry, index) => {
-      for (const [method, action] of Object.entries(entry.method_actions ?? { GET: {} })) {
-        rules.push({ list, entry: index, path: entry.path, method, action: action.action === 'reply' ? 'reply' : 'no_action', code: action.code ?? 200, data: action.data ?? '' });
-      }
-    });
+    ((extended[list] ?? []) as Array<{ path: string; method_actions?: Record<string, MethodAction> }>).forEach(
+      (entry, index) => {
+        for (const [method, action] of Object.entries(entry.method_actions ?? { GET: {} })) {
+          rules.push({
+            list,
+            entry: index,
+            path: entry.path,
+            method,
+            action: action.action === 'reply' ? 'reply' : 'no_action',
+            code: action.code ?? 200,
+            data: action.data ?? '',
+          });
+        }
+      },
+    );
   }
   return rules;
 }
@@ -49,7 +59,10 @@ function withRules(extended: Definition, rules: Rule[]): Definition {
     const byPath = new Map<string, Record<string, MethodAction>>();
     for (const rule of rules.filter((r) => r.list === list)) {
       const actions = byPath.get(rule.path) ?? {};
-      actions[rule.method] = rule.action === 'reply' ? { action: 'reply', code: rule.code, data: rule.data, headers: {} } : { action: 'no_action' };
+      actions[rule.method] =
+        rule.action === 'reply'
+          ? { action: 'reply', code: rule.code, data: rule.data, headers: {} }
+          : { action: 'no_action' };
       byPath.set(rule.path, actions);
     }
     if (byPath.size > 0) next[list] = [...byPath].map(([path, method_actions]) => ({ path, method_actions }));
@@ -71,7 +84,8 @@ export function EndpointsTab({ def, replace, errors, readOnly, version, onVersio
   const current = versionsOf(def)[version] ?? { name: version };
   const extended: Definition = current.extended_paths ?? {};
   const base = `version_data.versions.${version}`;
-  const updateExtended = (next: Definition) => replace(withVersion(def, version, { ...current, use_extended_paths: true, extended_paths: next }));
+  const updateExtended = (next: Definition) =>
+    replace(withVersion(def, version, { ...current, use_extended_paths: true, extended_paths: next }));
   const shownLists = new Set([...LISTS.map(([list]) => list), ...ENDPOINT_LISTS.map((spec) => spec.list)]);
   const elsewhere = unshownErrors(errors, `${base}.`, (path) => {
     const list = /^version_data\.versions\..+?\.extended_paths\.([a-z_]+)\[/.exec(path)?.[1];
@@ -80,14 +94,27 @@ export function EndpointsTab({ def, replace, errors, readOnly, version, onVersio
   return (
     <>
       {names.length > 1 && (
-        <SelectField label="Version" name="rules-version" value={version} options={names.map((n) => [n, n])} onChange={onVersion} />
+        <SelectField
+          label="Version"
+          name="rules-version"
+          value={version}
+          options={names.map((n) => [n, n])}
+          onChange={onVersion}
+        />
       )}
       {elsewhere.map((message) => (
         <p className="field-error" key={message}>
           {message}
         </p>
       ))}
-      <AccessRules rules={rulesOf(extended)} onChange={(rules) => updateExtended(withRules(extended, rules))} version={version} errorBase={`${base}.extended_paths`} errors={errors} readOnly={readOnly} />
+      <AccessRules
+        rules={rulesOf(extended)}
+        onChange={(rules) => updateExtended(withRules(extended, rules))}
+        version={version}
+        errorBase={`${base}.extended_paths`}
+        errors={errors}
+        readOnly={readOnly}
+      />
       {ENDPOINT_LISTS.map((spec) => (
         <EntryList
           key={`${version}/${spec.list}`}
@@ -107,8 +134,23 @@ export function EndpointsTab({ def, replace, errors, readOnly, version, onVersio
   );
 }
 
-function AccessRules({ rules, onChange, version, errorBase, errors, readOnly }: { rules: Rule[]; onChange(rules: Rule[]): void; version: string; errorBase: string; errors: Record<string, string>; readOnly: boolean }) {
-  const change = (index: number, patch: Partial<Rule>) => onChange(rules.map((r, i) => (i === index ? { ...r, ...patch } : r)));
+function AccessRules({
+  rules,
+  onChange,
+  version,
+  errorBase,
+  errors,
+  readOnly,
+}: {
+  rules: Rule[];
+  onChange(rules: Rule[]): void;
+  version: string;
+  errorBase: string;
+  errors: Record<string, string>;
+  readOnly: boolean;
+}) {
+  const change = (index: number, patch: Partial<Rule>) =>
+    onChange(rules.map((r, i) => (i === index ? { ...r, ...patch } : r)));
   const entryErrors = (rule: Rule) => {
     const prefix = `${errorBase}.${rule.list}[${rule.entry}]`;
     return Object.entries(errors)
@@ -124,9 +166,29 @@ function AccessRules({ rules, onChange, version, errorBase, errors, readOnly }: 
       {rules.length === 0 && <p>No endpoint rules: every path is proxied.</p>}
       {rules.map((rule, index) => (
         <div className="grid rule" key={index}>
-          <SelectField label="Rule" value={rule.list} options={LISTS} onChange={(list) => change(index, { list })} disabled={readOnly} />
-          <TextField label="Path" name={`${errorBase}.${rule.list}[${rule.entry}].path`} value={rule.path} onChange={(path) => change(index, { path })} error={entryErrors(rule) || undefined} hint="e.g. /users/{id}" disabled={readOnly} />
-          <SelectField label="Method" value={rule.method} options={METHODS} onChange={(method) => change(index, { method })} disabled={readOnly} />
+          <SelectField
+            label="Rule"
+            value={rule.list}
+            options={LISTS}
+            onChange={(list) => change(index, { list })}
+            disabled={readOnly}
+          />
+          <TextField
+            label="Path"
+            name={`${errorBase}.${rule.list}[${rule.entry}].path`}
+            value={rule.path}
+            onChange={(path) => change(index, { path })}
+            error={entryErrors(rule) || undefined}
+            hint="e.g. /users/{id}"
+            disabled={readOnly}
+          />
+          <SelectField
+            label="Method"
+            value={rule.method}
+            options={METHODS}
+            onChange={(method) => change(index, { method })}
+            disabled={readOnly}
+          />
           <SelectField
             label="Action"
             value={rule.action}
@@ -139,13 +201,32 @@ function AccessRules({ rules, onChange, version, errorBase, errors, readOnly }: 
           />
           {rule.action === 'reply' && (
             <>
-              <TextField label="Status" type="number" value={String(rule.code)} onChange={(code) => change(index, { code: Number(code) })} disabled={readOnly} />
-              <Field label="Body">{(a) => <input {...a} value={rule.data} disabled={readOnly} onChange={(e: { target: HTMLInputElement }) => change(index, { data: e.target.value })} />}</Field>
+              <TextField
+                label="Status"
+                type="number"
+                value={String(rule.code)}
+                onChange={(code) => change(index, { code: Number(code) })}
+                disabled={readOnly}
+              />
+              <Field label="Body">
+                {(a) => (
+                  <input
+                    {...a}
+                    value={rule.data}
+                    disabled={readOnly}
+                    onChange={(e: { target: HTMLInputElement }) => change(index, { data: e.target.value })}
+                  />
+                )}
+              </Field>
             </>
           )}
           {!readOnly && (
             <div className="inline-actions">
-              <button type="button" className="secondary outline small" onClick={() => onChange(rules.filter((_, i) => i !== index))}>
+              <button
+                type="button"
+                className="secondary outline small"
+                onClick={() => onChange(rules.filter((_, i) => i !== index))}
+              >
                 Remove
               </button>
             </div>
@@ -153,7 +234,24 @@ function AccessRules({ rules, onChange, version, errorBase, errors, readOnly }: 
         </div>
       ))}
       {!readOnly && (
-        <button type="button" className="outline" onClick={() => onChange([...rules, { list: 'black_list', entry: rules.filter((r) => r.list === 'black_list').length, path: '/', method: 'GET', action: 'no_action', code: 200, data: '' }])}>
+        <button
+          type="button"
+          className="outline"
+          onClick={() =>
+            onChange([
+              ...rules,
+              {
+                list: 'black_list',
+                entry: rules.filter((r) => r.list === 'black_list').length,
+                path: '/',
+                method: 'GET',
+                action: 'no_action',
+                code: 200,
+                data: '',
+              },
+            ])
+          }
+        >
           Add a rule
         </button>
       )}

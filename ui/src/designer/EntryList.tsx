@@ -16,7 +16,8 @@ interface Props {
 
 /** One `extended_paths` list: an entry per row, its fields as the spec says; fields the designer does not know are kept. */
 export function EntryList({ spec, entries, onChange, errorPath, errors, readOnly }: Props) {
-  const change = (index: number, key: string, value: unknown) => onChange(entries.map((entry, i) => (i === index ? setAt(entry, key, value) : entry)));
+  const change = (index: number, key: string, value: unknown) =>
+    onChange(entries.map((entry, i) => (i === index ? setAt(entry, key, value) : entry)));
   return (
     <fieldset data-list={spec.list}>
       <legend>{spec.title}</legend>
@@ -27,7 +28,15 @@ export function EntryList({ spec, entries, onChange, errorPath, errors, readOnly
         const prefix = `${errorPath}[${index}]`;
         const fieldPaths = new Set(spec.fields.map((f) => `${prefix}.${f.key}`));
         const input = (field: EntryField) => (
-          <EntryInput key={field.key} field={field} entry={entry} name={`${prefix}.${field.key}`} error={errors[`${prefix}.${field.key}`]} onChange={(v) => change(index, field.key, v)} readOnly={readOnly} />
+          <EntryInput
+            key={field.key}
+            field={field}
+            entry={entry}
+            name={`${prefix}.${field.key}`}
+            error={errors[`${prefix}.${field.key}`]}
+            onChange={(v) => change(index, field.key, v)}
+            readOnly={readOnly}
+          />
         );
         const other = unshownErrors(errors, `${prefix}.`, (path) => fieldPaths.has(path)).concat(errors[prefix] ?? []);
         return (
@@ -41,7 +50,11 @@ export function EntryList({ spec, entries, onChange, errorPath, errors, readOnly
               {spec.fields.filter((field) => field.kind !== 'template').map(input)}
               {!readOnly && (
                 <div className="inline-actions">
-                  <button type="button" className="secondary outline small" onClick={() => onChange(entries.filter((_, i) => i !== index))}>
+                  <button
+                    type="button"
+                    className="secondary outline small"
+                    onClick={() => onChange(entries.filter((_, i) => i !== index))}
+                  >
                     Remove
                   </button>
                 </div>
@@ -75,27 +88,102 @@ function EntryInput({ field, entry, error, onChange, readOnly, name }: InputProp
   const value = at(entry, field.key);
   switch (field.kind) {
     case 'number':
-      return <NumberField label={field.label} name={name} value={Number(value ?? 0)} onChange={onChange} error={error} hint={field.hint} disabled={readOnly} />;
+      return (
+        <NumberField
+          label={field.label}
+          name={name}
+          value={Number(value ?? 0)}
+          onChange={onChange}
+          error={error}
+          hint={field.hint}
+          disabled={readOnly}
+        />
+      );
     case 'toggle':
-      return <Toggle label={field.label} name={name} checked={value === true} onChange={onChange} disabled={readOnly} />;
+      return (
+        <Toggle label={field.label} name={name} checked={value === true} onChange={onChange} disabled={readOnly} />
+      );
     case 'method':
-      return <SelectField label={field.label} name={name} value={String(value || 'GET')} options={METHODS} onChange={onChange} error={error} disabled={readOnly} />;
+      return (
+        <SelectField
+          label={field.label}
+          name={name}
+          value={String(value || 'GET')}
+          options={METHODS}
+          onChange={onChange}
+          error={error}
+          disabled={readOnly}
+        />
+      );
     case 'select':
-      return <SelectField label={field.label} name={name} value={String(value ?? field.options![0][0])} options={field.options!} onChange={onChange} error={error} disabled={readOnly} />;
+      return (
+        <SelectField
+          label={field.label}
+          name={name}
+          value={String(value ?? field.options![0][0])}
+          options={field.options!}
+          onChange={onChange}
+          error={error}
+          disabled={readOnly}
+        />
+      );
     case 'template':
       return (
         <Field label={field.label} name={name} error={error} hint={field.hint}>
           {(a) => (
-            <textarea {...a} className="code" rows={4} spellCheck={false} value={fromBase64(String(value ?? ''))} readOnly={readOnly} onChange={(e: { target: HTMLTextAreaElement }) => onChange(toBase64(e.target.value))} />
+            <textarea
+              {...a}
+              className="code"
+              rows={4}
+              spellCheck={false}
+              value={fromBase64(String(value ?? ''))}
+              readOnly={readOnly}
+              onChange={(e: { target: HTMLTextAreaElement }) => onChange(toBase64(e.target.value))}
+            />
           )}
         </Field>
       );
     case 'headers':
-      return <LooseText label={field.label} name={name} value={value} parse={parseHeaders} format={formatHeaders} onChange={onChange} error={error} hint={field.hint} readOnly={readOnly} rows={3} />;
+      return (
+        <LooseText
+          label={field.label}
+          name={name}
+          value={value}
+          parse={parseHeaders}
+          format={formatHeaders}
+          onChange={onChange}
+          error={error}
+          hint={field.hint}
+          readOnly={readOnly}
+          rows={3}
+        />
+      );
     case 'names':
-      return <LooseText label={field.label} name={name} value={value} parse={parseNames} format={formatNames} onChange={onChange} error={error} hint={field.hint} readOnly={readOnly} />;
+      return (
+        <LooseText
+          label={field.label}
+          name={name}
+          value={value}
+          parse={parseNames}
+          format={formatNames}
+          onChange={onChange}
+          error={error}
+          hint={field.hint}
+          readOnly={readOnly}
+        />
+      );
     default:
-      return <TextField label={field.label} name={name} value={String(value ?? '')} onChange={onChange} error={error} hint={field.hint} disabled={readOnly} />;
+      return (
+        <TextField
+          label={field.label}
+          name={name}
+          value={String(value ?? '')}
+          onChange={onChange}
+          error={error}
+          hint={field.hint}
+          disabled={readOnly}
+        />
+      );
   }
 }
 
@@ -103,7 +191,18 @@ function EntryInput({ field, entry, error, onChange, readOnly, name }: InputProp
  * Text the user types freely (a half-typed "X-Name" line) that becomes a structured value: the
  * text is kept while it still means the value, and redrawn when the value changed elsewhere.
  */
-function LooseText(props: { label: string; name: string; value: unknown; parse(text: string): unknown; format(value: unknown): string; onChange(value: unknown): void; error?: string; hint?: string; readOnly: boolean; rows?: number }) {
+function LooseText(props: {
+  label: string;
+  name: string;
+  value: unknown;
+  parse(text: string): unknown;
+  format(value: unknown): string;
+  onChange(value: unknown): void;
+  error?: string;
+  hint?: string;
+  readOnly: boolean;
+  rows?: number;
+}) {
   const { value, parse, format } = props;
   const [text, setText] = useState(() => format(value));
   // When the value changed elsewhere, redraw the text (during render, React's pattern for state
@@ -122,9 +221,21 @@ function LooseText(props: { label: string; name: string; value: unknown; parse(t
     <Field label={props.label} name={props.name} error={props.error} hint={props.hint}>
       {(a) =>
         props.rows ? (
-          <textarea {...a} rows={props.rows} spellCheck={false} value={text} readOnly={props.readOnly} onChange={(e: { target: HTMLTextAreaElement }) => edit(e.target.value)} />
+          <textarea
+            {...a}
+            rows={props.rows}
+            spellCheck={false}
+            value={text}
+            readOnly={props.readOnly}
+            onChange={(e: { target: HTMLTextAreaElement }) => edit(e.target.value)}
+          />
         ) : (
-          <input {...a} value={text} disabled={props.readOnly} onChange={(e: { target: HTMLInputElement }) => edit(e.target.value)} />
+          <input
+            {...a}
+            value={text}
+            disabled={props.readOnly}
+            onChange={(e: { target: HTMLInputElement }) => edit(e.target.value)}
+          />
         )
       }
     </Field>

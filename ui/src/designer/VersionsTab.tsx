@@ -2,10 +2,27 @@ import { useState } from 'react';
 import { SelectField, TextField, Toggle } from '../components/form';
 import type { Definition } from '../definition';
 import type { EditorProps } from '../pages/ApiDesigner';
-import { DEFAULT_KEYS, expiryInput, expiryValue, VERSION_LOCATIONS, versionNames, versionsOf, withoutVersion, withVersion, withVersioning } from './versions';
+import {
+  DEFAULT_KEYS,
+  expiryInput,
+  expiryValue,
+  VERSION_LOCATIONS,
+  versionNames,
+  versionsOf,
+  withoutVersion,
+  withVersion,
+  withVersioning,
+} from './versions';
 
 /** Versions of the API: on or off, where a request names one, the default, and each version's expiry and target. */
-export function VersionsTab({ def, set, replace, errors, readOnly, onEditRules }: EditorProps & { replace(def: Definition): void; onEditRules(version: string): void }) {
+export function VersionsTab({
+  def,
+  set,
+  replace,
+  errors,
+  readOnly,
+  onEditRules,
+}: EditorProps & { replace(def: Definition): void; onEditRules(version: string): void }) {
   const versioned = def.version_data?.not_versioned === false;
   const names = versionNames(def);
   const versions = versionsOf(def);
@@ -25,7 +42,13 @@ export function VersionsTab({ def, set, replace, errors, readOnly, onEditRules }
   return (
     <>
       <fieldset>
-        <Toggle label="This API has versions" name="version_data.not_versioned" checked={versioned} onChange={(v) => replace(withVersioning(def, v))} disabled={readOnly} />
+        <Toggle
+          label="This API has versions"
+          name="version_data.not_versioned"
+          checked={versioned}
+          onChange={(v) => replace(withVersioning(def, v))}
+          disabled={readOnly}
+        />
         {!versioned && (
           <p>
             Every request is served by version <code>{def.version_data?.default_version || names[0]}</code>.
@@ -38,7 +61,9 @@ export function VersionsTab({ def, set, replace, errors, readOnly, onEditRules }
               name="definition.location"
               value={location}
               options={VERSION_LOCATIONS}
-              onChange={(v) => replace({ ...def, definition: { ...(def.definition ?? {}), location: v, key: DEFAULT_KEYS[v] } })}
+              onChange={(v) =>
+                replace({ ...def, definition: { ...(def.definition ?? {}), location: v, key: DEFAULT_KEYS[v] } })
+              }
               error={errors['definition.location']}
               disabled={readOnly}
             />
@@ -76,7 +101,8 @@ export function VersionsTab({ def, set, replace, errors, readOnly, onEditRules }
       </fieldset>
       {names.map((name) => {
         const version = versions[name] ?? { name };
-        const change = (field: string, value: unknown) => replace(withVersion(def, name, { ...version, [field]: value }));
+        const change = (field: string, value: unknown) =>
+          replace(withVersion(def, name, { ...version, [field]: value }));
         return (
           <fieldset key={name} className="version" data-version={name}>
             <legend>
@@ -108,7 +134,11 @@ export function VersionsTab({ def, set, replace, errors, readOnly, onEditRules }
                 Endpoint rules of {name}
               </button>
               {!readOnly && names.length > 1 && (
-                <button type="button" className="secondary outline small" onClick={() => replace(withoutVersion(def, name))}>
+                <button
+                  type="button"
+                  className="secondary outline small"
+                  onClick={() => replace(withoutVersion(def, name))}
+                >
                   Remove version {name}
                 </button>
               )}
@@ -120,7 +150,14 @@ export function VersionsTab({ def, set, replace, errors, readOnly, onEditRules }
         <fieldset>
           <legend>Add a version</legend>
           <div className="grid">
-            <TextField label="New version name" name="new-version" value={newName} onChange={setNewName} error={nameError} hint="e.g. v2" />
+            <TextField
+              label="New version name"
+              name="new-version"
+              value={newName}
+              onChange={setNewName}
+              error={nameError}
+              hint="e.g. v2"
+            />
             <div className="inline-actions">
               <button type="button" className="outline" onClick={add}>
                 Add version

@@ -38,7 +38,11 @@ export const OAUTH_AUTHORIZE_TYPES: Array<[string, string]> = [
 /** A custom auth plugin is the definition's `custom_middleware.auth_check`; the flag mirrors it as the reference format does. */
 export function isOn(def: Definition, mode: AuthMode): boolean {
   if (mode.id === 'plugin') return Boolean(def.custom_middleware?.auth_check);
-  if (mode.id === 'token') return def.use_standard_auth === true || (def.use_keyless !== true && !AUTH_METHODS.some((m) => m.id !== 'token' && isOn(def, m)));
+  if (mode.id === 'token')
+    return (
+      def.use_standard_auth === true ||
+      (def.use_keyless !== true && !AUTH_METHODS.some((m) => m.id !== 'token' && isOn(def, m)))
+    );
   return def[mode.flag] === true;
 }
 
@@ -46,11 +50,14 @@ export function withMode(def: Definition, mode: AuthMode, on: boolean): Definiti
   const next: Definition = { ...def, use_keyless: false, [mode.flag]: on };
   if (mode.id === 'plugin') {
     const { auth_check: _old, ...rest } = def.custom_middleware ?? {};
-    next.custom_middleware = on ? { ...rest, auth_check: def.custom_middleware?.auth_check ?? { name: '', path: '' } } : rest;
+    next.custom_middleware = on
+      ? { ...rest, auth_check: def.custom_middleware?.auth_check ?? { name: '', path: '' } }
+      : rest;
   }
   // The identity provider must be a mode the API uses; the gateway refuses to load it otherwise.
   const used = AUTH_METHODS.filter((m) => isOn(next, m));
-  if (used.length < 2 || !used.some((m) => m.identity === next.base_identity_provided_by)) next.base_identity_provided_by = '';
+  if (used.length < 2 || !used.some((m) => m.identity === next.base_identity_provided_by))
+    next.base_identity_provided_by = '';
   return next;
 }
 

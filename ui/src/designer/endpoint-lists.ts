@@ -30,7 +30,9 @@ export interface ListSpec {
   fresh(): Entry;
 }
 
-export const METHODS: Array<[string, string]> = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'].map((m) => [m, m]);
+export const METHODS: Array<[string, string]> = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'].map(
+  (m) => [m, m],
+);
 
 const where: EntryField[] = [
   { key: 'path', label: 'Path', kind: 'text', hint: 'e.g. /orders/{id}' },
@@ -44,11 +46,28 @@ const bodyTransform = (list: string, title: string, about: string, add: string):
   add,
   fields: [
     ...where,
-    { key: 'template_data.input_type', label: 'Body format', kind: 'select', options: [['json', 'JSON'], ['xml', 'XML']] },
-    { key: 'template_data.template_source', label: 'Template', kind: 'template', hint: 'Go template over the body’s fields, e.g. {"id": "{{.order_id}}"}' },
+    {
+      key: 'template_data.input_type',
+      label: 'Body format',
+      kind: 'select',
+      options: [
+        ['json', 'JSON'],
+        ['xml', 'XML'],
+      ],
+    },
+    {
+      key: 'template_data.template_source',
+      label: 'Template',
+      kind: 'template',
+      hint: 'Go template over the body’s fields, e.g. {"id": "{{.order_id}}"}',
+    },
     { key: 'template_data.enable_session', label: "Template sees the key's metadata (._gw_meta)", kind: 'toggle' },
   ],
-  fresh: () => ({ path: '/', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: '', enable_session: false } }),
+  fresh: () => ({
+    path: '/',
+    method: 'POST',
+    template_data: { input_type: 'json', template_mode: 'blob', template_source: '', enable_session: false },
+  }),
 });
 
 const headerTransform = (list: string, title: string, about: string, add: string): ListSpec => ({
@@ -65,10 +84,30 @@ const headerTransform = (list: string, title: string, about: string, add: string
 });
 
 export const ENDPOINT_LISTS: ListSpec[] = [
-  bodyTransform('transform', 'Request body transforms', 'Rewrite the request body with a template before it goes upstream.', 'Add a request body transform'),
-  bodyTransform('transform_response', 'Response body transforms', "Rewrite the upstream's answer with a template.", 'Add a response body transform'),
-  headerTransform('transform_headers', 'Request headers', 'Add or remove headers on the request sent upstream.', 'Add request headers'),
-  headerTransform('transform_response_headers', 'Response headers', "Add or remove headers on the upstream's answer.", 'Add response headers'),
+  bodyTransform(
+    'transform',
+    'Request body transforms',
+    'Rewrite the request body with a template before it goes upstream.',
+    'Add a request body transform',
+  ),
+  bodyTransform(
+    'transform_response',
+    'Response body transforms',
+    "Rewrite the upstream's answer with a template.",
+    'Add a response body transform',
+  ),
+  headerTransform(
+    'transform_headers',
+    'Request headers',
+    'Add or remove headers on the request sent upstream.',
+    'Add request headers',
+  ),
+  headerTransform(
+    'transform_response_headers',
+    'Response headers',
+    "Add or remove headers on the upstream's answer.",
+    'Add response headers',
+  ),
   {
     list: 'url_rewrites',
     title: 'URL rewrites',
@@ -76,7 +115,12 @@ export const ENDPOINT_LISTS: ListSpec[] = [
     add: 'Add a URL rewrite',
     fields: [
       ...where,
-      { key: 'match_pattern', label: 'Match pattern', kind: 'text', hint: 'A regular expression over the path, e.g. /old/(.*)' },
+      {
+        key: 'match_pattern',
+        label: 'Match pattern',
+        kind: 'text',
+        hint: 'A regular expression over the path, e.g. /old/(.*)',
+      },
       { key: 'rewrite_to', label: 'Rewrite to', kind: 'text', hint: 'e.g. /new/$1' },
     ],
     fresh: () => ({ path: '/', method: 'GET', match_pattern: '', rewrite_to: '', triggers: [] }),
@@ -92,7 +136,8 @@ export const ENDPOINT_LISTS: ListSpec[] = [
   {
     list: 'rate_limit',
     title: 'Per-endpoint rate limits',
-    about: 'A rate limit of its own for a path and method; other endpoints keep the key’s or the API’s limit. Listed first wins.',
+    about:
+      'A rate limit of its own for a path and method; other endpoints keep the key’s or the API’s limit. Listed first wins.',
     add: 'Add an endpoint rate limit',
     fields: [
       ...where,

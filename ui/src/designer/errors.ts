@@ -1,7 +1,16 @@
 import { ApiError } from '../api';
 
 /** The designer's tabs, in the order they show. */
-export const TABS = ['Core settings', 'Authentication', 'Versions', 'Endpoint rules', 'Rate limits and quotas', 'GraphQL', 'Webhooks', 'Raw definition'] as const;
+export const TABS = [
+  'Core settings',
+  'Authentication',
+  'Versions',
+  'Endpoint rules',
+  'Rate limits and quotas',
+  'GraphQL',
+  'Webhooks',
+  'Raw definition',
+] as const;
 export type Tab = (typeof TABS)[number];
 
 /** Where a field path of the definition is edited: the tab, and for endpoint rules the version. */
@@ -9,7 +18,12 @@ export function placeOf(path: string): { tab: Tab; version?: string } {
   const rules = /^version_data\.versions\.(.+?)\.(extended_paths|paths)\./.exec(path);
   if (rules) return { tab: 'Endpoint rules', version: rules[1] };
   if (path.startsWith('version_data') || path.startsWith('definition')) return { tab: 'Versions' };
-  if (/^(use_|enable_signature|enable_coprocess|auth|hmac_|basic_auth|oauth_meta|notifications|strip_auth|base_identity|client_certificates|custom_middleware\.auth_check|jwt_|openid)/.test(path)) return { tab: 'Authentication' };
+  if (
+    /^(use_|enable_signature|enable_coprocess|auth|hmac_|basic_auth|oauth_meta|notifications|strip_auth|base_identity|client_certificates|custom_middleware\.auth_check|jwt_|openid)/.test(
+      path,
+    )
+  )
+    return { tab: 'Authentication' };
   if (/(rate|quota|throttle)/.test(path)) return { tab: 'Rate limits and quotas' };
   if (path.startsWith('graphql')) return { tab: 'GraphQL' };
   if (path.startsWith('hook_references')) return { tab: 'Webhooks' };
@@ -30,7 +44,8 @@ export function fieldErrors(err: unknown): Record<string, string> {
 }
 
 function unquotedFields(message: string, errors: string[]): Record<string, string> {
-  if (/^Invalid GraphQL schema/.test(message)) return { 'graphql.schema': errors.length > 0 ? `${message}: ${errors.join(' ')}` : message };
+  if (/^Invalid GraphQL schema/.test(message))
+    return { 'graphql.schema': errors.length > 0 ? `${message}: ${errors.join(' ')}` : message };
   if (/^hook_references\[\d+\]/.test(message)) return { hook_references: message };
   const setting = /^Version '([^']+)', (expires|override_target): (.*)$/.exec(message);
   if (setting) return { [`version_data.versions.${setting[1]}.${setting[2]}`]: setting[3] };
@@ -39,7 +54,8 @@ function unquotedFields(message: string, errors: string[]): Record<string, strin
     const [, name, entry, problem] = version;
     return { [`version_data.versions.${name}.${entry}.${entryField(problem)}`]: `${entry}: ${problem}` };
   }
-  if (/graphql|schema/i.test(message) && !/The '/.test(message) && !/^[a-z_]+\./.test(message)) return { 'graphql.schema': message };
+  if (/graphql|schema/i.test(message) && !/The '/.test(message) && !/^[a-z_]+\./.test(message))
+    return { 'graphql.schema': message };
   const led = /^([a-z_]+(?:\.[a-z_]+|\[\d+\])+)(?::| )/.exec(message);
   if (led) return { [led[1]]: message };
   return {};
@@ -53,7 +69,11 @@ function entryField(problem: string): string {
 }
 
 /** The messages under `prefix` (an entry, a version) that no field of `shown` displays. */
-export function unshownErrors(errors: Record<string, string>, prefix: string, shown: (path: string) => boolean): string[] {
+export function unshownErrors(
+  errors: Record<string, string>,
+  prefix: string,
+  shown: (path: string) => boolean,
+): string[] {
   return Object.entries(errors)
     .filter(([path]) => path.startsWith(prefix) && !shown(path))
     .map(([, message]) => message);

@@ -39,7 +39,9 @@ export function withoutVersion(def: Definition, name: string): Definition {
 export function withVersioning(def: Definition, versioned: boolean): Definition {
   const data = { ...(def.version_data ?? {}), not_versioned: !versioned };
   if (!data.default_version) data.default_version = versionNames(def)[0];
-  const location = def.definition?.location ? def.definition : { ...(def.definition ?? {}), location: 'header', key: 'x-api-version' };
+  const location = def.definition?.location
+    ? def.definition
+    : { ...(def.definition ?? {}), location: 'header', key: 'x-api-version' };
   return { ...def, version_data: data, definition: versioned ? location : def.definition };
 }
 

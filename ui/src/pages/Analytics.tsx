@@ -32,32 +32,79 @@ export function Analytics({ rest = [] }: { rest?: string[] }) {
       <div className="page-head">
         <h1>Analytics</h1>
         <div role="group" aria-label="View">
-          <button type="button" className={view === 'charts' ? '' : 'outline'} aria-pressed={view === 'charts'} onClick={() => setView('charts')}>
+          <button
+            type="button"
+            className={view === 'charts' ? '' : 'outline'}
+            aria-pressed={view === 'charts'}
+            onClick={() => setView('charts')}
+          >
             Charts
           </button>
-          <button type="button" className={view === 'tables' ? '' : 'outline'} aria-pressed={view === 'tables'} onClick={() => setView('tables')}>
+          <button
+            type="button"
+            className={view === 'tables' ? '' : 'outline'}
+            aria-pressed={view === 'tables'}
+            onClick={() => setView('tables')}
+          >
             Tables
           </button>
         </div>
       </div>
-      <form className="grid filters" aria-label="Period and filters" onSubmit={(e: { preventDefault(): void }) => e.preventDefault()}>
+      <form
+        className="grid filters"
+        aria-label="Period and filters"
+        onSubmit={(e: { preventDefault(): void }) => e.preventDefault()}
+      >
         <TextField label="From" name="from" type="date" value={from} onChange={setFrom} />
         <TextField label="To" name="to" type="date" value={to} onChange={setTo} />
-        <SelectField label="Resolution" name="resolution" value={resolution} options={[['day', 'Day'], ['hour', 'Hour']]} onChange={setResolution} />
-        <SelectField label="API" name="api" value={apiId} options={[['', 'All APIs'], ...(apis.data ?? []).map((d) => [d.api_id, d.name] as [string, string])]} onChange={setApiId} />
+        <SelectField
+          label="Resolution"
+          name="resolution"
+          value={resolution}
+          options={[
+            ['day', 'Day'],
+            ['hour', 'Hour'],
+          ]}
+          onChange={setResolution}
+        />
+        <SelectField
+          label="API"
+          name="api"
+          value={apiId}
+          options={[['', 'All APIs'], ...(apis.data ?? []).map((d) => [d.api_id, d.name] as [string, string])]}
+          onChange={setApiId}
+        />
       </form>
-      {(rest[0] === 'keys' || rest[0] === 'oauthid') && rest[1] && <ClientActivity kind={rest[0]} id={rest[1]} period={period} view={view} />}
+      {(rest[0] === 'keys' || rest[0] === 'oauthid') && rest[1] && (
+        <ClientActivity kind={rest[0]} id={rest[1]} period={period} view={view} />
+      )}
       <article>
         <h2>Requests over time</h2>
         <Show loaded={usage} what="traffic">
-          {({ data }) => (data.length === 0 ? <p>No requests in this period.</p> : view === 'charts' ? <TrafficCharts rows={data} /> : <TrafficTable rows={data} />)}
+          {({ data }) =>
+            data.length === 0 ? (
+              <p>No requests in this period.</p>
+            ) : view === 'charts' ? (
+              <TrafficCharts rows={data} />
+            ) : (
+              <TrafficTable rows={data} />
+            )
+          }
         </Show>
       </article>
       <div className="grid">
         <article>
           <h2>Errors by status</h2>
           <Show loaded={errors} what="errors">
-            {({ data }) => (data.length === 0 ? <p>No errors in this period.</p> : view === 'charts' ? <ErrorChart rows={data} /> : <ErrorTable rows={data} />)}
+            {({ data }) =>
+              data.length === 0 ? (
+                <p>No errors in this period.</p>
+              ) : view === 'charts' ? (
+                <ErrorChart rows={data} />
+              ) : (
+                <ErrorTable rows={data} />
+              )
+            }
           </Show>
         </article>
         <article>
@@ -92,8 +139,19 @@ function ErrorChart({ rows }: { rows: Row[] }) {
   return (
     <div className="chart" data-testid="error-chart">
       <Bar
-        data={{ labels: codes.map(([code]) => String(code)), datasets: [{ label: 'Errors', data: codes.map(([, hits]) => hits), backgroundColor: '#d93526' }] }}
-        options={{ responsive: true, maintainAspectRatio: false, plugins: { legend: { position: 'bottom' } }, scales: { x: { title: { display: true, text: 'Status code' } }, y: { beginAtZero: true, title: { display: true, text: 'Requests' } } } }}
+        data={{
+          labels: codes.map(([code]) => String(code)),
+          datasets: [{ label: 'Errors', data: codes.map(([, hits]) => hits), backgroundColor: '#d93526' }],
+        }}
+        options={{
+          responsive: true,
+          maintainAspectRatio: false,
+          plugins: { legend: { position: 'bottom' } },
+          scales: {
+            x: { title: { display: true, text: 'Status code' } },
+            y: { beginAtZero: true, title: { display: true, text: 'Requests' } },
+          },
+        }}
       />
       <ErrorTable rows={rows} />
     </div>

@@ -8,7 +8,12 @@ Chart.register(CategoryScale, LinearScale, PointElement, LineElement, BarElement
 
 export function TrafficCharts({ rows, testId = 'traffic-chart' }: { rows: Row[]; testId?: string }) {
   const labels = rows.map(when);
-  const common = { responsive: true, maintainAspectRatio: false, interaction: { mode: 'index' as const, intersect: false }, plugins: { legend: { position: 'bottom' as const } } };
+  const common = {
+    responsive: true,
+    maintainAspectRatio: false,
+    interaction: { mode: 'index' as const, intersect: false },
+    plugins: { legend: { position: 'bottom' as const } },
+  };
   return (
     <div className="grid">
       <div className="chart" data-testid={testId} role="img" aria-label="Requests, successes and errors over time">
@@ -17,11 +22,22 @@ export function TrafficCharts({ rows, testId = 'traffic-chart' }: { rows: Row[];
             labels,
             datasets: [
               { label: 'Requests', data: rows.map((r) => r.hits), borderColor: '#0172ad', backgroundColor: '#0172ad' },
-              { label: 'Successes', data: rows.map((r) => r.success), borderColor: '#398712', backgroundColor: '#398712' },
+              {
+                label: 'Successes',
+                data: rows.map((r) => r.success),
+                borderColor: '#398712',
+                backgroundColor: '#398712',
+              },
               { label: 'Errors', data: rows.map((r) => r.error), borderColor: '#d93526', backgroundColor: '#d93526' },
             ],
           }}
-          options={{ ...common, scales: { x: { offset: true, title: { display: true, text: 'Time (UTC)' } }, y: { beginAtZero: true, title: { display: true, text: 'Requests' } } } }}
+          options={{
+            ...common,
+            scales: {
+              x: { offset: true, title: { display: true, text: 'Time (UTC)' } },
+              y: { beginAtZero: true, title: { display: true, text: 'Requests' } },
+            },
+          }}
         />
       </div>
       <div className="chart" role="img" aria-label="Average latency over time">
@@ -29,11 +45,27 @@ export function TrafficCharts({ rows, testId = 'traffic-chart' }: { rows: Row[];
           data={{
             labels,
             datasets: [
-              { label: 'Total latency', data: rows.map((r) => r.latency), borderColor: '#8e44ad', backgroundColor: '#8e44ad' },
-              { label: 'Upstream latency', data: rows.map((r) => r.upstream_latency), borderColor: '#e67e22', backgroundColor: '#e67e22' },
+              {
+                label: 'Total latency',
+                data: rows.map((r) => r.latency),
+                borderColor: '#8e44ad',
+                backgroundColor: '#8e44ad',
+              },
+              {
+                label: 'Upstream latency',
+                data: rows.map((r) => r.upstream_latency),
+                borderColor: '#e67e22',
+                backgroundColor: '#e67e22',
+              },
             ],
           }}
-          options={{ ...common, scales: { x: { offset: true, title: { display: true, text: 'Time (UTC)' } }, y: { beginAtZero: true, title: { display: true, text: 'Milliseconds (average)' } } } }}
+          options={{
+            ...common,
+            scales: {
+              x: { offset: true, title: { display: true, text: 'Time (UTC)' } },
+              y: { beginAtZero: true, title: { display: true, text: 'Milliseconds (average)' } },
+            },
+          }}
         />
       </div>
     </div>
@@ -96,4 +128,3 @@ export function EndpointTable({ rows, label = 'Top endpoints' }: { rows: Row[]; 
     </table>
   );
 }
-

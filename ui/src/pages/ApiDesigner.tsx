@@ -81,7 +81,10 @@ export function ApiDesigner({ id }: { id: string }) {
     }
   };
   const remove = async () => {
-    if (!window.confirm(`Delete the API “${def.name}”? Requests to ${def.proxy?.listen_path} will no longer be proxied.`)) return;
+    if (
+      !window.confirm(`Delete the API “${def.name}”? Requests to ${def.proxy?.listen_path} will no longer be proxied.`)
+    )
+      return;
     try {
       await del(`/apis/${encodeURIComponent(id)}`);
       navigate('/apis');
@@ -121,7 +124,8 @@ export function ApiDesigner({ id }: { id: string }) {
       <Notice text={notice} />
       {failure && (
         <article className="error-box" role="alert">
-          <strong>The API was not saved.</strong> {failure.errors.length > 1 ? 'The server found these problems:' : failure.message}
+          <strong>The API was not saved.</strong>{' '}
+          {failure.errors.length > 1 ? 'The server found these problems:' : failure.message}
           {failure.errors.length > 1 && (
             <ul>
               {failure.errors.map((e) => (
@@ -133,7 +137,14 @@ export function ApiDesigner({ id }: { id: string }) {
       )}
       <div role="tablist" aria-label="Designer sections" className="tabs">
         {TABS.map((name) => (
-          <button key={name} type="button" role="tab" aria-selected={tab === name} className={tab === name ? '' : 'outline'} onClick={() => setTab(name)}>
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            className={tab === name ? '' : 'outline'}
+            onClick={() => setTab(name)}
+          >
             {name}
           </button>
         ))}
@@ -151,11 +162,17 @@ export function ApiDesigner({ id }: { id: string }) {
             }}
           />
         )}
-        {tab === 'Endpoint rules' && <EndpointsTab {...props} replace={setDef} version={version} onVersion={setRulesVersion} />}
+        {tab === 'Endpoint rules' && (
+          <EndpointsTab {...props} replace={setDef} version={version} onVersion={setRulesVersion} />
+        )}
         {tab === 'Rate limits and quotas' && <LimitsTab {...props} />}
         {tab === 'GraphQL' && <GraphqlTab {...props} />}
-        {tab === 'Webhooks' && <HooksTab value={hooks ?? []} onChange={setHooks} error={errors.hook_references} readOnly={readOnly} />}
-        {tab === 'Raw definition' && <RawJson value={def} readOnly={readOnly} onApply={(next) => setDef(next as Definition)} />}
+        {tab === 'Webhooks' && (
+          <HooksTab value={hooks ?? []} onChange={setHooks} error={errors.hook_references} readOnly={readOnly} />
+        )}
+        {tab === 'Raw definition' && (
+          <RawJson value={def} readOnly={readOnly} onApply={(next) => setDef(next as Definition)} />
+        )}
       </div>
     </section>
   );
@@ -163,7 +180,15 @@ export function ApiDesigner({ id }: { id: string }) {
 
 function CoreTab({ def, set, errors, readOnly }: EditorProps) {
   const text = (label: string, path: string, hint?: string) => (
-    <TextField label={label} name={path} value={String(at(def, path) ?? '')} onChange={(v) => set(path, v)} error={errors[path]} hint={hint} disabled={readOnly} />
+    <TextField
+      label={label}
+      name={path}
+      value={String(at(def, path) ?? '')}
+      onChange={(v) => set(path, v)}
+      error={errors[path]}
+      hint={hint}
+      disabled={readOnly}
+    />
   );
   return (
     <fieldset>
@@ -172,15 +197,35 @@ function CoreTab({ def, set, errors, readOnly }: EditorProps) {
         {text('Listen path', 'proxy.listen_path', 'Where the gateway answers, e.g. /orders/')}
         {text('Target URL', 'proxy.target_url', 'The upstream service, e.g. http://orders.internal:8080')}
       </div>
-      <Toggle label="Strip the listen path before proxying" name="proxy.strip_listen_path" checked={Boolean(at(def, 'proxy.strip_listen_path'))} onChange={(v) => set('proxy.strip_listen_path', v)} disabled={readOnly} />
-      <Toggle label="Active (served by the gateway)" name="active" checked={Boolean(def.active)} onChange={(v) => set('active', v)} disabled={readOnly} />
+      <Toggle
+        label="Strip the listen path before proxying"
+        name="proxy.strip_listen_path"
+        checked={Boolean(at(def, 'proxy.strip_listen_path'))}
+        onChange={(v) => set('proxy.strip_listen_path', v)}
+        disabled={readOnly}
+      />
+      <Toggle
+        label="Active (served by the gateway)"
+        name="active"
+        checked={Boolean(def.active)}
+        onChange={(v) => set('active', v)}
+        disabled={readOnly}
+      />
     </fieldset>
   );
 }
 
 function LimitsTab({ def, set, errors, readOnly }: EditorProps) {
   const number = (label: string, path: string, hint?: string) => (
-    <NumberField label={label} name={path} value={Number(at(def, path) ?? 0)} onChange={(v) => set(path, v)} error={errors[path]} hint={hint} disabled={readOnly} />
+    <NumberField
+      label={label}
+      name={path}
+      value={Number(at(def, path) ?? 0)}
+      onChange={(v) => set(path, v)}
+      error={errors[path]}
+      hint={hint}
+      disabled={readOnly}
+    />
   );
   return (
     <fieldset>
@@ -189,10 +234,25 @@ function LimitsTab({ def, set, errors, readOnly }: EditorProps) {
         {number('Requests', 'global_rate_limit.rate', 'Across all callers; 0 means no limit')}
         {number('Per seconds', 'global_rate_limit.per')}
       </div>
-      <Toggle label="Ignore the keys' rate limits" name="disable_rate_limit" checked={Boolean(def.disable_rate_limit)} onChange={(v) => set('disable_rate_limit', v)} disabled={readOnly} />
-      <Toggle label="Ignore the keys' quotas" name="disable_quota" checked={Boolean(def.disable_quota)} onChange={(v) => set('disable_quota', v)} disabled={readOnly} />
+      <Toggle
+        label="Ignore the keys' rate limits"
+        name="disable_rate_limit"
+        checked={Boolean(def.disable_rate_limit)}
+        onChange={(v) => set('disable_rate_limit', v)}
+        disabled={readOnly}
+      />
+      <Toggle
+        label="Ignore the keys' quotas"
+        name="disable_quota"
+        checked={Boolean(def.disable_quota)}
+        onChange={(v) => set('disable_quota', v)}
+        disabled={readOnly}
+      />
       <p>
-        <small>Per-key rate limits and quotas are set on keys and policies (per API there too); per-endpoint limits on each version's Endpoint rules.</small>
+        <small>
+          Per-key rate limits and quotas are set on keys and policies (per API there too); per-endpoint limits on each
+          version's Endpoint rules.
+        </small>
       </p>
     </fieldset>
   );

@@ -12,7 +12,10 @@ export function ApisList() {
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
-  const loaded = useLoad(() => get<{ apis: ApiRecord[]; pages: number }>(`/apis${query({ q, p: page })}`), `${q}|${page}`);
+  const loaded = useLoad(
+    () => get<{ apis: ApiRecord[]; pages: number }>(`/apis${query({ q, p: page })}`),
+    `${q}|${page}`,
+  );
   return (
     <section>
       <div className="page-head">
@@ -41,7 +44,14 @@ export function ApisList() {
           setQ(search);
         }}
       >
-        <input type="search" name="q" aria-label="Search APIs" placeholder="Search by name or listen path" value={search} onChange={(e: { target: HTMLInputElement }) => setSearch(e.target.value)} />
+        <input
+          type="search"
+          name="q"
+          aria-label="Search APIs"
+          placeholder="Search by name or listen path"
+          value={search}
+          onChange={(e: { target: HTMLInputElement }) => setSearch(e.target.value)}
+        />
         <button type="submit">Search</button>
       </form>
       <Show loaded={loaded} what="APIs">
@@ -76,7 +86,13 @@ export function ApisList() {
                         </td>
                         <td>{authLabel(def)}</td>
                         <td>{kindOf(def)}</td>
-                        <td>{def.active ? <span className="badge ok">Active</span> : <span className="badge off">Inactive</span>}</td>
+                        <td>
+                          {def.active ? (
+                            <span className="badge ok">Active</span>
+                          ) : (
+                            <span className="badge off">Inactive</span>
+                          )}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

@@ -25,7 +25,10 @@ export function Certificates() {
   const writable = can('certificates', 'write');
   const [page, setPage] = useState(1);
   const [round, setRound] = useState(0);
-  const certs = useLoad(() => get<{ certs: Cert[]; pages: number }>(`/certs?p=${page}&mode=detailed`), `certs|${page}|${round}`);
+  const certs = useLoad(
+    () => get<{ certs: Cert[]; pages: number }>(`/certs?p=${page}&mode=detailed`),
+    `certs|${page}|${round}`,
+  );
   const [shown, setShown] = useState('');
   const [notice, setNotice] = useState('');
   const changed = (text: string) => {
@@ -33,7 +36,8 @@ export function Certificates() {
     setRound((n) => n + 1);
   };
   const remove = async (c: Cert) => {
-    if (!window.confirm(`Delete the certificate ${c.subject_cn || c.id}? APIs that use it will no longer find it.`)) return;
+    if (!window.confirm(`Delete the certificate ${c.subject_cn || c.id}? APIs that use it will no longer find it.`))
+      return;
     try {
       await del(`/certs/${encodeURIComponent(c.id)}`);
       if (shown === c.id) setShown('');
@@ -125,17 +129,35 @@ function Upload({ onAdded }: { onAdded(id: string): void }) {
     if (!file) return;
     setError('');
     // A certificate is a few kilobytes; anything far larger is not one (the server would refuse it too).
-    if (file.size > 1_000_000) return setError(`${file.name} is ${Math.round(file.size / 1024)} KB: not a PEM certificate.`);
+    if (file.size > 1_000_000)
+      return setError(`${file.name} is ${Math.round(file.size / 1024)} KB: not a PEM certificate.`);
     setPem(await file.text());
   };
   return (
     <article>
       <h2>Add a certificate</h2>
       <Field label="Certificate (PEM, with its private key if it has one)" name="cert" error={error}>
-        {(a) => <textarea {...a} className="code" rows={6} spellCheck={false} value={pem} placeholder="-----BEGIN CERTIFICATE-----" onChange={(e: { target: HTMLTextAreaElement }) => setPem(e.target.value)} />}
+        {(a) => (
+          <textarea
+            {...a}
+            className="code"
+            rows={6}
+            spellCheck={false}
+            value={pem}
+            placeholder="-----BEGIN CERTIFICATE-----"
+            onChange={(e: { target: HTMLTextAreaElement }) => setPem(e.target.value)}
+          />
+        )}
       </Field>
       <Field label="…or read it from a file" name="cert-file" hint=".pem, .crt or .key with the certificate in it">
-        {(a) => <input {...a} type="file" accept=".pem,.crt,.cer,.key,text/plain" onChange={(e: { target: HTMLInputElement }) => void readFile(e.target.files)} />}
+        {(a) => (
+          <input
+            {...a}
+            type="file"
+            accept=".pem,.crt,.cer,.key,text/plain"
+            onChange={(e: { target: HTMLInputElement }) => void readFile(e.target.files)}
+          />
+        )}
       </Field>
       <button type="button" onClick={add} disabled={!pem.trim() || busy} aria-busy={busy}>
         Add certificate

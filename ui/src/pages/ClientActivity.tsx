@@ -22,7 +22,10 @@ export const activityHref = (kind: ClientKind, id: string) => `#/analytics/${kin
  */
 export function TopClients({ kind, period, apiId }: { kind: ClientKind; period: string; apiId: string }) {
   const [page, setPage] = useState(1);
-  const rows = useLoad(() => get<Rows>(`/activity/${kind}/${period}${query({ api_id: apiId, p: page })}`), `${kind}|${period}|${apiId}|${page}`);
+  const rows = useLoad(
+    () => get<Rows>(`/activity/${kind}/${period}${query({ api_id: apiId, p: page })}`),
+    `${kind}|${period}|${apiId}|${page}`,
+  );
   const { title, one } = NOUN[kind];
   return (
     <article>
@@ -73,10 +76,23 @@ export function TopClients({ kind, period, apiId }: { kind: ClientKind; period: 
 }
 
 /** One key's or client's traffic in the period: per day (chart or table) and per endpoint. */
-export function ClientActivity({ kind, id, period, view }: { kind: ClientKind; id: string; period: string; view: 'charts' | 'tables' }) {
+export function ClientActivity({
+  kind,
+  id,
+  period,
+  view,
+}: {
+  kind: ClientKind;
+  id: string;
+  period: string;
+  view: 'charts' | 'tables';
+}) {
   const path = encodeURIComponent(id);
   const daily = useLoad(() => get<Rows>(`/activity/${kind}/${path}/${period}?p=0`), `${kind}|${id}|${period}`);
-  const endpoints = useLoad(() => get<Rows>(`/activity/${kind}/endpoint/${path}/${period}?p=0`), `${kind}|${id}|${period}`);
+  const endpoints = useLoad(
+    () => get<Rows>(`/activity/${kind}/endpoint/${path}/${period}?p=0`),
+    `${kind}|${id}|${period}`,
+  );
   const alias = daily.data?.data.find((r) => r.id.alias)?.id.alias;
   const { one } = NOUN[kind];
   // Opened from a row further down the page: bring the activity into view. (A block body: newer
@@ -97,10 +113,24 @@ export function ClientActivity({ kind, id, period, view }: { kind: ClientKind; i
         </a>
       </div>
       <Show loaded={daily} what={`the ${one}'s traffic`}>
-        {({ data }) => (data.length === 0 ? <p>No requests in this period.</p> : view === 'charts' ? <TrafficCharts rows={data} testId="client-traffic-chart" /> : <TrafficTable rows={data} label={`Requests of this ${one} over time`} />)}
+        {({ data }) =>
+          data.length === 0 ? (
+            <p>No requests in this period.</p>
+          ) : view === 'charts' ? (
+            <TrafficCharts rows={data} testId="client-traffic-chart" />
+          ) : (
+            <TrafficTable rows={data} label={`Requests of this ${one} over time`} />
+          )
+        }
       </Show>
       <Show loaded={endpoints} what={`the ${one}'s endpoints`}>
-        {({ data }) => (data.length === 0 ? <p>No requests to tracked endpoints in this period.</p> : <EndpointTable rows={data} label={`Endpoints called by this ${one}`} />)}
+        {({ data }) =>
+          data.length === 0 ? (
+            <p>No requests to tracked endpoints in this period.</p>
+          ) : (
+            <EndpointTable rows={data} label={`Endpoints called by this ${one}`} />
+          )
+        }
       </Show>
     </article>
   );

@@ -16,7 +16,13 @@ export function GraphqlTab({ def, set, errors, readOnly }: EditorProps) {
   return (
     <fieldset>
       <label>
-        <input type="checkbox" role="switch" checked={Boolean(graphql.enabled)} disabled={readOnly} onChange={(e: { target: HTMLInputElement }) => set('graphql.enabled', e.target.checked)} />
+        <input
+          type="checkbox"
+          role="switch"
+          checked={Boolean(graphql.enabled)}
+          disabled={readOnly}
+          onChange={(e: { target: HTMLInputElement }) => set('graphql.enabled', e.target.checked)}
+        />
         This is a GraphQL API
       </label>
       {graphql.enabled && (
@@ -33,9 +39,21 @@ export function GraphqlTab({ def, set, errors, readOnly }: EditorProps) {
             disabled={readOnly}
           />
           <Field label="Schema (SDL)" error={schemaError} hint="Checked by the server when you save.">
-            {(a) => <textarea {...a} className="code" rows={16} spellCheck={false} value={String(graphql.schema ?? '')} readOnly={readOnly} onChange={(e: { target: HTMLTextAreaElement }) => set('graphql.schema', e.target.value)} />}
+            {(a) => (
+              <textarea
+                {...a}
+                className="code"
+                rows={16}
+                spellCheck={false}
+                value={String(graphql.schema ?? '')}
+                readOnly={readOnly}
+                onChange={(e: { target: HTMLTextAreaElement }) => set('graphql.schema', e.target.value)}
+              />
+            )}
           </Field>
-          {!readOnly && def.id && (graphql.execution_mode ?? 'proxyOnly') === 'proxyOnly' && <SchemaSync id={String(def.id)} lastUpdate={graphql.last_schema_update} />}
+          {!readOnly && def.id && (graphql.execution_mode ?? 'proxyOnly') === 'proxyOnly' && (
+            <SchemaSync id={String(def.id)} lastUpdate={graphql.last_schema_update} />
+          )}
           {graphql.playground?.enabled && (
             <p>
               Playground on the gateway at{' '}
@@ -60,8 +78,13 @@ function SchemaSync({ id, lastUpdate }: { id: string; lastUpdate?: string }) {
     setNotice('');
     setError('');
     try {
-      const answer = await post<Envelope<{ last_schema_update?: string }>>(`/apis/${encodeURIComponent(id)}/graphql/schema/sync`, {});
-      setNotice(`Schema synchronised from the upstream${answer.Meta?.last_schema_update ? ` at ${answer.Meta.last_schema_update}` : ''}. Reload the API to see it.`);
+      const answer = await post<Envelope<{ last_schema_update?: string }>>(
+        `/apis/${encodeURIComponent(id)}/graphql/schema/sync`,
+        {},
+      );
+      setNotice(
+        `Schema synchronised from the upstream${answer.Meta?.last_schema_update ? ` at ${answer.Meta.last_schema_update}` : ''}. Reload the API to see it.`,
+      );
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -74,7 +97,11 @@ function SchemaSync({ id, lastUpdate }: { id: string; lastUpdate?: string }) {
         Sync schema from upstream
       </button>{' '}
       {lastUpdate && <small>Last synchronised {lastUpdate}</small>}
-      {error && <p className="field-error" role="alert">{error}</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
       <Notice text={notice} />
     </div>
   );

@@ -13,7 +13,14 @@ export interface HookFields {
   event_timeout: number;
 }
 
-export const NEW_HOOK: HookFields = { name: '', method: 'POST', target_path: 'https://', template_path: '', header_map: {}, event_timeout: 60 };
+export const NEW_HOOK: HookFields = {
+  name: '',
+  method: 'POST',
+  target_path: 'https://',
+  template_path: '',
+  header_map: {},
+  event_timeout: 60,
+};
 
 const headersText = (map: Record<string, string>) =>
   Object.entries(map)
@@ -37,7 +44,17 @@ function parseHeaders(text: string): { map: Record<string, string> } | { error: 
  * A webhook's fields, to create one or change one: `save` sends them; the server's refusal is
  * shown next to the field it names (or above the button).
  */
-export function HookForm({ initial, submitLabel, onSave, onCancel }: { initial: HookFields; submitLabel: string; onSave(hook: HookFields): Promise<void>; onCancel?(): void }) {
+export function HookForm({
+  initial,
+  submitLabel,
+  onSave,
+  onCancel,
+}: {
+  initial: HookFields;
+  submitLabel: string;
+  onSave(hook: HookFields): Promise<void>;
+  onCancel?(): void;
+}) {
   const [hook, setHook] = useState(initial);
   const [headers, setHeaders] = useState(headersText(initial.header_map));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -63,18 +80,63 @@ export function HookForm({ initial, submitLabel, onSave, onCancel }: { initial: 
   return (
     <form onSubmit={submit} aria-label={submitLabel}>
       <div className="grid">
-        <TextField label="Name" name="hook-name" value={hook.name} error={errors.name} onChange={(name) => setHook({ ...hook, name })} required />
-        <SelectField label="Method" name="hook-method" value={hook.method} error={errors.method} options={['POST', 'PUT', 'GET', 'PATCH', 'DELETE'].map((m) => [m, m] as [string, string])} onChange={(method) => setHook({ ...hook, method })} />
+        <TextField
+          label="Name"
+          name="hook-name"
+          value={hook.name}
+          error={errors.name}
+          onChange={(name) => setHook({ ...hook, name })}
+          required
+        />
+        <SelectField
+          label="Method"
+          name="hook-method"
+          value={hook.method}
+          error={errors.method}
+          options={['POST', 'PUT', 'GET', 'PATCH', 'DELETE'].map((m) => [m, m] as [string, string])}
+          onChange={(method) => setHook({ ...hook, method })}
+        />
       </div>
       <div className="grid">
-        <TextField label="Target URL" name="target_path" value={hook.target_path} error={errors.target_path} onChange={(target_path) => setHook({ ...hook, target_path })} required />
-        <NumberField label="Quiet period (s)" name="event_timeout" value={hook.event_timeout} error={errors.event_timeout} onChange={(event_timeout) => setHook({ ...hook, event_timeout })} hint="The same event for the same key is not sent again within it" />
+        <TextField
+          label="Target URL"
+          name="target_path"
+          value={hook.target_path}
+          error={errors.target_path}
+          onChange={(target_path) => setHook({ ...hook, target_path })}
+          required
+        />
+        <NumberField
+          label="Quiet period (s)"
+          name="event_timeout"
+          value={hook.event_timeout}
+          error={errors.event_timeout}
+          onChange={(event_timeout) => setHook({ ...hook, event_timeout })}
+          hint="The same event for the same key is not sent again within it"
+        />
       </div>
       <div className="grid">
         <Field label="Headers" name="header_map" error={errors.header_map} hint="One per line: Name: value">
-          {(a) => <textarea {...a} className="code" rows={3} spellCheck={false} value={headers} placeholder="X-Signature: secret" onChange={(e: { target: HTMLTextAreaElement }) => setHeaders(e.target.value)} />}
+          {(a) => (
+            <textarea
+              {...a}
+              className="code"
+              rows={3}
+              spellCheck={false}
+              value={headers}
+              placeholder="X-Signature: secret"
+              onChange={(e: { target: HTMLTextAreaElement }) => setHeaders(e.target.value)}
+            />
+          )}
         </Field>
-        <TextField label="Body template (optional)" name="template_path" value={hook.template_path} error={errors.template_path} onChange={(template_path) => setHook({ ...hook, template_path })} hint="A template file on the gateway nodes; empty sends the event as JSON" />
+        <TextField
+          label="Body template (optional)"
+          name="template_path"
+          value={hook.template_path}
+          error={errors.template_path}
+          onChange={(template_path) => setHook({ ...hook, template_path })}
+          hint="A template file on the gateway nodes; empty sends the event as JSON"
+        />
       </div>
       {error && <ErrorBox error={error} />}
       <div className="inline-actions">

@@ -12,11 +12,32 @@ export interface HookReference {
  * Events an API can send to webhooks (docs/webhooks-and-events.md#gateway-events; the reference
  * gateway names more).
  */
-const EVENTS = ['QuotaExceeded', 'RatelimitExceeded', 'AuthFailure', 'KeyExpired', 'BreakerTriggered', 'RateLimitSmoothingUp', 'RateLimitSmoothingDown'].map((e) => [e, e] as [string, string]);
+const EVENTS = [
+  'QuotaExceeded',
+  'RatelimitExceeded',
+  'AuthFailure',
+  'KeyExpired',
+  'BreakerTriggered',
+  'RateLimitSmoothingUp',
+  'RateLimitSmoothingDown',
+].map((e) => [e, e] as [string, string]);
 
 /** The API's `hook_references`: which organisation webhook each event goes to. */
-export function HooksTab({ value, onChange, error, readOnly }: { value: HookReference[]; onChange(value: HookReference[]): void; error?: string; readOnly: boolean }) {
-  const hooks = useLoad(() => get<{ hooks: Array<{ id: string; name: string }> }>('/hooks?p=0').catch(() => ({ hooks: [] })), 'designer-hooks');
+export function HooksTab({
+  value,
+  onChange,
+  error,
+  readOnly,
+}: {
+  value: HookReference[];
+  onChange(value: HookReference[]): void;
+  error?: string;
+  readOnly: boolean;
+}) {
+  const hooks = useLoad(
+    () => get<{ hooks: Array<{ id: string; name: string }> }>('/hooks?p=0').catch(() => ({ hooks: [] })),
+    'designer-hooks',
+  );
   const choices = (hooks.data?.hooks ?? []).map((h) => [h.id, h.name] as [string, string]);
   const change = (index: number, next: HookReference) => onChange(value.map((r, i) => (i === index ? next : r)));
   return (
@@ -26,7 +47,13 @@ export function HooksTab({ value, onChange, error, readOnly }: { value: HookRefe
       {value.length === 0 && <p>This API sends no events to webhooks.</p>}
       {value.map((reference, index) => (
         <div className="grid" key={index}>
-          <SelectField label="Event" value={reference.event_name} options={EVENTS} onChange={(event_name) => change(index, { ...reference, event_name })} disabled={readOnly} />
+          <SelectField
+            label="Event"
+            value={reference.event_name}
+            options={EVENTS}
+            onChange={(event_name) => change(index, { ...reference, event_name })}
+            disabled={readOnly}
+          />
           <SelectField
             label="Webhook"
             value={String(reference.hook?.id ?? '')}
@@ -36,7 +63,11 @@ export function HooksTab({ value, onChange, error, readOnly }: { value: HookRefe
           />
           {!readOnly && (
             <div className="inline-actions">
-              <button type="button" className="secondary outline small" onClick={() => onChange(value.filter((_, i) => i !== index))}>
+              <button
+                type="button"
+                className="secondary outline small"
+                onClick={() => onChange(value.filter((_, i) => i !== index))}
+              >
                 Remove
               </button>
             </div>
@@ -49,7 +80,11 @@ export function HooksTab({ value, onChange, error, readOnly }: { value: HookRefe
             <small>Create a webhook on the Webhooks page first.</small>
           </p>
         ) : (
-          <button type="button" className="outline" onClick={() => onChange([...value, { event_name: 'QuotaExceeded', hook: { id: choices[0][0] } }])}>
+          <button
+            type="button"
+            className="outline"
+            onClick={() => onChange([...value, { event_name: 'QuotaExceeded', hook: { id: choices[0][0] } }])}
+          >
             Add a webhook
           </button>
         ))}

@@ -38,7 +38,9 @@ function CreateKey() {
     event.preventDefault();
     setError('');
     setErrors({});
-    const session: Session = usePolicies ? { apply_policies: policies, access_rights: policyRights, alias } : { ...limits, access_rights: rights, alias };
+    const session: Session = usePolicies
+      ? { apply_policies: policies, access_rights: policyRights, alias }
+      : { ...limits, access_rights: rights, alias };
     try {
       const answer = await post<{ key_id: string; key_hash: string }>('/keys', session);
       setCreated({ key: answer.key_id, hash: answer.key_hash });
@@ -56,12 +58,16 @@ function CreateKey() {
           <code data-testid="new-key">{created.key}</code> <CopyButton text={created.key} label="Copy key" />
         </p>
         <p data-testid="key-usage">
-          Send it in the <code>Authorization</code> header (or the header an API names) when you call an API it opens on the gateway, e.g.{' '}
-          <code>curl -H "Authorization: {created.key}" {me.gateway_url}/your-listen-path/</code>
+          Send it in the <code>Authorization</code> header (or the header an API names) when you call an API it opens on
+          the gateway, e.g.{' '}
+          <code>
+            curl -H "Authorization: {created.key}" {me.gateway_url}/your-listen-path/
+          </code>
         </p>
         <p>
           <small>
-            Hash (safe to share with support, usable for look-ups and analytics): <code data-testid="new-key-hash">{created.hash}</code>
+            Hash (safe to share with support, usable for look-ups and analytics):{' '}
+            <code data-testid="new-key-hash">{created.hash}</code>
           </small>
         </p>
         <button type="button" className="outline" onClick={() => setCreated(null)}>
@@ -75,13 +81,21 @@ function CreateKey() {
       <form onSubmit={submit} aria-label="Create a key">
         <fieldset>
           <label>
-            <input type="radio" name="key-source" checked={usePolicies} onChange={() => setUsePolicies(true)} /> Apply policies
+            <input type="radio" name="key-source" checked={usePolicies} onChange={() => setUsePolicies(true)} /> Apply
+            policies
           </label>
           <label>
-            <input type="radio" name="key-source" checked={!usePolicies} onChange={() => setUsePolicies(false)} /> Own limits and access rights
+            <input type="radio" name="key-source" checked={!usePolicies} onChange={() => setUsePolicies(false)} /> Own
+            limits and access rights
           </label>
         </fieldset>
-        <TextField label="Alias (optional)" name="alias" value={alias} onChange={setAlias} hint="A name shown in analytics instead of the hash" />
+        <TextField
+          label="Alias (optional)"
+          name="alias"
+          value={alias}
+          onChange={setAlias}
+          hint="A name shown in analytics instead of the hash"
+        />
         {usePolicies ? (
           <PolicyPicker
             value={policies}
@@ -93,10 +107,34 @@ function CreateKey() {
         ) : (
           <>
             <div className="grid">
-              <NumberField label="Rate (requests)" name="rate" value={limits.rate} error={errors.rate} onChange={(rate) => setLimits({ ...limits, rate })} />
-              <NumberField label="Per (seconds)" name="per" value={limits.per} error={errors.per} onChange={(per) => setLimits({ ...limits, per })} />
-              <NumberField label="Quota (-1: none)" name="quota_max" value={limits.quota_max} error={errors.quota_max} onChange={(quota_max) => setLimits({ ...limits, quota_max })} />
-              <NumberField label="Quota period (s)" name="quota_renewal_rate" value={limits.quota_renewal_rate} error={errors.quota_renewal_rate} onChange={(quota_renewal_rate) => setLimits({ ...limits, quota_renewal_rate })} />
+              <NumberField
+                label="Rate (requests)"
+                name="rate"
+                value={limits.rate}
+                error={errors.rate}
+                onChange={(rate) => setLimits({ ...limits, rate })}
+              />
+              <NumberField
+                label="Per (seconds)"
+                name="per"
+                value={limits.per}
+                error={errors.per}
+                onChange={(per) => setLimits({ ...limits, per })}
+              />
+              <NumberField
+                label="Quota (-1: none)"
+                name="quota_max"
+                value={limits.quota_max}
+                error={errors.quota_max}
+                onChange={(quota_max) => setLimits({ ...limits, quota_max })}
+              />
+              <NumberField
+                label="Quota period (s)"
+                name="quota_renewal_rate"
+                value={limits.quota_renewal_rate}
+                error={errors.quota_renewal_rate}
+                onChange={(quota_renewal_rate) => setLimits({ ...limits, quota_renewal_rate })}
+              />
             </div>
             <AccessRights value={rights} onChange={setRights} />
           </>
@@ -110,7 +148,11 @@ function CreateKey() {
 
 function FindKey({ writable }: { writable: boolean }) {
   const apis = useApis();
-  const policyNames = useLoad(() => listPolicies().then((r) => Object.fromEntries(r.policies.map((p) => [p.id, p.name])) as Record<string, string>), 'policy-names');
+  const policyNames = useLoad(
+    () =>
+      listPolicies().then((r) => Object.fromEntries(r.policies.map((p) => [p.id, p.name])) as Record<string, string>),
+    'policy-names',
+  );
   const [apiId, setApiId] = useState('');
   const [keyText, setKeyText] = useState('');
   const [hashes, setHashes] = useState<string[] | null>(null);
@@ -125,7 +167,9 @@ function FindKey({ writable }: { writable: boolean }) {
     setError('');
     setNotice('');
     try {
-      const answer = await get<{ key_id: string; data: Session }>(`/apis/${encodeURIComponent(api)}/keys/${encodeURIComponent(key)}`);
+      const answer = await get<{ key_id: string; data: Session }>(
+        `/apis/${encodeURIComponent(api)}/keys/${encodeURIComponent(key)}`,
+      );
       setFound({ id: answer.data.basic_auth_data?.hash_type ? answer.key_id : key, data: answer.data });
       setNewPassword('');
     } catch (err) {
@@ -148,9 +192,14 @@ function FindKey({ writable }: { writable: boolean }) {
     try {
       if (basicUser) {
         // An empty password keeps the current one.
-        await put(`/apis/keys/basic/${encodeURIComponent(found.id)}`, { ...found.data, basic_auth_data: { password: newPassword } });
+        await put(`/apis/keys/basic/${encodeURIComponent(found.id)}`, {
+          ...found.data,
+          basic_auth_data: { password: newPassword },
+        });
         setNewPassword('');
-        setNotice(newPassword ? 'Basic-authentication user saved, with the new password.' : 'Basic-authentication user saved.');
+        setNotice(
+          newPassword ? 'Basic-authentication user saved, with the new password.' : 'Basic-authentication user saved.',
+        );
         return;
       }
       await put(`/apis/${encodeURIComponent(api)}/keys/${encodeURIComponent(found.id)}`, found.data);
@@ -160,7 +209,11 @@ function FindKey({ writable }: { writable: boolean }) {
     }
   };
   const remove = async () => {
-    if (!found || !window.confirm(`Delete this ${basicUser ? 'user' : 'key'}? Requests with it will be refused at once.`)) return;
+    if (
+      !found ||
+      !window.confirm(`Delete this ${basicUser ? 'user' : 'key'}? Requests with it will be refused at once.`)
+    )
+      return;
     try {
       await del(`/apis/${encodeURIComponent(api)}/keys/${encodeURIComponent(found.id)}`);
       setFound(null);
@@ -169,7 +222,8 @@ function FindKey({ writable }: { writable: boolean }) {
       setError(messageOf(err));
     }
   };
-  const set = (field: string, value: unknown) => found && setFound({ ...found, data: { ...found.data, [field]: value } });
+  const set = (field: string, value: unknown) =>
+    found && setFound({ ...found, data: { ...found.data, [field]: value } });
   return (
     <article>
       <h2>Find a key</h2>
@@ -180,8 +234,20 @@ function FindKey({ writable }: { writable: boolean }) {
           void lookUp(keyText.trim());
         }}
       >
-        <SelectField label="API" name="lookup-api" value={api} options={(apis.data ?? []).map((d) => [d.id, d.name] as [string, string])} onChange={setApiId} />
-        <TextField label="Key, key hash or basic-auth username" name="lookup-key" value={keyText} onChange={setKeyText} required />
+        <SelectField
+          label="API"
+          name="lookup-api"
+          value={api}
+          options={(apis.data ?? []).map((d) => [d.id, d.name] as [string, string])}
+          onChange={setApiId}
+        />
+        <TextField
+          label="Key, key hash or basic-auth username"
+          name="lookup-key"
+          value={keyText}
+          onChange={setKeyText}
+          required
+        />
         <div className="inline-actions">
           <button type="submit">Look up</button>
           <button type="button" className="secondary" onClick={list} disabled={!api}>
@@ -218,20 +284,72 @@ function FindKey({ writable }: { writable: boolean }) {
           </h3>
           {(found.data.apply_policies ?? []).length > 0 && (
             <p>
-              <small>This key's limits and access rights come from its policies: what you set here is replaced by theirs on use.</small>
+              <small>
+                This key's limits and access rights come from its policies: what you set here is replaced by theirs on
+                use.
+              </small>
             </p>
           )}
           <div className="grid">
-            <NumberField label="Rate" name="edit-rate" value={found.data.rate} onChange={(v) => set('rate', v)} disabled={!writable} />
-            <NumberField label="Per (seconds)" name="edit-per" value={found.data.per} onChange={(v) => set('per', v)} disabled={!writable} />
-            <NumberField label="Quota (-1: none)" name="edit-quota" value={found.data.quota_max} onChange={(v) => set('quota_max', v)} disabled={!writable} />
-            <NumberField label="Quota remaining" name="quota_remaining" value={found.data.quota_remaining} onChange={() => undefined} disabled />
+            <NumberField
+              label="Rate"
+              name="edit-rate"
+              value={found.data.rate}
+              onChange={(v) => set('rate', v)}
+              disabled={!writable}
+            />
+            <NumberField
+              label="Per (seconds)"
+              name="edit-per"
+              value={found.data.per}
+              onChange={(v) => set('per', v)}
+              disabled={!writable}
+            />
+            <NumberField
+              label="Quota (-1: none)"
+              name="edit-quota"
+              value={found.data.quota_max}
+              onChange={(v) => set('quota_max', v)}
+              disabled={!writable}
+            />
+            <NumberField
+              label="Quota remaining"
+              name="quota_remaining"
+              value={found.data.quota_remaining}
+              onChange={() => undefined}
+              disabled
+            />
           </div>
-          {basicUser && writable && <TextField label="New password (empty: unchanged)" name="edit-basic-password" type="password" value={newPassword} onChange={setNewPassword} />}
-          <Toggle label="Inactive (refused)" name="is_inactive" checked={Boolean(found.data.is_inactive)} onChange={(v) => set('is_inactive', v)} disabled={!writable} />
-          {(found.data.apply_policies ?? []).length === 0 && <AccessRights value={found.data.access_rights ?? {}} onChange={(v) => set('access_rights', v)} disabled={!writable} />}
+          {basicUser && writable && (
+            <TextField
+              label="New password (empty: unchanged)"
+              name="edit-basic-password"
+              type="password"
+              value={newPassword}
+              onChange={setNewPassword}
+            />
+          )}
+          <Toggle
+            label="Inactive (refused)"
+            name="is_inactive"
+            checked={Boolean(found.data.is_inactive)}
+            onChange={(v) => set('is_inactive', v)}
+            disabled={!writable}
+          />
+          {(found.data.apply_policies ?? []).length === 0 && (
+            <AccessRights
+              value={found.data.access_rights ?? {}}
+              onChange={(v) => set('access_rights', v)}
+              disabled={!writable}
+            />
+          )}
           <p>
-            Policies: {(found.data.apply_policies ?? []).map((id: string) => policyNames.data?.[id] ?? id).join(', ') || 'none'} · APIs: {Object.values((found.data.access_rights ?? {}) as Record<string, AccessRight>).map((r) => r.api_name).join(', ') || 'none'}
+            Policies:{' '}
+            {(found.data.apply_policies ?? []).map((id: string) => policyNames.data?.[id] ?? id).join(', ') || 'none'} ·
+            APIs:{' '}
+            {Object.values((found.data.access_rights ?? {}) as Record<string, AccessRight>)
+              .map((r) => r.api_name)
+              .join(', ') || 'none'}
           </p>
           {writable && (
             <div className="inline-actions">
@@ -261,7 +379,13 @@ function BasicUser() {
     setError('');
     setNotice('');
     try {
-      await post(`/apis/keys/basic/${encodeURIComponent(username)}`, { basic_auth_data: { password }, access_rights: rights, rate: 100, per: 60, quota_max: -1 });
+      await post(`/apis/keys/basic/${encodeURIComponent(username)}`, {
+        basic_auth_data: { password },
+        access_rights: rights,
+        rate: 100,
+        per: 60,
+        quota_max: -1,
+      });
       setNotice(`Basic-authentication user ${username} created.`);
       setPassword('');
     } catch (err) {
@@ -272,12 +396,21 @@ function BasicUser() {
     <article>
       <h2>Basic-authentication user</h2>
       <p>
-        <small>To change an existing user's password, limits or access, or to delete it, find it above by its username.</small>
+        <small>
+          To change an existing user's password, limits or access, or to delete it, find it above by its username.
+        </small>
       </p>
       <form onSubmit={create} aria-label="Create a basic-authentication user">
         <div className="grid">
           <TextField label="Username" name="basic-username" value={username} onChange={setUsername} required />
-          <TextField label="Password" name="basic-password" type="password" value={password} onChange={setPassword} required />
+          <TextField
+            label="Password"
+            name="basic-password"
+            type="password"
+            value={password}
+            onChange={setPassword}
+            required
+          />
         </div>
         <AccessRights value={rights} onChange={setRights} />
         {error && <ErrorBox error={error} />}

@@ -25,7 +25,13 @@ export function OAuthClients() {
   return (
     <article>
       <h2>OAuth clients</h2>
-      <SelectField label="OAuth API" name="oauth-api" value={apiId} options={oauthApis.map((d) => [d.api_id, d.name] as [string, string])} onChange={setPicked} />
+      <SelectField
+        label="OAuth API"
+        name="oauth-api"
+        value={apiId}
+        options={oauthApis.map((d) => [d.api_id, d.name] as [string, string])}
+        onChange={setPicked}
+      />
       {apiId && <ClientList apiId={apiId} writable={can('apis', 'write')} />}
     </article>
   );
@@ -69,7 +75,13 @@ function ClientList({ apiId, writable }: { apiId: string; writable: boolean }) {
                         <button
                           type="button"
                           className="secondary outline small"
-                          onClick={async () => window.confirm('Delete this client and its tokens?') && (await del(`/apis/oauth/${encodeURIComponent(apiId)}/${c.client_id}`).then(clients.reload, (err) => setError(messageOf(err))))}
+                          onClick={async () =>
+                            window.confirm('Delete this client and its tokens?') &&
+                            (await del(`/apis/oauth/${encodeURIComponent(apiId)}/${c.client_id}`).then(
+                              clients.reload,
+                              (err) => setError(messageOf(err)),
+                            ))
+                          }
                         >
                           Delete
                         </button>
@@ -93,25 +105,32 @@ function ClientList({ apiId, writable }: { apiId: string; writable: boolean }) {
  * secret, which the server keeps only hashed).
  */
 function Tokens({ apiId, clientId, writable }: { apiId: string; clientId: string; writable: boolean }) {
-  const tokens = useLoad(() => get<Array<{ code: string; expires: number }>>(`/apis/oauth/${encodeURIComponent(apiId)}/${encodeURIComponent(clientId)}/tokens`), `${apiId}|${clientId}`);
+  const tokens = useLoad(
+    () =>
+      get<Array<{ code: string; expires: number }>>(
+        `/apis/oauth/${encodeURIComponent(apiId)}/${encodeURIComponent(clientId)}/tokens`,
+      ),
+    `${apiId}|${clientId}`,
+  );
   const [token, setToken] = useState('');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
-  const revoke = (path: string, body: Record<string, string>, done: string) => async (event: { preventDefault(): void }) => {
-    event.preventDefault();
-    setError('');
-    setNotice('');
-    try {
-      await post(`/apis/oauth/${encodeURIComponent(clientId)}/${path}`, body);
-      setToken('');
-      setSecret('');
-      setNotice(done);
-      tokens.reload();
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
+  const revoke =
+    (path: string, body: Record<string, string>, done: string) => async (event: { preventDefault(): void }) => {
+      event.preventDefault();
+      setError('');
+      setNotice('');
+      try {
+        await post(`/apis/oauth/${encodeURIComponent(clientId)}/${path}`, body);
+        setToken('');
+        setSecret('');
+        setNotice(done);
+        tokens.reload();
+      } catch (err) {
+        setError(messageOf(err));
+      }
+    };
   return (
     <section aria-label={`Tokens of client ${clientId}`}>
       <h3>
@@ -149,14 +168,34 @@ function Tokens({ apiId, clientId, writable }: { apiId: string; clientId: string
       </Show>
       {writable && (
         <div className="grid">
-          <form onSubmit={revoke('revoke', { token }, 'If the token was one of this client, it no longer works.')} aria-label="Revoke a token">
-            <TextField label="Access or refresh token to revoke" name="revoke-token" type="password" value={token} onChange={setToken} required />
+          <form
+            onSubmit={revoke('revoke', { token }, 'If the token was one of this client, it no longer works.')}
+            aria-label="Revoke a token"
+          >
+            <TextField
+              label="Access or refresh token to revoke"
+              name="revoke-token"
+              type="password"
+              value={token}
+              onChange={setToken}
+              required
+            />
             <button type="submit" className="secondary">
               Revoke token
             </button>
           </form>
-          <form onSubmit={revoke('revoke_all', { client_secret: secret }, "All of this client's tokens are revoked.")} aria-label="Revoke all tokens">
-            <TextField label="Client secret (to revoke every token)" name="revoke-secret" type="password" value={secret} onChange={setSecret} required />
+          <form
+            onSubmit={revoke('revoke_all', { client_secret: secret }, "All of this client's tokens are revoked.")}
+            aria-label="Revoke all tokens"
+          >
+            <TextField
+              label="Client secret (to revoke every token)"
+              name="revoke-secret"
+              type="password"
+              value={secret}
+              onChange={setSecret}
+              required
+            />
             <button type="submit" className="secondary">
               Revoke all tokens
             </button>
@@ -178,7 +217,12 @@ function NewClient({ apiId, onCreated }: { apiId: string; onCreated(): void }) {
     event.preventDefault();
     setError('');
     try {
-      setCreated(await post<{ client_id: string; secret: string }>(`/apis/oauth/${encodeURIComponent(apiId)}`, { ...form, policy_id: form.policy_id || undefined }));
+      setCreated(
+        await post<{ client_id: string; secret: string }>(`/apis/oauth/${encodeURIComponent(apiId)}`, {
+          ...form,
+          policy_id: form.policy_id || undefined,
+        }),
+      );
       onCreated();
     } catch (err) {
       setError(messageOf(err));
@@ -188,7 +232,8 @@ function NewClient({ apiId, onCreated }: { apiId: string; onCreated(): void }) {
     return (
       <div className="secret">
         <p>
-          Client <code>{created.client_id}</code> registered. Its secret, shown once: <code>{created.secret}</code> <CopyButton text={created.secret} label="Copy secret" />
+          Client <code>{created.client_id}</code> registered. Its secret, shown once: <code>{created.secret}</code>{' '}
+          <CopyButton text={created.secret} label="Copy secret" />
         </p>
         <button type="button" className="outline" onClick={() => setCreated(null)}>
           Register another client
@@ -198,9 +243,26 @@ function NewClient({ apiId, onCreated }: { apiId: string; onCreated(): void }) {
   return (
     <form onSubmit={create} aria-label="Register an OAuth client">
       <div className="grid">
-        <TextField label="Redirect URI" name="redirect_uri" value={form.redirect_uri} onChange={(redirect_uri) => setForm({ ...form, redirect_uri })} required />
-        <SelectField label="Policy" name="oauth-policy" value={form.policy_id} options={[['', 'None'], ...(policies.data?.policies ?? []).map((p) => [p.id, p.name] as [string, string])]} onChange={(policy_id) => setForm({ ...form, policy_id })} />
-        <TextField label="Description" name="oauth-description" value={form.description} onChange={(description) => setForm({ ...form, description })} />
+        <TextField
+          label="Redirect URI"
+          name="redirect_uri"
+          value={form.redirect_uri}
+          onChange={(redirect_uri) => setForm({ ...form, redirect_uri })}
+          required
+        />
+        <SelectField
+          label="Policy"
+          name="oauth-policy"
+          value={form.policy_id}
+          options={[['', 'None'], ...(policies.data?.policies ?? []).map((p) => [p.id, p.name] as [string, string])]}
+          onChange={(policy_id) => setForm({ ...form, policy_id })}
+        />
+        <TextField
+          label="Description"
+          name="oauth-description"
+          value={form.description}
+          onChange={(description) => setForm({ ...form, description })}
+        />
       </div>
       {error && <ErrorBox error={error} />}
       <button type="submit">Register client</button>

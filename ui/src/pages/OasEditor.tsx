@@ -57,15 +57,15 @@ export function OasEditor({ kind, id }: { kind: DocumentKind; id?: string }) {
     requestText('GET', `${base}/${encodeURIComponent(id)}${format === 'yaml' ? '?format=yaml' : ''}`)
       .then((body) => (format === 'json' ? JSON.stringify(JSON.parse(body), null, 2) : body))
       .then(
-      (body) => {
-        setText(body);
-        setLoading(false);
-      },
-      (err) => {
-        setLoadError(messageOf(err));
-        setLoading(false);
-      },
-    );
+        (body) => {
+          setText(body);
+          setLoading(false);
+        },
+        (err) => {
+          setLoadError(messageOf(err));
+          setLoading(false);
+        },
+      );
   }, [id, format, base]);
 
   const save = async () => {
@@ -73,7 +73,12 @@ export function OasEditor({ kind, id }: { kind: DocumentKind; id?: string }) {
     setProblems([]);
     setNotice('');
     try {
-      const answer = await requestText(id ? 'PUT' : 'POST', id ? `${base}/${encodeURIComponent(id)}` : base, text, contentTypeOf(kind, text));
+      const answer = await requestText(
+        id ? 'PUT' : 'POST',
+        id ? `${base}/${encodeURIComponent(id)}` : base,
+        text,
+        contentTypeOf(kind, text),
+      );
       if (id) setNotice('Saved.');
       else navigate(`/apis/${kind}/${String((JSON.parse(answer) as { Meta: string }).Meta)}`);
     } catch (err) {
@@ -94,15 +99,36 @@ export function OasEditor({ kind, id }: { kind: DocumentKind; id?: string }) {
       </div>
       {id && (
         <fieldset role="group" aria-label="Format">
-          <button type="button" className={format === 'json' ? '' : 'outline'} onClick={() => setFormat('json')}>JSON</button>
-          <button type="button" className={format === 'yaml' ? '' : 'outline'} onClick={() => setFormat('yaml')}>YAML</button>
+          <button type="button" className={format === 'json' ? '' : 'outline'} onClick={() => setFormat('json')}>
+            JSON
+          </button>
+          <button type="button" className={format === 'yaml' ? '' : 'outline'} onClick={() => setFormat('yaml')}>
+            YAML
+          </button>
         </fieldset>
       )}
       {loading ? (
         <Loading what="the document" />
       ) : (
-        <Field label={kind === 'streams' ? 'Streams document (OAS with x-gw-streaming, JSON)' : 'OpenAPI document (JSON or YAML)'} hint="Checked by the server when you save." error={problems.length > 0 ? 'The server refused the document; see below.' : undefined}>
-          {(a) => <textarea {...a} name="document" className="code" rows={26} spellCheck={false} value={text} readOnly={readOnly} onChange={(e: { target: HTMLTextAreaElement }) => setText(e.target.value)} />}
+        <Field
+          label={
+            kind === 'streams' ? 'Streams document (OAS with x-gw-streaming, JSON)' : 'OpenAPI document (JSON or YAML)'
+          }
+          hint="Checked by the server when you save."
+          error={problems.length > 0 ? 'The server refused the document; see below.' : undefined}
+        >
+          {(a) => (
+            <textarea
+              {...a}
+              name="document"
+              className="code"
+              rows={26}
+              spellCheck={false}
+              value={text}
+              readOnly={readOnly}
+              onChange={(e: { target: HTMLTextAreaElement }) => setText(e.target.value)}
+            />
+          )}
         </Field>
       )}
       {problems.length > 0 && (

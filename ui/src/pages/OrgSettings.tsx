@@ -11,7 +11,10 @@ interface OpenPolicy {
 
 /** Organisation settings for administrators: additional permissions and policy-engine rules. */
 export function OrgSettings() {
-  const permissions = useLoad(() => get<{ additional_permissions: Record<string, string> }>('/org/permissions'), 'perms');
+  const permissions = useLoad(
+    () => get<{ additional_permissions: Record<string, string> }>('/org/permissions'),
+    'perms',
+  );
   const opa = useLoad(() => get<{ open_policy: OpenPolicy }>('/org/opa'), 'opa');
   return (
     <section>
@@ -45,7 +48,16 @@ function RulesEditor({ initial }: { initial: OpenPolicy }) {
     <article>
       <h2>Policy-engine rules</h2>
       <Field label="Rules" error={error} hint="Checked by the server when you save.">
-        {(a) => <textarea {...a} className="code" rows={14} spellCheck={false} value={rules} onChange={(e: { target: HTMLTextAreaElement }) => setRules(e.target.value)} />}
+        {(a) => (
+          <textarea
+            {...a}
+            className="code"
+            rows={14}
+            spellCheck={false}
+            value={rules}
+            onChange={(e: { target: HTMLTextAreaElement }) => setRules(e.target.value)}
+          />
+        )}
       </Field>
       <Notice text={notice} />
       {error && <ErrorBox error={error} />}
@@ -66,7 +78,9 @@ function AdditionalPermissions({ initial }: { initial: Record<string, string> })
     setError('');
     setNotice('');
     try {
-      await put('/org/permissions', { additional_permissions: Object.fromEntries(rows.filter(([id]) => id.trim() !== '')) });
+      await put('/org/permissions', {
+        additional_permissions: Object.fromEntries(rows.filter(([id]) => id.trim() !== '')),
+      });
       setNotice('Additional permissions saved.');
     } catch (err) {
       setError(messageOf(err));
@@ -78,10 +92,30 @@ function AdditionalPermissions({ initial }: { initial: Record<string, string> })
       {rows.length === 0 && <p>None yet. Add permissions of your own for policy-engine rules to check.</p>}
       {rows.map(([id, label], index) => (
         <div className="grid" key={index}>
-          <Field label="Permission id">{(a) => <input {...a} value={id} onChange={(e: { target: HTMLInputElement }) => change(index, [e.target.value, label])} />}</Field>
-          <Field label="Label">{(a) => <input {...a} value={label} onChange={(e: { target: HTMLInputElement }) => change(index, [id, e.target.value])} />}</Field>
+          <Field label="Permission id">
+            {(a) => (
+              <input
+                {...a}
+                value={id}
+                onChange={(e: { target: HTMLInputElement }) => change(index, [e.target.value, label])}
+              />
+            )}
+          </Field>
+          <Field label="Label">
+            {(a) => (
+              <input
+                {...a}
+                value={label}
+                onChange={(e: { target: HTMLInputElement }) => change(index, [id, e.target.value])}
+              />
+            )}
+          </Field>
           <div className="inline-actions">
-            <button type="button" className="secondary outline small" onClick={() => setRows(rows.filter((_, i) => i !== index))}>
+            <button
+              type="button"
+              className="secondary outline small"
+              onClick={() => setRows(rows.filter((_, i) => i !== index))}
+            >
               Remove
             </button>
           </div>

@@ -50,8 +50,18 @@ function PolicyList() {
                       {p.rate} per {p.per}s
                     </td>
                     <td>{p.quota_max < 0 ? 'unlimited' : `${p.quota_max} per ${p.quota_renewal_rate}s`}</td>
-                    <td>{Object.values(p.access_rights ?? {}).map((r) => r.api_name).join(', ')}</td>
-                    <td>{p.active ? <span className="badge ok">Active</span> : <span className="badge off">Inactive</span>}</td>
+                    <td>
+                      {Object.values(p.access_rights ?? {})
+                        .map((r) => r.api_name)
+                        .join(', ')}
+                    </td>
+                    <td>
+                      {p.active ? (
+                        <span className="badge ok">Active</span>
+                      ) : (
+                        <span className="badge off">Inactive</span>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -63,7 +73,16 @@ function PolicyList() {
   );
 }
 
-const NEW_POLICY: PolicyRecord = { id: '', name: '', rate: 100, per: 60, quota_max: -1, quota_renewal_rate: 3600, active: true, access_rights: {} };
+const NEW_POLICY: PolicyRecord = {
+  id: '',
+  name: '',
+  rate: 100,
+  per: 60,
+  quota_max: -1,
+  quota_renewal_rate: 3600,
+  active: true,
+  access_rights: {},
+};
 
 function PolicyEditor({ id }: { id: string }) {
   const { can } = useSession();
@@ -74,7 +93,10 @@ function PolicyEditor({ id }: { id: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState('');
   useEffect(() => {
-    if (!creating) get<PolicyRecord>(`/portal/policies/${encodeURIComponent(id)}`).then(setPolicy, (err) => setError(messageOf(err)));
+    if (!creating)
+      get<PolicyRecord>(`/portal/policies/${encodeURIComponent(id)}`).then(setPolicy, (err) =>
+        setError(messageOf(err)),
+      );
   }, [id, creating]);
   if (!policy) return error ? <ErrorBox error={error} /> : <Loading what="the policy" />;
   const set = (field: keyof PolicyRecord, value: unknown) => setPolicy({ ...policy, [field]: value });
@@ -122,15 +144,62 @@ function PolicyEditor({ id }: { id: string }) {
       </div>
       <Notice text={notice} />
       {error && <ErrorBox error={error} />}
-      <TextField label="Name" name="name" value={policy.name} error={errors.name} onChange={(v) => set('name', v)} disabled={!writable} />
+      <TextField
+        label="Name"
+        name="name"
+        value={policy.name}
+        error={errors.name}
+        onChange={(v) => set('name', v)}
+        disabled={!writable}
+      />
       <div className="grid">
-        <NumberField label="Rate (requests)" name="rate" value={policy.rate} error={errors.rate} onChange={(v) => set('rate', v)} disabled={!writable} />
-        <NumberField label="Per (seconds)" name="per" value={policy.per} error={errors.per} onChange={(v) => set('per', v)} disabled={!writable} />
-        <NumberField label="Quota (-1: none)" name="quota_max" value={policy.quota_max} error={errors.quota_max} onChange={(v) => set('quota_max', v)} disabled={!writable} />
-        <NumberField label="Quota period (s)" name="quota_renewal_rate" value={policy.quota_renewal_rate} error={errors.quota_renewal_rate} onChange={(v) => set('quota_renewal_rate', v)} disabled={!writable} />
+        <NumberField
+          label="Rate (requests)"
+          name="rate"
+          value={policy.rate}
+          error={errors.rate}
+          onChange={(v) => set('rate', v)}
+          disabled={!writable}
+        />
+        <NumberField
+          label="Per (seconds)"
+          name="per"
+          value={policy.per}
+          error={errors.per}
+          onChange={(v) => set('per', v)}
+          disabled={!writable}
+        />
+        <NumberField
+          label="Quota (-1: none)"
+          name="quota_max"
+          value={policy.quota_max}
+          error={errors.quota_max}
+          onChange={(v) => set('quota_max', v)}
+          disabled={!writable}
+        />
+        <NumberField
+          label="Quota period (s)"
+          name="quota_renewal_rate"
+          value={policy.quota_renewal_rate}
+          error={errors.quota_renewal_rate}
+          onChange={(v) => set('quota_renewal_rate', v)}
+          disabled={!writable}
+        />
       </div>
-      <Toggle label="Active" name="active" checked={policy.active} onChange={(v) => set('active', v)} disabled={!writable} />
-      <PolicyAccess value={policy.access_rights} onChange={(v) => set('access_rights', v)} policy={policy} errors={errors} disabled={!writable} />
+      <Toggle
+        label="Active"
+        name="active"
+        checked={policy.active}
+        onChange={(v) => set('active', v)}
+        disabled={!writable}
+      />
+      <PolicyAccess
+        value={policy.access_rights}
+        onChange={(v) => set('access_rights', v)}
+        policy={policy}
+        errors={errors}
+        disabled={!writable}
+      />
     </section>
   );
 }

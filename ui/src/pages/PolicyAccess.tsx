@@ -50,7 +50,19 @@ const LIMIT_FIELDS: Array<[keyof AccessLimit & string, string, string?]> = [
  * The APIs a policy opens: per API its versions and, when set, limits of its own (rate, quota,
  * throttling, query depth) that replace the policy's for that API, with a counter of their own.
  */
-export function PolicyAccess({ value, onChange, policy, errors, disabled }: { value: Rights; onChange(value: Rights): void; policy: PolicyLimits; errors: Record<string, string>; disabled?: boolean }) {
+export function PolicyAccess({
+  value,
+  onChange,
+  policy,
+  errors,
+  disabled,
+}: {
+  value: Rights;
+  onChange(value: Rights): void;
+  policy: PolicyLimits;
+  errors: Record<string, string>;
+  disabled?: boolean;
+}) {
   const apis = useApis();
   if (apis.error) return <p className="field-error">Could not list APIs: {apis.error}</p>;
   if (!apis.data) return <p aria-busy="true">Loading APIs…</p>;
@@ -61,19 +73,44 @@ export function PolicyAccess({ value, onChange, policy, errors, disabled }: { va
     else delete next[apiId];
     onChange(next);
   };
-  const general = errorAt(errors, 'access_rights') && !Object.keys(value).some((id) => errorAt(errors, `access_rights.${id}`)) ? errorAt(errors, 'access_rights') : undefined;
+  const general =
+    errorAt(errors, 'access_rights') && !Object.keys(value).some((id) => errorAt(errors, `access_rights.${id}`))
+      ? errorAt(errors, 'access_rights')
+      : undefined;
   return (
     <fieldset>
       <legend>Access rights</legend>
       {general && <p className="field-error">{general}</p>}
       {apis.data.map((def) => (
-        <ApiAccess key={def.api_id} def={def} right={value[def.api_id]} onChange={(right) => put(def.api_id, right)} policy={policy} error={errorAt(errors, `access_rights.${def.api_id}`)} disabled={disabled} />
+        <ApiAccess
+          key={def.api_id}
+          def={def}
+          right={value[def.api_id]}
+          onChange={(right) => put(def.api_id, right)}
+          policy={policy}
+          error={errorAt(errors, `access_rights.${def.api_id}`)}
+          disabled={disabled}
+        />
       ))}
     </fieldset>
   );
 }
 
-function ApiAccess({ def, right, onChange, policy, error, disabled }: { def: Definition; right: PolicyAccessRight | undefined; onChange(right: PolicyAccessRight | undefined): void; policy: PolicyLimits; error?: string; disabled?: boolean }) {
+function ApiAccess({
+  def,
+  right,
+  onChange,
+  policy,
+  error,
+  disabled,
+}: {
+  def: Definition;
+  right: PolicyAccessRight | undefined;
+  onChange(right: PolicyAccessRight | undefined): void;
+  policy: PolicyLimits;
+  error?: string;
+  disabled?: boolean;
+}) {
   const versions = Object.keys(def.version_data?.versions ?? { Default: {} });
   const limit = right?.limit ?? undefined;
   const ownLimit = (): AccessLimit => ({
@@ -93,7 +130,9 @@ function ApiAccess({ def, right, onChange, policy, error, disabled }: { def: Def
           name={`access-${def.api_id}`}
           checked={Boolean(right)}
           disabled={disabled}
-          onChange={(e: { target: HTMLInputElement }) => onChange(e.target.checked ? { api_id: def.api_id, api_name: def.name, versions } : undefined)}
+          onChange={(e: { target: HTMLInputElement }) =>
+            onChange(e.target.checked ? { api_id: def.api_id, api_name: def.name, versions } : undefined)
+          }
         />
         {def.name} <code>{def.proxy?.listen_path}</code>
       </label>
@@ -110,15 +149,30 @@ function ApiAccess({ def, right, onChange, policy, error, disabled }: { def: Def
                     name={`access-${def.api_id}-version-${version}`}
                     checked={right.versions.includes(version)}
                     disabled={disabled}
-                    onChange={(e: { target: HTMLInputElement }) => onChange({ ...right, versions: e.target.checked ? [...right.versions, version] : right.versions.filter((v) => v !== version) })}
+                    onChange={(e: { target: HTMLInputElement }) =>
+                      onChange({
+                        ...right,
+                        versions: e.target.checked
+                          ? [...right.versions, version]
+                          : right.versions.filter((v) => v !== version),
+                      })
+                    }
                   />
                   {version}
                 </label>
               ))}
-              {right.versions.length === 0 && <small className="field-error">Choose at least one version: keys of this policy can call none.</small>}
+              {right.versions.length === 0 && (
+                <small className="field-error">Choose at least one version: keys of this policy can call none.</small>
+              )}
             </fieldset>
           )}
-          <Toggle label={`Limits of its own for ${def.name}`} name={`access-${def.api_id}-limit`} checked={Boolean(limit)} onChange={(on) => onChange({ ...right, limit: on ? ownLimit() : null })} disabled={disabled} />
+          <Toggle
+            label={`Limits of its own for ${def.name}`}
+            name={`access-${def.api_id}-limit`}
+            checked={Boolean(limit)}
+            onChange={(on) => onChange({ ...right, limit: on ? ownLimit() : null })}
+            disabled={disabled}
+          />
           {limit && (
             <>
               <div className="grid">
@@ -134,7 +188,11 @@ function ApiAccess({ def, right, onChange, policy, error, disabled }: { def: Def
                   />
                 ))}
               </div>
-              {!(limit.rate > 0 && limit.per > 0) && <small className="field-error">Rate and Per must be above 0, or the policy's own limits and quota apply to this API.</small>}
+              {!(limit.rate > 0 && limit.per > 0) && (
+                <small className="field-error">
+                  Rate and Per must be above 0, or the policy's own limits and quota apply to this API.
+                </small>
+              )}
             </>
           )}
         </div>

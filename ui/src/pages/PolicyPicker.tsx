@@ -21,11 +21,18 @@ type Rights = PolicyRecord['access_rights'];
  * Checkboxes of the organisation's policies. `onChange` also gets the chosen policies' access
  * rights together: a key must name the APIs it opens even when its policies decide the limits.
  */
-export function PolicyPicker({ value, onChange }: { value: string[]; onChange(value: string[], rights: Rights): void }) {
+export function PolicyPicker({
+  value,
+  onChange,
+}: {
+  value: string[];
+  onChange(value: string[], rights: Rights): void;
+}) {
   const policies = useLoad(listPolicies, 'policies');
   if (policies.error) return <p className="field-error">Could not list policies: {policies.error}</p>;
   if (!policies.data) return <p aria-busy="true">Loading policies…</p>;
-  if (policies.data.policies.length === 0) return <p>No policies yet: create one under Policies, or set the key's own limits.</p>;
+  if (policies.data.policies.length === 0)
+    return <p>No policies yet: create one under Policies, or set the key's own limits.</p>;
   return (
     <fieldset>
       <legend>Policies</legend>

@@ -59,20 +59,22 @@ function AccessKey({ userId }: { userId: string }) {
     <article className={key ? 'secret' : undefined} aria-label="Dashboard API access key">
       <h2>Dashboard API access key</h2>
       <p>
-        Scripts and tools call the dashboard REST API with your access key in the <code>Authorization</code> header. They
-        act with your permissions. The key is stored hashed and shown only once, when it is made.
+        Scripts and tools call the dashboard REST API with your access key in the <code>Authorization</code> header.
+        They act with your permissions. The key is stored hashed and shown only once, when it is made.
       </p>
       {key ? (
         <>
           <p role="status">
-            <strong>Your previous key no longer works.</strong> Copy the new key now: it is not shown again. Store it like a
-            password.
+            <strong>Your previous key no longer works.</strong> Copy the new key now: it is not shown again. Store it
+            like a password.
           </p>
           <p className="key-line">
             <code data-testid="new-key">{key}</code> <CopyButton text={key} label="Copy key" />
           </p>
           <p>
-            <code>curl -H "Authorization: {key}" {window.location.origin}/api/apis</code>
+            <code>
+              curl -H "Authorization: {key}" {window.location.origin}/api/apis
+            </code>
           </p>
         </>
       ) : (

@@ -28,8 +28,22 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
           <p>Sign in to manage your APIs, keys and analytics.</p>
         </header>
         <form onSubmit={submit} aria-label="Sign in">
-          <TextField label="Email address" name="email_address" type="email" value={email} onChange={setEmail} required />
-          <TextField label="Password" name="password" type="password" value={password} onChange={setPassword} required />
+          <TextField
+            label="Email address"
+            name="email_address"
+            type="email"
+            value={email}
+            onChange={setEmail}
+            required
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            value={password}
+            onChange={setPassword}
+            required
+          />
           {error && (
             <p className="field-error" role="alert">
               {error}
@@ -41,8 +55,8 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
         </form>
         <footer>
           <p>
-            <strong>First start?</strong> No user exists yet on a fresh gw: <a href="#/setup">Set up gw</a> with the admin secret <code>npm start</code> printed, to create
-            your organisation and your user.
+            <strong>First start?</strong> No user exists yet on a fresh gw: <a href="#/setup">Set up gw</a> with the
+            admin secret <code>npm start</code> printed, to create your organisation and your user.
           </p>
           <small>Single sign-on users arrive here signed in through their provider's link.</small>
         </footer>

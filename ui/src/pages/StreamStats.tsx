@@ -34,7 +34,11 @@ export function StreamStatsTable({ id }: { id: string }) {
   return (
     <section aria-label="Stream statistics">
       <h2>Streams</h2>
-      {error && <p className="field-error" role="alert">{error}</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
       {streams === undefined ? null : rows.length === 0 ? (
         <p>No stream is running on any gateway node.</p>
       ) : (

@@ -28,7 +28,16 @@ const summary = (p: Record<string, string>) =>
         .map(([name, level]) => `${name}: ${level}`)
         .join(', ') || 'none set';
 
-const EMPTY_USER = { id: '', first_name: '', last_name: '', email_address: '', active: true, group_id: '', user_permissions: {} as Record<string, string>, password: '' };
+const EMPTY_USER = {
+  id: '',
+  first_name: '',
+  last_name: '',
+  email_address: '',
+  active: true,
+  group_id: '',
+  user_permissions: {} as Record<string, string>,
+  password: '',
+};
 type Editing = typeof EMPTY_USER;
 
 /** The organisation's users and user groups, with their permissions. */
@@ -36,7 +45,13 @@ export function Users() {
   const { can, me } = useSession();
   const writable = can('users', 'write');
   const users = useLoad(() => get<{ users: UserRow[] }>('/users?p=0'), 'users');
-  const groups = useLoad(() => (can('user_groups', 'read') ? get<{ groups: GroupRow[] }>('/usergroups?p=0') : Promise.resolve({ groups: [] as GroupRow[] })), 'groups');
+  const groups = useLoad(
+    () =>
+      can('user_groups', 'read')
+        ? get<{ groups: GroupRow[] }>('/usergroups?p=0')
+        : Promise.resolve({ groups: [] as GroupRow[] }),
+    'groups',
+  );
   const [editing, setEditing] = useState<Editing | null>(null);
   const groupName = (id: string) => groups.data?.groups.find((g) => g.id === id)?.name ?? id;
   return (
@@ -80,10 +95,20 @@ export function Users() {
                     <td>{u.email_address}</td>
                     <td>{u.group_id ? groupName(u.group_id) : ''}</td>
                     <td>{summary(u.user_permissions)}</td>
-                    <td>{u.active ? <span className="badge ok">Active</span> : <span className="badge off">Inactive</span>}</td>
+                    <td>
+                      {u.active ? (
+                        <span className="badge ok">Active</span>
+                      ) : (
+                        <span className="badge off">Inactive</span>
+                      )}
+                    </td>
                     {writable && (
                       <td>
-                        <button type="button" className="outline small" onClick={() => setEditing({ ...EMPTY_USER, ...u, password: '' })}>
+                        <button
+                          type="button"
+                          className="outline small"
+                          onClick={() => setEditing({ ...EMPTY_USER, ...u, password: '' })}
+                        >
                           Edit
                         </button>{' '}
                         {u.id !== me.user.id && (
@@ -91,7 +116,8 @@ export function Users() {
                             type="button"
                             className="secondary outline small"
                             onClick={async () => {
-                              if (window.confirm(`Delete ${u.email_address}?`)) await del(`/users/${u.id}`).then(users.reload, (err) => window.alert(messageOf(err)));
+                              if (window.confirm(`Delete ${u.email_address}?`))
+                                await del(`/users/${u.id}`).then(users.reload, (err) => window.alert(messageOf(err)));
                             }}
                           >
                             Delete
@@ -125,7 +151,8 @@ function UserForm({ user, groups, onDone }: { user: Editing; groups: GroupRow[];
     const { id, password, first_name, last_name, email_address, active, group_id, user_permissions } = value;
     const fields = { first_name, last_name, email_address, active, group_id, user_permissions };
     try {
-      if (creating) setAccessKey(((await post<{ Meta: { access_key: string } }>('/users', { ...fields, password })).Meta.access_key));
+      if (creating)
+        setAccessKey((await post<{ Meta: { access_key: string } }>('/users', { ...fields, password })).Meta.access_key);
       else {
         await put(`/users/${id}`, fields);
         onDone();
@@ -152,13 +179,48 @@ function UserForm({ user, groups, onDone }: { user: Editing; groups: GroupRow[];
       <h2>{creating ? 'Add a user' : `Edit ${user.email_address}`}</h2>
       <form onSubmit={save}>
         <div className="grid">
-          <TextField label="First name" name="first_name" value={value.first_name} onChange={(v) => set('first_name', v)} error={errors.first_name} />
-          <TextField label="Last name" name="last_name" value={value.last_name} onChange={(v) => set('last_name', v)} error={errors.last_name} />
+          <TextField
+            label="First name"
+            name="first_name"
+            value={value.first_name}
+            onChange={(v) => set('first_name', v)}
+            error={errors.first_name}
+          />
+          <TextField
+            label="Last name"
+            name="last_name"
+            value={value.last_name}
+            onChange={(v) => set('last_name', v)}
+            error={errors.last_name}
+          />
         </div>
         <div className="grid">
-          <TextField label="Email address" name="email_address" type="email" value={value.email_address} onChange={(v) => set('email_address', v)} error={errors.email_address} required />
-          {creating && <TextField label="Password" name="password" type="password" value={value.password} onChange={(v) => set('password', v)} error={errors.password} />}
-          <SelectField label="Group" name="group_id" value={value.group_id} options={[['', 'No group'], ...groups.map((g) => [g.id, g.name] as [string, string])]} onChange={(v) => set('group_id', v)} />
+          <TextField
+            label="Email address"
+            name="email_address"
+            type="email"
+            value={value.email_address}
+            onChange={(v) => set('email_address', v)}
+            error={errors.email_address}
+            required
+          />
+          {creating && (
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              value={value.password}
+              onChange={(v) => set('password', v)}
+              error={errors.password}
+            />
+          )}
+          <SelectField
+            label="Group"
+            name="group_id"
+            value={value.group_id}
+            options={[['', 'No group'], ...groups.map((g) => [g.id, g.name] as [string, string])]}
+            onChange={(v) => set('group_id', v)}
+          />
         </div>
         <Toggle label="Active" checked={value.active} onChange={(v) => set('active', v)} />
         <PermissionsEditor value={value.user_permissions} onChange={(v) => set('user_permissions', v)} />
@@ -203,7 +265,11 @@ function Groups({ groups }: { groups: Loaded<{ groups: GroupRow[] }> }) {
       <div className="page-head">
         <h2>User groups</h2>
         {writable && !editing && (
-          <button type="button" className="outline" onClick={() => setEditing({ id: '', name: '', description: '', user_permissions: {} })}>
+          <button
+            type="button"
+            className="outline"
+            onClick={() => setEditing({ id: '', name: '', description: '', user_permissions: {} })}
+          >
             Add group
           </button>
         )}
@@ -211,9 +277,22 @@ function Groups({ groups }: { groups: Loaded<{ groups: GroupRow[] }> }) {
       <Notice text={notice} />
       {editing && (
         <article>
-          <TextField label="Group name" name="group-name" value={editing.name} onChange={(name) => setEditing({ ...editing, name })} />
-          <TextField label="Description" name="group-description" value={editing.description} onChange={(description) => setEditing({ ...editing, description })} />
-          <PermissionsEditor value={editing.user_permissions} onChange={(user_permissions) => setEditing({ ...editing, user_permissions })} />
+          <TextField
+            label="Group name"
+            name="group-name"
+            value={editing.name}
+            onChange={(name) => setEditing({ ...editing, name })}
+          />
+          <TextField
+            label="Description"
+            name="group-description"
+            value={editing.description}
+            onChange={(description) => setEditing({ ...editing, description })}
+          />
+          <PermissionsEditor
+            value={editing.user_permissions}
+            onChange={(user_permissions) => setEditing({ ...editing, user_permissions })}
+          />
           {error && <ErrorBox error={error} />}
           <div className="inline-actions">
             <button type="button" onClick={save}>
@@ -250,7 +329,14 @@ function Groups({ groups }: { groups: Loaded<{ groups: GroupRow[] }> }) {
                         <button type="button" className="outline small" onClick={() => setEditing(g)}>
                           Edit
                         </button>{' '}
-                        <button type="button" className="secondary outline small" onClick={async () => window.confirm(`Delete the group ${g.name}?`) && (await del(`/usergroups/${g.id}`).then(groups.reload, (err) => setError(messageOf(err))))}>
+                        <button
+                          type="button"
+                          className="secondary outline small"
+                          onClick={async () =>
+                            window.confirm(`Delete the group ${g.name}?`) &&
+                            (await del(`/usergroups/${g.id}`).then(groups.reload, (err) => setError(messageOf(err))))
+                          }
+                        >
                           Delete
                         </button>
                       </td>

@@ -69,7 +69,11 @@ export function Webhooks() {
                         Show log
                       </button>{' '}
                       {writable && (
-                        <button type="button" className="outline small" onClick={() => (setNotice(''), setEditing(h.id))}>
+                        <button
+                          type="button"
+                          className="outline small"
+                          onClick={() => (setNotice(''), setEditing(h.id))}
+                        >
                           Edit
                         </button>
                       )}{' '}
@@ -77,7 +81,10 @@ export function Webhooks() {
                         <button
                           type="button"
                           className="secondary outline small"
-                          onClick={async () => window.confirm(`Delete the webhook ${h.name}?`) && (await del(`/hooks/${h.id}`).then(hooks.reload, (err) => window.alert(messageOf(err))))}
+                          onClick={async () =>
+                            window.confirm(`Delete the webhook ${h.name}?`) &&
+                            (await del(`/hooks/${h.id}`).then(hooks.reload, (err) => window.alert(messageOf(err))))
+                          }
                         >
                           Delete
                         </button>
@@ -97,7 +104,10 @@ export function Webhooks() {
 
 /** The newest deliveries of one webhook (the server keeps the last 100). */
 function DeliveryLog({ hook }: { hook: Hook }) {
-  const log = useLoad(() => get<{ deliveries: Delivery[] }>(`/hooks/${encodeURIComponent(hook.id)}/deliveries`), hook.id);
+  const log = useLoad(
+    () => get<{ deliveries: Delivery[] }>(`/hooks/${encodeURIComponent(hook.id)}/deliveries`),
+    hook.id,
+  );
   return (
     <article aria-label={`Delivery log of ${hook.name}`}>
       <div className="page-head">
@@ -173,7 +183,14 @@ function EditHook({ id, onDone }: { id: string; onDone(saved: boolean): void }) 
             submitLabel="Save webhook"
             onCancel={() => onDone(false)}
             onSave={async ({ name, method, target_path, template_path, header_map, event_timeout }) => {
-              await put(`/hooks/${encodeURIComponent(id)}`, { name, method, target_path, template_path, header_map, event_timeout });
+              await put(`/hooks/${encodeURIComponent(id)}`, {
+                name,
+                method,
+                target_path,
+                template_path,
+                header_map,
+                event_timeout,
+              });
               onDone(true);
             }}
           />

@@ -60,7 +60,8 @@ export class OrgPolicyCache {
     const entry = compiled(fetched);
     // An answer older than a change already seen raced it: use it for the requests that waited on it only.
     if (this.revision === undefined || fetched.revision >= this.revision) {
-      if (this.entries.size >= this.maxOrgs && !this.entries.has(orgId)) this.entries.delete(this.entries.keys().next().value!);
+      if (this.entries.size >= this.maxOrgs && !this.entries.has(orgId))
+        this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(orgId, entry);
     }
     return entry;

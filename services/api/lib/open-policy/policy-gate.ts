@@ -43,7 +43,13 @@ export class OpenPolicyGate {
     if (rules !== undefined) this.trialOf(rules, input);
   }
 
-  private decide(program: PolicyProgram, input: PolicyInput, debug: boolean, caller: Caller, admission: Admission<Caller>): void {
+  private decide(
+    program: PolicyProgram,
+    input: PolicyInput,
+    debug: boolean,
+    caller: Caller,
+    admission: Admission<Caller>,
+  ): void {
     const started = performance.now();
     let denials: string[];
     try {
@@ -57,14 +63,23 @@ export class OpenPolicyGate {
       // One line of JSON per decision, so that it can be searched and replayed against the rules.
       const millis = Math.round((performance.now() - started) * 100) / 100;
       const decision = denials.length > 0 ? 'deny' : 'allow';
-      const details = { org_id: caller.org_id, user_id: caller.user_id, decision, messages: denials, millis, input: inputForLog(input) };
+      const details = {
+        org_id: caller.org_id,
+        user_id: caller.user_id,
+        decision,
+        messages: denials,
+        millis,
+        input: inputForLog(input),
+      };
       this.logger.info(`policy rules: ${decision} ${admission.method} ${admission.path} ${JSON.stringify(details)}`);
     }
     if (denials.length > 0) throw new HttpProblem(403, denials.join('; '));
   }
 
   private broken(caller: Caller, admission: Admission<Caller>, reason: string): void {
-    this.logger.error(`policy rules of organisation ${caller.org_id} failed on ${admission.method} ${admission.path}: ${reason}`);
+    this.logger.error(
+      `policy rules of organisation ${caller.org_id} failed on ${admission.method} ${admission.path}: ${reason}`,
+    );
     if (caller.is_admin && isOrgSettings(admission)) return;
     throw new HttpProblem(500, `The organisation's policy rules could not be evaluated: ${reason}`);
   }
@@ -91,7 +106,10 @@ export class OpenPolicyGate {
       throw new HttpProblem(400, `Invalid policy rules: evaluating them for this request failed: ${err.message}`);
     }
     if (update.enabled && denials.length > 0) {
-      throw new HttpProblem(400, `Invalid policy rules: they deny the request that saves them (${denials.join('; ')}), so nobody could change them afterwards`);
+      throw new HttpProblem(
+        400,
+        `Invalid policy rules: they deny the request that saves them (${denials.join('; ')}), so nobody could change them afterwards`,
+      );
     }
   }
 }

@@ -19,12 +19,23 @@ export interface PolicyInput {
     group_id: string;
     group_name: string;
   };
-  request: { method: string; path: string; query: Record<string, unknown>; body: unknown; permission: { name: string; level: string } | null };
+  request: {
+    method: string;
+    path: string;
+    query: Record<string, unknown>;
+    body: unknown;
+    permission: { name: string; level: string } | null;
+  };
   org: OrgsOpenPolicyResult['org'];
   permissions: RoutePermission[];
 }
 
-export function policyInput(caller: Caller, admission: Admission<Caller>, org: PolicyInput['org'], permissions: RoutePermission[]): PolicyInput {
+export function policyInput(
+  caller: Caller,
+  admission: Admission<Caller>,
+  org: PolicyInput['org'],
+  permissions: RoutePermission[],
+): PolicyInput {
   // An administrator always reads as one to rules written for the reference
   // (`user_permissions["IsAdmin"] == "admin"`), whichever way the caller was made one.
   const userPermissions = caller.is_admin ? { ...caller.user_permissions, IsAdmin: 'admin' } : caller.user_permissions;
@@ -44,7 +55,9 @@ export function policyInput(caller: Caller, admission: Admission<Caller>, org: P
       path: routedPath(admission.path),
       query: admission.query,
       body: admission.body(),
-      permission: admission.route.permission ? { name: admission.route.permission.name, level: admission.route.permission.level } : null,
+      permission: admission.route.permission
+        ? { name: admission.route.permission.name, level: admission.route.permission.level }
+        : null,
     },
     org,
     permissions,
@@ -61,20 +74,31 @@ export function routedPath(path: string): string {
   return single.length > 1 ? single.replace(/\/+$/, '') : single;
 }
 
-const SECRET_FIELD = /pass(word)?|secret|token|hmac|access_key|api_key|private|authori[sz]ation|credential|^key$|_key$/i;
+const SECRET_FIELD =
+  /pass(word)?|secret|token|hmac|access_key|api_key|private|authori[sz]ation|credential|^key$|_key$/i;
 
 /**
  * The input as debug mode logs it: secrets (passwords, keys, tokens, PEM blocks) replaced, a
  * body that is not JSON reduced to its length, and the endpoint list left out.
  */
 export function inputForLog(input: PolicyInput): unknown {
-  const body = typeof input.request.body === 'string' ? `[${input.request.body.length} characters]` : redact(input.request.body);
-  return { ...input, request: { ...input.request, body, query: redact(input.request.query) }, permissions: `[${input.permissions.length} endpoints]` };
+  const body =
+    typeof input.request.body === 'string' ? `[${input.request.body.length} characters]` : redact(input.request.body);
+  return {
+    ...input,
+    request: { ...input.request, body, query: redact(input.request.query) },
+    permissions: `[${input.permissions.length} endpoints]`,
+  };
 }
 
 function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (typeof value === 'string') return value.includes('-----BEGIN') ? '[redacted]' : value;
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) && v !== '' && v !== null ? '[redacted]' : redact(v)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      SECRET_FIELD.test(k) && v !== '' && v !== null ? '[redacted]' : redact(v),
+    ]),
+  );
 }

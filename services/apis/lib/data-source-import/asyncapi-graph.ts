@@ -1,5 +1,12 @@
 import { ApisErrors } from '../../errors';
-import { descriptionLine, printGraphSchema, uniqueNames, type GeneratedGraph, type KafkaDataSource, type RootFields } from './generated-graph';
+import {
+  descriptionLine,
+  printGraphSchema,
+  uniqueNames,
+  type GeneratedGraph,
+  type KafkaDataSource,
+  type RootFields,
+} from './generated-graph';
 import { camelCase, slug } from './graphql-names';
 import { SchemaTypes, type JsonSchema, type ResolvedSchema } from './schema-types';
 
@@ -28,21 +35,50 @@ export function asyncApiGraph(document: Json): GeneratedGraph {
     const message = firstMessage(operation.message);
     const type = types.outputNamed(message.payload ?? {}, message.name ?? message['x-parser-message-name'] ?? channel);
     const parameters = Object.entries<Json>(item.parameters ?? {});
-    const args = parameters.map(([name, parameter]) => `${argName(name)}: ${types.input(parameter.schema ?? { type: 'string' }, `${field} ${name}`, true)}`);
-    const description = descriptionLine([message.title, operation.summary ?? message.summary, operation.description ?? message.description]);
+    const args = parameters.map(
+      ([name, parameter]) =>
+        `${argName(name)}: ${types.input(parameter.schema ?? { type: 'string' }, `${field} ${name}`, true)}`,
+    );
+    const description = descriptionLine([
+      message.title,
+      operation.summary ?? message.summary,
+      operation.description ?? message.description,
+    ]);
     roots.Subscription.push(`${description}  ${field}${args.length > 0 ? `(${args.join(', ')})` : ''}: ${type}`);
     dataSources.push(kafkaDataSource(document, channel, item, operation, field, slug(title)));
   }
-  if (dataSources.length === 0) throw ApisErrors.importInvalid('The AsyncAPI document has no channel with a subscribe operation: there is nothing to subscribe to');
-  const fieldConfigs = dataSources.map((source) => ({ type_name: 'Subscription', field_name: source.root_fields[0].fields[0], disable_default_mapping: true, path: [''] }));
-  return { title, sdl: printGraphSchema(roots, types.sdl()), dataSources, fieldConfigs: [...fieldConfigs, ...types.fieldConfigs] };
+  if (dataSources.length === 0)
+    throw ApisErrors.importInvalid(
+      'The AsyncAPI document has no channel with a subscribe operation: there is nothing to subscribe to',
+    );
+  const fieldConfigs = dataSources.map((source) => ({
+    type_name: 'Subscription',
+    field_name: source.root_fields[0].fields[0],
+    disable_default_mapping: true,
+    path: [''],
+  }));
+  return {
+    title,
+    sdl: printGraphSchema(roots, types.sdl()),
+    dataSources,
+    fieldConfigs: [...fieldConfigs, ...types.fieldConfigs],
+  };
 }
 
-function kafkaDataSource(document: Json, channel: string, item: Json, operation: Json, field: string, apiSlug: string): KafkaDataSource {
+function kafkaDataSource(
+  document: Json,
+  channel: string,
+  item: Json,
+  operation: Json,
+  field: string,
+  apiSlug: string,
+): KafkaDataSource {
   const binding = kafkaBinding(operation);
   const servers = kafkaServers(document, item.servers as string[] | undefined);
   if (servers.length === 0) {
-    throw ApisErrors.importInvalid(`Channel '${channel}' has no Kafka server (protocol kafka or kafka-secure): combined graphs subscribe to Kafka topics only`);
+    throw ApisErrors.importInvalid(
+      `Channel '${channel}' has no Kafka server (protocol kafka or kafka-secure): combined graphs subscribe to Kafka topics only`,
+    );
   }
   return {
     kind: 'Kafka',
@@ -64,7 +100,10 @@ function kafkaDataSource(document: Json, channel: string, item: Json, operation:
 }
 
 /** The servers a channel names (all of the document's when it names none) that speak Kafka. */
-function kafkaServers(document: Json, names: string[] | undefined): Array<{ address: string; protocolVersion: string }> {
+function kafkaServers(
+  document: Json,
+  names: string[] | undefined,
+): Array<{ address: string; protocolVersion: string }> {
   const all = Object.entries<Json>(document.servers ?? {});
   const chosen = names && names.length > 0 ? all.filter(([name]) => names.includes(name)) : all;
   return chosen
@@ -74,7 +113,9 @@ function kafkaServers(document: Json, names: string[] | undefined): Array<{ addr
 
 /** `host:port` of a server URL, its variables replaced by their defaults and any scheme dropped. */
 function brokerAddress(server: Json): string {
-  const url = String(server.url).replace(/\{([^}]+)\}/g, (whole, name: string) => String(server.variables?.[name]?.default ?? whole));
+  const url = String(server.url).replace(/\{([^}]+)\}/g, (whole, name: string) =>
+    String(server.variables?.[name]?.default ?? whole),
+  );
   return url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/.*$/, '');
 }
 
@@ -88,7 +129,10 @@ function kafkaVersion(protocolVersion: string): string {
 
 /** `groupId` and `clientId` of the operation's Kafka binding (or its traits'): a value, or a schema's const, default or first enum value. */
 function kafkaBinding(operation: Json): { groupId?: string; clientId?: string } {
-  const bindings = [operation.bindings?.kafka, ...(operation.traits ?? []).map((trait: Json) => trait?.bindings?.kafka)].filter(Boolean);
+  const bindings = [
+    operation.bindings?.kafka,
+    ...(operation.traits ?? []).map((trait: Json) => trait?.bindings?.kafka),
+  ].filter(Boolean);
   const pick = (key: string) => {
     for (const binding of bindings) {
       const value = bindingValue(binding[key]);

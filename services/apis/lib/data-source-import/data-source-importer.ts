@@ -23,7 +23,8 @@ export async function importDataSource(
   try {
     return await create({ org_scope: params.org_scope, api_definition: graphDefinition(graph, apiId, listenPath) });
   } catch (err) {
-    if (!isGwError(err, 'GW_ERR_APIS_LISTEN_PATH_TAKEN') && !isGwError(err, 'GW_ERR_APIS_LISTEN_PATH_OVERLAP')) throw err;
+    if (!isGwError(err, 'GW_ERR_APIS_LISTEN_PATH_TAKEN') && !isGwError(err, 'GW_ERR_APIS_LISTEN_PATH_OVERLAP'))
+      throw err;
     const ownPath = `/${slug(graph.title)}-${apiId.slice(0, 8)}/`;
     return create({ org_scope: params.org_scope, api_definition: graphDefinition(graph, apiId, ownPath) });
   }

@@ -25,14 +25,28 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * redirect. The response status is ignored: the body is the document. Network failures are
  * 500s, refused addresses and oversized bodies 400s.
  */
-export async function fetchDocument(rawUrl: string, limits: FetchLimits = DEFAULT_FETCH_LIMITS, lookup = guardedLookup()): Promise<{ text: string; url: string }> {
+export async function fetchDocument(
+  rawUrl: string,
+  limits: FetchLimits = DEFAULT_FETCH_LIMITS,
+  lookup = guardedLookup(),
+): Promise<{ text: string; url: string }> {
   let url = httpUrl(rawUrl);
-  const agent = tenantAgent({ lookup, connectTimeout: limits.timeoutMs, headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs });
+  const agent = tenantAgent({
+    lookup,
+    connectTimeout: limits.timeoutMs,
+    headersTimeout: limits.timeoutMs,
+    bodyTimeout: limits.timeoutMs,
+  });
   const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
     for (let redirects = 0; ; redirects++) {
       assertOutboundHost(url);
-      const response = await request(url, { method: 'GET', dispatcher: agent, signal, headers: { accept: 'application/json, application/yaml, text/yaml, */*' } });
+      const response = await request(url, {
+        method: 'GET',
+        dispatcher: agent,
+        signal,
+        headers: { accept: 'application/json, application/yaml, text/yaml, */*' },
+      });
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && typeof location === 'string' && redirects < limits.maxRedirects) {
         await response.body.dump();
@@ -42,14 +56,19 @@ export async function fetchDocument(rawUrl: string, limits: FetchLimits = DEFAUL
       try {
         return { text: await readBounded(response.body, limits.maxBytes), url: url.href };
       } catch (err) {
-        if (err instanceof BodyTooLarge) throw ApisErrors.importInvalid(`The document is larger than ${limits.maxBytes} bytes`);
+        if (err instanceof BodyTooLarge)
+          throw ApisErrors.importInvalid(`The document is larger than ${limits.maxBytes} bytes`);
         throw err;
       }
     }
   } catch (err) {
     if (isGwError(err)) throw err;
     const refused = refusal(err);
-    if (refused) throw ApisErrors.importUrlRefused(rawUrl, `${refused.message}; the management server does not fetch from such addresses`);
+    if (refused)
+      throw ApisErrors.importUrlRefused(
+        rawUrl,
+        `${refused.message}; the management server does not fetch from such addresses`,
+      );
     throw ApisErrors.importFetchFailed(rawUrl, describe(err));
   } finally {
     agent.close().catch(() => {});
@@ -63,7 +82,8 @@ function httpUrl(raw: string): URL {
   } catch {
     throw ApisErrors.importInvalid(`'url' must be an absolute http:// or https:// URL, not '${raw}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw ApisErrors.importInvalid(`'url' must be an http:// or https:// URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw ApisErrors.importInvalid(`'url' must be an http:// or https:// URL, not ${url.protocol}`);
   if (url.username || url.password) throw ApisErrors.importInvalid("'url' may not carry credentials");
   return url;
 }

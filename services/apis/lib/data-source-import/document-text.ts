@@ -9,7 +9,8 @@ export function parseDocumentText(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === '') throw ApisErrors.importMalformed('the document is empty');
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    if (jsonDepthExceeds(trimmed)) throw ApisErrors.importMalformed(`the document nests deeper than ${MAX_JSON_DEPTH} levels`);
+    if (jsonDepthExceeds(trimmed))
+      throw ApisErrors.importMalformed(`the document nests deeper than ${MAX_JSON_DEPTH} levels`);
     try {
       return JSON.parse(trimmed);
     } catch (err) {
@@ -29,7 +30,10 @@ export function detectFormat(document: unknown): DocumentFormat {
   if (!isObject(document)) throw ApisErrors.importUndetectable();
   if (typeof document.openapi === 'string') return 'openapi';
   if (typeof document.asyncapi === 'string') return 'asyncapi';
-  if (typeof document.swagger === 'string') throw ApisErrors.importInvalid(`OpenAPI ${document.swagger} (swagger) documents are not supported: convert it to OpenAPI 3.0`);
+  if (typeof document.swagger === 'string')
+    throw ApisErrors.importInvalid(
+      `OpenAPI ${document.swagger} (swagger) documents are not supported: convert it to OpenAPI 3.0`,
+    );
   throw ApisErrors.importUndetectable();
 }
 
@@ -39,7 +43,9 @@ export function assertSupportedVersion(format: DocumentFormat, document: Record<
     throw ApisErrors.importInvalid(`OpenAPI version ${String(document.openapi)} is not supported: use OpenAPI 3.0.0`);
   }
   if (format === 'asyncapi' && !['2.0.0', '2.1.0', '2.2.0', '2.3.0', '2.4.0'].includes(String(document.asyncapi))) {
-    throw ApisErrors.importInvalid(`AsyncAPI version ${String(document.asyncapi)} is not supported: use AsyncAPI 2.0.0, 2.1.0, 2.2.0, 2.3.0 or 2.4.0`);
+    throw ApisErrors.importInvalid(
+      `AsyncAPI version ${String(document.asyncapi)} is not supported: use AsyncAPI 2.0.0, 2.1.0, 2.2.0, 2.3.0 or 2.4.0`,
+    );
   }
 }
 
@@ -59,7 +65,9 @@ export function assertLocalReferences(document: unknown): void {
     else if (isObject(value)) {
       const ref = value.$ref;
       if (ref !== undefined && (typeof ref !== 'string' || !ref.startsWith('#'))) {
-        throw ApisErrors.importInvalid(`Only references inside the document are supported; '${String(ref)}' points outside it`);
+        throw ApisErrors.importInvalid(
+          `Only references inside the document are supported; '${String(ref)}' points outside it`,
+        );
       }
       stack.push(...Object.values(value));
     }

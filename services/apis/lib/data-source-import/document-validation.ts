@@ -19,7 +19,9 @@ export async function parseAsyncApi(document: Record<string, unknown>): Promise<
   const { document: parsed, diagnostics } = await new Parser().parse(structuredClone(document) as never);
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === DiagnosticSeverity.Error);
   if (!parsed || errors.length > 0) {
-    const problems = errors.map((error) => (error.path.length > 0 ? `${error.path.join('.')}: ${error.message}` : error.message));
+    const problems = errors.map((error) =>
+      error.path.length > 0 ? `${error.path.join('.')}: ${error.message}` : error.message,
+    );
     throw ApisErrors.importInvalid(`Invalid AsyncAPI document: ${problems[0] ?? 'it could not be parsed'}`, problems);
   }
   return parsed.json<Record<string, unknown>>();

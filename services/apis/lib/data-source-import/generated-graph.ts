@@ -7,7 +7,13 @@ export interface RestDataSource {
   name: string;
   internal: boolean;
   root_fields: Array<{ type: string; fields: string[] }>;
-  config: { url: string; method: string; headers: Record<string, string>; query: Array<{ name: string; value: string }>; body: string };
+  config: {
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    query: Array<{ name: string; value: string }>;
+    body: string;
+  };
 }
 
 /** A Kafka data source of a combined graph, for subscription fields. */
@@ -48,7 +54,10 @@ export type RootFields = Record<'Query' | 'Mutation' | 'Subscription', string[]>
  */
 export function printGraphSchema(roots: RootFields, types: string): string {
   const blocks: string[] = [];
-  const query = roots.Query.length > 0 ? roots.Query : ['  "Placeholder: the imported document describes no queries."\n  _empty: String'];
+  const query =
+    roots.Query.length > 0
+      ? roots.Query
+      : ['  "Placeholder: the imported document describes no queries."\n  _empty: String'];
   blocks.push(`type Query {\n${query.join('\n')}\n}`);
   if (roots.Mutation.length > 0) blocks.push(`type Mutation {\n${roots.Mutation.join('\n')}\n}`);
   if (roots.Subscription.length > 0) blocks.push(`type Subscription {\n${roots.Subscription.join('\n')}\n}`);
@@ -58,7 +67,10 @@ export function printGraphSchema(roots: RootFields, types: string): string {
 
 /** `"text"` as a GraphQL description line, or nothing. */
 export function descriptionLine(parts: unknown[], indent = '  '): string {
-  const text = parts.filter((part): part is string => typeof part === 'string' && part.trim() !== '').map((part) => part.trim()).join('\n');
+  const text = parts
+    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    .map((part) => part.trim())
+    .join('\n');
   return text === '' ? '' : `${indent}${JSON.stringify(text)}\n`;
 }
 

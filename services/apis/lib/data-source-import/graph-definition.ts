@@ -7,7 +7,11 @@ import type { GeneratedGraph } from './generated-graph';
  * (access tokens), with its playground off; the caller opens it up as they would any API. Like
  * the reference's, it has no `target_url`: its data sources say where each field comes from.
  */
-export function graphDefinition(graph: GeneratedGraph, apiId: string, listenPath: string): ApisCreateParams['api_definition'] {
+export function graphDefinition(
+  graph: GeneratedGraph,
+  apiId: string,
+  listenPath: string,
+): ApisCreateParams['api_definition'] {
   return {
     name: graph.title,
     api_id: apiId,

@@ -36,16 +36,25 @@ export function fieldNameFromEndpoint(method: string, path: string): string {
 
 /** The last segment of a JSON pointer such as `#/components/schemas/Pet`. */
 export function refName(ref: string): string {
-  return decodeURIComponent(ref.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+  return decodeURIComponent(ref.split('/').pop() ?? '')
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
 }
 
 /** A name GraphQL accepts as an enum value, unchanged (so the value sent upstream is the document's). */
 export function isEnumValueName(value: unknown): value is string {
-  return typeof value === 'string' && /^[_A-Za-z][_0-9A-Za-z]*$/.test(value) && !['true', 'false', 'null'].includes(value);
+  return (
+    typeof value === 'string' && /^[_A-Za-z][_0-9A-Za-z]*$/.test(value) && !['true', 'false', 'null'].includes(value)
+  );
 }
 
 /** A URL-safe slug of a title, for the generated listen path. */
 export function slug(text: string): string {
-  const slugged = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
+  const slugged = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
   return slugged === '' ? 'data-graph' : slugged;
 }

@@ -1,7 +1,14 @@
 import { ApisErrors } from '../../errors';
 import { asyncApiGraph } from './asyncapi-graph';
 import { fetchDocument } from './document-fetch';
-import { assertLocalReferences, assertSupportedVersion, detectFormat, isObject, parseDocumentText, type DocumentFormat } from './document-text';
+import {
+  assertLocalReferences,
+  assertSupportedVersion,
+  detectFormat,
+  isObject,
+  parseDocumentText,
+  type DocumentFormat,
+} from './document-text';
 import { parseAsyncApi, validateOpenApi } from './document-validation';
 import type { GeneratedGraph } from './generated-graph';
 import { openApiGraph } from './openapi-graph';
@@ -33,12 +40,17 @@ export function importSourceOf(contentType: string | undefined, body: string): I
 }
 
 /** Fetches (for a URL), parses, detects, validates and converts the document. */
-export async function generateGraph(source: ImportSource, fetch: typeof fetchDocument = fetchDocument): Promise<GeneratedGraph> {
+export async function generateGraph(
+  source: ImportSource,
+  fetch: typeof fetchDocument = fetchDocument,
+): Promise<GeneratedGraph> {
   const fetched = source.kind === 'url' ? await fetch(source.url) : undefined;
   const document = parseDocumentText(fetched?.text ?? (source as { text: string }).text);
   const format = detectFormat(document);
   if (source.kind === 'document' && format !== source.format) {
-    throw ApisErrors.importInvalid(`The Content-Type announces an ${displayName(source.format)} document but the body is an ${displayName(format)} document`);
+    throw ApisErrors.importInvalid(
+      `The Content-Type announces an ${displayName(source.format)} document but the body is an ${displayName(format)} document`,
+    );
   }
   const object = document as Record<string, unknown>;
   assertSupportedVersion(format, object);
@@ -53,8 +65,13 @@ export async function generateGraph(source: ImportSource, fetch: typeof fetchDoc
  * against the URL the document came from. The graph's REST data sources call it.
  */
 export function serverBaseUrl(document: Record<string, unknown>, documentUrl?: string): string {
-  const server = (document.servers as Array<{ url?: unknown; variables?: Record<string, { default?: unknown }> }> | undefined)?.[0];
-  const raw = typeof server?.url === 'string' ? server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => String(server.variables?.[name]?.default ?? whole)) : '/';
+  const server = (
+    document.servers as Array<{ url?: unknown; variables?: Record<string, { default?: unknown }> }> | undefined
+  )?.[0];
+  const raw =
+    typeof server?.url === 'string'
+      ? server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => String(server.variables?.[name]?.default ?? whole))
+      : '/';
   let url: URL | undefined;
   try {
     url = new URL(raw, documentUrl);

@@ -1,5 +1,12 @@
 import { ApisErrors } from '../../errors';
-import { descriptionLine, printGraphSchema, uniqueNames, type GeneratedGraph, type RestDataSource, type RootFields } from './generated-graph';
+import {
+  descriptionLine,
+  printGraphSchema,
+  uniqueNames,
+  type GeneratedGraph,
+  type RestDataSource,
+  type RootFields,
+} from './generated-graph';
 import { camelCase, fieldNameFromEndpoint, pascalCase, refName } from './graphql-names';
 import { SchemaTypes, type JsonSchema, type ResolvedSchema } from './schema-types';
 
@@ -36,17 +43,34 @@ export function openApiGraph(document: Json, baseUrl: string): GeneratedGraph & 
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
       const rootType = method === 'get' ? 'Query' : 'Mutation';
-      const field = fieldNames(operation.operationId ? camelCase(operation.operationId) : fieldNameFromEndpoint(method, path));
-      const request = requestOf(document, types, field, path, [...(item.parameters ?? []), ...(operation.parameters ?? [])], operation.requestBody);
+      const field = fieldNames(
+        operation.operationId ? camelCase(operation.operationId) : fieldNameFromEndpoint(method, path),
+      );
+      const request = requestOf(
+        document,
+        types,
+        field,
+        path,
+        [...(item.parameters ?? []), ...(operation.parameters ?? [])],
+        operation.requestBody,
+      );
       const result = resultType(document, types, operation, path, field);
       const args = request.args.length > 0 ? `(${request.args.join(', ')})` : '';
-      roots[rootType].push(`${descriptionLine([operation.summary, operation.description])}  ${field}${args}: ${result}`);
+      roots[rootType].push(
+        `${descriptionLine([operation.summary, operation.description])}  ${field}${args}: ${result}`,
+      );
       dataSources.push({
         kind: 'REST',
         name: field,
         internal: false,
         root_fields: [{ type: rootType, fields: [field] }],
-        config: { url: `${baseUrl}${request.path}`, method: method.toUpperCase(), headers: request.headers, query: request.query, body: request.body },
+        config: {
+          url: `${baseUrl}${request.path}`,
+          method: method.toUpperCase(),
+          headers: request.headers,
+          query: request.query,
+          body: request.body,
+        },
       });
     }
   }
@@ -73,14 +97,23 @@ interface RequestTemplate {
 }
 
 /** Arguments of one operation and where each goes in the upstream request. */
-function requestOf(document: Json, types: SchemaTypes, field: string, path: string, rawParameters: unknown[], rawBody: unknown): RequestTemplate {
+function requestOf(
+  document: Json,
+  types: SchemaTypes,
+  field: string,
+  path: string,
+  rawParameters: unknown[],
+  rawBody: unknown,
+): RequestTemplate {
   const request: RequestTemplate = { args: [], path, query: [], headers: {}, body: '' };
   const argNames = uniqueNames();
   for (const parameter of operationParameters(document, rawParameters)) {
     if (parameter.in === 'cookie') continue;
     const arg = argNames(camelCase(parameter.name));
     const schema = parameter.schema ?? parameter.content?.['application/json']?.schema ?? { type: 'string' };
-    request.args.push(`${arg}: ${types.input(schema, `${field} ${parameter.name}`, parameter.in === 'path' || parameter.required === true)}`);
+    request.args.push(
+      `${arg}: ${types.input(schema, `${field} ${parameter.name}`, parameter.in === 'path' || parameter.required === true)}`,
+    );
     const value = `{{.arguments.${arg}}}`;
     if (parameter.in === 'path') request.path = request.path.split(`{${parameter.name}}`).join(value);
     else if (parameter.in === 'query') request.query.push({ name: parameter.name, value });
@@ -122,14 +155,19 @@ function resultType(document: Json, types: SchemaTypes, operation: Json, path: s
 
 /** The reference names an unnamed response object after the path's last segment (`/pets/{id}` → `Pets`). */
 function typeNameFromPath(path: string): string | undefined {
-  const segment = path.split('/').filter((part) => part !== '' && !part.startsWith('{')).pop();
+  const segment = path
+    .split('/')
+    .filter((part) => part !== '' && !part.startsWith('{'))
+    .pop();
   return segment ? pascalCase(segment) : undefined;
 }
 
 /** `application/json`, else any `+json` media type. */
 function jsonSchemaOf(content: Record<string, { schema?: JsonSchema }> | undefined): JsonSchema | undefined {
   if (!content) return undefined;
-  const type = Object.keys(content).find((media) => /^application\/json\b/i.test(media)) ?? Object.keys(content).find((media) => /\+json\b/i.test(media));
+  const type =
+    Object.keys(content).find((media) => /^application\/json\b/i.test(media)) ??
+    Object.keys(content).find((media) => /\+json\b/i.test(media));
   return type ? content[type].schema : undefined;
 }
 
@@ -151,7 +189,8 @@ function deref(document: Json, value: any): any {
 }
 
 function pointer(document: Json, ref: string): unknown {
-  if (!ref.startsWith('#/')) throw ApisErrors.importInvalid(`Only references inside the document are followed; '${ref}' points outside it`);
+  if (!ref.startsWith('#/'))
+    throw ApisErrors.importInvalid(`Only references inside the document are followed; '${ref}' points outside it`);
   let current: any = document;
   for (const segment of ref.slice(2).split('/')) current = current?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
   if (current === undefined) throw ApisErrors.importInvalid(`Reference '${ref}' points at nothing in the document`);

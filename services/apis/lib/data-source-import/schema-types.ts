@@ -100,7 +100,9 @@ export class SchemaTypes {
     }
     if (schema.type === 'object' || (!schema.type && schema.properties)) {
       if (!schema.properties || Object.keys(schema.properties).length === 0) return this.jsonScalar();
-      return direction === 'output' ? this.objectType(schema, typeName, origin) : this.inputType(schema, typeName, origin);
+      return direction === 'output'
+        ? this.objectType(schema, typeName, origin)
+        : this.inputType(schema, typeName, origin);
     }
     return SCALARS[schema.type ?? ''] ?? this.jsonScalar();
   }
@@ -110,7 +112,12 @@ export class SchemaTypes {
     const resolved = this.resolve(raw);
     const members = resolved.schema.allOf;
     if (!Array.isArray(members) || nesting >= MAX_NESTING) return { ...resolved, origin: resolved.schema };
-    const merged: JsonSchema = { type: 'object', description: resolved.schema.description, properties: {}, required: [] };
+    const merged: JsonSchema = {
+      type: 'object',
+      description: resolved.schema.description,
+      properties: {},
+      required: [],
+    };
     for (const member of [{ ...resolved.schema, allOf: undefined }, ...members]) {
       const part = this.resolved(member, nesting + 1).schema;
       Object.assign(merged.properties!, part.properties ?? {});
@@ -137,7 +144,8 @@ export class SchemaTypes {
     this.pending.add(name);
     const required = new Set(schema.required ?? []);
     const fields = Object.entries(schema.properties!).map(
-      ([key, property]) => `  ${camelCase(key)}: ${this.input(property, `${baseName}${pascalCase(key)}`, required.has(key))}`,
+      ([key, property]) =>
+        `  ${camelCase(key)}: ${this.input(property, `${baseName}${pascalCase(key)}`, required.has(key))}`,
     );
     this.declare(name, `input ${name} {\n${fields.join('\n')}\n}`);
     return name;
@@ -148,7 +156,11 @@ export class SchemaTypes {
     const values = schema.enum!;
     if (!values.every(isEnumValueName)) return SCALARS[schema.type ?? ''] ?? this.jsonScalar();
     const name = this.claim(pascalCase(baseName), origin);
-    if (!this.declarations.has(name)) this.declare(name, `${describe(schema.description)}enum ${name} {\n${[...new Set(values)].map((v) => `  ${v}`).join('\n')}\n}`);
+    if (!this.declarations.has(name))
+      this.declare(
+        name,
+        `${describe(schema.description)}enum ${name} {\n${[...new Set(values)].map((v) => `  ${v}`).join('\n')}\n}`,
+      );
     return name;
   }
 
@@ -190,5 +202,7 @@ export class SchemaTypes {
 const RESERVED = new Set(['Query', 'Mutation', 'Subscription', 'String', 'Int', 'Float', 'Boolean', 'ID', JSON_SCALAR]);
 
 function describe(description: unknown, indent = ''): string {
-  return typeof description === 'string' && description.trim() !== '' ? `${indent}${JSON.stringify(description.trim())}\n` : '';
+  return typeof description === 'string' && description.trim() !== ''
+    ? `${indent}${JSON.stringify(description.trim())}\n`
+    : '';
 }

@@ -50,8 +50,12 @@ export function cacheToClassic(cache: CacheSettings | undefined): Classic {
 export function cacheFromClassic(d: Classic): CacheSettings | undefined {
   const c = d.cache_options as Classic | undefined;
   if (!c || c.enable_cache !== true) return undefined;
-  const codes = Array.isArray(c.cache_response_codes) ? c.cache_response_codes.filter((code): code is number => Number.isInteger(code)) : [];
-  const headers = Array.isArray(c.cache_by_headers) ? c.cache_by_headers.filter((h): h is string => typeof h === 'string' && h !== '') : [];
+  const codes = Array.isArray(c.cache_response_codes)
+    ? c.cache_response_codes.filter((code): code is number => Number.isInteger(code))
+    : [];
+  const headers = Array.isArray(c.cache_by_headers)
+    ? c.cache_by_headers.filter((h): h is string => typeof h === 'string' && h !== '')
+    : [];
   return {
     enabled: true,
     timeout: Math.max(0, Math.floor(Number(c.cache_timeout) || 0)),
@@ -59,6 +63,8 @@ export function cacheFromClassic(d: Classic): CacheSettings | undefined {
     ...(codes.length ? { cacheResponseCodes: codes } : {}),
     ...(headers.length ? { cacheByHeaders: headers } : {}),
     enableUpstreamCacheControl: c.enable_upstream_cache_control === true,
-    ...(typeof c.cache_control_ttl_header === 'string' && c.cache_control_ttl_header ? { controlTTLHeaderName: c.cache_control_ttl_header } : {}),
+    ...(typeof c.cache_control_ttl_header === 'string' && c.cache_control_ttl_header
+      ? { controlTTLHeaderName: c.cache_control_ttl_header }
+      : {}),
   };
 }

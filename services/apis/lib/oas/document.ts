@@ -39,7 +39,8 @@ export function parseDocumentText(text: string): Record<string, unknown> {
   }
   // Everything after this (checks, $ref resolution, the bus) recurses into the document.
   if (!json && depthExceeds(parsed, MAX_JSON_DEPTH)) throw tooDeep();
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw ApisErrors.invalid('The OpenAPI document must be an object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw ApisErrors.invalid('The OpenAPI document must be an object');
   return parsed as Record<string, unknown>;
 }
 
@@ -54,7 +55,8 @@ function depthExceeds(value: unknown, limit: number): boolean {
     const [node, depth] = stack.pop()!;
     if (typeof node !== 'object' || node === null) continue;
     if (depth > limit) return true;
-    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    for (const child of Object.values(node))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
   return false;
 }

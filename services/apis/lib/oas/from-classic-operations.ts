@@ -20,18 +20,49 @@ const READERS: Array<[list: string, read: (entry: Entry, op: RebuiltOperation, m
   ['ignored', (e, op, m) => ruleList(e, op, m, 'ignoreAuthentication')],
   ['white_list', (e, op, m) => ruleList(e, op, m, 'allow')],
   ['black_list', (e, op, m) => ruleList(e, op, m, 'block')],
-  ['mock_response', (e, op) => (op.settings.mockResponse = { enabled: true, code: Number(e.code) || 200, body: typeof e.body === 'string' ? e.body : '', headers: headerList(e.headers) })],
+  [
+    'mock_response',
+    (e, op) =>
+      (op.settings.mockResponse = {
+        enabled: true,
+        code: Number(e.code) || 200,
+        body: typeof e.body === 'string' ? e.body : '',
+        headers: headerList(e.headers),
+      }),
+  ],
   ['size_limits', (e, op) => (op.settings.requestSizeLimit = { enabled: true, value: Number(e.size_limit) })],
-  ['transform_headers', (e, op) => (op.settings.transformRequestHeaders = { enabled: true, add: headerList(e.add_headers), remove: stringList(e.delete_headers) })],
-  ['transform_response_headers', (e, op) => (op.settings.transformResponseHeaders = { enabled: true, add: headerList(e.add_headers), remove: stringList(e.delete_headers) })],
+  [
+    'transform_headers',
+    (e, op) =>
+      (op.settings.transformRequestHeaders = {
+        enabled: true,
+        add: headerList(e.add_headers),
+        remove: stringList(e.delete_headers),
+      }),
+  ],
+  [
+    'transform_response_headers',
+    (e, op) =>
+      (op.settings.transformResponseHeaders = {
+        enabled: true,
+        add: headerList(e.add_headers),
+        remove: stringList(e.delete_headers),
+      }),
+  ],
   ['hard_timeouts', (e, op) => (op.settings.enforceTimeout = { enabled: true, value: Number(e.timeout) })],
-  ['rate_limit', (e, op) => (op.settings.rateLimit = { enabled: true, rate: Number(e.rate), per: durationText(Number(e.per)) })],
+  [
+    'rate_limit',
+    (e, op) => (op.settings.rateLimit = { enabled: true, rate: Number(e.rate), per: durationText(Number(e.per)) }),
+  ],
   ['validate_json', (e, op) => validateJson(e, op)],
   ['validate_request', (e, op) => validateRequest(e, op)],
   ['circuit_breakers', (e, op) => (op.settings.circuitBreaker = circuitBreakerFromClassic(e))],
   ['track_endpoints', (_e, op) => (op.settings.trackEndpoint = { enabled: true })],
   ['do_not_track_endpoints', (_e, op) => (op.settings.doNotTrackEndpoint = { enabled: true })],
-  ...ROUTING_READERS.map(([list, read]): [string, (entry: Entry, op: RebuiltOperation) => void] => [list, (e, op) => read(e, op.settings)]),
+  ...ROUTING_READERS.map(([list, read]): [string, (entry: Entry, op: RebuiltOperation) => void] => [
+    list,
+    (e, op) => read(e, op.settings),
+  ]),
 ];
 
 /**
@@ -75,16 +106,30 @@ export function operationIdOf(op: RebuiltOperation): string {
 
 function methodsOf(entry: Entry): string[] {
   if (typeof entry.method === 'string' && entry.method !== '') return [entry.method.toUpperCase()];
-  if (entry.method_actions && typeof entry.method_actions === 'object') return Object.keys(entry.method_actions).map((m) => m.toUpperCase());
+  if (entry.method_actions && typeof entry.method_actions === 'object')
+    return Object.keys(entry.method_actions).map((m) => m.toUpperCase());
   return [];
 }
 
-function ruleList(entry: Entry, op: RebuiltOperation, method: string, field: 'ignoreAuthentication' | 'allow' | 'block'): void {
+function ruleList(
+  entry: Entry,
+  op: RebuiltOperation,
+  method: string,
+  field: 'ignoreAuthentication' | 'allow' | 'block',
+): void {
   op.settings[field] = { enabled: true };
-  const actions = (entry.method_actions ?? {}) as Record<string, { action?: string; code?: number; data?: string; headers?: Record<string, string> }>;
+  const actions = (entry.method_actions ?? {}) as Record<
+    string,
+    { action?: string; code?: number; data?: string; headers?: Record<string, string> }
+  >;
   const action = actions[method] ?? actions[method.toLowerCase()];
   if (field !== 'block' && action?.action === 'reply') {
-    op.settings.mockResponse = { enabled: true, code: Number(action.code) || 200, body: action.data ?? '', headers: headerList(action.headers) };
+    op.settings.mockResponse = {
+      enabled: true,
+      code: Number(action.code) || 200,
+      body: action.data ?? '',
+      headers: headerList(action.headers),
+    };
   }
 }
 
@@ -97,7 +142,8 @@ function validateJson(entry: Entry, op: RebuiltOperation): void {
 function validateRequest(entry: Entry, op: RebuiltOperation): void {
   op.settings.validateRequest = { enabled: true, errorResponseCode: Number(entry.error_response_code) || 422 };
   if (Array.isArray(entry.parameters)) op.parameters = entry.parameters;
-  if (entry.request_body && typeof entry.request_body === 'object') op.requestBody = entry.request_body as Record<string, unknown>;
+  if (entry.request_body && typeof entry.request_body === 'object')
+    op.requestBody = entry.request_body as Record<string, unknown>;
 }
 
 function headerList(value: unknown): HeaderEntry[] {

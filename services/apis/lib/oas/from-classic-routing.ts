@@ -18,11 +18,21 @@ function rulesOf(options: Entry): UrlRewriteRule[] {
   const rules: UrlRewriteRule[] = [];
   for (const [option, at] of OPTION_RULES) {
     for (const [name, match] of Object.entries((options[option] ?? {}) as Record<string, Entry>)) {
-      rules.push({ in: at, name, pattern: text(match?.match_rx), ...(match?.reverse === true ? { negate: true } : {}) });
+      rules.push({
+        in: at,
+        name,
+        pattern: text(match?.match_rx),
+        ...(match?.reverse === true ? { negate: true } : {}),
+      });
     }
   }
   const payload = options.payload_matches as Entry | undefined;
-  if (payload && text(payload.match_rx) !== '') rules.push({ in: 'requestBody', pattern: text(payload.match_rx), ...(payload.reverse === true ? { negate: true } : {}) });
+  if (payload && text(payload.match_rx) !== '')
+    rules.push({
+      in: 'requestBody',
+      pattern: text(payload.match_rx),
+      ...(payload.reverse === true ? { negate: true } : {}),
+    });
   return rules;
 }
 
@@ -33,7 +43,13 @@ function urlRewrite(entry: Entry): OperationSettings['urlRewrite'] {
     pattern: text(entry.match_pattern),
     rewriteTo: text(entry.rewrite_to),
     ...(triggers.length
-      ? { triggers: triggers.map((t) => ({ condition: t.on === 'all' ? ('all' as const) : ('any' as const), rules: rulesOf((t.options ?? {}) as Entry), rewriteTo: text(t.rewrite_to) })) }
+      ? {
+          triggers: triggers.map((t) => ({
+            condition: t.on === 'all' ? ('all' as const) : ('any' as const),
+            rules: rulesOf((t.options ?? {}) as Entry),
+            rewriteTo: text(t.rewrite_to),
+          })),
+        }
       : {}),
   };
 }
@@ -41,16 +57,29 @@ function urlRewrite(entry: Entry): OperationSettings['urlRewrite'] {
 function bodyTransform(entry: Entry): BodyTransformSettings {
   const data = (entry.template_data ?? {}) as Entry;
   const format = data.input_type === 'xml' ? 'xml' : 'json';
-  return data.template_mode === 'file' ? { enabled: true, format, path: text(data.template_source) } : { enabled: true, format, body: text(data.template_source) };
+  return data.template_mode === 'file'
+    ? { enabled: true, format, path: text(data.template_source) }
+    : { enabled: true, format, body: text(data.template_source) };
 }
 
 function virtualEndpoint(entry: Entry): OperationSettings['virtualEndpoint'] {
-  const source = entry.function_source_type === 'file' ? { path: text(entry.function_source_uri) } : { body: text(entry.function_source_uri) };
-  return { enabled: true, functionName: text(entry.response_function_name), ...source, requireSession: entry.use_session === true, proxyOnError: entry.proxy_on_error === true };
+  const source =
+    entry.function_source_type === 'file'
+      ? { path: text(entry.function_source_uri) }
+      : { body: text(entry.function_source_uri) };
+  return {
+    enabled: true,
+    functionName: text(entry.response_function_name),
+    ...source,
+    requireSession: entry.use_session === true,
+    proxyOnError: entry.proxy_on_error === true,
+  };
 }
 
 function cache(entry: Entry): OperationSettings['cache'] {
-  const codes = Array.isArray(entry.cache_response_codes) ? entry.cache_response_codes.filter((c): c is number => Number.isInteger(c)) : [];
+  const codes = Array.isArray(entry.cache_response_codes)
+    ? entry.cache_response_codes.filter((c): c is number => Number.isInteger(c))
+    : [];
   return {
     enabled: true,
     ...(codes.length ? { cacheResponseCodes: codes } : {}),
@@ -68,7 +97,10 @@ export const ROUTING_READERS: Reader[] = [
   ['url_rewrites', (e, s) => (s.urlRewrite = urlRewrite(e))],
   ['transform', (e, s) => (s.transformRequestBody = bodyTransform(e))],
   ['transform_response', (e, s) => (s.transformResponseBody = bodyTransform(e))],
-  ['method_transforms', (e, s) => (s.transformRequestMethod = { enabled: true, toMethod: text(e.to_method).toUpperCase() })],
+  [
+    'method_transforms',
+    (e, s) => (s.transformRequestMethod = { enabled: true, toMethod: text(e.to_method).toUpperCase() }),
+  ],
   ['advance_cache_config', (e, s) => (s.cache = cache(e))],
   ['internal', (_e, s) => (s.internal = { enabled: true })],
   ['virtual', (e, s) => (s.virtualEndpoint = virtualEndpoint(e))],

@@ -7,15 +7,41 @@
 import { cacheSchema } from './cache';
 import { circuitBreakerSchema, corsSchema, upstreamHealthSchemas } from './upstream-health';
 
-const closed = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
+const closed = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  ...(required.length ? { required } : {}),
+});
 const enabledOnly = closed({ enabled: { type: 'boolean' } });
 const duration = { type: 'string', pattern: '^(\\d+(\\.\\d+)?(ms|s|m|h))+$' };
 const nameToggle = closed({ enabled: { type: 'boolean' }, name: { type: 'string', minLength: 1 } });
-const headerList = { type: 'array', items: closed({ name: { type: 'string', minLength: 1 }, value: { type: 'string' } }, ['name', 'value']) };
-const headerTransform = closed({ enabled: { type: 'boolean' }, add: headerList, remove: { type: 'array', items: { type: 'string', minLength: 1 } } });
+const headerList = {
+  type: 'array',
+  items: closed({ name: { type: 'string', minLength: 1 }, value: { type: 'string' } }, ['name', 'value']),
+};
+const headerTransform = closed({
+  enabled: { type: 'boolean' },
+  add: headerList,
+  remove: { type: 'array', items: { type: 'string', minLength: 1 } },
+});
 const sizeLimit = closed({ enabled: { type: 'boolean' }, value: { type: 'integer', minimum: 0 } }, ['value']);
-const rateLimit = closed({ enabled: { type: 'boolean' }, rate: { type: 'integer', minimum: 0 }, per: duration }, ['rate', 'per']);
-const plugins = { type: 'array', items: closed({ enabled: { type: 'boolean' }, functionName: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 }, rawBodyOnly: { type: 'boolean' } }, ['functionName', 'path']) };
+const rateLimit = closed({ enabled: { type: 'boolean' }, rate: { type: 'integer', minimum: 0 }, per: duration }, [
+  'rate',
+  'per',
+]);
+const plugins = {
+  type: 'array',
+  items: closed(
+    {
+      enabled: { type: 'boolean' },
+      functionName: { type: 'string', minLength: 1 },
+      path: { type: 'string', minLength: 1 },
+      rawBodyOnly: { type: 'boolean' },
+    },
+    ['functionName', 'path'],
+  ),
+};
 
 const securityScheme = closed({
   enabled: { type: 'boolean' },
@@ -25,14 +51,26 @@ const securityScheme = closed({
   enableClientCertificate: { type: 'boolean' },
   cacheTTL: { type: 'integer', minimum: 0 },
   disableCaching: { type: 'boolean' },
-  extractCredentialsFromBody: closed({ enabled: { type: 'boolean' }, userRegexp: { type: 'string' }, passwordRegexp: { type: 'string' } }),
+  extractCredentialsFromBody: closed({
+    enabled: { type: 'boolean' },
+    userRegexp: { type: 'string' },
+    passwordRegexp: { type: 'string' },
+  }),
   allowedAuthorizeTypes: { type: 'array', items: { type: 'string', enum: ['code', 'token'] } },
   authLoginRedirect: { type: 'string' },
   requirePkce: { type: 'boolean' },
   notifications: closed({ sharedSecret: { type: 'string' }, onKeyChangeUrl: { type: 'string' } }),
 });
 
-const bodyTransform = closed({ enabled: { type: 'boolean' }, format: { type: 'string', enum: ['json', 'xml'] }, path: { type: 'string', minLength: 1 }, body: { type: 'string' } }, ['format']);
+const bodyTransform = closed(
+  {
+    enabled: { type: 'boolean' },
+    format: { type: 'string', enum: ['json', 'xml'] },
+    path: { type: 'string', minLength: 1 },
+    body: { type: 'string' },
+  },
+  ['format'],
+);
 const rewriteRule = closed(
   {
     in: { type: 'string', enum: ['header', 'query', 'path', 'sessionMetadata', 'requestBody', 'requestContext'] },
@@ -47,7 +85,17 @@ const urlRewrite = closed(
     enabled: { type: 'boolean' },
     pattern: { type: 'string' },
     rewriteTo: { type: 'string' },
-    triggers: { type: 'array', items: closed({ condition: { type: 'string', enum: ['any', 'all'] }, rules: { type: 'array', items: rewriteRule }, rewriteTo: { type: 'string' } }, ['condition', 'rules', 'rewriteTo']) },
+    triggers: {
+      type: 'array',
+      items: closed(
+        {
+          condition: { type: 'string', enum: ['any', 'all'] },
+          rules: { type: 'array', items: rewriteRule },
+          rewriteTo: { type: 'string' },
+        },
+        ['condition', 'rules', 'rewriteTo'],
+      ),
+    },
   },
   ['pattern', 'rewriteTo'],
 );
@@ -63,19 +111,29 @@ const operation = closed({
     code: { type: 'integer', minimum: 100, maximum: 599 },
     body: { type: 'string' },
     headers: headerList,
-    fromOASExamples: closed({ enabled: { type: 'boolean' }, code: { type: 'integer', minimum: 100, maximum: 599 }, contentType: { type: 'string' }, exampleName: { type: 'string' } }),
+    fromOASExamples: closed({
+      enabled: { type: 'boolean' },
+      code: { type: 'integer', minimum: 100, maximum: 599 },
+      contentType: { type: 'string' },
+      exampleName: { type: 'string' },
+    }),
   }),
   requestSizeLimit: sizeLimit,
   transformRequestHeaders: headerTransform,
   transformResponseHeaders: headerTransform,
   enforceTimeout: closed({ enabled: { type: 'boolean' }, value: { type: 'integer', minimum: 1 } }, ['value']),
   rateLimit,
-  validateRequest: closed({ enabled: { type: 'boolean' }, errorResponseCode: { type: 'integer', minimum: 400, maximum: 599 } }),
+  validateRequest: closed({
+    enabled: { type: 'boolean' },
+    errorResponseCode: { type: 'integer', minimum: 400, maximum: 599 },
+  }),
   circuitBreaker: circuitBreakerSchema,
   urlRewrite,
   transformRequestBody: bodyTransform,
   transformResponseBody: bodyTransform,
-  transformRequestMethod: closed({ enabled: { type: 'boolean' }, toMethod: { type: 'string', minLength: 1 } }, ['toMethod']),
+  transformRequestMethod: closed({ enabled: { type: 'boolean' }, toMethod: { type: 'string', minLength: 1 } }, [
+    'toMethod',
+  ]),
   cache: closed({
     enabled: { type: 'boolean' },
     cacheResponseCodes: { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } },
@@ -83,17 +141,15 @@ const operation = closed({
     timeout: { type: 'integer', minimum: 0 },
   }),
   internal: enabledOnly,
-  virtualEndpoint: closed(
-    {
-      enabled: { type: 'boolean' },
-      functionName: { type: 'string', pattern: '^[A-Za-z_$][\\w$]*$' },
-      name: { type: 'string', pattern: '^[A-Za-z_$][\\w$]*$' },
-      path: { type: 'string', minLength: 1 },
-      body: { type: 'string' },
-      requireSession: { type: 'boolean' },
-      proxyOnError: { type: 'boolean' },
-    },
-  ),
+  virtualEndpoint: closed({
+    enabled: { type: 'boolean' },
+    functionName: { type: 'string', pattern: '^[A-Za-z_$][\\w$]*$' },
+    name: { type: 'string', pattern: '^[A-Za-z_$][\\w$]*$' },
+    path: { type: 'string', minLength: 1 },
+    body: { type: 'string' },
+    requireSession: { type: 'boolean' },
+    proxyOnError: { type: 'boolean' },
+  }),
 });
 
 export const gatewayExtensionSchema = closed(
@@ -114,7 +170,10 @@ export const gatewayExtensionSchema = closed(
           stripVersioningData: { type: 'boolean' },
           fallbackToDefault: { type: 'boolean' },
           urlVersioningPattern: { type: 'string' },
-          versions: { type: 'array', items: closed({ name: { type: 'string' }, id: { type: 'string' } }, ['name', 'id']) },
+          versions: {
+            type: 'array',
+            items: closed({ name: { type: 'string' }, id: { type: 'string' } }, ['name', 'id']),
+          },
         }),
       },
       ['name'],
@@ -126,7 +185,13 @@ export const gatewayExtensionSchema = closed(
         ...upstreamHealthSchemas,
         mutualTLS: closed({
           enabled: { type: 'boolean' },
-          domainToCertificateMapping: { type: 'array', items: closed({ domain: { type: 'string', minLength: 1 }, certificateId: { type: 'string', minLength: 1 } }, ['domain', 'certificateId']) },
+          domainToCertificateMapping: {
+            type: 'array',
+            items: closed(
+              { domain: { type: 'string', minLength: 1 }, certificateId: { type: 'string', minLength: 1 } },
+              ['domain', 'certificateId'],
+            ),
+          },
         }),
       },
       ['url'],
@@ -138,16 +203,29 @@ export const gatewayExtensionSchema = closed(
         authentication: closed({
           enabled: { type: 'boolean' },
           stripAuthorizationData: { type: 'boolean' },
-          baseIdentityProvider: { type: 'string', enum: ['auth_token', 'basic_auth_user', 'hmac_key', 'oauth_key', 'custom_auth'] },
+          baseIdentityProvider: {
+            type: 'string',
+            enum: ['auth_token', 'basic_auth_user', 'hmac_key', 'oauth_key', 'custom_auth'],
+          },
           securitySchemes: { type: 'object', additionalProperties: securityScheme },
           hmac: closed({
             enabled: { type: 'boolean' },
-            allowedAlgorithms: { type: 'array', items: { type: 'string', enum: ['hmac-sha1', 'hmac-sha256', 'hmac-sha384', 'hmac-sha512', 'rsa-sha256'] } },
+            allowedAlgorithms: {
+              type: 'array',
+              items: { type: 'string', enum: ['hmac-sha1', 'hmac-sha256', 'hmac-sha384', 'hmac-sha512', 'rsa-sha256'] },
+            },
             allowedClockSkew: { type: 'number', minimum: 0 },
           }),
         }),
-        clientCertificates: closed({ enabled: { type: 'boolean' }, allowlist: { type: 'array', items: { type: 'string' } } }),
-        ipAccessControl: closed({ enabled: { type: 'boolean' }, allow: { type: 'array', items: { type: 'string' } }, block: { type: 'array', items: { type: 'string' } } }),
+        clientCertificates: closed({
+          enabled: { type: 'boolean' },
+          allowlist: { type: 'array', items: { type: 'string' } },
+        }),
+        ipAccessControl: closed({
+          enabled: { type: 'boolean' },
+          allow: { type: 'array', items: { type: 'string' } },
+          block: { type: 'array', items: { type: 'string' } },
+        }),
         contextVariables: enabledOnly,
         eventHandlers: {
           type: 'array',

@@ -49,7 +49,12 @@ export interface OperationSettings {
   ignoreAuthentication?: Toggle;
   trackEndpoint?: Toggle;
   doNotTrackEndpoint?: Toggle;
-  mockResponse?: Toggle & { code?: number; body?: string; headers?: HeaderEntry[]; fromOASExamples?: Toggle & { code?: number; contentType?: string; exampleName?: string } };
+  mockResponse?: Toggle & {
+    code?: number;
+    body?: string;
+    headers?: HeaderEntry[];
+    fromOASExamples?: Toggle & { code?: number; contentType?: string; exampleName?: string };
+  };
   requestSizeLimit?: ValueSetting;
   transformRequestHeaders?: HeaderTransformSettings;
   transformResponseHeaders?: HeaderTransformSettings;
@@ -57,13 +62,24 @@ export interface OperationSettings {
   rateLimit?: RateLimitSettings;
   validateRequest?: Toggle & { errorResponseCode?: number };
   circuitBreaker?: CircuitBreakerSettings;
-  urlRewrite?: Toggle & { pattern: string; rewriteTo: string; triggers?: Array<{ condition: 'any' | 'all'; rules: UrlRewriteRule[]; rewriteTo: string }> };
+  urlRewrite?: Toggle & {
+    pattern: string;
+    rewriteTo: string;
+    triggers?: Array<{ condition: 'any' | 'all'; rules: UrlRewriteRule[]; rewriteTo: string }>;
+  };
   transformRequestBody?: BodyTransformSettings;
   transformResponseBody?: BodyTransformSettings;
   transformRequestMethod?: Toggle & { toMethod: string };
   cache?: Toggle & { cacheResponseCodes?: number[]; cacheByRegex?: string; timeout?: number };
   internal?: Toggle;
-  virtualEndpoint?: Toggle & { functionName?: string; name?: string; path?: string; body?: string; requireSession?: boolean; proxyOnError?: boolean };
+  virtualEndpoint?: Toggle & {
+    functionName?: string;
+    name?: string;
+    path?: string;
+    body?: string;
+    requireSession?: boolean;
+    proxyOnError?: boolean;
+  };
 }
 
 export interface UrlRewriteRule {
@@ -98,7 +114,16 @@ export interface GatewayExtension {
     dbId?: string;
     orgId?: string;
     state?: { active?: boolean; internal?: boolean };
-    versioning?: Toggle & { name?: string; default?: string; location?: string; key?: string; stripVersioningData?: boolean; fallbackToDefault?: boolean; urlVersioningPattern?: string; versions?: Array<{ name: string; id: string }> };
+    versioning?: Toggle & {
+      name?: string;
+      default?: string;
+      location?: string;
+      key?: string;
+      stripVersioningData?: boolean;
+      fallbackToDefault?: boolean;
+      urlVersioningPattern?: string;
+      versions?: Array<{ name: string; id: string }>;
+    };
   };
   upstream: UpstreamHealthSettings & {
     url: string;

@@ -26,7 +26,11 @@ interface OasExtension {
 
 const EXTENSIONS: OasExtension[] = [
   { key: GATEWAY_EXTENSION, compile: (document) => gatewayExtensionToClassic(document) },
-  { key: STREAMING_EXTENSION, problems: (document, options) => streamingExtensionProblems(document, options.mappingCheck), compile: (document, into) => streamingToClassic(document, into!) },
+  {
+    key: STREAMING_EXTENSION,
+    problems: (document, options) => streamingExtensionProblems(document, options.mappingCheck),
+    compile: (document, into) => streamingToClassic(document, into!),
+  },
 ];
 
 export interface CompileOptions {
@@ -50,10 +54,13 @@ export function compileOasDefinition(raw: Record<string, unknown>, options: Comp
     throw ApisErrors.invalidOas([`/${STREAMING_EXTENSION}: is required (the streams of a streams API)`]);
   }
   const document = validateDocument(cloneJson(raw));
-  const problems = EXTENSIONS.flatMap((extension) => (document[extension.key] !== undefined && extension.problems ? extension.problems(document, options) : []));
+  const problems = EXTENSIONS.flatMap((extension) =>
+    document[extension.key] !== undefined && extension.problems ? extension.problems(document, options) : [],
+  );
   if (problems.length > 0) throw ApisErrors.invalidOas(problems);
   let classic: ClassicInput | undefined;
-  for (const extension of EXTENSIONS) if (document[extension.key] !== undefined) classic = extension.compile(document, classic);
+  for (const extension of EXTENSIONS)
+    if (document[extension.key] !== undefined) classic = extension.compile(document, classic);
   return { document, classic: classic!, hookReferences: eventHandlersToHookReferences(document) };
 }
 

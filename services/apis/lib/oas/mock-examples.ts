@@ -13,23 +13,37 @@ type Media = { example?: unknown; examples?: Record<string, { value?: unknown }>
  * 2xx listed), the `contentType` (default: application/json, else the first listed), and the
  * named example, else `example`, else the first of `examples`, else the schema's `example`.
  */
-export function mockFromExamples(settings: OperationSettings, op: OasOperation, document: OasDocument, refs: RefBudget): Entry {
+export function mockFromExamples(
+  settings: OperationSettings,
+  op: OasOperation,
+  document: OasDocument,
+  refs: RefBudget,
+): Entry {
   const wanted = settings.mockResponse!.fromOASExamples!;
   const at = pointer('paths', op.path, op.method.toLowerCase(), 'responses');
-  const responses = (resolveLocalRefs(op.operation.responses ?? {}, document, at, refs) ?? {}) as Record<string, { content?: Record<string, Media> }>;
+  const responses = (resolveLocalRefs(op.operation.responses ?? {}, document, at, refs) ?? {}) as Record<
+    string,
+    { content?: Record<string, Media> }
+  >;
   const code = wanted.code !== undefined ? String(wanted.code) : Object.keys(responses).find((c) => /^2\d\d$/.test(c));
   const response = code === undefined ? undefined : responses[code];
   const content = response?.content ?? {};
-  const contentType = wanted.contentType ?? (content['application/json'] ? 'application/json' : Object.keys(content)[0]);
+  const contentType =
+    wanted.contentType ?? (content['application/json'] ? 'application/json' : Object.keys(content)[0]);
   const media = contentType === undefined ? undefined : content[contentType];
   const example = media ? exampleOf(media, wanted.exampleName) : undefined;
   if (example === undefined) {
-    throw ApisErrors.invalidOas([`${at}${code ? `/${code}` : ''}: fromOASExamples is enabled but the operation documents no example${wanted.exampleName ? ` named "${wanted.exampleName}"` : ''} for ${contentType ?? 'any content type'}`]);
+    throw ApisErrors.invalidOas([
+      `${at}${code ? `/${code}` : ''}: fromOASExamples is enabled but the operation documents no example${wanted.exampleName ? ` named "${wanted.exampleName}"` : ''} for ${contentType ?? 'any content type'}`,
+    ]);
   }
   return {
     code: Number(code),
     body: typeof example === 'string' ? example : JSON.stringify(example),
-    headers: { 'Content-Type': contentType, ...Object.fromEntries((settings.mockResponse!.headers ?? []).map(({ name, value }) => [name, value])) },
+    headers: {
+      'Content-Type': contentType,
+      ...Object.fromEntries((settings.mockResponse!.headers ?? []).map(({ name, value }) => [name, value])),
+    },
   };
 }
 

@@ -30,10 +30,14 @@ export function operationsWithoutSecurity(document: OasDocument, ops: OasOperati
       continue;
     }
     requirements.forEach((r, i) => {
-      for (const name of Object.keys(r)) if (!Object.prototype.hasOwnProperty.call(declared, name)) problems.push(`${at}/${i}: no security scheme "${name}" in components.securitySchemes`);
+      for (const name of Object.keys(r))
+        if (!Object.prototype.hasOwnProperty.call(declared, name))
+          problems.push(`${at}/${i}: no security scheme "${name}" in components.securitySchemes`);
     });
     if (normalise(requirements) !== apiWide) {
-      problems.push(`${at}: an operation can only drop authentication (security: []) or ask for the API's own security; gw applies one authentication to the whole API, so this combination can not be enforced`);
+      problems.push(
+        `${at}: an operation can only drop authentication (security: []) or ask for the API's own security; gw applies one authentication to the whole API, so this combination can not be enforced`,
+      );
     }
   }
   if (problems.length > 0) throw ApisErrors.invalidOas(problems);
@@ -44,13 +48,19 @@ export function operationsWithoutSecurity(document: OasDocument, ops: OasOperati
 function enabledRequirement(document: OasDocument): Array<Record<string, unknown>> {
   const auth = (document[GATEWAY_EXTENSION] as GatewayExtension).server.authentication;
   if (!on(auth)) return [];
-  const names = Object.entries(auth!.securitySchemes ?? {}).filter(([, settings]) => on(settings)).map(([name]) => name);
+  const names = Object.entries(auth!.securitySchemes ?? {})
+    .filter(([, settings]) => on(settings))
+    .map(([name]) => name);
   return names.length === 0 ? [] : [Object.fromEntries(names.map((name) => [name, []]))];
 }
 
 /** A requirement list as comparable text: alternatives as sorted scheme-name sets (scopes are not compared). */
 function normalise(requirements: unknown): string {
   if (!Array.isArray(requirements)) return '[]';
-  const sets = requirements.map((r) => Object.keys((r ?? {}) as object).sort().join('+'));
+  const sets = requirements.map((r) =>
+    Object.keys((r ?? {}) as object)
+      .sort()
+      .join('+'),
+  );
   return JSON.stringify([...new Set(sets)].sort());
 }

@@ -18,9 +18,16 @@ export function listOperations(document: Pick<OasDocument, 'paths'>): OasOperati
     if (typeof item !== 'object' || item === null) continue;
     const pathParameters = Array.isArray(item.parameters) ? item.parameters : [];
     for (const [method, operation] of Object.entries(item)) {
-      if (!(HTTP_METHODS as readonly string[]).includes(method) || typeof operation !== 'object' || operation === null) continue;
+      if (!(HTTP_METHODS as readonly string[]).includes(method) || typeof operation !== 'object' || operation === null)
+        continue;
       const op = operation as Record<string, unknown>;
-      out.push({ path, method: method.toUpperCase(), operationId: typeof op.operationId === 'string' ? op.operationId : undefined, operation: op, pathParameters });
+      out.push({
+        path,
+        method: method.toUpperCase(),
+        operationId: typeof op.operationId === 'string' ? op.operationId : undefined,
+        operation: op,
+        pathParameters,
+      });
     }
   }
   return out;

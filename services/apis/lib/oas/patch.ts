@@ -154,8 +154,7 @@ function hasExamples(operation: Json): boolean {
   const responses = isObject(operation.responses) ? Object.values(operation.responses) : [];
   return responses.some((response) => {
     const content = isObject(response) && isObject(response.content) ? Object.values(response.content) : [];
-    const usable = (media: Json) =>
-      media.example !== undefined || isObject(media.examples) || isObject(media.schema);
+    const usable = (media: Json) => media.example !== undefined || isObject(media.examples) || isObject(media.schema);
     return content.some((media) => isObject(media) && usable(media));
   });
 }

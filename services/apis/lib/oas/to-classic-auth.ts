@@ -33,10 +33,16 @@ export function authenticationToClassic(document: OasDocument, extension: Gatewa
   if (on(auth!.hmac)) {
     enabled++;
     keyModes++;
-    Object.assign(out, { enable_signature_checking: true, hmac_allowed_algorithms: auth!.hmac!.allowedAlgorithms ?? [], hmac_allowed_clock_skew: auth!.hmac!.allowedClockSkew ?? 0 });
+    Object.assign(out, {
+      enable_signature_checking: true,
+      hmac_allowed_algorithms: auth!.hmac!.allowedAlgorithms ?? [],
+      hmac_allowed_clock_skew: auth!.hmac!.allowedClockSkew ?? 0,
+    });
   }
   if (enabled === 0) {
-    throw ApisErrors.invalidOas([`${pointer('x-gw-api-gateway', 'server', 'authentication')}: authentication is enabled but no security scheme (nor hmac) is enabled`]);
+    throw ApisErrors.invalidOas([
+      `${pointer('x-gw-api-gateway', 'server', 'authentication')}: authentication is enabled but no security scheme (nor hmac) is enabled`,
+    ]);
   }
   // Certificates alone: no key is asked for, as a classic API with only use_mutual_tls_auth.
   if (keyModes === 0) out.use_keyless = true;
@@ -51,7 +57,11 @@ function tokenSettings(scheme: SecurityScheme, settings: SchemeSettings, configs
   const header = location(settings.header, declaredIn === 'header' ? declaredName : undefined);
   const query = location(settings.query, declaredIn === 'query' ? declaredName : undefined);
   const cookie = location(settings.cookie, declaredIn === 'cookie' ? declaredName : undefined);
-  const authToken: Classic = { auth_header_name: header ?? 'Authorization', use_param: query !== undefined, use_cookie: cookie !== undefined };
+  const authToken: Classic = {
+    auth_header_name: header ?? 'Authorization',
+    use_param: query !== undefined,
+    use_cookie: cookie !== undefined,
+  };
   if (query) authToken.param_name = query;
   if (cookie) authToken.cookie_name = cookie;
   if (settings.enableClientCertificate === true) authToken.use_certificate = true;
@@ -60,15 +70,26 @@ function tokenSettings(scheme: SecurityScheme, settings: SchemeSettings, configs
 }
 
 function basicSettings(settings: SchemeSettings, configs: Classic): Classic {
-  const toggle = (t: NameToggle | undefined) => (t === undefined ? undefined : { enabled: t.enabled === true, name: t.name });
+  const toggle = (t: NameToggle | undefined) =>
+    t === undefined ? undefined : { enabled: t.enabled === true, name: t.name };
   configs.basic = { header: toggle(settings.header), query: toggle(settings.query), cookie: toggle(settings.cookie) };
   const body = settings.extractCredentialsFromBody;
   const basicAuth: Classic = { disable_caching: settings.disableCaching === true, cache_ttl: settings.cacheTTL ?? 0 };
-  if (on(body)) Object.assign(basicAuth, { extract_from_body: true, body_user_regexp: body!.userRegexp ?? '', body_password_regexp: body!.passwordRegexp ?? '' });
+  if (on(body))
+    Object.assign(basicAuth, {
+      extract_from_body: true,
+      body_user_regexp: body!.userRegexp ?? '',
+      body_password_regexp: body!.passwordRegexp ?? '',
+    });
   return { use_basic_auth: true, basic_auth: basicAuth };
 }
 
-const GRANTS: Record<string, string> = { authorizationCode: 'authorization_code', clientCredentials: 'client_credentials', password: 'password', implicit: 'token' };
+const GRANTS: Record<string, string> = {
+  authorizationCode: 'authorization_code',
+  clientCredentials: 'client_credentials',
+  password: 'password',
+  implicit: 'token',
+};
 
 function oauthSettings(scheme: SecurityScheme, settings: SchemeSettings): Classic {
   const flows = Object.keys(scheme.flows ?? {});
@@ -76,10 +97,20 @@ function oauthSettings(scheme: SecurityScheme, settings: SchemeSettings): Classi
   const authorizeTypes = settings.allowedAuthorizeTypes ?? (flows.includes('implicit') ? ['code', 'token'] : ['code']);
   const out: Classic = {
     use_oauth2: true,
-    oauth_meta: { allowed_access_types: accessTypes.includes('authorization_code') ? [...accessTypes, 'refresh_token'] : accessTypes, allowed_authorize_types: authorizeTypes, auth_login_redirect: settings.authLoginRedirect ?? '' },
+    oauth_meta: {
+      allowed_access_types: accessTypes.includes('authorization_code')
+        ? [...accessTypes, 'refresh_token']
+        : accessTypes,
+      allowed_authorize_types: authorizeTypes,
+      auth_login_redirect: settings.authLoginRedirect ?? '',
+    },
   };
   if (settings.requirePkce === true) (out.oauth_meta as Classic).require_pkce = true;
-  if (settings.notifications) out.notifications = { shared_secret: settings.notifications.sharedSecret ?? '', oauth_on_keychange_url: settings.notifications.onKeyChangeUrl ?? '' };
+  if (settings.notifications)
+    out.notifications = {
+      shared_secret: settings.notifications.sharedSecret ?? '',
+      oauth_on_keychange_url: settings.notifications.onKeyChangeUrl ?? '',
+    };
   return out;
 }
 

@@ -27,14 +27,25 @@ function urlRewriteEntry(settings: OperationSettings): Entry {
   return {
     match_pattern: rewrite.pattern,
     rewrite_to: rewrite.rewriteTo,
-    triggers: (rewrite.triggers ?? []).map((trigger) => ({ on: trigger.condition, options: triggerOptions(trigger.rules), rewrite_to: trigger.rewriteTo })),
+    triggers: (rewrite.triggers ?? []).map((trigger) => ({
+      on: trigger.condition,
+      options: triggerOptions(trigger.rules),
+      rewrite_to: trigger.rewriteTo,
+    })),
   };
 }
 
 /** `{format, path | body}`: a file of the templates folder, else the base64 template itself. */
 function bodyTransformEntry(settings: BodyTransformSettings): Entry {
   const file = settings.path !== undefined && settings.path !== '';
-  return { template_data: { input_type: settings.format, template_mode: file ? 'file' : 'blob', template_source: file ? settings.path : (settings.body ?? ''), enable_session: true } };
+  return {
+    template_data: {
+      input_type: settings.format,
+      template_mode: file ? 'file' : 'blob',
+      template_source: file ? settings.path : (settings.body ?? ''),
+      enable_session: true,
+    },
+  };
 }
 
 function virtualEntry(settings: OperationSettings): Entry {
@@ -58,13 +69,29 @@ function virtualEntry(settings: OperationSettings): Entry {
  */
 export const ROUTING_FEATURES: Feature[] = [
   { list: 'url_rewrites', isOn: (s) => on(s.urlRewrite), entry: (s) => urlRewriteEntry(s) },
-  { list: 'transform', isOn: (s) => on(s.transformRequestBody), entry: (s) => bodyTransformEntry(s.transformRequestBody!) },
-  { list: 'transform_response', isOn: (s) => on(s.transformResponseBody), entry: (s) => bodyTransformEntry(s.transformResponseBody!) },
-  { list: 'method_transforms', isOn: (s) => on(s.transformRequestMethod), entry: (s) => ({ to_method: s.transformRequestMethod!.toMethod }) },
+  {
+    list: 'transform',
+    isOn: (s) => on(s.transformRequestBody),
+    entry: (s) => bodyTransformEntry(s.transformRequestBody!),
+  },
+  {
+    list: 'transform_response',
+    isOn: (s) => on(s.transformResponseBody),
+    entry: (s) => bodyTransformEntry(s.transformResponseBody!),
+  },
+  {
+    list: 'method_transforms',
+    isOn: (s) => on(s.transformRequestMethod),
+    entry: (s) => ({ to_method: s.transformRequestMethod!.toMethod }),
+  },
   {
     list: 'advance_cache_config',
     isOn: (s) => on(s.cache),
-    entry: (s) => ({ cache_response_codes: s.cache!.cacheResponseCodes ?? [], cache_key_regex: s.cache!.cacheByRegex ?? '', timeout: s.cache!.timeout ?? 0 }),
+    entry: (s) => ({
+      cache_response_codes: s.cache!.cacheResponseCodes ?? [],
+      cache_key_regex: s.cache!.cacheByRegex ?? '',
+      timeout: s.cache!.timeout ?? 0,
+    }),
   },
   { list: 'internal', isOn: (s) => on(s.internal), entry: () => ({}) },
   { list: 'virtual', isOn: (s) => on(s.virtualEndpoint), entry: (s) => virtualEntry(s) },

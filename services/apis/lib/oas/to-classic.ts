@@ -23,7 +23,11 @@ export function gatewayExtensionToClassic(document: OasDocument): ClassicInput {
     name: x.info.name,
     active: x.info.state?.active ?? true,
     is_oas: true,
-    proxy: { listen_path: x.server.listenPath.value, target_url: x.upstream.url, strip_listen_path: x.server.listenPath.strip === true },
+    proxy: {
+      listen_path: x.server.listenPath.value,
+      target_url: x.upstream.url,
+      strip_listen_path: x.server.listenPath.strip === true,
+    },
     ...authenticationToClassic(document, x),
     ...serverToClassic(x),
     ...upstreamToClassic(x),
@@ -33,7 +37,12 @@ export function gatewayExtensionToClassic(document: OasDocument): ClassicInput {
   };
   const health = upstreamHealthToClassic(x.upstream);
   Object.assign(definition.proxy as Classic, health.proxy);
-  Object.assign(definition, health.rest, corsToClassic(x.middleware?.global?.cors), cacheToClassic(x.middleware?.global?.cache));
+  Object.assign(
+    definition,
+    health.rest,
+    corsToClassic(x.middleware?.global?.cors),
+    cacheToClassic(x.middleware?.global?.cache),
+  );
   if (x.info.id) definition.api_id = x.info.id;
   if (x.info.state?.internal === true) definition.internal = true;
   return definition as ClassicInput;
@@ -43,7 +52,8 @@ function serverToClassic(x: GatewayExtension): Classic {
   const { server } = x;
   const out: Classic = {};
   if (on(server.customDomain) && server.customDomain!.name) out.domain = server.customDomain!.name;
-  if (on(server.clientCertificates)) Object.assign(out, { use_mutual_tls_auth: true, client_certificates: server.clientCertificates!.allowlist ?? [] });
+  if (on(server.clientCertificates))
+    Object.assign(out, { use_mutual_tls_auth: true, client_certificates: server.clientCertificates!.allowlist ?? [] });
   if (on(server.ipAccessControl)) {
     const { allow = [], block = [] } = server.ipAccessControl!;
     if (allow.length > 0) Object.assign(out, { enable_ip_whitelisting: true, allowed_ips: allow });
@@ -62,7 +72,13 @@ export function eventHandlersToHookReferences(document: OasDocument): HookRefere
   const x = document[GATEWAY_EXTENSION] as GatewayExtension;
   return (x.server.eventHandlers ?? []).filter(on).map((h) => {
     const timeout = h.cooldownPeriod ? Math.round(durationSeconds(h.cooldownPeriod) ?? 0) : 0;
-    const hook: Record<string, unknown> = { name: h.name ?? h.trigger, method: h.method ?? 'POST', target_path: h.url, header_map: Object.fromEntries((h.headers ?? []).map((e) => [e.name, e.value])), event_timeout: timeout };
+    const hook: Record<string, unknown> = {
+      name: h.name ?? h.trigger,
+      method: h.method ?? 'POST',
+      target_path: h.url,
+      header_map: Object.fromEntries((h.headers ?? []).map((e) => [e.name, e.value])),
+      event_timeout: timeout,
+    };
     if (h.id) hook.id = h.id;
     if (h.bodyTemplate) hook.template_path = h.bodyTemplate;
     return { event_name: h.trigger, hook, event_timeout: timeout };
@@ -74,7 +90,10 @@ function upstreamToClassic(x: GatewayExtension): Classic {
   const limit = x.upstream.rateLimit;
   if (on(limit)) out.global_rate_limit = { rate: limit!.rate, per: durationSeconds(limit!.per) ?? 0 };
   const mtls = x.upstream.mutualTLS;
-  if (on(mtls)) out.upstream_certificates = Object.fromEntries((mtls!.domainToCertificateMapping ?? []).map((m) => [m.domain, m.certificateId]));
+  if (on(mtls))
+    out.upstream_certificates = Object.fromEntries(
+      (mtls!.domainToCertificateMapping ?? []).map((m) => [m.domain, m.certificateId]),
+    );
   return out;
 }
 
@@ -94,23 +113,35 @@ function globalMiddlewareToClassic(x: GatewayExtension): Classic {
   const middleware: Classic = {};
   for (const [field, hook] of PLUGIN_HOOKS) {
     const entries = global[field] as PluginEntry[] | undefined;
-    if (entries?.length) middleware[hook] = entries.map((p) => ({ name: p.functionName, path: p.path, disabled: p.enabled !== true }));
+    if (entries?.length)
+      middleware[hook] = entries.map((p) => ({ name: p.functionName, path: p.path, disabled: p.enabled !== true }));
   }
-  if (Object.keys(middleware).length > 0) out.custom_middleware = { driver: global.pluginConfig?.driver ?? 'node', ...middleware };
+  if (Object.keys(middleware).length > 0)
+    out.custom_middleware = { driver: global.pluginConfig?.driver ?? 'node', ...middleware };
   return out;
 }
 
 /** One version, `Default`: the global header and size settings and every operation's endpoint lists. */
 function versionData(document: OasDocument, x: GatewayExtension): Classic {
   const global = x.middleware?.global;
-  const version: Classic = { name: 'Default', use_extended_paths: true, extended_paths: operationsToClassic(document, x.middleware?.operations ?? {}) };
+  const version: Classic = {
+    name: 'Default',
+    use_extended_paths: true,
+    extended_paths: operationsToClassic(document, x.middleware?.operations ?? {}),
+  };
   Object.assign(version, headerFields(global?.transformRequestHeaders, 'global_headers', 'global_headers_remove'));
-  Object.assign(version, headerFields(global?.transformResponseHeaders, 'global_response_headers', 'global_response_headers_remove'));
+  Object.assign(
+    version,
+    headerFields(global?.transformResponseHeaders, 'global_response_headers', 'global_response_headers_remove'),
+  );
   if (on(global?.requestSizeLimit)) version.global_size_limit = global!.requestSizeLimit!.value;
   return { not_versioned: true, default_version: 'Default', versions: { Default: version } };
 }
 
 function headerFields(settings: HeaderTransformSettings | undefined, set: string, remove: string): Classic {
   if (!on(settings)) return {};
-  return { [set]: Object.fromEntries((settings!.add ?? []).map((e) => [e.name, e.value])), [remove]: settings!.remove ?? [] };
+  return {
+    [set]: Object.fromEntries((settings!.add ?? []).map((e) => [e.name, e.value])),
+    [remove]: settings!.remove ?? [],
+  };
 }

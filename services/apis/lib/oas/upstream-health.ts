@@ -10,7 +10,12 @@ type Classic = Record<string, unknown>;
 type Toggle = { enabled?: boolean };
 const on = (toggle: Toggle | undefined): boolean => toggle?.enabled === true;
 
-const closed = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
+const closed = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  ...(required.length ? { required } : {}),
+});
 const strings = { type: 'array', items: { type: 'string' } };
 const duration = { type: 'string', pattern: '^(\\d+(\\.\\d+)?(ms|s|m|h))+$' };
 
@@ -39,7 +44,18 @@ export interface UpstreamHealthSettings {
     targetPath?: string;
     endpointReturnsList?: boolean;
   };
-  uptimeTests?: Toggle & { tests?: Array<{ url: string; method?: string; timeout?: string; headers?: Record<string, string>; body?: string; expectedStatus?: number; interval?: string }>; failureTriggerSampleSize?: number };
+  uptimeTests?: Toggle & {
+    tests?: Array<{
+      url: string;
+      method?: string;
+      timeout?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      expectedStatus?: number;
+      interval?: string;
+    }>;
+    failureTriggerSampleSize?: number;
+  };
 }
 
 export interface CircuitBreakerSettings extends Toggle {
@@ -65,7 +81,12 @@ export const upstreamHealthSchemas = {
   loadBalancing: closed({
     enabled: { type: 'boolean' },
     skipUnavailableHosts: { type: 'boolean' },
-    targets: { type: 'array', items: closed({ url: { type: 'string', pattern: '^https?://' }, weight: { type: 'integer', minimum: 0 } }, ['url']) },
+    targets: {
+      type: 'array',
+      items: closed({ url: { type: 'string', pattern: '^https?://' }, weight: { type: 'integer', minimum: 0 } }, [
+        'url',
+      ]),
+    },
   }),
   serviceDiscovery: closed({
     enabled: { type: 'boolean' },
@@ -102,7 +123,13 @@ export const upstreamHealthSchemas = {
 };
 
 export const circuitBreakerSchema = closed(
-  { enabled: { type: 'boolean' }, threshold: { type: 'number', exclusiveMinimum: 0, maximum: 1 }, sampleSize: { type: 'integer', minimum: 1 }, coolDownPeriod: { type: 'integer', minimum: 0 }, halfOpenStateEnabled: { type: 'boolean' } },
+  {
+    enabled: { type: 'boolean' },
+    threshold: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+    sampleSize: { type: 'integer', minimum: 1 },
+    coolDownPeriod: { type: 'integer', minimum: 0 },
+    halfOpenStateEnabled: { type: 'boolean' },
+  },
   ['threshold', 'sampleSize', 'coolDownPeriod'],
 );
 
@@ -173,14 +200,20 @@ export function upstreamHealthToClassic(upstream: UpstreamHealthSettings): { pro
 
 /** `middleware.operations.<id>.circuitBreaker` as a classic `circuit_breakers` entry (without path and method). */
 export function circuitBreakerEntry(settings: CircuitBreakerSettings): Classic {
-  return { threshold_percent: settings.threshold, samples: settings.sampleSize, return_to_service_after: settings.coolDownPeriod, disable_half_open_state: settings.halfOpenStateEnabled !== true };
+  return {
+    threshold_percent: settings.threshold,
+    samples: settings.sampleSize,
+    return_to_service_after: settings.coolDownPeriod,
+    disable_half_open_state: settings.halfOpenStateEnabled !== true,
+  };
 }
 
 /** The classic `CORS` block back as `middleware.global.cors` (export of a classic API). */
 export function corsFromClassic(d: Classic): CorsSettings | undefined {
   const c = d.CORS as Classic | undefined;
   if (!c || c.enable !== true) return undefined;
-  const list = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+  const list = (value: unknown) =>
+    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   return {
     enabled: true,
     allowedOrigins: list(c.allowed_origins),
@@ -200,7 +233,11 @@ export function upstreamHealthFromClassic(d: Classic & { proxy: Classic }): Upst
   if (proxy.enable_load_balancing === true && Array.isArray(proxy.target_list)) {
     const weights = new Map<string, number>();
     for (const url of proxy.target_list) if (typeof url === 'string') weights.set(url, (weights.get(url) ?? 0) + 1);
-    out.loadBalancing = { enabled: true, skipUnavailableHosts: proxy.check_host_against_uptime_tests === true, targets: [...weights].map(([url, weight]) => ({ url, weight })) };
+    out.loadBalancing = {
+      enabled: true,
+      skipUnavailableHosts: proxy.check_host_against_uptime_tests === true,
+      targets: [...weights].map(([url, weight]) => ({ url, weight })),
+    };
   }
   const sd = proxy.service_discovery as Classic | undefined;
   if (sd?.use_discovery_service === true) {
@@ -223,7 +260,9 @@ export function upstreamHealthFromClassic(d: Classic & { proxy: Classic }): Upst
     const seconds = (value: unknown) => (Number(value) > 0 ? `${Math.round(Number(value) * 1000)}ms` : undefined);
     out.uptimeTests = {
       enabled: true,
-      ...(Number(uptime.config?.failure_trigger_sample_size) > 0 ? { failureTriggerSampleSize: Math.floor(Number(uptime.config!.failure_trigger_sample_size)) } : {}),
+      ...(Number(uptime.config?.failure_trigger_sample_size) > 0
+        ? { failureTriggerSampleSize: Math.floor(Number(uptime.config!.failure_trigger_sample_size)) }
+        : {}),
       tests: uptime.check_list.map((t) => ({
         url: String(t.url),
         method: typeof t.method === 'string' && t.method ? t.method : 'GET',
@@ -242,5 +281,11 @@ export function upstreamHealthFromClassic(d: Classic & { proxy: Classic }): Upst
 export function circuitBreakerFromClassic(entry: Classic): CircuitBreakerSettings {
   let threshold = Number(entry.threshold_percent);
   if (threshold > 1) threshold /= 100;
-  return { enabled: true, threshold, sampleSize: Math.floor(Number(entry.samples)), coolDownPeriod: Math.floor(Number(entry.return_to_service_after) || 0), halfOpenStateEnabled: entry.disable_half_open_state !== true };
+  return {
+    enabled: true,
+    threshold,
+    sampleSize: Math.floor(Number(entry.samples)),
+    coolDownPeriod: Math.floor(Number(entry.return_to_service_after) || 0),
+    halfOpenStateEnabled: entry.disable_half_open_state !== true,
+  };
 }

@@ -34,7 +34,8 @@ export function validateDocument(raw: Record<string, unknown>): OasDocument {
 
 function documentProblems(raw: Record<string, unknown>): string[] {
   const problems: string[] = [];
-  if (typeof raw.openapi !== 'string' || !/^3\.0\.\d+$/.test(raw.openapi)) problems.push(`/openapi: must be an OpenAPI 3.0 version such as "3.0.3"`);
+  if (typeof raw.openapi !== 'string' || !/^3\.0\.\d+$/.test(raw.openapi))
+    problems.push(`/openapi: must be an OpenAPI 3.0 version such as "3.0.3"`);
   const info = raw.info as Record<string, unknown> | undefined;
   if (typeof info !== 'object' || info === null) problems.push('/info: must be an object with title and version');
   else {
@@ -43,21 +44,27 @@ function documentProblems(raw: Record<string, unknown>): string[] {
   }
   const paths = raw.paths;
   if (typeof paths !== 'object' || paths === null || Array.isArray(paths)) problems.push('/paths: must be an object');
-  else for (const [path, item] of Object.entries(paths)) {
-    if (!path.startsWith('/')) problems.push(`${pointer('paths', path)}: a path must start with '/'`);
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) problems.push(`${pointer('paths', path)}: must be an object`);
-  }
-  if (raw[GATEWAY_EXTENSION] === undefined) problems.push(`/${GATEWAY_EXTENSION}: is required (the gateway settings of the API)`);
+  else
+    for (const [path, item] of Object.entries(paths)) {
+      if (!path.startsWith('/')) problems.push(`${pointer('paths', path)}: a path must start with '/'`);
+      if (typeof item !== 'object' || item === null || Array.isArray(item))
+        problems.push(`${pointer('paths', path)}: must be an object`);
+    }
+  if (raw[GATEWAY_EXTENSION] === undefined)
+    problems.push(`/${GATEWAY_EXTENSION}: is required (the gateway settings of the API)`);
   return problems;
 }
 
 function extensionProblems(extension: unknown): string[] {
   if (checkExtension(extension)) return [];
-  return (checkExtension.errors ?? []).map((error) => `/${GATEWAY_EXTENSION}${errorPointer(error)}: ${errorMessage(error)}`);
+  return (checkExtension.errors ?? []).map(
+    (error) => `/${GATEWAY_EXTENSION}${errorPointer(error)}: ${errorMessage(error)}`,
+  );
 }
 
 function errorPointer(error: ErrorObject): string {
-  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${String(error.params.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  if (error.keyword === 'additionalProperties')
+    return `${error.instancePath}/${String(error.params.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}`;
   if (error.keyword === 'required') return `${error.instancePath}/${String(error.params.missingProperty)}`;
   return error.instancePath;
 }
@@ -65,30 +72,41 @@ function errorPointer(error: ErrorObject): string {
 function errorMessage(error: ErrorObject): string {
   if (error.keyword === 'additionalProperties') return 'is not a known field here';
   if (error.keyword === 'required') return 'is required';
-  if (error.keyword === 'enum') return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (error.keyword === 'enum')
+    return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   return error.message ?? 'is invalid';
 }
 
 /** Operation ids and scheme names the extension names must exist in the document. */
 function crossReferenceProblems(document: OasDocument): string[] {
   const problems: string[] = [];
-  const extension = document[GATEWAY_EXTENSION] as { server: { authentication?: { securitySchemes?: Record<string, unknown> } }; middleware?: { operations?: Record<string, unknown> } };
+  const extension = document[GATEWAY_EXTENSION] as {
+    server: { authentication?: { securitySchemes?: Record<string, unknown> } };
+    middleware?: { operations?: Record<string, unknown> };
+  };
   const seen = new Map<string, string>();
   for (const op of listOperations(document)) {
     if (op.operationId === undefined) continue;
     const at = pointer('paths', op.path, op.method.toLowerCase(), 'operationId');
-    if (seen.has(op.operationId)) problems.push(`${at}: operationId "${op.operationId}" is already used at ${seen.get(op.operationId)}`);
+    if (seen.has(op.operationId))
+      problems.push(`${at}: operationId "${op.operationId}" is already used at ${seen.get(op.operationId)}`);
     else seen.set(op.operationId, at);
   }
   for (const id of Object.keys(extension.middleware?.operations ?? {})) {
-    if (!seen.has(id)) problems.push(`${pointer(GATEWAY_EXTENSION, 'middleware', 'operations', id)}: no operation in paths has the operationId "${id}"`);
+    if (!seen.has(id))
+      problems.push(
+        `${pointer(GATEWAY_EXTENSION, 'middleware', 'operations', id)}: no operation in paths has the operationId "${id}"`,
+      );
   }
   const declared = document.components?.securitySchemes ?? {};
   for (const name of Object.keys(extension.server.authentication?.securitySchemes ?? {})) {
     const at = pointer(GATEWAY_EXTENSION, 'server', 'authentication', 'securitySchemes', name);
-    if (!Object.prototype.hasOwnProperty.call(declared, name)) problems.push(`${at}: no security scheme "${name}" in components.securitySchemes`);
+    if (!Object.prototype.hasOwnProperty.call(declared, name))
+      problems.push(`${at}: no security scheme "${name}" in components.securitySchemes`);
     else if (!schemeKind(declared[name])) {
-      problems.push(`${pointer('components', 'securitySchemes', name)}: type ${JSON.stringify(declared[name].type)} is not supported; use apiKey, http (basic or bearer), oauth2 or mutualTLS`);
+      problems.push(
+        `${pointer('components', 'securitySchemes', name)}: type ${JSON.stringify(declared[name].type)} is not supported; use apiKey, http (basic or bearer), oauth2 or mutualTLS`,
+      );
     }
   }
   return problems;

@@ -43,8 +43,18 @@ export class CombinedGraph {
    * Runs one operation of a client's WebSocket: a query or mutation answers once, a subscription
    * streams each upstream event through the graph until it ends or `stop` is called.
    */
-  run(document: DocumentNode, payload: OperationPayload, headers: IncomingHttpHeaders, sink: OperationSink): () => void {
-    const isSubscription = document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'subscription' && (!payload.operationName || d.name?.value === payload.operationName));
+  run(
+    document: DocumentNode,
+    payload: OperationPayload,
+    headers: IncomingHttpHeaders,
+    sink: OperationSink,
+  ): () => void {
+    const isSubscription = document.definitions.some(
+      (d) =>
+        d.kind === 'OperationDefinition' &&
+        d.operation === 'subscription' &&
+        (!payload.operationName || d.name?.value === payload.operationName),
+    );
     if (!isSubscription) {
       this.execute(document, payload, headers).then(
         (result) => {
@@ -59,8 +69,16 @@ export class CombinedGraph {
     let stopped = false;
     void (async () => {
       try {
-        const result = await subscribe({ schema: this.schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue: this.context(headers), fieldResolver: parentFieldResolver });
-        if (!(Symbol.asyncIterator in result)) return sink.error((result.errors ?? []).map((e) => ({ message: e.message })));
+        const result = await subscribe({
+          schema: this.schema,
+          document,
+          variableValues: payload.variables,
+          operationName: payload.operationName,
+          contextValue: this.context(headers),
+          fieldResolver: parentFieldResolver,
+        });
+        if (!(Symbol.asyncIterator in result))
+          return sink.error((result.errors ?? []).map((e) => ({ message: e.message })));
         stream = result;
         if (stopped) return void stream.return?.();
         for await (const event of result) sink.next(event);

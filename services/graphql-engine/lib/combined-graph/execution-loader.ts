@@ -51,13 +51,19 @@ export class ExecutionLoader {
   }
 
   /** The value of one field from a GraphQL data source, asked with the other fields of this pass. */
-  graphqlField(endpoint: GraphqlEndpoint, field: ForwardedField, variableDefinitions: string, variables: Record<string, unknown>): Promise<unknown> {
+  graphqlField(
+    endpoint: GraphqlEndpoint,
+    field: ForwardedField,
+    variableDefinitions: string,
+    variables: Record<string, unknown>,
+  ): Promise<unknown> {
     const batchKey = `${endpoint.operationType} ${endpoint.method} ${endpoint.url}\u0000${headerKey(endpoint.headers)}\u0000${variableDefinitions}`;
     const shareKey = `${batchKey}\u0000${field.text}`;
     const existing = endpoint.operationType === 'query' ? this.shared.get(shareKey) : undefined;
     if (existing) return existing;
     let batch = this.batches.get(batchKey);
-    if (!batch) this.batches.set(batchKey, (batch = { endpoint, fields: new Map(), variableDefinitions, variables: {} }));
+    if (!batch)
+      this.batches.set(batchKey, (batch = { endpoint, fields: new Map(), variableDefinitions, variables: {} }));
     Object.assign(batch.variables, variables);
     const waiting = batch.fields.get(field.text) ?? [];
     batch.fields.set(field.text, waiting);
@@ -87,7 +93,9 @@ export class ExecutionLoader {
     const query = `${batch.endpoint.operationType}${batch.variableDefinitions} { ${selections} }`;
     const { url, method, headers } = batch.endpoint;
     try {
-      const answer = (await this.fetcher.json(graphqlRequest(url, method, headers, query, batch.variables))) as UpstreamAnswer | null;
+      const answer = (await this.fetcher.json(
+        graphqlRequest(url, method, headers, query, batch.variables),
+      )) as UpstreamAnswer | null;
       groups.forEach((group, index) => settle(group, answer, `_${index}`));
     } catch (err) {
       for (const group of groups) for (const waiting of group) waiting.reject(err as Error);
@@ -103,12 +111,27 @@ function headerKey(headers: Record<string, string>): string {
 }
 
 /** A GraphQL request over HTTP: a JSON POST, or for GET the query and variables in the query string. */
-function graphqlRequest(url: string, method: string, headers: Record<string, string>, query: string, variables: Record<string, unknown>): DataSourceRequest {
+function graphqlRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  query: string,
+  variables: Record<string, unknown>,
+): DataSourceRequest {
   if (method === 'GET') {
     const params = new URLSearchParams({ query, variables: JSON.stringify(variables) });
-    return { url: `${url}${url.includes('?') ? '&' : '?'}${params}`, method, headers: { ...headers, accept: 'application/json' } };
+    return {
+      url: `${url}${url.includes('?') ? '&' : '?'}${params}`,
+      method,
+      headers: { ...headers, accept: 'application/json' },
+    };
   }
-  return { url, method, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }) };
+  return {
+    url,
+    method,
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  };
 }
 
 interface UpstreamAnswer {

@@ -9,7 +9,11 @@ import type { DataSource, FieldConfig } from '../../../../lib/graphql/combined-g
  * so its fields map the whole answer unless a field config says otherwise; a GraphQL data
  * source answers `{<field>: value}` like the upstream's `data`.
  */
-export function mappingPath(config: FieldConfig | undefined, fieldName: string, source: DataSource | undefined): string[] {
+export function mappingPath(
+  config: FieldConfig | undefined,
+  fieldName: string,
+  source: DataSource | undefined,
+): string[] {
   if (config) return configuredPath(config, fieldName);
   return source?.kind === 'REST' ? [] : [fieldName];
 }

@@ -66,13 +66,24 @@ export class FixedQuery {
 function literal(value: unknown, type: TypeNode | undefined, schema: GraphQLSchema): ValueNode {
   if (value === null || value === undefined) return { kind: Kind.NULL };
   const inner = type?.kind === Kind.NON_NULL_TYPE ? type.type : type;
-  if (Array.isArray(value)) return { kind: Kind.LIST, values: value.map((item) => literal(item, inner?.kind === Kind.LIST_TYPE ? inner.type : undefined, schema)) };
+  if (Array.isArray(value))
+    return {
+      kind: Kind.LIST,
+      values: value.map((item) => literal(item, inner?.kind === Kind.LIST_TYPE ? inner.type : undefined, schema)),
+    };
   if (typeof value === 'object') {
-    const fields = Object.entries(value as Record<string, unknown>).map(([name, item]) => ({ kind: Kind.OBJECT_FIELD as const, name: { kind: Kind.NAME as const, value: name }, value: literal(item, undefined, schema) }));
+    const fields = Object.entries(value as Record<string, unknown>).map(([name, item]) => ({
+      kind: Kind.OBJECT_FIELD as const,
+      name: { kind: Kind.NAME as const, value: name },
+      value: literal(item, undefined, schema),
+    }));
     return { kind: Kind.OBJECT, fields };
   }
   if (typeof value === 'boolean') return { kind: Kind.BOOLEAN, value };
-  if (typeof value === 'number') return Number.isInteger(value) ? { kind: Kind.INT, value: String(value) } : { kind: Kind.FLOAT, value: String(value) };
+  if (typeof value === 'number')
+    return Number.isInteger(value)
+      ? { kind: Kind.INT, value: String(value) }
+      : { kind: Kind.FLOAT, value: String(value) };
   const named = inner ? typeFromAST(schema, namedTypeOf(inner)) : undefined;
   if (named && isEnumType(getNamedType(named))) return { kind: Kind.ENUM, value: String(value) };
   return { kind: Kind.STRING, value: String(value) };

@@ -46,14 +46,27 @@ export class SelectionForwarder {
     if (cached) return cached;
     const selections = info.fieldNodes.flatMap((node) => node.selectionSet?.selections ?? []);
     const fieldType = getNamedType(info.returnType);
-    const selectionSet = selections.length > 0 ? this.selectionSet({ kind: Kind.SELECTION_SET, selections }, fieldType, info.fragments) : undefined;
-    const node: FieldNode = { kind: Kind.FIELD, name: first.name, arguments: first.arguments, directives: [], selectionSet };
+    const selectionSet =
+      selections.length > 0
+        ? this.selectionSet({ kind: Kind.SELECTION_SET, selections }, fieldType, info.fragments)
+        : undefined;
+    const node: FieldNode = {
+      kind: Kind.FIELD,
+      name: first.name,
+      arguments: first.arguments,
+      directives: [],
+      selectionSet,
+    };
     const forwarded = { text: print(node), variables: variablesOf(node) };
     if (info.fieldNodes.length === 1) this.cache.set(first, forwarded);
     return forwarded;
   }
 
-  private selectionSet(set: SelectionSetNode, parent: GraphQLNamedType, fragments: Record<string, FragmentDefinitionNode>): SelectionSetNode {
+  private selectionSet(
+    set: SelectionSetNode,
+    parent: GraphQLNamedType,
+    fragments: Record<string, FragmentDefinitionNode>,
+  ): SelectionSetNode {
     const selections: SelectionNode[] = [];
     const needed = new Set<string>();
     for (const selection of set.selections) {
@@ -63,8 +76,15 @@ export class SelectionForwarder {
       } else {
         const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments[selection.name.value];
         if (!fragment) continue;
-        const condition = fragment.typeCondition ? (this.schema.getType(fragment.typeCondition.name.value) ?? parent) : parent;
-        const inline: InlineFragmentNode = { kind: Kind.INLINE_FRAGMENT, typeCondition: fragment.typeCondition, directives: fragment.directives, selectionSet: this.selectionSet(fragment.selectionSet, condition, fragments) };
+        const condition = fragment.typeCondition
+          ? (this.schema.getType(fragment.typeCondition.name.value) ?? parent)
+          : parent;
+        const inline: InlineFragmentNode = {
+          kind: Kind.INLINE_FRAGMENT,
+          typeCondition: fragment.typeCondition,
+          directives: fragment.directives,
+          selectionSet: this.selectionSet(fragment.selectionSet, condition, fragments),
+        };
         selections.push(inline);
       }
     }
@@ -73,12 +93,26 @@ export class SelectionForwarder {
     return { kind: Kind.SELECTION_SET, selections };
   }
 
-  private field(node: FieldNode, parent: GraphQLNamedType, fragments: Record<string, FragmentDefinitionNode>, needed: Set<string>): FieldNode | undefined {
-    if (node.name.value.startsWith('__') || !isObjectType(parent)) return node.selectionSet ? { ...node, selectionSet: this.selectionSet(node.selectionSet, parent, fragments) } : node;
+  private field(
+    node: FieldNode,
+    parent: GraphQLNamedType,
+    fragments: Record<string, FragmentDefinitionNode>,
+    needed: Set<string>,
+  ): FieldNode | undefined {
+    if (node.name.value.startsWith('__') || !isObjectType(parent))
+      return node.selectionSet
+        ? { ...node, selectionSet: this.selectionSet(node.selectionSet, parent, fragments) }
+        : node;
     const reads = this.resolvedElsewhere.get(`${parent.name}.${node.name.value}`);
     if (reads) {
       const fields = parent.getFields();
-      for (const name of reads) if (fields[name] && isLeafType(getNamedType(fields[name].type)) && !this.resolvedElsewhere.has(`${parent.name}.${name}`)) needed.add(name);
+      for (const name of reads)
+        if (
+          fields[name] &&
+          isLeafType(getNamedType(fields[name].type)) &&
+          !this.resolvedElsewhere.has(`${parent.name}.${name}`)
+        )
+          needed.add(name);
       return undefined;
     }
     const definition = parent.getFields()[node.name.value];

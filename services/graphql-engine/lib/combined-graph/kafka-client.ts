@@ -37,6 +37,8 @@ export function kafkaClient(config: KafkaSourceConfig): Kafka {
     logLevel: logLevel.NOTHING,
     connectionTimeout: 3000,
     retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 1000 },
-    ...(config.sasl.enable ? { sasl: { mechanism: 'plain' as const, username: config.sasl.user, password: config.sasl.password } } : {}),
+    ...(config.sasl.enable
+      ? { sasl: { mechanism: 'plain' as const, username: config.sasl.user, password: config.sasl.password } }
+      : {}),
   });
 }

@@ -59,7 +59,9 @@ async function connectedConsumer(name: string, config: KafkaSourceConfig, topics
 
 /** Runs the consumer into the sink: each message in order; a consumer that crashed ends the subscription with its error. */
 async function consume(consumer: Consumer, sink: OperationSink): Promise<void> {
-  consumer.on(consumer.events.CRASH, ({ payload }) => sink.error([{ message: `the Kafka consumer stopped: ${payload.error.message}` }]));
+  consumer.on(consumer.events.CRASH, ({ payload }) =>
+    sink.error([{ message: `the Kafka consumer stopped: ${payload.error.message}` }]),
+  );
   try {
     await consumer.run({ eachMessage: async ({ message }) => sink.next(parsed(message.value)) });
   } catch (err) {

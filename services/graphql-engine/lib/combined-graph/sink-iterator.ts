@@ -12,7 +12,8 @@ export function sinkIterator(start: (sink: OperationSink) => () => void): AsyncI
   const finish = (outcome: { error?: Error }) => {
     if (ended) return;
     ended = outcome;
-    for (const taker of takers.splice(0)) (outcome.error ? taker.reject(outcome.error) : taker.resolve({ value: undefined, done: true }));
+    for (const taker of takers.splice(0))
+      outcome.error ? taker.reject(outcome.error) : taker.resolve({ value: undefined, done: true });
   };
   const stop = start({
     next: (value) => {

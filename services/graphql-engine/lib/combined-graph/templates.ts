@@ -40,14 +40,16 @@ export function compileTemplate(text: string): Template {
   return {
     dynamic,
     value: (scope) => (only ? lookup(scope, only) : undefined),
-    render: (scope, encode) => (dynamic ? parts.map((part) => (typeof part === 'string' ? part : encode(lookup(scope, part)))).join('') : text),
+    render: (scope, encode) =>
+      dynamic ? parts.map((part) => (typeof part === 'string' ? part : encode(lookup(scope, part)))).join('') : text,
   };
 }
 
 function placeholder(reference: string): Part | undefined {
   const [root, ...path] = reference.split('.');
   if (root === 'arguments' || root === 'object') return { root, path };
-  if (root === 'request' && path[0] === 'headers' && path.length === 2) return { root: 'headers', path: [path[1].toLowerCase()] };
+  if (root === 'request' && path[0] === 'headers' && path.length === 2)
+    return { root: 'headers', path: [path[1].toLowerCase()] };
   return undefined;
 }
 
@@ -57,7 +59,8 @@ function lookup(scope: TemplateScope, part: Exclude<Part, string>): unknown {
     return Array.isArray(value) ? value.join(', ') : value;
   }
   let value: unknown = part.root === 'arguments' ? scope.arguments : scope.object;
-  for (const step of part.path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
+  for (const step of part.path)
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
   return value;
 }
 
@@ -74,5 +77,10 @@ export const encoders = {
   plain: ((value) => text(value)) as Encoder,
   header: ((value) => text(value).replace(/[\r\n\0]/g, '')) as Encoder,
   /** inside a JSON body: a string's characters escaped (the template supplies its quotes), anything else as JSON */
-  json: ((value) => (typeof value === 'string' ? JSON.stringify(value).slice(1, -1) : value === undefined ? 'null' : JSON.stringify(value))) as Encoder,
+  json: ((value) =>
+    typeof value === 'string'
+      ? JSON.stringify(value).slice(1, -1)
+      : value === undefined
+        ? 'null'
+        : JSON.stringify(value)) as Encoder,
 };

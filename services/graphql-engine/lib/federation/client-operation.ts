@@ -53,7 +53,11 @@ export class PlanningError extends Error {}
  * expanded into inline fragments, so the planner and the response shaper never look at the
  * document again. The operation is assumed valid (the API's gate validated it first).
  */
-export function readClientOperation(schema: GraphQLSchema, query: string, operationName: string | undefined): ClientOperation {
+export function readClientOperation(
+  schema: GraphQLSchema,
+  query: string,
+  operationName: string | undefined,
+): ClientOperation {
   const document = parse(query);
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations: OperationDefinitionNode[] = [];
@@ -61,8 +65,17 @@ export function readClientOperation(schema: GraphQLSchema, query: string, operat
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
   }
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
-  if (!operation) throw new PlanningError(operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.');
+  const operation = operationName
+    ? operations.find((o) => o.name?.value === operationName)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
+  if (!operation)
+    throw new PlanningError(
+      operationName
+        ? `Unknown operation named "${operationName}".`
+        : 'Must provide operation name if query contains multiple operations.',
+    );
   const root = schema.getRootType(operation.operation);
   if (!root) throw new PlanningError(`The schema has no ${operation.operation} type.`);
   return {
@@ -73,7 +86,12 @@ export function readClientOperation(schema: GraphQLSchema, query: string, operat
   };
 }
 
-function readSelections(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitionNode>, typeName: string, set: SelectionSetNode): ClientSelection[] {
+function readSelections(
+  schema: GraphQLSchema,
+  fragments: Map<string, FragmentDefinitionNode>,
+  typeName: string,
+  set: SelectionSetNode,
+): ClientSelection[] {
   const selections: ClientSelection[] = [];
   for (const node of set.selections) {
     if (node.kind === Kind.FIELD) {
@@ -83,12 +101,22 @@ function readSelections(schema: GraphQLSchema, fragments: Map<string, FragmentDe
     const fragment = node.kind === Kind.FRAGMENT_SPREAD ? fragments.get(node.name.value) : node;
     if (!fragment) throw new PlanningError(`Unknown fragment "${(node as { name: { value: string } }).name.value}".`);
     const condition = fragment.typeCondition?.name.value;
-    selections.push({ kind: 'fragment', typeCondition: condition, directives: node.directives ?? [], selections: readSelections(schema, fragments, condition ?? typeName, fragment.selectionSet) });
+    selections.push({
+      kind: 'fragment',
+      typeCondition: condition,
+      directives: node.directives ?? [],
+      selections: readSelections(schema, fragments, condition ?? typeName, fragment.selectionSet),
+    });
   }
   return selections;
 }
 
-function readField(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitionNode>, typeName: string, node: FieldNode): ClientField {
+function readField(
+  schema: GraphQLSchema,
+  fragments: Map<string, FragmentDefinitionNode>,
+  typeName: string,
+  node: FieldNode,
+): ClientField {
   const field: ClientField = {
     kind: 'field',
     responseKey: node.alias?.value ?? node.name.value,
@@ -97,8 +125,14 @@ function readField(schema: GraphQLSchema, fragments: Map<string, FragmentDefinit
     directives: node.directives ?? [],
   };
   if (field.name === '__typename') return field;
-  const parent = schema.getType(typeName) as { getFields?: () => Record<string, { type: GraphQLOutputType }> } | undefined;
-  const definition = field.name === '__schema' ? { type: schema.getType('__Schema') } : field.name === '__type' ? { type: schema.getType('__Type') } : parent?.getFields?.()[field.name];
+  const parent = schema.getType(typeName) as
+    { getFields?: () => Record<string, { type: GraphQLOutputType }> } | undefined;
+  const definition =
+    field.name === '__schema'
+      ? { type: schema.getType('__Schema') }
+      : field.name === '__type'
+        ? { type: schema.getType('__Type') }
+        : parent?.getFields?.()[field.name];
   if (!definition?.type) throw new PlanningError(`Cannot query field "${field.name}" on type "${typeName}".`);
   field.type = definition.type as GraphQLOutputType;
   const named = getNamedType(field.type);

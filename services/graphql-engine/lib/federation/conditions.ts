@@ -6,7 +6,12 @@ export function isIncluded(directives: readonly DirectiveNode[], variables: Reco
     const name = directive.name.value;
     if (name !== 'skip' && name !== 'include') continue;
     const argument = directive.arguments?.find((a) => a.name.value === 'if')?.value;
-    const condition = argument?.kind === 'Variable' ? Boolean(variables[argument.name.value]) : argument?.kind === 'BooleanValue' ? argument.value : false;
+    const condition =
+      argument?.kind === 'Variable'
+        ? Boolean(variables[argument.name.value])
+        : argument?.kind === 'BooleanValue'
+          ? argument.value
+          : false;
     if (name === 'skip' ? condition : !condition) return false;
   }
   return true;

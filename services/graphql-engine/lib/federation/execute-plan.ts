@@ -35,7 +35,9 @@ export async function executePlan(input: ExecutionInput): Promise<RawResult> {
   const finished: Array<Promise<void>> = [];
   for (const fetch of input.plan.fetches) {
     const before = fetch.dependsOn.map((id) => finished[id]);
-    finished[fetch.id] = (before.length > 0 ? Promise.all(before) : Promise.resolve()).then(() => runFetch(input, fetch, result));
+    finished[fetch.id] = (before.length > 0 ? Promise.all(before) : Promise.resolve()).then(() =>
+      runFetch(input, fetch, result),
+    );
   }
   await Promise.all(finished);
   return result;
@@ -47,7 +49,11 @@ async function runFetch(input: ExecutionInput, fetch: PlannedFetch, result: RawR
   const variables: Record<string, unknown> = {};
   for (const name of fetch.variables) if (input.variables[name] !== undefined) variables[name] = input.variables[name];
   if (!fetch.entity) {
-    if (fetch.rootConditions && !fetch.rootConditions.some((directives) => directives.length === 0 || isIncluded(directives, input.variables))) return;
+    if (
+      fetch.rootConditions &&
+      !fetch.rootConditions.some((directives) => directives.length === 0 || isIncluded(directives, input.variables))
+    )
+      return;
     const response = await send(input, endpoint, fetch, variables, result);
     if (response) mergeRoot(fetch, response, result);
     else for (const key of fetch.ownedKeys) result.data[key] ??= null;
@@ -96,9 +102,20 @@ async function runFetch(input: ExecutionInput, fetch: PlannedFetch, result: RawR
   }
 }
 
-async function send(input: ExecutionInput, endpoint: SubgraphEndpoint, fetch: PlannedFetch, variables: Record<string, unknown>, result: RawResult, at: () => Array<string | number> = () => []): Promise<SubgraphResponse | undefined> {
+async function send(
+  input: ExecutionInput,
+  endpoint: SubgraphEndpoint,
+  fetch: PlannedFetch,
+  variables: Record<string, unknown>,
+  result: RawResult,
+  at: () => Array<string | number> = () => [],
+): Promise<SubgraphResponse | undefined> {
   try {
-    return await input.fetcher(endpoint.url, { ...input.headers, ...endpoint.headers }, { query: fetch.query, variables });
+    return await input.fetcher(
+      endpoint.url,
+      { ...input.headers, ...endpoint.headers },
+      { query: fetch.query, variables },
+    );
   } catch (err) {
     result.errors.push({
       message: `Subgraph "${endpoint.name}" could not be reached: ${(err as Error).message}`,
@@ -110,14 +127,31 @@ async function send(input: ExecutionInput, endpoint: SubgraphEndpoint, fetch: Pl
 }
 
 /** Batching disabled: an `_entities` call per representation, put together as if it were one. */
-async function sendOneByOne(input: ExecutionInput, endpoint: SubgraphEndpoint, fetch: PlannedFetch, variables: Record<string, unknown>, representations: unknown[], result: RawResult, at: () => Array<string | number>): Promise<SubgraphResponse | undefined> {
-  const answers = await Promise.all(representations.map((representation) => send(input, endpoint, fetch, { ...variables, representations: [representation] }, result, at)));
+async function sendOneByOne(
+  input: ExecutionInput,
+  endpoint: SubgraphEndpoint,
+  fetch: PlannedFetch,
+  variables: Record<string, unknown>,
+  representations: unknown[],
+  result: RawResult,
+  at: () => Array<string | number>,
+): Promise<SubgraphResponse | undefined> {
+  const answers = await Promise.all(
+    representations.map((representation) =>
+      send(input, endpoint, fetch, { ...variables, representations: [representation] }, result, at),
+    ),
+  );
   if (answers.every((answer) => answer === undefined)) return undefined;
   const entities: unknown[] = [];
   const errors: GraphqlError[] = [];
   answers.forEach((answer, index) => {
     entities.push((answer?.data?._entities as unknown[] | undefined)?.[0] ?? null);
-    for (const error of answer?.errors ?? []) errors.push(Array.isArray(error.path) && error.path[0] === '_entities' ? { ...error, path: ['_entities', index, ...error.path.slice(2)] } : error);
+    for (const error of answer?.errors ?? [])
+      errors.push(
+        Array.isArray(error.path) && error.path[0] === '_entities'
+          ? { ...error, path: ['_entities', index, ...error.path.slice(2)] }
+          : error,
+      );
   });
   return { data: { _entities: entities }, errors };
 }

@@ -66,14 +66,28 @@ export class FederatedGraph {
     } catch (err) {
       return { errors: [{ message: (err as Error).message }] };
     }
-    if (plan.operation.operation === 'subscription') return { errors: [{ message: 'Subscriptions are served over WebSocket (graphql-transport-ws or graphql-ws).' }] };
+    if (plan.operation.operation === 'subscription')
+      return { errors: [{ message: 'Subscriptions are served over WebSocket (graphql-transport-ws or graphql-ws).' }] };
     return this.run(plan, request, headers);
   }
 
   /** Answers one event of a subscription: the stream's payload, completed by entity fetches. */
-  async run(plan: QueryPlan, request: FederatedRequest, headers: Record<string, string>, rootResult?: SubgraphResponse): Promise<FederatedResponse> {
+  async run(
+    plan: QueryPlan,
+    request: FederatedRequest,
+    headers: Record<string, string>,
+    rootResult?: SubgraphResponse,
+  ): Promise<FederatedResponse> {
     const variables = request.variables ?? {};
-    const raw = await executePlan({ plan, subgraphs: this.subgraphs, variables, headers, fetcher: this.fetcher, rootResult, batching: this.options.batching });
+    const raw = await executePlan({
+      plan,
+      subgraphs: this.subgraphs,
+      variables,
+      headers,
+      fetcher: this.fetcher,
+      rootResult,
+      batching: this.options.batching,
+    });
     if (plan.introspection) this.introspect(plan, request, raw.data);
     const data = shapeResponse(this.schema, plan.operation, raw.data, variables, raw.errors);
     return raw.errors.length > 0 ? { errors: raw.errors, data } : { data };
@@ -81,10 +95,17 @@ export class FederatedGraph {
 
   /** `__schema` and `__type` are answered from the supergraph schema, never by a subgraph. */
   private introspect(plan: QueryPlan, request: FederatedRequest, into: Record<string, unknown>): void {
-    const result = execute({ schema: this.schema, document: parse(request.query), variableValues: request.variables ?? {}, operationName: request.operationName, rootValue: {} });
-    const answered = ((result as { data?: Record<string, unknown> }).data ?? {});
+    const result = execute({
+      schema: this.schema,
+      document: parse(request.query),
+      variableValues: request.variables ?? {},
+      operationName: request.operationName,
+      rootValue: {},
+    });
+    const answered = (result as { data?: Record<string, unknown> }).data ?? {};
     for (const selection of plan.operation.selections) {
-      if (selection.kind === 'field' && (selection.name === '__schema' || selection.name === '__type')) into[selection.responseKey] = answered[selection.responseKey];
+      if (selection.kind === 'field' && (selection.name === '__schema' || selection.name === '__type'))
+        into[selection.responseKey] = answered[selection.responseKey];
     }
   }
 }

@@ -7,7 +7,12 @@ import type { SubgraphResponse } from './subgraph-client';
  * `subscription_type`), and each event is completed by the plan's entity fetches before it
  * reaches the client, in the order the events came. Returns the function that stops it.
  */
-export function subscribeFederated(graph: FederatedGraph, payload: OperationPayload, headers: Record<string, string>, sink: OperationSink): () => void {
+export function subscribeFederated(
+  graph: FederatedGraph,
+  payload: OperationPayload,
+  headers: Record<string, string>,
+  sink: OperationSink,
+): () => void {
   let plan;
   try {
     plan = graph.planFor(payload.query, payload.operationName);
@@ -22,7 +27,8 @@ export function subscribeFederated(graph: FederatedGraph, payload: OperationPayl
   }
   const endpoint = graph.subgraphs.get(stream.subgraph)!;
   const variables: Record<string, unknown> = {};
-  for (const name of stream.variables) if (payload.variables?.[name] !== undefined) variables[name] = payload.variables[name];
+  for (const name of stream.variables)
+    if (payload.variables?.[name] !== undefined) variables[name] = payload.variables[name];
   let stopped = false;
   let queue: Promise<void> = Promise.resolve();
   const inOrder = (step: () => Promise<void> | void) => {

@@ -26,7 +26,11 @@ export function parseFieldSet(fields: string): FieldSetNode[] {
 }
 
 function toNodes(set: SelectionSetNode): FieldSetNode[] {
-  return set.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [{ name: selection.name.value, children: selection.selectionSet ? toNodes(selection.selectionSet) : [] }] : []));
+  return set.selections.flatMap((selection) =>
+    selection.kind === Kind.FIELD
+      ? [{ name: selection.name.value, children: selection.selectionSet ? toNodes(selection.selectionSet) : [] }]
+      : [],
+  );
 }
 
 /** The union of field sets, as a new tree. */
@@ -43,7 +47,11 @@ export function mergeFieldSets(...sets: Array<FieldSetNode[] | undefined>): Fiel
 }
 
 /** Picks a representation out of a response object: `__typename` plus the field set's values. */
-export function pickFieldSet(source: Record<string, unknown>, set: FieldSetNode[], target: Record<string, unknown>): void {
+export function pickFieldSet(
+  source: Record<string, unknown>,
+  set: FieldSetNode[],
+  target: Record<string, unknown>,
+): void {
   for (const node of set) {
     const aliased = source[addedAlias(node.name)];
     const value = aliased !== undefined ? aliased : source[node.name];

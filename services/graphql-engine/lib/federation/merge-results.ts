@@ -4,8 +4,10 @@ export function deepMerge(target: Record<string, unknown>, source: Record<string
     const incoming = source[key];
     const present = target[key];
     if (isObject(present) && isObject(incoming)) deepMerge(present, incoming);
-    else if (Array.isArray(present) && Array.isArray(incoming) && present.length === incoming.length) mergeLists(present, incoming);
-    else if (incoming !== undefined && !(incoming === null && present !== undefined && present !== null)) target[key] = incoming;
+    else if (Array.isArray(present) && Array.isArray(incoming) && present.length === incoming.length)
+      mergeLists(present, incoming);
+    else if (incoming !== undefined && !(incoming === null && present !== undefined && present !== null))
+      target[key] = incoming;
   }
 }
 
@@ -29,7 +31,11 @@ export interface LocatedObject {
 }
 
 /** The objects at a response path (lists walked through), optionally of one `__typename`. */
-export function objectsAt(root: Record<string, unknown>, path: string[], typeName: string | undefined): Array<Record<string, unknown>> {
+export function objectsAt(
+  root: Record<string, unknown>,
+  path: string[],
+  typeName: string | undefined,
+): Array<Record<string, unknown>> {
   const found: Array<Record<string, unknown>> = [];
   const walk = (value: unknown, depth: number) => {
     if (value === null || value === undefined || typeof value !== 'object') return;
@@ -49,7 +55,11 @@ export function objectsAt(root: Record<string, unknown>, path: string[], typeNam
 }
 
 /** The same objects with their response paths: walked again only when an error needs them. */
-export function locatedObjectsAt(root: Record<string, unknown>, path: string[], typeName: string | undefined): LocatedObject[] {
+export function locatedObjectsAt(
+  root: Record<string, unknown>,
+  path: string[],
+  typeName: string | undefined,
+): LocatedObject[] {
   const found: LocatedObject[] = [];
   const walk = (value: unknown, depth: number, at: Array<string | number>) => {
     if (value === null || value === undefined || typeof value !== 'object') return;
@@ -59,7 +69,8 @@ export function locatedObjectsAt(root: Record<string, unknown>, path: string[], 
     }
     const object = value as Record<string, unknown>;
     if (depth === path.length) {
-      if (!typeName || object.__typename === undefined || object.__typename === typeName) found.push({ value: object, path: at });
+      if (!typeName || object.__typename === undefined || object.__typename === typeName)
+        found.push({ value: object, path: at });
       return;
     }
     walk(object[path[depth]], depth + 1, [...at, path[depth]]);

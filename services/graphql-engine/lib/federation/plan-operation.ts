@@ -3,7 +3,15 @@ import { PlanningError, type ClientField, type ClientOperation, type ClientSelec
 import { asClientField, flattenRoot, mergeLevel } from './selection-levels';
 import { mergeFieldSets, parseFieldSet, type FieldSetNode } from './field-set';
 import type { EntityTarget, PlannedFetch, QueryPlan } from './query-plan';
-import { addFieldSet, addTypename, fragmentOn, printSelections, printVariableDefinitions, variablesUsed, type SubgraphSelection } from './subgraph-selection';
+import {
+  addFieldSet,
+  addTypename,
+  fragmentOn,
+  printSelections,
+  printVariableDefinitions,
+  variablesUsed,
+  type SubgraphSelection,
+} from './subgraph-selection';
 import type { Supergraph } from './supergraph';
 
 /** Where an entity fetch starts from: the fetch, the entity type and path, and what it answers there. */
@@ -62,7 +70,12 @@ class Planner {
       const owners = this.supergraph.fields[operation.rootType]?.[field.name]?.resolvedBy ?? [];
       if (owners.length === 0) throw new PlanningError(`No subgraph resolves ${operation.rootType}.${field.name}.`);
       // a mutation's root fields run one after another: a fetch only ever groups neighbours
-      let fetch = operation.operation === 'mutation' ? (previous?.subgraph === owners[0] ? previous : undefined) : owners.map((o) => byOwner.get(o)).find(Boolean);
+      let fetch =
+        operation.operation === 'mutation'
+          ? previous?.subgraph === owners[0]
+            ? previous
+            : undefined
+          : owners.map((o) => byOwner.get(o)).find(Boolean);
       if (!fetch) {
         fetch = this.newFetch(owners[0], previous && operation.operation === 'mutation' ? [previous.id] : []);
         byOwner.set(fetch.subgraph, fetch);
@@ -76,7 +89,13 @@ class Planner {
   }
 
   private newFetch(subgraph: string, dependsOn: number[]): DraftFetch {
-    const fetch: DraftFetch = { id: this.fetches.length, subgraph, selections: [], dependsOn: new Set(dependsOn), ownedKeys: [] };
+    const fetch: DraftFetch = {
+      id: this.fetches.length,
+      subgraph,
+      selections: [],
+      dependsOn: new Set(dependsOn),
+      ownedKeys: [],
+    };
     this.fetches.push(fetch);
     return fetch;
   }
@@ -85,13 +104,25 @@ class Planner {
    * Places `selections` (on `typeName`, at `path`) in `fetch`'s query at `out`; `available` is
    * what the subgraph can answer there besides the fields it resolves (provided, key fields).
    */
-  private planLevel(fetch: DraftFetch, typeName: string, selections: ClientSelection[], out: SubgraphSelection[], path: string[], available: FieldSetNode[] | undefined): void {
+  private planLevel(
+    fetch: DraftFetch,
+    typeName: string,
+    selections: ClientSelection[],
+    out: SubgraphSelection[],
+    path: string[],
+    available: FieldSetNode[] | undefined,
+  ): void {
     const here = mergeFieldSets(available, this.keysOf(fetch.subgraph, typeName));
     const pending = new Map<string, ClientField[]>();
     for (const selection of mergeLevel(selections, typeName)) {
       if (selection.kind === 'fragment') {
         const condition = selection.typeCondition ?? typeName;
-        const fragment: SubgraphSelection = { kind: 'fragment', typeCondition: condition, directives: selection.directives, selections: [] };
+        const fragment: SubgraphSelection = {
+          kind: 'fragment',
+          typeCondition: condition,
+          directives: selection.directives,
+          selections: [],
+        };
         out.push(fragment);
         this.planLevel(fetch, condition, selection.selections, fragment.selections, path, available);
         continue;
@@ -111,14 +142,38 @@ class Planner {
     }
   }
 
-  private placeField(fetch: DraftFetch, typeName: string, field: ClientField, out: SubgraphSelection[], path: string[], here: FieldSetNode[]): void {
-    const placed: SubgraphSelection = { kind: 'field', responseKey: field.responseKey, name: field.name, arguments: field.arguments, directives: field.directives, selections: field.selections ? [] : undefined };
+  private placeField(
+    fetch: DraftFetch,
+    typeName: string,
+    field: ClientField,
+    out: SubgraphSelection[],
+    path: string[],
+    here: FieldSetNode[],
+  ): void {
+    const placed: SubgraphSelection = {
+      kind: 'field',
+      responseKey: field.responseKey,
+      name: field.name,
+      arguments: field.arguments,
+      directives: field.directives,
+      selections: field.selections ? [] : undefined,
+    };
     out.push(placed);
     if (!field.selections) return;
     addTypename(placed.selections!);
     const provided = this.supergraph.fields[typeName]?.[field.name]?.provides[fetch.subgraph];
-    const available = mergeFieldSets(provided ? parseFieldSet(provided) : undefined, here.find((n) => n.name === field.name)?.children);
-    this.planLevel(fetch, field.namedType!, field.selections, placed.selections!, [...path, field.responseKey], available);
+    const available = mergeFieldSets(
+      provided ? parseFieldSet(provided) : undefined,
+      here.find((n) => n.name === field.name)?.children,
+    );
+    this.planLevel(
+      fetch,
+      field.namedType!,
+      field.selections,
+      placed.selections!,
+      [...path, field.responseKey],
+      available,
+    );
   }
 
   /**
@@ -126,7 +181,14 @@ class Planner {
    * those that can (never from one waiting for them as its key), preferring one whose key `fetch`
    * can send as it is. Returns their ids.
    */
-  private jump(fetch: DraftFetch, typeName: string, fields: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
+  private jump(
+    fetch: DraftFetch,
+    typeName: string,
+    fields: ClientField[],
+    out: SubgraphSelection[],
+    path: string[],
+    here: FieldSetNode[],
+  ): number[] {
     const groups = new Map<string, ClientField[]>();
     const sendsKeyOf = (owner: string) => this.directKey(fetch, typeName, owner, here) !== undefined;
     for (const field of fields) {
@@ -141,11 +203,20 @@ class Planner {
     const waits = (target: string, group: ClientField[]) =>
       Number(this.hasRequires(typeName, target, group) || !sendsKeyOf(target));
     const ordered = [...groups].sort(([a, fa], [b, fb]) => waits(a, fa) - waits(b, fb));
-    for (const [target, group] of ordered) created.push(...this.entityFetch(fetch, typeName, target, group, out, path, here));
+    for (const [target, group] of ordered)
+      created.push(...this.entityFetch(fetch, typeName, target, group, out, path, here));
     return created;
   }
 
-  private entityFetch(fetch: DraftFetch, typeName: string, target: string, group: ClientField[], out: SubgraphSelection[], path: string[], here: FieldSetNode[]): number[] {
+  private entityFetch(
+    fetch: DraftFetch,
+    typeName: string,
+    target: string,
+    group: ClientField[],
+    out: SubgraphSelection[],
+    path: string[],
+    here: FieldSetNode[],
+  ): number[] {
     const key = this.directKey(fetch, typeName, target, here) ?? this.keyFetchedFirst(typeName, target);
     const dependsOn = new Set([fetch.id]);
     const required = mergeFieldSets(...group.map((f) => requiredBy(this.supergraph, typeName, f.name, target)));
@@ -249,7 +320,14 @@ class Planner {
   ): DraftFetch | undefined {
     const owners = this.ownersOf(typeName, field, excluded);
     const at = path.join('.');
-    return this.fetches.find((f) => f.entity?.typeName === typeName && f.dependsOn.has(parent.id) && f.entity.path.join('.') === at && owners.includes(f.subgraph) && f.dependsOn.size === 1);
+    return this.fetches.find(
+      (f) =>
+        f.entity?.typeName === typeName &&
+        f.dependsOn.has(parent.id) &&
+        f.entity.path.join('.') === at &&
+        owners.includes(f.subgraph) &&
+        f.dependsOn.size === 1,
+    );
   }
 
   private answers(subgraph: string, typeName: string, field: string, here: FieldSetNode[]): boolean {
@@ -276,7 +354,16 @@ class Planner {
     } else {
       query = `${operation.operation}${printVariableDefinitions(operation.variableDefinitions, used)} ${printSelections(draft.selections)}`;
     }
-    return { id: draft.id, subgraph: draft.subgraph, query, variables: [...used], dependsOn: [...draft.dependsOn], ownedKeys: draft.ownedKeys, rootConditions: draft.rootConditions, entity: draft.entity };
+    return {
+      id: draft.id,
+      subgraph: draft.subgraph,
+      query,
+      variables: [...used],
+      dependsOn: [...draft.dependsOn],
+      ownedKeys: draft.ownedKeys,
+      rootConditions: draft.rootConditions,
+      entity: draft.entity,
+    };
   }
 }
 
@@ -288,7 +375,12 @@ function nonNullFields(schema: GraphQLSchema, typeName: string, set: FieldSetNod
   return nonNull.map((node) => node.name);
 }
 
-function requiredBy(supergraph: Supergraph, typeName: string, field: string, subgraph: string): FieldSetNode[] | undefined {
+function requiredBy(
+  supergraph: Supergraph,
+  typeName: string,
+  field: string,
+  subgraph: string,
+): FieldSetNode[] | undefined {
   const requires = supergraph.fields[typeName]?.[field]?.requires[subgraph];
   return requires ? parseFieldSet(requires) : undefined;
 }

@@ -6,9 +6,11 @@ import type { FieldSetNode } from './field-set';
 
 /** A required field the current subgraph can not select, as if the client had asked for it. */
 export function asClientField(schema: GraphQLSchema, typeName: string, node: FieldSetNode): ClientField {
-  const type = schema.getType(typeName) as { getFields?: () => Record<string, { type: GraphQLOutputType }> } | undefined;
+  const type = schema.getType(typeName) as
+    { getFields?: () => Record<string, { type: GraphQLOutputType }> } | undefined;
   const definition = type?.getFields?.()[node.name];
-  if (!definition) throw new PlanningError(`@requires names ${typeName}.${node.name}, which the supergraph does not have.`);
+  if (!definition)
+    throw new PlanningError(`@requires names ${typeName}.${node.name}, which the supergraph does not have.`);
   const named = getNamedType(definition.type).name;
   const nested = node.children.length > 0;
   return {
@@ -34,7 +36,8 @@ export function mergeLevel(selections: ClientSelection[], typeName: string): Cli
   const visit = (list: ClientSelection[]) => {
     for (const selection of list) {
       if (selection.kind === 'fragment') {
-        if ((!selection.typeCondition || selection.typeCondition === typeName) && selection.directives.length === 0) visit(selection.selections);
+        if ((!selection.typeCondition || selection.typeCondition === typeName) && selection.directives.length === 0)
+          visit(selection.selections);
         else merged.push(selection);
         continue;
       }

@@ -1,4 +1,11 @@
-import { GraphQLList, GraphQLNonNull, isAbstractType, isLeafType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLList,
+  GraphQLNonNull,
+  isAbstractType,
+  isLeafType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+} from 'graphql';
 import type { ClientField, ClientOperation, ClientSelection } from './client-operation';
 import type { GraphqlError } from './subgraph-client';
 import { isIncluded } from './conditions';
@@ -14,7 +21,13 @@ const INVALID = Symbol('invalid');
  * order and under its aliases (fields the plan added for keys and `@requires` dropped),
  * `@skip`/`@include` applied, a null in a non-null field propagated to the nearest nullable parent.
  */
-export function shapeResponse(schema: GraphQLSchema, operation: ClientOperation, merged: Record<string, unknown>, variables: Record<string, unknown>, errors: GraphqlError[]): Record<string, unknown> | null {
+export function shapeResponse(
+  schema: GraphQLSchema,
+  operation: ClientOperation,
+  merged: Record<string, unknown>,
+  variables: Record<string, unknown>,
+  errors: GraphqlError[],
+): Record<string, unknown> | null {
   const shaper = new Shaper(schema, variables, errors);
   const data = shaper.object(merged, operation.rootType, operation.selections, []);
   return data === INVALID ? null : data;
@@ -27,7 +40,12 @@ class Shaper {
     private readonly errors: GraphqlError[],
   ) {}
 
-  object(source: Record<string, unknown>, typeName: string, selections: ClientSelection[], path: Array<string | number>): Record<string, unknown> | typeof INVALID {
+  object(
+    source: Record<string, unknown>,
+    typeName: string,
+    selections: ClientSelection[],
+    path: Array<string | number>,
+  ): Record<string, unknown> | typeof INVALID {
     const shaped: Record<string, unknown> = {};
     for (const [key, fields] of this.collected(typeName, selections)) {
       const field = fields[0];
@@ -43,11 +61,18 @@ class Shaper {
     return shaped;
   }
 
-  private value(value: unknown, type: GraphQLOutputType, selections: ClientSelection[] | undefined, path: Array<string | number>, field: ClientField): unknown {
+  private value(
+    value: unknown,
+    type: GraphQLOutputType,
+    selections: ClientSelection[] | undefined,
+    path: Array<string | number>,
+    field: ClientField,
+  ): unknown {
     if (type instanceof GraphQLNonNull) {
       const inner = this.value(value, type.ofType, selections, path, field);
       if (inner === null || inner === undefined) {
-        if (!this.errors.some((e) => isPrefix(e.path, path))) this.errors.push({ message: `Cannot return null for non-nullable field ${field.name}.`, path });
+        if (!this.errors.some((e) => isPrefix(e.path, path)))
+          this.errors.push({ message: `Cannot return null for non-nullable field ${field.name}.`, path });
         return INVALID;
       }
       return inner;
@@ -84,12 +109,18 @@ class Shaper {
   }
 
   /** Fields that apply to an object of `typeName`, grouped by response key, in order. */
-  private collect(typeName: string, selections: ClientSelection[], into: Map<string, ClientField[]>, state: { conditional: boolean }): Map<string, ClientField[]> {
+  private collect(
+    typeName: string,
+    selections: ClientSelection[],
+    into: Map<string, ClientField[]>,
+    state: { conditional: boolean },
+  ): Map<string, ClientField[]> {
     for (const selection of selections) {
       if (selection.directives.length > 0) state.conditional = true;
       if (!this.included(selection.directives)) continue;
       if (selection.kind === 'fragment') {
-        if (!selection.typeCondition || this.applies(selection.typeCondition, typeName)) this.collect(typeName, selection.selections, into, state);
+        if (!selection.typeCondition || this.applies(selection.typeCondition, typeName))
+          this.collect(typeName, selection.selections, into, state);
         continue;
       }
       const list = into.get(selection.responseKey);
@@ -103,13 +134,18 @@ class Shaper {
     if (condition === typeName) return true;
     const abstract = this.schema.getType(condition);
     const concrete = this.schema.getType(typeName);
-    return Boolean(abstract && concrete && isAbstractType(abstract) && 'getInterfaces' in concrete && this.schema.isSubType(abstract, concrete as never));
+    return Boolean(
+      abstract &&
+      concrete &&
+      isAbstractType(abstract) &&
+      'getInterfaces' in concrete &&
+      this.schema.isSubType(abstract, concrete as never),
+    );
   }
 
   private included(directives: ClientField['directives']): boolean {
     return directives.length === 0 || isIncluded(directives, this.variables);
   }
-
 }
 
 /** Whether an error already explains this null: it is at this path, above it, or below it. */

@@ -22,7 +22,11 @@ export interface SubgraphResponse {
 }
 
 /** Sends one GraphQL request to a subgraph; rejects when there is no GraphQL answer. */
-export type SubgraphFetcher = (url: string, headers: Record<string, string>, body: { query: string; variables: Record<string, unknown> }) => Promise<SubgraphResponse>;
+export type SubgraphFetcher = (
+  url: string,
+  headers: Record<string, string>,
+  body: { query: string; variables: Record<string, unknown> },
+) => Promise<SubgraphResponse>;
 
 /** Keep-alive connection pools per subgraph origin, shared by every supergraph of the node. */
 const dispatcher = tenantAgent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1 });
@@ -45,6 +49,7 @@ export const fetchFromSubgraph: SubgraphFetcher = async (url, headers, body) => 
   } catch {
     throw new Error(`HTTP ${response.statusCode} without a GraphQL response`);
   }
-  if (!parsed || typeof parsed !== 'object' || (!('data' in parsed) && !('errors' in parsed))) throw new Error(`HTTP ${response.statusCode} without a GraphQL response`);
+  if (!parsed || typeof parsed !== 'object' || (!('data' in parsed) && !('errors' in parsed)))
+    throw new Error(`HTTP ${response.statusCode} without a GraphQL response`);
   return parsed as SubgraphResponse;
 };

@@ -25,12 +25,22 @@ const NONE: readonly never[] = [];
 /** Adds a field set (key or required fields) to a subgraph selection, reusing fields already there. */
 export function addFieldSet(selections: SubgraphSelection[], set: FieldSetNode[]): void {
   for (const node of set) {
-    const plain = (s: SubgraphSelection): s is SubgraphField => s.kind === 'field' && s.name === node.name && s.arguments.length === 0 && s.directives.length === 0;
-    let field = selections.find((s): s is SubgraphField => plain(s) && (s.responseKey === node.name || s.responseKey === addedAlias(node.name)));
+    const plain = (s: SubgraphSelection): s is SubgraphField =>
+      s.kind === 'field' && s.name === node.name && s.arguments.length === 0 && s.directives.length === 0;
+    let field = selections.find(
+      (s): s is SubgraphField => plain(s) && (s.responseKey === node.name || s.responseKey === addedAlias(node.name)),
+    );
     if (!field) {
       // the client may use this name as an alias of another field: the added one then gets a key of its own
       const taken = selections.some((s) => s.kind === 'field' && s.responseKey === node.name);
-      field = { kind: 'field', responseKey: taken ? addedAlias(node.name) : node.name, name: node.name, arguments: NONE, directives: NONE, selections: node.children.length > 0 ? [] : undefined };
+      field = {
+        kind: 'field',
+        responseKey: taken ? addedAlias(node.name) : node.name,
+        name: node.name,
+        arguments: NONE,
+        directives: NONE,
+        selections: node.children.length > 0 ? [] : undefined,
+      };
       selections.push(field);
     }
     if (node.children.length > 0) {
@@ -42,13 +52,22 @@ export function addFieldSet(selections: SubgraphSelection[], set: FieldSetNode[]
 
 export function addTypename(selections: SubgraphSelection[]): void {
   if (!selections.some((s) => s.kind === 'field' && s.responseKey === '__typename' && s.directives.length === 0)) {
-    selections.unshift({ kind: 'field', responseKey: '__typename', name: '__typename', arguments: NONE, directives: NONE });
+    selections.unshift({
+      kind: 'field',
+      responseKey: '__typename',
+      name: '__typename',
+      arguments: NONE,
+      directives: NONE,
+    });
   }
 }
 
 /** The `... on Type { }` fragment of a selection, created when missing. */
 export function fragmentOn(selections: SubgraphSelection[], typeCondition: string): SubgraphSelection[] {
-  let fragment = selections.find((s): s is SubgraphFragment => s.kind === 'fragment' && s.typeCondition === typeCondition && s.directives.length === 0);
+  let fragment = selections.find(
+    (s): s is SubgraphFragment =>
+      s.kind === 'fragment' && s.typeCondition === typeCondition && s.directives.length === 0,
+  );
   if (!fragment) {
     fragment = { kind: 'fragment', typeCondition, directives: NONE, selections: [] };
     selections.push(fragment);
@@ -62,7 +81,8 @@ export function printSelections(selections: SubgraphSelection[]): string {
 
 function printSelection(selection: SubgraphSelection): string {
   const directives = selection.directives.length > 0 ? ` ${selection.directives.map((d) => print(d)).join(' ')}` : '';
-  if (selection.kind === 'fragment') return `... on ${selection.typeCondition}${directives} ${printSelections(selection.selections)}`;
+  if (selection.kind === 'fragment')
+    return `... on ${selection.typeCondition}${directives} ${printSelections(selection.selections)}`;
   const alias = selection.responseKey !== selection.name ? `${selection.responseKey}: ` : '';
   const args = selection.arguments.length > 0 ? `(${selection.arguments.map((a) => print(a)).join(', ')})` : '';
   const children = selection.selections ? ` ${printSelections(selection.selections)}` : '';
@@ -86,7 +106,11 @@ export function variablesUsed(selections: SubgraphSelection[], into = new Set<st
 }
 
 /** `($a: Int, $b: String = "x")` for the variables a subgraph query uses, `extra` first. */
-export function printVariableDefinitions(definitions: readonly VariableDefinitionNode[], used: Set<string>, extra: string[] = []): string {
+export function printVariableDefinitions(
+  definitions: readonly VariableDefinitionNode[],
+  used: Set<string>,
+  extra: string[] = [],
+): string {
   const printed = [...extra, ...definitions.filter((d) => used.has(d.variable.name.value)).map((d) => print(d))];
   return printed.length > 0 ? `(${printed.join(', ')})` : '';
 }

@@ -12,16 +12,26 @@ import type { Supergraph } from './supergraph';
  * proxy-only APIs (validation against the composed schema, depth, field rights, introspection)
  * and answered by the federated executor; WebSocket operations run through it too.
  */
-export function compileSupergraphApi(definition: ApiDefinition, supergraph: Supergraph, initTimeoutMs: number, playground: GraphqlApi['playground']): GraphqlApi {
+export function compileSupergraphApi(
+  definition: ApiDefinition,
+  supergraph: Supergraph,
+  initTimeoutMs: number,
+  playground: GraphqlApi['playground'],
+): GraphqlApi {
   const gate = new GraphqlGate(definition, supergraph.schema);
-  const settings = ((definition.graphql as Record<string, unknown>).supergraph ?? {}) as { disable_query_batching?: unknown };
+  const settings = ((definition.graphql as Record<string, unknown>).supergraph ?? {}) as {
+    disable_query_batching?: unknown;
+  };
   const graph = new FederatedGraph(supergraph, undefined, { batching: settings.disable_query_batching !== true });
   return {
     playground,
     refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
     speaksProtocol: (offered) => pickProtocol(offered) !== undefined,
     executesOperations: true,
-    execute: async (operation, request) => ({ status: 200, body: await graph.execute(operation, request.globalHeaders) }),
+    execute: async (operation, request) => ({
+      status: 200,
+      body: await graph.execute(operation, request.globalHeaders),
+    }),
     notices: [],
     acceptSubscriptions: (req, socket, head, { session, upstream }) =>
       acceptSubscriptions(req, socket, head, { gate, session, initTimeoutMs, run: runnerOf(graph, upstream.headers) }),

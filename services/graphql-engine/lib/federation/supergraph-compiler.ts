@@ -1,7 +1,15 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { ApiLookup } from '../../../../contracts/graphql-engine/hand-off';
 import { composeSupergraph } from '../../../../lib/graphql/federation/compose-supergraph';
-import { entryReference, internalReference, isSubgraphApi, subgraphSdlOf, subgraphSourcesOf, supergraphSettingsOf, type SupergraphEntry } from '../../../../lib/graphql/federation/federated-definitions';
+import {
+  entryReference,
+  internalReference,
+  isSubgraphApi,
+  subgraphSdlOf,
+  subgraphSourcesOf,
+  supergraphSettingsOf,
+  type SupergraphEntry,
+} from '../../../../lib/graphql/federation/federated-definitions';
 import type { Supergraph } from './supergraph';
 
 /**
@@ -23,8 +31,11 @@ export class SupergraphCompiler {
 
   supergraphOf(definition: ApiDefinition, lookup: ApiLookup | undefined): Supergraph {
     const entries = supergraphSettingsOf(definition).subgraphs ?? [];
-    const sources = subgraphSourcesOf(definition, (entry) => subgraphUrl(entry, definition.org_id, lookup)).map((source, index) =>
-      source.sdl.trim() === '' ? { ...source, sdl: sdlOfSubgraphApi(entries[index], definition.org_id, lookup) ?? '' } : source,
+    const sources = subgraphSourcesOf(definition, (entry) => subgraphUrl(entry, definition.org_id, lookup)).map(
+      (source, index) =>
+        source.sdl.trim() === ''
+          ? { ...source, sdl: sdlOfSubgraphApi(entries[index], definition.org_id, lookup) ?? '' }
+          : source,
     );
     const inputs = JSON.stringify(sources);
     const known = this.lastGood.get(definition.api_id);
@@ -39,13 +50,19 @@ export class SupergraphCompiler {
     }
     const problems = result.errors.map((error) => error.message).join('; ');
     if (!known) throw new Error(`its subgraphs do not compose: ${problems}`);
-    this.warn(`API ${definition.api_id}: the new version of supergraph '${definition.name}' does not compose (${problems}); it keeps serving its last good composition`);
+    this.warn(
+      `API ${definition.api_id}: the new version of supergraph '${definition.name}' does not compose (${problems}); it keeps serving its last good composition`,
+    );
     return known.supergraph;
   }
 }
 
 /** The SDL of the subgraph API an entry names, for an entry that carries none (a definition file written by hand). */
-function sdlOfSubgraphApi(entry: SupergraphEntry | undefined, orgId: string, lookup: ApiLookup | undefined): string | undefined {
+function sdlOfSubgraphApi(
+  entry: SupergraphEntry | undefined,
+  orgId: string,
+  lookup: ApiLookup | undefined,
+): string | undefined {
   const ref = entry && entryReference(entry);
   const api = ref ? lookup?.(ref, orgId) : undefined;
   return api && isSubgraphApi(api) ? subgraphSdlOf(api) : undefined;
@@ -59,6 +76,7 @@ function subgraphUrl(entry: SupergraphEntry, orgId: string, lookup: ApiLookup | 
   const ref = internalReference(entry.url) ?? (entry.url ? undefined : entry.api_id);
   if (ref === undefined) return entry.url ?? '';
   const api = (entry.api_id ? lookup?.(entry.api_id, orgId) : undefined) ?? lookup?.(ref, orgId);
-  if (!api) throw new Error(`subgraph '${entry.name ?? ref}' names API '${ref}', which this gateway does not know (yet)`);
+  if (!api)
+    throw new Error(`subgraph '${entry.name ?? ref}' names API '${ref}', which this gateway does not know (yet)`);
   return api.proxy.target_url;
 }

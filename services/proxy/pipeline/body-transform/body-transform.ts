@@ -21,10 +21,18 @@ export interface BodyTransform {
 
 export class BodyUnreadable extends Error {}
 
-export function compileBodyTransform(entry: Record<string, unknown>, templatesDir: string, contextVars: boolean): BodyTransform | undefined {
+export function compileBodyTransform(
+  entry: Record<string, unknown>,
+  templatesDir: string,
+  contextVars: boolean,
+): BodyTransform | undefined {
   const data = entry.template_data as Record<string, unknown> | undefined;
   if (!data || typeof data.template_source !== 'string') return undefined;
-  const template = compileTemplate(data.template_mode === 'file' ? readTemplateFile(templatesDir, data.template_source) : blobText(data.template_source));
+  const template = compileTemplate(
+    data.template_mode === 'file'
+      ? readTemplateFile(templatesDir, data.template_source)
+      : blobText(data.template_source),
+  );
   const xml = data.input_type === 'xml';
   const session = data.enable_session === true;
   return {
@@ -45,7 +53,9 @@ function parseBody(text: string, xml: boolean): Record<string, unknown> {
   try {
     if (xml) return text.trim() === '' ? {} : parseXml(text);
     const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { array: parsed };
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : { array: parsed };
   } catch (err) {
     throw new BodyUnreadable(`the body is not valid ${xml ? 'XML' : 'JSON'}: ${(err as Error).message}`);
   }
@@ -71,9 +81,13 @@ function readTemplateFile(folder: string, path: string): string {
 /** The context variables as a map, the reference gateway's names (`headers_X_Api_Key`, `path`, …). */
 function contextMap(ctx: RequestContext): Record<string, unknown> {
   const map: Record<string, unknown> = {};
-  for (const name of ['path', 'path_parts', 'remote_addr', 'request_id', 'request_data', 'api_id', 'org_id', 'version']) map[name] = contextVariable(ctx, name);
+  for (const name of ['path', 'path_parts', 'remote_addr', 'request_id', 'request_data', 'api_id', 'org_id', 'version'])
+    map[name] = contextVariable(ctx, name);
   for (const header of Object.keys(ctx.req.headers)) {
-    const canonical = header.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('_');
+    const canonical = header
+      .split('-')
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('_');
     map[`headers_${canonical}`] = contextVariable(ctx, `headers_${canonical}`);
   }
   return map;

@@ -37,9 +37,14 @@ export function readCacheOptions(definition: ApiDefinition): CacheOptions | unde
     timeout: Number(raw.cache_timeout) > 0 ? Number(raw.cache_timeout) : 60,
     codes: numbers(raw.cache_response_codes),
     allSafe: raw.cache_all_safe_requests === true,
-    byHeaders: Array.isArray(raw.cache_by_headers) ? raw.cache_by_headers.filter((h): h is string => typeof h === 'string').map((h) => h.toLowerCase()) : [],
+    byHeaders: Array.isArray(raw.cache_by_headers)
+      ? raw.cache_by_headers.filter((h): h is string => typeof h === 'string').map((h) => h.toLowerCase())
+      : [],
     upstreamControl: raw.enable_upstream_cache_control === true,
-    ttlHeader: typeof raw.cache_control_ttl_header === 'string' && raw.cache_control_ttl_header !== '' ? raw.cache_control_ttl_header.toLowerCase() : 'x-gw-cache-action-set-ttl',
+    ttlHeader:
+      typeof raw.cache_control_ttl_header === 'string' && raw.cache_control_ttl_header !== ''
+        ? raw.cache_control_ttl_header.toLowerCase()
+        : 'x-gw-cache-action-set-ttl',
     fingerprint: fingerprintOf(definition),
   };
 }
@@ -49,14 +54,27 @@ export function readCacheOptions(definition: ApiDefinition): CacheOptions | unde
  * first (any method, POST included); then `cache` (a list of paths, safe methods only); then,
  * with `cache_all_safe_requests`, every GET, HEAD and OPTIONS request.
  */
-export function compileCacheRules(options: CacheOptions, extended: Record<string, unknown> | undefined, ignoreCase: boolean): CacheRules {
-  const advanced: EndpointLookup<CachePlan> | undefined = compileEndpointEntries(extended?.advance_cache_config, ignoreCase, (entry) => ({
-    ttlSeconds: Number(entry.timeout) > 0 ? Number(entry.timeout) : options.timeout,
-    codes: numbers(entry.cache_response_codes).length > 0 ? numbers(entry.cache_response_codes) : options.codes,
-    bodyKey: typeof entry.cache_key_regex === 'string' && entry.cache_key_regex !== '' ? compileTenantPattern(entry.cache_key_regex) : undefined,
-  }));
+export function compileCacheRules(
+  options: CacheOptions,
+  extended: Record<string, unknown> | undefined,
+  ignoreCase: boolean,
+): CacheRules {
+  const advanced: EndpointLookup<CachePlan> | undefined = compileEndpointEntries(
+    extended?.advance_cache_config,
+    ignoreCase,
+    (entry) => ({
+      ttlSeconds: Number(entry.timeout) > 0 ? Number(entry.timeout) : options.timeout,
+      codes: numbers(entry.cache_response_codes).length > 0 ? numbers(entry.cache_response_codes) : options.codes,
+      bodyKey:
+        typeof entry.cache_key_regex === 'string' && entry.cache_key_regex !== ''
+          ? compileTenantPattern(entry.cache_key_regex)
+          : undefined,
+    }),
+  );
   const plain: CachePlan = { ttlSeconds: options.timeout, codes: options.codes, bodyKey: undefined };
-  const paths = Array.isArray(extended?.cache) ? (extended.cache as unknown[]).map((path) => (typeof path === 'string' ? { path } : path)) : undefined;
+  const paths = Array.isArray(extended?.cache)
+    ? (extended.cache as unknown[]).map((path) => (typeof path === 'string' ? { path } : path))
+    : undefined;
   const listed = compileEndpointEntries(paths, ignoreCase, () => plain);
   return {
     planFor(method, relativePath) {

@@ -97,7 +97,12 @@ export class RedisResponseCache implements ResponseCache {
     url: string,
     private readonly logger: LoggerInstance,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 1000, commandTimeout: 1000, lazyConnect: true });
+    this.redis = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 1000,
+      commandTimeout: 1000,
+      lazyConnect: true,
+    });
     this.redis.on('error', () => undefined);
   }
 
@@ -131,7 +136,9 @@ export class RedisResponseCache implements ResponseCache {
       return true;
     } catch (err) {
       // Called from an HTTP route and from a broadcast event: a rejection there would go unhandled.
-      this.logger.warn(`response cache: could not drop the cached responses of API ${apiId} (${(err as Error).message})`);
+      this.logger.warn(
+        `response cache: could not drop the cached responses of API ${apiId} (${(err as Error).message})`,
+      );
       return false;
     }
   }
@@ -153,7 +160,10 @@ function keyOf(apiId: string, key: string): string {
 
 /** `<header JSON>\n<body bytes>`: the body stays binary. */
 function encode(response: CachedResponse): Buffer {
-  return Buffer.concat([Buffer.from(`${JSON.stringify({ status: response.status, headers: response.headers })}\n`), response.body]);
+  return Buffer.concat([
+    Buffer.from(`${JSON.stringify({ status: response.status, headers: response.headers })}\n`),
+    response.body,
+  ]);
 }
 
 function decode(raw: Buffer): CachedResponse {

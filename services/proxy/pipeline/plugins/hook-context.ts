@@ -1,7 +1,13 @@
 import type { LoggerInstance } from 'moleculer';
 import type { GwPlugin } from '../../../../plugins/sdk/define-plugin';
 import type { HookName } from '../../../../plugins/sdk/hooks';
-import type { AuthCheckContext, HeaderValue, HookContext, PluginReply, PluginRequest } from '../../../../plugins/sdk/types';
+import type {
+  AuthCheckContext,
+  HeaderValue,
+  HookContext,
+  PluginReply,
+  PluginRequest,
+} from '../../../../plugins/sdk/types';
 import type { RequestContext } from '../request-context';
 
 /** Thrown when a plugin hook throws: the client gets a 500, the log gets the plugin and cause. */
@@ -19,7 +25,13 @@ export class PluginFailure extends Error {
 export function apiInfo(ctx: RequestContext): HookContext['api'] {
   const { definition } = ctx.api;
   const config = (definition.config_data ?? {}) as Record<string, unknown>;
-  return { api_id: definition.api_id, name: definition.name, org_id: definition.org_id, listen_path: definition.proxy.listen_path, config };
+  return {
+    api_id: definition.api_id,
+    name: definition.name,
+    org_id: definition.org_id,
+    listen_path: definition.proxy.listen_path,
+    config,
+  };
 }
 
 export function pluginLogger(logger: LoggerInstance, plugin: GwPlugin): HookContext['log'] {
@@ -31,7 +43,12 @@ export function pluginLogger(logger: LoggerInstance, plugin: GwPlugin): HookCont
 }
 
 /** The hook payload of `pre`, `auth_check`, `post_key_auth` and `post`. */
-export function requestHookContext(ctx: RequestContext, hook: HookName, plugin: GwPlugin, logger: LoggerInstance): AuthCheckContext {
+export function requestHookContext(
+  ctx: RequestContext,
+  hook: HookName,
+  plugin: GwPlugin,
+  logger: LoggerInstance,
+): AuthCheckContext {
   return {
     hook,
     api: apiInfo(ctx),
@@ -63,7 +80,8 @@ function pluginRequest(ctx: RequestContext): PluginRequest {
       delete ctx.upstreamHeaders()[name.toLowerCase()];
     },
     setUrl: (pathAndQuery) => {
-      if (!pathAndQuery.startsWith('/')) throw new Error(`setUrl needs a path starting with '/', got '${pathAndQuery}'`);
+      if (!pathAndQuery.startsWith('/'))
+        throw new Error(`setUrl needs a path starting with '/', got '${pathAndQuery}'`);
       ctx.rewrittenUrl = pathAndQuery;
     },
     readBody: () => ctx.readBody(),
@@ -82,8 +100,12 @@ export function answer(ctx: RequestContext, reply: PluginReply): void {
   if (ctx.answered) throw new Error('respond() was already called for this request');
   const isJson = typeof reply.body === 'object' && reply.body !== null && !Buffer.isBuffer(reply.body);
   const body = reply.body === undefined ? '' : isJson ? JSON.stringify(reply.body) : (reply.body as string | Buffer);
-  const headers: Record<string, string | number> = { ...(reply.headers ?? {}), 'content-length': Buffer.byteLength(body) };
-  if (isJson && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  const headers: Record<string, string | number> = {
+    ...(reply.headers ?? {}),
+    'content-length': Buffer.byteLength(body),
+  };
+  if (isJson && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   ctx.answered = true;
   ctx.res.writeHead(reply.status, headers);
   ctx.res.end(body);

@@ -14,7 +14,13 @@ export interface LoadedPlugins {
   response: GwPlugin[];
 }
 
-export const NO_PLUGINS: LoadedPlugins = Object.freeze({ pre: [], auth_check: undefined, post_key_auth: [], post: [], response: [] });
+export const NO_PLUGINS: LoadedPlugins = Object.freeze({
+  pre: [],
+  auth_check: undefined,
+  post_key_auth: [],
+  post: [],
+  response: [],
+});
 
 interface MiddlewareEntry {
   name?: string;
@@ -44,18 +50,27 @@ export function loadPlugins(customMiddleware: unknown, places: PluginPlaces): Lo
   const config = customMiddleware as Record<string, unknown>;
   const driver = config.driver;
   if (driver !== undefined && driver !== '' && driver !== 'node') {
-    throw new PluginError('GW_ERR_PLUGIN_DRIVER', `custom_middleware driver '${String(driver)}' is not supported; gw runs 'node' plugins`);
+    throw new PluginError(
+      'GW_ERR_PLUGIN_DRIVER',
+      `custom_middleware driver '${String(driver)}' is not supported; gw runs 'node' plugins`,
+    );
   }
   const loaded: LoadedPlugins = { pre: [], auth_check: undefined, post_key_auth: [], post: [], response: [] };
   for (const [key, value] of Object.entries(config)) {
     if (NOT_HOOK_KEYS.has(key)) continue;
     if (!isHookName(key)) {
-      throw new PluginError('GW_ERR_PLUGIN_UNKNOWN_HOOK', `custom_middleware: unknown hook '${key}'; hooks are ${PLUGIN_HOOKS.join(', ')}`);
+      throw new PluginError(
+        'GW_ERR_PLUGIN_UNKNOWN_HOOK',
+        `custom_middleware: unknown hook '${key}'; hooks are ${PLUGIN_HOOKS.join(', ')}`,
+      );
     }
     const entries = (Array.isArray(value) ? value : value ? [value] : []) as MiddlewareEntry[];
-    const plugins = entries.filter((entry) => entry && entry.disabled !== true && (entry.name || entry.path)).map((entry) => loadOne(entry, key, places));
+    const plugins = entries
+      .filter((entry) => entry && entry.disabled !== true && (entry.name || entry.path))
+      .map((entry) => loadOne(entry, key, places));
     if (key === 'auth_check') {
-      if (plugins.length > 1) throw new PluginError('GW_ERR_PLUGIN_INVALID', 'custom_middleware.auth_check names more than one plugin');
+      if (plugins.length > 1)
+        throw new PluginError('GW_ERR_PLUGIN_INVALID', 'custom_middleware.auth_check names more than one plugin');
       loaded.auth_check = plugins[0];
     } else loaded[key] = plugins;
   }
@@ -68,13 +83,19 @@ function loadOne(entry: MiddlewareEntry, hook: HookName, places: PluginPlaces): 
   const candidates = [entry.name ? module?.[entry.name] : undefined, module?.default, module];
   const plugin = candidates.find(isPlugin);
   if (!plugin) {
-    throw new PluginError('GW_ERR_PLUGIN_INVALID', `${where} does not export a plugin made with definePlugin${entry.name ? ` (looked for '${entry.name}' and the default export)` : ''}`);
+    throw new PluginError(
+      'GW_ERR_PLUGIN_INVALID',
+      `${where} does not export a plugin made with definePlugin${entry.name ? ` (looked for '${entry.name}' and the default export)` : ''}`,
+    );
   }
   if (entry.name && plugin.name !== entry.name) {
     throw new PluginError('GW_ERR_PLUGIN_INVALID', `${where} exports plugin '${plugin.name}', not '${entry.name}'`);
   }
   if (typeof plugin.hooks[hook] !== 'function') {
-    throw new PluginError('GW_ERR_PLUGIN_HOOK_MISSING', `plugin ${plugin.name} is listed under '${hook}' but does not implement that hook`);
+    throw new PluginError(
+      'GW_ERR_PLUGIN_HOOK_MISSING',
+      `plugin ${plugin.name} is listed under '${hook}' but does not implement that hook`,
+    );
   }
   return plugin;
 }
@@ -85,7 +106,10 @@ function requireModule(where: string, places: PluginPlaces): Record<string, unkn
   const dir = resolve(places.dir);
   let resolved: string;
   try {
-    resolved = source.kind === 'package' ? require.resolve(source.name, { paths: [dir, process.cwd()] }) : require.resolve(resolve(dir, source.path));
+    resolved =
+      source.kind === 'package'
+        ? require.resolve(source.name, { paths: [dir, process.cwd()] })
+        : require.resolve(resolve(dir, source.path));
   } catch {
     const looked = source.kind === 'package' ? 'the installed packages' : dir;
     throw new PluginError('GW_ERR_PLUGIN_NOT_FOUND', `plugin module '${where}' not found (looked in ${looked})`);
@@ -93,7 +117,11 @@ function requireModule(where: string, places: PluginPlaces): Record<string, unkn
   if (source.kind === 'file') {
     // A symlink (or a package.json "main") inside the folder must not lead out of it.
     const real = realPathWithin(dir, resolved);
-    if (real === undefined) throw new PluginError('GW_ERR_PLUGIN_NOT_ALLOWED', `plugin path '${where}' leads outside the plugins folder (GW_PLUGINS_DIR)`);
+    if (real === undefined)
+      throw new PluginError(
+        'GW_ERR_PLUGIN_NOT_ALLOWED',
+        `plugin path '${where}' leads outside the plugins folder (GW_PLUGINS_DIR)`,
+      );
     resolved = real;
   }
   if (/\.[cm]?ts$/.test(resolved)) enableTypeScript();

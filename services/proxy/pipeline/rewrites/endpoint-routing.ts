@@ -9,9 +9,14 @@ type EndpointRouting = Pick<CompiledVersion, 'urlRewrites' | 'methodTransforms' 
  * `method_transforms` `{path, method, to_method}` and `internal` `{path, method}` (reachable only
  * from an internal loop, `gw://…`).
  */
-export function compileEndpointRouting(extended: Record<string, unknown> | undefined, ignoreCase: boolean): EndpointRouting {
+export function compileEndpointRouting(
+  extended: Record<string, unknown> | undefined,
+  ignoreCase: boolean,
+): EndpointRouting {
   return {
-    urlRewrites: compileEndpointEntries(extended?.url_rewrites, ignoreCase, (entry) => compileUrlRewrite(entry, ignoreCase)),
+    urlRewrites: compileEndpointEntries(extended?.url_rewrites, ignoreCase, (entry) =>
+      compileUrlRewrite(entry, ignoreCase),
+    ),
     methodTransforms: compileEndpointEntries(extended?.method_transforms, ignoreCase, (entry) =>
       typeof entry.to_method === 'string' && entry.to_method !== '' ? entry.to_method.toUpperCase() : undefined,
     ),

@@ -55,7 +55,11 @@ export function compileTriggers(raw: unknown): CompiledTrigger[] {
     const readsBody = isObject(payload) && typeof payload.match_rx === 'string';
     if (readsBody) conditions.push(condition('payload', (_ctx, body) => body(), payload));
     const all = trigger.on === 'all';
-    return { rewriteTo: typeof trigger.rewrite_to === 'string' ? trigger.rewrite_to : '', readsBody, matches: (ctx, body) => evaluate(conditions, all, ctx, body) };
+    return {
+      rewriteTo: typeof trigger.rewrite_to === 'string' ? trigger.rewrite_to : '',
+      readsBody,
+      matches: (ctx, body) => evaluate(conditions, all, ctx, body),
+    };
   });
 }
 
@@ -63,7 +67,12 @@ function condition(name: string, read: Condition['read'], spec: Record<string, u
   return { name, read, pattern: compileTenantPattern(String(spec.match_rx)), reverse: spec.reverse === true };
 }
 
-async function evaluate(conditions: Condition[], all: boolean, ctx: RequestContext, body: () => Promise<string>): Promise<TriggerGroups | undefined> {
+async function evaluate(
+  conditions: Condition[],
+  all: boolean,
+  ctx: RequestContext,
+  body: () => Promise<string>,
+): Promise<TriggerGroups | undefined> {
   if (conditions.length === 0) return undefined;
   const groups: TriggerGroups = {};
   let anyHeld = false;

@@ -46,12 +46,20 @@ function prefixed(groups: TriggerGroups, index: number): TriggerGroups {
   return out;
 }
 
-function expand(template: string, groups: Array<string | undefined>, ctx: RequestContext, triggerGroups: TriggerGroups): string {
-  return template.replace(REFERENCE, (_all, group: string | undefined, context: string | undefined, meta: string | undefined) => {
-    if (group !== undefined) return groups[Number(group)] ?? '';
-    if (context !== undefined) return triggerGroups[context] ?? contextVariable(ctx, context) ?? '';
-    return metaValue(ctx, meta!);
-  });
+function expand(
+  template: string,
+  groups: Array<string | undefined>,
+  ctx: RequestContext,
+  triggerGroups: TriggerGroups,
+): string {
+  return template.replace(
+    REFERENCE,
+    (_all, group: string | undefined, context: string | undefined, meta: string | undefined) => {
+      if (group !== undefined) return groups[Number(group)] ?? '';
+      if (context !== undefined) return triggerGroups[context] ?? contextVariable(ctx, context) ?? '';
+      return metaValue(ctx, meta!);
+    },
+  );
 }
 
 export function metaValue(ctx: RequestContext, name: string): string {

@@ -21,14 +21,19 @@ export type { AuthStepDeps } from './auth/key-check';
  * the `auth` service. Ignored endpoints skip authentication, as in the reference gateway.
  * Throws (the API is not served) when `base_identity_provided_by` names a mode the API does not use.
  */
-export function authenticationStep(definition: ApiDefinition, authCheck: GwPlugin | undefined, deps: AuthStepDeps): Step | undefined {
+export function authenticationStep(
+  definition: ApiDefinition,
+  authCheck: GwPlugin | undefined,
+  deps: AuthStepDeps,
+): Step | undefined {
   if (definition.use_keyless === true) return undefined;
   const modes: Authenticator[] = [];
   if (definition.use_oauth2 === true) modes.push(oauthAuthenticator(definition, deps));
   if (definition.use_basic_auth === true) modes.push(basicAuthenticator(definition, deps));
   if (definition.enable_signature_checking === true) modes.push(hmacAuthenticator(definition, deps));
   if (authCheck) modes.push(pluginAuthenticator(authCheck, deps.logger));
-  if (definition.use_standard_auth === true || modes.length === 0) modes.push(withCertificateIdentity(definition, tokenAuthenticator(definition, deps), deps));
+  if (definition.use_standard_auth === true || modes.length === 0)
+    modes.push(withCertificateIdentity(definition, tokenAuthenticator(definition, deps), deps));
   if (modes.length === 1) return modes[0].step;
   return allOf(modes, baseIdentity(definition, modes));
 }
@@ -38,10 +43,14 @@ function baseIdentity(definition: ApiDefinition, modes: Authenticator[]): Identi
   const base = definition.base_identity_provided_by;
   if (base === undefined || base === null || base === '') return undefined;
   if (typeof base !== 'string' || !(BASE_IDENTITY_MODES as readonly string[]).includes(base)) {
-    throw new Error(`base_identity_provided_by must be one of ${BASE_IDENTITY_MODES.join(', ')}, got ${JSON.stringify(base)}`);
+    throw new Error(
+      `base_identity_provided_by must be one of ${BASE_IDENTITY_MODES.join(', ')}, got ${JSON.stringify(base)}`,
+    );
   }
   if (!modes.some((m) => m.mode === base)) {
-    throw new Error(`base_identity_provided_by is ${base}, a mode this API does not use (it uses ${modes.map((m) => m.mode).join(', ')})`);
+    throw new Error(
+      `base_identity_provided_by is ${base}, a mode this API does not use (it uses ${modes.map((m) => m.mode).join(', ')})`,
+    );
   }
   return base as IdentityMode;
 }

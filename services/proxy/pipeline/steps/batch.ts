@@ -21,7 +21,9 @@ const BATCH_PATHS = new Set(['/gw/batch', '/gw/batch/']);
  */
 export function batchStep(definition: ApiDefinition, selfOrigin: () => string): Step | undefined {
   if (definition.enable_batch_request_support !== true) return undefined;
-  const base = definition.proxy.listen_path.endsWith('/') ? definition.proxy.listen_path : `${definition.proxy.listen_path}/`;
+  const base = definition.proxy.listen_path.endsWith('/')
+    ? definition.proxy.listen_path
+    : `${definition.proxy.listen_path}/`;
   return async (ctx) => {
     if (ctx.req.method !== 'POST' || !BATCH_PATHS.has(ctx.path.slice(ctx.prefixLength))) return;
     const batch = decodeBatchRequest(await ctx.readBody());
@@ -44,6 +46,7 @@ async function runOne(origin: string, base: string, item: BatchItem, host: strin
     body: item.body === '' ? undefined : item.body,
   });
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(response.headers))
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   return { relative_url: relativeUrl, code: response.statusCode, headers, body: await response.body.text() };
 }

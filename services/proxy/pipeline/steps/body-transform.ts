@@ -18,7 +18,9 @@ export function bodyTransformStep(logger: LoggerInstance): Step {
     const version = ctx.version!;
     const onResponse = version.responseTransforms?.find(method, ctx.relativePath);
     if (onResponse) {
-      ctx.addResponseFilter((response) => transformResponse(response, ctx, (body) => onResponse.apply(body, ctx), logger));
+      ctx.addResponseFilter((response) =>
+        transformResponse(response, ctx, (body) => onResponse.apply(body, ctx), logger),
+      );
     }
     const onRequest = version.requestTransforms?.find(method, ctx.relativePath);
     if (!onRequest) return;
@@ -40,7 +42,12 @@ export function bodyTransformStep(logger: LoggerInstance): Step {
   };
 }
 
-function transformResponse(response: HeldResponse, ctx: RequestContext, apply: (body: Buffer) => string, logger: LoggerInstance): HeldResponse {
+function transformResponse(
+  response: HeldResponse,
+  ctx: RequestContext,
+  apply: (body: Buffer) => string,
+  logger: LoggerInstance,
+): HeldResponse {
   if (response.headers['content-encoding'] !== undefined) return response;
   try {
     return { ...response, body: Buffer.from(apply(response.body)) };

@@ -8,7 +8,12 @@ import { CircuitBreaker, readBreaker, type BreakerListener } from '../upstream-h
 export const BREAKER_OPEN_MESSAGE = 'Service temporarily unavailable.';
 
 /** `extended_paths.circuit_breakers` of a version: one breaker per entry, kept in `all` so they can be disposed. */
-export function compileBreakers(entries: unknown, ignoreCase: boolean, listener: BreakerListener, all: CircuitBreaker[]): EndpointLookup<CircuitBreaker> | undefined {
+export function compileBreakers(
+  entries: unknown,
+  ignoreCase: boolean,
+  listener: BreakerListener,
+  all: CircuitBreaker[],
+): EndpointLookup<CircuitBreaker> | undefined {
   return compileEndpointEntries(entries, ignoreCase, (entry) => {
     const settings = readBreaker(entry);
     if (!settings) return undefined;

@@ -35,7 +35,8 @@ export function corsStep(definition: ApiDefinition): Step | undefined {
     const requestedMethod = req.headers['access-control-request-method'];
     if (req.method === 'OPTIONS' && requestedMethod !== undefined) {
       appendVary(res, 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
-      if (origin !== undefined) preflightHeaders(settings, res, origin, String(requestedMethod), req.headers['access-control-request-headers']);
+      if (origin !== undefined)
+        preflightHeaders(settings, res, origin, String(requestedMethod), req.headers['access-control-request-headers']);
       if (settings.passthrough) return;
       res.writeHead(204, { 'content-length': '0' });
       res.end();
@@ -49,7 +50,13 @@ export function corsStep(definition: ApiDefinition): Step | undefined {
   };
 }
 
-function preflightHeaders(settings: CorsSettings, res: ServerResponse, origin: string, method: string, requested: string | string[] | undefined): void {
+function preflightHeaders(
+  settings: CorsSettings,
+  res: ServerResponse,
+  origin: string,
+  method: string,
+  requested: string | string[] | undefined,
+): void {
   if (!originAllowed(settings, origin) || !settings.methods.has(method.toUpperCase())) return;
   const headers = String(requested ?? '')
     .split(',')
@@ -72,7 +79,9 @@ function originAllowed(settings: CorsSettings, origin: string): boolean {
   if (settings.anyOrigin) return true;
   const lower = origin.toLowerCase();
   if (settings.exactOrigins.has(lower)) return true;
-  return settings.wildcardOrigins.some((w) => lower.length >= w.prefix.length + w.suffix.length && lower.startsWith(w.prefix) && lower.endsWith(w.suffix));
+  return settings.wildcardOrigins.some(
+    (w) => lower.length >= w.prefix.length + w.suffix.length && lower.startsWith(w.prefix) && lower.endsWith(w.suffix),
+  );
 }
 
 function appendVary(res: ServerResponse, value: string): void {
@@ -109,5 +118,7 @@ function readCors(raw: unknown): CorsSettings | undefined {
 }
 
 function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '').map((item) => item.trim()) : [];
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '').map((item) => item.trim())
+    : [];
 }

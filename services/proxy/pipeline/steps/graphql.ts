@@ -1,5 +1,9 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
-import type { GraphqlApi, GraphqlOperation, GraphqlSubscriptionType } from '../../../../contracts/graphql-engine/hand-off';
+import type {
+  GraphqlApi,
+  GraphqlOperation,
+  GraphqlSubscriptionType,
+} from '../../../../contracts/graphql-engine/hand-off';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { MALFORMED_PATH } from '../persisted-queries';
@@ -19,18 +23,34 @@ import type { RequestContext } from '../request-context';
  * Subscriptions and persisted queries go to the target `chooseTarget` picks (load balancing),
  * like every other proxied request.
  */
-export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | undefined, hasPersistedQueries: boolean, chooseTarget: Step | undefined): Step | undefined {
+export function graphqlStep(
+  definition: ApiDefinition,
+  engine: GraphqlApi | undefined,
+  hasPersistedQueries: boolean,
+  chooseTarget: Step | undefined,
+): Step | undefined {
   if (!engine && !hasPersistedQueries) return undefined;
   const proxy = ((definition.graphql as Record<string, unknown> | undefined)?.proxy ?? {}) as Record<string, unknown>;
-  const supergraph = ((definition.graphql as Record<string, unknown> | undefined)?.supergraph ?? {}) as Record<string, unknown>;
+  const supergraph = ((definition.graphql as Record<string, unknown> | undefined)?.supergraph ?? {}) as Record<
+    string,
+    unknown
+  >;
   // a supergraph sends its global headers to every subgraph; a proxy-only API its request headers upstream
   const headerSettings = engine?.executesOperations ? supergraph.global_headers : proxy.request_headers;
   const requestHeaders = compileHeaderTransform(headerSettings, undefined, definition.enable_context_vars === true);
-  const subscriptionType = (['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws') as GraphqlSubscriptionType;
+  const subscriptionType = (
+    ['graphql-transport-ws', 'sse'].includes(String(proxy.subscription_type)) ? proxy.subscription_type : 'graphql-ws'
+  ) as GraphqlSubscriptionType;
   return async (ctx) => {
     const persisted = ctx.version?.persistedQueryFor?.(ctx.req.method ?? 'GET', ctx.relativePath);
     if (persisted === MALFORMED_PATH) return refuse(ctx, 400, GatewayMessages.malformedPath);
-    if (persisted && engine?.executesOperations) return answerExecuted(ctx, engine, { query: persisted.operation, variables: persisted.variables(ctx) }, requestHeaders);
+    if (persisted && engine?.executesOperations)
+      return answerExecuted(
+        ctx,
+        engine,
+        { query: persisted.operation, variables: persisted.variables(ctx) },
+        requestHeaders,
+      );
     if (persisted) {
       if ((await chooseTarget?.(ctx)) === DONE) return DONE;
       return runPersisted(ctx, persisted.operation, persisted.variables(ctx));
@@ -43,13 +63,20 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
       return DONE;
     }
     if (ctx.upgrade) {
-      if (!engine.speaksProtocol(ctx.req.headers['sec-websocket-protocol'])) return answerJson(ctx, 400, { errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }] });
+      if (!engine.speaksProtocol(ctx.req.headers['sec-websocket-protocol']))
+        return answerJson(ctx, 400, {
+          errors: [{ message: 'Use the graphql-transport-ws or graphql-ws subprotocol' }],
+        });
       const headers: Record<string, string> = {};
       if (requestHeaders) applyHeaderTransform(requestHeaders, headers, ctx);
       // a supergraph's operations go to its subgraphs: it has no upstream of its own
       if (!engine.executesOperations && (await chooseTarget?.(ctx)) === DONE) return DONE;
       const target = ctx.target ?? ctx.version!.target;
-      const upstream = { url: engine.executesOperations ? '' : target.origin + (target.fullPath || '/'), headers, subscriptionType };
+      const upstream = {
+        url: engine.executesOperations ? '' : target.origin + (target.fullPath || '/'),
+        headers,
+        subscriptionType,
+      };
       engine.acceptSubscriptions(ctx.req, ctx.upgrade.socket, ctx.upgrade.head, { session: ctx.session, upstream });
       return DONE;
     }
@@ -63,7 +90,12 @@ export function graphqlStep(definition: ApiDefinition, engine: GraphqlApi | unde
 }
 
 /** A combined graph or a supergraph answers the operation itself; nothing is proxied. */
-async function answerExecuted(ctx: RequestContext, engine: GraphqlApi, operation: GraphqlOperation, headerTransform: HeaderTransform | undefined): Promise<typeof DONE> {
+async function answerExecuted(
+  ctx: RequestContext,
+  engine: GraphqlApi,
+  operation: GraphqlOperation,
+  headerTransform: HeaderTransform | undefined,
+): Promise<typeof DONE> {
   // the API's global headers of this request, which a supergraph sends to every subgraph it touches
   const globalHeaders: Record<string, string> = {};
   if (headerTransform) applyHeaderTransform(headerTransform, globalHeaders, ctx);
@@ -81,7 +113,10 @@ function runPersisted(ctx: RequestContext, operation: string, variables: Record<
 }
 
 /** `{query, variables, operationName}` from a POST body, or from the query string of a GET (variables only when `withVariables`). */
-async function readOperation(ctx: RequestContext, withVariables: boolean): Promise<GraphqlOperation | { error: string }> {
+async function readOperation(
+  ctx: RequestContext,
+  withVariables: boolean,
+): Promise<GraphqlOperation | { error: string }> {
   if (ctx.req.method === 'GET') {
     const params = new URLSearchParams(ctx.search);
     const query = params.get('query');
@@ -102,7 +137,15 @@ async function readOperation(ctx: RequestContext, withVariables: boolean): Promi
   } catch {
     return { error: 'The request body must be JSON: {"query": ..., "variables": ..., "operationName": ...}' };
   }
-  if (!body || typeof body.query !== 'string' || body.query.trim() === '') return { error: 'Must provide query string.' };
-  const variables = body.variables && typeof body.variables === 'object' && !Array.isArray(body.variables) ? (body.variables as Record<string, unknown>) : undefined;
-  return { query: body.query, variables, operationName: typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined };
+  if (!body || typeof body.query !== 'string' || body.query.trim() === '')
+    return { error: 'Must provide query string.' };
+  const variables =
+    body.variables && typeof body.variables === 'object' && !Array.isArray(body.variables)
+      ? (body.variables as Record<string, unknown>)
+      : undefined;
+  return {
+    query: body.query,
+    variables,
+    operationName: typeof body.operationName === 'string' && body.operationName !== '' ? body.operationName : undefined,
+  };
 }

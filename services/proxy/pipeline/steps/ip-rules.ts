@@ -15,7 +15,10 @@ export function ipRulesStep(definition: ApiDefinition): Step | undefined {
     const address = normalise(ctx.clientIp);
     const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
     const valid = isIP(address) !== 0;
-    if ((allowed && (!valid || !allowed.check(address, family))) || (blocked && valid && blocked.check(address, family))) {
+    if (
+      (allowed && (!valid || !allowed.check(address, family))) ||
+      (blocked && valid && blocked.check(address, family))
+    ) {
       sendGatewayError(ctx.res, 403, GatewayMessages.ipDisallowed);
       return DONE;
     }

@@ -1,7 +1,15 @@
 import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { AccessLimit, Session } from '../../../../contracts/keys/session';
-import { quotaCounter, type LimiterCheckParams, type LimiterCheckResult, type QuotaSpec, type RateLimitState, type RateSpec, type SmoothingSpec } from '../../../../contracts/limiter/actions';
+import {
+  quotaCounter,
+  type LimiterCheckParams,
+  type LimiterCheckResult,
+  type QuotaSpec,
+  type RateLimitState,
+  type RateSpec,
+  type SmoothingSpec,
+} from '../../../../contracts/limiter/actions';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { refuse } from '../refuse';
@@ -29,7 +37,10 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
   const ratesOff = definition.disable_rate_limit === true;
   const quotaOff = definition.disable_quota === true;
   const global = definition.global_rate_limit as { rate?: number; per?: number } | undefined;
-  const apiLimit: RateSpec | undefined = !ratesOff && positive(global?.rate) && positive(global?.per) ? { counter: `api:${apiId}`, rate: global!.rate!, per: global!.per! } : undefined;
+  const apiLimit: RateSpec | undefined =
+    !ratesOff && positive(global?.rate) && positive(global?.per)
+      ? { counter: `api:${apiId}`, rate: global!.rate!, per: global!.per! }
+      : undefined;
   /**
    * A session's checks on this API when no endpoint limit applies, per session object: a cached
    * session is the same object on every request of its key (and a changed key a new object), so
@@ -37,7 +48,11 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
    * objects per request.
    */
   const bySession = new WeakMap<Session, { keyHash: string | undefined; checks: SessionChecks }>();
-  const checksOf = (ctx: RequestContext, session: Session | undefined, endpoint: EndpointLimit | undefined): SessionChecks => {
+  const checksOf = (
+    ctx: RequestContext,
+    session: Session | undefined,
+    endpoint: EndpointLimit | undefined,
+  ): SessionChecks => {
     const access = session?.access_rights?.[apiId];
     const own = access?.limit && positive(access.limit.rate) && positive(access.limit.per) ? access.limit : undefined;
     const params: LimiterCheckParams = {
@@ -46,9 +61,15 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
       key_hash: ctx.keyHash,
       api_limit: apiLimit,
       key_limit: ratesOff ? undefined : keyLimit(ctx, session, own, own ? `:${apiId}` : '', endpoint),
-      quota: !quotaOff && session && ctx.keyHash ? quotaOf(own ?? session, quotaCounter(ctx.keyHash, own ? apiId : undefined)) : undefined,
+      quota:
+        !quotaOff && session && ctx.keyHash
+          ? quotaOf(own ?? session, quotaCounter(ctx.keyHash, own ? apiId : undefined))
+          : undefined,
     };
-    return { params: params.api_limit || params.key_limit || params.quota ? params : undefined, limits: own ?? session ?? {} };
+    return {
+      params: params.api_limit || params.key_limit || params.quota ? params : undefined,
+      limits: own ?? session ?? {},
+    };
   };
   // Synchronous when there is nothing to check, so such requests stay off the promise path.
   return (ctx) => {
@@ -80,19 +101,37 @@ type EndpointLimit = NonNullable<ReturnType<NonNullable<RequestContext['version'
  * Asks the limiter and answers a refusal. Synchronous when the limiter answers at once (this
  * node's limiter with counters in memory): no promise on the request's way then.
  */
-function enforce(ctx: RequestContext, deps: LimitsStepDeps, params: LimiterCheckParams, limits: AccessLimit | Session): typeof DONE | void | Promise<typeof DONE | void> {
+function enforce(
+  ctx: RequestContext,
+  deps: LimitsStepDeps,
+  params: LimiterCheckParams,
+  limits: AccessLimit | Session,
+): typeof DONE | void | Promise<typeof DONE | void> {
   const result = check(deps, params);
   if (result instanceof Promise) return result.then((settled) => decide(ctx, deps, params, limits, settled));
   return decide(ctx, deps, params, limits, result);
 }
 
-function decide(ctx: RequestContext, deps: LimitsStepDeps, params: LimiterCheckParams, limits: AccessLimit | Session, result: LimiterCheckResult): typeof DONE | void | Promise<typeof DONE | void> {
-  if (!result.ok && result.reason === 'key_rate' && throttleOf(limits)) return throttled(ctx, deps, params, throttleOf(limits)!, result);
+function decide(
+  ctx: RequestContext,
+  deps: LimitsStepDeps,
+  params: LimiterCheckParams,
+  limits: AccessLimit | Session,
+  result: LimiterCheckResult,
+): typeof DONE | void | Promise<typeof DONE | void> {
+  if (!result.ok && result.reason === 'key_rate' && throttleOf(limits))
+    return throttled(ctx, deps, params, throttleOf(limits)!, result);
   return answer(ctx, deps, result);
 }
 
 /** A key over its rate limit with throttling on: held and asked again, up to its retry limit. */
-async function throttled(ctx: RequestContext, deps: LimitsStepDeps, params: LimiterCheckParams, throttle: { intervalMs: number; retries: number }, first: LimiterCheckResult): Promise<typeof DONE | void> {
+async function throttled(
+  ctx: RequestContext,
+  deps: LimitsStepDeps,
+  params: LimiterCheckParams,
+  throttle: { intervalMs: number; retries: number },
+  first: LimiterCheckResult,
+): Promise<typeof DONE | void> {
   let result = first;
   for (let attempt = 0; attempt < throttle.retries && !result.ok && result.reason === 'key_rate'; attempt++) {
     if (!(await held(ctx, throttle.intervalMs))) return DONE;
@@ -103,7 +142,14 @@ async function throttled(ctx: RequestContext, deps: LimitsStepDeps, params: Limi
 
 function answer(ctx: RequestContext, deps: LimitsStepDeps, result: LimiterCheckResult): typeof DONE | void {
   if (result.ok) {
-    setRateHeaders(ctx, deps.responseHeaders === 'quotas' ? result.quota : deps.responseHeaders === 'rate_limits' ? result.rate : undefined);
+    setRateHeaders(
+      ctx,
+      deps.responseHeaders === 'quotas'
+        ? result.quota
+        : deps.responseHeaders === 'rate_limits'
+          ? result.rate
+          : undefined,
+    );
     return;
   }
   switch (result.reason) {
@@ -119,9 +165,20 @@ function answer(ctx: RequestContext, deps: LimitsStepDeps, result: LimiterCheckR
   }
 }
 
-function keyLimit(ctx: RequestContext, session: Session | undefined, own: AccessLimit | undefined, scope: string, endpoint: EndpointLimit | undefined): RateSpec | undefined {
+function keyLimit(
+  ctx: RequestContext,
+  session: Session | undefined,
+  own: AccessLimit | undefined,
+  scope: string,
+  endpoint: EndpointLimit | undefined,
+): RateSpec | undefined {
   const who = ctx.keyHash ? `key:${ctx.keyHash}` : `api:${ctx.api.definition.api_id}`;
-  if (endpoint) return { counter: `${who}:${ctx.api.definition.api_id}:endpoint-${endpoint.index}`, rate: endpoint.rate, per: endpoint.per };
+  if (endpoint)
+    return {
+      counter: `${who}:${ctx.api.definition.api_id}:endpoint-${endpoint.index}`,
+      rate: endpoint.rate,
+      per: endpoint.per,
+    };
   if (!session || !ctx.keyHash) return undefined;
   const source = own ?? session;
   if (!positive(source.rate) || !positive(source.per)) return undefined;
@@ -134,7 +191,10 @@ function quotaOf(source: { quota_max?: number; quota_renewal_rate?: number }, co
 }
 
 /** Throttling is on only with a retry limit above 0; an interval of 0 retries without waiting. */
-function throttleOf(source: { throttle_interval?: number; throttle_retry_limit?: number }): { intervalMs: number; retries: number } | undefined {
+function throttleOf(source: {
+  throttle_interval?: number;
+  throttle_retry_limit?: number;
+}): { intervalMs: number; retries: number } | undefined {
   const interval = source.throttle_interval ?? -1;
   const retries = source.throttle_retry_limit ?? -1;
   return retries > 0 && interval >= 0 ? { intervalMs: interval * 1000, retries } : undefined;
@@ -143,7 +203,13 @@ function throttleOf(source: { throttle_interval?: number; throttle_retry_limit?:
 function smoothingOf(raw: unknown): SmoothingSpec | undefined {
   const spec = raw as Partial<SmoothingSpec> | undefined;
   if (!spec?.enabled) return undefined;
-  return { enabled: true, threshold: Number(spec.threshold) || 1, step: Number(spec.step) || 1, trigger: Number(spec.trigger) || 0, delay: Number(spec.delay) || 0 };
+  return {
+    enabled: true,
+    threshold: Number(spec.threshold) || 1,
+    step: Number(spec.step) || 1,
+    trigger: Number(spec.trigger) || 0,
+    delay: Number(spec.delay) || 0,
+  };
 }
 
 /** Waits one throttle interval; false when the client went away meanwhile (nothing is sent then). */

@@ -34,10 +34,18 @@ export function clientCertificate(req: IncomingMessage): { fingerprint: string; 
  * has not expired. Its own step, before any authentication; a refusal is 403, as in the
  * reference gateway. The chain of trust is not checked: the list names the certificates.
  */
-export function mutualTlsStep(definition: ApiDefinition, certificates: CertificateSource, now: () => number = Date.now): Step | undefined {
+export function mutualTlsStep(
+  definition: ApiDefinition,
+  certificates: CertificateSource,
+  now: () => number = Date.now,
+): Step | undefined {
   if (definition.use_mutual_tls_auth !== true) return undefined;
   const orgId = definition.org_id ?? '';
-  const allowed = new Set((Array.isArray(definition.client_certificates) ? definition.client_certificates : []).filter((id): id is string => typeof id === 'string'));
+  const allowed = new Set(
+    (Array.isArray(definition.client_certificates) ? definition.client_certificates : []).filter(
+      (id): id is string => typeof id === 'string',
+    ),
+  );
   return async (ctx) => {
     const presented = clientCertificate(ctx.req);
     if (presented === null) return refuse(ctx, 403, MutualTlsMessages.notTls);

@@ -29,7 +29,13 @@ export function responseCacheStep(options: CacheOptions, cache: ResponseCache): 
       if (hit) return sendCached(ctx, hit);
       ctx.addResponseFilter((response) => {
         const ttl = storableFor(response, plan, options);
-        if (ttl > 0) void cache.set(apiId, key, { status: response.status, headers: { ...response.headers }, body: response.body }, ttl);
+        if (ttl > 0)
+          void cache.set(
+            apiId,
+            key,
+            { status: response.status, headers: { ...response.headers }, body: response.body },
+            ttl,
+          );
         return response;
       });
       return undefined;
@@ -74,7 +80,12 @@ function storableFor(response: HeldResponse, plan: CachePlan, options: CacheOpti
 }
 
 function sendCached(ctx: RequestContext, hit: HeldResponse): typeof DONE {
-  const headers = { ...hit.headers, ...ctx.responseHeaders, [CACHED_HEADER]: '1', 'content-length': String(hit.body.length) };
+  const headers = {
+    ...hit.headers,
+    ...ctx.responseHeaders,
+    [CACHED_HEADER]: '1',
+    'content-length': String(hit.body.length),
+  };
   ctx.res.writeHead(hit.status, headers);
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : hit.body);
   return DONE;

@@ -16,7 +16,10 @@ const NOTHING: TenantPattern = { test: () => false, exec: () => null, groupCount
  * lists `allowed_urls`, the path and method). A key with no access rights has access to nothing.
  * Sessions made by an `auth_check` plugin without access rights are the plugin's decision.
  */
-export function sessionChecksStep(definition: ApiDefinition, emitEvent: (event: 'KeyExpired', ctx: RequestContext, message: string) => void): Step | undefined {
+export function sessionChecksStep(
+  definition: ApiDefinition,
+  emitEvent: (event: 'KeyExpired', ctx: RequestContext, message: string) => void,
+): Step | undefined {
   if (definition.use_keyless === true) return undefined;
   const apiId = definition.api_id;
   return (ctx) => {
@@ -30,15 +33,19 @@ export function sessionChecksStep(definition: ApiDefinition, emitEvent: (event: 
     }
     const access = session.access_rights?.[apiId];
     if (!access) return refuse(ctx, 403, GatewayMessages.accessDisallowed);
-    if (access.versions && access.versions.length > 0 && !access.versions.includes(ctx.version?.name ?? '')) return refuse(ctx, 403, GatewayMessages.accessDisallowed);
-    if (access.allowed_urls && access.allowed_urls.length > 0 && !urlAllowed(access.allowed_urls, ctx)) return refuse(ctx, 403, GatewayMessages.resourceDisallowed);
+    if (access.versions && access.versions.length > 0 && !access.versions.includes(ctx.version?.name ?? ''))
+      return refuse(ctx, 403, GatewayMessages.accessDisallowed);
+    if (access.allowed_urls && access.allowed_urls.length > 0 && !urlAllowed(access.allowed_urls, ctx))
+      return refuse(ctx, 403, GatewayMessages.resourceDisallowed);
   };
 }
 
 /** As in the reference gateway: each `url` is a regular expression (RE2, linear time) searched in the request path. */
 function urlAllowed(allowed: Array<{ url: string; methods?: string[] }>, ctx: RequestContext): boolean {
   const method = ctx.req.method ?? 'GET';
-  return allowed.some(({ url, methods }) => pattern(url).test(ctx.path) && (!methods || methods.length === 0 || methods.includes(method)));
+  return allowed.some(
+    ({ url, methods }) => pattern(url).test(ctx.path) && (!methods || methods.length === 0 || methods.includes(method)),
+  );
 }
 
 function pattern(url: string): TenantPattern {

@@ -36,7 +36,12 @@ export function upstreamCertificatesStep(definition: ApiDefinition, certificates
       if (insecure) ctx.upstreamTls = INSECURE;
       return;
     }
-    ctx.upstreamTls = { id: `${certId}${insecure ? ' insecure' : ''}`, cert: found.cert_pem, key: found.key_pem, rejectUnauthorized: !insecure };
+    ctx.upstreamTls = {
+      id: `${certId}${insecure ? ' insecure' : ''}`,
+      cert: found.cert_pem,
+      key: found.key_pem,
+      rejectUnauthorized: !insecure,
+    };
   };
 }
 
@@ -45,7 +50,8 @@ const INSECURE: UpstreamTls = { id: 'insecure', rejectUnauthorized: false };
 function certificateMap(value: unknown): Map<string, string> {
   const map = new Map<string, string>();
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return map;
-  for (const [domain, id] of Object.entries(value)) if (typeof id === 'string' && id !== '') map.set(domain.trim().toLowerCase(), id);
+  for (const [domain, id] of Object.entries(value))
+    if (typeof id === 'string' && id !== '') map.set(domain.trim().toLowerCase(), id);
   return map;
 }
 

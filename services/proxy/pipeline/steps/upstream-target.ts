@@ -13,7 +13,11 @@ const ALL_HOSTS_DOWN = 'all hosts are down';
  * uptime test found down. Absent for an API with one target and no such check. Runs once per
  * request: a second run keeps the target the first chose.
  */
-export function upstreamTargetStep(targets: UpstreamTargets | undefined, health: HostHealth, checkUptime: boolean): Step | undefined {
+export function upstreamTargetStep(
+  targets: UpstreamTargets | undefined,
+  health: HostHealth,
+  checkUptime: boolean,
+): Step | undefined {
   if (targets) {
     return (ctx) => {
       // already chosen earlier in the chain (a GraphQL subscription or persisted query)
@@ -37,7 +41,11 @@ export function upstreamTargetStep(targets: UpstreamTargets | undefined, health:
   };
 }
 
-function choose(ctx: RequestContext, targets: UpstreamTargets, target: RequestContext['target']): typeof DONE | undefined {
+function choose(
+  ctx: RequestContext,
+  targets: UpstreamTargets,
+  target: RequestContext['target'],
+): typeof DONE | undefined {
   if (!target) {
     sendGatewayError(ctx.res, 503, ALL_HOSTS_DOWN);
     return DONE;

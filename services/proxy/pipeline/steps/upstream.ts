@@ -54,20 +54,30 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
     const request: UpstreamRequest = { method, path: '', headers, body, timeoutMs: timeout };
     // A load-balanced request whose body can be sent again may go to another target after a refusal.
     // (A url_rewrite to an absolute URL names its own target, which is never swapped.)
-    const replayable = ctx.upstreamTargets !== undefined && !ctx.targetOverride && (body === null || Buffer.isBuffer(body));
+    const replayable =
+      ctx.upstreamTargets !== undefined && !ctx.targetOverride && (body === null || Buffer.isBuffer(body));
     send(ctx, options, request, ctx.targetOverride ?? ctx.target ?? version.target, replayable, undefined);
     return DONE;
   };
 }
 
 /** Sends the request to a target (again, with `tried`, after another target refused it). */
-function send(ctx: RequestContext, options: UpstreamStepOptions, request: UpstreamRequest, target: ParsedTarget, replayable: boolean, tried: Set<string> | undefined): void {
+function send(
+  ctx: RequestContext,
+  options: UpstreamStepOptions,
+  request: UpstreamRequest,
+  target: ParsedTarget,
+  replayable: boolean,
+  tried: Set<string> | undefined,
+): void {
   ctx.target = target;
   ctx.upstreamSentAt = performance.now();
   const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
   const sent = tried === undefined ? request : { ...request };
   sent.path = path;
-  options.pools.get(target.origin, ctx.upstreamTls).dispatch(sent, new UpstreamHandler(ctx, options, replayable ? request : undefined, tried));
+  options.pools
+    .get(target.origin, ctx.upstreamTls)
+    .dispatch(sent, new UpstreamHandler(ctx, options, replayable ? request : undefined, tried));
 }
 
 function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
@@ -75,7 +85,12 @@ function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
   if ((options.stripVersionSegment || ctx.stripVersionSegment) && ctx.versionSegmentLength > 0) {
     path = path.slice(0, ctx.prefixLength) + path.slice(ctx.prefixLength + ctx.versionSegmentLength);
   }
-  return upstreamPath(ctx.target ?? ctx.version!.target, path, ctx.search, options.stripListenPath ? ctx.prefixLength : 0);
+  return upstreamPath(
+    ctx.target ?? ctx.version!.target,
+    path,
+    ctx.search,
+    options.stripListenPath ? ctx.prefixLength : 0,
+  );
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -151,7 +166,13 @@ class UpstreamHandler implements UpstreamResponseHandler {
     ctx.upstreamMs = performance.now() - ctx.upstreamSentAt;
     const version = ctx.version!;
     const endpoint = version.endpointResponseHeaders?.find(ctx.req.method ?? 'GET', ctx.relativePath);
-    if (!version.responseHeaders && !endpoint && ctx.responseFilters === undefined && this.options.responsePlugins.length === 0 && !ctx.res.hasHeader('vary')) {
+    if (
+      !version.responseHeaders &&
+      !endpoint &&
+      ctx.responseFilters === undefined &&
+      this.options.responsePlugins.length === 0 &&
+      !ctx.res.hasHeader('vary')
+    ) {
       // The usual answer: the upstream's headers go out as a flat list, plus the gateway's own.
       const headers = forwardedRawResponseHeaders(rawHeaders, ctx.responseHeaders);
       ctx.res.writeHead(statusCode, headers);
@@ -163,13 +184,18 @@ class UpstreamHandler implements UpstreamResponseHandler {
     const headers = forwardedResponseHeaders(rawHeaderMap(rawHeaders));
     Object.assign(headers, ctx.responseHeaders);
     // A Vary the gateway set (CORS: Origin) joins the upstream's rather than being replaced by it.
-    if (headers.vary !== undefined && ctx.res.hasHeader('vary')) headers.vary = `${String(headers.vary)}, ${String(ctx.res.getHeader('vary'))}`;
+    if (headers.vary !== undefined && ctx.res.hasHeader('vary'))
+      headers.vary = `${String(headers.vary)}, ${String(ctx.res.getHeader('vary'))}`;
     if (version.responseHeaders) applyHeaderTransform(version.responseHeaders, headers, ctx);
     if (endpoint) applyHeaderTransform(endpoint, headers, ctx);
     if (ctx.responseFilters !== undefined) {
       this.held = new HeldBody(statusCode, headers, this.options.maxResponseBody, () => {
         this.tooLarge = true;
-        this.abort?.(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most the gateway holds to transform or cache it`));
+        this.abort?.(
+          new Error(
+            `response body larger than ${this.options.maxResponseBody} bytes, the most the gateway holds to transform or cache it`,
+          ),
+        );
       });
       return true;
     }
@@ -179,7 +205,12 @@ class UpstreamHandler implements UpstreamResponseHandler {
   }
 
   /** `abortable`: the upstream is still sending (not for a held answer that is already whole) */
-  private startRelay(abortable: boolean, statusCode: number, headers: HeaderMap, contentLength: string | undefined): void {
+  private startRelay(
+    abortable: boolean,
+    statusCode: number,
+    headers: HeaderMap,
+    contentLength: string | undefined,
+  ): void {
     if (this.options.responsePlugins.length === 0) {
       this.ctx.res.writeHead(statusCode, headers);
       if (contentLength !== undefined && this.ctx.req.method !== 'HEAD') this.remaining = Number(contentLength);
@@ -190,7 +221,12 @@ class UpstreamHandler implements UpstreamResponseHandler {
       maxBody: this.options.maxResponseBody,
       onOverflow: () => {
         this.tooLarge = true;
-        if (abortable) this.abort?.(new Error(`response body larger than ${this.options.maxResponseBody} bytes, the most a response plugin is given`));
+        if (abortable)
+          this.abort?.(
+            new Error(
+              `response body larger than ${this.options.maxResponseBody} bytes, the most a response plugin is given`,
+            ),
+          );
       },
     });
     this.relay.run(this.options.responsePlugins, this.options.logger);
@@ -258,7 +294,8 @@ class UpstreamHandler implements UpstreamResponseHandler {
     if (!(next instanceof Promise)) return retry(next);
     next.then(
       (found) => {
-        if (!retry(found)) this.onError(Object.assign(new Error('every target refused the connection'), { code: 'ALL_REFUSED' }));
+        if (!retry(found))
+          this.onError(Object.assign(new Error('every target refused the connection'), { code: 'ALL_REFUSED' }));
       },
       (err: Error) => this.onError(err),
     );

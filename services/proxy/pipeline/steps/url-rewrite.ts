@@ -18,10 +18,12 @@ export function urlRewriteStep(loop: InternalLoop): Step {
   return (ctx) => {
     const rewrite = ctx.version?.urlRewrites?.find(ctx.req.method ?? 'GET', ctx.relativePath);
     if (!rewrite) return;
-    return rewrite.rewrite(ctx, async () => (await ctx.readBody()).toString('utf8')).then((target) => {
-      if (target === undefined) return;
-      return applyRewrite(ctx, target, loop);
-    });
+    return rewrite
+      .rewrite(ctx, async () => (await ctx.readBody()).toString('utf8'))
+      .then((target) => {
+        if (target === undefined) return;
+        return applyRewrite(ctx, target, loop);
+      });
   };
 }
 

@@ -15,7 +15,11 @@ export type ServedApiLookup = (apiId: string, orgId: string) => CompiledApi | un
  * request, below the base API's listen path; the base API's version continues with its chain.
  * Children are looked up in the base API's organisation only.
  */
-export function versionRoutingStep(routing: VersionRouting | undefined, orgId: string | undefined, servedApi: ServedApiLookup | undefined): Step | undefined {
+export function versionRoutingStep(
+  routing: VersionRouting | undefined,
+  orgId: string | undefined,
+  servedApi: ServedApiLookup | undefined,
+): Step | undefined {
   if (!routing || !servedApi) return undefined;
   return (ctx) => {
     if (ctx.handedToVersion) return undefined;
@@ -41,7 +45,10 @@ function isSelf(name: string, routing: VersionRouting): boolean {
   return name === routing.selfName || name === SELF_VERSION;
 }
 
-function requestedVersion(ctx: RequestContext, routing: VersionRouting): { name: string; segmentLength?: number } | undefined {
+function requestedVersion(
+  ctx: RequestContext,
+  routing: VersionRouting,
+): { name: string; segmentLength?: number } | undefined {
   if (routing.location === 'header') {
     const value = ctx.req.headers[routing.key.toLowerCase()];
     return typeof value === 'string' && value !== '' ? { name: value } : undefined;

@@ -10,8 +10,14 @@ import type { VersionLocation, VersionSettings } from '../versions';
  * version's allow and block lists, which the reference gateway checks here, before
  * authentication. An `ignored` endpoint is recorded for the steps after it.
  */
-export function versionStep(settings: VersionSettings, versions: Map<string, CompiledVersion>, emitEvent: (event: 'VersionExpired', ctx: RequestContext, message: string) => void): Step {
-  const fixed = settings.notVersioned ? (versions.get(settings.defaultVersion ?? '') ?? versions.values().next().value) : undefined;
+export function versionStep(
+  settings: VersionSettings,
+  versions: Map<string, CompiledVersion>,
+  emitEvent: (event: 'VersionExpired', ctx: RequestContext, message: string) => void,
+): Step {
+  const fixed = settings.notVersioned
+    ? (versions.get(settings.defaultVersion ?? '') ?? versions.values().next().value)
+    : undefined;
   return (ctx) => {
     let version = fixed;
     if (!version) {
@@ -28,13 +34,17 @@ export function versionStep(settings: VersionSettings, versions: Map<string, Com
     ctx.version = version;
     if (version.rules.empty) return;
     const decision = version.rules.decide(ctx.req.method ?? 'GET', ctx.relativePath);
-    if (decision.kind === 'blocked' || decision.kind === 'not-allowed') return refuse(ctx, 403, GatewayMessages.endpointForbidden);
+    if (decision.kind === 'blocked' || decision.kind === 'not-allowed')
+      return refuse(ctx, 403, GatewayMessages.endpointForbidden);
     ctx.endpoint = decision;
   };
 }
 
-
-function requestedVersion(ctx: RequestContext, location: VersionLocation, versions: Map<string, CompiledVersion>): string | undefined {
+function requestedVersion(
+  ctx: RequestContext,
+  location: VersionLocation,
+  versions: Map<string, CompiledVersion>,
+): string | undefined {
   if (location.location === 'header') {
     const value = ctx.req.headers[location.key.toLowerCase()];
     return typeof value === 'string' && value !== '' ? value : undefined;

@@ -24,7 +24,9 @@ export function virtualEndpointStep(logger: LoggerInstance, call: Call): Step {
     if (!endpoint) return;
     const saveMeta = (meta: string | null | undefined) => saveSessionMeta(ctx, endpoint, meta, call, logger);
     return run(ctx, endpoint, saveMeta).catch((err: unknown) => {
-      logger.error(`API ${ctx.api.definition.api_id}: virtual endpoint ${endpoint.program.functionName} failed: ${(err as Error).message}`);
+      logger.error(
+        `API ${ctx.api.definition.api_id}: virtual endpoint ${endpoint.program.functionName} failed: ${(err as Error).message}`,
+      );
       if (endpoint.proxyOnError) return undefined;
       sendGatewayError(ctx.res, 500, failureMessage(err));
       return DONE;
@@ -90,7 +92,9 @@ async function saveSessionMeta(
     await call('keys.updateMeta', { key_hash: ctx.keyHash, meta_data: meta as Record<string, unknown> });
     ctx.session = { ...ctx.session, meta_data: meta };
   } catch (err) {
-    logger.error(`API ${ctx.api.definition.api_id}: could not save the session metadata of a virtual endpoint: ${(err as Error).message}`);
+    logger.error(
+      `API ${ctx.api.definition.api_id}: could not save the session metadata of a virtual endpoint: ${(err as Error).message}`,
+    );
   }
 }
 

@@ -61,9 +61,7 @@ const PROBE = Buffer.from(
  * Looks the parser up and parses a known response with it, checking each callback's arguments as
  * the response parser reads them. `load` stands for `require('_http_common')` (tests pass others).
  */
-export function detectNativeParser(
-  load: () => unknown = () => require('_http_common'),
-): NativeParserDetection {
+export function detectNativeParser(load: () => unknown = () => require('_http_common')): NativeParserDetection {
   let parser: unknown;
   try {
     parser = (load() as { HTTPParser?: unknown } | undefined)?.HTTPParser;

@@ -29,9 +29,16 @@ const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * method, target or header that could split the request (a CR or LF from a tenant's transform)
  * is refused with UPSTREAM_INVALID_REQUEST, never sent.
  */
-export function requestHead(method: string, path: string, host: string, headers: HeaderMap, length: number | 'chunked' | undefined): string {
+export function requestHead(
+  method: string,
+  path: string,
+  host: string,
+  headers: HeaderMap,
+  length: number | 'chunked' | undefined,
+): string {
   if (!TOKEN.test(method)) throw new UpstreamError(`invalid request method '${method}'`, 'UPSTREAM_INVALID_REQUEST');
-  if (path === '' || INVALID_PATH.test(path)) throw new UpstreamError('invalid request target', 'UPSTREAM_INVALID_REQUEST');
+  if (path === '' || INVALID_PATH.test(path))
+    throw new UpstreamError('invalid request target', 'UPSTREAM_INVALID_REQUEST');
   const ownHost = headers.host;
   let head = `${method} ${path} HTTP/1.1\r\nhost: ${typeof ownHost === 'string' ? checked('host', ownHost) : host}\r\n`;
   for (const name in headers) {

@@ -1,10 +1,5 @@
 import type { Socket } from 'node:net';
-import {
-  nativeParserDetection,
-  type NativeParser,
-  type NativeParserClass,
-  type NativeStream,
-} from './native-parser';
+import { nativeParserDetection, type NativeParser, type NativeParserClass, type NativeStream } from './native-parser';
 
 /** What the parser reports about one response. */
 export interface ResponseEvents {

@@ -139,7 +139,8 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     this.keepAlive = keepAlive;
     if (keepAlive) this.noteKeepAlive(rawHeaders);
     this.arm(exchange.request.timeoutMs, 'UPSTREAM_BODY_TIMEOUT');
-    if (!exchange.handler.onHeaders(statusCode, rawHeaders, exchange.resume) && this.exchange === exchange) this.pause();
+    if (!exchange.handler.onHeaders(statusCode, rawHeaders, exchange.resume) && this.exchange === exchange)
+      this.pause();
     return this.skipBody;
   }
 
@@ -174,7 +175,14 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
 
   /** The bytes of one read have been parsed. */
   private parsed(err: Error | undefined): void {
-    if (err && this.exchange) this.failExchange(new UpstreamError(`invalid response from the upstream (${(err as { code?: string }).code ?? err.message})`, 'UPSTREAM_INVALID_RESPONSE'), false);
+    if (err && this.exchange)
+      this.failExchange(
+        new UpstreamError(
+          `invalid response from the upstream (${(err as { code?: string }).code ?? err.message})`,
+          'UPSTREAM_INVALID_RESPONSE',
+        ),
+        false,
+      );
     // Bytes while nothing was asked: the upstream is not speaking HTTP/1.1 as agreed.
     if (!this.releaseWhenParsed) {
       if (!this.exchange) this.destroy();
@@ -189,7 +197,10 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
   /** The upstream closed its side: a body delimited by the close ends here; any other response was cut short. */
   private upstreamEnded(): void {
     if (this.exchange) this.parser.finish();
-    this.failExchange(new UpstreamError('the upstream closed the connection before answering', 'UPSTREAM_CLOSED'), true);
+    this.failExchange(
+      new UpstreamError('the upstream closed the connection before answering', 'UPSTREAM_CLOSED'),
+      true,
+    );
   }
 
   private socketClosed(): void {
@@ -197,7 +208,10 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     this.awaiting = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.parser.close();
-    this.failExchange(new UpstreamError('the upstream closed the connection before answering', 'UPSTREAM_CLOSED'), true);
+    this.failExchange(
+      new UpstreamError('the upstream closed the connection before answering', 'UPSTREAM_CLOSED'),
+      true,
+    );
     this.owner.closed(this);
   }
 
@@ -248,7 +262,10 @@ export class UpstreamConnection implements Carrier, ResponseEvents {
     const awaiting = this.awaiting;
     if (awaiting === undefined || !this.exchange) return;
     const what = awaiting === 'UPSTREAM_HEADERS_TIMEOUT' ? 'the response headers' : 'the response body';
-    this.failExchange(new UpstreamError(`the upstream did not send ${what} within ${this.timerMs} ms`, awaiting), false);
+    this.failExchange(
+      new UpstreamError(`the upstream did not send ${what} within ${this.timerMs} ms`, awaiting),
+      false,
+    );
   }
 
   /** The upstream's `Keep-Alive: timeout=n`, when it states one: reuse stops a margin before it closes the connection. */

@@ -39,7 +39,14 @@ export class UpstreamPool implements OriginPool, ConnectionOwner {
   ) {
     const url = new URL(origin);
     this.host = url.host;
-    this.target = { hostname: url.hostname.replace(/^\[|\]$/g, ''), host: url.host, protocol: url.protocol, port: url.port, servername: undefined, localAddress: null };
+    this.target = {
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      host: url.host,
+      protocol: url.protocol,
+      port: url.port,
+      servername: undefined,
+      localAddress: null,
+    };
   }
 
   /** Sends a request; the handler hears how it goes (onConnect at once, then the response or an error). */
@@ -75,7 +82,8 @@ export class UpstreamPool implements OriginPool, ConnectionOwner {
   /** Stops taking requests and closes each connection once its exchange is done. */
   close(): Promise<void> {
     this.closing = true;
-    for (const exchange of this.queue.splice(0)) exchange.fail(new UpstreamError('the connection pool is closed', 'UPSTREAM_POOL_CLOSED'));
+    for (const exchange of this.queue.splice(0))
+      exchange.fail(new UpstreamError('the connection pool is closed', 'UPSTREAM_POOL_CLOSED'));
     for (const connection of this.idle.splice(0)) connection.destroy();
     if (this.opened === 0) return Promise.resolve();
     return new Promise((resolve) => {

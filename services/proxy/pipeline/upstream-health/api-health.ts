@@ -10,7 +10,12 @@ import { readUptimeChecks, UptimeChecker, type HostReport } from './uptime-check
 /** how long a host that refused a connection is skipped before it is tried again */
 const REFUSED_HOST_PAUSE_MS = 2000;
 
-export type PublishApiEvent = (event: GatewayEventName, definition: ApiDefinition, message: string, meta: Record<string, unknown>) => void;
+export type PublishApiEvent = (
+  event: GatewayEventName,
+  definition: ApiDefinition,
+  message: string,
+  meta: Record<string, unknown>,
+) => void;
 
 /**
  * The per-node health state of one compiled API: which hosts are down, its uptime tests, its
@@ -28,12 +33,20 @@ export class ApiHealth {
   constructor(definition: ApiDefinition, publish: PublishApiEvent) {
     const checks = readUptimeChecks(definition.uptime_tests);
     const targets = compileUpstreamTargets(definition, this.health);
-    this.targetStep = upstreamTargetStep(targets, this.health, definition.proxy.check_host_against_uptime_tests === true);
+    this.targetStep = upstreamTargetStep(
+      targets,
+      this.health,
+      definition.proxy.check_host_against_uptime_tests === true,
+    );
     this.breakerListener = breakerEvents(definition, publish);
     if (checks.length > 0) {
-      const hostEvent = (event: 'HostDown' | 'HostUp', message: string) => (report: HostReport) => publish(event, definition, message, { ...report, api_id: definition.api_id });
+      const hostEvent = (event: 'HostDown' | 'HostUp', message: string) => (report: HostReport) =>
+        publish(event, definition, message, { ...report, api_id: definition.api_id });
       const takeOut = definition.proxy.check_host_against_uptime_tests === true ? this.health : undefined;
-      this.uptime = new UptimeChecker(checks, takeOut, { down: hostEvent('HostDown', 'Uptime test failed for host'), up: hostEvent('HostUp', 'Uptime test succeeded for host') });
+      this.uptime = new UptimeChecker(checks, takeOut, {
+        down: hostEvent('HostDown', 'Uptime test failed for host'),
+        up: hostEvent('HostUp', 'Uptime test succeeded for host'),
+      });
     }
   }
 
@@ -52,12 +65,25 @@ export class ApiHealth {
 function breakerEvents(definition: ApiDefinition, publish: PublishApiEvent): BreakerListener {
   return {
     tripped(settings, failureRate) {
-      const meta = { path: settings.path, method: settings.method, api_id: definition.api_id, CircuitEvent: BREAKER_TRIPPED, reason: 'tripped', failure_rate: failureRate };
+      const meta = {
+        path: settings.path,
+        method: settings.method,
+        api_id: definition.api_id,
+        CircuitEvent: BREAKER_TRIPPED,
+        reason: 'tripped',
+        failure_rate: failureRate,
+      };
       publish('BreakerTriggered', definition, 'Circuit breaker tripped', meta);
       publish('BreakerTripped', definition, 'Circuit breaker tripped', meta);
     },
     reset(settings) {
-      const meta = { path: settings.path, method: settings.method, api_id: definition.api_id, CircuitEvent: BREAKER_RESET, reason: 'reset' };
+      const meta = {
+        path: settings.path,
+        method: settings.method,
+        api_id: definition.api_id,
+        CircuitEvent: BREAKER_RESET,
+        reason: 'reset',
+      };
       publish('BreakerTriggered', definition, 'Circuit breaker reset', meta);
       publish('BreakerReset', definition, 'Circuit breaker reset', meta);
     },

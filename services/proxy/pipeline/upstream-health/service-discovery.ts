@@ -24,9 +24,11 @@ export function readDiscovery(raw: unknown): DiscoverySettings | undefined {
   if (sd.use_discovery_service !== true) return undefined;
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
   const queryEndpoint = text(sd.query_endpoint);
-  if (!queryEndpoint) throw new Error('proxy.service_discovery.query_endpoint is required when use_discovery_service is on');
+  if (!queryEndpoint)
+    throw new Error('proxy.service_discovery.query_endpoint is required when use_discovery_service is on');
   checkOutboundUrl(queryEndpoint);
-  if (!text(sd.data_path)) throw new Error('proxy.service_discovery.data_path is required when use_discovery_service is on');
+  if (!text(sd.data_path))
+    throw new Error('proxy.service_discovery.data_path is required when use_discovery_service is on');
   return {
     queryEndpoint,
     useNestedQuery: sd.use_nested_query === true,
@@ -84,7 +86,12 @@ export class ServiceDiscovery {
 
 async function fetchJson(url: string): Promise<unknown> {
   checkOutboundUrl(url);
-  const res = await request(url, { dispatcher: outboundAgent, headersTimeout: QUERY_TIMEOUT_MS, bodyTimeout: QUERY_TIMEOUT_MS, maxRedirections: 0 } as never);
+  const res = await request(url, {
+    dispatcher: outboundAgent,
+    headersTimeout: QUERY_TIMEOUT_MS,
+    bodyTimeout: QUERY_TIMEOUT_MS,
+    maxRedirections: 0,
+  } as never);
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of res.body) {

@@ -24,7 +24,9 @@ export function compileUpstreamTargets(definition: ApiDefinition, health: HostHe
     return {
       next(tried) {
         const urls = sd.urls();
-        return urls instanceof Promise ? urls.then((list) => rotation.next(parsedAll(list), tried)) : rotation.next(parsedAll(urls), tried);
+        return urls instanceof Promise
+          ? urls.then((list) => rotation.next(parsedAll(list), tried))
+          : rotation.next(parsedAll(urls), tried);
       },
       refused(target) {
         health.refused(target.origin);
@@ -33,7 +35,9 @@ export function compileUpstreamTargets(definition: ApiDefinition, health: HostHe
     };
   }
   if (definition.proxy.enable_load_balancing === true) {
-    const list = Array.isArray(definition.proxy.target_list) ? definition.proxy.target_list.filter((url): url is string => typeof url === 'string' && url.trim() !== '') : [];
+    const list = Array.isArray(definition.proxy.target_list)
+      ? definition.proxy.target_list.filter((url): url is string => typeof url === 'string' && url.trim() !== '')
+      : [];
     if (list.length === 0) throw new Error('proxy.target_list is empty and enable_load_balancing is on');
     const targets = list.map((url) => parseTarget(url.trim()));
     const rotation = new Rotation(health);

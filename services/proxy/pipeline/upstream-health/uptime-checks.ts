@@ -44,10 +44,16 @@ export function readUptimeChecks(raw: unknown): UptimeCheck[] {
   const list = Array.isArray(tests.check_list) ? tests.check_list : [];
   const positive = (value: unknown, fallback: number) => (Number(value) > 0 ? Number(value) : fallback);
   return list
-    .filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && typeof (entry as { url?: unknown }).url === 'string')
+    .filter(
+      (entry): entry is Record<string, unknown> =>
+        typeof entry === 'object' && entry !== null && typeof (entry as { url?: unknown }).url === 'string',
+    )
     .map((entry) => {
       const url = checkOutboundUrl(String(entry.url));
-      const headers = typeof entry.headers === 'object' && entry.headers !== null ? Object.fromEntries(Object.entries(entry.headers).map(([name, value]) => [name, String(value)])) : {};
+      const headers =
+        typeof entry.headers === 'object' && entry.headers !== null
+          ? Object.fromEntries(Object.entries(entry.headers).map(([name, value]) => [name, String(value)]))
+          : {};
       return {
         url: url.href,
         origin: url.origin,
@@ -140,8 +146,19 @@ async function probe(check: UptimeCheck): Promise<HostReport> {
       bodyTimeout: check.timeoutMs,
     });
     await res.body.dump();
-    return { ...base, response_code: res.statusCode, latency_ms: Math.round(performance.now() - started), is_tcp_error: false };
+    return {
+      ...base,
+      response_code: res.statusCode,
+      latency_ms: Math.round(performance.now() - started),
+      is_tcp_error: false,
+    };
   } catch (err) {
-    return { ...base, response_code: 0, latency_ms: Math.round(performance.now() - started), is_tcp_error: true, error: (err as Error).message };
+    return {
+      ...base,
+      response_code: 0,
+      latency_ms: Math.round(performance.now() - started),
+      is_tcp_error: true,
+      error: (err as Error).message,
+    };
   }
 }

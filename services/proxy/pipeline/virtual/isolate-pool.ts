@@ -102,7 +102,10 @@ export class IsolatePool {
     await context.global.set('__gw_log', new (loadIsolatedVm().Reference)((text: string) => this.log(text)));
     await context.eval(PRELUDE, { timeout: this.limits.timeoutMs });
     // Function declarations of the tenant's script become globals of its context.
-    await context.eval(`${program.source}\n;globalThis[${JSON.stringify(program.functionName)}] = typeof ${safeName(program.functionName)} === 'function' ? ${safeName(program.functionName)} : undefined;`, { timeout: this.limits.timeoutMs });
+    await context.eval(
+      `${program.source}\n;globalThis[${JSON.stringify(program.functionName)}] = typeof ${safeName(program.functionName)} === 'function' ? ${safeName(program.functionName)} : undefined;`,
+      { timeout: this.limits.timeoutMs },
+    );
     return context;
   }
 }

@@ -61,5 +61,7 @@ function tryLoad(packages: readonly string[]): Ivm {
       reasons.push(`${name}: ${code === 'MODULE_NOT_FOUND' ? 'not installed' : message.split('\n')[0]}`);
     }
   }
-  throw new SandboxUnavailableError(`virtual endpoints need isolated-vm, which does not load on Node ${process.versions.node} (${reasons.join('; ')})`);
+  throw new SandboxUnavailableError(
+    `virtual endpoints need isolated-vm, which does not load on Node ${process.versions.node} (${reasons.join('; ')})`,
+  );
 }

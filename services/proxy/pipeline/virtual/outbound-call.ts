@@ -18,10 +18,20 @@ export interface OutboundLimits {
  * (`{Method, Domain, Resource, Headers, Body}`), a JSON answer `{Code, Body, Headers}`; on a
  * failure or a spent budget, `{Code: 0, Body: "", Error}` rather than an exception.
  */
-export async function outboundCall(json: string, limits: OutboundLimits, budget: { calls: number; bytes: number }): Promise<string> {
+export async function outboundCall(
+  json: string,
+  limits: OutboundLimits,
+  budget: { calls: number; bytes: number },
+): Promise<string> {
   if (++budget.calls > limits.maxCalls) return failure(`more than ${limits.maxCalls} HTTP calls in one invocation`);
   try {
-    const spec = JSON.parse(json) as { Method?: string; Domain?: string; Resource?: string; Headers?: Record<string, string>; Body?: string };
+    const spec = JSON.parse(json) as {
+      Method?: string;
+      Domain?: string;
+      Resource?: string;
+      Headers?: Record<string, string>;
+      Body?: string;
+    };
     const url = new URL(spec.Resource ?? '/', spec.Domain);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure('only http and https URLs');
     assertOutboundHost(url);
@@ -43,8 +53,13 @@ export async function outboundCall(json: string, limits: OutboundLimits, budget:
       chunks.push(chunk);
     }
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    return JSON.stringify({ Code: response.statusCode, Body: Buffer.concat(chunks).toString('utf8'), Headers: headers });
+    for (const [name, value] of Object.entries(response.headers))
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    return JSON.stringify({
+      Code: response.statusCode,
+      Body: Buffer.concat(chunks).toString('utf8'),
+      Headers: headers,
+    });
   } catch (err) {
     return failure((err as Error).message);
   }

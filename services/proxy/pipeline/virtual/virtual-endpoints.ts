@@ -20,11 +20,21 @@ export interface VirtualEndpoint {
  * gateway. A blob is the base64 of the script; a file is named relative to the plugins folder
  * (GW_PLUGINS_DIR) and read when the API is compiled.
  */
-export function compileVirtualEndpoints(entries: unknown, ignoreCase: boolean, pool: () => IsolatePool, pluginsDir: string): EndpointLookup<VirtualEndpoint> | undefined {
+export function compileVirtualEndpoints(
+  entries: unknown,
+  ignoreCase: boolean,
+  pool: () => IsolatePool,
+  pluginsDir: string,
+): EndpointLookup<VirtualEndpoint> | undefined {
   return compileEndpointEntries(entries, ignoreCase, (entry) => {
-    if (typeof entry.response_function_name !== 'string' || typeof entry.function_source_uri !== 'string') return undefined;
-    if (!/^[A-Za-z_$][\w$]*$/.test(entry.response_function_name)) throw new Error(`response_function_name '${entry.response_function_name}' is not a JavaScript function name`);
-    const source = entry.function_source_type === 'file' ? readScript(pluginsDir, entry.function_source_uri) : Buffer.from(entry.function_source_uri, 'base64').toString('utf8');
+    if (typeof entry.response_function_name !== 'string' || typeof entry.function_source_uri !== 'string')
+      return undefined;
+    if (!/^[A-Za-z_$][\w$]*$/.test(entry.response_function_name))
+      throw new Error(`response_function_name '${entry.response_function_name}' is not a JavaScript function name`);
+    const source =
+      entry.function_source_type === 'file'
+        ? readScript(pluginsDir, entry.function_source_uri)
+        : Buffer.from(entry.function_source_uri, 'base64').toString('utf8');
     return {
       program: { source, functionName: entry.response_function_name },
       pool: pool(),

@@ -7,7 +7,10 @@ import type { ConnectorEnv } from '../contract';
 
 /** Bento's `addresses`: a list whose items may themselves be comma-separated. */
 export function splitAddresses(addresses: readonly string[]): string[] {
-  return addresses.flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean);
+  return addresses
+    .flatMap((a) => a.split(','))
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 /**

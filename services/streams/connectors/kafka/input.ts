@@ -23,7 +23,9 @@ export interface KafkaInputConfig {
 export class KafkaInput implements Input {
   private consumer?: Consumer;
   private readonly stopping = new AbortController();
-  private readonly stopped = new Promise<void>((resolve) => this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
+  private readonly stopped = new Promise<void>((resolve) =>
+    this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
   private commits: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -57,15 +59,26 @@ export class KafkaInput implements Input {
   private async run(sink: Sink): Promise<void> {
     const clientId = this.config.client_id ?? 'gw';
     const groupId = this.config.consumer_group || `gw-${randomUUID()}`;
-    const consumer = kafkaClient(this.config.addresses, clientId, this.env).consumer({ groupId, maxWaitTimeInMs: 500, heartbeatInterval: 1000 });
+    const consumer = kafkaClient(this.config.addresses, clientId, this.env).consumer({
+      groupId,
+      maxWaitTimeInMs: 500,
+      heartbeatInterval: 1000,
+    });
     this.consumer = consumer;
     if (this.stopping.signal.aborted) return;
     await consumer.connect();
     await consumer.subscribe({ topics: this.config.topics, fromBeginning: this.config.start_from_oldest ?? true });
-    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.consume(payload, sink) });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.consume(payload, sink),
+    });
   }
 
-  private async consume({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload, sink: Sink): Promise<void> {
+  private async consume(
+    { batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload,
+    sink: Sink,
+  ): Promise<void> {
     const checkpoints = new PartitionCheckpoints(Math.max(1, this.config.checkpoint_limit ?? 1024));
     const signal = this.stopping.signal;
     const deliveries: Promise<void>[] = [];
@@ -87,7 +100,10 @@ export class KafkaInput implements Input {
       deliveries.push(delivered);
       // a failed heartbeat (rebalance, a restarted coordinator) ends the batch: kafkajs rejoins
       // and fetches again from the committed offsets
-      lostGroup = await heartbeat().then(() => undefined, (err: Error) => err);
+      lostGroup = await heartbeat().then(
+        () => undefined,
+        (err: Error) => err,
+      );
       if (lostGroup) break;
     }
     await Promise.race([Promise.all(deliveries), this.stopped]);
@@ -99,7 +115,9 @@ export class KafkaInput implements Input {
   private commit(topic: string, partition: number, offset: bigint): void {
     const consumer = this.consumer!;
     this.commits = this.commits.then(() =>
-      consumer.commitOffsets([{ topic, partition, offset: offset.toString() }]).catch((err: Error) => this.env.log('warn', `kafka input: commit failed: ${err.message}`)),
+      consumer
+        .commitOffsets([{ topic, partition, offset: offset.toString() }])
+        .catch((err: Error) => this.env.log('warn', `kafka input: commit failed: ${err.message}`)),
     );
   }
 }

@@ -55,7 +55,10 @@ export class KafkaOutput implements Output {
 
   private connected(): Promise<Producer> {
     if (!this.producer) {
-      const producer = kafkaClient(this.config.addresses, this.config.client_id ?? 'gw', this.env).producer({ createPartitioner: partitionerOf(this.config.partitioner), allowAutoTopicCreation: true });
+      const producer = kafkaClient(this.config.addresses, this.config.client_id ?? 'gw', this.env).producer({
+        createPartitioner: partitionerOf(this.config.partitioner),
+        allowAutoTopicCreation: true,
+      });
       this.producers.add(producer);
       this.producer = producer.connect().then(() => producer);
       this.producer.catch(() => {
@@ -71,7 +74,8 @@ export class KafkaOutput implements Output {
     if (!prefixes?.length) return undefined;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(message.metadata)) {
-      if (prefixes.some((p) => name.startsWith(p)) && value !== undefined && value !== null) headers[name] = String(value);
+      if (prefixes.some((p) => name.startsWith(p)) && value !== undefined && value !== null)
+        headers[name] = String(value);
     }
     return headers;
   }

@@ -14,7 +14,8 @@ function fnv1a32(data: Buffer): number {
   return hash | 0;
 }
 
-const randomPartition = ({ partitionMetadata }: PartitionerArgs) => partitionMetadata[Math.floor(Math.random() * partitionMetadata.length)].partitionId;
+const randomPartition = ({ partitionMetadata }: PartitionerArgs) =>
+  partitionMetadata[Math.floor(Math.random() * partitionMetadata.length)].partitionId;
 
 const fnv1a: ICustomPartitioner = () => (args) => {
   const key = args.message.key;

@@ -43,7 +43,8 @@ export class NatsInput implements Input {
       (nc) => {
         const sub = nc.subscribe(this.config.subject, { queue: this.config.queue });
         void (async () => {
-          for await (const msg of sub) await sink([newMessage(Buffer.from(msg.data), natsMetadata(msg))]).catch(() => undefined);
+          for await (const msg of sub)
+            await sink([newMessage(Buffer.from(msg.data), natsMetadata(msg))]).catch(() => undefined);
         })();
       },
       (err: Error) => this.env.log('warn', `nats input: ${err.message}`),
@@ -66,7 +67,10 @@ export class NatsOutput implements Output {
     private readonly env: ConnectorEnv,
   ) {
     this.subject = new Interpolated('subject', config.subject);
-    this.headers = Object.entries(config.headers ?? {}).map(([name, value]) => [name, new Interpolated(`headers.${name}`, value)]);
+    this.headers = Object.entries(config.headers ?? {}).map(([name, value]) => [
+      name,
+      new Interpolated(`headers.${name}`, value),
+    ]);
   }
 
   /** accepted once the server answered the PING after it: it has taken the message */

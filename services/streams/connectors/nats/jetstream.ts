@@ -41,7 +41,8 @@ export class JetStreamInput implements Input {
   start(sink: Sink): void {
     this.nc = natsConnection(this.config.urls, 'gw-stream-jetstream-input', this.env);
     this.nc.then(
-      (nc) => this.consume(nc, sink).catch((err: Error) => this.env.log('warn', `nats_jetstream input: ${err.message}`)),
+      (nc) =>
+        this.consume(nc, sink).catch((err: Error) => this.env.log('warn', `nats_jetstream input: ${err.message}`)),
       (err: Error) => this.env.log('warn', `nats_jetstream input: ${err.message}`),
     );
   }
@@ -52,11 +53,21 @@ export class JetStreamInput implements Input {
   }
 
   private async consume(nc: NatsConnection, sink: Sink): Promise<void> {
-    const opts = consumerOpts().manualAck().ackExplicit().deliverTo(createInbox()).ackWait(parseDuration(this.config.ack_wait) ?? 30_000).maxAckPending(this.config.max_ack_pending ?? 1024);
+    const opts = consumerOpts()
+      .manualAck()
+      .ackExplicit()
+      .deliverTo(createInbox())
+      .ackWait(parseDuration(this.config.ack_wait) ?? 30_000)
+      .maxAckPending(this.config.max_ack_pending ?? 1024);
     if (this.config.durable) opts.durable(this.config.durable);
     if (this.config.queue) opts.queue(this.config.queue);
     if (this.config.stream) opts.bindStream(this.config.stream);
-    ({ all: () => opts.deliverAll(), last: () => opts.deliverLast(), last_per_subject: () => opts.deliverLastPerSubject(), new: () => opts.deliverNew() })[this.config.deliver ?? 'all']();
+    ({
+      all: () => opts.deliverAll(),
+      last: () => opts.deliverLast(),
+      last_per_subject: () => opts.deliverLastPerSubject(),
+      new: () => opts.deliverNew(),
+    })[this.config.deliver ?? 'all']();
     const sub = await nc.jetstream().subscribe(this.config.subject ?? '>', opts);
     for await (const msg of sub) {
       sink([newMessage(Buffer.from(msg.data), jetStreamMetadata(msg))]).then(
@@ -89,14 +100,21 @@ export class JetStreamOutput implements Output {
     private readonly env: ConnectorEnv,
   ) {
     this.subject = new Interpolated('subject', config.subject);
-    this.headers = Object.entries(config.headers ?? {}).map(([name, value]) => [name, new Interpolated(`headers.${name}`, value)]);
+    this.headers = Object.entries(config.headers ?? {}).map(([name, value]) => [
+      name,
+      new Interpolated(`headers.${name}`, value),
+    ]);
   }
 
   async write(message: StreamMessage): Promise<void> {
     const nc = await this.connection();
     const h = this.headers.length ? natsHeaders() : undefined;
     for (const [name, value] of this.headers) h!.set(name, value.valueFor(message));
-    await withTimeout(nc.jetstream().publish(this.subject.valueFor(message), message.content, { headers: h }), 10_000, 'nats_jetstream output: no acknowledgement');
+    await withTimeout(
+      nc.jetstream().publish(this.subject.valueFor(message), message.content, { headers: h }),
+      10_000,
+      'nats_jetstream output: no acknowledgement',
+    );
   }
 
   async close(): Promise<void> {

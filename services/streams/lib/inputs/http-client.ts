@@ -87,7 +87,7 @@ export class HttpClientInput implements Input {
         const response = await request(target.url, {
           method: this.settings.verb as 'GET',
           headers: target.headers,
-          body: this.settings.verb === 'GET' ? undefined : this.config.payload ?? this.config.body,
+          body: this.settings.verb === 'GET' ? undefined : (this.config.payload ?? this.config.body),
           headersTimeout: this.settings.timeoutMs,
           bodyTimeout: 0,
           signal: this.signal,

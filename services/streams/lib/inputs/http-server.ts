@@ -15,7 +15,11 @@ export interface HttpServerInputConfig {
   ws_path?: string;
   allowed_verbs?: string[];
   timeout?: string;
-  sync_response?: { status?: string; headers?: Record<string, string>; metadata_headers?: { include_prefixes?: string[] } };
+  sync_response?: {
+    status?: string;
+    headers?: Record<string, string>;
+    metadata_headers?: { include_prefixes?: string[] };
+  };
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -47,7 +51,10 @@ export class HttpServerInput implements Input {
     this.verbs = new Set((config.allowed_verbs ?? ['POST']).map((v) => v.toUpperCase()));
     this.timeoutMs = parseDuration(config.timeout ?? '5s') ?? 5000;
     this.syncStatus = interpolated(config.sync_response?.status ?? '200');
-    this.syncHeaders = Object.entries({ 'Content-Type': 'application/octet-stream', ...(config.sync_response?.headers ?? {}) }).map(([k, v]) => [k.toLowerCase(), interpolated(v)]);
+    this.syncHeaders = Object.entries({
+      'Content-Type': 'application/octet-stream',
+      ...(config.sync_response?.headers ?? {}),
+    }).map(([k, v]) => [k.toLowerCase(), interpolated(v)]);
   }
 
   /**
@@ -57,7 +64,8 @@ export class HttpServerInput implements Input {
   endpoints(): Endpoint[] {
     const { path, ws_path: wsPath } = this.config;
     const endpoints: Endpoint[] = [];
-    if (path !== undefined || wsPath === undefined) endpoints.push({ path: path ?? '/post', request: (request) => void this.onRequest(request) });
+    if (path !== undefined || wsPath === undefined)
+      endpoints.push({ path: path ?? '/post', request: (request) => void this.onRequest(request) });
     if (wsPath !== undefined) {
       endpoints.push({
         path: wsPath,
@@ -96,14 +104,19 @@ export class HttpServerInput implements Input {
     } catch (err) {
       // Too large (over the gateway's body limit) or the client went away while sending.
       const tooLarge = (err as Error).name === 'BodyTooLarge';
-      if (!res.headersSent && !res.destroyed) res.writeHead(tooLarge ? 413 : 400, { 'content-type': 'text/plain' }).end(tooLarge ? 'Request body too large' : 'Request body could not be read');
+      if (!res.headersSent && !res.destroyed)
+        res
+          .writeHead(tooLarge ? 413 : 400, { 'content-type': 'text/plain' })
+          .end(tooLarge ? 'Request body too large' : 'Request body could not be read');
       return;
     }
     this.counters.received++;
     const message = newMessage(body, requestMetadata(req, relativePath, search));
     const delivery = this.sink([message]);
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), this.timeoutMs)));
+    const timeout = new Promise<typeof TIMED_OUT>(
+      (resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), this.timeoutMs)),
+    );
     try {
       const outcome = await Promise.race([delivery, timeout]);
       if (outcome === TIMED_OUT) {
@@ -116,7 +129,10 @@ export class HttpServerInput implements Input {
     } catch (err) {
       this.counters.errors++;
       const status = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 500;
-      if (!res.headersSent) res.writeHead(status >= 400 && status < 600 ? status : 500, { 'content-type': 'text/plain' }).end((err as Error).message);
+      if (!res.headersSent)
+        res
+          .writeHead(status >= 400 && status < 600 ? status : 500, { 'content-type': 'text/plain' })
+          .end((err as Error).message);
     } finally {
       clearTimeout(timer);
     }
@@ -129,14 +145,23 @@ export class HttpServerInput implements Input {
       return;
     }
     const first = messages[0];
-    const headers: Record<string, string> = Object.fromEntries(this.syncHeaders.map(([name, value]) => [name, value(first)]));
+    const headers: Record<string, string> = Object.fromEntries(
+      this.syncHeaders.map(([name, value]) => [name, value(first)]),
+    );
     const prefixes = sync.metadata_headers?.include_prefixes ?? [];
     for (const [key, value] of Object.entries(messages[0]?.metadata ?? {})) {
       if (prefixes.some((p) => key.startsWith(p)) && typeof value === 'string') headers[key] = value;
     }
     const status = Number(this.syncStatus(first));
-    const body = Buffer.concat(messages.map((m, i) => (i === 0 ? m.content : Buffer.concat([Buffer.from('\n'), m.content]))));
-    res.writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 200, { ...headers, 'content-length': body.length }).end(body);
+    const body = Buffer.concat(
+      messages.map((m, i) => (i === 0 ? m.content : Buffer.concat([Buffer.from('\n'), m.content]))),
+    );
+    res
+      .writeHead(Number.isInteger(status) && status >= 100 && status < 600 ? status : 200, {
+        ...headers,
+        'content-length': body.length,
+      })
+      .end(body);
   }
 
   private onSocket(ws: WebSocket, req: IncomingMessage, socket: Duplex): void {
@@ -166,7 +191,8 @@ export class HttpServerInput implements Input {
 
 function requestMetadata(req: IncomingMessage, path: string, search: string): Record<string, unknown> {
   const metadata: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) metadata[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) metadata[name] = Array.isArray(value) ? value.join(', ') : value;
   for (const [name, value] of new URLSearchParams(search)) metadata[name] = value;
   metadata.http_server_user_agent = req.headers['user-agent'] ?? '';
   metadata.http_server_request_path = path;

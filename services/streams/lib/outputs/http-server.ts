@@ -40,13 +40,15 @@ export class HttpServerOutput implements Output {
 
   /** The paths configured, or Bento's three defaults (/get, /get/stream, /get/ws) when none is. */
   endpoints(): Endpoint[] {
-    const none = this.config.path === undefined && this.config.stream_path === undefined && this.config.ws_path === undefined;
+    const none =
+      this.config.path === undefined && this.config.stream_path === undefined && this.config.ws_path === undefined;
     const path = this.config.path ?? (none ? '/get' : undefined);
     const streamPath = this.config.stream_path ?? (none ? '/get/stream' : undefined);
     const wsPath = this.config.ws_path ?? (none ? '/get/ws' : undefined);
     const endpoints: Endpoint[] = [];
     if (path) endpoints.push({ path, request: (request) => this.guard(request, () => this.longPoll(request.res)) });
-    if (streamPath) endpoints.push({ path: streamPath, request: (request) => this.guard(request, () => this.eventStream(request)) });
+    if (streamPath)
+      endpoints.push({ path: streamPath, request: (request) => this.guard(request, () => this.eventStream(request)) });
     if (wsPath) {
       endpoints.push({
         path: wsPath,
@@ -71,7 +73,8 @@ export class HttpServerOutput implements Output {
   }
 
   private guard(request: StreamRequest, serve: () => void): void {
-    if (!this.verbs.has(request.req.method ?? '')) return void request.res.writeHead(405, { 'content-type': 'text/plain' }).end('Method not allowed');
+    if (!this.verbs.has(request.req.method ?? ''))
+      return void request.res.writeHead(405, { 'content-type': 'text/plain' }).end('Method not allowed');
     serve();
   }
 
@@ -104,7 +107,12 @@ export class HttpServerOutput implements Output {
   }
 
   private eventStream({ req, res }: StreamRequest): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.flushHeaders();
     req.socket.setNoDelay(true);
     let busy = false;

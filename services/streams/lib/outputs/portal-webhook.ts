@@ -69,11 +69,16 @@ export class PortalWebhookOutput implements Output {
             const signature = createHmac('sha256', subscriber.secret).update(message.content).digest('hex');
             const response = await outboundCall(subscriber.url, this.policy, {
               method: 'POST',
-              headers: { 'content-type': 'application/json', 'x-gw-event': this.config.event_type, 'x-gw-signature': `sha256=${signature}` },
+              headers: {
+                'content-type': 'application/json',
+                'x-gw-event': this.config.event_type,
+                'x-gw-signature': `sha256=${signature}`,
+              },
               body: message.content,
               timeoutMs: 10_000,
             });
-            if (response.status < 200 || response.status >= 300) throw new Error(`${subscriber.url} answered ${response.status}`);
+            if (response.status < 200 || response.status >= 300)
+              throw new Error(`${subscriber.url} answered ${response.status}`);
             done.add(subscriber.url);
           } catch (err) {
             this.counters.connectionFailures++;
@@ -91,7 +96,8 @@ export class PortalWebhookOutput implements Output {
       for (const hook of app?.webhooks ?? app?.Webhooks ?? []) {
         const url = hook?.url ?? hook?.URL;
         const events = hook?.events ?? hook?.Events;
-        if (typeof url === 'string' && Array.isArray(events) && events.includes(this.config.event_type)) subscribers.push({ url, secret: String(hook?.secret ?? hook?.Secret ?? '') });
+        if (typeof url === 'string' && Array.isArray(events) && events.includes(this.config.event_type))
+          subscribers.push({ url, secret: String(hook?.secret ?? hook?.Secret ?? '') });
       }
     }
     this.cached = { at: Date.now(), subscribers };

@@ -29,7 +29,8 @@ function asMappingMessage(message: StreamMessage): MappingMessage {
   return { content: message.content, metadata: message.metadata, error: message.error ?? null };
 }
 
-export type MapResult = { kind: 'message'; message: StreamMessage } | { kind: 'deleted' } | { kind: 'error'; error: string };
+export type MapResult =
+  { kind: 'message'; message: StreamMessage } | { kind: 'deleted' } | { kind: 'error'; error: string };
 
 /**
  * Every tenant mapping of a stream runs through here: synchronously, under the interpreter's
@@ -51,15 +52,17 @@ async function guarded<T>(
   return outcome;
 }
 
-const errorOfOutcome = (outcome: MappingOutcome) =>
-  outcome.kind === 'error' ? outcome.error : undefined;
+const errorOfOutcome = (outcome: MappingOutcome) => (outcome.kind === 'error' ? outcome.error : undefined);
 
 /** Runs a mapping on one message (Bento's `mapping` processor). */
 export async function mapMessage(site: MappingSite, mapping: Mapping, message: StreamMessage): Promise<MapResult> {
   const outcome = await guarded(site, () => execute(mapping, asMappingMessage(message)), errorOfOutcome);
   if (outcome.kind === 'deleted') return outcome;
   if (outcome.kind === 'error') return { kind: 'error', error: outcome.error.message };
-  return { kind: 'message', message: { ...message, content: outcome.message.content, metadata: outcome.message.metadata } };
+  return {
+    kind: 'message',
+    message: { ...message, content: outcome.message.content, metadata: outcome.message.metadata },
+  };
 }
 
 /** A branch's `result_map`: reads the branch result, writes onto the original message. */
@@ -73,7 +76,10 @@ export async function mapOnto(
   const outcome = await guarded(site, evaluate, errorOfOutcome);
   if (outcome.kind === 'deleted') return outcome;
   if (outcome.kind === 'error') return { kind: 'error', error: outcome.error.message };
-  return { kind: 'message', message: { ...onto, content: outcome.message.content, metadata: outcome.message.metadata } };
+  return {
+    kind: 'message',
+    message: { ...onto, content: outcome.message.content, metadata: outcome.message.metadata },
+  };
 }
 
 /** A switch case's `check`: true, false, or the error that made it neither. */

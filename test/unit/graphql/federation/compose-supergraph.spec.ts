@@ -10,7 +10,8 @@ function compose(...subgraphs: Array<[name: string, sdl: string]>): CompositionR
 
 function composed(...subgraphs: Array<[name: string, sdl: string]>): Supergraph {
   const result = compose(...subgraphs);
-  if (!result.ok) assert.fail(`expected the subgraphs to compose, got:\n${result.errors.map((e) => e.message).join('\n')}`);
+  if (!result.ok)
+    assert.fail(`expected the subgraphs to compose, got:\n${result.errors.map((e) => e.message).join('\n')}`);
   return result.supergraph;
 }
 
@@ -31,18 +32,33 @@ describe('federation v1 composition', () => {
       const result = composeSupergraph(benchmarkSubgraphs());
       assert.ok(result.ok, JSON.stringify(!result.ok && result.errors));
       const { sdl, schema, subgraphs } = result.supergraph;
-      for (const federationOnly of ['_service', '_entities', '_Any', '_Entity', '_Service', '_FieldSet', '@key', '@external', '@requires', '@provides', '@extends']) {
+      for (const federationOnly of [
+        '_service',
+        '_entities',
+        '_Any',
+        '_Entity',
+        '_Service',
+        '_FieldSet',
+        '@key',
+        '@external',
+        '@requires',
+        '@provides',
+        '@extends',
+      ]) {
         assert.ok(!sdl.includes(federationOnly), `${federationOnly} must not be in the client schema`);
       }
       assert.deepEqual(Object.keys(schema.getQueryType()!.getFields()), ['me', 'user', 'users', 'topProducts']);
       const productFields = Object.keys((schema.getType('Product') as unknown as { getFields(): object }).getFields());
       assert.deepEqual(productFields, ['upc', 'name', 'price', 'weight', 'inStock', 'shippingEstimate', 'reviews']);
-      assert.deepEqual(subgraphs.map((s) => [s.name, s.url, s.subscriptionType]), [
-        ['accounts', 'http://accounts.test/graphql', 'graphql-ws'],
-        ['inventory', 'http://inventory.test/graphql', 'graphql-ws'],
-        ['products', 'http://products.test/graphql', 'graphql-ws'],
-        ['reviews', 'http://reviews.test/graphql', 'graphql-ws'],
-      ]);
+      assert.deepEqual(
+        subgraphs.map((s) => [s.name, s.url, s.subscriptionType]),
+        [
+          ['accounts', 'http://accounts.test/graphql', 'graphql-ws'],
+          ['inventory', 'http://inventory.test/graphql', 'graphql-ws'],
+          ['products', 'http://products.test/graphql', 'graphql-ws'],
+          ['reviews', 'http://reviews.test/graphql', 'graphql-ws'],
+        ],
+      );
     });
 
     it('places each field with the subgraphs that resolve it, @external declarations not counted', () => {
@@ -58,23 +74,54 @@ describe('federation v1 composition', () => {
 
     it('records @requires and @provides in the placement, in one spelling', () => {
       const { fields } = (composeSupergraph(benchmarkSubgraphs()) as { supergraph: Supergraph }).supergraph;
-      assert.deepEqual(fields.Product.shippingEstimate, { resolvedBy: ['inventory'], requires: { inventory: 'price weight' }, provides: {} });
-      assert.deepEqual(fields.Review.author, { resolvedBy: ['reviews'], requires: {}, provides: { reviews: 'username' } });
+      assert.deepEqual(fields.Product.shippingEstimate, {
+        resolvedBy: ['inventory'],
+        requires: { inventory: 'price weight' },
+        provides: {},
+      });
+      assert.deepEqual(fields.Review.author, {
+        resolvedBy: ['reviews'],
+        requires: {},
+        provides: { reviews: 'username' },
+      });
     });
 
     it('accepts several keys, composite keys and nested keys, each extension using one of them', () => {
       const supergraph = composed(
-        ['catalog', `type Query { items: [Item] } type Org { id: ID! } type Item @key(fields: "id") @key(fields: "sku   region") @key(fields: "id org { id }") { id: ID! sku: String! region: String! org: Org! }`],
-        ['stock', `extend type Item @key(fields: "sku region") { sku: String! @external region: String! @external stock: Int }`],
-        ['prices', `extend type Item @key(fields: "id org { id }") { id: ID! @external org: Org! @external price: Int } type Org { id: ID! }`],
+        [
+          'catalog',
+          `type Query { items: [Item] } type Org { id: ID! } type Item @key(fields: "id") @key(fields: "sku   region") @key(fields: "id org { id }") { id: ID! sku: String! region: String! org: Org! }`,
+        ],
+        [
+          'stock',
+          `extend type Item @key(fields: "sku region") { sku: String! @external region: String! @external stock: Int }`,
+        ],
+        [
+          'prices',
+          `extend type Item @key(fields: "id org { id }") { id: ID! @external org: Org! @external price: Int } type Org { id: ID! }`,
+        ],
       );
-      assert.deepEqual(supergraph.entities.Item.keys, { catalog: ['id', 'sku region', 'id org { id }'], stock: ['sku region'], prices: ['id org { id }'] });
+      assert.deepEqual(supergraph.entities.Item.keys, {
+        catalog: ['id', 'sku region', 'id org { id }'],
+        stock: ['sku region'],
+        prices: ['id org { id }'],
+      });
       assert.deepEqual(supergraph.fields.Item.stock.resolvedBy, ['stock']);
-      assert.deepEqual(supergraph.fields.Org.id.resolvedBy, ['catalog', 'prices'], 'a shared type is resolved by every subgraph that defines it');
+      assert.deepEqual(
+        supergraph.fields.Org.id.resolvedBy,
+        ['catalog', 'prices'],
+        'a shared type is resolved by every subgraph that defines it',
+      );
     });
 
     it('accepts `type T @extends` as an extension and an entity stub that repeats one key', () => {
-      const supergraph = composed(['users', users], ['posts', `type Query { posts: [Post] } type Post { id: ID! author: User } type User @extends @key(fields: "id") { id: ID! @external }`]);
+      const supergraph = composed(
+        ['users', users],
+        [
+          'posts',
+          `type Query { posts: [Post] } type Post { id: ID! author: User } type User @extends @key(fields: "id") { id: ID! @external }`,
+        ],
+      );
       assert.deepEqual(Object.keys(supergraph.fields.User), ['id', 'name']);
       assert.deepEqual(supergraph.fields.User.id.resolvedBy, ['users']);
     });
@@ -137,68 +184,140 @@ describe('federation v1 composition', () => {
 
     it('federation v2 directives are refused with a hint', () => {
       const { message } = failure(['users', 'type Query { me: String @shareable }']);
-      assert.equal(message, `Subgraph 'users': Unknown directive "@shareable". gw composes federation v1 subgraphs; @shareable belongs to another federation version.`);
+      assert.equal(
+        message,
+        `Subgraph 'users': Unknown directive "@shareable". gw composes federation v1 subgraphs; @shareable belongs to another federation version.`,
+      );
     });
 
     it('a federation v2 subgraph (extend schema @link) is refused', () => {
-      const { rule, message } = failure(['users', 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.0", import: ["@key"]) type Query { me: String }']);
+      const { rule, message } = failure([
+        'users',
+        'extend schema @link(url: "https://specs.apollo.dev/federation/v2.0", import: ["@key"]) type Query { me: String }',
+      ]);
       assert.equal(rule, 'INVALID_SUBGRAPH_SDL');
-      assert.equal(message, `Subgraph 'users': it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs`);
+      assert.equal(
+        message,
+        `Subgraph 'users': it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs`,
+      );
     });
 
     it('an extension of an entity without @key', () => {
-      const { rule, message } = failure(['users', users], ['posts', 'type Query { x: Int } extend type User { posts: Int }']);
+      const { rule, message } = failure(
+        ['users', users],
+        ['posts', 'type Query { x: Int } extend type User { posts: Int }'],
+      );
       assert.equal(rule, 'INVALID_EXTENSION');
-      assert.equal(message, `Subgraph 'posts' extends entity 'User' without @key; an extension of an entity must carry @key(fields: ...) with a key of the entity ("id") and mark the key fields @external`);
+      assert.equal(
+        message,
+        `Subgraph 'posts' extends entity 'User' without @key; an extension of an entity must carry @key(fields: ...) with a key of the entity ("id") and mark the key fields @external`,
+      );
     });
 
     it('an extension with @key of a type that is not an entity', () => {
-      const { rule, message } = failure(['a', 'type Query { t: T } type T { id: ID! }'], ['b', 'type Query { x: Int } extend type T @key(fields: "id") { id: ID! @external more: Int }']);
+      const { rule, message } = failure(
+        ['a', 'type Query { t: T } type T { id: ID! }'],
+        ['b', 'type Query { x: Int } extend type T @key(fields: "id") { id: ID! @external more: Int }'],
+      );
       assert.equal(rule, 'INVALID_EXTENSION');
-      assert.equal(message, `Subgraph 'b' extends type 'T' with @key, but 'T' is not an entity: its definition in subgraph 'a' has no @key`);
+      assert.equal(
+        message,
+        `Subgraph 'b' extends type 'T' with @key, but 'T' is not an entity: its definition in subgraph 'a' has no @key`,
+      );
     });
 
     it('an extension without @key of a type that is not an entity', () => {
-      const { message } = failure(['a', 'type Query { t: T } type T { id: ID! }'], ['b', 'type Query { x: Int } extend type T { more: Int }']);
-      assert.equal(message, `Subgraph 'b' extends type 'T', which is not an entity (its definition in subgraph 'a' has no @key); only entities can be extended in another subgraph`);
+      const { message } = failure(
+        ['a', 'type Query { t: T } type T { id: ID! }'],
+        ['b', 'type Query { x: Int } extend type T { more: Int }'],
+      );
+      assert.equal(
+        message,
+        `Subgraph 'b' extends type 'T', which is not an entity (its definition in subgraph 'a' has no @key); only entities can be extended in another subgraph`,
+      );
     });
 
     it('an extension of an enum another subgraph defines', () => {
-      const { message } = failure(['a', 'type Query { c: Color } enum Color { RED }'], ['b', 'type Query { x: Int } extend enum Color { BLUE }']);
-      assert.equal(message, `Subgraph 'b' extends an enum 'Color', which subgraph 'a' defines; only entities (object types with @key) can be extended in another subgraph`);
+      const { message } = failure(
+        ['a', 'type Query { c: Color } enum Color { RED }'],
+        ['b', 'type Query { x: Int } extend enum Color { BLUE }'],
+      );
+      assert.equal(
+        message,
+        `Subgraph 'b' extends an enum 'Color', which subgraph 'a' defines; only entities (object types with @key) can be extended in another subgraph`,
+      );
     });
 
     it('a key field of an extension not marked @external', () => {
-      const { rule, message } = failure(['users', users], ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { id: ID! posts: Int }']);
+      const { rule, message } = failure(
+        ['users', users],
+        ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { id: ID! posts: Int }'],
+      );
       assert.equal(rule, 'KEY_FIELD_NOT_EXTERNAL');
-      assert.equal(message, `Subgraph 'posts': key field 'User.id' of the extension must be marked @external (subgraph 'users' resolves it)`);
+      assert.equal(
+        message,
+        `Subgraph 'posts': key field 'User.id' of the extension must be marked @external (subgraph 'users' resolves it)`,
+      );
     });
 
     it('a key field the extension does not declare', () => {
-      const { message } = failure(['users', users], ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { posts: Int }']);
-      assert.equal(message, `Subgraph 'posts' extends entity 'User' with @key(fields: "id") but does not declare the key field 'id'; declare it and mark it @external`);
+      const { message } = failure(
+        ['users', users],
+        ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { posts: Int }'],
+      );
+      assert.equal(
+        message,
+        `Subgraph 'posts' extends entity 'User' with @key(fields: "id") but does not declare the key field 'id'; declare it and mark it @external`,
+      );
     });
 
     it('a key selecting a field the type does not have', () => {
-      const { rule, message } = failure(['users', 'type Query { me: User } type User @key(fields: "id email") { id: ID! }']);
+      const { rule, message } = failure([
+        'users',
+        'type Query { me: User } type User @key(fields: "id email") { id: ID! }',
+      ]);
       assert.equal(rule, 'KEY_FIELDS_INVALID');
-      assert.equal(message, `Subgraph 'users': @key(fields: "id email") on type 'User' is invalid: type 'User' has no field 'email'`);
+      assert.equal(
+        message,
+        `Subgraph 'users': @key(fields: "id email") on type 'User' is invalid: type 'User' has no field 'email'`,
+      );
     });
 
     it('a nested key without a sub-selection', () => {
       const { message } = failure(['a', 'type Query { t: T } type O { id: ID! } type T @key(fields: "o") { o: O! }']);
-      assert.equal(message, `Subgraph 'a': @key(fields: "o") on type 'T' is invalid: field 'T.o' returns an object type and needs a sub-selection`);
+      assert.equal(
+        message,
+        `Subgraph 'a': @key(fields: "o") on type 'T' is invalid: field 'T.o' returns an object type and needs a sub-selection`,
+      );
     });
 
     it('an entity stub with more than one key', () => {
-      const { rule, message } = failure(['users', 'type Query { me: User } type User @key(fields: "id") @key(fields: "email") { id: ID! email: String! }'], ['posts', 'type Query { p: User } extend type User @key(fields: "id") @key(fields: "email") { id: ID! @external email: String! @external }']);
+      const { rule, message } = failure(
+        [
+          'users',
+          'type Query { me: User } type User @key(fields: "id") @key(fields: "email") { id: ID! email: String! }',
+        ],
+        [
+          'posts',
+          'type Query { p: User } extend type User @key(fields: "id") @key(fields: "email") { id: ID! @external email: String! @external }',
+        ],
+      );
       assert.equal(rule, 'INVALID_ENTITY_STUB');
-      assert.equal(message, `Subgraph 'posts' declares an entity stub of 'User' with 2 keys; a stub repeats exactly one key of the base entity (one of "id", "email")`);
+      assert.equal(
+        message,
+        `Subgraph 'posts' declares an entity stub of 'User' with 2 keys; a stub repeats exactly one key of the base entity (one of "id", "email")`,
+      );
     });
 
     it('an entity stub whose key is not a key of the entity', () => {
-      const { message } = failure(['users', 'type Query { me: User } type User @key(fields: "id") { id: ID! email: String! }'], ['posts', 'type Query { p: User } extend type User @key(fields: "email") { email: String! @external }']);
-      assert.equal(message, `Subgraph 'posts' declares an entity stub of 'User' with @key(fields: "email"), which is not a key of the entity in subgraph 'users' (its keys: "id")`);
+      const { message } = failure(
+        ['users', 'type Query { me: User } type User @key(fields: "id") { id: ID! email: String! }'],
+        ['posts', 'type Query { p: User } extend type User @key(fields: "email") { email: String! @external }'],
+      );
+      assert.equal(
+        message,
+        `Subgraph 'posts' declares an entity stub of 'User' with @key(fields: "email"), which is not a key of the entity in subgraph 'users' (its keys: "id")`,
+      );
     });
 
     it('extensions adding one key field with incompatible types', () => {
@@ -234,85 +353,185 @@ describe('federation v1 composition', () => {
     });
 
     it('an entity defined in two subgraphs', () => {
-      const { rule, message } = failure(['users', users], ['people', 'type Query { x: Int } type User @key(fields: "id") { id: ID! name: String }']);
+      const { rule, message } = failure(
+        ['users', users],
+        ['people', 'type Query { x: Int } type User @key(fields: "id") { id: ID! name: String }'],
+      );
       assert.equal(rule, 'ENTITY_DEFINED_TWICE');
-      assert.equal(message, `Entity 'User' is defined in subgraphs 'users' and 'people'; an entity can not be a shared type: define it in one subgraph and reference it from the others with an extension or entity stub (extend type User @key(fields: ...))`);
+      assert.equal(
+        message,
+        `Entity 'User' is defined in subgraphs 'users' and 'people'; an entity can not be a shared type: define it in one subgraph and reference it from the others with an extension or entity stub (extend type User @key(fields: ...))`,
+      );
     });
 
     it('a shared type that is not identical', () => {
-      const { rule, message } = failure(['a', 'type Query { a: Money } type Money { amount: Int currency: String }'], ['b', 'type Query { b: Money } type Money { amount: Float }']);
+      const { rule, message } = failure(
+        ['a', 'type Query { a: Money } type Money { amount: Int currency: String }'],
+        ['b', 'type Query { b: Money } type Money { amount: Float }'],
+      );
       assert.equal(rule, 'SHARED_TYPE_MISMATCH');
-      assert.equal(message, `Shared type 'Money' is not identical in subgraphs 'a' and 'b': field 'currency' is in subgraph 'a' only; field 'amount' is 'Int' in 'a' and 'Float' in 'b'`);
+      assert.equal(
+        message,
+        `Shared type 'Money' is not identical in subgraphs 'a' and 'b': field 'currency' is in subgraph 'a' only; field 'amount' is 'Int' in 'a' and 'Float' in 'b'`,
+      );
     });
 
     it('a shared type extended in one subgraph only does not normalise identically', () => {
-      const { rule, message } = failure(['a', 'type Query { a: Trait } enum Trait { ONE } extend enum Trait { TWO }'], ['b', 'type Query { b: Trait } enum Trait { ONE }']);
+      const { rule, message } = failure(
+        ['a', 'type Query { a: Trait } enum Trait { ONE } extend enum Trait { TWO }'],
+        ['b', 'type Query { b: Trait } enum Trait { ONE }'],
+      );
       assert.equal(rule, 'SHARED_TYPE_MISMATCH');
-      assert.equal(message, `Shared type 'Trait' is not identical in subgraphs 'a' and 'b': enum value 'TWO' is in subgraph 'a' only; compared after applying the extensions of 'Trait' in subgraph 'a': a shared type may only be extended when every subgraph that defines it ends up with the same type`);
+      assert.equal(
+        message,
+        `Shared type 'Trait' is not identical in subgraphs 'a' and 'b': enum value 'TWO' is in subgraph 'a' only; compared after applying the extensions of 'Trait' in subgraph 'a': a shared type may only be extended when every subgraph that defines it ends up with the same type`,
+      );
     });
 
     it('an extension orphan: the base type is defined in no subgraph', () => {
-      const { rule, message } = failure(['users', users], ['posts', 'type Query { x: Int } extend type Post @key(fields: "id") { id: ID! @external title: String }']);
+      const { rule, message } = failure(
+        ['users', users],
+        ['posts', 'type Query { x: Int } extend type Post @key(fields: "id") { id: ID! @external title: String }'],
+      );
       assert.equal(rule, 'EXTENSION_ORPHAN');
-      assert.equal(message, `Type 'Post' is extended in subgraph 'posts' but defined in no subgraph (extension orphan); define 'Post' in exactly one subgraph`);
+      assert.equal(
+        message,
+        `Type 'Post' is extended in subgraph 'posts' but defined in no subgraph (extension orphan); define 'Post' in exactly one subgraph`,
+      );
     });
 
     it('an extension orphan: the base type is defined in more than one subgraph', () => {
-      const { rule, message } = failure(['a', 'type Query { a: Money } type Money { amount: Int }'], ['b', 'type Query { b: Money } type Money { amount: Int }'], ['c', 'type Query { c: Int } extend type Money { currency: String }']);
+      const { rule, message } = failure(
+        ['a', 'type Query { a: Money } type Money { amount: Int }'],
+        ['b', 'type Query { b: Money } type Money { amount: Int }'],
+        ['c', 'type Query { c: Int } extend type Money { currency: String }'],
+      );
       assert.equal(rule, 'EXTENSION_ORPHAN');
-      assert.equal(message, `Subgraph 'c' extends type 'Money', which is defined in more than one subgraph ('a' and 'b') (extension orphan); an extension needs exactly one base definition`);
+      assert.equal(
+        message,
+        `Subgraph 'c' extends type 'Money', which is defined in more than one subgraph ('a' and 'b') (extension orphan); an extension needs exactly one base definition`,
+      );
     });
 
     it('an @external field the entity does not have, or has with another type', () => {
-      const missing = failure(['users', users], ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { id: ID! @external age: Int @external posts: Int }']);
+      const missing = failure(
+        ['users', users],
+        [
+          'posts',
+          'type Query { x: Int } extend type User @key(fields: "id") { id: ID! @external age: Int @external posts: Int }',
+        ],
+      );
       assert.equal(missing.rule, 'EXTERNAL_FIELD_MISMATCH');
-      assert.equal(missing.message, `Subgraph 'posts' marks 'User.age' @external, but the definition of 'User' in subgraph 'users' has no field 'age'`);
-      const retyped = failure(['users', users], ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { id: ID! @external name: Int @external posts: Int }']);
-      assert.equal(retyped.message, `Field 'User.name' is 'Int' in subgraph 'posts' (@external) but 'String' in subgraph 'users', which defines it; the types must be the same`);
+      assert.equal(
+        missing.message,
+        `Subgraph 'posts' marks 'User.age' @external, but the definition of 'User' in subgraph 'users' has no field 'age'`,
+      );
+      const retyped = failure(
+        ['users', users],
+        [
+          'posts',
+          'type Query { x: Int } extend type User @key(fields: "id") { id: ID! @external name: Int @external posts: Int }',
+        ],
+      );
+      assert.equal(
+        retyped.message,
+        `Field 'User.name' is 'Int' in subgraph 'posts' (@external) but 'String' in subgraph 'users', which defines it; the types must be the same`,
+      );
     });
 
     it('@external on a type the subgraph defines', () => {
-      const { rule, message } = failure(['users', 'type Query { me: User } type User @key(fields: "id") { id: ID! name: String @external }']);
+      const { rule, message } = failure([
+        'users',
+        'type Query { me: User } type User @key(fields: "id") { id: ID! name: String @external }',
+      ]);
       assert.equal(rule, 'EXTERNAL_ON_BASE');
-      assert.equal(message, `Subgraph 'users' marks 'User.name' @external, but it defines 'User' itself; @external is for fields of an extension (extend type User) that another subgraph resolves`);
+      assert.equal(
+        message,
+        `Subgraph 'users' marks 'User.name' @external, but it defines 'User' itself; @external is for fields of an extension (extend type User) that another subgraph resolves`,
+      );
     });
 
     it('a field of an entity resolved by two subgraphs', () => {
-      const { rule, message } = failure(['users', users], ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { id: ID! @external name: String }']);
+      const { rule, message } = failure(
+        ['users', users],
+        ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { id: ID! @external name: String }'],
+      );
       assert.equal(rule, 'FIELD_DEFINED_TWICE');
-      assert.equal(message, `Field 'User.name' is resolved by subgraphs 'users' and 'posts'; in federation v1 a field of an entity has one owner: mark it @external in subgraph 'posts' or remove it there`);
+      assert.equal(
+        message,
+        `Field 'User.name' is resolved by subgraphs 'users' and 'posts'; in federation v1 a field of an entity has one owner: mark it @external in subgraph 'posts' or remove it there`,
+      );
     });
 
     it('a root field defined in two subgraphs (federation v1: root fields are never shared)', () => {
       const { rule, message } = failure(['users', users], ['people', 'extend type Query { me: String }']);
       assert.equal(rule, 'ROOT_FIELD_DEFINED_TWICE');
-      assert.equal(message, `Root field 'Query.me' is defined in subgraphs 'users' and 'people'; in federation v1 each root field belongs to exactly one subgraph: rename or remove it in all but one`);
+      assert.equal(
+        message,
+        `Root field 'Query.me' is defined in subgraphs 'users' and 'people'; in federation v1 each root field belongs to exactly one subgraph: rename or remove it in all but one`,
+      );
     });
 
     it('@requires naming a field the extension does not mark @external', () => {
-      const { rule, message } = failure(['products', 'type Query { p: Product } type Product @key(fields: "upc") { upc: String! price: Int weight: Int }'], ['inventory', 'extend type Product @key(fields: "upc") { upc: String! @external price: Int @external estimate: Int @requires(fields: "price weight") }']);
+      const { rule, message } = failure(
+        [
+          'products',
+          'type Query { p: Product } type Product @key(fields: "upc") { upc: String! price: Int weight: Int }',
+        ],
+        [
+          'inventory',
+          'extend type Product @key(fields: "upc") { upc: String! @external price: Int @external estimate: Int @requires(fields: "price weight") }',
+        ],
+      );
       assert.equal(rule, 'INVALID_REQUIRES');
-      assert.equal(message, `Subgraph 'inventory': @requires(fields: "price weight") on 'Product.estimate' names 'weight', which the extension of 'Product' must declare and mark @external`);
+      assert.equal(
+        message,
+        `Subgraph 'inventory': @requires(fields: "price weight") on 'Product.estimate' names 'weight', which the extension of 'Product' must declare and mark @external`,
+      );
     });
 
     it('@provides on a field that does not return an entity, or naming a field not marked @external', () => {
       const notEntity = failure(['a', 'type Query { a: Box @provides(fields: "size") } type Box { size: Int }']);
       assert.equal(notEntity.rule, 'INVALID_PROVIDES');
-      assert.equal(notEntity.message, `Subgraph 'a': @provides(fields: "size") on 'Query.a' is on a field returning 'Box', which is not an entity; @provides names fields of a returned entity`);
-      const notExternal = failure(['users', users], ['posts', 'type Query { p: Post } type Post { author: User @provides(fields: "name") } extend type User @key(fields: "id") { id: ID! @external }']);
-      assert.equal(notExternal.message, `Subgraph 'posts': @provides(fields: "name") on 'Post.author' names 'name', which subgraph 'posts' must declare on 'User' and mark @external`);
+      assert.equal(
+        notEntity.message,
+        `Subgraph 'a': @provides(fields: "size") on 'Query.a' is on a field returning 'Box', which is not an entity; @provides names fields of a returned entity`,
+      );
+      const notExternal = failure(
+        ['users', users],
+        [
+          'posts',
+          'type Query { p: Post } type Post { author: User @provides(fields: "name") } extend type User @key(fields: "id") { id: ID! @external }',
+        ],
+      );
+      assert.equal(
+        notExternal.message,
+        `Subgraph 'posts': @provides(fields: "name") on 'Post.author' names 'name', which subgraph 'posts' must declare on 'User' and mark @external`,
+      );
     });
 
     it('a type that is an object in one subgraph and an enum in another', () => {
-      const { rule, message } = failure(['a', 'type Query { a: Kind } type Kind { id: ID }'], ['b', 'type Query { b: Kind } enum Kind { X }']);
+      const { rule, message } = failure(
+        ['a', 'type Query { a: Kind } type Kind { id: ID }'],
+        ['b', 'type Query { b: Kind } enum Kind { X }'],
+      );
       assert.equal(rule, 'TYPE_KIND_MISMATCH');
-      assert.equal(message, `Type 'Kind' is not the same kind of type in every subgraph: an object type in subgraph 'a', an enum in subgraph 'b'`);
+      assert.equal(
+        message,
+        `Type 'Kind' is not the same kind of type in every subgraph: an object type in subgraph 'a', an enum in subgraph 'b'`,
+      );
     });
 
     it('lists every error of a subgraph set at once', () => {
-      const result = compose(['users', users], ['people', 'extend type Query { me: String } extend type Post { x: Int }']);
+      const result = compose(
+        ['users', users],
+        ['people', 'extend type Query { me: String } extend type Post { x: Int }'],
+      );
       assert.equal(result.ok, false);
-      assert.deepEqual((result as { errors: Array<{ rule: string }> }).errors.map((e) => e.rule).sort(), ['EXTENSION_ORPHAN', 'ROOT_FIELD_DEFINED_TWICE']);
+      assert.deepEqual((result as { errors: Array<{ rule: string }> }).errors.map((e) => e.rule).sort(), [
+        'EXTENSION_ORPHAN',
+        'ROOT_FIELD_DEFINED_TWICE',
+      ]);
     });
   });
 });

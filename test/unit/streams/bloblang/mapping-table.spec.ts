@@ -23,7 +23,8 @@ function runCase(c: MappingCase): void {
       assert.deepEqual(outcome, { kind: 'deleted' });
       continue;
     }
-    if (outcome.kind !== 'message') assert.fail(outcome.kind === 'error' ? `failed: ${outcome.error.message}` : 'deleted');
+    if (outcome.kind !== 'message')
+      assert.fail(outcome.kind === 'error' ? `failed: ${outcome.error.message}` : 'deleted');
     const content = outcome.message.content.toString('utf8');
     if (step.output !== undefined) assert.equal(content, step.output);
     if (step.json !== undefined) assert.deepEqual(JSON.parse(content), step.json);
@@ -49,7 +50,10 @@ describe('streams: Bloblang mappings', () => {
       it(c.name, () => {
         const result = parseMapping(c.mapping);
         assert.ok(result instanceof MappingSyntaxError, 'expected a syntax error');
-        assert.deepEqual({ line: result.line, column: result.column, detail: result.detail }, { line: c.line, column: c.column, detail: c.detail });
+        assert.deepEqual(
+          { line: result.line, column: result.column, detail: result.detail },
+          { line: c.line, column: c.column, detail: c.detail },
+        );
         assert.equal(result.message, `line ${c.line} char ${c.column}: ${c.detail}`);
         assert.equal(result.code, 'GW_ERR_STREAMS_MAPPING_SYNTAX');
       });

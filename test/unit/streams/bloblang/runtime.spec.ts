@@ -44,13 +44,18 @@ describe('streams: Bloblang runtime', () => {
     });
 
     it('reads the error an earlier processor flagged', () => {
-      const outcome = execute(compile('root.e = error()\nroot.failed = errored()'), { content: '{}', error: 'upstream said no' });
+      const outcome = execute(compile('root.e = error()\nroot.failed = errored()'), {
+        content: '{}',
+        error: 'upstream said no',
+      });
       assert.ok(outcome.kind === 'message');
       assert.equal(outcome.message.content.toString(), '{"e":"upstream said no","failed":true}');
     });
 
     it('a key named __proto__ is data, not a prototype', () => {
-      const outcome = execute(compile('root = this\nroot.__proto__.polluted = true'), { content: '{"__proto__":{"a":1}}' });
+      const outcome = execute(compile('root = this\nroot.__proto__.polluted = true'), {
+        content: '{"__proto__":{"a":1}}',
+      });
       assert.ok(outcome.kind === 'message');
       assert.equal(outcome.message.content.toString(), '{"__proto__":{"a":1,"polluted":true}}');
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -80,26 +85,45 @@ describe('streams: Bloblang runtime', () => {
   describe('tenant safety', () => {
     it('env() reads only variables with the streams prefix', () => {
       const env = { GW_STREAMS_ENV_TOPIC: 'orders', GW_SECRET: 'node secret', PATH: '/bin' };
-      const outcome = execute(compile('root = [env("TOPIC"), env("GW_SECRET"), env("PATH")]'), { content: '{}' }, { env });
+      const outcome = execute(
+        compile('root = [env("TOPIC"), env("GW_SECRET"), env("PATH")]'),
+        { content: '{}' },
+        { env },
+      );
       assert.ok(outcome.kind === 'message');
       assert.equal(outcome.message.content.toString(), '["orders",null,null]');
     });
 
     it('the prefix is configurable', () => {
-      const outcome = execute(compile('root = env("X")'), { content: '{}' }, { env: { TENANT_A_X: 'a' }, envPrefix: 'TENANT_A_' });
+      const outcome = execute(
+        compile('root = env("X")'),
+        { content: '{}' },
+        { env: { TENANT_A_X: 'a' }, envPrefix: 'TENANT_A_' },
+      );
       assert.ok(outcome.kind === 'message');
       assert.equal(outcome.message.content.toString(), 'a');
     });
 
     it('a mapping that doubles a string past the limit fails the message, not the process', () => {
-      const doubling = ['let s = "0123456789"', ...Array.from({ length: 40 }, () => 'let s = $s + $s'), 'root = $s.length()'].join('\n');
+      const doubling = [
+        'let s = "0123456789"',
+        ...Array.from({ length: 40 }, () => 'let s = $s + $s'),
+        'root = $s.length()',
+      ].join('\n');
       const message = errorOf(doubling, { content: '{}' }, { limits: { maxValueBytes: 1 << 20 } });
       assert.match(message, /exceeds the limit of 1048576 bytes/);
     });
 
     it('a mapping that nests copies past the element limit fails the message', () => {
-      const nesting = ['let a = [1, 2, 3, 4]', ...Array.from({ length: 30 }, () => 'let a = [$a, $a]'), 'root = $a'].join('\n');
-      assert.match(errorOf(nesting, { content: '{}' }, { limits: { maxValueNodes: 10_000 } }), /exceeds the limit of 10000 elements/);
+      const nesting = [
+        'let a = [1, 2, 3, 4]',
+        ...Array.from({ length: 30 }, () => 'let a = [$a, $a]'),
+        'root = $a',
+      ].join('\n');
+      assert.match(
+        errorOf(nesting, { content: '{}' }, { limits: { maxValueNodes: 10_000 } }),
+        /exceeds the limit of 10000 elements/,
+      );
     });
 
     // the time budget is lifted here: these check the step budget, which a slow machine must reach too
@@ -112,9 +136,13 @@ describe('streams: Bloblang runtime', () => {
     });
 
     it('fan-out recursion (each call applying twice) stops at the step budget', () => {
-      const mapping = 'map twice {\n  root = if this > 0 { [(this - 1).apply("twice"), (this - 1).apply("twice")] } else { 0 }\n}\nroot = this.n.apply("twice")';
+      const mapping =
+        'map twice {\n  root = if this > 0 { [(this - 1).apply("twice"), (this - 1).apply("twice")] } else { 0 }\n}\nroot = this.n.apply("twice")';
       const limits = { maxSteps: 100_000, ...noTimeBudget };
-      assert.equal(errorOf(mapping, { content: '{"n":60}' }, { limits }), 'mapping exceeded its budget of 100000 steps');
+      assert.equal(
+        errorOf(mapping, { content: '{"n":60}' }, { limits }),
+        'mapping exceeded its budget of 100000 steps',
+      );
       const small = execute(compile(mapping), { content: '{"n":2}' });
       assert.ok(small.kind === 'message');
       assert.equal(small.message.content.toString(), '[[0,0],[0,0]]');
@@ -215,14 +243,18 @@ describe('streams: Bloblang runtime', () => {
     });
 
     it('recursion depth is bounded and configurable', () => {
-      const mapping = 'map down {\n  root = if this > 0 { (this - 1).apply("down") } else { "bottom" }\n}\nroot = this.n.apply("down")';
+      const mapping =
+        'map down {\n  root = if this > 0 { (this - 1).apply("down") } else { "bottom" }\n}\nroot = this.n.apply("down")';
       const ok = execute(compile(mapping), { content: '{"n":50}' });
       assert.ok(ok.kind === 'message');
       assert.equal(ok.message.content.toString(), 'bottom');
-      assert.match(errorOf(mapping, { content: '{"n":50}' }, { limits: { maxMapDepth: 10 } }), /entering map down exceeded maximum allowed stacks of 10/);
+      assert.match(
+        errorOf(mapping, { content: '{"n":50}' }, { limits: { maxMapDepth: 10 } }),
+        /entering map down exceeded maximum allowed stacks of 10/,
+      );
     });
 
-    it('count() totals belong to one mapping: another tenant\'s mapping starts at 1', () => {
+    it("count() totals belong to one mapping: another tenant's mapping starts at 1", () => {
       const first = compile('root = count("orders")');
       const second = compile('root = count("orders")');
       const content = (m: Mapping) => {
@@ -234,14 +266,19 @@ describe('streams: Bloblang runtime', () => {
 
     it('a catastrophic pattern runs in linear time on RE2', () => {
       const started = Date.now();
-      const outcome = execute(compile('root = this.s.re_match("(a+)+$")'), { content: JSON.stringify({ s: 'a'.repeat(5000) + 'b' }) });
+      const outcome = execute(compile('root = this.s.re_match("(a+)+$")'), {
+        content: JSON.stringify({ s: 'a'.repeat(5000) + 'b' }),
+      });
       assert.ok(outcome.kind === 'message');
       assert.equal(outcome.message.content.toString(), 'false');
       assert.ok(Date.now() - started < 2000);
     });
 
     it('an invalid pattern fails the message with the RE2 reason', () => {
-      assert.match(errorOf('root = "x".re_match("(?<=a)b")', { content: '{}' }), /^failed assignment \(line 1\): string literal: error parsing regexp: /);
+      assert.match(
+        errorOf('root = "x".re_match("(?<=a)b")', { content: '{}' }),
+        /^failed assignment \(line 1\): string literal: error parsing regexp: /,
+      );
     });
   });
 
@@ -267,7 +304,13 @@ describe('streams: Bloblang runtime', () => {
     });
 
     it('a valid configuration has none', () => {
-      assert.deepEqual(findMappingErrors({ pipeline: { processors: [{ mapping: 'root = this.a | "x"' }] }, output: { kafka: { topic: 't-${! this.id }' } } }), []);
+      assert.deepEqual(
+        findMappingErrors({
+          pipeline: { processors: [{ mapping: 'root = this.a | "x"' }] },
+          output: { kafka: { topic: 't-${! this.id }' } },
+        }),
+        [],
+      );
     });
   });
 

@@ -16,7 +16,8 @@ export function allOf(authenticators: Authenticator[], base: IdentityMode | unde
       ctx.keyHash = undefined;
       ctx.sessionFromPlugin = false;
       if ((await step(ctx)) === DONE) return DONE;
-      if (ctx.session !== undefined && (base === undefined || mode === base)) chosen = { session: ctx.session, keyHash: ctx.keyHash, sessionFromPlugin: ctx.sessionFromPlugin };
+      if (ctx.session !== undefined && (base === undefined || mode === base))
+        chosen = { session: ctx.session, keyHash: ctx.keyHash, sessionFromPlugin: ctx.sessionFromPlugin };
     }
     ctx.session = chosen?.session;
     ctx.keyHash = chosen?.keyHash;

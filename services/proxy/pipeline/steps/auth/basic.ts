@@ -37,7 +37,13 @@ export function basicAuthenticator(definition: ApiDefinition, deps: AuthStepDeps
       }
       if (!credentials && typeof decoded === 'string') return refuse(ctx, 400, decoded);
       if (!credentials) return refuse(ctx, 401, GatewayMessages.authFieldMissing, challenge);
-      const result = await checkCredential(deps, { kind: 'basic', org_id: definition.org_id, ...credentials, cache_ttl: cacheTtl, disable_caching: disableCaching });
+      const result = await checkCredential(deps, {
+        kind: 'basic',
+        org_id: definition.org_id,
+        ...credentials,
+        cache_ttl: cacheTtl,
+        disable_caching: disableCaching,
+      });
       return admit(ctx, deps, result, strip && found && decoded === credentials ? [where, found] : undefined);
     },
   };
@@ -62,9 +68,11 @@ function decodeBasic(found: FoundCredential): { username: string; password: stri
 function bodyExtractors(settings: Record<string, unknown>): { user: TenantPattern; password: TenantPattern } {
   const compile = (field: string) => {
     const source = settings[field];
-    if (typeof source !== 'string' || source === '') throw new Error(`basic_auth.${field} is required with extract_from_body`);
+    if (typeof source !== 'string' || source === '')
+      throw new Error(`basic_auth.${field} is required with extract_from_body`);
     const pattern = compileTenantPattern(source);
-    if (pattern.groupCount !== 1) throw new Error(`basic_auth.${field} must have exactly one group, it has ${pattern.groupCount}`);
+    if (pattern.groupCount !== 1)
+      throw new Error(`basic_auth.${field} must have exactly one group, it has ${pattern.groupCount}`);
     return pattern;
   };
   return { user: compile('body_user_regexp'), password: compile('body_password_regexp') };

@@ -12,7 +12,12 @@ import { admit, checkCredential, type Authenticator, type AuthStepDeps } from '.
  * The certificate must still be in the store: once deleted, its key is refused (403), as the
  * reference gateway does (its ErrAuthCertNotFound), on every node (`certs.changed`).
  */
-export function withCertificateIdentity(definition: ApiDefinition, token: Authenticator, deps: AuthStepDeps, now: () => number = Date.now): Authenticator {
+export function withCertificateIdentity(
+  definition: ApiDefinition,
+  token: Authenticator,
+  deps: AuthStepDeps,
+  now: () => number = Date.now,
+): Authenticator {
   const authConfigs = (definition.auth_configs ?? {}) as { authToken?: { use_certificate?: unknown } };
   if (authConfigs.authToken?.use_certificate !== true) return token;
   const orgId = definition.org_id ?? '';

@@ -7,7 +7,17 @@ import { GatewayMessages } from '../../gateway-errors';
 import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
 import { MutualTlsMessages } from '../mutual-tls';
-import { dateWithinSkew, HMAC_ALGORITHMS, hmacMatches, parseSignatureHeader, signatureBytes, signedDate, signingString, type HmacAlgorithm, type SignatureFields } from './http-signature';
+import {
+  dateWithinSkew,
+  HMAC_ALGORITHMS,
+  hmacMatches,
+  parseSignatureHeader,
+  signatureBytes,
+  signedDate,
+  signingString,
+  type HmacAlgorithm,
+  type SignatureFields,
+} from './http-signature';
 import { admit, checkCredential, type Authenticator, type AuthStepDeps } from './key-check';
 import { RSA_ALGORITHM, rsaMatches, rsaPublicKey, RsaSignatureMessages } from './rsa-signature';
 
@@ -24,8 +34,15 @@ export const HMAC_REFUSED = 'Authorization field missing, malformed or invalid';
 export function hmacAuthenticator(definition: ApiDefinition, deps: AuthStepDeps): Authenticator {
   const configs = definition.auth_configs as Record<string, Record<string, unknown> | undefined> | undefined;
   const headerName = configs?.hmac?.auth_header_name;
-  const where: CredentialLocations = { header: typeof headerName === 'string' && headerName !== '' ? headerName : 'Authorization', query: undefined, cookie: undefined };
-  const allowed = Array.isArray(definition.hmac_allowed_algorithms) && definition.hmac_allowed_algorithms.length > 0 ? new Set(definition.hmac_allowed_algorithms.map(String)) : undefined;
+  const where: CredentialLocations = {
+    header: typeof headerName === 'string' && headerName !== '' ? headerName : 'Authorization',
+    query: undefined,
+    cookie: undefined,
+  };
+  const allowed =
+    Array.isArray(definition.hmac_allowed_algorithms) && definition.hmac_allowed_algorithms.length > 0
+      ? new Set(definition.hmac_allowed_algorithms.map(String))
+      : undefined;
   const skewMs = Number(definition.hmac_allowed_clock_skew) || 0;
   const strip = definition.strip_auth_data === true;
 
@@ -35,19 +52,36 @@ export function hmacAuthenticator(definition: ApiDefinition, deps: AuthStepDeps)
   };
 
   /** The key of a well-formed signature is known (or the store is down): the signature is checked against it. */
-  const verify = (ctx: RequestContext, fields: SignatureFields, algorithm: string, signature: Buffer, found: FoundCredential, result: AuthCheckResult | Error): StepResult | Promise<StepResult> => {
+  const verify = (
+    ctx: RequestContext,
+    fields: SignatureFields,
+    algorithm: string,
+    signature: Buffer,
+    found: FoundCredential,
+    result: AuthCheckResult | Error,
+  ): StepResult | Promise<StepResult> => {
     if (result instanceof Error) return refuse(ctx, 503, GatewayMessages.keyStoreUnavailable);
     if (!result.ok) return refuseSignature(ctx, 'unknown keyId');
-    if (algorithm === RSA_ALGORITHM) return rsaVerifier(ctx, result.session).then((matches) => decide(ctx, fields, signature, found, result, matches));
+    if (algorithm === RSA_ALGORITHM)
+      return rsaVerifier(ctx, result.session).then((matches) => decide(ctx, fields, signature, found, result, matches));
     return decide(ctx, fields, signature, found, result, hmacVerifier(result.session, algorithm as HmacAlgorithm));
   };
 
   /** Whether the signature and its date hold, with the key's verifier (or why it has none). */
-  const decide = (ctx: RequestContext, fields: SignatureFields, signature: Buffer, found: FoundCredential, result: AuthCheckResult, matches: Verifier | string | typeof DONE): typeof DONE | void => {
+  const decide = (
+    ctx: RequestContext,
+    fields: SignatureFields,
+    signature: Buffer,
+    found: FoundCredential,
+    result: AuthCheckResult,
+    matches: Verifier | string | typeof DONE,
+  ): typeof DONE | void => {
     if (matches === DONE) return DONE;
     if (typeof matches === 'string') return refuseSignature(ctx, matches);
-    if (!signatureMatches(ctx, fields, (signed) => matches(signed, signature))) return refuseSignature(ctx, 'signature does not match');
-    if (!dateWithinSkew(signedDate(ctx.req.headers)?.value, skewMs, Date.now())) return refuseSignature(ctx, 'date missing or outside the allowed clock skew');
+    if (!signatureMatches(ctx, fields, (signed) => matches(signed, signature)))
+      return refuseSignature(ctx, 'signature does not match');
+    if (!dateWithinSkew(signedDate(ctx.req.headers)?.value, skewMs, Date.now()))
+      return refuseSignature(ctx, 'date missing or outside the allowed clock skew');
     return admit(ctx, deps, result, strip ? [where, found] : undefined);
   };
 
@@ -61,11 +95,13 @@ export function hmacAuthenticator(definition: ApiDefinition, deps: AuthStepDeps)
       if (!found || !fields) return refuseSignature(ctx, found ? 'malformed signature header' : 'no signature header');
       // No algorithm named: the reference signs with hmac-sha1, unless it limits the algorithms.
       const algorithm = fields.algorithm === '' && !allowed ? 'hmac-sha1' : fields.algorithm;
-      if (!(algorithm in HMAC_ALGORITHMS || algorithm === RSA_ALGORITHM) || (allowed && !allowed.has(algorithm))) return refuseSignature(ctx, `algorithm not allowed: ${fields.algorithm}`);
+      if (!(algorithm in HMAC_ALGORITHMS || algorithm === RSA_ALGORITHM) || (allowed && !allowed.has(algorithm)))
+        return refuseSignature(ctx, `algorithm not allowed: ${fields.algorithm}`);
       const signature = signatureBytes(fields.signature);
       if (!signature) return refuseSignature(ctx, 'signature is not base64');
       const result = checkCredential(deps, { kind: 'token', key: fields.keyId });
-      if (result instanceof Promise) return result.then((settled) => verify(ctx, fields, algorithm, signature, found, settled));
+      if (result instanceof Promise)
+        return result.then((settled) => verify(ctx, fields, algorithm, signature, found, settled));
       return verify(ctx, fields, algorithm, signature, found, result);
     },
   };
@@ -73,7 +109,8 @@ export function hmacAuthenticator(definition: ApiDefinition, deps: AuthStepDeps)
   /** Checks a signature made with the key's HMAC secret; a string says why the key can not sign. */
   function hmacVerifier(session: Session, algorithm: HmacAlgorithm): Verifier | string {
     const secret = session.hmac_string;
-    if (session.hmac_enabled !== true || typeof secret !== 'string' || secret === '') return 'the key has no HMAC secret';
+    if (session.hmac_enabled !== true || typeof secret !== 'string' || secret === '')
+      return 'the key has no HMAC secret';
     return (signed, signature) => hmacMatches(algorithm, secret, signed, signature);
   }
 
@@ -83,7 +120,12 @@ export function hmacAuthenticator(definition: ApiDefinition, deps: AuthStepDeps)
    */
   async function rsaVerifier(ctx: RequestContext, session: Session): Promise<Verifier | string | typeof DONE> {
     const certId = session.rsa_certificate_id;
-    if ((session.hmac_enabled !== true && session.enable_http_signature_validation !== true) || typeof certId !== 'string' || certId === '') return 'the key has no RSA certificate';
+    if (
+      (session.hmac_enabled !== true && session.enable_http_signature_validation !== true) ||
+      typeof certId !== 'string' ||
+      certId === ''
+    )
+      return 'the key has no RSA certificate';
     const orgId = typeof session.org_id === 'string' ? session.org_id : (definition.org_id ?? '');
     let material;
     try {
@@ -109,5 +151,9 @@ function signatureMatches(ctx: RequestContext, fields: SignatureFields, matches:
   const headers = ctx.req.headers;
   if (matches(signingString(fields, ctx.req.method ?? 'GET', url, headers))) return true;
   const query = url.indexOf('?');
-  return query !== -1 && fields.headers.includes('(request-target)') && matches(signingString(fields, ctx.req.method ?? 'GET', url.slice(0, query), headers));
+  return (
+    query !== -1 &&
+    fields.headers.includes('(request-target)') &&
+    matches(signingString(fields, ctx.req.method ?? 'GET', url.slice(0, query), headers))
+  );
 }

@@ -7,7 +7,12 @@ import type { IncomingHttpHeaders } from 'node:http';
  * Pure functions; the authenticator (hmac.ts) does the key lookup.
  */
 
-export const HMAC_ALGORITHMS = { 'hmac-sha1': 'sha1', 'hmac-sha256': 'sha256', 'hmac-sha384': 'sha384', 'hmac-sha512': 'sha512' } as const;
+export const HMAC_ALGORITHMS = {
+  'hmac-sha1': 'sha1',
+  'hmac-sha256': 'sha256',
+  'hmac-sha384': 'sha384',
+  'hmac-sha512': 'sha512',
+} as const;
 export type HmacAlgorithm = keyof typeof HMAC_ALGORITHMS;
 
 export interface SignatureFields {
@@ -20,7 +25,12 @@ export interface SignatureFields {
 }
 
 const FIELD = /\s*([A-Za-z]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))\s*(?:,|$)/y;
-const KNOWN_FIELDS: Record<string, keyof SignatureFields> = { keyid: 'keyId', algorithm: 'algorithm', headers: 'headers', signature: 'signature' };
+const KNOWN_FIELDS: Record<string, keyof SignatureFields> = {
+  keyid: 'keyId',
+  algorithm: 'algorithm',
+  headers: 'headers',
+  signature: 'signature',
+};
 
 /** The fields of a `Signature …` credential, or undefined when it is malformed or names an unknown field. */
 export function parseSignatureHeader(value: string): SignatureFields | undefined {
@@ -35,8 +45,13 @@ export function parseSignatureHeader(value: string): SignatureFields | undefined
     if (!name) return undefined;
     const quoted = match[2];
     // Escapes are rare: most values are taken as they are, without a regular expression.
-    const fieldValue = quoted === undefined ? match[3] : quoted.includes('\\') ? quoted.replace(/\\(.)/g, '$1') : quoted;
-    if (name === 'headers') fields.headers = fieldValue.toLowerCase().split(' ').filter((h) => h !== '');
+    const fieldValue =
+      quoted === undefined ? match[3] : quoted.includes('\\') ? quoted.replace(/\\(.)/g, '$1') : quoted;
+    if (name === 'headers')
+      fields.headers = fieldValue
+        .toLowerCase()
+        .split(' ')
+        .filter((h) => h !== '');
     else fields[name] = fieldValue;
   }
   if (fields.keyId === '' || fields.signature === '') return undefined;
@@ -57,7 +72,12 @@ export function signedDate(headers: IncomingHttpHeaders): { name: 'x-aux-date' |
 }
 
 /** The signing string of the draft: one `name: value` line per signed header, in the order given. */
-export function signingString(fields: SignatureFields, method: string, target: string, headers: IncomingHttpHeaders): string {
+export function signingString(
+  fields: SignatureFields,
+  method: string,
+  target: string,
+  headers: IncomingHttpHeaders,
+): string {
   return fields.headers
     .map((name) => {
       if (name === '(request-target)') return `(request-target): ${method.toLowerCase()} ${target}`;

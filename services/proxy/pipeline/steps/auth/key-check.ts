@@ -33,7 +33,10 @@ export interface Authenticator {
  * Asks the auth service; an unreachable key store is a 503, never a pass or a refusal. A cached
  * session is answered synchronously (no promise on the request's way).
  */
-export function checkCredential(deps: AuthStepDeps, params: AuthCheckParams): AuthCheckResult | Error | Promise<AuthCheckResult | Error> {
+export function checkCredential(
+  deps: AuthStepDeps,
+  params: AuthCheckParams,
+): AuthCheckResult | Error | Promise<AuthCheckResult | Error> {
   try {
     const answer = deps.check('auth.check', params);
     return answer instanceof Promise ? answer.catch((err: unknown) => checkFailed(deps, err)) : answer;
@@ -48,10 +51,21 @@ function checkFailed(deps: AuthStepDeps, err: unknown): Error {
 }
 
 /** Records a verified session on the context, or refuses: 503 key store down, 403 unknown key. */
-export function admit(ctx: RequestContext, deps: AuthStepDeps, result: AuthCheckResult | Error, strip: [CredentialLocations, FoundCredential] | undefined): typeof DONE | void {
+export function admit(
+  ctx: RequestContext,
+  deps: AuthStepDeps,
+  result: AuthCheckResult | Error,
+  strip: [CredentialLocations, FoundCredential] | undefined,
+): typeof DONE | void {
   if (result instanceof Error) return refuse(ctx, 503, GatewayMessages.keyStoreUnavailable);
   if (!result.ok) {
-    deps.emitEvent('AuthFailure', ctx, result.reason === 'wrong_password' ? 'Wrong password for a basic-auth user' : 'Attempted access with an unknown key');
+    deps.emitEvent(
+      'AuthFailure',
+      ctx,
+      result.reason === 'wrong_password'
+        ? 'Wrong password for a basic-auth user'
+        : 'Attempted access with an unknown key',
+    );
     return refuse(ctx, 403, GatewayMessages.accessDisallowed);
   }
   ctx.session = result.session;

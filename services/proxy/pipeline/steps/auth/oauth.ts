@@ -10,6 +10,10 @@ import type { Authenticator, AuthStepDeps } from './key-check';
 export function oauthAuthenticator(definition: ApiDefinition, deps: AuthStepDeps): Authenticator {
   const configs = definition.auth_configs as Record<string, Record<string, unknown> | undefined> | undefined;
   const name = configs?.oauth?.auth_header_name;
-  const where: CredentialLocations = { header: typeof name === 'string' && name !== '' ? name : 'Authorization', query: undefined, cookie: undefined };
+  const where: CredentialLocations = {
+    header: typeof name === 'string' && name !== '' ? name : 'Authorization',
+    query: undefined,
+    cookie: undefined,
+  };
   return bearerKeyAuthenticator('oauth_key', where, definition.strip_auth_data === true, deps);
 }

@@ -10,7 +10,12 @@ export function tokenAuthenticator(definition: ApiDefinition, deps: AuthStepDeps
 }
 
 /** A key looked up in the key store, read from `where`; OAuth access tokens are such keys too. */
-export function bearerKeyAuthenticator(mode: IdentityMode, where: CredentialLocations, strip: boolean, deps: AuthStepDeps): Authenticator {
+export function bearerKeyAuthenticator(
+  mode: IdentityMode,
+  where: CredentialLocations,
+  strip: boolean,
+  deps: AuthStepDeps,
+): Authenticator {
   return {
     mode,
     // Synchronous while the key's session is cached: no promise on the request's way.
@@ -20,7 +25,9 @@ export function bearerKeyAuthenticator(mode: IdentityMode, where: CredentialLoca
       if (!found) return refuse(ctx, 401, GatewayMessages.authFieldMissing);
       const result = checkCredential(deps, { kind: 'token', key: withoutBearer(found.value) });
       const stripped: [CredentialLocations, FoundCredential] | undefined = strip ? [where, found] : undefined;
-      return result instanceof Promise ? result.then((settled) => admit(ctx, deps, settled, stripped)) : admit(ctx, deps, result, stripped);
+      return result instanceof Promise
+        ? result.then((settled) => admit(ctx, deps, settled, stripped))
+        : admit(ctx, deps, result, stripped);
     },
   };
 }
