@@ -34,26 +34,38 @@ export async function checkTransporter(transporter: string | undefined, timeoutM
     throw new StartupError(`GW_TRANSPORTER: unknown transporter ${what} ${KNOWN}`);
   }
   if (scheme === undefined) return;
+  // A cluster's servers may be listed with commas: the start goes on when any of them answers.
+  const refusals: StartupError[] = [];
+  for (const entry of transporter.split(',')) {
+    const refusal = await serverRefusal(entry.trim(), scheme, timeoutMs);
+    if (refusal === undefined) return;
+    refusals.push(refusal);
+  }
+  throw refusals[0];
+}
+
+/** Why the server a transporter URL names does not answer, or undefined when it does (or is not checked). */
+async function serverRefusal(entry: string, scheme: string, timeoutMs: number): Promise<StartupError | undefined> {
   let url: URL;
   try {
-    url = new URL(transporter.split(',')[0].trim());
+    url = new URL(entry.includes('://') ? entry : `${scheme}://${entry}`);
   } catch {
-    throw new StartupError('GW_TRANSPORTER is not a valid URL (such as nats://127.0.0.1:4222)');
+    return new StartupError('GW_TRANSPORTER is not a valid URL (such as nats://127.0.0.1:4222)');
   }
   const server = SERVERS[scheme];
-  if (server === undefined || url.hostname === '') return;
+  if (server === undefined || url.hostname === '') return undefined;
   const port = Number(url.port) || server.port;
   const where = `${url.hostname}:${port}`;
   const hint = `(is the ${server.name} server running? check the host and port)`;
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<StartupError | undefined>((resolve) => {
     const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port, timeout: timeoutMs });
     socket.once('connect', () => {
       socket.destroy();
-      resolve();
+      resolve(undefined);
     });
     socket.once('timeout', () => {
       socket.destroy();
-      reject(new StartupError(`GW_TRANSPORTER: no answer from ${where} within ${timeoutMs / 1000} s ${hint}`));
+      resolve(new StartupError(`GW_TRANSPORTER: no answer from ${where} within ${timeoutMs / 1000} s ${hint}`));
     });
     socket.once('error', (err: SystemError) => {
       const what =
@@ -62,7 +74,7 @@ export async function checkTransporter(transporter: string | undefined, timeoutM
           : err.code === 'ENOTFOUND'
             ? `unknown host ${url.hostname}`
             : `cannot reach ${where} (${err.code ?? err.message})`;
-      reject(new StartupError(`GW_TRANSPORTER: ${what} ${hint}`, err));
+      resolve(new StartupError(`GW_TRANSPORTER: ${what} ${hint}`, err));
     });
   });
 }

@@ -26,6 +26,15 @@ describe('the transporter check before a node starts', () => {
     });
   });
 
+  it("passes a cluster's list when any of its servers answers, and names the first that refused when none does", async () => {
+    await checkTransporter(`nats://127.0.0.1:1,nats://127.0.0.1:${port}`);
+    await checkTransporter(`nats://127.0.0.1:1,127.0.0.1:${port}`);
+    await assert.rejects(
+      checkTransporter('nats://127.0.0.1:1,nats://127.0.0.1:2'),
+      /nothing answers at 127\.0\.0\.1:1 /,
+    );
+  });
+
   it('refuses a transporter Moleculer does not know, which would exit the process with a stack', async () => {
     const unknownScheme = /^StartupError: GW_TRANSPORTER: unknown transporter scheme nast:\/\//;
     await assert.rejects(checkTransporter('nast://127.0.0.1:4222'), unknownScheme);
