@@ -5,6 +5,12 @@
 # forwards to its child reach gw itself and start its graceful shutdown.
 set -e
 cd "$(dirname "$0")/.."
+# The native database module crashes on older lines: say so in one line instead.
+major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$major" -lt 22 ]; then
+  echo "gw: Node.js $(node -v) is not supported: use Node.js 22.12 or later, 24 or 26 (see docs/deploying.md#nodejs-versions)" >&2
+  exit 1
+fi
 if [ -f node_modules/typescript/package.json ]; then
   npm run --silent build
 elif [ ! -f dist/app/main.js ]; then
