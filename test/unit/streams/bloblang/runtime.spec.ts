@@ -216,7 +216,11 @@ describe('streams: Bloblang runtime', () => {
           ['root = "ab".repeat(4000000).re_match("b[a-z]*a$")', patternLimit],
           ['root = "- 1\\n".repeat(300000).parse_yaml()', /YAML of 1200000 characters exceeds the limit/],
           ['root = range(0, 5000).format_yaml()', /more than 2048 elements can not be written as YAML$/],
-          ['root = "ab ".repeat(2000000).split(" ")', /time budget of 50 ms$/],
+          // whichever bound comes first on the machine: the clock, or the count of parts
+          [
+            'root = "ab ".repeat(2000000).split(" ")',
+            /(time budget of 50 ms|split gives more than the limit of 1000000 elements)$/,
+          ],
           ['root = "a".repeat(8000000).reverse()', /time budget of 50 ms$/],
           ['root = "ab".repeat(8000000).replace_all("a", "c")', /time budget of 50 ms$/],
           ['root = "ab".repeat(100000).re_find_all("a")', /time budget of 50 ms$/],
