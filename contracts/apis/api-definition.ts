@@ -24,7 +24,7 @@ export interface ApiDefinition {
 
 /**
  * The reference gateway's names of the client authentication modes that can provide an API's
- * session (`base_identity_provided_by`); `jwt_claim` and `oidc_user` name modes gw does not have.
+ * session (`base_identity_provided_by`).
  */
 export const BASE_IDENTITY_MODES = [
   'auth_token',

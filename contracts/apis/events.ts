@@ -24,6 +24,15 @@ export interface ApisRevisionEvent {
 /** Broadcast by `GET /gw/reload/group`: every gateway node reloads its definitions. */
 export const GATEWAY_RELOAD = 'gw.reload';
 /** Broadcast by DELETE /gw/cache/{api_id}: every gateway node drops its cached responses of the API. */
+/**
+ * Every gateway node forgets the JSON Web Key Sets (and OpenID Connect discovery) it fetched for
+ * an API, or for every API when `api_id` is absent (`DELETE /gw/cache/jwks[/{apiID}]`).
+ */
+export const GATEWAY_JWKS_FLUSH = 'gw.jwks.flush';
+export interface GatewayJwksFlushEvent {
+  api_id?: string;
+}
+
 export const GATEWAY_CACHE_INVALIDATE = 'gw.cache.invalidate';
 export interface GatewayCacheInvalidateEvent {
   api_id: string;

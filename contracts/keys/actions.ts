@@ -129,6 +129,10 @@ export const keysActionParams = {
     hashes: { type: 'boolean', optional: true },
   },
   lookup: { key_hash: keyParam },
+  policySession: {
+    org_id: { type: 'string' },
+    policy_ids: { type: 'array', items: keyParam, min: 1, max: 100 },
+  },
   updateMeta: { key_hash: keyParam, meta_data: { type: 'object' } },
   apiUsage: { api_id: keyParam },
   currentRevision: {},
@@ -199,6 +203,19 @@ export interface KeysLookupResult {
   password_hash?: string;
 }
 
+/**
+ * `keys.policySession` (for the auth service): the session a set of policies gives, for a client
+ * the gateway knows by a token it verified itself (a JWT) rather than by a stored key. Null when a
+ * policy does not exist or belongs to another organisation: such a token gets no access.
+ */
+export interface KeysPolicySessionParams {
+  org_id: string;
+  policy_ids: string[];
+}
+export interface KeysPolicySessionResult {
+  session: Session;
+}
+
 /** `keys.currentRevision`: the latest key/policy revision of the store, a cheap check. */
 export interface KeysRevisionResult {
   revision: number;
@@ -248,6 +265,7 @@ export interface KeysActions {
   'keys.remove': { params: KeysRemoveParams; result: KeysRemoveResult };
   'keys.list': { params: KeysListParams; result: KeysListResult };
   'keys.lookup': { params: KeysLookupParams; result: KeysLookupResult | null };
+  'keys.policySession': { params: KeysPolicySessionParams; result: KeysPolicySessionResult | null };
   'keys.updateMeta': { params: KeysUpdateMetaParams; result: { key_hash: string } };
   'keys.apiUsage': { params: KeysApiUsageParams; result: KeysApiUsageResult };
   'keys.currentRevision': { params: Record<string, never>; result: KeysRevisionResult };

@@ -6,6 +6,7 @@ import {
   type KeysCreateParams,
   type KeysGetParams,
   type KeysListParams,
+  type KeysPolicySessionParams,
   type KeysSaveBasicUserParams,
   type KeysUpdateParams,
   type KeysUpdateMetaParams,
@@ -62,6 +63,11 @@ export function keysService(runtime: Runtime): ServiceSchema {
       lookup: {
         params: keysActionParams.lookup,
         handler: (ctx: Context<{ key_hash: string }>) => registry.lookup(ctx.params.key_hash),
+      },
+      policySession: {
+        params: keysActionParams.policySession,
+        handler: (ctx: Context<KeysPolicySessionParams>) =>
+          registry.policySession(ctx.params.org_id, ctx.params.policy_ids),
       },
       apiUsage: {
         params: keysActionParams.apiUsage,

@@ -8,11 +8,14 @@ import {
   APIS_CHANGED,
   APIS_REVISION,
   GATEWAY_CACHE_INVALIDATE,
+  GATEWAY_JWKS_FLUSH,
   GATEWAY_RELOAD,
   type ApisChangedEvent,
   type ApisRevisionEvent,
   type GatewayCacheInvalidateEvent,
+  type GatewayJwksFlushEvent,
 } from '../../contracts/apis/events';
+import { IdentityProviders } from '../../lib/jwt/identity-providers';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { callAction, callerOf } from '../../lib/bus/call';
 import { hotCaller } from '../../lib/bus/hot-call';
@@ -51,6 +54,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let checkTimer: NodeJS.Timeout | undefined;
   let analytics: AnalyticsRecorder | undefined;
   let responseCache: ResponseCache;
+  const identityProviders = new IdentityProviders();
 
   return {
     name: 'proxy',
@@ -74,6 +78,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         handler(ctx: Context<GatewayCacheInvalidateEvent>) {
           // a failure is logged by the cache and ends there
           if (typeof ctx.params?.api_id === 'string') void responseCache.invalidate(ctx.params.api_id);
+        },
+      },
+      [GATEWAY_JWKS_FLUSH]: {
+        handler(ctx: Context<GatewayJwksFlushEvent>) {
+          identityProviders.flush(typeof ctx.params?.api_id === 'string' ? ctx.params.api_id : undefined);
         },
       },
       [CERTS_CHANGED]: {
@@ -141,6 +150,10 @@ export function proxyService(runtime: Runtime): ServiceSchema {
               api_id: apiId,
             } satisfies GatewayCacheInvalidateEvent);
           return dropped;
+        },
+        flushKeySets: async (apiId) => {
+          identityProviders.flush(apiId);
+          await this.broker.broadcast(GATEWAY_JWKS_FLUSH, (apiId === undefined ? {} : { api_id: apiId }) satisfies GatewayJwksFlushEvent);
         },
         applyLocally: (definition) => {
           void sync.applyLocal({ action: 'updated', definition });
@@ -217,6 +230,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },
           certificates,
+          identityProviders,
           responseCache,
           templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { AuthCheckResult } from '../../../contracts/auth/actions';
 import type { KeysLookupResult } from '../../../contracts/keys/actions';
 import { verifyPassword } from '../../../lib/password';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache } from '../../../lib/cache/bounded-cache';
 
 type Lookup = (keyHash: string) => Promise<KeysLookupResult | null>;
 

@@ -5,12 +5,13 @@ import type {
   KeysListParams,
   KeysListResult,
   KeysLookupResult,
+  KeysPolicySessionResult,
   KeysSaveBasicUserParams,
   KeysUpdateParams,
   KeysUpdateMetaParams,
 } from '../../../contracts/keys/actions';
 import type { KeysChangedEvent } from '../../../contracts/keys/events';
-import type { AccessDefinition, Session } from '../../../contracts/keys/session';
+import type { AccessDefinition, Policy, Session } from '../../../contracts/keys/session';
 import { pageCount, pageWindow } from '../../../lib/pagination';
 import { hashPassword } from '../../../lib/password';
 import { KeysErrors } from '../errors';
@@ -235,6 +236,25 @@ export class KeyRegistry {
       session: this.options.hmacSecrets.open(session),
       password_hash: found.kind === 'basic' ? found.password_hash : undefined,
     };
+  }
+
+  /**
+   * The session of a client known by its verified token (a JWT): a blank session of the
+   * organisation with the policies applied, or null when one of them is unknown or belongs to
+   * another organisation (a token must not borrow another tenant's policy).
+   */
+  async policySession(orgId: string, policyIds: string[]): Promise<KeysPolicySessionResult | null> {
+    const ids = [...new Set(policyIds)];
+    let found: Policy[];
+    try {
+      found = await this.policies.getMany(ids);
+    } catch (err) {
+      if (isGwError(err, 'GW_ERR_KEYS_INVALID')) return null;
+      throw err;
+    }
+    if (found.some((policy) => (policy.org_id ?? '') !== orgId)) return null;
+    const blank: Session = { org_id: orgId, apply_policies: ids, rate: 0, per: 0, quota_max: -1, expires: 0 };
+    return { session: applyPolicies(blank, found) };
   }
 
   /** How many keys name this API in their own access rights, and how many policies do. */

@@ -26,6 +26,8 @@ export interface GatewayView {
   /** Drop the cached responses of an API (on every gateway node). */
   /** false when the cache store failed (the reference gateway then answers 500 "Cache invalidation failed") */
   invalidateCache(apiId: string): Promise<boolean>;
+  /** Forget the fetched JSON Web Key Sets of an API, or of every API (on every gateway node). */
+  flushKeySets(apiId?: string): Promise<void>;
 }
 
 const FORBIDDEN = 'Attempted administrative access with invalid or missing key!';
@@ -105,6 +107,23 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         handle: async () => {
           await view.reload();
           return { body: { status: 'ok', message: '' } };
+        },
+      },
+      // Before /cache/:id, which would take `jwks` for an API id. Idempotent, as in the reference.
+      {
+        method: 'delete',
+        path: '/cache/jwks',
+        handle: async () => {
+          await view.flushKeySets();
+          return { body: { status: 'ok', message: 'cache invalidated' } };
+        },
+      },
+      {
+        method: 'delete',
+        path: '/cache/jwks/:id',
+        handle: async ({ params }) => {
+          await view.flushKeySets(params.id);
+          return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },
       {

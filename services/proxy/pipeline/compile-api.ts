@@ -62,6 +62,7 @@ import type { UpstreamPools } from './upstream-pools';
 import { parseExpiry, readVersionSettings } from './versions';
 import type { Call } from '../../../lib/bus/call';
 import type { HotCall } from '../../../lib/bus/hot-call';
+import type { IdentityProviders } from '../../../lib/jwt/identity-providers';
 import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
 
 export interface CompileDeps {
@@ -99,6 +100,8 @@ export interface CompileDeps {
   emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
   certificates: CertificateSource;
+  /** the key sets and OpenID Connect providers this node fetched, kept across reloads */
+  identityProviders: IdentityProviders;
   /** publishes a gateway event about an API, not about one request (uptime tests, circuit breakers) */
   publishEvent: PublishApiEvent;
   /** sends a request on to an API of this node (a url_rewrite to `gw://self/…` or `gw://<api_id>/…`) */

@@ -22,7 +22,19 @@ interface LocationToggle {
  */
 export function tokenLocations(definition: ApiDefinition): CredentialLocations {
   const configs = definition.auth_configs as Record<string, Record<string, unknown>> | undefined;
-  const auth = (configs?.authToken ?? definition.auth ?? {}) as Record<string, unknown>;
+  return locationsOf((configs?.authToken ?? definition.auth ?? {}) as Record<string, unknown>);
+}
+
+/**
+ * Where a JWT (`auth_configs.jwt`) or an OpenID Connect token (`auth_configs.oidc`) is read: the
+ * same fields as the auth token's, by default the Authorization header.
+ */
+export function bearerTokenLocations(definition: ApiDefinition, kind: 'jwt' | 'oidc'): CredentialLocations {
+  const configs = definition.auth_configs as Record<string, Record<string, unknown>> | undefined;
+  return locationsOf(configs?.[kind] ?? {});
+}
+
+function locationsOf(auth: Record<string, unknown>): CredentialLocations {
   const header =
     typeof auth.auth_header_name === 'string' && auth.auth_header_name !== '' ? auth.auth_header_name : 'Authorization';
   return {

@@ -54,6 +54,8 @@ export class RequestContext {
   session: Record<string, unknown> | undefined;
   /** the hash of the authenticated key (the limiter and analytics key on it) */
   keyHash: string | undefined;
+  /** the verified JWT's header fields and claims (claims win), for `$gw_context.jwt_claims_*` */
+  jwtClaims: Record<string, unknown> | undefined;
   /** the session came from an `auth_check` plugin rather than the key store */
   sessionFromPlugin = false;
   /** path and query to send upstream instead of the derived ones (set by a plugin) */

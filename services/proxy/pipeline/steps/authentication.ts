@@ -4,6 +4,8 @@ import type { Step } from '../compose';
 import { allOf } from './auth/all-of';
 import { basicAuthenticator } from './auth/basic';
 import { hmacAuthenticator } from './auth/hmac';
+import { jwtAuthenticator } from './auth/jwt';
+import { openIdAuthenticator } from './auth/openid';
 import type { Authenticator, AuthStepDeps } from './auth/key-check';
 import { oauthAuthenticator } from './auth/oauth';
 import { pluginAuthenticator } from './auth/plugin';
@@ -15,7 +17,8 @@ export type { AuthStepDeps } from './auth/key-check';
 /**
  * Authentication of a protected API (not `use_keyless`), one authenticator per enabled mode in
  * the reference gateway's order: OAuth 2.0 (`use_oauth2`), basic (`use_basic_auth`), HMAC
- * signatures (`enable_signature_checking`), an `auth_check` plugin, then the auth token
+ * signatures (`enable_signature_checking`), JSON Web Tokens (`enable_jwt`), OpenID Connect
+ * (`use_openid`), an `auth_check` plugin, then the auth token
  * (`use_standard_auth`, or when no other mode is on).
  * One mode is its own step; several must all pass (auth/all-of.ts). Credentials are checked by
  * the `auth` service. Ignored endpoints skip authentication, as in the reference gateway.
@@ -31,6 +34,8 @@ export function authenticationStep(
   if (definition.use_oauth2 === true) modes.push(oauthAuthenticator(definition, deps));
   if (definition.use_basic_auth === true) modes.push(basicAuthenticator(definition, deps));
   if (definition.enable_signature_checking === true) modes.push(hmacAuthenticator(definition, deps));
+  if (definition.enable_jwt === true) modes.push(jwtAuthenticator(definition, deps));
+  if (definition.use_openid === true) modes.push(openIdAuthenticator(definition, deps));
   if (authCheck) modes.push(pluginAuthenticator(authCheck, deps.logger));
   if (definition.use_standard_auth === true || modes.length === 0)
     modes.push(withCertificateIdentity(definition, tokenAuthenticator(definition, deps), deps));

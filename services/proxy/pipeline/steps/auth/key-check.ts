@@ -1,6 +1,7 @@
 import type { LoggerInstance } from 'moleculer';
 import type { IdentityMode } from '../../../../../contracts/apis/api-definition';
 import type { HotCall } from '../../../../../lib/bus/hot-call';
+import type { IdentityProviders } from '../../../../../lib/jwt/identity-providers';
 import type { AuthCheckParams, AuthCheckResult } from '../../../../../contracts/auth/actions';
 import { type DONE, type Step } from '../../compose';
 import { stripCredential, type CredentialLocations, type FoundCredential } from '../../credentials';
@@ -16,6 +17,8 @@ export interface AuthStepDeps {
   emitEvent(event: 'AuthFailure', ctx: RequestContext, message: string): void;
   /** the certificate store as this node sees it (dynamic mutual TLS, rsa-sha256 signatures) */
   certificates: CertificateSource;
+  /** the key sets and OpenID Connect providers this node fetched (JWT, OpenID Connect) */
+  identityProviders: IdentityProviders;
 }
 
 export type { IdentityMode } from '../../../../../contracts/apis/api-definition';

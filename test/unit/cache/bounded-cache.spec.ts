@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { BoundedCache } from '../../../services/auth/lib/bounded-cache';
+import { BoundedCache } from '../../../lib/cache/bounded-cache';
 
 describe('auth: BoundedCache (size cap, time to live, least recently used out first)', () => {
   let now = 0;
