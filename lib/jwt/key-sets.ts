@@ -151,7 +151,5 @@ async function pick(set: CachedSet, header: JWSHeaderParameters, token: Flattene
 }
 
 function isKeySet(document: unknown): document is JSONWebKeySet {
-  return (
-    typeof document === 'object' && document !== null && Array.isArray((document as { keys?: unknown }).keys)
-  );
+  return typeof document === 'object' && document !== null && Array.isArray((document as { keys?: unknown }).keys);
 }

@@ -46,7 +46,7 @@ export async function verifyJwt(
   if (token.length > MAX_TOKEN_LENGTH) return refusal(403, NOT_AUTHORIZED, 'token too long');
   let header: JWSHeaderParameters;
   try {
-    header = decodeProtectedHeader(token) as JWSHeaderParameters;
+    header = decodeProtectedHeader(token);
   } catch {
     return refusal(403, NOT_AUTHORIZED, 'malformed token');
   }

@@ -65,17 +65,16 @@ export function readJwtSettings(definition: ApiDefinition): JwtSettings {
 
 /** Identity, policy and scope settings; `scopes.jwt` or `scopes.oidc` win over the older `jwt_scope_*` fields. */
 export function readClaimMapping(definition: ApiDefinition, kind: 'jwt' | 'oidc'): ClaimMapping {
-  const scopes = (definition.scopes as Record<string, { scope_claim_name?: unknown; scope_to_policy?: unknown }>)?.[kind];
+  const scopes = (definition.scopes as Record<string, { scope_claim_name?: unknown; scope_to_policy?: unknown }>)?.[
+    kind
+  ];
   const useScopes = scopes !== undefined && (scopes.scope_claim_name || scopes.scope_to_policy);
   const scopeClaim = useScopes ? scopes.scope_claim_name : definition.jwt_scope_claim_name;
   const scopeToPolicy = useScopes ? scopes.scope_to_policy : definition.jwt_scope_to_policy_mapping;
   const identity = strings(definition.jwt_subject_claims);
   const policies = strings(definition.jwt_base_policy_claims);
   return {
-    identityClaims: [
-      ...(identity.length > 0 ? identity : strings([definition.jwt_identity_base_field])),
-      'sub',
-    ],
+    identityClaims: [...(identity.length > 0 ? identity : strings([definition.jwt_identity_base_field])), 'sub'],
     policyClaims: policies.length > 0 ? policies : strings([definition.jwt_policy_field_name]),
     clientBaseField: strings([definition.jwt_client_base_field])[0],
     defaultPolicies: strings(definition.jwt_default_policies),
@@ -140,7 +139,9 @@ function seconds(value: unknown): number {
 }
 
 function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry !== '') : [];
+  return Array.isArray(value)
+    ? value.filter((entry): entry is string => typeof entry === 'string' && entry !== '')
+    : [];
 }
 
 function stringRecord(value: unknown): Record<string, string> {

@@ -5,7 +5,12 @@ import { NoMatchingKey } from '../../../../../lib/jwt/key-sets';
 import { checkTimeClaims } from '../../../../../lib/jwt/time-claims';
 import { isRefusal, refusal, verifyJwt, type JwtRefusal } from '../../../../../lib/jwt/verify-jwt';
 import type { DONE } from '../../compose';
-import { bearerTokenLocations, findCredential, type CredentialLocations, type FoundCredential } from '../../credentials';
+import {
+  bearerTokenLocations,
+  findCredential,
+  type CredentialLocations,
+  type FoundCredential,
+} from '../../credentials';
 import { GatewayMessages } from '../../gateway-errors';
 import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
@@ -40,7 +45,8 @@ export function jwtAuthenticator(definition: ApiDefinition, deps: AuthStepDeps):
     if (isRefusal(outcome)) return refuseToken(ctx, deps, outcome);
     const { header, claims } = outcome;
     const invalid =
-      checkTimeClaims(claims, settings.skews, Math.floor(Date.now() / 1000)) ?? checkExtraClaims(claims, header, settings);
+      checkTimeClaims(claims, settings.skews, Math.floor(Date.now() / 1000)) ??
+      checkExtraClaims(claims, header, settings);
     if (invalid) return refuseToken(ctx, deps, invalid);
     const identity = identityOf(claims, settings);
     if (identity === undefined)

@@ -4,7 +4,12 @@ import { audiencesOf, scopesOf, stringClaim } from '../../../../../lib/jwt/claim
 import { checkTimeClaims } from '../../../../../lib/jwt/time-claims';
 import { ALGORITHMS, isRefusal, refusal, verifyJwt, type JwtRefusal } from '../../../../../lib/jwt/verify-jwt';
 import type { DONE } from '../../compose';
-import { bearerTokenLocations, findCredential, type CredentialLocations, type FoundCredential } from '../../credentials';
+import {
+  bearerTokenLocations,
+  findCredential,
+  type CredentialLocations,
+  type FoundCredential,
+} from '../../credentials';
 import { GatewayMessages } from '../../gateway-errors';
 import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
@@ -76,7 +81,9 @@ export function openIdAuthenticator(definition: ApiDefinition, deps: AuthStepDep
       check: {
         kind: 'policies',
         org_id: definition.org_id,
-        key_id: segregate ? sessionKeyId(definition.org_id, clientId, subject) : sessionKeyId(definition.org_id, subject),
+        key_id: segregate
+          ? sessionKeyId(definition.org_id, clientId, subject)
+          : sessionKeyId(definition.org_id, subject),
         policy_ids: policies,
         alias: `${clientId}:${subject}`,
         ...(clientId !== '' ? { client_id: clientId } : {}),
@@ -142,7 +149,13 @@ function clientOf(claims: Record<string, unknown>, provider: Provider): [string,
 }
 
 function scopePolicies(claims: Record<string, unknown>, scopeClaim: string, map: Record<string, string>): string[] {
-  return [...new Set(scopesOf(claims, scopeClaim).map((scope) => map[scope]).filter((id) => id !== undefined))];
+  return [
+    ...new Set(
+      scopesOf(claims, scopeClaim)
+        .map((scope) => map[scope])
+        .filter((id) => id !== undefined),
+    ),
+  ];
 }
 
 function notAuthorised(reason: string): JwtRefusal {
