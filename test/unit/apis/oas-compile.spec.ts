@@ -288,6 +288,20 @@ describe('apis: compiling OAS definitions into classic ones', () => {
       );
     });
 
+    it('refuses a JWT scheme without a key to check tokens with, or with a source that is neither base64 nor a URL', () => {
+      const at = '/x-gw-api-gateway/server/authentication/securitySchemes/jwt';
+      assert.throws(
+        () => compileOasDefinition(jwtDocument({ signingMethod: 'hmac' })),
+        (err: any) =>
+          err.code === 400 &&
+          err.data.errors[0] === `${at}: a JWT scheme needs source or jwksURIs (the key tokens are checked with)`,
+      );
+      assert.throws(
+        () => compileOasDefinition(jwtDocument({ source: 'not base64!' })),
+        (err: any) => err.code === 400 && err.data.errors[0].startsWith(`${at}/source: must be base64`),
+      );
+    });
+
     it('exports every classic JWT field and compiles the export back to the same fields', () => {
       const { classic } = compileOasDefinition(jwtDocument(every, 'jwt_claim'));
       const exported = classicToOas({ ...classic, id: 'x', org_id: 'o' } as any);

@@ -31,7 +31,15 @@ export function authenticationToClassic(document: OasDocument, extension: Gatewa
     else if (kind === 'basic') Object.assign(out, basicSettings(settings, configs));
     else if (kind === 'oauth') Object.assign(out, oauthSettings(scheme, settings));
     else if (kind === 'certificate') Object.assign(out, certificateSettings(extension));
-    else if (kind === 'jwt') Object.assign(out, jwtSettings(settings, configs));
+    else if (kind === 'jwt')
+      Object.assign(
+        out,
+        jwtSettings(
+          settings,
+          configs,
+          pointer('x-gw-api-gateway', 'server', 'authentication', 'securitySchemes', name),
+        ),
+      );
   }
   if (on(auth!.hmac)) {
     enabled++;

@@ -1,3 +1,5 @@
+import { ApisErrors } from '../../errors';
+import { base64Text, isHttpUrl } from '../token-auth-rules';
 import { credentialConfig } from './credential-location';
 import { durationSeconds } from './duration';
 import type { SchemeSettings } from './gateway-extension';
@@ -11,7 +13,9 @@ type Classic = Record<string, unknown>;
  * field and a list say the same thing, an empty single field takes the list's first entry, so
  * a step that reads only the single field still checks the claim named first.
  */
-export function jwtSettings(settings: SchemeSettings, configs: Classic): Classic {
+export function jwtSettings(settings: SchemeSettings, configs: Classic, at: string): Classic {
+  const problem = keyProblem(settings);
+  if (problem) throw ApisErrors.invalidOas([`${at}${problem}`]);
   configs.jwt = credentialConfig({ in: 'header', name: 'Authorization' }, settings);
   const subjectClaims = settings.subjectClaims ?? [];
   const basePolicyClaims = settings.basePolicyClaims ?? [];
@@ -47,6 +51,16 @@ export function jwtSettings(settings: SchemeSettings, configs: Classic): Classic
     jwt_require_jti: settings.jtiValidation?.enabled === true,
     idp_client_id_mapping_disabled: settings.idpClientIdMappingDisabled === true,
   };
+}
+
+/** The key tokens are checked with: a source (base64, or a JWKS URL) or a JWKS list, as the classic save rules ask. */
+function keyProblem(settings: SchemeSettings): string | undefined {
+  const source = settings.source ?? '';
+  if (source === '' && (settings.jwksURIs ?? []).length === 0)
+    return ': a JWT scheme needs source or jwksURIs (the key tokens are checked with)';
+  if (source !== '' && !isHttpUrl(source) && base64Text(source) === undefined)
+    return '/source: must be base64 (of a shared secret, a PEM public key or certificate, or a JWKS URL) or an http(s) JWKS URL';
+  return undefined;
 }
 
 /** Seconds, from seconds or a duration (the extension schema admits only these two). */
