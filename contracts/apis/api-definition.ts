@@ -24,7 +24,8 @@ export interface ApiDefinition {
 
 /**
  * The reference gateway's names of the client authentication modes that can provide an API's
- * session (`base_identity_provided_by`).
+ * session (`base_identity_provided_by`); `jwt_claim` is JWT authentication (`enable_jwt`) and
+ * `oidc_user` OpenID Connect (`use_openid`).
  */
 export const BASE_IDENTITY_MODES = [
   'auth_token',

@@ -319,4 +319,136 @@ for (const store of STORE_VARIANTS)
         assert.equal(res.json.Status, 'Error');
       });
     });
+
+    describe('JWT and OpenID Connect settings', () => {
+      const secret = Buffer.from('a shared secret').toString('base64');
+      const jwtApi = (name: string, listenPath: string, settings: Record<string, unknown>) =>
+        keylessApi(name, listenPath, 'http://127.0.0.1:9', {
+          use_keyless: false,
+          enable_jwt: true,
+          jwt_signing_method: 'hmac',
+          jwt_source: secret,
+          ...settings,
+        });
+      const openIdApi = (name: string, listenPath: string, providers: unknown[]) =>
+        keylessApi(name, listenPath, 'http://127.0.0.1:9', {
+          use_keyless: false,
+          use_openid: true,
+          openid_options: { providers, segregate_by_client: false },
+        });
+
+      it('stores every JWT and OpenID Connect field as sent', async () => {
+        const jwt = {
+          jwt_signing_method: 'eddsa',
+          jwt_source: 'https://idp.example.test/.well-known/jwks.json',
+          jwt_jwks_uris: [{ url: 'https://idp.example.test/keys', cache_timeout: 300 }],
+          jwt_identity_base_field: 'sub',
+          jwt_client_base_field: 'azp',
+          jwt_policy_field_name: 'pol',
+          jwt_default_policies: ['p1'],
+          jwt_expires_at_validation_skew: 5,
+          jwt_issued_at_validation_skew: 0,
+          jwt_not_before_validation_skew: 2.5,
+          jwt_skip_kid: true,
+          idp_client_id_mapping_disabled: true,
+          jwt_allowed_issuers: ['https://idp.example.test/'],
+          jwt_require_jti: true,
+          scopes: { jwt: { scope_claim_name: 'scope', scope_to_policy: { read: 'p-read' } }, oidc: {} },
+          auth_configs: {
+            jwt: { auth_header_name: 'X-Token', use_param: true, param_name: 'token', use_cookie: false },
+          },
+          base_identity_provided_by: 'jwt_claim',
+        };
+        const created = await api(acme, '/apis', { method: 'POST', body: jwtApi('JWT ok', '/jwt-ok', jwt) });
+        assert.equal(created.status, 200, created.text);
+        const stored = (await api(acme, `/apis/${created.json.Meta}`)).json.api_definition;
+        for (const [field, value] of Object.entries(jwt)) assert.deepEqual(stored[field], value, field);
+        const provider = { issuer: 'https://accounts.example.test', client_ids: { [btoa('web-app')]: 'p1' } };
+        const openId = await api(acme, '/apis', { method: 'POST', body: openIdApi('OIDC ok', '/oidc-ok', [provider]) });
+        assert.equal(openId.status, 200, openId.text);
+        const storedOpenId = (await api(acme, `/apis/${openId.json.Meta}`)).json.api_definition;
+        assert.deepEqual(storedOpenId.openid_options.providers, [provider]);
+      });
+
+      const refusals: Array<[string, Record<string, unknown>, string]> = [
+        [
+          'an unknown signing method',
+          jwtApi('Bad method', '/bad-1', { jwt_signing_method: 'none' }),
+          'jwt_signing_method: "none" is not one of hmac, rsa, ecdsa, eddsa',
+        ],
+        [
+          'a negative skew',
+          jwtApi('Bad skew', '/bad-2', { jwt_expires_at_validation_skew: -1 }),
+          'jwt_expires_at_validation_skew: must be a number of seconds, 0 or more',
+        ],
+        [
+          'a jwt_source that is neither base64 nor a URL',
+          jwtApi('Bad source', '/bad-3', { jwt_source: 'not base64!' }),
+          'jwt_source: must be base64 (of a shared secret, a PEM public key or certificate, or a JWKS URL) or an http(s) JWKS URL',
+        ],
+        [
+          'enable_jwt with no jwt_source and no jwt_jwks_uris',
+          jwtApi('No key', '/bad-4', { jwt_source: '', jwt_jwks_uris: [] }),
+          'jwt_source: enable_jwt needs a key to check tokens with: a jwt_source or at least one jwt_jwks_uris entry',
+        ],
+        [
+          'a JWKS entry whose url is not http(s)',
+          jwtApi('Bad JWKS', '/bad-5', { jwt_jwks_uris: [{ url: 'ftp://idp.example.test/keys', cache_timeout: 60 }] }),
+          'jwt_jwks_uris[0].url: "ftp://idp.example.test/keys" is not an absolute http:// or https:// URL',
+        ],
+        [
+          'an enable_jwt that is not a boolean',
+          jwtApi('Bad flag', '/bad-6', { enable_jwt: 'yes' }),
+          'enable_jwt: must be true or false',
+        ],
+        [
+          'default policies that are not a list',
+          jwtApi('Bad policies', '/bad-7', { jwt_default_policies: 'p1' }),
+          'jwt_default_policies: must be a list of strings',
+        ],
+        [
+          'an OpenID Connect provider without issuer',
+          openIdApi('No issuer', '/bad-8', [{ client_ids: {} }]),
+          'openid_options.providers[0].issuer: is required',
+        ],
+        [
+          'an OpenID Connect client id that is not base64',
+          openIdApi('Bad client', '/bad-9', [
+            { issuer: 'https://accounts.example.test', client_ids: { 'web app': 'p1' } },
+          ]),
+          'openid_options.providers[0].client_ids: key "web app" is not the base64 of a client id',
+        ],
+      ];
+      for (const [what, body, message] of refusals) {
+        it(`refuses ${what} with 400 naming the field, and stores nothing`, async () => {
+          const res = await api(acme, '/apis', { method: 'POST', body });
+          assert.equal(res.status, 400, res.text);
+          assert.equal(res.json.Status, 'Error');
+          assert.equal(res.json.Message, message);
+          const name = (body.api_definition as { name: string }).name;
+          const listed = (await api(acme, `/apis?p=0&q=${encodeURIComponent(name)}`)).json.apis;
+          assert.deepEqual(listed, []);
+        });
+      }
+
+      it('refuses the same on an update and on the gateway API (/gw/apis)', async () => {
+        const created = await api(acme, '/apis', { method: 'POST', body: jwtApi('JWT update', '/jwt-update', {}) });
+        assert.equal(created.status, 200, created.text);
+        const updated = await api(acme, `/apis/${created.json.Meta}`, {
+          method: 'PUT',
+          body: jwtApi('JWT update', '/jwt-update', { jwt_not_before_validation_skew: -5 }),
+        });
+        assert.equal(updated.status, 400, updated.text);
+        assert.equal(updated.json.Message, 'jwt_not_before_validation_skew: must be a number of seconds, 0 or more');
+        const stored = (await api(acme, `/apis/${created.json.Meta}`)).json.api_definition;
+        assert.equal(stored.jwt_not_before_validation_skew, undefined);
+        const viaGateway = await http(`${node.gatewayUrl}/gw/apis`, {
+          method: 'POST',
+          headers: node.gwHeaders,
+          body: jwtApi('JWT gw', '/jwt-gw', { jwt_signing_method: 'hs256' }).api_definition,
+        });
+        assert.equal(viaGateway.status, 400, viaGateway.text);
+        assert.equal(viaGateway.json.message, 'jwt_signing_method: "hs256" is not one of hmac, rsa, ecdsa, eddsa');
+      });
+    });
   });

@@ -418,6 +418,58 @@ for (const store of STORE_VARIANTS)
         assert.deepEqual(secondExport['x-gw-api-gateway'].middleware, document['x-gw-api-gateway'].middleware);
       });
 
+      it('exports a classic JWT API as an http bearer JWT scheme and creates an API with the same JWT fields', async () => {
+        const jwt = {
+          use_keyless: false,
+          enable_jwt: true,
+          jwt_signing_method: 'rsa',
+          jwt_source: 'https://idp.example.test/jwks.json',
+          jwt_jwks_uris: [{ url: 'https://idp.example.test/keys', cache_timeout: 90 }],
+          jwt_identity_base_field: 'user_id',
+          jwt_subject_claims: ['user_id', 'sub'],
+          jwt_skip_kid: true,
+          jwt_policy_field_name: 'pol',
+          jwt_base_policy_claims: ['pol'],
+          jwt_client_base_field: 'azp',
+          scopes: { jwt: { scope_claim_name: 'scope', scope_to_policy: { read: 'p-read', write: 'p-write' } } },
+          jwt_default_policies: ['p-default'],
+          jwt_issued_at_validation_skew: 1,
+          jwt_not_before_validation_skew: 2,
+          jwt_expires_at_validation_skew: 3,
+          jwt_allowed_issuers: ['https://idp.example.test/'],
+          jwt_allowed_audiences: ['orders'],
+          jwt_allowed_subjects: ['alice'],
+          jwt_require_jti: true,
+          idp_client_id_mapping_disabled: true,
+          base_identity_provided_by: 'jwt_claim',
+          auth_configs: {
+            jwt: {
+              auth_header_name: 'X-Token',
+              use_param: true,
+              param_name: 'token',
+              use_cookie: true,
+              cookie_name: 'jwt',
+            },
+          },
+        };
+        const created = await api(acme, '/apis', {
+          method: 'POST',
+          body: keylessApi('Tokens', '/tokens/', upstream.url, jwt),
+        });
+        assert.equal(created.status, 200, created.text);
+        const exported = await api(acme, `/apis/oas/${created.json.ID}/export`);
+        assert.equal(exported.status, 200, exported.text);
+        const document = exported.json;
+        assert.deepEqual(document.components.securitySchemes, {
+          jwtAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        });
+        document['x-gw-api-gateway'].server.listenPath.value = '/tokens-again/';
+        const again = await api(acme, '/apis/oas', { method: 'POST', body: document });
+        assert.equal(again.status, 200, again.text);
+        const copy = (await api(acme, `/apis/${again.json.ID}`)).json.api_definition;
+        for (const [field, value] of Object.entries(jwt)) assert.deepEqual(copy[field], value, field);
+      });
+
       it('answers the same through the gateway for the classic API and its OAS copy', async () => {
         for (const listenPath of ['/orders', '/orders-again']) {
           const res = await eventually(async () => {

@@ -106,6 +106,55 @@ describe('outbound policy: GW_OUTBOUND_POLICY=deny-private', function () {
       assert.equal(res.json.Message, `uptime_tests.check_list[0].url: 'http://192.168.1.1/health' names ${PRIVATE}`);
     });
 
+    const tokenKeyPlaces: Array<[string, Record<string, unknown>, string]> = [
+      [
+        'a jwt_source JWKS URL',
+        { enable_jwt: true, jwt_source: 'http://10.0.0.5/jwks.json' },
+        `jwt_source: 'http://10.0.0.5/jwks.json' names ${PRIVATE}`,
+      ],
+      [
+        'a jwt_source that is the base64 of a JWKS URL',
+        { enable_jwt: true, jwt_source: Buffer.from('http://127.0.0.1:9000/jwks').toString('base64') },
+        `jwt_source (base64 of a URL): 'http://127.0.0.1:9000/jwks' names ${PRIVATE}`,
+      ],
+      [
+        'a jwt_jwks_uris entry',
+        { enable_jwt: true, jwt_jwks_uris: [{ url: 'https://192.168.0.9/keys', cache_timeout: 60 }] },
+        `jwt_jwks_uris[0].url: 'https://192.168.0.9/keys' names ${PRIVATE}`,
+      ],
+      [
+        'an OpenID Connect issuer',
+        {
+          use_openid: true,
+          openid_options: { providers: [{ issuer: 'http://[::1]:8080/realm', client_ids: {} }] },
+        },
+        `openid_options.providers[0].issuer: 'http://[::1]:8080/realm' names ${PRIVATE}`,
+      ],
+    ];
+    tokenKeyPlaces.forEach(([what, settings, message], i) => {
+      it(`refuses ${what} on a private address when the API is saved: 400 naming the field`, async () => {
+        const body = keylessApi(`token keys ${i}`, `/token-keys-${i}/`, 'http://192.0.2.10/', {
+          use_keyless: false,
+          ...settings,
+        });
+        const res = await api('/apis', { method: 'POST', body });
+        assert.equal(res.status, 400, res.text);
+        assert.equal(res.json.Message, message);
+      });
+    });
+
+    it('accepts JWKS URLs and issuers on public addresses', async () => {
+      const body = keylessApi('token keys public', '/token-keys-public/', 'http://192.0.2.10/', {
+        use_keyless: false,
+        enable_jwt: true,
+        jwt_source: 'https://192.0.2.20/jwks.json',
+        jwt_jwks_uris: [{ url: 'https://192.0.2.21/keys', cache_timeout: 60 }],
+        openid_options: { providers: [{ issuer: 'https://192.0.2.22/', client_ids: {} }] },
+      });
+      const res = await api('/apis', { method: 'POST', body });
+      assert.equal(res.status, 200, res.text);
+    });
+
     it('refuses on connection a definition that reached the gateway unsaved (apps folder): 502, upstream never called', async () => {
       const res = await http(`${node.gatewayUrl}/loopback/x`);
       assert.equal(res.status, 502);

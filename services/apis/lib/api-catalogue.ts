@@ -22,6 +22,7 @@ import { buildDefinition, isReservedListenPath } from './definition-rules';
 import { listenPathProblem } from './listen-path-rules';
 import { patternProblem } from './pattern-rules';
 import { versionProblem } from './version-rules';
+import { tokenAuthProblem } from './token-auth-rules';
 import { assertNoForeignOverlap, isLockConflict } from './route-ownership';
 import { assertServable } from './serving-checks';
 import { isSubgraphApi } from '../../../lib/graphql/federation/federated-definitions';
@@ -225,7 +226,10 @@ export class ApiCatalogue {
       );
     }
     const problem =
-      listenPathProblem(definition.proxy.listen_path) ?? versionProblem(definition) ?? patternProblem(definition);
+      listenPathProblem(definition.proxy.listen_path) ??
+      versionProblem(definition) ??
+      patternProblem(definition) ??
+      tokenAuthProblem(definition);
     if (problem) throw ApisErrors.invalid(problem);
     const attempt = () =>
       this.store.transaction(async (trx) => {

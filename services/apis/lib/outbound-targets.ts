@@ -1,6 +1,7 @@
 import type { ApiDefinition, HookReference } from '../../../contracts/apis/api-definition';
 import { hostSaveRefusal } from '../../../lib/net/outbound-save-check';
 import { ApisErrors } from '../errors';
+import { base64Text, isHttpUrl } from './token-auth-rules';
 
 /** A place of a definition the gateway connects to: how messages name it, and its URL or `host[:port]`. */
 interface OutboundTarget {
@@ -16,7 +17,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * Refuses, when an API is saved, a definition that names an address the outbound policy refuses
  * (lib/net/outbound-policy.ts) in any place the gateway connects to on its organisation's behalf:
  * upstream targets, service discovery, uptime checks, OAuth key-change notifications,
- * combined-graph data sources, stream connectors and inline webhooks. The connections judge
+ * combined-graph data sources, stream connectors, inline webhooks, and the JWKS URLs and OpenID
+ * Connect issuers client tokens are checked against. The connections judge
  * their addresses again, whatever a name resolves to by then (and whatever reached a gateway
  * without being saved here).
  */
@@ -26,6 +28,7 @@ export async function assertOutboundTargets(
 ): Promise<void> {
   const targets = [
     ...proxyTargets(definition),
+    ...tokenKeyTargets(definition),
     ...dataSourceTargets(definition.graphql),
     ...streamTargets(definition.streaming),
     ...hookTargets(hookReferences),
@@ -70,6 +73,28 @@ function proxyTargets(definition: ApiDefinition): OutboundTarget[] {
   if (Array.isArray(checks)) {
     checks.forEach((entry, i) => add(`uptime_tests.check_list[${i}].url:`, isRecord(entry) ? entry.url : ''));
   }
+  return out;
+}
+
+/** Where the gateway fetches the keys that check client tokens: JWKS URLs (also a base64 one in jwt_source) and issuers. */
+function tokenKeyTargets(d: Record<string, unknown>): OutboundTarget[] {
+  const out: OutboundTarget[] = [];
+  const source = typeof d.jwt_source === 'string' ? d.jwt_source : '';
+  const decoded = source !== '' && !isHttpUrl(source) ? base64Text(source) : undefined;
+  if (isHttpUrl(source)) out.push({ label: 'jwt_source:', value: source });
+  else if (decoded !== undefined && isHttpUrl(decoded.trim()))
+    out.push({ label: 'jwt_source (base64 of a URL):', value: decoded.trim() });
+  if (Array.isArray(d.jwt_jwks_uris))
+    d.jwt_jwks_uris.forEach((entry, i) => {
+      if (isRecord(entry) && typeof entry.url === 'string')
+        out.push({ label: `jwt_jwks_uris[${i}].url:`, value: entry.url });
+    });
+  const providers = isRecord(d.openid_options) ? d.openid_options.providers : undefined;
+  if (Array.isArray(providers))
+    providers.forEach((provider, i) => {
+      if (isRecord(provider) && typeof provider.issuer === 'string' && provider.issuer !== '')
+        out.push({ label: `openid_options.providers[${i}].issuer:`, value: provider.issuer });
+    });
   return out;
 }
 

@@ -139,6 +139,222 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.use_keyless, true, 'the certificate is the only credential: no key is asked for');
   });
 
+  describe('JWT (http bearer with bearerFormat JWT)', () => {
+    const jwtDocument = (settings: Record<string, unknown>, baseIdentityProvider?: string) => {
+      const authentication = {
+        enabled: true,
+        ...(baseIdentityProvider ? { baseIdentityProvider } : {}),
+        securitySchemes: { jwt: { enabled: true, ...settings } },
+      };
+      const doc = document({ server: { listenPath: { value: '/t/' }, authentication } });
+      doc.components.securitySchemes.jwt = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' };
+      return doc;
+    };
+    const every = {
+      query: { enabled: true, name: 'token' },
+      cookie: { enabled: true, name: 'jwt' },
+      source: 'aGVsbG8tc2VjcmV0',
+      jwksURIs: [
+        { url: 'https://idp.test/jwks', cacheTimeout: '5m' },
+        { url: 'https://other.test/jwks', cacheTimeout: 30 },
+      ],
+      signingMethod: 'rsa',
+      identityBaseField: 'user_id',
+      subjectClaims: ['user_id', 'sub'],
+      skipKid: true,
+      policyFieldName: 'pol',
+      basePolicyClaims: ['pol', 'plan'],
+      clientBaseField: 'azp',
+      scopes: {
+        claimName: 'scope',
+        claims: ['scope', 'scp'],
+        scopeToPolicyMapping: [
+          { scope: 'orders:read', policyId: 'p-read' },
+          { scope: 'orders:write', policyId: 'p-write' },
+        ],
+      },
+      defaultPolicies: ['p-default'],
+      issuedAtValidationSkew: 1,
+      notBeforeValidationSkew: 2,
+      expiresAtValidationSkew: 3,
+      allowedIssuers: ['https://idp.test/'],
+      allowedAudiences: ['orders'],
+      allowedSubjects: ['alice'],
+      jtiValidation: { enabled: true },
+      idpClientIdMappingDisabled: true,
+    };
+
+    it('maps every setting of the scheme to the classic JWT fields', () => {
+      const { classic } = compileOasDefinition(jwtDocument(every, 'jwt_claim'));
+      assert.equal(classic.use_keyless, false);
+      assert.equal(classic.use_standard_auth, undefined, 'a JWT scheme is not an auth token');
+      assert.equal(classic.base_identity_provided_by, 'jwt_claim');
+      assert.deepEqual((classic.auth_configs as any).jwt, {
+        auth_header_name: 'Authorization',
+        use_param: true,
+        param_name: 'token',
+        use_cookie: true,
+        cookie_name: 'jwt',
+      });
+      const { auth_configs: _configs, ...fields } = classic as Record<string, unknown>;
+      const jwtFields = Object.fromEntries(
+        Object.entries(fields).filter(
+          ([k]) => k.startsWith('jwt_') || ['enable_jwt', 'scopes', 'idp_client_id_mapping_disabled'].includes(k),
+        ),
+      );
+      assert.deepEqual(jwtFields, {
+        enable_jwt: true,
+        jwt_source: 'aGVsbG8tc2VjcmV0',
+        jwt_jwks_uris: [
+          { url: 'https://idp.test/jwks', cache_timeout: 300 },
+          { url: 'https://other.test/jwks', cache_timeout: 30 },
+        ],
+        jwt_signing_method: 'rsa',
+        jwt_identity_base_field: 'user_id',
+        jwt_subject_claims: ['user_id', 'sub'],
+        jwt_skip_kid: true,
+        jwt_policy_field_name: 'pol',
+        jwt_base_policy_claims: ['pol', 'plan'],
+        jwt_client_base_field: 'azp',
+        scopes: {
+          jwt: {
+            scope_claim_name: 'scope',
+            claims: ['scope', 'scp'],
+            scope_to_policy: { 'orders:read': 'p-read', 'orders:write': 'p-write' },
+          },
+        },
+        jwt_default_policies: ['p-default'],
+        jwt_issued_at_validation_skew: 1,
+        jwt_not_before_validation_skew: 2,
+        jwt_expires_at_validation_skew: 3,
+        jwt_allowed_issuers: ['https://idp.test/'],
+        jwt_allowed_audiences: ['orders'],
+        jwt_allowed_subjects: ['alice'],
+        jwt_require_jti: true,
+        idp_client_id_mapping_disabled: true,
+      });
+    });
+
+    it('reads the first of subjectClaims, basePolicyClaims and scopes.claims where the single field is not set', () => {
+      const { classic } = compileOasDefinition(
+        jwtDocument({
+          source: 'https://idp.test/jwks',
+          subjectClaims: ['email'],
+          basePolicyClaims: ['plan'],
+          scopes: { claims: ['scp'] },
+        }),
+      );
+      assert.equal(classic.jwt_identity_base_field, 'email');
+      assert.equal(classic.jwt_policy_field_name, 'plan');
+      assert.equal((classic.scopes as any).jwt.scope_claim_name, 'scp');
+      assert.equal(classic.jwt_signing_method, '');
+    });
+
+    it('keeps a bearer scheme without bearerFormat JWT an auth token', () => {
+      const doc = jwtDocument({});
+      doc.components.securitySchemes.jwt = { type: 'http', scheme: 'bearer' };
+      const { classic } = compileOasDefinition(doc);
+      assert.equal(classic.use_standard_auth, true);
+      assert.equal(classic.enable_jwt, undefined);
+    });
+
+    it('refuses an unknown signing method, a negative skew and a bad cacheTimeout, naming each pointer', () => {
+      const at = '/x-gw-api-gateway/server/authentication/securitySchemes/jwt';
+      assert.throws(
+        () =>
+          compileOasDefinition(
+            jwtDocument({
+              signingMethod: 'none',
+              expiresAtValidationSkew: -1,
+              jwksURIs: [{ url: 'https://idp.test/jwks', cacheTimeout: 'soon' }],
+            }),
+          ),
+        (err: any) => {
+          const errors: string[] = err.data.errors;
+          assert.ok(
+            errors.some((e) => e.startsWith(`${at}/signingMethod: must be one of "hmac", "rsa", "ecdsa", "eddsa"`)),
+            errors.join('\n'),
+          );
+          assert.ok(
+            errors.some((e) => e.startsWith(`${at}/expiresAtValidationSkew: `)),
+            errors.join('\n'),
+          );
+          assert.ok(
+            errors.some((e) => e.startsWith(`${at}/jwksURIs/0/cacheTimeout`)),
+            errors.join('\n'),
+          );
+          return err.code === 400;
+        },
+      );
+    });
+
+    it('refuses a JWT scheme without a key to check tokens with, or with a source that is neither base64 nor a URL', () => {
+      const at = '/x-gw-api-gateway/server/authentication/securitySchemes/jwt';
+      assert.throws(
+        () => compileOasDefinition(jwtDocument({ signingMethod: 'hmac' })),
+        (err: any) =>
+          err.code === 400 &&
+          err.data.errors[0] === `${at}: a JWT scheme needs source or jwksURIs (the key tokens are checked with)`,
+      );
+      assert.throws(
+        () => compileOasDefinition(jwtDocument({ source: 'not base64!' })),
+        (err: any) => err.code === 400 && err.data.errors[0].startsWith(`${at}/source: must be base64`),
+      );
+    });
+
+    it('exports every classic JWT field and compiles the export back to the same fields', () => {
+      const { classic } = compileOasDefinition(jwtDocument(every, 'jwt_claim'));
+      const exported = classicToOas({ ...classic, id: 'x', org_id: 'o' } as any);
+      assert.deepEqual((exported.components as any).securitySchemes.jwtAuth, {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+      });
+      assert.equal((exported.components as any).securitySchemes.authToken, undefined, 'no auth token added');
+      const settings = (exported['x-gw-api-gateway'] as any).server.authentication.securitySchemes.jwtAuth;
+      assert.deepEqual(settings.jwksURIs, [
+        { url: 'https://idp.test/jwks', cacheTimeout: '5m' },
+        { url: 'https://other.test/jwks', cacheTimeout: '30s' },
+      ]);
+      const again = compileOasDefinition(JSON.parse(JSON.stringify(exported))).classic;
+      for (const field of Object.keys(classic).filter(
+        (k) =>
+          k.startsWith('jwt_') ||
+          [
+            'enable_jwt',
+            'scopes',
+            'idp_client_id_mapping_disabled',
+            'auth_configs',
+            'base_identity_provided_by',
+            'use_keyless',
+          ].includes(k),
+      ))
+        assert.deepEqual(again[field], classic[field], field);
+    });
+
+    it('exports the scope fields the reference replaced by scopes.jwt, compiled back as scopes.jwt', () => {
+      const legacy = {
+        name: 'L',
+        api_id: 'l',
+        id: 'x',
+        org_id: 'o',
+        active: true,
+        use_keyless: false,
+        enable_jwt: true,
+        jwt_source: 'https://idp.test/jwks',
+        jwt_scope_claim_name: 'permissions',
+        jwt_scope_to_policy_mapping: { admin: 'p-admin' },
+        proxy: { listen_path: '/l/', target_url: 'http://upstream.test' },
+      };
+      const exported = classicToOas(legacy);
+      const again = compileOasDefinition(JSON.parse(JSON.stringify(exported))).classic;
+      assert.deepEqual((again.scopes as any).jwt, {
+        scope_claim_name: 'permissions',
+        scope_to_policy: { admin: 'p-admin' },
+      });
+    });
+  });
+
   it('refuses authentication that is enabled with no scheme on, naming the pointer', () => {
     assert.throws(
       () =>

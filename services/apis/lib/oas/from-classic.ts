@@ -4,6 +4,7 @@ import { GATEWAY_EXTENSION, type OasDocument, type SecurityScheme } from './docu
 import { durationText } from './duration';
 import type { GatewayExtension, HeaderTransformSettings, OperationSettings, SchemeSettings } from './gateway-extension';
 import { cacheFromClassic } from './cache';
+import { jwtFromClassic } from './from-classic-jwt';
 import { corsFromClassic, upstreamHealthFromClassic } from './upstream-health';
 import { operationIdOf, operationsFromClassic, type RebuiltOperation } from './from-classic-operations';
 
@@ -140,7 +141,8 @@ function securityOf(d: Classic & ApiDefinition): {
   const settings: Record<string, SchemeSettings> = {};
   if (d.use_keyless === true) return { schemes, settings };
   const configs = (d.auth_configs ?? {}) as Record<string, Classic>;
-  const onlyOthers = d.use_basic_auth === true || d.use_oauth2 === true || d.enable_signature_checking === true;
+  const onlyOthers =
+    d.use_basic_auth === true || d.use_oauth2 === true || d.enable_signature_checking === true || d.enable_jwt === true;
   if (d.use_standard_auth === true || !onlyOthers) {
     const token = configs.authToken ?? d.auth ?? {};
     const header =
@@ -194,6 +196,11 @@ function securityOf(d: Classic & ApiDefinition): {
       authLoginRedirect: meta.auth_login_redirect ?? '',
     };
     if (meta.require_pkce === true) settings.oauth.requirePkce = true;
+  }
+  if (d.enable_jwt === true) {
+    const jwt = jwtFromClassic(d);
+    schemes.jwtAuth = jwt.scheme;
+    settings.jwtAuth = jwt.settings;
   }
   return { schemes, settings };
 }

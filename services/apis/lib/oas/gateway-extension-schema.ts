@@ -43,6 +43,51 @@ const plugins = {
   ),
 };
 
+const names = { type: 'array', items: { type: 'string', minLength: 1 } };
+const seconds = { type: 'integer', minimum: 0 };
+
+/** The reference's JWT settings (apidef/oas/security.go `JWT`), read on an http bearer scheme with bearerFormat JWT. */
+const jwtSchemeProperties = {
+  source: { type: 'string' },
+  jwksURIs: {
+    type: 'array',
+    items: closed(
+      {
+        url: { type: 'string', pattern: '^https?://[^\\s/?#]+\\S*$' },
+        cacheTimeout: { oneOf: [seconds, duration] },
+      },
+      ['url'],
+    ),
+  },
+  signingMethod: { type: 'string', enum: ['hmac', 'rsa', 'ecdsa', 'eddsa'] },
+  identityBaseField: { type: 'string' },
+  subjectClaims: names,
+  skipKid: { type: 'boolean' },
+  policyFieldName: { type: 'string' },
+  basePolicyClaims: names,
+  clientBaseField: { type: 'string' },
+  scopes: closed({
+    claimName: { type: 'string' },
+    claims: names,
+    scopeToPolicyMapping: {
+      type: 'array',
+      items: closed({ scope: { type: 'string', minLength: 1 }, policyId: { type: 'string', minLength: 1 } }, [
+        'scope',
+        'policyId',
+      ]),
+    },
+  }),
+  defaultPolicies: names,
+  issuedAtValidationSkew: seconds,
+  notBeforeValidationSkew: seconds,
+  expiresAtValidationSkew: seconds,
+  allowedIssuers: names,
+  allowedAudiences: names,
+  allowedSubjects: names,
+  jtiValidation: enabledOnly,
+  idpClientIdMappingDisabled: { type: 'boolean' },
+};
+
 const securityScheme = closed({
   enabled: { type: 'boolean' },
   header: nameToggle,
@@ -60,6 +105,7 @@ const securityScheme = closed({
   authLoginRedirect: { type: 'string' },
   requirePkce: { type: 'boolean' },
   notifications: closed({ sharedSecret: { type: 'string' }, onKeyChangeUrl: { type: 'string' } }),
+  ...jwtSchemeProperties,
 });
 
 const bodyTransform = closed(
@@ -205,7 +251,7 @@ export const gatewayExtensionSchema = closed(
           stripAuthorizationData: { type: 'boolean' },
           baseIdentityProvider: {
             type: 'string',
-            enum: ['auth_token', 'basic_auth_user', 'hmac_key', 'oauth_key', 'custom_auth'],
+            enum: ['auth_token', 'basic_auth_user', 'hmac_key', 'oauth_key', 'custom_auth', 'jwt_claim'],
           },
           securitySchemes: { type: 'object', additionalProperties: securityScheme },
           hmac: closed({

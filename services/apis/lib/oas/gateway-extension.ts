@@ -28,7 +28,7 @@ export interface PluginEntry extends Toggle {
   path: string;
 }
 
-export interface SchemeSettings extends Toggle {
+export interface SchemeSettings extends Toggle, JwtSchemeSettings {
   header?: NameToggle;
   query?: NameToggle;
   cookie?: NameToggle;
@@ -41,6 +41,42 @@ export interface SchemeSettings extends Toggle {
   /** OAuth 2.0: authorisation code flows must use PKCE (classic `oauth_meta.require_pkce`); @default false */
   requirePkce?: boolean;
   notifications?: { sharedSecret?: string; onKeyChangeUrl?: string };
+}
+
+/** A JWKS endpoint; `cacheTimeout` in seconds or as a duration (`5m`), as the reference writes it. */
+export interface JwksUri {
+  url: string;
+  cacheTimeout?: number | string;
+}
+
+/** Scope claims of a token mapped to policies (the reference's `Scopes`, shared with OpenID Connect). */
+export interface ScopeSettings {
+  claimName?: string;
+  claims?: string[];
+  scopeToPolicyMapping?: Array<{ scope: string; policyId: string }>;
+}
+
+/** The reference's `JWT` settings of an http bearer scheme with `bearerFormat: JWT`. */
+export interface JwtSchemeSettings {
+  source?: string;
+  jwksURIs?: JwksUri[];
+  signingMethod?: 'hmac' | 'rsa' | 'ecdsa' | 'eddsa';
+  identityBaseField?: string;
+  subjectClaims?: string[];
+  skipKid?: boolean;
+  policyFieldName?: string;
+  basePolicyClaims?: string[];
+  clientBaseField?: string;
+  scopes?: ScopeSettings;
+  defaultPolicies?: string[];
+  issuedAtValidationSkew?: number;
+  notBeforeValidationSkew?: number;
+  expiresAtValidationSkew?: number;
+  allowedIssuers?: string[];
+  allowedAudiences?: string[];
+  allowedSubjects?: string[];
+  jtiValidation?: Toggle;
+  idpClientIdMappingDisabled?: boolean;
 }
 
 export interface OperationSettings {

@@ -1,6 +1,8 @@
 import { ApisErrors } from '../../errors';
 import { pointer, type OasDocument, type SecurityScheme } from './document';
+import { credentialConfig } from './credential-location';
 import { on, type GatewayExtension, type NameToggle, type SchemeSettings } from './gateway-extension';
+import { jwtSettings } from './to-classic-jwt';
 import { schemeKind } from './validate-document';
 
 type Classic = Record<string, unknown>;
@@ -8,8 +10,8 @@ type Classic = Record<string, unknown>;
 /**
  * `server.authentication` as classic fields: each enabled entry of `securitySchemes` is read
  * with the kind of the document's own `components.securitySchemes` entry of that name (apiKey
- * and http bearer: auth token; http basic: basic; oauth2: OAuth 2.0; mutualTLS: client
- * certificates), `hmac` turns on signature checking. Authentication not enabled = keyless.
+ * and http bearer: auth token; http bearer with bearerFormat JWT: JWT; http basic: basic;
+ * oauth2: OAuth 2.0; mutualTLS: client certificates), `hmac` turns on signature checking. Authentication not enabled = keyless.
  */
 export function authenticationToClassic(document: OasDocument, extension: GatewayExtension): Classic {
   const auth = extension.server.authentication;
@@ -29,6 +31,15 @@ export function authenticationToClassic(document: OasDocument, extension: Gatewa
     else if (kind === 'basic') Object.assign(out, basicSettings(settings, configs));
     else if (kind === 'oauth') Object.assign(out, oauthSettings(scheme, settings));
     else if (kind === 'certificate') Object.assign(out, certificateSettings(extension));
+    else if (kind === 'jwt')
+      Object.assign(
+        out,
+        jwtSettings(
+          settings,
+          configs,
+          pointer('x-gw-api-gateway', 'server', 'authentication', 'securitySchemes', name),
+        ),
+      );
   }
   if (on(auth!.hmac)) {
     enabled++;
@@ -52,18 +63,8 @@ export function authenticationToClassic(document: OasDocument, extension: Gatewa
 
 function tokenSettings(scheme: SecurityScheme, settings: SchemeSettings, configs: Classic): Classic {
   // Where the document says the key goes, unless the extension says otherwise.
-  const declaredIn = scheme.type === 'http' ? 'header' : scheme.in;
-  const declaredName = scheme.type === 'http' ? 'Authorization' : scheme.name;
-  const header = location(settings.header, declaredIn === 'header' ? declaredName : undefined);
-  const query = location(settings.query, declaredIn === 'query' ? declaredName : undefined);
-  const cookie = location(settings.cookie, declaredIn === 'cookie' ? declaredName : undefined);
-  const authToken: Classic = {
-    auth_header_name: header ?? 'Authorization',
-    use_param: query !== undefined,
-    use_cookie: cookie !== undefined,
-  };
-  if (query) authToken.param_name = query;
-  if (cookie) authToken.cookie_name = cookie;
+  const declared = scheme.type === 'http' ? { in: 'header', name: 'Authorization' } : scheme;
+  const authToken = credentialConfig(declared, settings);
   if (settings.enableClientCertificate === true) authToken.use_certificate = true;
   configs.authToken = authToken;
   return { use_standard_auth: true, auth: { auth_header_name: authToken.auth_header_name } };
@@ -117,10 +118,4 @@ function oauthSettings(scheme: SecurityScheme, settings: SchemeSettings): Classi
 /** A client certificate from `server.clientCertificates.allowlist` is the credential (classic `use_mutual_tls_auth`). */
 function certificateSettings(extension: GatewayExtension): Classic {
   return { use_mutual_tls_auth: true, client_certificates: extension.server.clientCertificates?.allowlist ?? [] };
-}
-
-/** A credential location: the toggle's name when on, the document's default when not mentioned, none when off. */
-function location(toggle: NameToggle | undefined, fallback: string | undefined): string | undefined {
-  if (toggle === undefined) return fallback;
-  return toggle.enabled === true ? (toggle.name ?? fallback) : undefined;
 }

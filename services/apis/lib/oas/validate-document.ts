@@ -7,13 +7,17 @@ import { ApisErrors } from '../../errors';
 const checkExtension = new Ajv({ allErrors: true, strict: true }).compile(gatewayExtensionSchema);
 
 /** Security scheme kinds gw can enforce, by the document's own `components.securitySchemes` entry. */
-export type SchemeKind = 'token' | 'basic' | 'oauth' | 'certificate';
+export type SchemeKind = 'token' | 'basic' | 'oauth' | 'certificate' | 'jwt';
 
-export function schemeKind(scheme: { type?: unknown; scheme?: unknown } | undefined): SchemeKind | undefined {
+export function schemeKind(
+  scheme: { type?: unknown; scheme?: unknown; bearerFormat?: unknown } | undefined,
+): SchemeKind | undefined {
   if (!scheme) return undefined;
   if (scheme.type === 'apiKey') return 'token';
   if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'basic') return 'basic';
-  if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer') return 'token';
+  // A bearer token declared as a JWT is validated as one (the reference's JWT scheme); any other bearer is a key.
+  if (scheme.type === 'http' && String(scheme.scheme).toLowerCase() === 'bearer')
+    return String(scheme.bearerFormat).toUpperCase() === 'JWT' ? 'jwt' : 'token';
   if (scheme.type === 'oauth2') return 'oauth';
   // OpenAPI 3.1's name for client certificates; accepted in 3.0 documents too.
   if (scheme.type === 'mutualTLS') return 'certificate';
@@ -105,7 +109,7 @@ function crossReferenceProblems(document: OasDocument): string[] {
       problems.push(`${at}: no security scheme "${name}" in components.securitySchemes`);
     else if (!schemeKind(declared[name])) {
       problems.push(
-        `${pointer('components', 'securitySchemes', name)}: type ${JSON.stringify(declared[name].type)} is not supported; use apiKey, http (basic or bearer), oauth2 or mutualTLS`,
+        `${pointer('components', 'securitySchemes', name)}: type ${JSON.stringify(declared[name].type)} is not supported; use apiKey, http (basic, or bearer with or without bearerFormat JWT), oauth2 or mutualTLS`,
       );
     }
   }
