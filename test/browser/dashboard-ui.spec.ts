@@ -358,6 +358,128 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it('protects an API with JWT from the authentication tab: RSA keys from a JWKS URL, a default policy, scopes; the saved definition has the classic fields', async () => {
+    const policy = await http(`${node.dashboardUrl}/api/portal/policies`, {
+      method: 'POST',
+      headers: { authorization: admin.key },
+      body: { name: 'Token readers', rate: 100, per: 60, quota_max: -1, access_rights: {} },
+    });
+    assert.equal(policy.status, 200, policy.text);
+    const policyId = policy.json.Meta as string;
+    const jwks = 'https://idp.example.com/.well-known/jwks.json';
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Tokens');
+    await page.locator('input[name="proxy.listen_path"]').fill('/tokens/');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('tab', { name: 'Authentication' }).click();
+    await page.getByRole('switch', { name: /^Open API \(keyless\)/ }).uncheck();
+    await page.getByRole('checkbox', { name: 'JSON Web Token (JWT)' }).check();
+    await page.locator('select[name="base_identity_provided_by"]').selectOption('jwt_claim');
+    await page.getByRole('checkbox', { name: 'Auth token' }).uncheck();
+    assert.equal(
+      await page.locator('select[name="base_identity_provided_by"]').count(),
+      0,
+      'JWT alone: no base identity to choose',
+    );
+    await page.locator('select[name="jwt_signing_method"]').selectOption('rsa');
+    await page.locator('textarea[name="jwt_source"]').fill(jwks);
+    assert.equal(await page.locator('input[name="jwt_identity_base_field"]').getAttribute('placeholder'), 'sub');
+    await page.locator('input[name="jwt_policy_field_name"]').fill('pol');
+    await page.locator(`input[name="jwt_default_policies:${policyId}"]`).check();
+    await page.getByRole('button', { name: 'Add a scope' }).click();
+    await page.locator('input[name="jwt_scope_to_policy_mapping[0].key"]').fill('orders:read');
+    await page.locator('select[name="jwt_scope_to_policy_mapping[0].policy"]').selectOption({ label: 'Token readers' });
+    await page.locator('input[name="jwt_allowed_issuers"]').fill('https://idp.example.com, https://other.example.com');
+    await page.locator('input[name="jwt_expires_at_validation_skew"]').fill('30');
+    await page.getByRole('switch', { name: 'Also accept the token as a query parameter' }).check();
+    await page.locator('input[name="auth_configs.jwt.param_name"]').fill('jwt');
+    await browser!.screenshot(page, 'dashboard-api-jwt');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    const id = /#\/apis\/([0-9a-f]{24})$/.exec(page.url())![1];
+
+    const record = await http(`${node.dashboardUrl}/api/apis/${id}`, { headers: { authorization: admin.key } });
+    const saved = record.json.api_definition;
+    assert.equal(saved.use_keyless, false);
+    assert.equal(saved.enable_jwt, true);
+    assert.equal(saved.use_standard_auth, false);
+    assert.equal(saved.base_identity_provided_by, '');
+    assert.equal(saved.jwt_signing_method, 'rsa');
+    assert.equal(saved.jwt_source, Buffer.from(jwks).toString('base64'), 'the source is stored base64-encoded');
+    assert.equal(saved.jwt_policy_field_name, 'pol');
+    assert.deepEqual(saved.jwt_default_policies, [policyId]);
+    assert.deepEqual(saved.jwt_scope_to_policy_mapping, { 'orders:read': policyId });
+    assert.deepEqual(saved.jwt_allowed_issuers, ['https://idp.example.com', 'https://other.example.com']);
+    assert.equal(saved.jwt_expires_at_validation_skew, 30);
+    assert.deepEqual(saved.auth_configs.jwt, { use_param: true, param_name: 'jwt' });
+
+    // Opened again, the designer shows the source as it was typed.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Authentication' }).click();
+    assert.equal(await page.locator('textarea[name="jwt_source"]').inputValue(), jwks);
+    assert.equal(
+      await page.locator('input[name="jwt_allowed_issuers"]').inputValue(),
+      'https://idp.example.com, https://other.example.com',
+    );
+    await page.close();
+  });
+
+  it('protects an API with OpenID Connect from the authentication tab: a provider whose client id is stored base64 and shown as typed', async () => {
+    const policy = await http(`${node.dashboardUrl}/api/portal/policies`, {
+      method: 'POST',
+      headers: { authorization: admin.key },
+      body: { name: 'Web app users', rate: 100, per: 60, quota_max: -1, access_rights: {} },
+    });
+    assert.equal(policy.status, 200, policy.text);
+    const policyId = policy.json.Meta as string;
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Accounts');
+    await page.locator('input[name="proxy.listen_path"]').fill('/accounts/');
+    await page.locator('input[name="proxy.target_url"]').fill(upstream.url);
+    await page.getByRole('tab', { name: 'Authentication' }).click();
+    await page.getByRole('switch', { name: /^Open API \(keyless\)/ }).uncheck();
+    await page.getByRole('checkbox', { name: 'OpenID Connect' }).check();
+    await page.getByRole('checkbox', { name: 'Auth token' }).uncheck();
+    await page.getByRole('button', { name: 'Add a provider' }).click();
+    await page.locator('input[name="openid_options.providers[0].issuer"]').fill('https://accounts.example.com');
+    await page.getByRole('button', { name: 'Add a client' }).click();
+    await page.locator('input[name="openid_options.providers[0].client_ids[0].key"]').fill('web-app');
+    await page
+      .locator('select[name="openid_options.providers[0].client_ids[0].policy"]')
+      .selectOption({ label: 'Web app users' });
+    await page.getByRole('switch', { name: /^Segregate sessions by client/ }).check();
+    await browser!.screenshot(page, 'dashboard-api-openid');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    const id = /#\/apis\/([0-9a-f]{24})$/.exec(page.url())![1];
+
+    const record = await http(`${node.dashboardUrl}/api/apis/${id}`, { headers: { authorization: admin.key } });
+    const saved = record.json.api_definition;
+    assert.equal(saved.use_openid, true);
+    assert.equal(saved.use_standard_auth, false);
+    assert.deepEqual(saved.openid_options, {
+      providers: [
+        {
+          issuer: 'https://accounts.example.com',
+          client_ids: { [Buffer.from('web-app').toString('base64')]: policyId },
+        },
+      ],
+      segregate_by_client: true,
+    });
+
+    await page.reload();
+    await page.getByRole('tab', { name: 'Authentication' }).click();
+    assert.equal(
+      await page.locator('input[name="openid_options.providers[0].client_ids[0].key"]').inputValue(),
+      'web-app',
+    );
+    await page.close();
+  });
+
   it('creates an OAS API in the document editor, lists the JSON pointer of a bad document, and the gateway proxies it', async () => {
     const page = await newPage();
     await signIn(page, admin.email);

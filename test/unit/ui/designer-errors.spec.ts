@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ApiError } from '../../../ui/src/api';
-import { fromBase64, toBase64 } from '../../../ui/src/designer/endpoint-lists';
+import { fromBase64, toBase64 } from '../../../ui/src/designer/base64';
 import { fieldErrors, placeOf } from '../../../ui/src/designer/errors';
 
 /** The API designer's reading of the server's refusals: which field each message goes under, and on which tab. */
@@ -47,6 +47,12 @@ describe('ui: designer errors by field', () => {
       ['Field "Query.name" can only be defined once.'],
       { 'graphql.schema': 'Invalid GraphQL schema: Field "Query.name" can only be defined once.' },
     ],
+    ['jwt_source is not base64: illegal character', [], { jwt_source: 'jwt_source is not base64: illegal character' }],
+    [
+      'openid_options.providers[0].issuer is not an absolute https:// URL',
+      [],
+      { 'openid_options.providers[0].issuer': 'openid_options.providers[0].issuer is not an absolute https:// URL' },
+    ],
     ['Listen path /a is already used by API ...', [], {}],
   ];
   for (const [message, errors, expected] of cases) {
@@ -63,6 +69,9 @@ describe('ui: designer errors by field', () => {
     assert.deepEqual(placeOf('definition.key'), { tab: 'Versions' });
     assert.deepEqual(placeOf('custom_middleware.auth_check'), { tab: 'Authentication' });
     assert.deepEqual(placeOf('hmac_allowed_algorithms[0]'), { tab: 'Authentication' });
+    assert.deepEqual(placeOf('jwt_scope_to_policy_mapping'), { tab: 'Authentication' });
+    assert.deepEqual(placeOf('auth_configs.jwt.param_name'), { tab: 'Authentication' });
+    assert.deepEqual(placeOf('openid_options.providers[0].client_ids'), { tab: 'Authentication' });
     assert.deepEqual(placeOf('global_rate_limit.rate'), { tab: 'Rate limits and quotas' });
     assert.deepEqual(placeOf('proxy.target_url'), { tab: 'Core settings' });
   });

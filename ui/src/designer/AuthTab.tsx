@@ -1,5 +1,5 @@
 import { get } from '../api';
-import { NumberField, SelectField, TextField, Toggle } from '../components/form';
+import { SelectField, TextField, Toggle } from '../components/form';
 import { useLoad } from '../components/status';
 import { at, type Definition } from '../definition';
 import type { EditorProps } from '../pages/ApiDesigner';
@@ -7,6 +7,7 @@ import {
   AUTH_METHODS,
   errorAt,
   HMAC_ALGORITHMS,
+  identityChoices,
   isOn,
   OAUTH_AUTHORIZE_TYPES,
   OAUTH_GRANTS,
@@ -14,6 +15,10 @@ import {
   withKeyless,
   withMode,
 } from './auth-modes';
+import { binders } from './binders';
+import { CredentialLocation } from './CredentialLocation';
+import { JwtSettings } from './JwtSettings';
+import { OpenIdSettings } from './OpenIdSettings';
 
 type Props = EditorProps & { replace(def: Definition): void };
 
@@ -22,7 +27,8 @@ export function AuthTab(props: Props) {
   const { def, replace, errors, readOnly } = props;
   const keyless = def.use_keyless === true;
   const used = AUTH_METHODS.filter((m) => isOn(def, m));
-  const unsupported = ['enable_jwt', 'use_openid', 'use_go_plugin_auth'].filter((flag) => def[flag] === true);
+  const identities = identityChoices(def);
+  const unsupported = ['use_go_plugin_auth'].filter((flag) => def[flag] === true);
   return (
     <>
       <fieldset>
@@ -59,12 +65,12 @@ export function AuthTab(props: Props) {
             </small>
           </fieldset>
         )}
-        {!keyless && used.length > 1 && (
+        {identities.length > 0 && (
           <SelectField
             label="Base identity (whose key gives the session)"
             name="base_identity_provided_by"
             value={String(def.base_identity_provided_by ?? '')}
-            options={[['', 'The last method to pass'], ...used.map((m) => [m.identity, m.label] as [string, string])]}
+            options={[['', 'The last method to pass'], ...identities]}
             onChange={(v) => props.set('base_identity_provided_by', v)}
             error={errorAt(errors, 'base_identity_provided_by')}
             disabled={readOnly}
@@ -84,93 +90,16 @@ export function AuthTab(props: Props) {
       {!keyless && used.some((m) => m.id === 'basic') && <BasicSettings {...props} />}
       {!keyless && used.some((m) => m.id === 'hmac') && <HmacSettings {...props} />}
       {!keyless && used.some((m) => m.id === 'oauth2') && <OAuthSettings {...props} />}
+      {!keyless && used.some((m) => m.id === 'jwt') && <JwtSettings {...props} />}
+      {!keyless && used.some((m) => m.id === 'oidc') && <OpenIdSettings {...props} />}
       {!keyless && used.some((m) => m.id === 'plugin') && <PluginSettings {...props} />}
       <MutualTls {...props} />
     </>
   );
 }
 
-/** Text and number inputs bound to a definition path, with the server's error for it. */
-function binders({ def, set, errors, readOnly }: Props) {
-  return {
-    text: (label: string, path: string, hint?: string) => (
-      <TextField
-        label={label}
-        name={path}
-        value={String(at(def, path) ?? '')}
-        onChange={(v) => set(path, v)}
-        error={errorAt(errors, path)}
-        hint={hint}
-        disabled={readOnly}
-      />
-    ),
-    number: (label: string, path: string, hint?: string) => (
-      <NumberField
-        label={label}
-        name={path}
-        value={Number(at(def, path) ?? 0)}
-        onChange={(v) => set(path, v)}
-        error={errorAt(errors, path)}
-        hint={hint}
-        disabled={readOnly}
-      />
-    ),
-    toggle: (label: string, path: string) => (
-      <Toggle
-        label={label}
-        name={path}
-        checked={at(def, path) === true}
-        onChange={(v) => set(path, v)}
-        disabled={readOnly}
-      />
-    ),
-    choices: (legend: string, path: string, options: Array<[string, string]>) => {
-      const chosen = (at(def, path) ?? []) as string[];
-      return (
-        <fieldset data-field={path}>
-          <legend>{legend}</legend>
-          {options.map(([value, label]) => (
-            <label key={value}>
-              <input
-                type="checkbox"
-                name={`${path}:${value}`}
-                checked={chosen.includes(value)}
-                disabled={readOnly}
-                onChange={(e: { target: HTMLInputElement }) =>
-                  set(path, e.target.checked ? [...chosen, value] : chosen.filter((c) => c !== value))
-                }
-              />
-              {label}
-            </label>
-          ))}
-          {errorAt(errors, path) && <small className="field-error">{errorAt(errors, path)}</small>}
-        </fieldset>
-      );
-    },
-  };
-}
-
 function TokenSettings(props: Props) {
-  const { text, toggle } = binders(props);
-  const base = tokenSettingsPath(props.def);
-  return (
-    <fieldset>
-      <legend>Auth token</legend>
-      {text('Header carrying the key', `${base}.auth_header_name`, 'Authorization when empty')}
-      <div className="grid">
-        <div>
-          {toggle('Also accept the key as a query parameter', `${base}.use_param`)}
-          {at(props.def, `${base}.use_param`) === true &&
-            text('Query parameter', `${base}.param_name`, 'The header name when empty; case sensitive')}
-        </div>
-        <div>
-          {toggle('Also accept the key from a cookie', `${base}.use_cookie`)}
-          {at(props.def, `${base}.use_cookie`) === true &&
-            text('Cookie', `${base}.cookie_name`, 'The header name when empty; case sensitive')}
-        </div>
-      </div>
-    </fieldset>
-  );
+  return <CredentialLocation {...props} legend="Auth token" base={tokenSettingsPath(props.def)} what="key" />;
 }
 
 function BasicSettings(props: Props) {

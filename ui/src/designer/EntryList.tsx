@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Field, NumberField, SelectField, TextField, Toggle } from '../components/form';
 import { at, setAt } from '../definition';
 import { unshownErrors } from './errors';
-import { fromBase64, METHODS, toBase64, type Entry, type EntryField, type ListSpec } from './endpoint-lists';
+import { fromBase64, toBase64 } from './base64';
+import { METHODS, type Entry, type EntryField, type ListSpec } from './endpoint-lists';
 
 interface Props {
   spec: ListSpec;

@@ -4,7 +4,7 @@ import type { Definition } from '../definition';
  * The client authentication modes gw serves (docs/authentication.md#several-modes-on-one-api,
  * services/proxy/pipeline/steps/authentication.ts): each is switched on by its flag, several
  * may be on together (all must pass), and `base_identity_provided_by` then names the one whose
- * key gives the session. gw does not serve JWT or OpenID Connect.
+ * key gives the session.
  */
 export interface AuthMode {
   id: string;
@@ -20,8 +20,20 @@ export const AUTH_METHODS: AuthMode[] = [
   { id: 'basic', label: 'Basic authentication', flag: 'use_basic_auth', identity: 'basic_auth_user' },
   { id: 'hmac', label: 'HMAC request signatures', flag: 'enable_signature_checking', identity: 'hmac_key' },
   { id: 'oauth2', label: 'OAuth 2.0', flag: 'use_oauth2', identity: 'oauth_key' },
+  { id: 'jwt', label: 'JSON Web Token (JWT)', flag: 'enable_jwt', identity: 'jwt_claim' },
+  { id: 'oidc', label: 'OpenID Connect', flag: 'use_openid', identity: 'oidc_user' },
   { id: 'plugin', label: 'Custom plugin (auth_check)', flag: 'enable_coprocess_auth', identity: 'custom_auth' },
 ];
+
+/** `jwt_signing_method`: the key family a token's signature is checked with. */
+export const JWT_SIGNING_METHODS: Array<[string, string]> = [
+  ['hmac', 'HMAC (shared secret)'],
+  ['rsa', 'RSA (public key or JWKS)'],
+  ['ecdsa', 'ECDSA (public key or JWKS)'],
+  ['eddsa', 'EdDSA (public key or JWKS)'],
+];
+/** Switching JWT on picks a method so the form shows what is stored; RSA is what identity providers' JWKS mostly serve. */
+const DEFAULT_JWT_SIGNING_METHOD = 'rsa';
 
 export const HMAC_ALGORITHMS = ['hmac-sha1', 'hmac-sha256', 'hmac-sha384', 'hmac-sha512', 'rsa-sha256'];
 export const OAUTH_GRANTS: Array<[string, string]> = [
@@ -54,11 +66,22 @@ export function withMode(def: Definition, mode: AuthMode, on: boolean): Definiti
       ? { ...rest, auth_check: def.custom_middleware?.auth_check ?? { name: '', path: '' } }
       : rest;
   }
+  if (mode.id === 'jwt' && on && !def.jwt_signing_method) next.jwt_signing_method = DEFAULT_JWT_SIGNING_METHOD;
   // The identity provider must be a mode the API uses; the gateway refuses to load it otherwise.
-  const used = AUTH_METHODS.filter((m) => isOn(next, m));
-  if (used.length < 2 || !used.some((m) => m.identity === next.base_identity_provided_by))
+  const choices = identityChoices(next);
+  if (choices.length === 0 || !choices.some(([identity]) => identity === next.base_identity_provided_by))
     next.base_identity_provided_by = '';
   return next;
+}
+
+/**
+ * The modes that may provide the session (`base_identity_provided_by`): those the API uses, as
+ * [identity, label]; none when it uses fewer than two (the one mode provides it).
+ */
+export function identityChoices(def: Definition): Array<[string, string]> {
+  if (def.use_keyless === true) return [];
+  const used = AUTH_METHODS.filter((m) => isOn(def, m));
+  return used.length < 2 ? [] : used.map((m) => [m.identity, m.label]);
 }
 
 /** Keyless, or protected by the auth token until another mode is chosen. */

@@ -36,7 +36,8 @@ export function placeOf(path: string): { tab: Tab; version?: string } {
  * ("The 'api_definition.proxy.listen_path' field …"); the save-time checks lead with it
  * ("Version 'v2', extended_paths.transform[0]: template_data.template_source is not …",
  * "Version 'v2', expires: …",
- * "basic_auth.body_user_regexp is not a valid pattern", "custom_middleware.auth_check: …").
+ * "basic_auth.body_user_regexp is not a valid pattern", "custom_middleware.auth_check: …",
+ * "jwt_signing_method must be one of …").
  */
 export function fieldErrors(err: unknown): Record<string, string> {
   if (!(err instanceof ApiError)) return {};
@@ -58,6 +59,9 @@ function unquotedFields(message: string, errors: string[]): Record<string, strin
     return { 'graphql.schema': message };
   const led = /^([a-z_]+(?:\.[a-z_]+|\[\d+\])+)(?::| )/.exec(message);
   if (led) return { [led[1]]: message };
+  // JWT and OpenID Connect settings are top-level fields: "jwt_source is not base64 …".
+  const auth = /^((?:jwt|openid)_[a-z_]+)(?::| )/.exec(message);
+  if (auth) return { [auth[1]]: message };
   return {};
 }
 
