@@ -210,7 +210,12 @@ describe('JWT sessions: identity and policies derived from the token claims', fu
       jwt_scope_to_policy_mapping: { 'read:orders': policies['scope-read'], 'write:orders': policies['scope-write'] },
     });
     await updateApi('scopes-new', {
-      scopes: { jwt: { scope_claim_name: 'scp', scope_to_policy: { orders: policies['scope-read'] } } },
+      scopes: {
+        jwt: {
+          scope_claim_name: 'scp',
+          scope_to_policy: { orders: policies['scope-read'], foreign: policies.foreign },
+        },
+      },
     });
     await updateApi('changing', { jwt_default_policies: [policies.changing] });
     await updateApi('acl', { jwt_default_policies: [policies.acl] });
@@ -392,6 +397,15 @@ describe('JWT sessions: identity and policies derived from the token claims', fu
       );
     });
 
+    it("refuses a scope mapped to another organisation's policy: 403 Key not authorized: no matching policy", async () => {
+      await refusedBeforeUpstream(
+        '/scopes-new/a',
+        bearer(await token({ sub: 's6', scp: 'foreign' })),
+        403,
+        'Key not authorized: no matching policy',
+      );
+    });
+
     it('applies the policy of the key jwt_client_base_field names (a key made in the dashboard)', async () => {
       const res = await call('/client-base/a', bearer(await token({ sub: 'c1', client: clientKey })));
       assert.equal(res.status, 200, res.text);
@@ -533,6 +547,14 @@ describe('JWT sessions: identity and policies derived from the token claims', fu
       const published = JSON.stringify(event);
       assert.ok(!published.includes(forged.split('.')[2]), 'the event holds no signature');
       assert.ok(!published.includes(forged.split('.')[1]), 'the event holds no claims');
+      const store = new AnalyticsStore(node.runtime.database());
+      const record = await eventually(async () => {
+        const rows = await store.rawRecords(acme.orgId, apis['pol-default'].apiId);
+        const row = rows.find((each) => each.response_code === 403);
+        assert.ok(row, 'the refused request was recorded');
+        return row;
+      }, 5000);
+      assert.ok(!JSON.stringify(record).includes(forged.split('.')[2]), 'the record holds no token');
     });
   });
 });
