@@ -49,9 +49,8 @@ export function jwtAuthenticator(definition: ApiDefinition, deps: AuthStepDeps):
       checkExtraClaims(claims, header, settings);
     if (invalid) return refuseToken(ctx, deps, invalid);
     const identity = identityOf(claims, settings);
-    if (identity === undefined)
-      return refuseToken(ctx, deps, refusal(403, 'no suitable claims for user ID were found', 'no identity claim'));
-    const basePolicy = policyClaimOf(claims, settings) ?? (await clientKeyPolicy(claims, settings, deps));
+    if (typeof identity !== 'string') return refuseToken(ctx, deps, identity);
+    const basePolicy = await basePolicyOf(claims, settings, deps);
     if (basePolicy instanceof Error) return refuse(ctx, 503, GatewayMessages.keyStoreUnavailable);
     const policies = policiesOf(claims, settings, basePolicy);
     if (!Array.isArray(policies)) return refuseToken(ctx, deps, policies);
@@ -132,7 +131,8 @@ function checkExtraClaims(
   if (settings.allowedSubjects.length > 0) {
     // the reference's subject: the kid header unless jwt_skip_kid, else the identity claims
     const kid = !settings.skipKid && typeof header.kid === 'string' ? header.kid : undefined;
-    const subject = kid ?? identityOf(claims, settings);
+    const identity = identityOf(claims, settings);
+    const subject = kid ?? (typeof identity === 'string' ? identity : undefined);
     if (subject === undefined || !settings.allowedSubjects.includes(subject))
       return unauthorised(`invalid subject value: ${subject ?? ''}`);
   }
@@ -141,6 +141,20 @@ function checkExtraClaims(
 
 function unauthorised(reason: string): JwtRefusal {
   return refusal(401, `Key not authorized: ${reason}`, reason);
+}
+
+/**
+ * The base policy: with `jwt_policy_field_name` (or `jwt_base_policy_claims`) only the claim's,
+ * as in the reference gateway (a client key is then never consulted); otherwise the policy of
+ * the key `jwt_client_base_field` names.
+ */
+async function basePolicyOf(
+  claims: Record<string, unknown>,
+  settings: JwtSettings,
+  deps: AuthStepDeps,
+): Promise<string | undefined | Error> {
+  if (settings.policyClaims.length > 0) return policyClaimOf(claims, settings);
+  return clientKeyPolicy(claims, settings, deps);
 }
 
 /**

@@ -1,17 +1,31 @@
 import { hash } from 'node:crypto';
-import { scopesOf, stringClaim } from '../../../../../lib/jwt/claims';
+import { claimValue, scopesOf, stringClaim } from '../../../../../lib/jwt/claims';
 import { refusal, type JwtRefusal } from '../../../../../lib/jwt/verify-jwt';
 import type { ClaimMapping } from './jwt-settings';
 
 export const NO_MATCHING_POLICY = 'key not authorized: no matching policy found';
 
-/** The token's identity: the first configured claim holding a non-empty string, else `sub`. */
-export function identityOf(claims: Record<string, unknown>, mapping: ClaimMapping): string | undefined {
-  for (const name of mapping.identityClaims) {
+export const NO_IDENTITY = 'no suitable claims for user ID were found';
+
+/**
+ * The token's identity: the first configured claim holding a non-empty string, else `sub` (the
+ * last of `identityClaims`). A claim that is there but empty is refused rather than skipped, as
+ * the reference gateway does: the identity provider meant that claim, and the next one would
+ * name someone else.
+ */
+export function identityOf(claims: Record<string, unknown>, mapping: ClaimMapping): string | JwtRefusal {
+  const names = mapping.identityClaims;
+  for (const [index, name] of names.entries()) {
     const value = stringClaim(claims, name);
     if (value !== undefined) return value;
+    if (claimValue(claims, name) !== '') continue;
+    const isSubFallback = index === names.length - 1 && names.indexOf(name) === index;
+    const message = isSubFallback
+      ? 'found an empty user ID in sub claim'
+      : `found an empty user ID in predefined base claim, claim: ${name}`;
+    return refusal(403, message, `empty identity claim ${name}`);
   }
-  return undefined;
+  return refusal(403, NO_IDENTITY, 'no identity claim');
 }
 
 /** The base policy a claim names (`jwt_policy_field_name`, `basePolicyClaims`), if any. */
