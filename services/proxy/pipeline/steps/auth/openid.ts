@@ -34,7 +34,8 @@ interface Provider {
  * OpenID Connect (`use_openid`, `openid_options`): a token of one of the API's providers,
  * verified with the keys its discovery document publishes. Its audience (or, gw's addition for
  * access tokens, its `azp` or `client_id`) picks the client, and the client's policy becomes the
- * session's, unless the API maps scopes to policies (`scopes.oidc`). The session is named after
+ * session's, unless the API maps scopes to policies (`scopes.oidc`): then the scopes pick them,
+ * but the client must still be one the API lists. The session is named after
  * the subject, and the client too with `segregate_by_client`.
  */
 export function openIdAuthenticator(definition: ApiDefinition, deps: AuthStepDeps): Authenticator {
@@ -71,10 +72,12 @@ export function openIdAuthenticator(definition: ApiDefinition, deps: AuthStepDep
     if (late) return refuseToken(ctx, deps, { ...late, message: NOT_AUTHORISED });
     const subject = stringClaim(claims, 'sub');
     if (subject === undefined) return refuseToken(ctx, deps, notAuthorised('no sub claim'));
+    // the listed clients are the API's allowlist, with or without a scope mapping (the reference
+    // refuses a token whose audience names none of the provider's clients before it maps scopes)
     const client = clientOf(claims, provider);
-    if (!client && !useScopes) return refuseToken(ctx, deps, notAuthorised('no client of this API in the audience'));
-    const clientId = client?.[0] ?? '';
-    const policies = useScopes ? scopePolicies(claims, mapping.scopeClaim, mapping.scopeToPolicy) : [client![1]];
+    if (!client) return refuseToken(ctx, deps, notAuthorised('no client of this API in the audience'));
+    const [clientId, clientPolicy] = client;
+    const policies = useScopes ? scopePolicies(claims, mapping.scopeClaim, mapping.scopeToPolicy) : [clientPolicy];
     if (policies.length === 0)
       return refuseToken(ctx, deps, refusal(403, NO_MATCHING_POLICY_MESSAGE, 'no policy for the token scopes'));
     const entry: VerifiedToken = {
@@ -86,7 +89,7 @@ export function openIdAuthenticator(definition: ApiDefinition, deps: AuthStepDep
           : sessionKeyId(definition.org_id, subject),
         policy_ids: policies,
         alias: `${clientId}:${subject}`,
-        ...(clientId !== '' ? { client_id: clientId } : {}),
+        client_id: clientId,
       },
       claims: { ...outcome.header, ...claims },
       generation,
