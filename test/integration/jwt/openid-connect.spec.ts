@@ -252,7 +252,7 @@ describe('OpenID Connect: tokens of a real provider open APIs', function () {
     it('refuses a request without a token', async () => {
       const res = await call('/oidc/x');
       assert.equal(res.status, 401);
-      assert.equal(res.json.error, 'Authorization field missing');
+      assert.equal(res.json.error, 'Key not authorised');
     });
 
     it('maps scopes to policies (scopes.oidc.scope_to_policy) for a listed client', async () => {

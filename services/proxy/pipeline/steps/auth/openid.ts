@@ -10,7 +10,6 @@ import {
   type CredentialLocations,
   type FoundCredential,
 } from '../../credentials';
-import { GatewayMessages } from '../../gateway-errors';
 import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
 import { readClaimMapping } from './jwt-settings';
@@ -105,7 +104,8 @@ export function openIdAuthenticator(definition: ApiDefinition, deps: AuthStepDep
       const found = findCredential(ctx, where);
       if (!found) {
         deps.emitEvent('AuthFailure', ctx, 'Attempted access with no OpenID Connect token');
-        return refuse(ctx, 401, GatewayMessages.authFieldMissing);
+        // the reference's OpenID Connect answers a missing token as any other it cannot accept
+        return refuse(ctx, 401, NOT_AUTHORISED);
       }
       const token = withoutBearer(found.value);
       const known = verified.get(token, keySets.generation);
