@@ -3,11 +3,13 @@
  * dots in their names), then a path of nested objects (`user.id`).
  */
 export function claimValue(claims: Record<string, unknown>, name: string): unknown {
-  if (name in claims) return claims[name];
+  // own keys only: a claim name such as `constructor` must not read Object.prototype
+  if (Object.hasOwn(claims, name)) return claims[name];
   if (!name.includes('.')) return undefined;
   let current: unknown = claims;
   for (const part of name.split('.')) {
     if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    if (!Object.hasOwn(current, part)) return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;

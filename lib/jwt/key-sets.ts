@@ -75,6 +75,13 @@ export class KeySets {
     if (!set || set.expiresAt <= this.now()) set = await this.fetch(url, ttlMs, set);
     const found = await pick(set, header, token);
     if (found) return found;
+    // another request may have refetched the set while this one looked: judge by the newest
+    const latest = this.sets.get(url);
+    if (latest && latest !== set) {
+      set = latest;
+      const inLatest = await pick(set, header, token);
+      if (inLatest) return inLatest;
+    }
     if (this.now() - set.fetchedAt < this.limits.refetchIntervalMs) throw new NoMatchingKey(header.kid);
     const refreshed = await this.fetch(url, ttlMs, set);
     const retried = await pick(refreshed, header, token);

@@ -117,11 +117,13 @@ function checkExtraClaims(
   if (settings.allowedIssuers.length > 0) {
     const issuer = claims.iss;
     if (issuer === undefined) return unauthorised('issuer claim is required but not present in token');
-    if (typeof issuer !== 'string' || !settings.allowedIssuers.includes(issuer))
-      return unauthorised(`invalid issuer claim: ${String(issuer)}`);
+    if (typeof issuer !== 'string') return unauthorised('issuer claim must be a string');
+    if (!settings.allowedIssuers.includes(issuer)) return unauthorised(`invalid issuer claim: ${issuer}`);
   }
   if (settings.allowedAudiences.length > 0) {
     if (claims.aud === undefined) return unauthorised('audience claim is required but not present in token');
+    if (typeof claims.aud !== 'string' && !Array.isArray(claims.aud))
+      return unauthorised('invalid audience claim format');
     const audiences = audiencesOf(claims);
     if (!audiences.some((audience) => settings.allowedAudiences.includes(audience)))
       return unauthorised(`no matching audience found in token: [${audiences.join(' ')}]`);
