@@ -61,6 +61,10 @@ export interface GwConfig {
   heartbeatInterval: number;
   heartbeatTimeout: number;
   storeCheckInterval: number;
+  /** seconds a fetched JSON Web Key Set is kept when the API sets no cache_timeout */
+  jwksCacheTimeout: number;
+  /** seconds between refetches of one key set for unknown `kid`s */
+  jwksRefetchInterval: number;
   oauthTokenExpire: number;
   oauthRefreshTokenExpire: number;
   oauthAuthCodeExpire: number;

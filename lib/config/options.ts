@@ -404,6 +404,20 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: "seconds between a gateway node's checks that its definitions and sessions match the store revision (a backstop for missed broadcasts)",
   },
+  /** @default 600 */
+  jwksCacheTimeout: {
+    env: 'GW_JWKS_CACHE_TIMEOUT',
+    default: 600,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds a gateway node keeps a fetched JSON Web Key Set when the API sets no `cache_timeout`',
+  },
+  /** @default 10 */
+  jwksRefetchInterval: {
+    env: 'GW_JWKS_REFETCH_INTERVAL',
+    default: 10,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds between fetches of one key set for tokens naming a `kid` it does not have (key rotation is picked up at once; a flood of unknown `kid`s reaches the provider once per interval)',
+  },
   /** @default 3600 */
   oauthTokenExpire: {
     env: 'GW_OAUTH_TOKEN_EXPIRE',

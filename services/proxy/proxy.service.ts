@@ -15,7 +15,9 @@ import {
   type GatewayCacheInvalidateEvent,
   type GatewayJwksFlushEvent,
 } from '../../contracts/apis/events';
+import { fetchJson } from '../../lib/jwt/fetch-json';
 import { IdentityProviders } from '../../lib/jwt/identity-providers';
+import { DEFAULT_KEY_SET_LIMITS } from '../../lib/jwt/key-sets';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
 import { callAction, callerOf } from '../../lib/bus/call';
 import { hotCaller } from '../../lib/bus/hot-call';
@@ -54,7 +56,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let checkTimer: NodeJS.Timeout | undefined;
   let analytics: AnalyticsRecorder | undefined;
   let responseCache: ResponseCache;
-  const identityProviders = new IdentityProviders();
+  const identityProviders = new IdentityProviders(fetchJson, {
+    ...DEFAULT_KEY_SET_LIMITS,
+    defaultTtlMs: config.jwksCacheTimeout * 1000,
+    refetchIntervalMs: config.jwksRefetchInterval * 1000,
+  });
 
   return {
     name: 'proxy',
@@ -153,7 +159,10 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         },
         flushKeySets: async (apiId) => {
           identityProviders.flush(apiId);
-          await this.broker.broadcast(GATEWAY_JWKS_FLUSH, (apiId === undefined ? {} : { api_id: apiId }) satisfies GatewayJwksFlushEvent);
+          await this.broker.broadcast(
+            GATEWAY_JWKS_FLUSH,
+            (apiId === undefined ? {} : { api_id: apiId }) satisfies GatewayJwksFlushEvent,
+          );
         },
         applyLocally: (definition) => {
           void sync.applyLocal({ action: 'updated', definition });

@@ -92,7 +92,8 @@ describe('JWT verification: what a client sees for each kind of token', function
 
   before(async () => {
     upstream = await startUpstream();
-    node = await startTestNode();
+    // refetches of a key set for unknown kids at most once a second (10 s by default)
+    node = await startTestNode({ jwksRefetchInterval: 1 });
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders);
     for (const alg of [...RSA_ALGS, 'ES256', 'ES384', 'EdDSA'] as AsymmetricAlg[])
       keys.set(alg, await asymmetricKey(alg));
@@ -337,8 +338,8 @@ describe('JWT verification: what a client sees for each kind of token', function
       const fetchedBefore = rotatingSet.requests;
       rotatingSet.setKeys([rotated]);
       const token = await signed(rotated);
-      // an unknown kid refetches the set at most once per 10 s: poll until that has passed
-      await eventually(async () => assert.equal((await call('/rotating/rotation', token)).status, 200), 15_000, 250);
+      // an unknown kid refetches the set at most once per GW_JWKS_REFETCH_INTERVAL: poll until that has passed
+      await eventually(async () => assert.equal((await call('/rotating/rotation', token)).status, 200), 5_000, 100);
       assert.equal(rotatingSet.requests, fetchedBefore + 1);
       await assertAccepted('rotating', await signed(rotated));
       assert.equal(rotatingSet.requests, fetchedBefore + 1);

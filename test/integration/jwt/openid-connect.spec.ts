@@ -48,7 +48,8 @@ describe('OpenID Connect: tokens of a real provider open APIs', function () {
 
   before(async () => {
     upstream = await startUpstream();
-    node = await startTestNode();
+    // refetches of a key set for unknown kids at most once a second (10 s by default)
+    node = await startTestNode({ jwksRefetchInterval: 1 });
     tenant = await createTenant(node.dashboardUrl, node.adminHeaders);
     provider = await startOidcProvider({
       clients: [
@@ -194,10 +195,11 @@ describe('OpenID Connect: tokens of a real provider open APIs', function () {
 
     /**
      * A key rotation without a restart. The node keeps a fetched key set for 10 minutes and
-     * fetches it again when a token names a kid it does not have, at most once per 10 s; a token
+     * fetches it again when a token names a kid it does not have, at most once per
+     * GW_JWKS_REFETCH_INTERVAL (1 s here, 10 s by default); a token
      * that passed is remembered for up to 60 s (or until a flush). So, after the provider drops
      * the old key: an old token the node has never seen still passes until a new-kid token makes
-     * it refetch the set; the new token passes within ~10 s; an old token it already accepted
+     * it refetch the set; the new token passes within the interval; an old token it already accepted
      * keeps passing for at most a minute unless the cache is flushed.
      */
     it('follows a key rotation without a restart; old tokens end with the refetched set, or a flush', async () => {
@@ -212,7 +214,7 @@ describe('OpenID Connect: tokens of a real provider open APIs', function () {
       // no token with the new kid yet: the node still holds the old set
       assert.equal((await call('/jwtRotating/a', unseenEarly)).status, 200);
       const fresh = await tokenOf(rotating, 'rotated-app');
-      await eventually(async () => assert.equal((await call('/jwtRotating/b', fresh)).status, 200), 15_000, 250);
+      await eventually(async () => assert.equal((await call('/jwtRotating/b', fresh)).status, 200), 5_000, 100);
 
       const refused = await call('/jwtRotating/c', unseenLate);
       assert.equal(refused.status, 403);
