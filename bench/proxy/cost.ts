@@ -20,6 +20,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
+import { createJwtApi } from './jwt';
 import { children, cpuMicros, createTokenApi, startGw, startNode, wrk, wrkAsync, type System } from './systems';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -147,12 +148,15 @@ async function scenariosOf(
       ),
       '/api-9999/hello',
     );
-  if (wanted('token') || wanted('token+limits')) {
+  if (wanted('token') || wanted('token+limits') || wanted('jwt')) {
     const chain = await traced(
       startGw(work, `gw-chain${suffix}`, upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }, [], nodeArgs, build.dist),
     );
     if (wanted('token'))
       add('token', chain, '/token-api/hello', await createTokenApi(chain.url, upstreamPort, 'token-api', {}));
+    // one RS256 token from a key set, reused: its verification is remembered after the first request
+    if (wanted('jwt'))
+      add('jwt', chain, '/jwt-api/hello', (await createJwtApi(chain.url, upstreamPort, 'jwt-api')).authorization);
     if (wanted('token+limits'))
       add(
         'token+limits',

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { freePort } from '../support';
 import { createHmacApi } from './hmac';
+import { createJwtApi } from './jwt';
 import { createOAuthApi } from './oauth';
 import { createOasApi } from './oas';
 import { cachedApi, createTokenApi, startGw, startNginx, startNode, type System } from './systems';
@@ -95,6 +96,15 @@ const ROWS: Array<{ id: string; name: string; start(s: Setup): Promise<Omit<Row,
       return on(node, '/token-api/hello', {
         authorization: await createTokenApi(node.url, s.upstreamPort, 'token-api', {}),
       });
+    },
+  },
+  // One RS256 token sent again and again: verified once, then known (the "token cached").
+  {
+    id: 'jwt',
+    name: 'gw, JWT RS256 via JWKS (token cached)',
+    start: async (s) => {
+      const node = await s.node('gw-auth');
+      return on(node, '/jwt-api/hello', await createJwtApi(node.url, s.upstreamPort, 'jwt-api'));
     },
   },
   {

@@ -152,7 +152,7 @@ function nodeLines(nodes: GwNode[]): string[] {
   return [
     `gw start-up (spawn to serving every API): ${nodes.map((node) => `${node.name} ${(node.startupMs / 1000).toFixed(1)} s`).join(', ')}`,
     `gw resident memory after the rounds (VmRSS): ${nodes.map((node) => `${node.name} ${rssMb(node.pid)} MB`).join(', ')}`,
-    "Nodes: gw-10/1000/10000 run the gateway role with keyless APIs from files; gw-auth (token, OAuth, HMAC, OAS) and gw-analytics (limits, analytics) run every service, gw-auth with analytics off; the limits row's API is `do_not_track`, so it is the analytics row's chain without analytics, on the same node.",
+    "Nodes: gw-10/1000/10000 run the gateway role with keyless APIs from files; gw-auth (token, JWT, OAuth, HMAC, OAS) and gw-analytics (limits, analytics) run every service, gw-auth with analytics off; the limits row's API is `do_not_track`, so it is the analytics row's chain without analytics, on the same node.",
   ];
 }
 
