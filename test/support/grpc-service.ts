@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ServerHttp2Stream } from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
@@ -180,8 +181,8 @@ export interface EchoClient {
   close(): void;
 }
 
-type AnyCall =
-  grpc.ClientUnaryCall | grpc.ClientReadableStream<EchoReply> | grpc.ClientDuplexStream<EchoRequest, EchoReply>;
+/** Every grpc-js call is an event emitter (metadata, data, error, status). */
+type AnyCall = EventEmitter;
 
 /**
  * Waits for a call's status (it comes for successes and failures alike); a failed call's status

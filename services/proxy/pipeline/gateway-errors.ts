@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { isGrpcRequest } from './grpc/grpc-request';
+import { GrpcStatus, grpcStatusFor, sendGrpcStatus } from './grpc/grpc-status';
 
 /**
  * Every error the gateway itself answers with is JSON `{"error": "<message>"}` with an
@@ -39,7 +41,25 @@ export function sendGatewayError(
   message: string,
   headers: Record<string, string> = {},
 ): void {
+  if (answeredAsGrpc(res, status, message, headers)) return;
   sendJson(res, status, { error: message }, headers);
+}
+
+/**
+ * A gRPC client reads no JSON body: a refused gRPC call gets a gRPC status instead (quota
+ * exhausted, like a rate limit, is RESOURCE_EXHAUSTED rather than the 403's PERMISSION_DENIED).
+ * False when the call is not gRPC, or its answer has begun (the stream is then reset).
+ */
+function answeredAsGrpc(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+): boolean {
+  if (res.headersSent || !res.req || !isGrpcRequest(res.req)) return false;
+  const code = message === GatewayMessages.quotaExceeded ? GrpcStatus.RESOURCE_EXHAUSTED : grpcStatusFor(status);
+  sendGrpcStatus(res, status, code, message, headers);
+  return true;
 }
 
 /** A JSON answer made by the gateway itself (errors, GraphQL errors, batch results). */
