@@ -206,14 +206,20 @@ function outcomeOf(call: AnyCall, replies: EchoReply[]): Promise<CallOutcome> {
 /**
  * A grpc-js client of the Echo service at `address` (a gateway or the service itself):
  * cleartext HTTP/2, or TLS trusting `ca` and expecting a certificate for `serverName`
- * (localhost unless given: TLS names no IP address).
+ * (localhost unless given: TLS names no IP address). `authority` is the `:authority` its calls
+ * name (the address unless given), as a gateway routing by domain sees it.
  */
-export function echoClient(address: string, options: { ca?: string; serverName?: string } = {}): EchoClient {
+export function echoClient(
+  address: string,
+  options: { ca?: string; serverName?: string; authority?: string } = {},
+): EchoClient {
   const Echo = echoDefinition();
   const credentials = options.ca
     ? grpc.credentials.createSsl(Buffer.from(options.ca))
     : grpc.credentials.createInsecure();
-  const channelOptions = options.ca ? { 'grpc.ssl_target_name_override': options.serverName ?? 'localhost' } : {};
+  const channelOptions: grpc.ChannelOptions = {};
+  if (options.ca) channelOptions['grpc.ssl_target_name_override'] = options.serverName ?? 'localhost';
+  if (options.authority) channelOptions['grpc.default_authority'] = options.authority;
   const client = new Echo(address, credentials, channelOptions) as unknown as Record<
     string,
     (...args: unknown[]) => AnyCall

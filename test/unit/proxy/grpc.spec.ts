@@ -47,13 +47,18 @@ describe('gRPC: requests, timeouts and the statuses of refusals', () => {
   describe('a refusal answered to a gRPC call over HTTP/2', () => {
     let server: http2.Http2Server;
     let url: string;
-    let refusal: { status: number; message: string; headers?: Record<string, string> };
+    let refusal: { status: number; message: string; headers?: Record<string, string>; midStream?: boolean };
     let answered: number[];
 
     before(async () => {
       server = http2.createServer((req, res) => {
         const response = res as unknown as ServerResponse;
         response.on('finish', () => answered.push(answeredStatus(response)));
+        if (refusal.midStream) {
+          // An answer under way: its headers and part of a message have gone.
+          res.writeHead(200, { 'content-type': 'application/grpc' });
+          res.write(Buffer.from([0, 0, 0, 0, 9, 1, 2]));
+        }
         sendGatewayError(response, refusal.status, refusal.message, refusal.headers);
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -62,30 +67,35 @@ describe('gRPC: requests, timeouts and the statuses of refusals', () => {
     after(() => new Promise<void>((resolve) => server.close(() => resolve())));
     beforeEach(() => (answered = []));
 
-    /** The response's one header block, and whether the stream ended with it (trailers-only). */
+    /** The response's header block (whether the stream ended with it: trailers-only), body and trailers. */
     const call = (contentType: string) =>
-      new Promise<{ headers: http2.IncomingHttpHeaders; endedWithHeaders: boolean; body: string }>(
-        (resolve, reject) => {
-          const session = http2.connect(url);
-          const stream = session.request({
-            ':method': 'POST',
-            ':path': '/gw.test.Echo/Unary',
-            'content-type': contentType,
-          });
-          stream.end();
-          let head: { headers: http2.IncomingHttpHeaders; endedWithHeaders: boolean } | undefined;
-          let body = '';
-          stream.on('response', (headers, flags) => {
-            head = { headers, endedWithHeaders: (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) !== 0 };
-          });
-          stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          stream.on('end', () => {
-            session.close();
-            resolve({ ...head!, body });
-          });
-          stream.on('error', reject);
-        },
-      );
+      new Promise<{
+        headers: http2.IncomingHttpHeaders;
+        endedWithHeaders: boolean;
+        body: string;
+        trailers?: http2.IncomingHttpHeaders;
+      }>((resolve, reject) => {
+        const session = http2.connect(url);
+        const stream = session.request({
+          ':method': 'POST',
+          ':path': '/gw.test.Echo/Unary',
+          'content-type': contentType,
+        });
+        stream.end();
+        let head: { headers: http2.IncomingHttpHeaders; endedWithHeaders: boolean } | undefined;
+        let body = '';
+        let trailers: http2.IncomingHttpHeaders | undefined;
+        stream.on('trailers', (received) => (trailers = received));
+        stream.on('response', (headers, flags) => {
+          head = { headers, endedWithHeaders: (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) !== 0 };
+        });
+        stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        stream.on('end', () => {
+          session.close();
+          resolve({ ...head!, body, trailers });
+        });
+        stream.on('error', reject);
+      });
 
     const expectations: Array<[number, string, number]> = [
       [401, GatewayMessages.authFieldMissing, 16],
@@ -119,6 +129,17 @@ describe('gRPC: requests, timeouts and the statuses of refusals', () => {
       const answer = await call('application/grpc');
       assert.equal(answer.headers['grpc-status'], '8');
       assert.equal(answer.headers['x-ratelimit-remaining'], '0');
+    });
+
+    it('an answer under way when the upstream fails ends with the status in its trailers', async () => {
+      refusal = { status: 502, message: GatewayMessages.upstreamFailed, midStream: true };
+      const answer = await call('application/grpc');
+      assert.equal(answer.headers[':status'], 200);
+      assert.equal(answer.headers['grpc-status'], undefined);
+      assert.equal(answer.endedWithHeaders, false);
+      assert.equal(answer.trailers?.['grpc-status'], '14');
+      assert.equal(answer.trailers?.['grpc-message'], GatewayMessages.upstreamFailed);
+      assert.deepEqual(answered, [502]);
     });
 
     it('a call that is not gRPC still gets the JSON error', async () => {

@@ -82,6 +82,18 @@ export function sendGrpcStatus(
 }
 
 /**
+ * Ends a gRPC answer already under way (the upstream failed mid-stream) with the status in its
+ * trailers, as a gRPC server ends a call it cannot finish: the client then reads UNAVAILABLE, not
+ * the INTERNAL "ended without a status" of a reset stream. HTTP/2 only (HTTP/1.1 gRPC clients
+ * do not exist to speak of, and a stated length would drop trailers).
+ */
+export function endGrpcStream(res: ServerResponse, httpStatus: number, code: GrpcStatusCode, message: string): void {
+  (res as RefusedResponse)[REFUSED_WITH] = httpStatus;
+  res.addTrailers({ 'grpc-status': String(code), 'grpc-message': encodeGrpcMessage(message) });
+  res.end();
+}
+
+/**
  * The status a response stands for in analytics and metrics: the HTTP status the gateway
  * refused a gRPC call with (it went out as HTTP 200 with a grpc-status), else the one sent.
  */
