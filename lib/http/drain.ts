@@ -172,8 +172,7 @@ export function trackConnections(server: Server | HttpsServer | Http2SecureServe
         };
         const deadline = setTimeout(() => finish(false), timeoutMs);
         settled = () => {
-          if (connections.size === 0 && upgraded.size === 0 && accepted.size === 0 && sessions.size === 0)
-            finish(true);
+          if (connections.size === 0 && upgraded.size === 0 && accepted.size === 0 && sessions.size === 0) finish(true);
         };
         settled();
       });

@@ -1,4 +1,9 @@
-import { connect, type ClientHttp2Session, type IncomingHttpHeaders, type SecureClientSessionOptions } from 'node:http2';
+import {
+  connect,
+  type ClientHttp2Session,
+  type IncomingHttpHeaders,
+  type SecureClientSessionOptions,
+} from 'node:http2';
 import { jsonOrUndefined } from './http';
 
 export interface Http2Result {

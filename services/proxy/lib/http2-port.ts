@@ -38,12 +38,13 @@ const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set([
  */
 export class GatewayHttp2Request extends Http2ServerRequest {
   constructor(stream: Http2Stream, headers: IncomingHttpHeaders, options: object, rawHeaders: string[]) {
-    super(stream as never, headers, options as never, rawHeaders);
+    super(stream as never, headers, options, rawHeaders);
     const normalised: IncomingHttpHeaders = {};
     for (const name in headers) if (name.charCodeAt(0) !== 0x3a) normalised[name] = headers[name];
     const authority = headers[':authority'];
     if (normalised.host === undefined && typeof authority === 'string') normalised.host = authority;
-    if (normalised['content-length'] === undefined && !stream.endAfterHeaders) normalised['transfer-encoding'] = 'chunked';
+    if (normalised['content-length'] === undefined && !stream.endAfterHeaders)
+      normalised['transfer-encoding'] = 'chunked';
     // shadows the prototype's getter; `method` and `url` read the stream's own header object
     Object.defineProperty(this, 'headers', { value: normalised, writable: true, enumerable: true });
   }
@@ -65,7 +66,11 @@ export class GatewayHttp2Response extends Http2ServerResponse {
   }
 
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | readonly string[]): this;
-  override writeHead(statusCode: number, statusMessage: string, headers?: OutgoingHttpHeaders | readonly string[]): this;
+  override writeHead(
+    statusCode: number,
+    statusMessage: string,
+    headers?: OutgoingHttpHeaders | readonly string[],
+  ): this;
   override writeHead(
     statusCode: number,
     messageOrHeaders?: string | OutgoingHttpHeaders | readonly string[],

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createHash, X509Certificate } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest, type ServerResponse } from 'node:http';
 import type { ClientHttp2Session } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import { AnalyticsStore } from '../../../services/analytics/lib/analytics-store';
@@ -99,7 +99,6 @@ describe('HTTP/2 front door', () => {
     });
 
     it('keeps HTTP/1.1 keep-alive connections on the plain port working (several requests on one)', async () => {
-      const { Agent } = await import('node:http');
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       const sockets = new Set<unknown>();
       for (const path of ['/open/a', '/open/b', '/open/c']) {
@@ -203,11 +202,7 @@ describe('HTTP/2 front door', () => {
       const without = await http2Request(session, { path: '/mtls/x' });
       assert.equal(without.status, 403, without.text);
       assert.equal(without.json.error, 'Client TLS certificate is required');
-      const withCert = await http2Once(
-        httpsUrl,
-        { path: '/mtls/x' },
-        { ...tls, cert: allowed.cert, key: allowed.key },
-      );
+      const withCert = await http2Once(httpsUrl, { path: '/mtls/x' }, { ...tls, cert: allowed.cert, key: allowed.key });
       assert.equal(withCert.status, 200, withCert.text);
       const unlisted = pki.issue('unlisted client');
       const other = await http2Once(httpsUrl, { path: '/mtls/x' }, { ...tls, cert: unlisted.cert, key: unlisted.key });
@@ -336,7 +331,7 @@ describe('HTTP/2 front door', () => {
   });
 });
 
-function defaultAnswer(req: ReceivedRequest, res: import('node:http').ServerResponse): void {
+function defaultAnswer(req: ReceivedRequest, res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' });
   res.end(JSON.stringify({ method: req.method, url: req.url, body: req.body }));
 }
