@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { createHash, X509Certificate } from 'node:crypto';
-import { Agent, request as httpRequest, type ServerResponse } from 'node:http';
+import { Agent, createServer as createHttpServer, request as httpRequest, type ServerResponse } from 'node:http';
+import { request as httpsRequestRaw } from 'node:https';
+import type { Duplex } from 'node:stream';
 import type { ClientHttp2Session } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
+import { listen } from '../../../lib/http/listen';
 import { AnalyticsStore } from '../../../services/analytics/lib/analytics-store';
 import { createTenant, keylessApi, type Tenant } from '../../support/bootstrap';
 import { createTestPki, type Issued, type TestPki } from '../../support/certificates';
@@ -86,6 +89,44 @@ describe('HTTP/2 front door', () => {
       const res = await httpsRequest(`${httpsUrl}/open/over-h1`, tls);
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.url, '/over-h1');
+    });
+
+    it('upgrades an HTTP/1.1 connection on the HTTPS port (WebSockets and other protocols stay HTTP/1.1)', async () => {
+      const echo = createHttpServer((_req, res) => res.end('not upgraded'));
+      echo.on('upgrade', (req, socket) => {
+        socket.write(
+          `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${req.headers.upgrade}\r\n\r\n`,
+        );
+        socket.on('data', (chunk: Buffer) => socket.write(`echo ${chunk.toString()}`));
+      });
+      const echoPort = await listen(echo, 0, '127.0.0.1');
+      try {
+        await createApi('echo', '/echo', {
+          proxy: { listen_path: '/echo', target_url: `http://127.0.0.1:${echoPort}`, strip_listen_path: true },
+        });
+        const socket = await new Promise<Duplex>((resolve, reject) => {
+          const req = httpsRequestRaw(`${httpsUrl}/echo/tunnel`, {
+            ca: tls.ca,
+            headers: { connection: 'Upgrade', upgrade: 'echo-protocol' },
+          });
+          req.on('upgrade', (res, upgraded: Duplex) => {
+            assert.equal(res.statusCode, 101);
+            resolve(upgraded);
+          });
+          req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
+          req.on('error', reject);
+          req.end();
+        });
+        const answer = new Promise<string>((resolve) =>
+          socket.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+        );
+        socket.write('ping');
+        assert.equal(await answer, 'echo ping');
+        socket.destroy();
+      } finally {
+        echo.closeAllConnections();
+        echo.close();
+      }
     });
 
     it('serves cleartext HTTP/2 with prior knowledge on the plain port, and HTTP/1.1 beside it', async () => {
