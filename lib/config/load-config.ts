@@ -16,6 +16,8 @@ export interface GwConfig {
   /** the plain port accepts cleartext HTTP/2 with prior knowledge */
   gatewayH2c: boolean;
   http2MaxConcurrentStreams: number;
+  /** seconds */
+  http2IdleTimeout: number;
   /** bytes, as HTTP/2's SETTINGS_MAX_HEADER_LIST_SIZE counts them */
   http2MaxHeaderListSize: number;
   /** megabytes per HTTP/2 connection */

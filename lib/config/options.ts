@@ -72,6 +72,13 @@ export const OPTIONS = {
     rule: { type: 'number', integer: true, min: 1, max: 10000, convert: true },
     doc: 'requests one HTTP/2 client connection may have open at once; more are refused (REFUSED_STREAM)',
   },
+  /** @default 65 */
+  http2IdleTimeout: {
+    env: 'GW_HTTP2_IDLE_TIMEOUT',
+    default: 65,
+    rule: { type: 'number', min: 0.1, max: 86400, convert: true },
+    doc: 'seconds an HTTP/2 connection with no request open stays open (then GOAWAY), as an idle HTTP/1.1 keep-alive connection',
+  },
   /** @default 16384 */
   http2MaxHeaderListSize: {
     env: 'GW_HTTP2_MAX_HEADER_LIST_SIZE',

@@ -3,7 +3,9 @@ import {
   createServer,
   Http2ServerRequest,
   Http2ServerResponse,
+  type Http2SecureServer,
   type Http2Server,
+  type Http2Session,
   type Http2Stream,
   type ServerOptions,
 } from 'node:http2';
@@ -13,6 +15,7 @@ import type { GwConfig } from '../../../lib/config/load-config';
 export type Http2Limits = Pick<
   GwConfig,
   | 'http2MaxConcurrentStreams'
+  | 'http2IdleTimeout'
   | 'http2MaxHeaderListSize'
   | 'http2MaxSessionMemory'
   | 'http2MaxInvalidFrames'
@@ -124,7 +127,34 @@ export function createH2cServer(
   limits: Http2Limits,
   handle: (req: GatewayHttp2Request, res: GatewayHttp2Response) => void,
 ): Http2Server {
-  return createServer(http2Options(limits), handle as never);
+  const server = createServer(http2Options(limits), handle as never);
+  closeIdleSessions(server, limits.http2IdleTimeout * 1000);
+  return server;
+}
+
+/**
+ * Closes (GOAWAY) each HTTP/2 connection that has had no request open for `idleMs`, as node
+ * closes an idle HTTP/1.1 keep-alive connection: a client can not hold connections open for free.
+ * A quiet request in flight (an event stream) keeps its connection.
+ */
+export function closeIdleSessions(server: Http2Server | Http2SecureServer, idleMs: number): void {
+  server.on('session', (session: Http2Session) => {
+    let open = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const idle = () => {
+      timer = setTimeout(() => session.close(), idleMs);
+      timer.unref();
+    };
+    session.on('stream', (stream: Http2Stream) => {
+      open++;
+      clearTimeout(timer);
+      stream.once('close', () => {
+        if (--open === 0 && !session.closed) idle();
+      });
+    });
+    session.once('close', () => clearTimeout(timer));
+    idle();
+  });
 }
 
 /** What every HTTP/2 connection opens with (RFC 9113 §3.4). */

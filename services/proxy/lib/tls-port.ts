@@ -6,7 +6,7 @@ import { createSecureContext } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { CertificateMaterial } from '../../../contracts/certs/actions';
 import { ConfigError, type GwConfig } from '../../../lib/config/load-config';
-import { http2Options, type Http2Limits } from './http2-port';
+import { closeIdleSessions, http2Options, type Http2Limits } from './http2-port';
 
 type TlsConfig = Pick<GwConfig, 'gatewayTlsPort' | 'gatewayTlsCertFile' | 'gatewayTlsKeyFile' | 'gatewayTlsCertId'>;
 
@@ -35,6 +35,7 @@ export function createTlsPort(
   const server = createSecureServer({ ...http2Options(http2), ...tls, allowHTTP1: true }, handle as never);
   // read by node's HTTP/1.1 connection handling on this server too
   (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 65_000;
+  closeIdleSessions(server, http2.http2IdleTimeout * 1000);
   server.on('upgrade', upgrade);
   return server;
 }

@@ -19,6 +19,7 @@ import { startUpstream, type Upstream } from '../../support/upstream';
 
 const tlsPortOf = (node: TestNode) => (node.broker.getLocalService('proxy') as unknown as { tlsPort: number }).tlsPort;
 const MAX_STREAMS = 10;
+const IDLE_SECONDS = 1;
 
 /**
  * Abusive HTTP/2 clients against a running node: each is cut off (its stream or its connection),
@@ -30,8 +31,11 @@ describe('HTTP/2 front door under attack', () => {
   let upstream: Upstream;
   let httpsUrl: string;
   let tls: { ca: string };
-  /** the upstream holds its answers until released (requests that stay open) */
-  let release: () => void = () => undefined;
+  /** answers the upstream holds (requests that stay open) until released */
+  const heldAnswers: Array<() => void> = [];
+  const release = () => {
+    for (const answer of heldAnswers.splice(0)) answer();
+  };
 
   /** A well-behaved client, on a connection of its own: it must be served. */
   const served = async () => {
@@ -49,6 +53,7 @@ describe('HTTP/2 front door under attack', () => {
       gatewayTlsCertFile: serverCert.certFile,
       gatewayTlsKeyFile: serverCert.keyFile,
       http2MaxConcurrentStreams: MAX_STREAMS,
+      http2IdleTimeout: IDLE_SECONDS,
     });
     httpsUrl = `https://127.0.0.1:${tlsPortOf(node)}`;
     tls = { ca: pki.ca.cert };
@@ -70,18 +75,11 @@ describe('HTTP/2 front door under attack', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ method: req.method, url: req.url, body: req.body }));
       };
-      if (!req.url.startsWith('/held')) return answer();
-      const previous = release;
-      release = () => {
-        previous();
-        answer();
-      };
+      if (req.url.startsWith('/held')) heldAnswers.push(answer);
+      else answer();
     });
   });
-  afterEach(() => {
-    release();
-    release = () => undefined;
-  });
+  afterEach(release);
   after(async () => {
     await node?.stop();
     await upstream?.close();
@@ -101,6 +99,31 @@ describe('HTTP/2 front door under attack', () => {
     const h1 = await http(`${node.gatewayUrl}/open/h1`);
     assert.equal(h1.status, 200, h1.text);
     assert.equal(h1.json.url, '/h1');
+  });
+
+  it('closes a connection left idle (GOAWAY), not one whose request is still open', async () => {
+    const idle = await connectHttp2(httpsUrl, tls);
+    const busy = await connectHttp2(httpsUrl, tls);
+    try {
+      let goAway: number | undefined;
+      idle.once('goaway', (code: number) => (goAway = code));
+      const idleClosed = new Promise<void>((resolve) => idle.once('close', () => resolve()));
+      assert.equal((await http2Request(idle, { path: '/open/once' })).status, 200);
+      const held = http2Request(busy, { path: '/open/held/long' });
+      await eventually(() => assert.ok(upstream.received.some((req) => req.url === '/held/long')), 3000);
+      const idleSince = Date.now();
+      await idleClosed;
+      assert.equal(goAway, constants.NGHTTP2_NO_ERROR);
+      assert.ok(Date.now() - idleSince >= IDLE_SECONDS * 1000 - 200, 'closed before the idle timeout');
+      // past the idle timeout, the connection with a request open is still there
+      assert.equal(busy.closed || busy.destroyed, false);
+      release();
+      const res = await held;
+      assert.equal(res.status, 200, res.text);
+    } finally {
+      idle.destroy();
+      busy.destroy();
+    }
   });
 
   it('closes a connection that opens and resets streams rapidly (CVE-2023-44487), and keeps serving others', async () => {
