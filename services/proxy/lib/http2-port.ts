@@ -45,7 +45,8 @@ export class GatewayHttp2Request extends Http2ServerRequest {
     const normalised: IncomingHttpHeaders = {};
     for (const name in headers) if (name.charCodeAt(0) !== 0x3a) normalised[name] = headers[name];
     const authority = headers[':authority'];
-    if (normalised.host === undefined && typeof authority === 'string') normalised.host = authority;
+    // :authority wins over a Host field that says otherwise (RFC 9113 §8.3.1)
+    if (typeof authority === 'string') normalised.host = authority;
     if (normalised['content-length'] === undefined && !stream.endAfterHeaders)
       normalised['transfer-encoding'] = 'chunked';
     // shadows the prototype's getter; `method` and `url` read the stream's own header object
