@@ -284,6 +284,8 @@ class StreamExchange implements Carrier {
   private paused = false;
   private trailers: IncomingHttpHeaders | undefined;
   private released = false;
+  /** the response's END_STREAM arrived */
+  private readEnded = false;
 
   constructor(
     private readonly exchange: Exchange,
@@ -357,14 +359,14 @@ class StreamExchange implements Carrier {
     if (!this.exchange.handler.onData(chunk)) this.pause();
   }
 
+  /**
+   * The response's last byte arrived. It is complete only once the stream closes without a reset:
+   * node:http2 ends the readable side of a reset stream too (the upstream failed, or its
+   * connection went), and tells which it was only on close.
+   */
   private onEnd(): void {
-    const { exchange } = this;
-    if (exchange.ended) return;
+    this.readEnded = true;
     this.disarm();
-    if (!exchange.responseStarted)
-      return this.failAndStop(new UpstreamError('the upstream ended the stream without an answer', 'UPSTREAM_CLOSED'));
-    if (this.trailers) exchange.handler.onTrailers?.(rawHeaders(this.trailers));
-    exchange.complete();
   }
 
   private onFailure(err: Error): void {
@@ -375,9 +377,15 @@ class StreamExchange implements Carrier {
   private onClose(): void {
     this.disarm();
     this.drainBody();
-    const code = this.stream?.rstCode ?? 0;
-    if (!this.exchange.ended) this.exchange.fail(upstreamError(undefined, code));
     this.release();
+    const { exchange } = this;
+    if (exchange.ended) return;
+    const code = this.stream?.rstCode ?? constants.NGHTTP2_NO_ERROR;
+    if (!this.readEnded || code !== constants.NGHTTP2_NO_ERROR) return exchange.fail(upstreamError(undefined, code));
+    if (!exchange.responseStarted)
+      return exchange.fail(new UpstreamError('the upstream ended the stream without an answer', 'UPSTREAM_CLOSED'));
+    if (this.trailers) exchange.handler.onTrailers?.(rawHeaders(this.trailers));
+    exchange.complete();
   }
 
   private pause(): void {
