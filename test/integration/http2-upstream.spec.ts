@@ -44,7 +44,8 @@ function h2Routes(server: Http2Server) {
       stream.write('the first part, ');
       return void setTimeout(() => stream.destroy(new Error('upstream died')), 50);
     }
-    if (path.startsWith('/slow')) return void setTimeout(() => !stream.closed && stream.respond({ ':status': 200 }), 3000);
+    if (path.startsWith('/slow'))
+      return void setTimeout(() => !stream.closed && stream.respond({ ':status': 200 }), 3000);
     stream.on('end', () => {
       seen.push({ headers, bytes, body: Buffer.concat(chunks).toString() });
       if (path.startsWith('/download')) {
@@ -143,7 +144,9 @@ describe('proxy: HTTP/2 upstreams (h2c:// and https:// with enable_http2)', func
     await gw.addApi(apiDefinition('h2c', '/h2c', h2cUrl, { version_data: hardTimeouts }));
     const transport = { ssl_insecure_skip_verify: true };
     await gw.addApi(
-      apiDefinition('h2tls', '/h2tls', tlsUrl, { proxy: proxyOf('/h2tls', tlsUrl, { ...transport, enable_http2: true }) }),
+      apiDefinition('h2tls', '/h2tls', tlsUrl, {
+        proxy: proxyOf('/h2tls', tlsUrl, { ...transport, enable_http2: true }),
+      }),
     );
     await gw.addApi(apiDefinition('h1tls', '/h1tls', tlsUrl, { proxy: proxyOf('/h1tls', tlsUrl, transport) }));
     // Saving an API aimed at a refused h2c address is refused; a definition file is not checked
@@ -178,7 +181,12 @@ describe('proxy: HTTP/2 upstreams (h2c:// and https:// with enable_http2)', func
     });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['x-upstream'], 'h2');
-    assert.deepEqual(JSON.parse(body.toString()), { method: 'POST', path: '/orders/7?expand=1', bytes: 9, proto: 'h2' });
+    assert.deepEqual(JSON.parse(body.toString()), {
+      method: 'POST',
+      path: '/orders/7?expand=1',
+      bytes: 9,
+      proto: 'h2',
+    });
     const { headers, body: received } = cleartext.seen.at(-1)!;
     assert.equal(received, '{"qty":2}');
     assert.equal(headers[':scheme'], 'http');

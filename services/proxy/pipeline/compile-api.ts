@@ -175,7 +175,9 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       stripVersionSegment: settings.location.stripUrlSegment,
       responsePlugins: plugins.response,
       pools: deps.pools,
-      http2: deps.enableHttp2 === true || (definition.proxy.transport as { enable_http2?: unknown } | undefined)?.enable_http2 === true,
+      http2:
+        deps.enableHttp2 === true ||
+        (definition.proxy.transport as { enable_http2?: unknown } | undefined)?.enable_http2 === true,
       maxResponseBody: deps.maxResponseBody,
       logger: deps.logger,
       onFailure: deps.onFailure,

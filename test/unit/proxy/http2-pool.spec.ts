@@ -126,12 +126,7 @@ describe('proxy: upstream client (HTTP/2 pool)', () => {
       );
     });
     assert.equal(te, 'trailers');
-    assert.deepEqual(events, [
-      'headers 200',
-      'data payload',
-      'trailers grpc-status 0 grpc-message fine',
-      'complete',
-    ]);
+    assert.deepEqual(events, ['headers 200', 'data payload', 'trailers grpc-status 0 grpc-message fine', 'complete']);
   });
 
   it('streams a large request body in and a large response body out, with backpressure', async () => {

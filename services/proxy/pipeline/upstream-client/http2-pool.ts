@@ -237,7 +237,8 @@ export class Http2Pool implements OriginPool {
       // it never became a session (not an HTTP/2 upstream, a reset): what waited for it fails
       this.connecting -= 1;
       this.failWaiting(
-        session.failure ?? new UpstreamError(`${this.host} closed the connection before its SETTINGS`, 'UPSTREAM_CLOSED'),
+        session.failure ??
+          new UpstreamError(`${this.host} closed the connection before its SETTINGS`, 'UPSTREAM_CLOSED'),
       );
     });
   }
@@ -306,7 +307,9 @@ class StreamExchange implements Carrier {
       const { code } = err as { code?: string };
       if (code === 'ERR_HTTP2_INVALID_SESSION' || code === 'ERR_HTTP2_GOAWAY_SESSION')
         return this.pool.requeue(this.session, this.exchange);
-      return this.exchange.fail(new UpstreamError(`invalid request: ${(err as Error).message}`, 'UPSTREAM_INVALID_REQUEST'));
+      return this.exchange.fail(
+        new UpstreamError(`invalid request: ${(err as Error).message}`, 'UPSTREAM_INVALID_REQUEST'),
+      );
     }
     this.stream = stream;
     this.arm();
@@ -320,8 +323,8 @@ class StreamExchange implements Carrier {
     if (Buffer.isBuffer(body)) return void stream.end(body);
     // The client's body streams through (pipe: the upstream's flow control pauses the client);
     // its progress is progress of the request, so the timer waits for the answer from there.
-    body!.on('data', this.bodyProgress);
-    body!.pipe(stream);
+    body.on('data', this.bodyProgress);
+    body.pipe(stream);
   }
 
   /** Carrier: the exchange was ended here (the client left, a timeout); the upstream is told to stop (RST_STREAM CANCEL). */
@@ -459,7 +462,8 @@ function requestHeaders(request: UpstreamRequest, host: string): OutgoingHttpHea
     if (value === undefined || CONNECTION_SCOPED.has(lower)) continue;
     const values = Array.isArray(value) ? value.map(String) : [String(value)];
     const known = out[lower];
-    out[lower] = known === undefined ? (values.length === 1 ? values[0] : values) : [known, ...values].flat().map(String);
+    out[lower] =
+      known === undefined ? (values.length === 1 ? values[0] : values) : [known, ...values].flat().map(String);
   }
   // TE is hop-by-hop; on HTTP/2 only `trailers` may be sent, and gRPC upstreams require it.
   if (request.acceptsTrailers) out.te = 'trailers';
