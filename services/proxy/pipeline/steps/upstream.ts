@@ -270,9 +270,9 @@ class UpstreamHandler implements UpstreamResponseHandler {
       this.held.add(chunk);
       return true;
     }
-    if (this.remaining > 0 && (this.remaining -= chunk.length) === 0) {
+    if (this.remaining > 0 && (this.remaining -= chunk.length) === 0 && this.ctx.req.httpVersionMajor !== 2) {
       // The last byte of a body of known length: end with it, so headers, body and end
-      // usually leave in one write.
+      // usually leave in one write. (Not to an HTTP/2 client: an HTTP/2 upstream's trailers may follow.)
       this.ctx.res.end(chunk);
       return true;
     }
