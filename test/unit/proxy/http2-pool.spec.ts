@@ -9,7 +9,7 @@ import {
   type IncomingHttpHeaders,
   type ServerHttp2Stream,
 } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { connect as tcpConnect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { buildConnector } from 'undici';
@@ -270,6 +270,42 @@ describe('proxy: upstream client (HTTP/2 pool)', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     assert.equal((await exchange(pool, { path: '/2' })).statusCode, 200);
     assert.equal(upstream.sessions.length, 2);
+  });
+
+  it('closes a session whose connection went silent (a stream timed out, then a PING went unanswered), and opens another', async () => {
+    upstream = await h2cUpstream();
+    upstream.handle((stream, headers) => {
+      if (headers[':path'] !== '/first') stream.respond({ ':status': 200 }, { endStream: true });
+    });
+    // a relay in front of the upstream that can stop carrying bytes, as a dropped network does
+    const relayed: Socket[] = [];
+    /** the connections whose bytes are no longer carried */
+    const frozen = new Set<Socket>();
+    const relay = createTcpServer((client) => {
+      const server = tcpConnect(upstream.port, '127.0.0.1');
+      relayed.push(client, server);
+      client.on('data', (chunk: Buffer) => !frozen.has(client) && server.write(chunk));
+      server.on('data', (chunk: Buffer) => !frozen.has(client) && client.write(chunk));
+      client.on('error', () => server.destroy());
+      server.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    let connections = 0;
+    relay.on('connection', () => connections++);
+    try {
+      const port = (relay.address() as AddressInfo).port;
+      pool = new Http2Pool(`h2c://127.0.0.1:${port}`, { ...options(), pingTimeoutMs: 100 });
+      assert.equal((await exchange(pool, { path: '/warm' })).statusCode, 200);
+      frozen.add(relayed[0]);
+      await assert.rejects(exchange(pool, { path: '/first', timeoutMs: 100 }), { code: 'UPSTREAM_HEADERS_TIMEOUT' });
+      // the PING went unanswered: the pool closed that connection
+      await eventually(() => assert.ok(relayed[0].readableEnded || relayed[0].destroyed));
+      assert.equal((await exchange(pool, { path: '/second', timeoutMs: 2000 })).statusCode, 200);
+      assert.equal(connections, 2);
+    } finally {
+      for (const socket of relayed) socket.destroy();
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 
   it('closes a session idle past its reuse', async () => {

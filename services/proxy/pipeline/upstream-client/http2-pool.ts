@@ -16,6 +16,8 @@ import { invalidResponseHead } from './response-checks';
 import { UpstreamError, type UpstreamErrorCode } from './upstream-error';
 
 export interface Http2PoolOptions extends UpstreamPoolOptions {
+  /** ms a session has to answer the PING sent after one of its streams timed out, before it is closed; @default 5000 */
+  pingTimeoutMs?: number;
   /**
    * the pool that serves an https:// origin instead once its TLS handshake chose http/1.1 (the
    * upstream does not offer h2); without it, such an upstream fails the requests
@@ -39,6 +41,8 @@ class Session {
   ready = false;
   /** why the session failed, for the requests that waited for it */
   failure: Error | undefined;
+  /** a PING is out: whether the connection is still alive is being checked */
+  pinging = false;
 
   constructor(readonly h2: ClientHttp2Session) {}
 
@@ -149,6 +153,28 @@ export class Http2Pool implements OriginPool {
       if (this.closing) session.h2.close();
     }
     this.drain();
+  }
+
+  /**
+   * A stream timed out: the connection itself may be dead (a network that dropped it silently),
+   * and every stream on it would wait for its own timeout. A PING it does not answer in time
+   * closes it; the next requests open another.
+   */
+  checkAlive(session: Session): void {
+    const { h2 } = session;
+    if (session.pinging || h2.destroyed || h2.closed) return;
+    session.pinging = true;
+    const dead = setTimeout(() => {
+      session.usable = false;
+      h2.destroy(new UpstreamError(`${this.host} did not answer a PING`, 'UPSTREAM_CLOSED'));
+    }, this.options.pingTimeoutMs ?? 5000);
+    dead.unref();
+    const answered = (err: Error | null) => {
+      clearTimeout(dead);
+      session.pinging = false;
+      if (err && !h2.destroyed) h2.destroy();
+    };
+    if (!h2.ping(answered)) answered(null);
   }
 
   /** The session failed the stream before it started (closed meanwhile): it goes to another session. */
@@ -414,6 +440,7 @@ class StreamExchange implements Carrier {
   private timedOut(ms: number): void {
     const what = this.awaiting === 'UPSTREAM_HEADERS_TIMEOUT' ? 'its response headers' : 'more of its body';
     this.failAndStop(new UpstreamError(`the upstream did not send ${what} within ${ms} ms`, this.awaiting));
+    this.pool.checkAlive(this.session);
   }
 
   private failAndStop(err: Error): void {
