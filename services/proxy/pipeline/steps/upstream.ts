@@ -338,7 +338,8 @@ class UpstreamHandler implements UpstreamResponseHandler {
     }
     if (trailers.length === 0) return;
     try {
-      res.addTrailers(trailers);
+      // An HTTP/2 response takes trailers as an object only (it would copy a list's indexes as names).
+      res.addTrailers(req.httpVersionMajor === 2 ? trailerObject(trailers) : trailers);
     } catch (err) {
       this.options.logger.warn(
         `upstream of API ${this.ctx.api.definition.api_id}: trailers not passed on: ${(err as Error).message}`,
@@ -433,6 +434,16 @@ function forwardedRawResponseHeaders(raw: string[], own: Record<string, string> 
   const scoped = connection === undefined ? undefined : connectionHeaders(connection);
   if (scoped) out = out.filter((_, i, all) => !scoped.has(all[i - (i % 2)]));
   if (own !== undefined) for (const name in own) out.push(name, own[name]);
+  return out;
+}
+
+/** Trailer fields as an object, a repeated name with a list of its values. */
+function trailerObject(fields: Array<[string, string]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of fields) {
+    const known = Object.hasOwn(out, name) ? out[name] : undefined;
+    out[name] = known === undefined ? value : [...(typeof known === 'string' ? [known] : known), value];
+  }
   return out;
 }
 
