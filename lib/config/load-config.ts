@@ -11,6 +11,19 @@ export interface GwConfig {
   gatewayTlsKeyFile?: string;
   gatewayTlsCertId?: string;
   dashboardPort: number;
+  /** the HTTPS port offers HTTP/2 (ALPN) */
+  gatewayHttp2: boolean;
+  /** the plain port accepts cleartext HTTP/2 with prior knowledge */
+  gatewayH2c: boolean;
+  http2MaxConcurrentStreams: number;
+  /** seconds */
+  http2IdleTimeout: number;
+  /** bytes, as HTTP/2's SETTINGS_MAX_HEADER_LIST_SIZE counts them */
+  http2MaxHeaderListSize: number;
+  /** megabytes per HTTP/2 connection */
+  http2MaxSessionMemory: number;
+  http2MaxInvalidFrames: number;
+  http2MaxRejectedStreams: number;
   /** the dashboard's public origin; https makes the login cookie `__Host-` and Secure */
   dashboardUrl?: string;
   host: string;

@@ -51,6 +51,62 @@ export const OPTIONS = {
     rule: { type: 'string', empty: false, optional: true },
     doc: 'id of a certificate (with its private key) in the certificate store, for the HTTPS port instead of the files',
   },
+  /** @default true */
+  gatewayHttp2: {
+    env: 'GW_GATEWAY_HTTP2',
+    default: true,
+    rule: { type: 'boolean', convert: true },
+    doc: 'the HTTPS port speaks HTTP/2 to clients that offer it (ALPN h2), HTTP/1.1 to the others; false: HTTP/1.1 only',
+  },
+  /** @default false */
+  gatewayH2c: {
+    env: 'GW_GATEWAY_H2C',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'the plain gateway port also accepts cleartext HTTP/2 from clients that start with its preface (prior knowledge, as gRPC clients do); HTTP/1.1 is served as before',
+  },
+  /** @default 100 */
+  http2MaxConcurrentStreams: {
+    env: 'GW_HTTP2_MAX_CONCURRENT_STREAMS',
+    default: 100,
+    rule: { type: 'number', integer: true, min: 1, max: 10000, convert: true },
+    doc: 'requests one HTTP/2 client connection may have open at once; more are refused (REFUSED_STREAM)',
+  },
+  /** @default 65 */
+  http2IdleTimeout: {
+    env: 'GW_HTTP2_IDLE_TIMEOUT',
+    default: 65,
+    rule: { type: 'number', min: 0.1, max: 86400, convert: true },
+    doc: 'seconds an HTTP/2 connection with no request open stays open (then GOAWAY), as an idle HTTP/1.1 keep-alive connection',
+  },
+  /** @default 16384 */
+  http2MaxHeaderListSize: {
+    env: 'GW_HTTP2_MAX_HEADER_LIST_SIZE',
+    default: 16384,
+    rule: { type: 'number', integer: true, min: 1024, max: 1048576, convert: true },
+    doc: 'bytes of request headers (names, values and 32 bytes each, as HTTP/2 counts them) an HTTP/2 request may carry; a larger one is refused with 431',
+  },
+  /** @default 10 */
+  http2MaxSessionMemory: {
+    env: 'GW_HTTP2_MAX_SESSION_MEMORY',
+    default: 10,
+    rule: { type: 'number', integer: true, min: 1, max: 1024, convert: true },
+    doc: 'megabytes one HTTP/2 connection may hold (header tables, unsent frames, streams); past it new requests are refused',
+  },
+  /** @default 1000 */
+  http2MaxInvalidFrames: {
+    env: 'GW_HTTP2_MAX_INVALID_FRAMES',
+    default: 1000,
+    rule: { type: 'number', integer: true, min: 0, max: 100000, convert: true },
+    doc: 'invalid frames an HTTP/2 connection may send before it is closed',
+  },
+  /** @default 100 */
+  http2MaxRejectedStreams: {
+    env: 'GW_HTTP2_MAX_REJECTED_STREAMS',
+    default: 100,
+    rule: { type: 'number', integer: true, min: 0, max: 100000, convert: true },
+    doc: 'requests of one HTTP/2 connection refused (too many at once, too large headers) before the connection is closed',
+  },
   /** @default 3000 */
   dashboardPort: { env: 'GW_DASHBOARD_PORT', default: 3000, rule: port, doc: 'dashboard, /api and /admin' },
   /** @default none: the dashboard's origin is read from each request (Host, and X-Forwarded-Proto behind a proxy) */

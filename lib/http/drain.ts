@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as HttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Http2SecureServer, Http2Server, Http2Session } from 'node:http2';
 import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
@@ -34,10 +35,15 @@ const IDLE_GRACE_MS = 500;
  * each connection says `Connection: close` (a request that arrives on a kept-alive connection
  * is still served, never refused), a connection is closed once it has sat idle for a short
  * grace, and long-lived exchanges (WebSockets, event streams) are told to say goodbye
- * (lib/http/going-away.ts). Call it after adding the server's `upgrade` listener, if any.
+ * (lib/http/going-away.ts). An HTTP/2 connection (node:http2 servers) is told GOAWAY: it takes no
+ * new request, and closes once those in flight have finished. Call it after adding the server's
+ * `upgrade` listener, if any.
  */
-export function trackConnections(server: Server | HttpsServer): Drainable {
+export function trackConnections(server: Server | HttpsServer | Http2SecureServer | Http2Server): Drainable {
   const connections = new Map<Socket, Connection>();
+  /** HTTP/2 connections, and the requests in flight on them (their long-lived exchanges say goodbye on drain) */
+  const sessions = new Set<Http2Session>();
+  const http2Requests = new Set<IncomingMessage>();
   const upgraded = new Set<Socket>();
   /**
    * TLS: the TCP connections open. One whose handshake has not ended has no TLS socket yet; it
@@ -50,6 +56,16 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
   let settled: (() => void) | undefined;
 
   const tls = server instanceof TlsServer;
+  /** a cleartext HTTP/2 server (GW_GATEWAY_H2C): each of its connections is a session */
+  const http2Only = !tls && !(server instanceof HttpServer);
+  server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    if (draining) session.close();
+    session.once('close', () => {
+      sessions.delete(session);
+      settled?.();
+    });
+  });
   if (tls) {
     server.on('connection', (socket: Socket) => {
       accepted.add(socket);
@@ -60,7 +76,9 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
     });
   }
   // Over TLS the request's socket is the TLS socket, which exists once the handshake is done.
-  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket & { alpnProtocol?: string | false }) => {
+    // An HTTP/2 connection is followed as its session.
+    if (http2Only || socket.alpnProtocol === 'h2') return;
     const connection: Connection = { pending: [] };
     connections.set(socket, connection);
     // A TLS handshake may end after the listener closed: that connection drains like the others.
@@ -108,6 +126,7 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
   }
   // Before the application's listener, so the answer is marked before anything is written.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.httpVersionMajor === 2) return followHttp2Request(req, res);
     const connection = connections.get(req.socket);
     if (!connection) return;
     if (draining) {
@@ -119,6 +138,15 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
     res.on('finish', answered);
     res.on('close', answered);
   });
+
+  // The request's socket stands for its stream: what an exchange registered its goodbye on.
+  function followHttp2Request(req: IncomingMessage, res: ServerResponse): void {
+    http2Requests.add(req);
+    const done = () => http2Requests.delete(req);
+    res.once('finish', done);
+    res.once('close', done);
+    if (draining) goingAway(req.socket);
+  }
 
   return {
     drain(timeoutMs) {
@@ -132,16 +160,19 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
         goingAway(socket);
       }
       for (const socket of upgraded) goingAway(socket);
+      for (const session of sessions) session.close();
+      for (const req of http2Requests) goingAway(req.socket);
       return new Promise((resolve) => {
         const finish = (closedOnTheirOwn: boolean) => {
           clearTimeout(deadline);
           settled = undefined;
           for (const socket of [...connections.keys(), ...upgraded, ...accepted]) socket.destroy();
+          for (const session of sessions) session.destroy();
           resolve(closedOnTheirOwn);
         };
         const deadline = setTimeout(() => finish(false), timeoutMs);
         settled = () => {
-          if (connections.size === 0 && upgraded.size === 0 && accepted.size === 0) finish(true);
+          if (connections.size === 0 && upgraded.size === 0 && accepted.size === 0 && sessions.size === 0) finish(true);
         };
         settled();
       });
@@ -154,10 +185,11 @@ export function trackConnections(server: Server | HttpsServer): Drainable {
  * even one whose next request already sits unread in the socket (its client gets ECONNRESET):
  * the tracker closes idle connections itself, after the grace.
  */
-function stopAccepting(server: Server | HttpsServer): void {
-  server.closeIdleConnections = () => undefined;
+function stopAccepting(server: Server | HttpsServer | Http2SecureServer | Http2Server): void {
+  const closing = server as { closeIdleConnections?: () => void; close(): void };
+  closing.closeIdleConnections = () => undefined;
   try {
-    server.close();
+    closing.close();
   } finally {
     Reflect.deleteProperty(server, 'closeIdleConnections');
   }

@@ -1,11 +1,12 @@
 import type { Server as HttpServer } from 'node:http';
+import type { Http2SecureServer } from 'node:http2';
 import type { Server as HttpsServer } from 'node:https';
 import { createServer, type Server as NetServer } from 'node:net';
 import { OPTIONS, type OptionKey } from '../config/options';
 import { addListeningPort, removeListeningPort } from '../net/own-ports';
 import { StartupError, type SystemError } from '../startup-error';
 
-type Server = HttpServer | HttpsServer;
+type Server = HttpServer | HttpsServer | Http2SecureServer;
 
 /** Starts listening and resolves once bound (port 0 picks a free port). */
 export function listen(server: NetServer, port: number, host: string): Promise<number> {
@@ -39,7 +40,8 @@ export function close(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
     server.close(() => resolve());
-    server.closeIdleConnections();
+    // (an HTTP/2 server closes its sessions itself: they finish their streams)
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
 }
 

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { Server as HttpsServer } from 'node:https';
+import type { Http2Server } from 'node:http2';
 import { resolve } from 'node:path';
 import express from 'express';
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
@@ -32,14 +32,16 @@ import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { StoreSync } from './lib/store-sync';
 import { CertificateCache } from './lib/certificate-cache';
-import { createTlsPort, loadStoredTlsCredentials, readTlsFiles } from './lib/tls-port';
+import { createTlsPort, loadStoredTlsCredentials, readTlsFiles, type TlsPortServer } from './lib/tls-port';
+import { acceptPriorKnowledge, createH2cServer } from './lib/http2-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
 import { MemoryResponseCache, RedisResponseCache, type ResponseCache } from './pipeline/cache/response-cache';
 import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
 
 /**
  * The gateway port: a plain node:http server (docs/performance.md#proxy-rest says why not
- * express) that routes to compiled APIs and serves the `/gw` management API. Definitions come
+ * express; with GW_GATEWAY_H2C it hands connections that open with the HTTP/2 preface to a
+ * node:http2 server, and the HTTPS port speaks HTTP/2 unless GW_GATEWAY_HTTP2 is off) that routes to compiled APIs and serves the `/gw` management API. Definitions come
  * from the `apis` service (a snapshot, then `apis.changed` broadcasts, re-synced on any revision
  * gap: see lib/store-sync.ts) and from GW_APPS_DIR; this node never opens the database.
  */
@@ -50,7 +52,9 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let gateway: Gateway;
   let server: Server;
   /** the HTTPS port (GW_GATEWAY_TLS_PORT), when configured */
-  let tlsServer: HttpsServer | undefined;
+  let tlsServer: TlsPortServer | undefined;
+  /** cleartext HTTP/2 on the plain port (GW_GATEWAY_H2C), when on */
+  let h2cServer: Http2Server | undefined;
   let certificates: CertificateCache;
   let sync: StoreSync;
   let checkTimer: NodeJS.Timeout | undefined;
@@ -255,8 +259,14 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       server = createServer({ keepAliveTimeout: 65_000 }, gateway.handle);
       server.on('upgrade', gateway.handleUpgrade);
       const drainable = [trackConnections(server)];
+      if (config.gatewayH2c) {
+        h2cServer = createH2cServer(config, gateway.handle as never);
+        drainable.push(trackConnections(h2cServer));
+        // after trackConnections(server): it only sees the HTTP/1.1 connections
+        acceptPriorKnowledge(server, h2cServer);
+      }
       if (config.gatewayTlsPort !== undefined) {
-        tlsServer = createTlsPort(gateway.handle, gateway.handleUpgrade);
+        tlsServer = createTlsPort(gateway.handle, gateway.handleUpgrade, config.gatewayHttp2 ? config : undefined);
         if (tlsFiles) tlsServer.setSecureContext(tlsFiles);
         drainable.push(trackConnections(tlsServer));
       }
@@ -288,6 +298,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       clearInterval(checkTimer);
       sync.stop();
       await close(server);
+      h2cServer?.close();
       if (tlsServer) await close(tlsServer);
       gateway.stop();
       await pools.close();

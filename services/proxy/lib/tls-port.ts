@@ -1,23 +1,41 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import { createServer, type Server } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { CertificateMaterial } from '../../../contracts/certs/actions';
 import { ConfigError, type GwConfig } from '../../../lib/config/load-config';
+import { closeIdleSessions, http2Options, type Http2Limits } from './http2-port';
 
 type TlsConfig = Pick<GwConfig, 'gatewayTlsPort' | 'gatewayTlsCertFile' | 'gatewayTlsKeyFile' | 'gatewayTlsCertId'>;
+
+/** The HTTPS port's server: node:https, or node:http2 with HTTP/1.1 beside it. */
+export type TlsPortServer = Server | Http2SecureServer;
 
 /**
  * The HTTPS port beside the HTTP one: the same handler, with client certificates requested but
  * not required (and not checked against a CA), so each API decides (`use_mutual_tls_auth`).
- * Its certificate comes from `readTlsFiles`, or from the store once the node has started.
+ * With `http2` (GW_GATEWAY_HTTP2) a client that offers `h2` in ALPN speaks HTTP/2, any other
+ * HTTP/1.1 on the same port (WebSocket upgrades included). Its certificate comes from
+ * `readTlsFiles`, or from the store once the node has started.
  */
 export function createTlsPort(
   handle: (req: IncomingMessage, res: ServerResponse) => void,
   upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
-): Server {
-  const server = createServer({ keepAliveTimeout: 65_000, requestCert: true, rejectUnauthorized: false }, handle);
+  http2?: Http2Limits,
+): TlsPortServer {
+  const tls = { requestCert: true, rejectUnauthorized: false };
+  if (!http2) {
+    const server = createServer({ keepAliveTimeout: 65_000, ...tls }, handle);
+    server.on('upgrade', upgrade);
+    return server;
+  }
+  // The HTTP/2 request and response stand in for node:http's: http2-port.ts makes them look alike.
+  const server = createSecureServer({ ...http2Options(http2), ...tls, allowHTTP1: true }, handle as never);
+  // read by node's HTTP/1.1 connection handling on this server too
+  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 65_000;
+  closeIdleSessions(server, http2.http2IdleTimeout * 1000);
   server.on('upgrade', upgrade);
   return server;
 }
