@@ -53,8 +53,8 @@ export const apiDefinitionRule = {
         target_url: {
           type: 'string',
           // Empty only for a supergraph or a combined graph (no target of their own); serving-checks.ts refuses it elsewhere.
-          pattern: /^(https?:\/\/[^\s/?#]+[^\s]*)?$/i,
-          messages: { stringPattern: "The '{field}' field must be an absolute http:// or https:// URL." },
+          pattern: /^((https?|h2c):\/\/[^\s/?#]+[^\s]*)?$/i,
+          messages: { stringPattern: "The '{field}' field must be an absolute http://, https:// or h2c:// URL." },
         },
         strip_listen_path: optionalBoolean,
       },

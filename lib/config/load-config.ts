@@ -40,6 +40,7 @@ export interface GwConfig {
   outboundPolicy: 'allow' | 'deny-private';
   outboundAllow: string[];
   proxyTimeout: number;
+  proxyEnableHttp2: boolean;
   shutdownTimeout: number;
   hashKeys: boolean;
   enableHashedKeysListing: boolean;

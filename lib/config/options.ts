@@ -237,6 +237,15 @@ export const OPTIONS = {
     rule: { type: 'number', positive: true, convert: true },
     doc: 'seconds an upstream may take to answer before the gateway gives up with 504 (proxy_default_timeout)',
   },
+  /** @default false */
+  proxyEnableHttp2: {
+    env: 'GW_PROXY_ENABLE_HTTP2',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc:
+      'HTTP/2 (ALPN h2) to every https:// upstream, as an API does with proxy.transport.enable_http2 ' +
+      '(proxy_enable_http2); an upstream that does not offer h2 is called over HTTP/1.1',
+  },
   /** @default 30 */
   shutdownTimeout: {
     env: 'GW_SHUTDOWN_TIMEOUT',

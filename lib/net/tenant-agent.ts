@@ -14,6 +14,8 @@ export interface TenantConnectOptions {
   connectTimeout?: number;
   /** TLS settings of the connection (a client certificate, verification) */
   tls?: { cert?: string; key?: string; rejectUnauthorized?: boolean };
+  /** a TLS connection offers h2 as well as http/1.1 in ALPN (the caller reads `alpnProtocol` to know which it got) */
+  allowH2?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export function tenantConnector(options: TenantConnectOptions = {}): buildConnec
   const connect = buildConnector({
     ...options.tls,
     lookup: options.lookup ?? guardedLookup(),
+    ...(options.allowH2 ? { allowH2: true } : {}),
     ...(options.connectTimeout ? { timeout: options.connectTimeout } : {}),
   });
   const refused = options.ownPorts ?? ownPorts;

@@ -201,6 +201,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         registry,
         {
           pools,
+          enableHttp2: config.proxyEnableHttp2,
           logger: this.logger,
           pluginsDir: resolve(config.pluginsDir),
           pluginPackages: config.pluginPackages,

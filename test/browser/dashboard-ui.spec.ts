@@ -213,7 +213,10 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.getByRole('button', { name: 'Create API' }).click();
     const targetError = page.locator('[data-field="version_data.versions.v2.override_target"] .field-error');
     await targetError.waitFor();
-    assert.equal(await targetError.textContent(), "'ftp://files.test' is not an absolute http:// or https:// URL");
+    assert.equal(
+      await targetError.textContent(),
+      "'ftp://files.test' is not an absolute http://, https:// or h2c:// URL",
+    );
     await browser!.screenshot(page, 'dashboard-api-versions');
     await v2Target.fill('');
     await page.getByRole('button', { name: 'Endpoint rules of v2' }).click();

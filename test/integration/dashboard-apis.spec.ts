@@ -294,7 +294,7 @@ for (const store of STORE_VARIANTS)
           "The 'api_definition.name' field is required.",
           "The 'api_definition.use_keyless' field must be a boolean.",
           "The 'api_definition.proxy.listen_path' field must start with '/' and hold no spaces.",
-          "The 'api_definition.proxy.target_url' field must be an absolute http:// or https:// URL.",
+          "The 'api_definition.proxy.target_url' field must be an absolute http://, https:// or h2c:// URL.",
         ]);
         assert.equal((await api(acme, '/apis?p=0')).json.apis.length, before);
       });

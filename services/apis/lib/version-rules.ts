@@ -19,7 +19,7 @@ export function versionProblem(definition: ApiDefinition): string | undefined {
     }
     const target = version.override_target;
     if (target !== undefined && target !== '' && !isHttpUrl(target)) {
-      return `Version '${name}', override_target: '${String(target)}' is not an absolute http:// or https:// URL`;
+      return `Version '${name}', override_target: '${String(target)}' is not an absolute http://, https:// or h2c:// URL`;
     }
   }
   return undefined;
@@ -29,7 +29,7 @@ function isHttpUrl(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   try {
     const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    return url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'h2c:';
   } catch {
     return false;
   }

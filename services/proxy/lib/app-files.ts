@@ -52,8 +52,8 @@ function definitionFromFile(raw: unknown): ApiDefinition {
   if (typeof definition.api_id !== 'string' || definition.api_id === '') throw new Error('api_id is required');
   if (typeof proxy?.listen_path !== 'string' || !proxy.listen_path.startsWith('/'))
     throw new Error("proxy.listen_path must start with '/'");
-  if (typeof proxy.target_url !== 'string' || !/^https?:\/\//i.test(proxy.target_url))
-    throw new Error('proxy.target_url must be an http:// or https:// URL');
+  if (typeof proxy.target_url !== 'string' || !/^(https?|h2c):\/\//i.test(proxy.target_url))
+    throw new Error('proxy.target_url must be an http://, https:// or h2c:// URL');
   return {
     ...definition,
     id: typeof definition.id === 'string' && definition.id !== '' ? definition.id : `file:${definition.api_id}`,

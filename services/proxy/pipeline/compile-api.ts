@@ -67,6 +67,8 @@ import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
 
 export interface CompileDeps {
   pools: UpstreamPools;
+  /** every https:// upstream over HTTP/2 (GW_PROXY_ENABLE_HTTP2); an API asks for it with proxy.transport.enable_http2 */
+  enableHttp2?: boolean;
   logger: LoggerInstance;
   /** where relative plugin paths are resolved (and the only folder plugin files may come from) */
   pluginsDir: string;
@@ -173,6 +175,9 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       stripVersionSegment: settings.location.stripUrlSegment,
       responsePlugins: plugins.response,
       pools: deps.pools,
+      http2:
+        deps.enableHttp2 === true ||
+        (definition.proxy.transport as { enable_http2?: unknown } | undefined)?.enable_http2 === true,
       maxResponseBody: deps.maxResponseBody,
       logger: deps.logger,
       onFailure: deps.onFailure,

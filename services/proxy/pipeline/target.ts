@@ -1,7 +1,9 @@
 /** An API's `proxy.target_url`, split once when the API is compiled. */
 export interface ParsedTarget {
+  /** scheme, host and port (`h2c://host:port` for an h2c target, which URL gives no origin) */
   origin: string;
-  protocol: 'http:' | 'https:';
+  /** 'h2c:': HTTP/2 in cleartext with prior knowledge (http on the wire, as the reference gateway's h2c://) */
+  protocol: 'http:' | 'https:' | 'h2c:';
   hostname: string;
   port: number;
   /** path of the target without its trailing slash ('' for the root) */
@@ -12,12 +14,14 @@ export interface ParsedTarget {
 
 export function parseTarget(targetUrl: string): ParsedTarget {
   const url = new URL(targetUrl);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`target_url '${targetUrl}' must be http:// or https://`);
-  const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const protocol = url.protocol;
+  if (protocol !== 'http:' && protocol !== 'https:' && protocol !== 'h2c:')
+    throw new Error(`target_url '${targetUrl}' must be http://, https:// or h2c://`);
+  if (protocol === 'h2c:' && url.hostname === '') throw new Error(`target_url '${targetUrl}' names no host`);
+  const port = url.port !== '' ? Number(url.port) : protocol === 'https:' ? 443 : 80;
   return {
-    origin: url.origin,
-    protocol: url.protocol,
+    origin: protocol === 'h2c:' ? `h2c://${url.host}` : url.origin,
+    protocol,
     hostname: url.hostname.replace(/^\[|\]$/g, ''),
     port,
     basePath: url.pathname.replace(/\/+$/, ''),

@@ -1,6 +1,7 @@
 import { tenantConnector } from '../../../lib/net/tenant-agent';
 import { nativeParserDetection, type NativeParserDetection } from './upstream-client/native-parser';
 import type { OriginPool, UpstreamPoolOptions } from './upstream-client/origin-pool';
+import { Http2Pool } from './upstream-client/http2-pool';
 import { UndiciUpstreamPool } from './upstream-client/undici-pool';
 import { UpstreamPool } from './upstream-client/upstream-pool';
 
@@ -61,18 +62,29 @@ export class UpstreamPools {
     this.sweeper.unref();
   }
 
-  /** The pool of an origin; one per TLS setting when `tls` is given (a client certificate is part of the connection). */
-  get(origin: string, tls?: UpstreamTls): OriginPool {
+  /**
+   * The pool of an origin; one per TLS setting when `tls` is given (a client certificate is part of
+   * the connection). An `h2c://` origin is HTTP/2 in cleartext; an https:// one is HTTP/2 when
+   * `http2` asks for it (an upstream that does not offer h2 is then served over HTTP/1.1).
+   */
+  get(origin: string, tls?: UpstreamTls, http2 = false): OriginPool {
     const now = this.now();
-    const name = tls ? `${origin}\u0000${tls.id}` : origin;
+    const h2 = origin.startsWith('h2c:') ? 'h2c' : http2 && origin.startsWith('https:') ? 'h2' : undefined;
+    let name = tls ? `${origin}\u0000${tls.id}` : origin;
+    if (h2 === 'h2') name += '\u0000h2';
     let entry = this.pools.get(name);
     if (!entry) {
       // An API's upstream is a tenant's URL: never a cloud-metadata address nor this node's own
       // ports (judged on the address each connection reaches, once per connection, not per request).
-      const connect = tenantConnector({
-        tls: tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined,
-      });
-      const pool = this.createPool(origin, { maxConnections: 256, keepAliveMaxMs: 30_000, connect });
+      const tlsOptions = tls ? { cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized } : undefined;
+      const connect = tenantConnector({ tls: tlsOptions, allowH2: h2 === 'h2' });
+      const options = { maxConnections: 256, keepAliveMaxMs: 30_000, connect };
+      const pool = h2
+        ? new Http2Pool(origin, {
+            ...options,
+            fallback: () => this.createPool(origin, { ...options, connect: tenantConnector({ tls: tlsOptions }) }),
+          })
+        : this.createPool(origin, options);
       entry = { pool, usedAt: now };
       this.pools.set(name, entry);
       if (this.pools.size > this.maxPools) this.evictOne(name);

@@ -174,7 +174,7 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
     });
     await assert.rejects(catalogue.create({ api_definition: versioned({ override_target: 'ftp://files.test' }) }), {
       type: 'GW_ERR_APIS_INVALID',
-      message: "Version 'v2', override_target: 'ftp://files.test' is not an absolute http:// or https:// URL",
+      message: "Version 'v2', override_target: 'ftp://files.test' is not an absolute http://, https:// or h2c:// URL",
     });
     assert.deepEqual(events, [], 'nothing stored or announced');
     await catalogue.create({

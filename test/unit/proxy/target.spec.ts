@@ -24,4 +24,14 @@ describe('proxy: upstream path', () => {
   it('keeps the origin for the connection pool', () => {
     assert.equal(parseTarget('https://up.test:8443/x').origin, 'https://up.test:8443');
   });
+
+  it('takes an h2c:// target (HTTP/2 in cleartext): its own origin, port 80 unless given', () => {
+    const target = parseTarget('h2c://grpc.test:50051/base');
+    assert.equal(target.protocol, 'h2c:');
+    assert.equal(target.origin, 'h2c://grpc.test:50051');
+    assert.equal(target.port, 50051);
+    assert.equal(target.basePath, '/base');
+    assert.equal(parseTarget('h2c://grpc.test').port, 80);
+    assert.throws(() => parseTarget('ftp://files.test'), /must be http:\/\/, https:\/\/ or h2c:\/\//);
+  });
 });

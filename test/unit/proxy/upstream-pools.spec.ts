@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { detectNativeParser } from '../../../services/proxy/pipeline/upstream-client/native-parser';
 import { UndiciUpstreamPool } from '../../../services/proxy/pipeline/upstream-client/undici-pool';
+import { Http2Pool } from '../../../services/proxy/pipeline/upstream-client/http2-pool';
 import { UpstreamPool } from '../../../services/proxy/pipeline/upstream-client/upstream-pool';
 import { UpstreamPools } from '../../../services/proxy/pipeline/upstream-pools';
 import { eventually } from '../../support/eventually';
@@ -130,4 +131,15 @@ describe('proxy: upstream pools', () => {
       }
     });
   }
+  it('gives h2c:// origins, and https:// ones asked for HTTP/2, pools of their own on HTTP/2', () => {
+    const h2c = pools.get('h2c://127.0.0.1:50051');
+    assert.ok(h2c instanceof Http2Pool);
+    const h1 = pools.get('https://127.0.0.1:8443');
+    const h2 = pools.get('https://127.0.0.1:8443', undefined, true);
+    assert.ok(!(h1 instanceof Http2Pool));
+    assert.ok(h2 instanceof Http2Pool);
+    assert.equal(pools.get('https://127.0.0.1:8443', undefined, true), h2);
+    assert.ok(!(pools.get('http://127.0.0.1:8080', undefined, true) instanceof Http2Pool), 'http:// stays HTTP/1.1');
+    assert.equal(pools.size, 4);
+  });
 });

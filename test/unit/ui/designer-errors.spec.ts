@@ -28,9 +28,9 @@ describe('ui: designer errors by field', () => {
       },
     ],
     [
-      "Version 'v2', override_target: 'ftp://x' is not an absolute http:// or https:// URL",
+      "Version 'v2', override_target: 'ftp://x' is not an absolute http://, https:// or h2c:// URL",
       [],
-      { 'version_data.versions.v2.override_target': "'ftp://x' is not an absolute http:// or https:// URL" },
+      { 'version_data.versions.v2.override_target': "'ftp://x' is not an absolute http://, https:// or h2c:// URL" },
     ],
     [
       "custom_middleware.auth_check: plugin path '../x.js' holds a '..' segment",

@@ -226,7 +226,8 @@ export const gatewayExtensionSchema = closed(
     ),
     upstream: closed(
       {
-        url: { type: 'string', pattern: '^https?://[^\\s/?#]+\\S*$' },
+        // h2c://: HTTP/2 in cleartext to the upstream, as the classic target_url takes it
+        url: { type: 'string', pattern: '^(https?|h2c)://[^\\s/?#]+\\S*$' },
         rateLimit,
         ...upstreamHealthSchemas,
         mutualTLS: closed({

@@ -23,6 +23,8 @@ export interface UpstreamStepOptions {
   responsePlugins: GwPlugin[];
   /** looked up per request: an idle pool may have been closed since the API was compiled */
   pools: UpstreamPools;
+  /** https:// targets over HTTP/2 (`proxy.transport.enable_http2`, GW_PROXY_ENABLE_HTTP2); h2c:// ones always are */
+  http2: boolean;
   logger: LoggerInstance;
   /** the most upstream body bytes held for `response` plugins */
   maxResponseBody: number;
@@ -51,7 +53,14 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       return DONE;
     }
     const timeout = version.timeoutFor(method, ctx.relativePath);
-    const request: UpstreamRequest = { method, path: '', headers, body, timeoutMs: timeout };
+    const request: UpstreamRequest = {
+      method,
+      path: '',
+      headers,
+      body,
+      timeoutMs: timeout,
+      acceptsTrailers: acceptsTrailers(ctx.req),
+    };
     // A load-balanced request whose body can be sent again may go to another target after a refusal.
     // (A url_rewrite to an absolute URL names its own target, which is never swapped.)
     const replayable =
@@ -76,7 +85,7 @@ function send(
   const sent = tried === undefined ? request : { ...request };
   sent.path = path;
   options.pools
-    .get(target.origin, ctx.upstreamTls)
+    .get(target.origin, ctx.upstreamTls, options.http2)
     .dispatch(sent, new UpstreamHandler(ctx, options, replayable ? request : undefined, tried));
 }
 
@@ -92,6 +101,29 @@ function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
     options.stripListenPath ? ctx.prefixLength : 0,
   );
 }
+
+/** The client sent `TE: trailers` (it reads trailer fields; gRPC clients always say so). */
+function acceptsTrailers(req: IncomingMessage): boolean {
+  const te = req.headers.te;
+  return te !== undefined && /(?:^|,)\s*trailers\s*(?:;|,|$)/i.test(String(te));
+}
+
+/** Trailer fields never passed on: they frame the message or route it (RFC 9110 §6.5.1). */
+const NOT_TRAILERS = new Set([
+  ...HOP_BY_HOP,
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'content-range',
+  'host',
+  'authorization',
+  'set-cookie',
+  'cache-control',
+  'expect',
+  'max-forwards',
+  'pragma',
+  'range',
+]);
 
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
@@ -238,9 +270,9 @@ class UpstreamHandler implements UpstreamResponseHandler {
       this.held.add(chunk);
       return true;
     }
-    if (this.remaining > 0 && (this.remaining -= chunk.length) === 0) {
+    if (this.remaining > 0 && (this.remaining -= chunk.length) === 0 && this.ctx.req.httpVersionMajor !== 2) {
       // The last byte of a body of known length: end with it, so headers, body and end
-      // usually leave in one write.
+      // usually leave in one write. (Not to an HTTP/2 client: an HTTP/2 upstream's trailers may follow.)
       this.ctx.res.end(chunk);
       return true;
     }
@@ -266,6 +298,31 @@ class UpstreamHandler implements UpstreamResponseHandler {
       this.abort?.(new Error('the gateway is stopping'));
       if (!this.ctx.res.writableEnded) this.ctx.res.end();
     });
+  }
+
+  /**
+   * The upstream's trailers go to the client on the usual answer: always to an HTTP/2 client, to an
+   * HTTP/1.1 one when it sent `TE: trailers` and the answer is chunked (Node writes them after the
+   * last chunk, and drops them from an answer of stated length). A held or plugin-relayed answer is
+   * rebuilt whole, without them.
+   */
+  onTrailers(rawTrailers: string[]): void {
+    const { req, res } = this.ctx;
+    if (this.held || this.relay || res.writableEnded) return;
+    if (req.httpVersionMajor !== 2 && !acceptsTrailers(req)) return;
+    const trailers: Array<[string, string]> = [];
+    for (let i = 0; i < rawTrailers.length; i += 2) {
+      const name = rawTrailers[i].toLowerCase();
+      if (!NOT_TRAILERS.has(name)) trailers.push([name, rawTrailers[i + 1]]);
+    }
+    if (trailers.length === 0) return;
+    try {
+      res.addTrailers(trailers);
+    } catch (err) {
+      this.options.logger.warn(
+        `upstream of API ${this.ctx.api.definition.api_id}: trailers not passed on: ${(err as Error).message}`,
+      );
+    }
   }
 
   onComplete(): void {

@@ -34,7 +34,8 @@ function applyRewrite(ctx: RequestContext, target: string, loop: InternalLoop): 
       loop(ctx, url);
       return DONE;
     }
-    ctx.targetOverride = parseTarget(url.origin);
+    // (an h2c:// URL has no `origin`: scheme and host are joined here)
+    ctx.targetOverride = parseTarget(`${url.protocol}//${url.host}`);
     ctx.rewrittenUrl = url.pathname + (url.search || ctx.search);
     return undefined;
   }

@@ -12,6 +12,11 @@ export interface UpstreamRequest {
   body: Buffer | IncomingMessage | null;
   /** ms the upstream may take to send the response's headers, and between two pieces of its body; 0: no limit */
   timeoutMs: number;
+  /**
+   * the client sent `TE: trailers`: an HTTP/2 upstream is told so (gRPC requires it); HTTP/1.1
+   * upstreams never are (TE is hop-by-hop there)
+   */
+  acceptsTrailers?: boolean;
 }
 
 /** Hears how a request to an upstream goes; exactly one of onComplete and onError ends it. */
@@ -22,6 +27,8 @@ export interface UpstreamResponseHandler {
   onHeaders(statusCode: number, rawHeaders: string[], resume: () => void): boolean;
   /** a piece of the body; false pauses the upstream until the `resume` given to onHeaders is called */
   onData(chunk: Buffer): boolean;
+  /** the response's trailer fields (a flat name/value list), just before onComplete; only from an HTTP/2 upstream */
+  onTrailers?(rawTrailers: string[]): void;
   onComplete(): void;
   onError(err: Error): void;
 }
