@@ -6,6 +6,15 @@
  */
 import { join } from 'node:path';
 import { freePort } from '../support';
+import {
+  checkUnaryCall,
+  GRPC_HEADERS,
+  GRPC_METHOD,
+  GRPC_SERVER,
+  grpcApi,
+  startGrpcUpstream,
+  writeGrpcBody,
+} from './grpc';
 import { createHmacApi } from './hmac';
 import { createJwtApi } from './jwt';
 import { createOAuthApi } from './oauth';
@@ -29,6 +38,8 @@ interface Setup {
   upstreamPort: number;
   upstreamPid: number;
   node(name: NodeName): Promise<GwNode>;
+  /** the gRPC upstream, started by the first row that needs it */
+  grpcUpstream(): Promise<{ port: number; pid: number }>;
 }
 
 type NodeName = keyof typeof NODES;
@@ -43,9 +54,21 @@ const NODES = {
   // Analytics off here, so these rows measure the chain alone; gw-analytics is the node as shipped.
   'gw-auth': (s: Setup) => startGw(s.work, 'gw-auth', s.upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }),
   'gw-analytics': (s: Setup) => startGw(s.work, 'gw-analytics', s.upstreamPort, 0, 'all'),
+  // gw-10 with cleartext HTTP/2 on its plain port, and an API for the gRPC upstream (started
+  // first when no row has yet: then about 0.1 s of its start-up counts in the node's).
+  'gw-h2c': async (s: Setup) =>
+    startGw(s.work, 'gw-h2c', s.upstreamPort, 10, 'gateway', { GW_GATEWAY_H2C: 'true' }, [
+      grpcApi((await s.grpcUpstream()).port),
+    ]),
 };
 
-const ROWS: Array<{ id: string; name: string; start(s: Setup): Promise<Omit<Row, 'id' | 'name'>> }> = [
+const ROWS: Array<{
+  id: string;
+  name: string;
+  /** measured with h2load (nghttp2-client); skipped when it is not installed */
+  h2load?: true;
+  start(s: Setup): Promise<Omit<Row, 'id' | 'name'>>;
+}> = [
   {
     id: 'direct',
     name: 'upstream, direct (the limit)',
@@ -71,6 +94,19 @@ const ROWS: Array<{ id: string; name: string; start(s: Setup): Promise<Omit<Row,
     id: 'keyless',
     name: 'gw, keyless API (10 APIs loaded)',
     start: async (s) => on(await s.node('gw-10'), '/api-9/hello'),
+  },
+  // The keyless row's API on a node whose plain port also takes h2c: the HTTP/2 row beside it
+  // runs on the same process, so their ratio holds no difference between two processes.
+  {
+    id: 'keyless-h2c',
+    name: 'gw, keyless, HTTP/1.1 client, on the h2c node (GW_GATEWAY_H2C=true)',
+    start: async (s) => on(await s.node('gw-h2c'), '/api-9/hello'),
+  },
+  {
+    id: 'h2',
+    name: 'gw, keyless, HTTP/2 client (h2c) → HTTP/1.1 upstream',
+    h2load: true,
+    start: async (s) => ({ ...on(await s.node('gw-h2c'), '/api-9/hello'), h2: { method: 'GET' } }),
   },
   {
     id: 'keyless-1000',
@@ -154,24 +190,49 @@ const ROWS: Array<{ id: string; name: string; start(s: Setup): Promise<Omit<Row,
       });
     },
   },
+  // Unary calls (HTTP/2 POST, a 5-byte-framed message, te: trailers) by h2load; one call with
+  // grpc-js first must end with grpc-status 0, which h2load cannot see.
+  {
+    id: 'grpc-direct',
+    name: `gRPC unary, direct (${GRPC_SERVER} server, the limit)`,
+    h2load: true,
+    start: async (s) => {
+      const { port, pid } = await s.grpcUpstream();
+      await checkUnaryCall(`http://127.0.0.1:${port}`);
+      return grpcRow(`http://127.0.0.1:${port}`, pid, s.work);
+    },
+  },
+  {
+    id: 'grpc',
+    name: 'gw, gRPC unary, keyless → h2c:// upstream',
+    h2load: true,
+    start: async (s) => {
+      const node = await s.node('gw-h2c');
+      await checkUnaryCall(node.url);
+      return grpcRow(node.url, node.pid, s.work);
+    },
+  },
 ];
 
 export const ROW_IDS = ROWS.map((row) => row.id);
 
 /**
  * Starts what the wanted rows need (all rows when `wanted` is undefined), in table order, and
- * returns the rows and the gw nodes started for them.
+ * returns the rows and the gw nodes started for them; without h2load, the rows measured with it
+ * are left out and named in `skipped`.
  */
 export async function startRows(
   wanted: string[] | undefined,
   work: string,
   upstreamPort: number,
   upstreamPid: number,
-): Promise<{ rows: Row[]; nodes: GwNode[] }> {
+  hasH2load: boolean,
+): Promise<{ rows: Row[]; nodes: GwNode[]; skipped: string[] }> {
   const unknown = (wanted ?? []).filter((id) => !ROW_IDS.includes(id));
   if (unknown.length > 0)
     throw new Error(`unknown BENCH_ROWS id(s) ${unknown.join(', ')}; known: ${ROW_IDS.join(', ')}`);
   const started = new Map<NodeName, Promise<GwNode>>();
+  let grpcUpstream: Promise<{ port: number; pid: number }> | undefined;
   const setup: Setup = {
     work,
     upstreamPort,
@@ -186,16 +247,33 @@ export async function startRows(
       }
       return started.get(name)!;
     },
+    grpcUpstream() {
+      grpcUpstream ??= freePort().then(async (port) => ({ port, pid: await startGrpcUpstream(port) }));
+      return grpcUpstream;
+    },
   };
   const rows: Row[] = [];
+  const skipped: string[] = [];
   // One after the other: start-up times are measured, and nodes would slow each other's.
-  for (const row of ROWS)
-    if (!wanted || wanted.includes(row.id)) rows.push({ id: row.id, name: row.name, ...(await row.start(setup)) });
-  return { rows, nodes: await Promise.all(started.values()) };
+  for (const row of ROWS) {
+    if (wanted && !wanted.includes(row.id)) continue;
+    if (row.h2load && !hasH2load) skipped.push(row.id);
+    else rows.push({ id: row.id, name: row.name, ...(await row.start(setup)) });
+  }
+  return { rows, nodes: await Promise.all(started.values()), skipped };
 }
 
 function on(node: GwNode, path: string, headers?: Record<string, string>): Omit<Row, 'id' | 'name'> {
   return { url: `${node.url}${path}`, pid: node.pid, headers };
+}
+
+function grpcRow(baseUrl: string, pid: number, work: string): Omit<Row, 'id' | 'name'> {
+  return {
+    url: `${baseUrl}${GRPC_METHOD}`,
+    pid,
+    headers: GRPC_HEADERS,
+    h2: { method: 'POST', bodyFile: writeGrpcBody(work) },
+  };
 }
 
 async function nodeProxy(script: string, upstreamPort: number): Promise<Omit<Row, 'id' | 'name'>> {

@@ -9,9 +9,16 @@
  * (keyless, and token + limits + analytics), the start-up time and resident memory of each gw
  * node, and 10 vs 1,000 vs 10,000 loaded APIs side by side.
  *
+ * The HTTP/2 rows (an HTTP/2 client on the keyless API; gRPC unary calls directly and through
+ * gw to an h2c:// upstream) are measured with h2load instead of wrk: 1 thread, 4 connections ×
+ * 8 streams (BENCH_H2_CLIENTS, BENCH_H2_STREAMS), the same 32 requests in flight; their ratios
+ * (HTTP/2 to HTTP/1.1 keyless, gRPC through gw to direct) follow the table.
+ *
  * BENCH_ROWS=<id,id,…> runs a subset (ids: see rows.ts or the table's first column);
- * BENCH_ROUNDS=1 BENCH_SECONDS=2 is a smoke run.
- * Needs wrk and nginx from Debian: apt-get install -y wrk nginx-light.
+ * BENCH_ROUNDS=1 BENCH_SECONDS=2 is a smoke run; BENCH_GRPC_SERVER=http2 serves the gRPC rows
+ * with a minimal node:http2 server instead of grpc-js (grpc-upstream.js).
+ * Needs wrk and nginx from Debian: apt-get install -y wrk nginx-light; and h2load for the
+ * HTTP/2 rows: apt-get install -y nghttp2-client (without it they are skipped, with a note).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -19,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
 import { startRows, type GwNode, type Row } from './rows';
-import { children, cpuMicros, fixedRateP99, rssMb, startNode, wrk } from './systems';
+import { children, cpuMicros, fixedRateP99, load, rssMb, startNode } from './systems';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -40,19 +47,15 @@ interface Measured {
 }
 
 async function main(): Promise<void> {
-  for (const tool of ['wrk', 'nginx']) {
-    try {
-      execFileSync('which', [tool], { stdio: 'ignore' });
-    } catch {
-      throw new Error(`${tool} is not installed: apt-get install -y wrk nginx-light`);
-    }
-  }
+  for (const tool of ['wrk', 'nginx'])
+    if (!installed(tool)) throw new Error(`${tool} is not installed: apt-get install -y wrk nginx-light`);
+  const hasH2load = installed('h2load');
   const work = mkdtempSync(join(tmpdir(), 'gw-bench-'));
   const upstreamPort = await freePort();
   const upstream = await startNode(join(__dirname, 'upstream.js'), { PORT: String(upstreamPort) });
-  const { rows, nodes } = await startRows(WANTED, work, upstreamPort, upstream.pid!);
+  const { rows, nodes, skipped } = await startRows(WANTED, work, upstreamPort, upstream.pid!, hasH2load);
 
-  for (const row of rows) wrk(row, 1); // warm-up: JIT, pools
+  for (const row of rows) load(row, 1); // warm-up: JIT, pools
   const measured = new Map<string, Measured>(
     rows.map((row) => [row.id, { rps: [], p99Ms: [], cpuMicrosPerRequest: [] }]),
   );
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
     for (const row of round % 2 === 0 ? rows : [...rows].reverse()) {
       warmBurst(row);
       const cpuBefore = row.pid === undefined ? 0 : cpuMicros(row.pid);
-      const result = wrk(row, SECONDS);
+      const result = load(row, SECONDS);
       const m = measured.get(row.id)!;
       m.rps.push(result.rps);
       m.p99Ms.push(result.p99Ms);
@@ -85,7 +88,14 @@ async function main(): Promise<void> {
       `| ${row.id} | ${row.name} | ${spread(m.rps, 0)} | ${median(m.p99Ms).toFixed(2)} | ${cpu} | ${ratio(rps, peak('bare'))} | ${ratio(rps, peak('fast-gateway'))} |`,
     );
   }
-  lines.push('', ...addedP99(rows, peak, upstreamPort, work), '', ...apiCountLines(measured), ...nodeLines(nodes));
+  lines.push(
+    '',
+    ...http2Lines(peak, skipped),
+    ...addedP99(rows, peak, upstreamPort, work),
+    '',
+    ...apiCountLines(measured),
+    ...nodeLines(nodes),
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -121,6 +131,35 @@ function addedP99(rows: Row[], peak: (id: string) => number | undefined, upstrea
   return lines;
 }
 
+function installed(tool: string): boolean {
+  try {
+    execFileSync('which', [tool], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The HTTP/2 rows against their HTTP/1.1 or direct counterparts, or why they were not run. */
+function http2Lines(peak: (id: string) => number | undefined, skipped: string[]): string[] {
+  if (skipped.length > 0)
+    return [`Skipped ${skipped.join(', ')}: h2load is not installed (apt-get install -y nghttp2-client).`, ''];
+  const pairs = [
+    ['h2', 'keyless', 'HTTP/2 client / HTTP/1.1 client, keyless'],
+    ['h2', 'keyless-h2c', 'HTTP/2 client / HTTP/1.1 client, keyless, same node'],
+    ['keyless-h2c', 'keyless', 'HTTP/1.1 on the h2c node / on the HTTP/1.1-only node'],
+    ['grpc', 'grpc-direct', 'gRPC unary through gw / direct'],
+  ].filter(([row, baseline]) => peak(row) !== undefined && peak(baseline) !== undefined);
+  if (pairs.length === 0) return [];
+  return [
+    `HTTP/2 (h2load: 1 thread, ${process.env.BENCH_H2_CLIENTS ?? 4} connections × ${process.env.BENCH_H2_STREAMS ?? 8} streams):`,
+    ...pairs.map(
+      ([row, baseline, what]) => `  ${what}: ${(peak(row)! / peak(baseline)!).toFixed(2)} (${row} / ${baseline})`,
+    ),
+    '',
+  ];
+}
+
 /**
  * An unmeasured second of full load against a row just before it is measured. A process left
  * idle while the other rows ran (a minute in a full run, less in a partial one) spends its next
@@ -130,7 +169,7 @@ function addedP99(rows: Row[], peak: (id: string) => number | undefined, upstrea
  * while one serving five in a row (gw-auth) is measured warm.
  */
 function warmBurst(row: Row): void {
-  wrk(row, 1);
+  load(row, 1);
 }
 
 function apiCountLines(measured: Map<string, Measured>): string[] {

@@ -1,9 +1,11 @@
 /**
  * The systems `bench:proxy` and `bench:proxy-cost` start and the load they put on them: the
- * upstream, nginx, fast-gateway and gw nodes, wrk at full speed or at a fixed rate.
+ * upstream, nginx, fast-gateway and gw nodes, wrk at full speed or at a fixed rate, and h2load
+ * for the rows whose client speaks HTTP/2.
  */
 import { execFile, execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../support';
 
@@ -17,6 +19,57 @@ export interface System {
   url: string;
   pid?: number;
   headers?: Record<string, string>;
+  /** the client speaks HTTP/2 (h2load, cleartext with prior knowledge) instead of HTTP/1.1 (wrk) */
+  h2?: { method: 'GET' } | { method: 'POST'; bodyFile: string };
+}
+
+/** A row at full speed with the client it is measured with: wrk, or h2load for an HTTP/2 row. */
+export function load(system: System, seconds: number): WrkResult {
+  return system.h2 ? h2load(system, seconds) : wrk(system, seconds);
+}
+
+/**
+ * 4 connections with up to 8 streams each: 32 requests in flight, as wrk's 32 connections, but
+ * multiplexed as an HTTP/2 client (a gRPC channel most of all) sends them.
+ */
+const H2_CLIENTS = Number(process.env.BENCH_H2_CLIENTS ?? 4);
+const H2_STREAMS = Number(process.env.BENCH_H2_STREAMS ?? 8);
+
+/**
+ * h2load at full speed for `seconds`: one thread, as wrk. h2load gives no percentiles, so it logs
+ * each request's time to a file and the p99 is read from there. Any answer that is not 2xx, or a
+ * request that failed, fails the benchmark (h2load only sees HTTP statuses: a gRPC row's
+ * grpc-status is checked once with a real gRPC client before the rounds, grpc.ts).
+ */
+export function h2load(system: System, seconds: number): WrkResult {
+  const log = join(tmpdir(), `gw-bench-h2load-${process.pid}.log`);
+  const headerArgs = Object.entries(system.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const bodyArgs = system.h2?.method === 'POST' ? ['-d', system.h2.bodyFile] : [];
+  const args = ['-t1', `-c${H2_CLIENTS}`, `-m${H2_STREAMS}`, `-D${seconds}`, `--log-file=${log}`];
+  try {
+    const out = execFileSync('h2load', [...args, ...headerArgs, ...bodyArgs, system.url], { encoding: 'utf8' });
+    return parseH2load(system.url, out, readFileSync(log, 'utf8'));
+  } finally {
+    rmSync(log, { force: true });
+  }
+}
+
+function parseH2load(url: string, out: string, log: string): WrkResult {
+  const rps = Number(/finished in [\d.]+m?s, ([\d.]+) req\/s/.exec(out)?.[1]);
+  const requests =
+    /requests: \d+ total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/.exec(
+      out,
+    );
+  const statuses = /status codes: \d+ 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(out);
+  const failures = [...(requests?.slice(3) ?? ['?']), ...(statuses?.slice(1) ?? ['?'])].some((n) => n !== '0');
+  if (!rps || !requests || failures) throw new Error(`h2load against ${url} saw errors:\n${out}`);
+  const micros = log
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => Number(line.split('\t')[2]))
+    .sort((a, b) => a - b);
+  const p99Ms = micros.length > 0 ? micros[Math.min(micros.length - 1, Math.floor(micros.length * 0.99))] / 1000 : NaN;
+  return { rps, p99Ms, requests: Number(requests[1]) };
 }
 
 export function wrk(system: System, seconds: number): WrkResult {

@@ -40,8 +40,9 @@ import { createRecorder, type AnalyticsRecorder } from './analytics/create-recor
 
 /**
  * The gateway port: a plain node:http server (docs/performance.md#proxy-rest says why not
- * express; with GW_GATEWAY_H2C it hands connections that open with the HTTP/2 preface to a
- * node:http2 server, and the HTTPS port speaks HTTP/2 unless GW_GATEWAY_HTTP2 is off) that routes to compiled APIs and serves the `/gw` management API. Definitions come
+ * express) that routes to compiled APIs and serves the `/gw` management API. With GW_GATEWAY_H2C
+ * it hands connections that open with the HTTP/2 preface to a node:http2 server; the HTTPS port
+ * speaks HTTP/2 too unless GW_GATEWAY_HTTP2 is off. Definitions come
  * from the `apis` service (a snapshot, then `apis.changed` broadcasts, re-synced on any revision
  * gap: see lib/store-sync.ts) and from GW_APPS_DIR; this node never opens the database.
  */

@@ -429,6 +429,50 @@ describe('web dashboard in a browser (headless chromium)', function () {
     await page.close();
   });
 
+  it('sets the upstream protocol in the designer: HTTP/2 implied for h2c://, an option for https:// saved as proxy.transport.enable_http2', async () => {
+    const page = await newPage();
+    await signIn(page, admin.email);
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.locator('input[name="name"]').fill('Stock levels');
+    await page.locator('input[name="proxy.listen_path"]').fill('/stock-h2/');
+    const target = page.locator('input[name="proxy.target_url"]');
+    const http2 = page.getByRole('switch', { name: 'Speak HTTP/2 to an https:// upstream' });
+    await target.fill('http://stock.example.com');
+    assert.equal(await http2.count(), 0, 'no HTTP/2 option for a plain http:// target');
+    await target.fill('h2c://grpc.example.com:50051');
+    await page.getByText('HTTP/2 is implied').waitFor();
+    assert.equal(await http2.count(), 0, 'no option for h2c://: HTTP/2 is implied');
+    await target.fill('https://stock.example.com');
+    await http2.check();
+    assert.equal(await page.getByText('HTTP/2 is implied').count(), 0);
+    await browser!.screenshot(page, 'dashboard-api-upstream-http2');
+    await page.getByRole('button', { name: 'Create API' }).click();
+    await page.waitForURL(/#\/apis\/[0-9a-f]{24}$/);
+    const id = /#\/apis\/([0-9a-f]{24})$/.exec(page.url())![1];
+
+    const record = await http(`${node.dashboardUrl}/api/apis/${id}`, { headers: { authorization: admin.key } });
+    assert.equal(record.status, 200, record.text);
+    assert.equal(record.json.api_definition.proxy.target_url, 'https://stock.example.com');
+    assert.equal(record.json.api_definition.proxy.transport.enable_http2, true);
+
+    // Opened again, the option shows as saved; unticked and saved, the definition says so.
+    await page.reload();
+    await http2.waitFor();
+    assert.equal(await http2.isChecked(), true);
+    await http2.uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('API saved.').waitFor();
+    const again = await http(`${node.dashboardUrl}/api/apis/${id}`, { headers: { authorization: admin.key } });
+    assert.equal(again.json.api_definition.proxy.transport.enable_http2, false);
+    await page.close();
+    // Later tests expect the first page of the APIs list as they left it.
+    const removed = await http(`${node.dashboardUrl}/api/apis/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: admin.key },
+    });
+    assert.equal(removed.status, 200, removed.text);
+  });
+
   it('protects an API with OpenID Connect from the authentication tab: a provider whose client id is stored base64 and shown as typed', async () => {
     const policy = await http(`${node.dashboardUrl}/api/portal/policies`, {
       method: 'POST',

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createTestPki, type TestPki } from '../support/certificates';
 import { eventually } from '../support/eventually';
+import { connectHttp2 } from '../support/http2-client';
 import { http } from '../support/http';
 import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 
@@ -138,7 +139,7 @@ describe('proxy: HTTP/2 upstreams (h2c:// and https:// with enable_http2)', func
     forbidden.on('stream', (stream) => stream.respond({ ':status': 200 }, { endStream: true }));
     await new Promise<void>((resolve) => forbidden.listen(0, '127.0.0.2', resolve));
     // Private addresses are refused but for 127.0.0.1, where the test's upstreams listen.
-    gw = await startGatewayFixture({ outboundPolicy: 'deny-private', outboundAllow: ['127.0.0.1'] });
+    gw = await startGatewayFixture({ outboundPolicy: 'deny-private', outboundAllow: ['127.0.0.1'], gatewayH2c: true });
     const h2cUrl = `h2c://127.0.0.1:${(h2c.address() as AddressInfo).port}`;
     const tlsUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
     await gw.addApi(apiDefinition('h2c', '/h2c', h2cUrl, { version_data: hardTimeouts }));
@@ -241,6 +242,30 @@ describe('proxy: HTTP/2 upstreams (h2c:// and https:// with enable_http2)', func
     assert.equal(cleartext.seen.at(-1)!.headers.te, undefined);
     assert.equal(plain.body.toString(), 'body with trailers');
     assert.deepEqual(plain.trailers, {});
+  });
+
+  it('passes the upstream trailers to an HTTP/2 client as trailers of its own', async () => {
+    const session = await connectHttp2(gw.node.gatewayUrl);
+    try {
+      const { body, trailers } = await new Promise<{ body: string; trailers: IncomingHttpHeaders }>(
+        (resolve, reject) => {
+          const req = session.request({ ':path': '/h2c/trailers', te: 'trailers' });
+          const chunks: Buffer[] = [];
+          let trailers: IncomingHttpHeaders = {};
+          req.on('trailers', (received) => (trailers = received));
+          req.on('data', (chunk: Buffer) => chunks.push(chunk));
+          req.on('end', () => resolve({ body: Buffer.concat(chunks).toString(), trailers }));
+          req.on('error', reject);
+          req.end();
+        },
+      );
+      assert.equal(body, 'body with trailers');
+      assert.equal(trailers['x-checksum'], 'abc123');
+      assert.equal(trailers['x-status'], '0');
+      assert.equal(trailers['0'], undefined);
+    } finally {
+      session.close();
+    }
   });
 
   it('passes trailers from an h2 upstream over TLS too', async () => {

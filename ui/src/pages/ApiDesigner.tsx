@@ -9,6 +9,7 @@ import { AuthTab } from '../designer/AuthTab';
 import { EndpointsTab } from '../designer/EndpointsTab';
 import { fieldErrors, placeOf, TABS, type Tab } from '../designer/errors';
 import { defaultVersionName } from '../designer/versions';
+import { UpstreamProtocol } from '../designer/UpstreamProtocol';
 import { VersionsTab } from '../designer/VersionsTab';
 import { GraphqlTab } from './GraphqlTab';
 import { HooksTab, type HookReference } from './HooksTab';
@@ -195,8 +196,13 @@ function CoreTab({ def, set, errors, readOnly }: EditorProps) {
       {text('Name', 'name')}
       <div className="grid">
         {text('Listen path', 'proxy.listen_path', 'Where the gateway answers, e.g. /orders/')}
-        {text('Target URL', 'proxy.target_url', 'The upstream service, e.g. http://orders.internal:8080')}
+        {text(
+          'Target URL',
+          'proxy.target_url',
+          'The upstream service, e.g. http://orders.internal:8080; h2c:// for cleartext HTTP/2 (gRPC servers inside your network)',
+        )}
       </div>
+      <UpstreamProtocol def={def} set={set} errors={errors} readOnly={readOnly} />
       <Toggle
         label="Strip the listen path before proxying"
         name="proxy.strip_listen_path"

@@ -338,8 +338,9 @@ class UpstreamHandler implements UpstreamResponseHandler {
     }
     if (trailers.length === 0) return;
     try {
-      // An HTTP/2 response takes trailers as an object only (it would copy a list's indexes as names).
-      res.addTrailers(req.httpVersionMajor === 2 ? trailerObject(trailers) : trailers);
+      // Node's HTTP/2 response takes its trailers as an object only: given pairs, it would
+      // send the array's indexes as names ("0: grpc-status").
+      res.addTrailers(req.httpVersionMajor === 2 ? trailerFields(trailers) : trailers);
     } catch (err) {
       this.options.logger.warn(
         `upstream of API ${this.ctx.api.definition.api_id}: trailers not passed on: ${(err as Error).message}`,
@@ -437,16 +438,6 @@ function forwardedRawResponseHeaders(raw: string[], own: Record<string, string> 
   return out;
 }
 
-/** Trailer fields as an object, a repeated name with a list of its values. */
-function trailerObject(fields: Array<[string, string]>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of fields) {
-    const known = Object.hasOwn(out, name) ? out[name] : undefined;
-    out[name] = known === undefined ? value : [...(typeof known === 'string' ? [known] : known), value];
-  }
-  return out;
-}
-
 /** The raw headers as a map: names in lower case, repeated ones as a list. */
 function rawHeaderMap(raw: string[]): IncomingHttpHeaders {
   const map: Record<string, string | string[]> = {};
@@ -473,4 +464,14 @@ function isEventStream(contentType: string | string[] | undefined): boolean {
 function contentLength(flat: string[]): number {
   for (let i = 0; i < flat.length; i += 2) if (flat[i] === 'content-length') return Number(flat[i + 1]);
   return -1;
+}
+
+/** Trailer pairs as a header object, a repeated name's values in an array. */
+function trailerFields(pairs: Array<[string, string]>): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of pairs) {
+    const seen = fields[name];
+    fields[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return fields;
 }
