@@ -4,6 +4,7 @@ import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
 import { AnalyticsBatchBuilder, RECORD_WIDTH, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { COUNTERS, count } from '../../../lib/observability/counters';
+import { answeredStatus } from '../pipeline/grpc/grpc-status';
 import type { RequestContext } from '../pipeline/request-context';
 import type { CountryLookup } from './geoip';
 import { NOT_TRACKED, compileTracking, type ApiTracking } from './track-rules';
@@ -169,7 +170,7 @@ export class AnalyticsRecorder {
     record.path = ctx.relativePath;
     record.raw_path = ctx.path;
     record.method = method;
-    record.response_code = ctx.res.statusCode;
+    record.response_code = answeredStatus(ctx.res);
     record.key_hash = ctx.keyHash ?? '';
     record.alias = typeof session.alias === 'string' ? session.alias : '';
     record.oauth_client_id = typeof session.oauth_client_id === 'string' ? session.oauth_client_id : '';

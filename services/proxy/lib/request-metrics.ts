@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { GatewayMetrics } from '../../../lib/observability/gateway-metrics';
+import { answeredStatus } from '../pipeline/grpc/grpc-status';
 import type { RequestContext } from '../pipeline/request-context';
 
 /** Sees every request routed to an API before its chain runs, and again once its answer has gone (analytics). */
@@ -31,7 +32,7 @@ export function requestWatcher(
       metrics.record(
         ctx.api.definition.api_id,
         ctx.req.method,
-        this.statusCode,
+        answeredStatus(this),
         (performance.now() - ctx.startedAt) / 1000,
         upstream,
         ctx.stage,

@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { isGrpcRequest } from './grpc/grpc-request';
+import { GrpcStatus, endGrpcStream, grpcStatusFor, sendGrpcStatus } from './grpc/grpc-status';
 
 /**
  * Every error the gateway itself answers with is JSON `{"error": "<message>"}` with an
@@ -39,7 +41,28 @@ export function sendGatewayError(
   message: string,
   headers: Record<string, string> = {},
 ): void {
+  if (answeredAsGrpc(res, status, message, headers)) return;
   sendJson(res, status, { error: message }, headers);
+}
+
+/**
+ * A gRPC client reads no JSON body: a refused gRPC call gets a gRPC status instead (quota
+ * exhausted, like a rate limit, is RESOURCE_EXHAUSTED rather than the 403's PERMISSION_DENIED),
+ * and an HTTP/2 one whose answer has begun ends with the status in its trailers. False when the
+ * call is not gRPC or its answer cannot take a status any more (it is then reset).
+ */
+function answeredAsGrpc(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+): boolean {
+  if (!res.req || !isGrpcRequest(res.req)) return false;
+  const code = message === GatewayMessages.quotaExceeded ? GrpcStatus.RESOURCE_EXHAUSTED : grpcStatusFor(status);
+  if (!res.headersSent) sendGrpcStatus(res, status, code, message, headers);
+  else if (res.req.httpVersionMajor === 2 && !res.writableEnded) endGrpcStream(res, status, code, message);
+  else return false;
+  return true;
 }
 
 /** A JSON answer made by the gateway itself (errors, GraphQL errors, batch results). */

@@ -6,6 +6,8 @@ import { onGoingAway } from '../../../../lib/http/going-away';
 import { DONE, type Step } from '../compose';
 import { HOP_BY_HOP, connectionHeaders, forwardedResponseHeaders } from '../forward-headers';
 import { GatewayMessages, sendGatewayError } from '../gateway-errors';
+import { isGrpcRequest } from '../grpc/grpc-request';
+import { grpcTimeLeft } from '../grpc/grpc-timeout';
 import { applyHeaderTransform } from '../header-transform';
 import type { HeaderMap } from '../forward-headers';
 import type { RequestContext } from '../request-context';
@@ -52,7 +54,11 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
       tunnel(ctx, ctx.upgrade, ctx.rewrittenUrl ?? pathFor(ctx, options), headers);
       return DONE;
     }
-    const timeout = version.timeoutFor(method, ctx.relativePath);
+    const timeout = upstreamTimeout(ctx, version.timeoutFor(method, ctx.relativePath));
+    if (timeout === DEADLINE_PASSED) {
+      sendGatewayError(ctx.res, 504, GatewayMessages.upstreamTimeout);
+      return DONE;
+    }
     const request: UpstreamRequest = {
       method,
       path: '',
@@ -68,6 +74,21 @@ export function upstreamStep(options: UpstreamStepOptions): Step {
     send(ctx, options, request, ctx.targetOverride ?? ctx.target ?? version.target, replayable, undefined);
     return DONE;
   };
+}
+
+const DEADLINE_PASSED = -1;
+
+/**
+ * The API's hard timeout (0: none), bounded by a gRPC call's deadline (`grpc-timeout`, counted
+ * from when the gateway received the call): the client gives up then, so the upstream need not
+ * be waited for longer. DEADLINE_PASSED when nothing is left of it.
+ */
+function upstreamTimeout(ctx: RequestContext, apiTimeoutMs: number): number {
+  if (!isGrpcRequest(ctx.req)) return apiTimeoutMs;
+  const left = grpcTimeLeft(ctx.req.headers['grpc-timeout'], ctx.startedAt, performance.now());
+  if (left === undefined) return apiTimeoutMs;
+  if (left <= 0) return DEADLINE_PASSED;
+  return apiTimeoutMs > 0 ? Math.min(apiTimeoutMs, left) : left;
 }
 
 /** Sends the request to a target (again, with `tried`, after another target refused it). */
