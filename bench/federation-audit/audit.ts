@@ -40,12 +40,9 @@ export function suiteIds(only?: string[]): string[] {
   return all.filter((id) => only.includes(id));
 }
 
-export async function loadSuite(id: string): Promise<AuditSuite> {
-  const loaded = (await import(join(SUITES_DIR, id, 'index.ts'))) as {
-    default: AuditSuite | { default: AuditSuite };
-  };
-  // tsx hands an ES default export to CommonJS either once or twice wrapped
-  return 'default' in loaded.default ? loaded.default.default : loaded.default;
+/** A suite's index module; required, not imported, so that tsx's CommonJS hook resolves its `.js` imports to `.ts`. */
+export function loadSuite(id: string): AuditSuite {
+  return (require(join(SUITES_DIR, id, 'index.ts')) as { default: AuditSuite }).default;
 }
 
 /**

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const results: SuiteResult[] = [];
   try {
     for (const id of ids) {
-      const result = await runSuite(node, server, await loadSuite(id));
+      const result = await runSuite(node, server, loadSuite(id));
       results.push(result);
       const note = result.refused ? `  (refused: ${oneLine(result.refused)})` : '';
       process.stdout.write(`${id}: ${result.passed}/${result.total}${note}\n`);
