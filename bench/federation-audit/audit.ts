@@ -26,6 +26,8 @@ export interface SuiteResult {
   total: number;
   /** gw refused to register a subgraph or compose the supergraph: every case fails */
   refused?: string;
+  /** the federation directives its subgraphs import through `@link` (none for Federation v1) */
+  directives: string[];
   cases: CaseResult[];
 }
 
@@ -51,6 +53,7 @@ export function loadSuite(id: string): AuditSuite {
  */
 export async function runSuite(gateway: AuditGateway, server: SubgraphServer, suite: AuditSuite): Promise<SuiteResult> {
   const cases = suite.cases();
+  const directives = linkedDirectives(suite);
   server.add(suite.id, suite.subgraphs);
   const refused = await register(gateway, server, suite);
   if (refused !== undefined) {
@@ -59,12 +62,19 @@ export async function runSuite(gateway: AuditGateway, server: SubgraphServer, su
       passed: 0,
       total: cases.length,
       refused,
+      directives,
       cases: cases.map((c) => ({ passed: false, query: c.query, reason: 'not composed' })),
     };
   }
   const results: CaseResult[] = [];
   for (const auditCase of cases) results.push(await runCase(`${gateway.gatewayUrl}/${suite.id}/`, auditCase));
-  return { id: suite.id, passed: results.filter((r) => r.passed).length, total: cases.length, cases: results };
+  return {
+    id: suite.id,
+    passed: results.filter((r) => r.passed).length,
+    total: cases.length,
+    directives,
+    cases: results,
+  };
 }
 
 /** The API error that stopped the registration, or undefined once the supergraph answers. */
@@ -181,4 +191,48 @@ export function compatibility(results: SuiteResult[]): string {
   const full = results.filter((r) => r.total > 0 && r.passed === r.total).length;
   const percent = total === 0 ? 0 : (100 * passed) / total;
   return `Compatibility: ${percent.toFixed(2)}% (${passed}/${total} cases, ${full}/${results.length} suites fully passing)`;
+}
+
+function linkedDirectives(suite: AuditSuite): string[] {
+  const names = new Set<string>();
+  for (const subgraph of suite.subgraphs)
+    for (const list of subgraph.typeDefs.matchAll(/import:\s*\[([^\]]*)\]/g))
+      for (const name of list[1].matchAll(/"(@\w+)"/g)) names.add(name[1]);
+  return [...names].sort();
+}
+
+/**
+ * Why cases failed, most cases first: a refusal with the suite's own names taken out (so one
+ * rule gathers every suite it stops), or "wrong answer" for a case gw answered differently.
+ */
+export function failureReasons(results: SuiteResult[]): { reason: string; cases: number; suites: string[] }[] {
+  const groups = new Map<string, { reason: string; cases: number; suites: string[] }>();
+  for (const result of results) {
+    const failed = result.total - result.passed;
+    if (failed === 0) continue;
+    const reason = result.refused
+      ? result.refused.replace(/^(subgraph|supergraph)[^:]*: /, '$1: ').replace(/'[^']*'/g, "'…'")
+      : 'wrong answer';
+    const group = groups.get(reason) ?? { reason, cases: 0, suites: [] };
+    group.cases += failed;
+    group.suites.push(result.id);
+    groups.set(reason, group);
+  }
+  return [...groups.values()].sort((a, b) => b.cases - a.cases);
+}
+
+/** How many failing cases sit in suites importing each federation directive: what Federation 2 work unlocks. */
+export function blockedByDirective(results: SuiteResult[]): { directive: string; cases: number; suites: number }[] {
+  const counts = new Map<string, { directive: string; cases: number; suites: number }>();
+  for (const result of results) {
+    const failed = result.total - result.passed;
+    if (failed === 0) continue;
+    for (const directive of result.directives) {
+      const count = counts.get(directive) ?? { directive, cases: 0, suites: 0 };
+      count.cases += failed;
+      count.suites += 1;
+      counts.set(directive, count);
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.cases - a.cases);
 }

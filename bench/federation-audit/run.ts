@@ -8,7 +8,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeDir, startTestNode } from '../../test/support/node';
-import { compatibility, loadSuite, runSuite, suiteIds, type SuiteResult } from './audit';
+import {
+  blockedByDirective,
+  compatibility,
+  failureReasons,
+  loadSuite,
+  runSuite,
+  suiteIds,
+  type SuiteResult,
+} from './audit';
 import { startSubgraphServer } from './subgraph-server';
 
 async function main(): Promise<void> {
@@ -33,6 +41,12 @@ async function main(): Promise<void> {
     await server.stop();
   }
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write('\nFailing cases by reason:\n');
+  for (const group of failureReasons(results))
+    process.stdout.write(`  ${group.cases} cases, ${group.suites.length} suites: ${oneLine(group.reason)}\n`);
+  process.stdout.write('Failing cases in suites importing each federation directive:\n');
+  for (const count of blockedByDirective(results))
+    process.stdout.write(`  ${count.directive}: ${count.cases} cases, ${count.suites} suites\n`);
   process.stdout.write(`\n${compatibility(results)}\n`);
 }
 
