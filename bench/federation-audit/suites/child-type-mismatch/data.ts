@@ -1,0 +1,6 @@
+export const users = [
+  {
+    id: "u1",
+    name: "u1-name",
+  },
+];

@@ -1,0 +1,6 @@
+export const products = [
+  {
+    id: "p1",
+    price: 699.99,
+  },
+];

@@ -1,0 +1,7 @@
+export const products = [
+  {
+    __typename: "Bread",
+    id: "p1",
+    name: "Bread",
+  },
+];

@@ -1,0 +1,14 @@
+export const users = [
+  {
+    id: "u1",
+    name: "u1-name",
+  },
+  {
+    id: "u2",
+    name: "u2-name",
+  },
+  {
+    id: "u3",
+    name: "u3-name",
+  },
+];

@@ -1,0 +1,7 @@
+export const products = [
+  {
+    id: "p1",
+    price: 699.99,
+    hasDiscount: true,
+  },
+];

@@ -1,0 +1,8 @@
+import { serve } from "../../supergraph.js";
+import a from "./a.subgraph.js";
+import b from "./b.subgraph.js";
+import c from "./c.subgraph.js";
+import d from "./d.subgraph.js";
+import test from "./test.js";
+
+export default serve("requires-with-argument", [a, b, c, d], test);
