@@ -70,6 +70,8 @@ export const sessionRule = {
     certificate: { type: 'string', optional: true, max: 200 },
     rsa_certificate_id: { type: 'string', optional: true, max: 200 },
     enable_http_signature_validation: { type: 'boolean', optional: true },
+    // JWT one-to-one mode: the HMAC secret or PEM public key that verifies the key's tokens
+    jwt_data: { type: 'object', optional: true, props: { secret: { type: 'string', optional: true, max: 16384 } } },
   },
 } as const;
 

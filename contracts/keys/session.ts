@@ -78,6 +78,8 @@ export interface Session {
   tags?: string[];
   meta_data?: Record<string, unknown>;
   alias?: string;
+  /** JWT one-to-one mode: the HMAC secret or PEM public key that verifies tokens naming this key */
+  jwt_data?: { secret?: string };
   [field: string]: unknown;
 }
 

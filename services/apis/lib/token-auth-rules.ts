@@ -20,7 +20,9 @@ const NAME_LISTS = [
  * What a gateway could not use in a definition's JWT and OpenID Connect settings, found at save
  * time and named by field ("jwt_signing_method: …"), rather than every request to the API
  * failing once a gateway loads it. The destinations these settings name (JWKS URLs, issuers)
- * are judged against the outbound policy by outbound-targets.ts.
+ * are judged against the outbound policy by outbound-targets.ts. `enable_jwt` with neither
+ * `jwt_source` nor `jwt_jwks_uris` is the reference's one-to-one mode (each token names a key
+ * whose `jwt_data.secret` verifies it), so it needs neither.
  */
 export function tokenAuthProblem(definition: ApiDefinition): string | undefined {
   const d = definition as Fields;
@@ -38,7 +40,6 @@ export function tokenAuthProblem(definition: ApiDefinition): string | undefined 
     mappingProblem(d.jwt_scope_to_policy_mapping, 'jwt_scope_to_policy_mapping') ??
     scopesProblem(d.scopes) ??
     locationsProblem(d.auth_configs) ??
-    enabledJwtProblem(d) ??
     openIdProblem(d.openid_options)
   );
 }
@@ -116,15 +117,6 @@ function locationsProblem(configs: unknown): string | undefined {
     for (const field of ['use_param', 'use_cookie'])
       if (!optional(config[field], isBoolean)) return `${at}.${field}: must be true or false`;
   }
-  return undefined;
-}
-
-function enabledJwtProblem(d: Fields): string | undefined {
-  if (d.enable_jwt !== true) return undefined;
-  const hasSource = typeof d.jwt_source === 'string' && d.jwt_source !== '';
-  const hasJwks = Array.isArray(d.jwt_jwks_uris) && d.jwt_jwks_uris.length > 0;
-  if (!hasSource && !hasJwks)
-    return 'jwt_source: enable_jwt needs a key to check tokens with: a jwt_source or at least one jwt_jwks_uris entry';
   return undefined;
 }
 

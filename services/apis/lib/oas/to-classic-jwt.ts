@@ -53,11 +53,12 @@ export function jwtSettings(settings: SchemeSettings, configs: Classic, at: stri
   };
 }
 
-/** The key tokens are checked with: a source (base64, or a JWKS URL) or a JWKS list, as the classic save rules ask. */
+/**
+ * A source must be base64 or a JWKS URL, as the classic save rules ask; neither source nor
+ * jwksURIs is the one-to-one mode (each token names the key whose `jwt_data.secret` checks it).
+ */
 function keyProblem(settings: SchemeSettings): string | undefined {
   const source = settings.source ?? '';
-  if (source === '' && (settings.jwksURIs ?? []).length === 0)
-    return ': a JWT scheme needs source or jwksURIs (the key tokens are checked with)';
   if (source !== '' && !isHttpUrl(source) && base64Text(source) === undefined)
     return '/source: must be base64 (of a shared secret, a PEM public key or certificate, or a JWKS URL) or an http(s) JWKS URL';
   return undefined;

@@ -6,7 +6,9 @@ import { ALGORITHMS, type SigningMethod } from '../../../../../lib/jwt/verify-jw
 /** Where the keys that verify an API's tokens come from. */
 export type KeySource =
   | { kind: 'key'; key: Uint8Array | KeyObject }
-  | { kind: 'key-sets'; sets: Array<{ url: string; ttlMs: number | undefined }> };
+  | { kind: 'key-sets'; sets: Array<{ url: string; ttlMs: number | undefined }> }
+  /** no central source: the token names a key of the key store whose `jwt_data.secret` verifies it */
+  | { kind: 'key-secrets'; method: SigningMethod };
 
 /** How tokens map to sessions: identity, policies, scopes (shared by JWT and OpenID Connect). */
 export interface ClaimMapping {
@@ -87,6 +89,7 @@ export function readClaimMapping(definition: ApiDefinition, kind: 'jwt' | 'oidc'
 /**
  * `jwt_jwks_uris` when set; otherwise `jwt_source`: a URL (plain, or base64 as the reference
  * stores it) of a key set, else base64 of the HMAC secret or of a PEM public key or certificate.
+ * Neither: the reference's one-to-one mode, each token verified with its own key's secret.
  */
 function readKeySource(definition: ApiDefinition, method: SigningMethod): KeySource {
   const listed = Array.isArray(definition.jwt_jwks_uris) ? (definition.jwt_jwks_uris as unknown[]) : [];
@@ -102,8 +105,7 @@ function readKeySource(definition: ApiDefinition, method: SigningMethod): KeySou
     };
   }
   const source = typeof definition.jwt_source === 'string' ? definition.jwt_source.trim() : '';
-  if (source === '')
-    throw new Error('enable_jwt needs jwt_source (a secret, a public key or a JWKS URL) or jwt_jwks_uris');
+  if (source === '') return { kind: 'key-secrets', method };
   if (HTTP_URL.test(source)) return { kind: 'key-sets', sets: [{ url: source, ttlMs: undefined }] };
   const decoded = strictBase64(source);
   if (decoded === undefined) throw new Error('jwt_source must be base64 (of a secret, a PEM public key or a URL)');
@@ -116,14 +118,22 @@ function readKeySource(definition: ApiDefinition, method: SigningMethod): KeySou
   return { kind: 'key', key: publicKeyOf(text) };
 }
 
+/**
+ * The key a key's `jwt_data.secret` holds, as the reference reads it: the secret's own bytes
+ * for HMAC, a PEM public key or certificate otherwise. Throws when it is not such a PEM.
+ */
+export function keyOfSecret(secret: string, method: SigningMethod): Uint8Array | KeyObject {
+  return method === 'hmac' ? new TextEncoder().encode(secret) : publicKeyOf(secret, 'jwt_data.secret');
+}
+
 /** A PEM public key, or the key of a PEM certificate (the reference accepts both). */
-function publicKeyOf(pem: string): KeyObject {
+function publicKeyOf(pem: string, field = 'jwt_source'): KeyObject {
   try {
     if (pem.includes('BEGIN CERTIFICATE')) return new X509Certificate(pem).publicKey;
     const key = createPublicKey(pem);
     return key;
   } catch {
-    throw new Error('jwt_source is neither a PEM public key nor a PEM certificate');
+    throw new Error(`${field} is neither a PEM public key nor a PEM certificate`);
   }
 }
 

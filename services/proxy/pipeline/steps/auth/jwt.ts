@@ -14,6 +14,7 @@ import {
 import { GatewayMessages } from '../../gateway-errors';
 import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
+import { keySecretVerifier } from './jwt-key-secrets';
 import { readJwtSettings, type JwtSettings } from './jwt-settings';
 import { checkCredential, type Authenticator, type AuthStepDeps } from './key-check';
 import { admitToken, refuseToken, withoutBearer } from './token-admission';
@@ -24,7 +25,8 @@ type Outcome = typeof DONE | void | Promise<typeof DONE | void>;
 
 /**
  * JSON Web Tokens (`enable_jwt`), as the reference gateway checks them with a central source
- * (`jwt_source` or `jwt_jwks_uris`): the token's algorithm must be one of the signing method's,
+ * (`jwt_source` or `jwt_jwks_uris`; without one, each token names the key whose secret verifies
+ * it: jwt-key-secrets.ts): the token's algorithm must be one of the signing method's,
  * its signature must verify with the configured secret, public key or key set (its `kid`),
  * its time claims must hold with the API's skews, and the gw checks of issuer, audience, subject
  * and `jti` when configured. Its session is what its policies give (token-session.ts), counted
@@ -37,6 +39,23 @@ export function jwtAuthenticator(definition: ApiDefinition, deps: AuthStepDeps):
   const strip = definition.strip_auth_data === true;
   const verified = new VerifiedTokens();
   const { keySets } = deps.identityProviders;
+  const stripped = (found: FoundCredential): [CredentialLocations, FoundCredential] | undefined =>
+    strip ? [where, found] : undefined;
+  const missing = (ctx: RequestContext): typeof DONE => {
+    deps.emitEvent('AuthFailure', ctx, 'Attempted access with no JWT');
+    return refuse(ctx, 401, GatewayMessages.authFieldMissing);
+  };
+  if (settings.keys.kind === 'key-secrets') {
+    const verifyWithKeySecret = keySecretVerifier(settings, deps, checkExtraClaims);
+    return {
+      mode: 'jwt_claim',
+      step: (ctx): Outcome => {
+        if (ctx.endpoint.kind === 'ignored') return;
+        const found = findCredential(ctx, where);
+        return found ? verifyWithKeySecret(ctx, withoutBearer(found.value), stripped(found)) : missing(ctx);
+      },
+    };
+  }
   const getKey = keyResolver(definition.api_id, settings, deps);
 
   const verify = async (ctx: RequestContext, token: string, found: FoundCredential): Promise<typeof DONE | void> => {
@@ -71,18 +90,13 @@ export function jwtAuthenticator(definition: ApiDefinition, deps: AuthStepDeps):
     verified.remember(token, entry, exp);
     return admitToken(ctx, deps, entry, stripped(found));
   };
-  const stripped = (found: FoundCredential): [CredentialLocations, FoundCredential] | undefined =>
-    strip ? [where, found] : undefined;
 
   return {
     mode: 'jwt_claim',
     step: (ctx): Outcome => {
       if (ctx.endpoint.kind === 'ignored') return;
       const found = findCredential(ctx, where);
-      if (!found) {
-        deps.emitEvent('AuthFailure', ctx, 'Attempted access with no JWT');
-        return refuse(ctx, 401, GatewayMessages.authFieldMissing);
-      }
+      if (!found) return missing(ctx);
       const token = withoutBearer(found.value);
       const known = verified.get(token, keySets.generation);
       return known ? admitToken(ctx, deps, known, stripped(found)) : verify(ctx, token, found);
@@ -94,6 +108,7 @@ export function jwtAuthenticator(definition: ApiDefinition, deps: AuthStepDeps):
 function keyResolver(apiId: string, settings: JwtSettings, deps: AuthStepDeps): CompactVerifyGetKey {
   const source = settings.keys;
   if (source.kind === 'key') return () => source.key;
+  if (source.kind === 'key-secrets') throw new Error('the key store mode resolves keys per token');
   return async (header, token) => {
     let lastError: unknown;
     for (const set of source.sets) {

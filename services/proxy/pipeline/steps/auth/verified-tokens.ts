@@ -23,20 +23,20 @@ const MAX_TTL_MS = 60_000;
  * ends when the token expires (with the API's skew), after a minute (policies from a client key
  * are looked up again), or when the key sets are flushed.
  */
-export class VerifiedTokens {
-  private readonly tokens: BoundedCache<string, VerifiedToken>;
+export class VerifiedTokens<T extends { generation: number } = VerifiedToken> {
+  private readonly tokens: BoundedCache<string, T>;
 
   constructor(private readonly now: () => number = Date.now) {
     this.tokens = new BoundedCache(MAX_TOKENS, now);
   }
 
-  get(token: string, generation: number): VerifiedToken | undefined {
+  get(token: string, generation: number): T | undefined {
     const found = this.tokens.get(digest(token));
     return found && found.generation === generation ? found : undefined;
   }
 
   /** `expiresAt`: the token's `exp` plus the API's skew, in seconds; undefined when it has none. */
-  remember(token: string, verified: VerifiedToken, expiresAt: number | undefined): void {
+  remember(token: string, verified: T, expiresAt: number | undefined): void {
     const ttl = expiresAt === undefined ? MAX_TTL_MS : Math.min(MAX_TTL_MS, expiresAt * 1000 - this.now());
     if (ttl > 0) this.tokens.set(digest(token), verified, ttl);
   }
