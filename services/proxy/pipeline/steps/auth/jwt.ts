@@ -17,7 +17,8 @@ import type { RequestContext } from '../../request-context';
 import { keySecretVerifier } from './jwt-key-secrets';
 import { readJwtSettings, type JwtSettings } from './jwt-settings';
 import { checkCredential, type Authenticator, type AuthStepDeps } from './key-check';
-import { admitToken, refuseToken, withoutBearer } from './token-admission';
+import { admitToken, refuseToken } from './token-admission';
+import { withoutBearer } from './token';
 import { identityOf, policiesOf, policyClaimOf, sessionKeyId } from './token-session';
 import { VerifiedTokens, type VerifiedToken } from './verified-tokens';
 

@@ -14,7 +14,8 @@ import { refuse } from '../../refuse';
 import type { RequestContext } from '../../request-context';
 import { readClaimMapping } from './jwt-settings';
 import type { Authenticator, AuthStepDeps } from './key-check';
-import { admitToken, NO_MATCHING_POLICY_MESSAGE, refuseToken, withoutBearer } from './token-admission';
+import { admitToken, NO_MATCHING_POLICY_MESSAGE, refuseToken } from './token-admission';
+import { withoutBearer } from './token';
 import { sessionKeyId } from './token-session';
 import { VerifiedTokens, type VerifiedToken } from './verified-tokens';
 

@@ -55,8 +55,3 @@ export function refuseToken(ctx: RequestContext, deps: AuthStepDeps, refused: Jw
   deps.emitEvent('AuthFailure', ctx, `Attempted access with an invalid token: ${refused.reason}`);
   return refuse(ctx, refused.status, refused.message);
 }
-
-/** `Bearer ` is optional before a token, as in the reference gateway. */
-export function withoutBearer(value: string): string {
-  return value.replace(/^Bearer\s+/i, '').trim();
-}

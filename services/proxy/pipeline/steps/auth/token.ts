@@ -32,8 +32,8 @@ export function bearerKeyAuthenticator(
   };
 }
 
-/** `Bearer ` is optional before a key. */
-function withoutBearer(value: string): string {
+/** `Bearer ` is optional before a key or a token (JWT, OpenID Connect), as in the reference gateway. */
+export function withoutBearer(value: string): string {
   const first = value.charCodeAt(0);
   // Only a value starting with b or B can carry the word: the others skip the expression.
   return first === 0x42 || first === 0x62 ? value.replace(/^Bearer\s+/i, '').trim() : value.trim();
