@@ -4,21 +4,38 @@ import { baseLookup, groupTypes } from './declarations';
 import { directiveErrors } from './directive-rules';
 import { parseSubgraph, type ParsedSubgraph } from './subgraph-sdl';
 import { buildMergedGraph } from './supergraph-builder';
-import type { SubgraphEndpoint, SubscriptionTransport, Supergraph } from './supergraph';
+import { composeFederation2 } from './compose-federation2';
+import { federationVersionOf } from './federation-version';
+import type { ComposedSupergraph, SubgraphEndpoint, SubscriptionTransport } from './supergraph';
 import { typeGroupErrors } from './type-rules';
 
 /** One subgraph of a supergraph: `graphql.supergraph.subgraphs[]` with its URL resolved. */
 export interface SubgraphSource {
   /** its name in the supergraph, unique there */
   name: string;
-  /** its federation v1 SDL (`@key`, `extend type`, `@external`, …) */
+  /** its SDL: Federation v1 (`@key`, `extend type`, `@external`, …) or Federation 2 (`@link`ed) */
   sdl: string;
   url: string;
   headers?: Record<string, string>;
   subscriptionType?: SubscriptionTransport;
 }
 
-export type CompositionResult = { ok: true; supergraph: Supergraph } | { ok: false; errors: CompositionError[] };
+export type CompositionResult =
+  | { ok: true; supergraph: ComposedSupergraph }
+  | { ok: false; errors: CompositionError[] };
+
+/**
+ * Composes subgraphs into a supergraph. When every subgraph is written for Federation v1, gw's
+ * own composition and planner serve it (the fast path); once one subgraph `@link`s Federation 2,
+ * the whole supergraph is composed and planned as Federation 2 (compose-federation2).
+ */
+export function composeSupergraph(subgraphs: readonly SubgraphSource[]): CompositionResult {
+  const nameErrors = subgraphNameErrors(subgraphs);
+  if (nameErrors.length > 0) return { ok: false, errors: nameErrors };
+  if (subgraphs.some((source) => federationVersionOf(source.sdl) === 2))
+    return composeFederation2(subgraphs, endpointOf);
+  return composeFederation1(subgraphs);
+}
 
 /**
  * Composes federation v1 subgraphs into a supergraph (docs/federation.md#composition-rules).
@@ -26,9 +43,7 @@ export type CompositionResult = { ok: true; supergraph: Supergraph } | { ok: fal
  * so a schema author sees all of them at once; a subgraph whose SDL is invalid on its own stops
  * the cross-subgraph rules (they would only repeat its problems).
  */
-export function composeSupergraph(subgraphs: readonly SubgraphSource[]): CompositionResult {
-  const nameErrors = subgraphNameErrors(subgraphs);
-  if (nameErrors.length > 0) return { ok: false, errors: nameErrors };
+function composeFederation1(subgraphs: readonly SubgraphSource[]): CompositionResult {
   const parsed: ParsedSubgraph[] = [];
   const sdlErrors: CompositionError[] = [];
   for (const source of subgraphs) {

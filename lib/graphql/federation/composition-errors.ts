@@ -39,8 +39,14 @@ export type CompositionRule =
   /** the merged schema is not a valid GraphQL schema (for example no Query field at all) */
   | 'INVALID_SUPERGRAPH';
 
+/**
+ * A Federation 2 composition error is named by the composition library's code, Apollo's
+ * composition error codes (`INVALID_FIELD_SHARING`, `EXTERNAL_MISSING_ON_BASE`, …).
+ */
+export type Federation2Rule = string & { readonly federation2?: never };
+
 export interface CompositionError {
-  rule: CompositionRule;
+  rule: CompositionRule | Federation2Rule;
   /** the whole explanation, naming the subgraphs, the type and the field */
   message: string;
   /** the subgraphs involved, by their name in the supergraph */
@@ -50,7 +56,7 @@ export interface CompositionError {
 }
 
 export function compositionError(
-  rule: CompositionRule,
+  rule: CompositionRule | Federation2Rule,
   message: string,
   where: { subgraphs: string[]; type?: string; field?: string },
 ): CompositionError {

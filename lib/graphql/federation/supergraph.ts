@@ -31,7 +31,9 @@ export interface EntityPlacement {
   keys: Record<string, string[]>;
 }
 
+/** A composition of Federation v1 subgraphs, planned and executed by gw's own federation planner. */
 export interface Supergraph {
+  federation?: 1;
   /** the client-facing schema: federation directives, `_service`, `_entities`, `_Any` removed */
   schema: GraphQLSchema;
   /** `schema` printed; stored as the supergraph API's `merged_sdl` */
@@ -41,4 +43,26 @@ export interface Supergraph {
   fields: Record<string, Record<string, FieldPlacement>>;
   /** entity type name → its keys per subgraph */
   entities: Record<string, EntityPlacement>;
+}
+
+/**
+ * A composition with at least one Federation 2 subgraph (`@link`ed to federation/v2.x):
+ * composed by `@theguild/federation-composition` into a supergraph SDL (the `join__` form every
+ * Federation 2 gateway reads), executed by the stitching planner of `@graphql-tools/federation`.
+ */
+export interface Federation2Supergraph {
+  federation: 2;
+  /** the client-facing schema: `@inaccessible` parts and federation machinery removed */
+  schema: GraphQLSchema;
+  /** `schema` printed; stored as the supergraph API's `merged_sdl` */
+  sdl: string;
+  subgraphs: SubgraphEndpoint[];
+  /** the supergraph SDL with its `join__` and `link__` directives: where every field is resolved */
+  supergraphSdl: string;
+}
+
+export type ComposedSupergraph = Supergraph | Federation2Supergraph;
+
+export function isFederation2(supergraph: ComposedSupergraph): supergraph is Federation2Supergraph {
+  return supergraph.federation === 2;
 }

@@ -11,7 +11,10 @@ import {
   supergraphSettingsOf,
   type SupergraphEntry,
 } from '../../../lib/graphql/federation/federated-definitions';
+import { federation2SubgraphErrors } from '../../../lib/graphql/federation/compose-federation2';
+import type { CompositionError } from '../../../lib/graphql/federation/composition-errors';
 import { ownDirectiveErrors } from '../../../lib/graphql/federation/directive-rules';
+import { federationVersionOf } from '../../../lib/graphql/federation/federation-version';
 import { parseSubgraph } from '../../../lib/graphql/federation/subgraph-sdl';
 import { ApisErrors } from '../errors';
 
@@ -91,14 +94,22 @@ async function resolveEntry(
   };
 }
 
-/** A subgraph API's SDL must parse, be valid on its own and use its federation directives rightly; `internal` defaults to true. */
+/**
+ * A subgraph API's SDL must parse, be valid on its own and use its federation directives rightly
+ * (the rules of the federation version it links); `internal` defaults to true.
+ */
 export function preparedSubgraph(definition: ApiDefinition): ApiDefinition {
   const sdl = subgraphSdlOf(definition);
   if (!sdl) throw ApisErrors.invalid('A subgraph API needs its SDL in graphql.subgraph.sdl (or graphql.schema)');
-  const parsed = parseSubgraph(definition.name, sdl);
-  const errors = parsed.errors ?? ownDirectiveErrors(parsed.subgraph);
+  const errors = subgraphSdlErrors(definition.name, sdl);
   if (errors.length > 0) throw ApisErrors.invalidSchema(errors.map((error) => error.message));
   return definition.internal === undefined ? { ...definition, internal: true } : definition;
+}
+
+function subgraphSdlErrors(name: string, sdl: string): CompositionError[] {
+  if (federationVersionOf(sdl) === 2) return federation2SubgraphErrors(name, sdl);
+  const parsed = parseSubgraph(name, sdl);
+  return parsed.errors ?? ownDirectiveErrors(parsed.subgraph);
 }
 
 /** Whether a supergraph's entry stands for this subgraph API. */

@@ -3,6 +3,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { composeSupergraph } from '../../../lib/graphql/federation/compose-supergraph';
 import { FederatedGraph } from '../../../services/graphql-engine/lib/federation/federated-graph';
+import { isFederation2 } from '../../../services/graphql-engine/lib/federation/supergraph';
 import { startApolloGateway, type ApolloRequest } from '../../support/apollo-gateway';
 import type { RunningApolloGateway } from '../../support/apollo-gateway';
 import { serveSubgraph, type RunningSubgraph } from '../../support/federation-subgraphs';
@@ -107,6 +108,7 @@ describe('federation: an extension keyed on a field only extensions resolve (as 
     const composed = composeSupergraph(subgraphs.map(({ name, url }) => ({ name, url, sdl: SDL[name as Name] })));
     if (!composed.ok)
       assert.fail(`gw does not compose these subgraphs: ${composed.errors.map((e) => e.message).join(',')}`);
+    if (isFederation2(composed.supergraph)) assert.fail('these are Federation v1 subgraphs');
     graph = new FederatedGraph(composed.supergraph);
   });
   beforeEach(() => {

@@ -2,10 +2,18 @@ import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import type { GraphqlApi } from '../../../../contracts/graphql-engine/hand-off';
 import { GraphqlGate } from '../graphql-gate';
 import { isSubscription, type OperationRunner } from '../subscription-session';
+import type { OperationPayload, OperationSink } from '../upstream-operations';
 import { acceptSubscriptions, pickProtocol } from '../websocket-hand-off';
-import { FederatedGraph } from './federated-graph';
+import { FederatedGraph, type FederatedRequest, type FederatedResponse } from './federated-graph';
 import { subscribeFederated } from './federated-subscription';
-import type { Supergraph } from './supergraph';
+import { Federation2Graph } from './federation2/federation2-graph';
+import { isFederation2, type ComposedSupergraph } from './supergraph';
+
+/** What a supergraph API runs operations with: gw's v1 planner, or the Federation 2 planner. */
+interface SupergraphExecutor {
+  execute(request: FederatedRequest, headers: Record<string, string>): Promise<FederatedResponse>;
+  subscribe(payload: OperationPayload, headers: Record<string, string>, sink: OperationSink): () => void;
+}
 
 /**
  * A supergraph API (`execution_mode: "supergraph"`): requests are checked by the same gate as
@@ -14,15 +22,16 @@ import type { Supergraph } from './supergraph';
  */
 export function compileSupergraphApi(
   definition: ApiDefinition,
-  supergraph: Supergraph,
+  supergraph: ComposedSupergraph,
   initTimeoutMs: number,
   playground: GraphqlApi['playground'],
 ): GraphqlApi {
-  const gate = new GraphqlGate(definition, supergraph.schema);
   const settings = ((definition.graphql as Record<string, unknown>).supergraph ?? {}) as {
     disable_query_batching?: unknown;
   };
-  const graph = new FederatedGraph(supergraph, undefined, { batching: settings.disable_query_batching !== true });
+  const batching = settings.disable_query_batching !== true;
+  const executor = executorOf(supergraph, batching);
+  const gate = new GraphqlGate(definition, supergraph.schema);
   return {
     playground,
     refusal: (query, operationName, session) => gate.refusal(gate.analyse(query, operationName), session),
@@ -30,19 +39,28 @@ export function compileSupergraphApi(
     executesOperations: true,
     execute: async (operation, request) => ({
       status: 200,
-      body: await graph.execute(operation, request.globalHeaders),
+      body: await executor.execute(operation, request.globalHeaders),
     }),
     notices: [],
     acceptSubscriptions: (req, socket, head, { session, upstream }) =>
-      acceptSubscriptions(req, socket, head, { gate, session, initTimeoutMs, run: runnerOf(graph, upstream.headers) }),
+      acceptSubscriptions(req, socket, head, { gate, session, initTimeoutMs, run: runnerOf(executor, upstream.headers) }),
+  };
+}
+
+function executorOf(supergraph: ComposedSupergraph, batching: boolean): SupergraphExecutor {
+  if (isFederation2(supergraph)) return new Federation2Graph(supergraph, undefined, { batching });
+  const graph = new FederatedGraph(supergraph, undefined, { batching });
+  return {
+    execute: (request, headers) => graph.execute(request, headers),
+    subscribe: (payload, headers, sink) => subscribeFederated(graph, payload, headers, sink),
   };
 }
 
 /** WebSocket operations of one connection; `headers` are the supergraph's global headers for it. */
-function runnerOf(graph: FederatedGraph, headers: Record<string, string>): OperationRunner {
+function runnerOf(executor: SupergraphExecutor, headers: Record<string, string>): OperationRunner {
   return (payload, _analysed, sink) => {
-    if (isSubscription(payload)) return subscribeFederated(graph, payload, headers, sink);
-    void graph.execute(payload, headers).then((answer) => {
+    if (isSubscription(payload)) return executor.subscribe(payload, headers, sink);
+    void executor.execute(payload, headers).then((answer) => {
       sink.next(answer);
       sink.complete();
     });

@@ -10,7 +10,7 @@ import {
   supergraphSettingsOf,
   type SupergraphEntry,
 } from '../../../../lib/graphql/federation/federated-definitions';
-import type { Supergraph } from './supergraph';
+import type { ComposedSupergraph } from './supergraph';
 
 /**
  * The supergraph of each supergraph API on this node, composed from the subgraph SDLs its
@@ -25,11 +25,11 @@ const MAX_SUPERGRAPHS = 10_000;
 
 export class SupergraphCompiler {
   /** api_id → the last good composition and its inputs, oldest first */
-  private readonly lastGood = new Map<string, { inputs: string; supergraph: Supergraph }>();
+  private readonly lastGood = new Map<string, { inputs: string; supergraph: ComposedSupergraph }>();
 
   constructor(private readonly warn: (message: string) => void = () => {}) {}
 
-  supergraphOf(definition: ApiDefinition, lookup: ApiLookup | undefined): Supergraph {
+  supergraphOf(definition: ApiDefinition, lookup: ApiLookup | undefined): ComposedSupergraph {
     const entries = supergraphSettingsOf(definition).subgraphs ?? [];
     const sources = subgraphSourcesOf(definition, (entry) => subgraphUrl(entry, definition.org_id, lookup)).map(
       (source, index) =>

@@ -3,4 +3,4 @@
  * apis service (which composes on save) and graphql-engine (which plans) share one definition
  * without importing each other. This module keeps the engine's import path.
  */
-export type * from '../../../../lib/graphql/federation/supergraph';
+export * from '../../../../lib/graphql/federation/supergraph';

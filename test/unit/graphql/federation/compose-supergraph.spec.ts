@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { graphql } from 'graphql';
 import { composeSupergraph, type CompositionResult } from '../../../../lib/graphql/federation/compose-supergraph';
-import type { Supergraph } from '../../../../lib/graphql/federation/supergraph';
+import { isFederation2, type Supergraph } from '../../../../lib/graphql/federation/supergraph';
 import { benchmarkSubgraphs } from './benchmark-subgraphs';
 
 function compose(...subgraphs: Array<[name: string, sdl: string]>): CompositionResult {
@@ -12,6 +12,7 @@ function composed(...subgraphs: Array<[name: string, sdl: string]>): Supergraph 
   const result = compose(...subgraphs);
   if (!result.ok)
     assert.fail(`expected the subgraphs to compose, got:\n${result.errors.map((e) => e.message).join('\n')}`);
+  if (isFederation2(result.supergraph)) assert.fail('expected a Federation v1 composition');
   return result.supergraph;
 }
 

@@ -1,0 +1,70 @@
+import { composeServices, validateSubgraph } from '@theguild/federation-composition';
+import { buildASTSchema, parse, printSchema, type DocumentNode, type GraphQLError } from 'graphql';
+import { compositionError, type CompositionError, type Federation2Rule } from './composition-errors';
+import type { SubgraphSource } from './compose-supergraph';
+import type { Federation2Supergraph, SubgraphEndpoint } from './supergraph';
+
+export type Federation2CompositionResult =
+  | { ok: true; supergraph: Federation2Supergraph }
+  | { ok: false; errors: CompositionError[] };
+
+/**
+ * Composes subgraphs of which at least one is written for Federation 2, with The Guild's
+ * composition library (MIT, the one Hive composes with): it implements every Federation 2 rule
+ * (shareable fields, overrides, inaccessible parts, interface objects, composed directives) and
+ * reads v1 subgraphs beside v2 ones, in a few milliseconds for a supergraph of tens of types, so
+ * composition on save stays as fast as gw's own v1 composition.
+ */
+export function composeFederation2(
+  subgraphs: readonly SubgraphSource[],
+  endpointOf: (source: SubgraphSource) => SubgraphEndpoint,
+): Federation2CompositionResult {
+  const services: Array<{ name: string; typeDefs: DocumentNode; url: string }> = [];
+  const errors: CompositionError[] = [];
+  for (const source of subgraphs) {
+    try {
+      services.push({ name: source.name, typeDefs: parse(source.sdl), url: source.url });
+    } catch (err) {
+      errors.push(
+        compositionError('INVALID_SUBGRAPH_SDL', `[${source.name}] ${(err as Error).message}`, {
+          subgraphs: [source.name],
+        }),
+      );
+    }
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  const result = composeServices(services);
+  if (result.errors) return { ok: false, errors: result.errors.map((error) => asCompositionError(error, subgraphs)) };
+  const schema = buildASTSchema(result.publicDocumentNode, { assumeValidSDL: true });
+  return {
+    ok: true,
+    supergraph: {
+      federation: 2,
+      schema,
+      sdl: printSchema(schema),
+      subgraphs: subgraphs.map(endpointOf),
+      supergraphSdl: result.supergraphSdl,
+    },
+  };
+}
+
+/** A Federation 2 subgraph's SDL on its own: it parses and follows the subgraph rules (saving a subgraph API). */
+export function federation2SubgraphErrors(name: string, sdl: string): CompositionError[] {
+  let typeDefs: DocumentNode;
+  try {
+    typeDefs = parse(sdl);
+  } catch (err) {
+    return [compositionError('INVALID_SUBGRAPH_SDL', `[${name}] ${(err as Error).message}`, { subgraphs: [name] })];
+  }
+  const source = { name, sdl, url: '' };
+  return validateSubgraph({ name, typeDefs }).map((error) => asCompositionError(error, [source]));
+}
+
+/** The library's messages already name the subgraphs, types and fields; the subgraphs are also listed apart. */
+function asCompositionError(error: GraphQLError, subgraphs: readonly SubgraphSource[]): CompositionError {
+  const code: Federation2Rule = typeof error.extensions?.code === 'string' ? error.extensions.code : 'INVALID_SUPERGRAPH';
+  const named = subgraphs
+    .map((source) => source.name)
+    .filter((name) => error.message.includes(`"${name}"`) || error.message.startsWith(`[${name}]`));
+  return compositionError(code, error.message, { subgraphs: named });
+}
