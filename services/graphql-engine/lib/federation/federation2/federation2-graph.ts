@@ -1,5 +1,6 @@
+import { normalizedExecutor } from '@graphql-tools/executor';
 import { getStitchedSchemaFromSupergraphSdl } from '@graphql-tools/federation';
-import { execute, parse, subscribe, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { DocumentCache } from '../../document-cache';
 import type { OperationPayload, OperationSink } from '../../upstream-operations';
 import type { FederatedRequest, FederatedResponse } from '../federated-graph';
@@ -45,13 +46,16 @@ export class Federation2Graph {
   async execute(request: FederatedRequest, headers: Record<string, string>): Promise<FederatedResponse> {
     const document = this.documentOf(request.query);
     if ('errors' in document) return document;
-    const result = await execute({
+    // graphql-tools' executor, not graphql-js's: a planner error marked critical (a supergraph
+    // that can not answer the operation at all) nulls the whole answer rather than one field
+    const result = await normalizedExecutor({
       schema: this.schema,
       document,
       variableValues: request.variables ?? {},
       operationName: request.operationName,
       contextValue: { headers } satisfies OperationContext,
     });
+    if (Symbol.asyncIterator in result) return { errors: [{ message: 'Subscriptions are served over WebSocket.' }] };
     return asResponse(result);
   }
 
@@ -65,7 +69,7 @@ export class Federation2Graph {
     let iterator: AsyncIterator<ExecutionResult> | undefined;
     let stopped = false;
     void Promise.resolve(
-      subscribe({
+      normalizedExecutor({
         schema: this.schema,
         document,
         variableValues: payload.variables ?? {},
