@@ -130,8 +130,11 @@ export function parseSubgraph(
     return fail(`the SDL does not parse: ${(err as Error).message}`);
   }
   const definitions = withoutFederationSupport(document.definitions);
-  if (linksFederationV2(definitions))
-    return fail('it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs');
+  // a subgraph linking Federation 2 never reaches here (compose-supergraph sends it to compose-federation2)
+  if (usesLink(definitions))
+    return fail(
+      'it uses @link but links no Federation 2 specification (https://specs.apollo.dev/federation/v2.x); a Federation v1 subgraph has no @link',
+    );
   const renamed = renamedRoot(definitions);
   if (renamed)
     return fail(
@@ -181,7 +184,7 @@ export function withoutFederationSupport(definitions: readonly DefinitionNode[])
   return kept;
 }
 
-function linksFederationV2(definitions: readonly DefinitionNode[]): boolean {
+function usesLink(definitions: readonly DefinitionNode[]): boolean {
   return definitions.some(
     (node) =>
       (node.kind === Kind.SCHEMA_DEFINITION || node.kind === Kind.SCHEMA_EXTENSION) &&
@@ -225,7 +228,7 @@ export function asStandalone(definitions: readonly DefinitionNode[]): Definition
 function withVersionHint(message: string): string {
   const unknown = /^Unknown directive "@(\w+)"/.exec(message);
   return unknown && NOT_FEDERATION_V1.has(unknown[1])
-    ? `${message} gw composes federation v1 subgraphs; @${unknown[1]} belongs to another federation version.`
+    ? `${message} @${unknown[1]} belongs to Federation 2: link it with extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@${unknown[1]}"]).`
     : message;
 }
 

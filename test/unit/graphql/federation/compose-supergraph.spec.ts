@@ -187,19 +187,19 @@ describe('federation v1 composition', () => {
       const { message } = failure(['users', 'type Query { me: String @shareable }']);
       assert.equal(
         message,
-        `Subgraph 'users': Unknown directive "@shareable". gw composes federation v1 subgraphs; @shareable belongs to another federation version.`,
+        `Subgraph 'users': Unknown directive "@shareable". @shareable belongs to Federation 2: link it with extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@shareable"]).`,
       );
     });
 
-    it('a federation v2 subgraph (extend schema @link) is refused', () => {
+    it('a subgraph with @link to something other than Federation 2 is refused', () => {
       const { rule, message } = failure([
         'users',
-        'extend schema @link(url: "https://specs.apollo.dev/federation/v2.0", import: ["@key"]) type Query { me: String }',
+        'extend schema @link(url: "https://specs.apollo.dev/link/v1.0") type Query { me: String }',
       ]);
       assert.equal(rule, 'INVALID_SUBGRAPH_SDL');
       assert.equal(
         message,
-        `Subgraph 'users': it links a federation v2 specification (extend schema @link); gw composes federation v1 subgraphs`,
+        `Subgraph 'users': it uses @link but links no Federation 2 specification (https://specs.apollo.dev/federation/v2.x); a Federation v1 subgraph has no @link`,
       );
     });
 
