@@ -5,8 +5,7 @@ import type { SubgraphSource } from './compose-supergraph';
 import type { Federation2Supergraph, SubgraphEndpoint } from './supergraph';
 
 export type Federation2CompositionResult =
-  | { ok: true; supergraph: Federation2Supergraph }
-  | { ok: false; errors: CompositionError[] };
+  { ok: true; supergraph: Federation2Supergraph } | { ok: false; errors: CompositionError[] };
 
 /**
  * Composes subgraphs of which at least one is written for Federation 2, with The Guild's
@@ -62,7 +61,8 @@ export function federation2SubgraphErrors(name: string, sdl: string): Compositio
 
 /** The library's messages already name the subgraphs, types and fields; the subgraphs are also listed apart. */
 function asCompositionError(error: GraphQLError, subgraphs: readonly SubgraphSource[]): CompositionError {
-  const code: Federation2Rule = typeof error.extensions?.code === 'string' ? error.extensions.code : 'INVALID_SUPERGRAPH';
+  const code: Federation2Rule =
+    typeof error.extensions?.code === 'string' ? error.extensions.code : 'INVALID_SUPERGRAPH';
   const named = subgraphs
     .map((source) => source.name)
     .filter((name) => error.message.includes(`"${name}"`) || error.message.startsWith(`[${name}]`));

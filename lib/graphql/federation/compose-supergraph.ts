@@ -21,8 +21,7 @@ export interface SubgraphSource {
 }
 
 export type CompositionResult =
-  | { ok: true; supergraph: ComposedSupergraph }
-  | { ok: false; errors: CompositionError[] };
+  { ok: true; supergraph: ComposedSupergraph } | { ok: false; errors: CompositionError[] };
 
 /**
  * Composes subgraphs into a supergraph. When every subgraph is written for Federation v1, gw's

@@ -43,7 +43,12 @@ export function compileSupergraphApi(
     }),
     notices: [],
     acceptSubscriptions: (req, socket, head, { session, upstream }) =>
-      acceptSubscriptions(req, socket, head, { gate, session, initTimeoutMs, run: runnerOf(executor, upstream.headers) }),
+      acceptSubscriptions(req, socket, head, {
+        gate,
+        session,
+        initTimeoutMs,
+        run: runnerOf(executor, upstream.headers),
+      }),
   };
 }
 
