@@ -6,6 +6,7 @@ import type { OperationPayload, OperationSink } from '../../upstream-operations'
 import type { FederatedRequest, FederatedResponse } from '../federated-graph';
 import { fetchFromSubgraph, type GraphqlError, type SubgraphFetcher } from '../subgraph-client';
 import type { Federation2Supergraph } from '../supergraph';
+import { endpointsByGraph } from './graph-endpoints';
 import { subgraphExecutor, type OperationContext } from './subgraph-executor';
 
 /** Parsed operations kept per supergraph, bounded by the bytes of their texts. */
@@ -26,7 +27,7 @@ export class Federation2Graph {
     fetcher: SubgraphFetcher = fetchFromSubgraph,
     options: { batching?: boolean } = {},
   ) {
-    const endpoints = new Map(supergraph.subgraphs.map((endpoint) => [endpoint.name, endpoint]));
+    const endpoints = endpointsByGraph(supergraph.supergraphSdl, supergraph.subgraphs);
     this.schema = getStitchedSchemaFromSupergraphSdl({
       supergraphSdl: supergraph.supergraphSdl,
       batch: options.batching !== false,
