@@ -1,12 +1,12 @@
 import { composeServices, validateSubgraph } from '@theguild/federation-composition';
 import { buildASTSchema, parse, printSchema, type DocumentNode, type GraphQLError } from 'graphql';
+import { widenAbstractFieldTypes } from './abstract-field-types';
 import { compositionError, type CompositionError, type Federation2Rule } from './composition-errors';
 import type { SubgraphSource } from './compose-supergraph';
 import type { Federation2Supergraph, SubgraphEndpoint } from './supergraph';
 
 export type Federation2CompositionResult =
-  | { ok: true; supergraph: Federation2Supergraph }
-  | { ok: false; errors: CompositionError[] };
+  { ok: true; supergraph: Federation2Supergraph } | { ok: false; errors: CompositionError[] };
 
 /**
  * Composes subgraphs of which at least one is written for Federation 2, with The Guild's
@@ -35,7 +35,8 @@ export function composeFederation2(
   if (errors.length > 0) return { ok: false, errors };
   const result = composeServices(services);
   if (result.errors) return { ok: false, errors: result.errors.map((error) => asCompositionError(error, subgraphs)) };
-  const schema = buildASTSchema(result.publicDocumentNode, { assumeValidSDL: true });
+  const { supergraphSdl, publicDocumentNode } = widenAbstractFieldTypes(services, result);
+  const schema = buildASTSchema(publicDocumentNode, { assumeValidSDL: true });
   return {
     ok: true,
     supergraph: {
@@ -43,7 +44,7 @@ export function composeFederation2(
       schema,
       sdl: printSchema(schema),
       subgraphs: subgraphs.map(endpointOf),
-      supergraphSdl: result.supergraphSdl,
+      supergraphSdl,
     },
   };
 }
@@ -62,7 +63,8 @@ export function federation2SubgraphErrors(name: string, sdl: string): Compositio
 
 /** The library's messages already name the subgraphs, types and fields; the subgraphs are also listed apart. */
 function asCompositionError(error: GraphQLError, subgraphs: readonly SubgraphSource[]): CompositionError {
-  const code: Federation2Rule = typeof error.extensions?.code === 'string' ? error.extensions.code : 'INVALID_SUPERGRAPH';
+  const code: Federation2Rule =
+    typeof error.extensions?.code === 'string' ? error.extensions.code : 'INVALID_SUPERGRAPH';
   const named = subgraphs
     .map((source) => source.name)
     .filter((name) => error.message.includes(`"${name}"`) || error.message.startsWith(`[${name}]`));
