@@ -1,6 +1,6 @@
 import { composeServices, validateSubgraph } from '@theguild/federation-composition';
 import { buildASTSchema, parse, printSchema, type DocumentNode, type GraphQLError } from 'graphql';
-import { widenAbstractFieldTypes } from './abstract-field-types';
+import { repairSupergraph } from './supergraph-repairs';
 import { compositionError, type CompositionError, type Federation2Rule } from './composition-errors';
 import type { SubgraphSource } from './compose-supergraph';
 import type { Federation2Supergraph, SubgraphEndpoint } from './supergraph';
@@ -35,7 +35,7 @@ export function composeFederation2(
   if (errors.length > 0) return { ok: false, errors };
   const result = composeServices(services);
   if (result.errors) return { ok: false, errors: result.errors.map((error) => asCompositionError(error, subgraphs)) };
-  const { supergraphSdl, publicDocumentNode } = widenAbstractFieldTypes(services, result);
+  const { supergraphSdl, publicDocumentNode } = repairSupergraph(services, result);
   const schema = buildASTSchema(publicDocumentNode, { assumeValidSDL: true });
   return {
     ok: true,

@@ -96,3 +96,68 @@ describe('federation 2: a shared field typed with a union in one subgraph and a 
     assert.doesNotMatch(sent[0], /on (Song|Movie)/);
   });
 });
+
+describe('federation 2: an @interfaceObject field that @requires a field of the interface it declares @external', function () {
+  this.timeout(20_000);
+  const people = [
+    { id: 'p1', name: 'Ada' },
+    { id: 'p2', name: 'Alan' },
+  ];
+  const link =
+    'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@interfaceObject", "@external", "@requires"])';
+  let harness: Awaited<ReturnType<typeof startSupergraph>>;
+
+  before(async () => {
+    harness = await startSupergraph({
+      people: {
+        sdl: `${link}
+          type Query { people: [Node!]! }
+          interface Node @key(fields: "id") { id: ID! name: String }
+          type Person implements Node @key(fields: "id") { id: ID! name: String }`,
+        resolvers: {
+          Query: { people: () => people.map((p) => ({ __typename: 'Person', ...p })) },
+          Node: {
+            __resolveReference: (ref: { id: string }) => ({
+              __typename: 'Person',
+              ...people.find((p) => p.id === ref.id),
+            }),
+          },
+          Person: { __resolveReference: (ref: { id: string }) => people.find((p) => p.id === ref.id) },
+        },
+      },
+      handles: {
+        sdl: `${link}
+          type Query { others: [Node] }
+          type Node @key(fields: "id") @interfaceObject { id: ID! name: String @external handle: String @requires(fields: "name") }`,
+        resolvers: {
+          Query: { others: () => people.map(({ id }) => ({ id })) },
+          Node: {
+            __resolveReference: (ref: { id: string; name?: string }) => ref,
+            handle: (node: { name?: string }) => {
+              if (!node.name) throw new Error('the required name was not sent');
+              return `@${node.name.toLowerCase()}`;
+            },
+          },
+        },
+      },
+    });
+  });
+  after(async () => harness?.stop());
+
+  it('fetches the required field from the interface subgraph and sends it in the representation', async () => {
+    const response = await harness.ask('{ others { id name handle } }');
+    assert.deepEqual(JSON.parse(JSON.stringify(response)), {
+      data: {
+        others: [
+          { id: 'p1', name: 'Ada', handle: '@ada' },
+          { id: 'p2', name: 'Alan', handle: '@alan' },
+        ],
+      },
+    });
+    const sent = harness.subgraphs.handles.received.flatMap((request) => request.variables.representations ?? []);
+    assert.deepEqual(sent, [
+      { __typename: 'Node', id: 'p1', name: 'Ada' },
+      { __typename: 'Node', id: 'p2', name: 'Alan' },
+    ]);
+  });
+});
