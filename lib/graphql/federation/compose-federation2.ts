@@ -1,5 +1,6 @@
 import { composeServices, validateSubgraph } from '@theguild/federation-composition';
 import { buildASTSchema, parse, printSchema, type DocumentNode, type GraphQLError } from 'graphql';
+import { repairSupergraph } from './supergraph-repairs';
 import { compositionError, type CompositionError, type Federation2Rule } from './composition-errors';
 import type { SubgraphSource } from './compose-supergraph';
 import type { Federation2Supergraph, SubgraphEndpoint } from './supergraph';
@@ -34,7 +35,8 @@ export function composeFederation2(
   if (errors.length > 0) return { ok: false, errors };
   const result = composeServices(services);
   if (result.errors) return { ok: false, errors: result.errors.map((error) => asCompositionError(error, subgraphs)) };
-  const schema = buildASTSchema(result.publicDocumentNode, { assumeValidSDL: true });
+  const { supergraphSdl, publicDocumentNode } = repairSupergraph(services, result);
+  const schema = buildASTSchema(publicDocumentNode, { assumeValidSDL: true });
   return {
     ok: true,
     supergraph: {
@@ -42,7 +44,7 @@ export function composeFederation2(
       schema,
       sdl: printSchema(schema),
       subgraphs: subgraphs.map(endpointOf),
-      supergraphSdl: result.supergraphSdl,
+      supergraphSdl,
     },
   };
 }

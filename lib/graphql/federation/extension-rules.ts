@@ -9,6 +9,7 @@ import {
   type TypeGroup,
 } from './declarations';
 import { fieldSetProblem, parseFieldSet, type FieldLookup } from './field-sets';
+import { isOutputSubtype } from './output-types';
 
 /**
  * The rules for a type one subgraph defines and others extend
@@ -34,7 +35,7 @@ export function extensionErrors(group: TypeGroup, lookup: FieldLookup): Composit
     const own = [...extension.type.fields.values()].filter((f) => !f.external || added.has(f.name));
     if (own.length === 0) errors.push(...stubErrors(group.name, base, extension));
     // A key field without @external is reported once, by keyErrors.
-    const keyFields = new Set(extension.type.keys.flatMap((key) => [...(fieldSetOf(key)?.fields.keys() ?? [])]));
+    const keyFields = topLevelKeyFields(extension);
     for (const field of own.filter((f) => !keyFields.has(f.name))) {
       const owner = owners.get(field.name);
       if (owner) {
@@ -130,7 +131,13 @@ function keyErrors(
   return errors;
 }
 
-/** An `@external` field is the definition's, with the same type (key fields the extension adds aside). */
+/**
+ * An `@external` field is the definition's, with the same type (key fields the extension adds
+ * aside). A top-level key field of the extension may differ from the definition in non-null
+ * either way, as under Apollo, whose upgrade of a v1 subgraph drops `@external` from those fields
+ * and merges them as shareable: the extension only receives the key in a representation, and the
+ * supergraph keeps the definition's type, since the definition resolves the field.
+ */
 function externalErrors(
   typeName: string,
   base: Declaration,
@@ -138,6 +145,10 @@ function externalErrors(
   added: Set<string>,
 ): CompositionError[] {
   const errors: CompositionError[] = [];
+  const keyFields = topLevelKeyFields(extension);
+  const compatible = (name: string, external: string, defined: string) =>
+    external === defined ||
+    (keyFields.has(name) && (isOutputSubtype(external, defined) || isOutputSubtype(defined, external)));
   for (const field of extension.type.fields.values()) {
     if (!field.external || added.has(field.name)) continue;
     const where = { subgraphs: [extension.subgraph, base.subgraph], type: typeName, field: field.name };
@@ -150,11 +161,12 @@ function externalErrors(
           where,
         ),
       );
-    } else if (defined.type !== field.type) {
+    } else if (!compatible(field.name, field.type, defined.type)) {
+      const rule = keyFields.has(field.name) ? 'the same, up to non-null' : 'the same';
       errors.push(
         compositionError(
           'EXTERNAL_FIELD_MISMATCH',
-          `Field '${typeName}.${field.name}' is '${field.type}' in subgraph '${extension.subgraph}' (@external) but '${defined.type}' in subgraph '${base.subgraph}', which defines it; the types must be the same`,
+          `Field '${typeName}.${field.name}' is '${field.type}' in subgraph '${extension.subgraph}' (@external) but '${defined.type}' in subgraph '${base.subgraph}', which defines it; the types must be ${rule}`,
           where,
         ),
       );
@@ -192,6 +204,11 @@ function stubErrors(typeName: string, base: Declaration, extension: Declaration)
     ];
   }
   return [];
+}
+
+/** The fields the keys of a declaration select on the type itself (not those of nested selections). */
+function topLevelKeyFields(declaration: Declaration): Set<string> {
+  return new Set(declaration.type.keys.flatMap((key) => [...(fieldSetOf(key)?.fields.keys() ?? [])]));
 }
 
 function keyList(base: Declaration): string {

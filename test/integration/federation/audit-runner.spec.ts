@@ -31,6 +31,16 @@ describe('federation audit runner', function () {
     assert.equal(result.total, 4);
   });
 
+  it("passes the audit's fed1-external-extends-resolvable suite: a key field @external as 'ID' in an extension and 'ID!' in the definition", async () => {
+    const result = await runSuite(node, server, loadSuite('fed1-external-extends-resolvable'));
+    assert.equal(result.refused, undefined);
+    assert.deepEqual(
+      result.cases.filter((c) => !c.passed),
+      [],
+    );
+    assert.equal(result.total, 1);
+  });
+
   it('fails a case whose answer differs from the expected data, and one that expects errors gw does not give', async () => {
     const suite = loadSuite('fed1-external-extends');
     const result = await runSuite(node, server, {

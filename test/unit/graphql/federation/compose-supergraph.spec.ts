@@ -150,6 +150,21 @@ describe('federation v1 composition', () => {
       assert.match(supergraph.sdl, /\n {2}upc: String\n/, 'extensions differing in non-null give the general type');
     });
 
+    it("accepts an extension's @external key field that differs from the definition only in non-null (as Apollo)", () => {
+      const supergraph = composed(
+        ['a', 'type Query { productInA: Product } type Product @key(fields: "id") { id: ID! name: String }'],
+        [
+          'b',
+          'type Query { productInB: Product } extend type Product @key(fields: "id") { id: ID @external price: Float! }',
+        ],
+        ['c', 'type Query { x: Int } type Widget @key(fields: "sku") { sku: String }'],
+        ['d', 'type Query { y: Int } extend type Widget @key(fields: "sku") { sku: String! @external size: Int }'],
+      );
+      assert.match(supergraph.sdl, /type Product {\n {2}id: ID!\n/, "the supergraph keeps the definition's type");
+      assert.match(supergraph.sdl, /type Widget {\n {2}sku: String\n/, "the supergraph keeps the definition's type");
+      assert.deepEqual(supergraph.fields.Product.id.resolvedBy, ['a']);
+    });
+
     it('accepts a shared type extended identically in every subgraph that defines it', () => {
       const trait = 'enum Trait { ONE } extend enum Trait { TWO }';
       const supergraph = composed(['a', `type Query { a: Trait } ${trait}`], ['b', `type Query { b: Trait } ${trait}`]);
@@ -437,6 +452,26 @@ describe('federation v1 composition', () => {
       assert.equal(
         retyped.message,
         `Field 'User.name' is 'Int' in subgraph 'posts' (@external) but 'String' in subgraph 'users', which defines it; the types must be the same`,
+      );
+      const nonNull = failure(
+        ['users', users],
+        [
+          'posts',
+          'type Query { x: Int } extend type User @key(fields: "id") { id: ID! @external name: String! @external posts: Int @requires(fields: "name") }',
+        ],
+      );
+      assert.equal(
+        nonNull.message,
+        `Field 'User.name' is 'String!' in subgraph 'posts' (@external) but 'String' in subgraph 'users', which defines it; the types must be the same`,
+        'only a key field may differ in non-null',
+      );
+      const key = failure(
+        ['users', users],
+        ['posts', 'type Query { x: Int } extend type User @key(fields: "id") { id: String @external posts: Int }'],
+      );
+      assert.equal(
+        key.message,
+        `Field 'User.id' is 'String' in subgraph 'posts' (@external) but 'ID!' in subgraph 'users', which defines it; the types must be the same, up to non-null`,
       );
     });
 
