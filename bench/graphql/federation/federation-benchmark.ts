@@ -5,7 +5,9 @@
  * 50 connections, rounds alternated, median of the rounds. run.ts writes the subgraphs for
  * Federation v1 (gw's own composer and planner serve them); run-fed2.ts writes the same subgraphs
  * for Federation 2 (`@link`ed to federation/v2.3), which gw composes with
- * @theguild/federation-composition and runs on @graphql-tools/federation's planner.
+ * @theguild/federation-composition and runs on @graphql-tools/federation's planner: expect that
+ * one well below gw's v1 path (it plans every request anew, where the v1 planner caches plans) and
+ * near Hive Gateway, which runs the same planner. composition.ts times composing both versions.
  * @graphql-hive/gateway (gateway-runtime 2.12, hive-gateway.js) joins the table when it answers the
  * query without errors; otherwise its first error is printed and it is left out.
  */
