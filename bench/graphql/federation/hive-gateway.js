@@ -1,12 +1,14 @@
 // @graphql-hive/gateway (its runtime package, createGatewayRuntime) over node:http on PORT, serving
 // the supergraph of the subgraphs at SUBGRAPHS ("name=url,…"). The supergraph SDL is composed here
-// with @apollo/composition from the same SDL the subgraphs serve, so Hive plans over exactly the
-// schema @apollo/gateway introspects.
+// with @apollo/composition from the same SDL the subgraphs serve (Federation v1, or Federation 2
+// with FEDERATION=2), so Hive plans over exactly the schema @apollo/gateway introspects.
 const { createServer } = require('node:http');
 const { parse } = require('graphql');
 const { composeServices } = require('@apollo/composition');
 const { createGatewayRuntime } = require('@graphql-hive/gateway-runtime');
-const { SDL } = require('./schema');
+const { sdlOf } = require('./schema');
+
+const SDL = sdlOf(process.env.FEDERATION);
 
 function composeSupergraph() {
   const services = process.env.SUBGRAPHS.split(',').map((pair) => {

@@ -1,10 +1,13 @@
-// The four Federation v1 subgraphs of the benchmark (@apollo/subgraph over node:http), one process,
-// ports from PORTS="accounts,inventory,products,reviews". Tells the parent when all listen.
+// The four subgraphs of the benchmark (@apollo/subgraph over node:http), one process, ports from
+// PORTS="accounts,inventory,products,reviews". Their SDL is Federation v1, or Federation 2 with
+// FEDERATION=2 (schema.js); the same resolvers serve both. Tells the parent when all listen.
 const { createServer } = require('node:http');
 const { buildSubgraphSchema } = require('@apollo/subgraph');
 const { execute, parse, validate } = require('graphql');
 const { users, products, inventory, reviews } = require('./data');
-const { SDL } = require('./schema');
+const { sdlOf } = require('./schema');
+
+const SDL = sdlOf(process.env.FEDERATION);
 
 const resolvers = {
   accounts: {
