@@ -1,5 +1,7 @@
 import { composeServices, validateSubgraph } from '@theguild/federation-composition';
 import { buildASTSchema, parse, printSchema, type DocumentNode, type GraphQLError } from 'graphql';
+import { linksFederation2Spec } from './federation-version';
+import { withObjectTypeRequires } from './requires-field-sets';
 import { repairSupergraph } from './supergraph-repairs';
 import { compositionError, type CompositionError, type Federation2Rule } from './composition-errors';
 import type { SubgraphSource } from './compose-supergraph';
@@ -13,7 +15,9 @@ export type Federation2CompositionResult =
  * composition library (MIT, the one Hive composes with): it implements every Federation 2 rule
  * (shareable fields, overrides, inaccessible parts, interface objects, composed directives) and
  * reads v1 subgraphs beside v2 ones, in a few milliseconds for a supergraph of tens of types, so
- * composition on save stays as fast as gw's own v1 composition.
+ * composition on save stays as fast as gw's own v1 composition. A Federation 2 subgraph's
+ * `@requires` field sets are first respelled on object types where the library's satisfiability
+ * check needs it (requires-field-sets.ts).
  */
 export function composeFederation2(
   subgraphs: readonly SubgraphSource[],
@@ -23,7 +27,12 @@ export function composeFederation2(
   const errors: CompositionError[] = [];
   for (const source of subgraphs) {
     try {
-      services.push({ name: source.name, typeDefs: parse(source.sdl), url: source.url });
+      const typeDefs = parse(source.sdl);
+      services.push({
+        name: source.name,
+        typeDefs: linksFederation2Spec(typeDefs) ? withObjectTypeRequires(typeDefs) : typeDefs,
+        url: source.url,
+      });
     } catch (err) {
       errors.push(
         compositionError('INVALID_SUBGRAPH_SDL', `[${source.name}] ${(err as Error).message}`, {

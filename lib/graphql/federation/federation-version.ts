@@ -18,13 +18,16 @@ export function federationVersionOf(sdl: string): FederationVersion {
   } catch {
     return 1; // the v1 parser reports the syntax error in its own words
   }
+  return linksFederation2Spec(document) ? 2 : 1;
+}
+
+/** Whether a parsed subgraph SDL links Federation 2 on its schema definition or extension. */
+export function linksFederation2Spec(document: DocumentNode): boolean {
   return document.definitions.some(
     (definition) =>
       (definition.kind === Kind.SCHEMA_DEFINITION || definition.kind === Kind.SCHEMA_EXTENSION) &&
       (definition.directives ?? []).some(linksFederation2),
-  )
-    ? 2
-    : 1;
+  );
 }
 
 function linksFederation2(directive: ConstDirectiveNode): boolean {

@@ -36,11 +36,10 @@ export function subgraphDeclarations(services: readonly ComposedService[]): Subg
     return members;
   };
   for (const service of services) {
-    const { resolveImportName } = extractLinkImplementations(service.typeDefs);
     const names = {
-      external: resolveImportName(FEDERATION, '@external'),
-      requires: resolveImportName(FEDERATION, '@requires'),
-      provides: resolveImportName(FEDERATION, '@provides'),
+      external: linkedFederationDirective(service.typeDefs, '@external'),
+      requires: linkedFederationDirective(service.typeDefs, '@requires'),
+      provides: linkedFederationDirective(service.typeDefs, '@provides'),
     };
     for (const definition of service.typeDefs.definitions) {
       switch (definition.kind) {
@@ -70,6 +69,11 @@ export function subgraphDeclarations(services: readonly ComposedService[]): Subg
     }
   }
   return { fields, possibleTypes };
+}
+
+/** A federation directive's name as the subgraph links it, without `@`: `requires`, `needs` (`as: "@needs"`), `federation__requires`. */
+export function linkedFederationDirective(typeDefs: DocumentNode, directive: `@${string}`): string {
+  return extractLinkImplementations(typeDefs).resolveImportName(FEDERATION, directive);
 }
 
 function declarationOf(
