@@ -183,6 +183,12 @@ describe('federation: planning and executing operations over real subgraphs', ()
     assert.deepEqual(withUsers.data, { users: [{ id: '1' }, { id: '2' }], topProducts: [{ upc: '1' }] });
   });
 
+  it('reads the default of a variable the client leaves out in @skip and @include', async () => {
+    const query =
+      'query Q($hide: Boolean = true, $show: Boolean = true) { topProducts(first: 1) { upc inStock @skip(if: $hide) name @include(if: $show) } }';
+    assert.deepEqual(await graph.execute({ query }, {}), { data: { topProducts: [{ upc: '1', name: 'Table' }] } });
+  });
+
   it('runs independent fetches at the same time', async () => {
     let inFlight = 0;
     let most = 0;

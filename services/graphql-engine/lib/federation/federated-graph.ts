@@ -1,4 +1,4 @@
-import { execute, parse, type GraphQLSchema } from 'graphql';
+import { execute, parse, valueFromASTUntyped, type GraphQLSchema, type VariableDefinitionNode } from 'graphql';
 import { DocumentCache } from '../document-cache';
 import { PlanningError, readClientOperation } from './client-operation';
 import { executePlan } from './execute-plan';
@@ -78,7 +78,7 @@ export class FederatedGraph {
     headers: Record<string, string>,
     rootResult?: SubgraphResponse,
   ): Promise<FederatedResponse> {
-    const variables = request.variables ?? {};
+    const variables = withDefaults(plan.operation.variableDefinitions, request.variables ?? {});
     const raw = await executePlan({
       plan,
       subgraphs: this.subgraphs,
@@ -108,4 +108,17 @@ export class FederatedGraph {
         into[selection.responseKey] = answered[selection.responseKey];
     }
   }
+}
+
+/** The client's variables plus the defaults of those it left out: `@skip(if: $flag)` reads them at the gateway too. */
+function withDefaults(
+  definitions: readonly VariableDefinitionNode[],
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
+  const missing = definitions.filter((d) => d.defaultValue && variables[d.variable.name.value] === undefined);
+  if (missing.length === 0) return variables;
+  const completed = { ...variables };
+  for (const definition of missing)
+    completed[definition.variable.name.value] = valueFromASTUntyped(definition.defaultValue!);
+  return completed;
 }

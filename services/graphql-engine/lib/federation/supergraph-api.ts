@@ -7,7 +7,8 @@ import { acceptSubscriptions, pickProtocol } from '../websocket-hand-off';
 import { FederatedGraph, type FederatedRequest, type FederatedResponse } from './federated-graph';
 import { subscribeFederated } from './federated-subscription';
 import { Federation2Graph } from './federation2/federation2-graph';
-import { isFederation2, type ComposedSupergraph } from './supergraph';
+import { v1SupergraphOf } from './federation2/supergraph-from-join';
+import { isFederation2, type ComposedSupergraph, type Supergraph } from './supergraph';
 
 /** What a supergraph API runs operations with: gw's v1 planner, or the Federation 2 planner. */
 interface SupergraphExecutor {
@@ -52,8 +53,18 @@ export function compileSupergraphApi(
   };
 }
 
-function executorOf(supergraph: ComposedSupergraph, batching: boolean): SupergraphExecutor {
-  if (isFederation2(supergraph)) return new Federation2Graph(supergraph, undefined, { batching });
+/**
+ * A Federation 2 supergraph runs on gw's own planner when it uses only what that planner plans
+ * correctly (v1SupergraphOf); otherwise on the Federation 2 planner.
+ */
+function executorOf(composed: ComposedSupergraph, batching: boolean): SupergraphExecutor {
+  let supergraph: Supergraph;
+  if (!isFederation2(composed)) supergraph = composed;
+  else {
+    const derived = v1SupergraphOf(composed);
+    if (!('supergraph' in derived)) return new Federation2Graph(composed, undefined, { batching });
+    supergraph = derived.supergraph;
+  }
   const graph = new FederatedGraph(supergraph, undefined, { batching });
   return {
     execute: (request, headers) => graph.execute(request, headers),
