@@ -10,8 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { composeSupergraph, type SubgraphSource } from '../../../lib/graphql/federation/compose-supergraph';
 import { isFederation2, type ComposedSupergraph } from '../../../lib/graphql/federation/supergraph';
-import { FederatedGraph } from '../../../services/graphql-engine/lib/federation/federated-graph';
-import { Federation2Graph } from '../../../services/graphql-engine/lib/federation/federation2/federation2-graph';
+import { supergraphExecutor } from '../../../services/graphql-engine/lib/federation/supergraph-api';
 import { median } from '../../support';
 import type { FederationVersion } from './federation-benchmark';
 
@@ -29,9 +28,9 @@ function compose(sources: SubgraphSource[]): ComposedSupergraph {
   return result.supergraph;
 }
 
+/** The executor a node builds: gw's planner, or the Federation 2 planner when the supergraph needs it. */
 function buildExecutor(supergraph: ComposedSupergraph): void {
-  if (isFederation2(supergraph)) new Federation2Graph(supergraph);
-  else new FederatedGraph(supergraph);
+  supergraphExecutor(supergraph, true);
 }
 
 /** One run: milliseconds to compose, then to build the executor from what was composed. */

@@ -11,7 +11,7 @@ import { v1SupergraphOf } from './federation2/supergraph-from-join';
 import { isFederation2, type ComposedSupergraph, type Supergraph } from './supergraph';
 
 /** What a supergraph API runs operations with: gw's v1 planner, or the Federation 2 planner. */
-interface SupergraphExecutor {
+export interface SupergraphExecutor {
   execute(request: FederatedRequest, headers: Record<string, string>): Promise<FederatedResponse>;
   subscribe(payload: OperationPayload, headers: Record<string, string>, sink: OperationSink): () => void;
 }
@@ -31,7 +31,7 @@ export function compileSupergraphApi(
     disable_query_batching?: unknown;
   };
   const batching = settings.disable_query_batching !== true;
-  const executor = executorOf(supergraph, batching);
+  const executor = supergraphExecutor(supergraph, batching);
   const gate = new GraphqlGate(definition, supergraph.schema);
   return {
     playground,
@@ -57,7 +57,7 @@ export function compileSupergraphApi(
  * A Federation 2 supergraph runs on gw's own planner when it uses only what that planner plans
  * correctly (v1SupergraphOf); otherwise on the Federation 2 planner.
  */
-function executorOf(composed: ComposedSupergraph, batching: boolean): SupergraphExecutor {
+export function supergraphExecutor(composed: ComposedSupergraph, batching: boolean): SupergraphExecutor {
   let supergraph: Supergraph;
   if (!isFederation2(composed)) supergraph = composed;
   else {
