@@ -1,5 +1,5 @@
 import { composeServices, validateSubgraph } from '@theguild/federation-composition';
-import { buildASTSchema, parse, printSchema, type DocumentNode, type GraphQLError } from 'graphql';
+import { buildASTSchema, parse, print, type DocumentNode, type GraphQLError } from 'graphql';
 import { linksFederation2Spec } from './federation-version';
 import { withObjectTypeRequires } from './requires-field-sets';
 import { repairSupergraph } from './supergraph-repairs';
@@ -51,7 +51,9 @@ export function composeFederation2(
     supergraph: {
       federation: 2,
       schema,
-      sdl: printSchema(schema),
+      // printed from the document, not the schema: a directive a subgraph passes through with
+      // @composeDirective stays on the fields and types it is applied to
+      sdl: print(publicDocumentNode),
       subgraphs: subgraphs.map(endpointOf),
       supergraphSdl,
     },
