@@ -5,6 +5,15 @@ interface Log {
   windowMs: number;
 }
 
+/**
+ * How many entries a log that also records refused requests (the sentinel) keeps: enough that a
+ * key over its limit stays blocked, while one that keeps calling can not grow its log without
+ * bound. The shared store keeps the same cap, so one worker and many answer alike.
+ */
+export function sentinelLogCap(limit: number): number {
+  return Math.max(2 * limit, 1024);
+}
+
 interface Window {
   count: number;
   endsAt: number;
@@ -37,6 +46,7 @@ export class MemoryStore implements CounterStore {
     if (expired > 0) log.splice(0, expired);
     const allowed = log.length < limit;
     if (allowed || logBlocked) log.push(now);
+    if (logBlocked && log.length > sentinelLogCap(limit)) log.splice(0, log.length - sentinelLogCap(limit));
     return { allowed, count: log.length, resetAt: (log[0] ?? now) + windowMs };
   }
 

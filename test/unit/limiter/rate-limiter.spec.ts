@@ -6,6 +6,10 @@ import { DrlShare } from '../../../services/limiter/lib/drl-share';
 import { MemoryStore } from '../../../services/limiter/lib/memory-store';
 import { RateLimiter, type Algorithm } from '../../../services/limiter/lib/rate-limiter';
 import { RedisStore } from '../../../services/limiter/lib/redis-store';
+import {
+  SharedCounterStore,
+  createSharedCounterBuffers,
+} from '../../../services/limiter/lib/shared/shared-counter-store';
 import { Smoother } from '../../../services/limiter/lib/smoothing';
 import { TokenBuckets } from '../../../services/limiter/lib/token-buckets';
 
@@ -55,11 +59,24 @@ const keyLimit = (counter: string, rate: number, per: number, extra: Partial<Rat
   key_limit: { counter, rate, per, ...extra },
 });
 
-const stores: Array<{ name: string; enabled: boolean; make(nonTransactional?: boolean): CounterStore }> = [
-  { name: 'memory', enabled: true, make: () => new MemoryStore() },
+/** `followsClock`: the store expires counters by the checks' (fake) time, not in real time as Redis does */
+const stores: Array<{
+  name: string;
+  enabled: boolean;
+  followsClock: boolean;
+  make(nonTransactional?: boolean): CounterStore;
+}> = [
+  { name: 'memory', enabled: true, followsClock: true, make: () => new MemoryStore() },
+  {
+    name: 'shared memory',
+    enabled: true,
+    followsClock: true,
+    make: () => new SharedCounterStore(createSharedCounterBuffers(1 << 20)),
+  },
   {
     name: 'Redis',
     enabled: Boolean(process.env.GW_TEST_REDIS),
+    followsClock: false,
     make: (nonTransactional = false) => new RedisStore(process.env.GW_TEST_REDIS!, nonTransactional),
   },
 ];
@@ -119,7 +136,7 @@ for (const backing of stores) {
       h.clock.now += 9_000;
       assert.equal(passed(await run(h, params, 1)), 0);
       // Redis expires the window in real time; the fake clock only moves the reported reset.
-      if (backing.name === 'memory') {
+      if (backing.followsClock) {
         h.clock.now += 1_001;
         assert.equal(passed(await run(h, params, 6)), 5);
       }
@@ -146,7 +163,7 @@ for (const backing of stores) {
       );
       assert.equal(h.events.filter((e) => e.event === 'QuotaExceeded').length, 2);
       assert.equal((await h.store.quotaState(counter, h.clock.now)).used, 3);
-      if (backing.name === 'memory') {
+      if (backing.followsClock) {
         h.clock.now += 3_600_001;
         assert.equal((await h.limiter.check(params)).ok, true);
       }
