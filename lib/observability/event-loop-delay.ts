@@ -50,8 +50,10 @@ export function createEventLoopDelayHistogram(options: EventLoopDelayOptions = {
 
   const values = (): MetricValue[] => {
     const count = monitor.count;
-    const atOrUnder = EVENT_LOOP_DELAY_BUCKETS.map((bound) =>
-      samplesAtOrUnder(monitor, count, bound * NS_PER_SECOND + resolutionNs),
+    // The bounds ascend, so each search starts from the count under the bound before.
+    let under = 0;
+    const atOrUnder = EVENT_LOOP_DELAY_BUCKETS.map(
+      (bound) => (under = samplesAtOrUnder(monitor, count, bound * NS_PER_SECOND + resolutionNs, under)),
     );
     // All samples less the resolution each. A sample can come a little early (libuv's timers are
     // in whole ms), which would pull the total down for a while: it is held until it grows again.
@@ -85,10 +87,10 @@ export function createEventLoopDelayHistogram(options: EventLoopDelayOptions = {
 /**
  * How many of the `samples` recorded are at most `boundNs`. `percentile(100 * k / samples)` is the
  * k-th smallest sample (HDR histograms round the rank to the nearest whole sample), which grows with
- * k, so the answer is the largest k whose value is within the bound.
+ * k, so the answer is the largest k whose value is within the bound (`atLeast` of them are known to be).
  */
-function samplesAtOrUnder(monitor: IntervalHistogram, samples: number, boundNs: number): number {
-  let within = 0;
+function samplesAtOrUnder(monitor: IntervalHistogram, samples: number, boundNs: number, atLeast: number): number {
+  let within = atLeast;
   let beyond = samples + 1;
   while (beyond - within > 1) {
     const rank = Math.floor((within + beyond) / 2);
