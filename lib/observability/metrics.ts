@@ -3,6 +3,7 @@ import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { secretMatches } from '../http/credentials';
 import { COUNTERS, read } from './counters';
 import { customMetric } from './custom-metric';
+import { threadEventLoopDelay } from './event-loop-delay';
 import { GatewayMetrics } from './gateway-metrics';
 
 /**
@@ -52,14 +53,16 @@ export function createNodeMetrics(): NodeMetrics {
 let processRegistry: Registry | undefined;
 
 /**
- * The process metrics (CPU, memory, event loop lag, GC), collected once per process: they
- * describe the process, however many nodes it runs, and prom-client's monitors (an event
- * loop delay histogram, a GC observer) can not be stopped, so one per node would pile up.
+ * The process metrics (CPU, memory, event loop lag, GC) and gw's event loop delay histogram,
+ * collected once per process: they describe the process, however many nodes it runs, and the
+ * monitors (event loop delay histograms, a GC observer) are per process, so one per node would
+ * pile up.
  */
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    processRegistry.registerMetric(threadEventLoopDelay().metric);
   }
   return processRegistry;
 }

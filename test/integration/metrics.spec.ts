@@ -4,7 +4,7 @@ import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
-import { TEST_METRICS_TOKEN, sampleValue, scrape, type Sample } from '../support/prometheus';
+import { TEST_METRICS_TOKEN, parseExposition, sampleValue, scrape, type Sample } from '../support/prometheus';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 describe('Prometheus metrics at GET /metrics', function () {
@@ -195,6 +195,20 @@ describe('Prometheus metrics at GET /metrics', function () {
       assert.ok(sampleValue(samples, 'process_resident_memory_bytes')! > 0);
       assert.ok(samples.some((s) => s.name === 'nodejs_heap_size_used_bytes'));
       assert.ok(samples.some((s) => s.name === 'nodejs_eventloop_lag_seconds'));
+    });
+
+    it('shows the event loop delay as a histogram on both ports', async () => {
+      for (const url of [`${node.gatewayUrl}/metrics`, `${node.dashboardUrl}/metrics`])
+        await eventually(async () => {
+          const res = await http(url, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+          assert.equal(res.status, 200);
+          assert.match(res.text, /^# TYPE gw_event_loop_delay_seconds histogram$/m, url);
+          const samples = parseExposition(res.text);
+          const count = sampleValue(samples, 'gw_event_loop_delay_seconds_count')!;
+          assert.ok(count > 0, `${url}: the loop has been sampled`);
+          assert.equal(sampleValue(samples, 'gw_event_loop_delay_seconds_bucket', { le: '+Inf' }), count, url);
+          assert.ok(sampleValue(samples, 'gw_event_loop_delay_seconds_bucket', { le: '0.0001' })! <= count, url);
+        });
     });
 
     it('drops the series of a deleted API', async () => {
