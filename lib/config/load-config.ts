@@ -92,6 +92,8 @@ export interface GwConfig {
   analyticsPathsPerApiHour: number;
   /** seconds analytics aggregates (and, at most, raw records) are kept; 0 keeps them */
   analyticsRetention: number;
+  /** whether the analytics service stores batches in a writer thread with its own connection */
+  analyticsWriterThread: boolean;
 }
 
 /** A setting that is invalid on its own: one line naming it (a StartupError, without a trace). */

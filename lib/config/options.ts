@@ -548,6 +548,15 @@ export const OPTIONS = {
       "seconds between the analytics service's removals of raw records past their API's " +
       'expire_analytics_after and of what is older than GW_ANALYTICS_RETENTION',
   },
+  /** @default true */
+  analyticsWriterThread: {
+    env: 'GW_ANALYTICS_WRITER_THREAD',
+    default: true,
+    rule: { type: 'boolean', convert: true },
+    doc:
+      'the analytics service stores batches in a worker thread with its own database connection, off the ' +
+      "thread that serves requests; false stores them on the service's own thread (a sqlite::memory: database always is)",
+  },
   /** @default 1000 */
   analyticsPathsPerApiHour: {
     env: 'GW_ANALYTICS_PATHS_PER_API_HOUR',

@@ -9,7 +9,7 @@ import type { ServiceActions } from '../../lib/bus/actions';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { queryActivity } from './lib/activity-query';
-import { AnalyticsStore } from './lib/analytics-store';
+import { openAnalyticsWriter, type AnalyticsWriter } from './lib/analytics-writer';
 import { ANALYTICS_MIGRATIONS } from './lib/migrations';
 
 function checkIngest(params: AnalyticsIngestParams): void {
@@ -24,10 +24,12 @@ function checkIngest(params: AnalyticsIngestParams): void {
  * Analytics built into gw (no separate pump): gateway nodes send batches of records
  * (`analytics.ingest`), this service stores them raw (expired per API) and as hourly aggregates
  * (both removed past GW_ANALYTICS_RETENTION), and answers the dashboard's activity views
- * (`analytics.activity`).
+ * (`analytics.activity`). Batches are folded, packed and written in a writer thread with a
+ * database connection of its own (lib/store-thread.ts), so an embedded node's gateway thread only
+ * hands them over; the activity views read on the node's connection.
  */
 export function analyticsService(runtime: Runtime): ServiceSchema {
-  let store: AnalyticsStore;
+  let writer: AnalyticsWriter | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   return {
     name: 'analytics',
@@ -38,7 +40,8 @@ export function analyticsService(runtime: Runtime): ServiceSchema {
         // as much as storing it. A batch from another node is checked.
         handler: async (ctx: Context<AnalyticsIngestParams>) => {
           if (ctx.nodeID !== ctx.broker.nodeID) checkIngest(ctx.params);
-          return { stored: await store.ingest(ctx.params.batch) };
+          if (!writer) throw new Error('the analytics service is not started');
+          return { stored: await writer.ingest(ctx.params.batch) };
         },
       },
       activity: {
@@ -50,20 +53,28 @@ export function analyticsService(runtime: Runtime): ServiceSchema {
     async started() {
       const db = runtime.database();
       await migrate(db, 'analytics', ANALYTICS_MIGRATIONS);
-      const { analyticsPathsPerApiHour: pathsPerApiHour, analyticsRetention: retention } = runtime.config;
-      store = new AnalyticsStore(db, { pathsPerApiHour, retention });
+      const { config } = runtime;
+      const started = await openAnalyticsWriter(db, {
+        databaseUrl: config.databaseUrl,
+        thread: config.analyticsWriterThread,
+        pathsPerApiHour: config.analyticsPathsPerApiHour,
+        retention: config.analyticsRetention,
+      });
+      writer = started;
       sweepTimer = setInterval(() => {
-        store
+        started
           .sweep()
           .catch((err: unknown) =>
             this.logger.warn(`analytics: removing expired records failed: ${(err as Error).message}`),
           );
-      }, runtime.config.analyticsSweepInterval * 1000);
+      }, config.analyticsSweepInterval * 1000);
       sweepTimer.unref();
     },
-    stopped() {
+    async stopped() {
       clearInterval(sweepTimer);
       sweepTimer = undefined;
+      // Every batch already taken is stored before the node closes its database.
+      await writer?.stop();
     },
   };
 }
