@@ -144,7 +144,12 @@ function exitOf(worker: Worker): Promise<number> {
 function startWorker(workerData: StoreWorkerData): Worker {
   const script = join(__dirname, `store-worker${extname(__filename)}`);
   if (script.endsWith('.ts')) {
-    return new Worker(`require('tsx/cjs'); require(${JSON.stringify(script)});`, { eval: true, workerData });
+    // resolved here: an eval'd worker resolves bare names from the process's working directory
+    const tsx = require.resolve('tsx/cjs');
+    return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, {
+      eval: true,
+      workerData,
+    });
   }
   return new Worker(script, { workerData });
 }
