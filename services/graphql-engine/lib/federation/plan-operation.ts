@@ -5,11 +5,13 @@ import { mergeFieldSets, parseFieldSet, type FieldSetNode } from './field-set';
 import type { EntityTarget, PlannedFetch, QueryPlan } from './query-plan';
 import {
   addFieldSet,
+  addPlainField,
   addTypename,
   fragmentOn,
   printSelections,
   printVariableDefinitions,
   variablesUsed,
+  type SubgraphField,
   type SubgraphSelection,
 } from './subgraph-selection';
 import type { Supergraph } from './supergraph';
@@ -54,6 +56,8 @@ class Planner {
   private readonly fetches: DraftFetch[] = [];
   /** `Type@subgraph` entity fetches being planned whose key fields come from another fetch first */
   private readonly awaitingKeys = new Set<string>();
+  /** per entity fetch whose inputs are being placed: the entity fetches planned or joined meanwhile, which it waits for */
+  private readonly inputCollectors: Array<Set<number>> = [];
   private readonly schema: GraphQLSchema;
 
   constructor(private readonly supergraph: Supergraph) {
@@ -103,6 +107,8 @@ class Planner {
   /**
    * Places `selections` (on `typeName`, at `path`) in `fetch`'s query at `out`; `available` is
    * what the subgraph can answer there besides the fields it resolves (provided, key fields).
+   * `requirementsSent`: the level is an `_entities` fetch whose representation carries what its
+   * fields `@requires`; anywhere else such a field is fetched through `_entities` with them.
    */
   private planLevel(
     fetch: DraftFetch,
@@ -111,6 +117,7 @@ class Planner {
     out: SubgraphSelection[],
     path: string[],
     available: FieldSetNode[] | undefined,
+    requirementsSent = false,
   ): void {
     const here = mergeFieldSets(available, this.keysOf(fetch.subgraph, typeName));
     const pending = new Map<string, ClientField[]>();
@@ -127,7 +134,10 @@ class Planner {
         this.planLevel(fetch, condition, selection.selections, fragment.selections, path, available);
         continue;
       }
-      if (selection.name === '__typename' || this.answers(fetch.subgraph, typeName, selection.name, here)) {
+      if (
+        selection.name === '__typename' ||
+        this.selectable(fetch.subgraph, typeName, selection.name, here, requirementsSent)
+      ) {
         this.placeField(fetch, typeName, selection, out, path, here);
         continue;
       }
@@ -161,6 +171,18 @@ class Planner {
     out.push(placed);
     if (!field.selections) return;
     addTypename(placed.selections!);
+    this.planBelow(fetch, typeName, field, placed, path, here);
+  }
+
+  /** Plans `field`'s selections inside `placed`, its selection in `fetch`'s query. */
+  private planBelow(
+    fetch: DraftFetch,
+    typeName: string,
+    field: ClientField,
+    placed: SubgraphField,
+    path: string[],
+    here: FieldSetNode[],
+  ): void {
     const provided = this.supergraph.fields[typeName]?.[field.name]?.provides[fetch.subgraph];
     const available = mergeFieldSets(
       provided ? parseFieldSet(provided) : undefined,
@@ -169,9 +191,9 @@ class Planner {
     this.planLevel(
       fetch,
       field.namedType!,
-      field.selections,
+      field.selections!,
       placed.selections!,
-      [...path, field.responseKey],
+      [...path, placed.responseKey],
       available,
     );
   }
@@ -179,7 +201,7 @@ class Planner {
   /**
    * Fields of entity `typeName` that `fetch`'s subgraph can not answer: `_entities` fetches from
    * those that can (never from one waiting for them as its key), preferring one whose key `fetch`
-   * can send as it is. Returns their ids.
+   * can send as it is.
    */
   private jump(
     fetch: DraftFetch,
@@ -188,7 +210,7 @@ class Planner {
     out: SubgraphSelection[],
     path: string[],
     here: FieldSetNode[],
-  ): number[] {
+  ): void {
     const groups = new Map<string, ClientField[]>();
     const sendsKeyOf = (owner: string) => this.directKey(fetch, typeName, owner, here) !== undefined;
     for (const field of fields) {
@@ -198,14 +220,11 @@ class Planner {
       if (!groups.has(target)) groups.set(target, []);
       groups.get(target)!.push(field);
     }
-    const created: number[] = [];
     // groups that need nothing fetched first go first, so required or key fields can join a sibling fetch
     const waits = (target: string, group: ClientField[]) =>
       Number(this.hasRequires(typeName, target, group) || !sendsKeyOf(target));
     const ordered = [...groups].sort(([a, fa], [b, fb]) => waits(a, fa) - waits(b, fb));
-    for (const [target, group] of ordered)
-      created.push(...this.entityFetch(fetch, typeName, target, group, out, path, here));
-    return created;
+    for (const [target, group] of ordered) this.entityFetch(fetch, typeName, target, group, out, path, here);
   }
 
   private entityFetch(
@@ -216,13 +235,17 @@ class Planner {
     out: SubgraphSelection[],
     path: string[],
     here: FieldSetNode[],
-  ): number[] {
+  ): void {
     const key = this.directKey(fetch, typeName, target, here) ?? this.keyFetchedFirst(typeName, target);
     const dependsOn = new Set([fetch.id]);
     const required = mergeFieldSets(...group.map((f) => requiredBy(this.supergraph, typeName, f.name, target)));
     const missing: ClientField[] = [];
     const missingKey: ClientField[] = [];
     const level: EntityLevel = { fetch, typeName, path, here, out };
+    // every entity fetch planned or joined from here on serves the representation (also those
+    // nested in a required selection, or fetching what a required field requires in turn)
+    const inputFetches = new Set<number>();
+    this.inputCollectors.push(inputFetches);
     for (const node of key) {
       if (this.placeInput(level, node, dependsOn, target)) continue;
       missingKey.push(asClientField(this.schema, typeName, node));
@@ -230,29 +253,63 @@ class Planner {
     for (const node of required) {
       if (!this.placeInput(level, node, dependsOn)) missing.push(asClientField(this.schema, typeName, node));
     }
-    const created = missing.length > 0 ? this.jump(fetch, typeName, missing, out, path, here) : [];
-    if (missingKey.length > 0) created.push(...this.fetchKeyFirst(level, target, missingKey));
-    for (const id of created) dependsOn.add(id);
-    const entity = this.newFetch(target, [...dependsOn]);
+    if (missing.length > 0) this.jump(fetch, typeName, missing, out, path, here);
+    if (missingKey.length > 0) this.fetchKeyFirst(level, target, missingKey);
+    this.inputCollectors.pop();
+    for (const id of inputFetches) dependsOn.add(id);
     const representation = mergeFieldSets(key, required);
-    const nonNull = nonNullFields(this.schema, typeName, representation);
-    entity.entity = { typeName, path, representation, nonNull };
+    const entity =
+      this.sameEntityFetch(target, typeName, path, representation, dependsOn) ?? this.newFetch(target, [...dependsOn]);
+    if (!entity.entity) {
+      const nonNull = nonNullFields(this.schema, typeName, representation);
+      entity.entity = { typeName, path, representation, nonNull };
+    }
+    for (const collector of this.inputCollectors) collector.add(entity.id);
     entity.ownedKeys.push(...group.map((f) => f.responseKey));
     const selections = fragmentOn(entity.selections, typeName);
-    this.planLevel(entity, typeName, group, selections, path, undefined);
-    return [...created, entity.id];
+    this.planLevel(entity, typeName, group, selections, path, undefined, true);
   }
 
   /**
-   * Puts a key or required field in `level.fetch`'s query, or in a sibling fetch's (never one from
+   * An entity fetch already planned to `target` for the same entities with the same
+   * representation, waiting for the same fetches: a group joins it rather than sending the
+   * subgraph the same representations twice (a field the client selects and another requires).
+   */
+  private sameEntityFetch(
+    target: string,
+    typeName: string,
+    path: string[],
+    representation: FieldSetNode[],
+    dependsOn: Set<number>,
+  ): DraftFetch | undefined {
+    const at = path.join('.');
+    return this.fetches.find(
+      (f) =>
+        f.subgraph === target &&
+        f.entity?.typeName === typeName &&
+        f.entity.path.join('.') === at &&
+        covers(f.entity.representation, representation) &&
+        covers(representation, f.entity.representation) &&
+        f.dependsOn.size === dependsOn.size &&
+        [...dependsOn].every((id) => f.dependsOn.has(id)),
+    );
+  }
+
+  /**
+   * Puts a key or required field in `level.fetch`'s query (what it selects below the field and
+   * can not answer is fetched from there), or a leaf in a sibling fetch's (never one from
    * `excluded`) that the entity fetch then waits for. False when neither can answer it.
    */
   private placeInput(level: EntityLevel, node: FieldSetNode, dependsOn: Set<number>, excluded?: string) {
     const { fetch, typeName } = level;
-    if (this.answers(fetch.subgraph, typeName, node.name, level.here)) {
-      addFieldSet(level.out, [node]);
+    if (this.selectable(fetch.subgraph, typeName, node.name, level.here)) {
+      const nested = node.children.length > 0;
+      const placed = addPlainField(level.out, node.name, nested);
+      if (nested)
+        this.planBelow(fetch, typeName, asClientField(this.schema, typeName, node), placed, level.path, level.here);
       return true;
     }
+    if (node.children.length > 0) return false;
     const sibling = this.siblingFetch(fetch, typeName, level.path, node.name, excluded);
     if (!sibling) return false;
     addFieldSet(fragmentOn(sibling.selections, typeName), [node]);
@@ -281,11 +338,11 @@ class Planner {
    * Key fields of `target` the current subgraph lacks (an extension's key on a field only
    * extensions resolve): fetched first from a subgraph that is not itself waiting for its key.
    */
-  private fetchKeyFirst(level: EntityLevel, target: string, fields: ClientField[]): number[] {
+  private fetchKeyFirst(level: EntityLevel, target: string, fields: ClientField[]): void {
     const waiting = `${level.typeName}@${target}`;
     this.awaitingKeys.add(waiting);
     try {
-      return this.jump(level.fetch, level.typeName, fields, level.out, level.path, level.here);
+      this.jump(level.fetch, level.typeName, fields, level.out, level.path, level.here);
     } finally {
       this.awaitingKeys.delete(waiting);
     }
@@ -309,7 +366,8 @@ class Planner {
 
   /**
    * An `_entities` fetch already planned for the same entities (same parent, type and path) from
-   * a subgraph resolving `field`, that waits for nothing but the parent (so joining it makes no cycle).
+   * a subgraph resolving `field`, whose representation carries what `field` requires there (it
+   * is settled), that waits for nothing but the parent (so joining it makes no cycle).
    */
   private siblingFetch(
     parent: DraftFetch,
@@ -326,8 +384,27 @@ class Planner {
         f.dependsOn.has(parent.id) &&
         f.entity.path.join('.') === at &&
         owners.includes(f.subgraph) &&
-        f.dependsOn.size === 1,
+        f.dependsOn.size === 1 &&
+        covers(f.entity.representation, requiredBy(this.supergraph, typeName, field, f.subgraph)),
     );
+  }
+
+  /**
+   * Whether `subgraph`'s query can select `field` here: it answers it, and the field `@requires`
+   * nothing there unless the representation carries it (`requirementsSent`) or it is available
+   * here anyway (provided). A subgraph is never asked a field without what it requires, even
+   * where it returns the entity itself: the field is then fetched through `_entities`.
+   */
+  private selectable(
+    subgraph: string,
+    typeName: string,
+    field: string,
+    here: FieldSetNode[],
+    requirementsSent = false,
+  ): boolean {
+    if (here.some((n) => n.name === field)) return true;
+    if (!this.answers(subgraph, typeName, field, here)) return false;
+    return requirementsSent || requiredBy(this.supergraph, typeName, field, subgraph) === undefined;
   }
 
   private answers(subgraph: string, typeName: string, field: string, here: FieldSetNode[]): boolean {
@@ -373,6 +450,14 @@ function nonNullFields(schema: GraphQLSchema, typeName: string, set: FieldSetNod
   const fields = type && isObjectType(type) ? type.getFields() : {};
   const nonNull = set.filter((node) => fields[node.name] && isNonNullType(fields[node.name].type));
   return nonNull.map((node) => node.name);
+}
+
+/** Whether field set `set` holds every field of `required` (nothing required: it does). */
+function covers(set: FieldSetNode[], required: FieldSetNode[] | undefined): boolean {
+  return (required ?? []).every((node) => {
+    const there = set.find((candidate) => candidate.name === node.name);
+    return there !== undefined && covers(there.children, node.children);
+  });
 }
 
 function requiredBy(

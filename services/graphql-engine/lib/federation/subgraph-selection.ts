@@ -25,29 +25,36 @@ const NONE: readonly never[] = [];
 /** Adds a field set (key or required fields) to a subgraph selection, reusing fields already there. */
 export function addFieldSet(selections: SubgraphSelection[], set: FieldSetNode[]): void {
   for (const node of set) {
-    const plain = (s: SubgraphSelection): s is SubgraphField =>
-      s.kind === 'field' && s.name === node.name && s.arguments.length === 0 && s.directives.length === 0;
-    let field = selections.find(
-      (s): s is SubgraphField => plain(s) && (s.responseKey === node.name || s.responseKey === addedAlias(node.name)),
-    );
-    if (!field) {
-      // the client may use this name as an alias of another field: the added one then gets a key of its own
-      const taken = selections.some((s) => s.kind === 'field' && s.responseKey === node.name);
-      field = {
-        kind: 'field',
-        responseKey: taken ? addedAlias(node.name) : node.name,
-        name: node.name,
-        arguments: NONE,
-        directives: NONE,
-        selections: node.children.length > 0 ? [] : undefined,
-      };
-      selections.push(field);
-    }
-    if (node.children.length > 0) {
-      addTypename(field.selections!);
-      addFieldSet(field.selections!, node.children);
-    }
+    const field = addPlainField(selections, node.name, node.children.length > 0);
+    if (node.children.length > 0) addFieldSet(field.selections!, node.children);
   }
+}
+
+/**
+ * The field `name` without arguments or directives in a selection, added when missing (with
+ * `__typename` when `nested`); the client's own selection of it is reused.
+ */
+export function addPlainField(selections: SubgraphSelection[], name: string, nested: boolean): SubgraphField {
+  const plain = (s: SubgraphSelection): s is SubgraphField =>
+    s.kind === 'field' && s.name === name && s.arguments.length === 0 && s.directives.length === 0;
+  let field = selections.find(
+    (s): s is SubgraphField => plain(s) && (s.responseKey === name || s.responseKey === addedAlias(name)),
+  );
+  if (!field) {
+    // the client may use this name as an alias of another field: the added one then gets a key of its own
+    const taken = selections.some((s) => s.kind === 'field' && s.responseKey === name);
+    field = {
+      kind: 'field',
+      responseKey: taken ? addedAlias(name) : name,
+      name,
+      arguments: NONE,
+      directives: NONE,
+      selections: nested ? [] : undefined,
+    };
+    selections.push(field);
+  }
+  if (nested) addTypename(field.selections!);
+  return field;
 }
 
 export function addTypename(selections: SubgraphSelection[]): void {

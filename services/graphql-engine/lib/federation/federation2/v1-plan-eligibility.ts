@@ -71,7 +71,7 @@ function fieldObstacles(join: JoinSupergraph, type: JoinType, field: JoinField, 
     for (const set of [entry.requires, entry.provides])
       if (set !== undefined && !isPlainFieldSet(set)) obstacles.push(`${where}'s "${set}" has fragments or arguments`);
   }
-  obstacles.push(...requiresObstacles(join, type, field, where));
+  obstacles.push(...requiresObstacles(type, field, where));
   const owners = ownersOf(type, field);
   if (owners.length > 1) {
     const returned = join.types.get(field.namedType);
@@ -83,39 +83,13 @@ function fieldObstacles(join: JoinSupergraph, type: JoinType, field: JoinField, 
 }
 
 /**
- * The planner honours a `@requires` only where it fetches the field through `_entities`, and its
- * representations carry required fields fetched one level deep: a subgraph that can reach the
- * type by its own fields (and would be asked the field directly), a nested required selection
- * and a required field that itself requires something are beyond it.
+ * The planner fetches a field with `@requires` through `_entities`, with what it requires (nested
+ * selections and required fields that require something themselves included) fetched first and
+ * sent in the representation; a root type has no representation to send.
  */
-function requiresObstacles(join: JoinSupergraph, type: JoinType, field: JoinField, where: string): string[] {
-  const obstacles: string[] = [];
-  for (const entry of field.entries) {
-    if (entry.requires === undefined || entry.graph === undefined) continue;
-    if (/[{}]/.test(entry.requires)) obstacles.push(`${where} requires a nested selection`);
-    for (const name of topLevelFields(entry.requires)) {
-      const required = type.fields.find((candidate) => candidate.name === name);
-      if (required?.entries.some((e) => e.requires !== undefined))
-        obstacles.push(`${where} requires ${name}, which requires fields itself`);
-    }
-    if (returnsInGraph(join, type, entry.graph))
-      obstacles.push(`${where} has @requires in ${entry.graph}, which returns ${type.name} from its own fields`);
-  }
-  return obstacles;
-}
-
-/** Whether `graph` resolves a field returning `type` (or an abstract type it belongs to), or `type` is a root. */
-function returnsInGraph(join: JoinSupergraph, type: JoinType, graph: string): boolean {
-  if (ROOT_TYPES.has(type.name)) return true;
-  const containing = new Set([type.name]);
-  for (const interfaces of type.implementsIn.values()) for (const name of interfaces) containing.add(name);
-  for (const candidate of join.types.values())
-    if (candidate.kind === 'union' && [...candidate.membersIn.values()].some((members) => members.has(type.name)))
-      containing.add(candidate.name);
-  for (const parent of join.types.values())
-    for (const field of parent.fields)
-      if (containing.has(field.namedType) && ownersOf(parent, field).includes(graph)) return true;
-  return false;
+function requiresObstacles(type: JoinType, field: JoinField, where: string): string[] {
+  const requiring = field.entries.some((entry) => entry.requires !== undefined && entry.graph !== undefined);
+  return requiring && ROOT_TYPES.has(type.name) ? [`${where} on a root type has @requires`] : [];
 }
 
 /**
