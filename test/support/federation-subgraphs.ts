@@ -109,6 +109,8 @@ export interface RunningSubgraph {
   url: string;
   /** every request received: headers and the GraphQL body */
   received: Array<{ headers: IncomingHttpHeaders; query: string; variables: Record<string, unknown> }>;
+  /** subscriptions started over graphql-transport-ws */
+  subscriptions: { started: number };
   stop(): Promise<void>;
 }
 
@@ -140,13 +142,25 @@ export async function serveSubgraph(name: string, schema: GraphQLSchema): Promis
       res.end(JSON.stringify(result));
     });
   });
+  const subscriptions = { started: 0 };
   const sockets = new WebSocketServer({ server });
-  const wsServer = useServer({ schema, execute, subscribe }, sockets);
+  const wsServer = useServer(
+    {
+      schema,
+      execute,
+      subscribe,
+      onSubscribe: () => {
+        subscriptions.started++;
+      },
+    },
+    sockets,
+  );
   const port = await listen(server, 0, '127.0.0.1');
   return {
     name,
     url: `http://127.0.0.1:${port}/graphql`,
     received,
+    subscriptions,
     stop: async () => {
       await wsServer.dispose();
       await close(server);

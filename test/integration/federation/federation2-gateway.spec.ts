@@ -234,6 +234,18 @@ describe('federation 2: a supergraph API through the gateway', function () {
     }
   });
 
+  it('answers a subscription sent over HTTP with an error, opening no subscription on the subgraph', async () => {
+    const started = subgraphs.reviews.subscriptions.started;
+    const response = await post('/shop', 'subscription { reviewAdded { body } }');
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.json, {
+      errors: [{ message: 'Subscriptions are served over WebSocket (graphql-transport-ws or graphql-ws).' }],
+    });
+    // a query to the same subgraph after it: a subscription opened by the first would have started by now
+    assert.equal((await post('/shop', '{ topProducts(first: 1) { reviews { body } } }')).status, 200);
+    assert.equal(subgraphs.reviews.subscriptions.started, started);
+  });
+
   it('streams a subscription over graphql-ws, completing each event with entity fields of other subgraphs', async () => {
     const client = createClient({
       url: `${node.gatewayUrl.replace('http', 'ws')}/shop`,

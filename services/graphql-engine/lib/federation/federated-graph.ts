@@ -19,6 +19,10 @@ export interface FederatedResponse {
   errors?: GraphqlError[];
 }
 
+/** The answer to a subscription sent over HTTP to a supergraph. */
+export const SUBSCRIPTIONS_OVER_WEBSOCKET =
+  'Subscriptions are served over WebSocket (graphql-transport-ws or graphql-ws).';
+
 /** Plans kept per supergraph, bounded by the bytes of their operation texts. */
 const PLAN_CACHE_BYTES = 4 * 1024 * 1024;
 
@@ -66,8 +70,7 @@ export class FederatedGraph {
     } catch (err) {
       return { errors: [{ message: (err as Error).message }] };
     }
-    if (plan.operation.operation === 'subscription')
-      return { errors: [{ message: 'Subscriptions are served over WebSocket (graphql-transport-ws or graphql-ws).' }] };
+    if (plan.operation.operation === 'subscription') return { errors: [{ message: SUBSCRIPTIONS_OVER_WEBSOCKET }] };
     return this.run(plan, request, headers);
   }
 

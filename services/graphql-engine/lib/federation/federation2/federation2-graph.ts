@@ -1,9 +1,9 @@
 import { normalizedExecutor } from '@graphql-tools/executor';
 import { getStitchedSchemaFromSupergraphSdl } from '@graphql-tools/federation';
-import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { DocumentCache } from '../../document-cache';
 import type { OperationPayload, OperationSink } from '../../upstream-operations';
-import type { FederatedRequest, FederatedResponse } from '../federated-graph';
+import { SUBSCRIPTIONS_OVER_WEBSOCKET, type FederatedRequest, type FederatedResponse } from '../federated-graph';
 import { fetchFromSubgraph, type GraphqlError, type SubgraphFetcher } from '../subgraph-client';
 import type { Federation2Supergraph } from '../supergraph';
 import { endpointsByGraph } from './graph-endpoints';
@@ -47,6 +47,9 @@ export class Federation2Graph {
   async execute(request: FederatedRequest, headers: Record<string, string>): Promise<FederatedResponse> {
     const document = this.documentOf(request.query);
     if ('errors' in document) return document;
+    // refused before executing: executing it would open the subscription upstream
+    if (getOperationAST(document, request.operationName)?.operation === 'subscription')
+      return { errors: [{ message: SUBSCRIPTIONS_OVER_WEBSOCKET }] };
     // graphql-tools' executor, not graphql-js's: a planner error marked critical (a supergraph
     // that can not answer the operation at all) nulls the whole answer rather than one field
     const result = await normalizedExecutor({
@@ -56,7 +59,10 @@ export class Federation2Graph {
       operationName: request.operationName,
       contextValue: { headers } satisfies OperationContext,
     });
-    if (Symbol.asyncIterator in result) return { errors: [{ message: 'Subscriptions are served over WebSocket.' }] };
+    if (Symbol.asyncIterator in result) {
+      void result[Symbol.asyncIterator]().return?.();
+      return { errors: [{ message: SUBSCRIPTIONS_OVER_WEBSOCKET }] };
+    }
     return asResponse(result);
   }
 
