@@ -41,6 +41,17 @@ export interface Carrier {
   resume(): void;
 }
 
+/** The carrier of the exchanges waiting in a pool's queue: dropping one takes it out of the queue. */
+export function queueCarrier(queue: Exchange[]): Carrier {
+  return {
+    drop: (exchange) => {
+      const at = queue.indexOf(exchange);
+      if (at !== -1) queue.splice(at, 1);
+    },
+    resume: () => undefined,
+  };
+}
+
 /**
  * A request and its handler on their way through a pool: queued, then on a connection. It makes
  * sure the handler hears exactly one ending, whoever ends it (the upstream, a timeout, an abort).

@@ -9,7 +9,7 @@ import {
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
-import { Exchange, type Carrier, type UpstreamRequest, type UpstreamResponseHandler } from './exchange';
+import { Exchange, queueCarrier, type Carrier, type UpstreamRequest, type UpstreamResponseHandler } from './exchange';
 import type { OriginPool, UpstreamPoolOptions } from './origin-pool';
 import { CONNECTION_SCOPED, bodyLength, requestHead } from './request-head';
 import { invalidResponseHead } from './response-checks';
@@ -73,13 +73,7 @@ export class Http2Pool implements OriginPool {
   /** the URL node:http2 takes its `:scheme` from */
   private readonly authority: string;
   private readonly target: buildConnector.Options;
-  private readonly queued: Carrier = {
-    drop: (exchange) => {
-      const at = this.queue.indexOf(exchange);
-      if (at !== -1) this.queue.splice(at, 1);
-    },
-    resume: () => undefined,
-  };
+  private readonly queued: Carrier = queueCarrier(this.queue);
 
   constructor(
     origin: string,

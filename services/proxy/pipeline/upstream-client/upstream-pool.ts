@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { buildConnector } from 'undici';
-import { Exchange, type Carrier, type UpstreamRequest, type UpstreamResponseHandler } from './exchange';
+import { Exchange, queueCarrier, type Carrier, type UpstreamRequest, type UpstreamResponseHandler } from './exchange';
 import { bodyLength, requestHead } from './request-head';
 import { UpstreamConnection, type ConnectionOwner } from './upstream-connection';
 import { UpstreamError } from './upstream-error';
@@ -25,13 +25,7 @@ export class UpstreamPool implements OriginPool, ConnectionOwner {
   private readonly host: string;
   private readonly target: buildConnector.Options;
   /** carries the exchanges waiting in the queue */
-  private readonly queued: Carrier = {
-    drop: (exchange) => {
-      const at = this.queue.indexOf(exchange);
-      if (at !== -1) this.queue.splice(at, 1);
-    },
-    resume: () => undefined,
-  };
+  private readonly queued: Carrier = queueCarrier(this.queue);
 
   constructor(
     origin: string,
