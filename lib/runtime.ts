@@ -5,6 +5,7 @@ import { createHandOffs, type HandOffs } from './hand-offs';
 import { createNodeMetrics, type NodeMetrics } from './observability/metrics';
 import { OPTIONS } from './config/options';
 import { openDatabase } from './store/database';
+import type { WorkerHost } from './workers/worker-host';
 
 /** The resolved secrets are part of a running node's configuration. */
 export type NodeConfig = Readonly<GwConfig & { secret: string; adminSecret: string }>;
@@ -22,13 +23,16 @@ export interface Runtime {
   handOffs: HandOffs;
   /** this node's Prometheus registry and the counters its services feed */
   metrics: NodeMetrics;
+  /** set on a gateway worker thread of a node with GW_WORKERS > 1 */
+  host?: WorkerHost;
   close(): Promise<void>;
 }
 
-export function createRuntime(config: NodeConfig): Runtime {
+export function createRuntime(config: NodeConfig, host?: WorkerHost): Runtime {
   let db: Knex | undefined;
   return {
     config,
+    host,
     database() {
       db ??= openDatabase(config.databaseUrl, { ownFolders: ownFolders(config) });
       return db;

@@ -94,6 +94,10 @@ export interface GwConfig {
   analyticsRetention: number;
   /** whether the analytics service stores batches in a writer thread with its own connection */
   analyticsWriterThread: boolean;
+  /** 'auto' or a count (app/workers/worker-count.ts) */
+  workers: string;
+  /** MB of shared memory for the limiter counters of a node's gateway workers */
+  limiterSharedMb: number;
 }
 
 /** A setting that is invalid on its own: one line naming it (a StartupError, without a trace). */

@@ -548,6 +548,27 @@ export const OPTIONS = {
       "seconds between the analytics service's removals of raw records past their API's " +
       'expire_analytics_after and of what is older than GW_ANALYTICS_RETENTION',
   },
+  /** @default 'auto': as many as the machine has cores on a gateway-only node, else 1 */
+  workers: {
+    env: 'GW_WORKERS',
+    default: 'auto',
+    rule: {
+      type: 'string',
+      convert: true,
+      pattern: /^(auto|[1-9][0-9]{0,2})$/,
+      messages: { stringPattern: "GW_WORKERS must be 'auto' or a number of workers from 1 to 999" },
+    },
+    doc:
+      "gateway workers: threads that each serve the gateway ports (proxy, auth, limiter, GraphQL, streams) while the main " +
+      "thread keeps the management services; 'auto' is the number of cores on a node that runs only the gateway role, 1 otherwise",
+  },
+  /** @default 64 */
+  limiterSharedMb: {
+    env: 'GW_LIMITER_SHARED_MB',
+    default: 64,
+    rule: { type: 'number', integer: true, min: 1, max: 4096, convert: true },
+    doc: 'shared memory (MB) for the limiter counters the gateway workers of a node share when GW_REDIS_URL is not set; 64 MB holds about 196,000 counters',
+  },
   /** @default true */
   analyticsWriterThread: {
     env: 'GW_ANALYTICS_WRITER_THREAD',
