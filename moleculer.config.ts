@@ -1,17 +1,18 @@
 import { hostname } from 'node:os';
-import type { BrokerOptions } from 'moleculer';
+import type { BrokerOptions, Transporter } from 'moleculer';
 import type { NodeConfig } from './lib/runtime';
 import { StoreErrorRedaction } from './lib/store/store-errors';
 
 /**
  * Broker options for one gw node, derived from its configuration. Without a transporter the
- * services of the node talk in-process; with GW_TRANSPORTER they find each other over it.
+ * services of the node talk in-process; with GW_TRANSPORTER they find each other over it. The
+ * threads of a node with gateway workers and no GW_TRANSPORTER pass the one between them.
  */
-export function brokerOptions(config: NodeConfig): BrokerOptions {
+export function brokerOptions(config: NodeConfig, threadsTransporter?: Transporter): BrokerOptions {
   return {
     namespace: config.namespace,
-    nodeID: config.nodeId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
-    transporter: config.transporter ?? null,
+    nodeID: config.nodeId ?? defaultNodeId(),
+    transporter: config.transporter ?? threadsTransporter ?? null,
     logger:
       config.logLevel === 'silent'
         ? false
@@ -35,4 +36,9 @@ export function brokerOptions(config: NodeConfig): BrokerOptions {
     // own handlers would stop the broker at once, mid-drain, and a second time after it.
     skipProcessEventRegistration: true,
   };
+}
+
+/** GW_NODE_ID's default: the host name, the process id and a random suffix. */
+export function defaultNodeId(): string {
+  return `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 }

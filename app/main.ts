@@ -39,8 +39,10 @@ function printBanner(node: RunningNode): void {
   const gatewayPort = node.portOf('proxy');
   if (dashboardPort !== undefined)
     lines.push(`  Dashboard:  http://${config.host}:${dashboardPort}   (REST API under /api, admin API under /admin)`);
-  if (gatewayPort !== undefined)
-    lines.push(`  Gateway:    http://${config.host}:${gatewayPort}   (management API under /gw)`);
+  if (gatewayPort !== undefined) {
+    const served = node.workers ? `, served by ${node.workers.rows().length} workers` : '';
+    lines.push(`  Gateway:    http://${config.host}:${gatewayPort}   (management API under /gw${served})`);
+  }
   if (secrets.generated.length > 0) {
     lines.push(`  First start: secrets were generated and kept in ${secrets.file}`);
     if (secrets.generated.includes('adminSecret')) lines.push(`    admin-auth:          ${secrets.adminSecret}`);

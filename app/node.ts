@@ -11,35 +11,72 @@ import { addConfiguredPorts } from '../lib/net/own-ports';
 import { checkDatabase } from '../lib/store/database-failure';
 import { createRuntime, type NodeConfig, type Runtime } from '../lib/runtime';
 import { asStartupError } from '../lib/startup-error';
+import { HostTransporter } from '../lib/bus/host-transporter';
+import type { WorkerHost } from '../lib/workers/worker-host';
+import { startHost } from './workers/host-node';
+import type { WorkerSupervisor } from './workers/supervisor';
+import { workerCount } from './workers/worker-count';
 
 export interface RunningNode {
   broker: ServiceBroker;
   runtime: Runtime;
   config: NodeConfig;
   secrets: ResolvedSecrets;
-  /** names of the services this node runs */
+  /** names of the services this node runs (on a node with workers: on any of its threads) */
   services: string[];
   /** the bound port of a service that listens (`proxy`, `api`), once started */
   portOf(service: 'proxy' | 'api'): number | undefined;
+  /** the gateway workers of a node with GW_WORKERS > 1 (app/workers/) */
+  workers?: WorkerSupervisor;
   stop(): Promise<void>;
 }
 
 /**
  * Starts one gw node: resolves its secrets, creates the broker and the services GW_SERVICES
- * names, and starts them. `npm start` and the integration tests both come through here.
+ * names, and starts them. `npm start` and the integration tests both come through here. A node
+ * with GW_WORKERS > 1 serves its gateway ports from that many worker threads (app/workers/).
  */
 export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode> {
   const services = resolveServiceNames(config.services);
-  // proxy serves the /gw API (x-gw-authorization), api the /admin API (admin-auth); keys (HMAC
-  // secrets) and certs (private keys) seal what they store with a key derived from the gateway secret.
+  const workers = services.includes('proxy') ? workerCount(config.workers, services) : 1;
+  const nodeConfig = withSecrets(config, services);
+  if (workers > 1) return startHost(nodeConfig, services, workers);
+  return startServices(nodeConfig, services);
+}
+
+/** What places a node's services somewhere other than a plain single-threaded node. */
+export interface Placement {
+  /** set on a gateway worker thread */
+  host?: WorkerHost;
+  /** the threads of one host talk over this channel when no GW_TRANSPORTER is set (lib/bus/host-transporter.ts) */
+  hostBus?: string;
+}
+
+/**
+ * A node's configuration with its secrets: proxy serves the /gw API (x-gw-authorization), api
+ * the /admin API (admin-auth); keys (HMAC secrets) and certs (private keys) seal what they
+ * store with a key derived from the gateway secret.
+ */
+function withSecrets(config: Readonly<GwConfig>, services: string[]): NodeConfig & { resolved: ResolvedSecrets } {
   const secrets = resolveSecrets(config, {
     secret: ['proxy', 'keys', 'certs'].some((name) => services.includes(name)),
     adminSecret: services.includes('api'),
   });
-  const nodeConfig: NodeConfig = Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret });
-  const runtime = createRuntime(nodeConfig);
+  return Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret, resolved: secrets });
+}
+
+/** Starts `services` on a broker of this thread. */
+export async function startServices(
+  config: NodeConfig & { resolved?: ResolvedSecrets },
+  services: string[],
+  placement: Placement = {},
+): Promise<RunningNode> {
+  const { resolved, ...plain } = config;
+  const nodeConfig: NodeConfig = Object.freeze(plain);
+  const secrets = resolved ?? { secret: nodeConfig.secret, adminSecret: nodeConfig.adminSecret, generated: [], file: '' };
+  const runtime = createRuntime(nodeConfig, placement.host);
   try {
-    await checkBeforeStart(nodeConfig, services, runtime);
+    await checkBeforeStart(nodeConfig, services, runtime, placement);
   } catch (err) {
     await runtime.close();
     throw err;
@@ -55,7 +92,8 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
   };
   let broker: ServiceBroker;
   try {
-    broker = new ServiceBroker(brokerOptions(nodeConfig));
+    const transporter = placement.hostBus && !nodeConfig.transporter ? new HostTransporter({ channel: placement.hostBus }) : undefined;
+    broker = new ServiceBroker(brokerOptions(nodeConfig, transporter));
     for (const name of services) {
       broker.createService(failingInOneLine(name, SERVICE_FACTORIES[name](runtime)));
     }
@@ -89,10 +127,16 @@ export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode
  * What most often stops a start, checked before any service starts so that its one line is all
  * the output: the transporter, the ports this node opens, the database if it has tables.
  */
-async function checkBeforeStart(config: NodeConfig, services: string[], runtime: Runtime): Promise<void> {
+async function checkBeforeStart(
+  config: NodeConfig,
+  services: string[],
+  runtime: Runtime,
+  placement: Placement,
+): Promise<void> {
   await checkTransporter(config.transporter);
   const { host } = config;
-  if (services.includes('proxy')) {
+  // A worker's siblings already hold the gateway ports (reusePort): its main thread checked them.
+  if (services.includes('proxy') && !placement.host) {
     await checkPortFree(config.gatewayPort, host, 'gatewayPort');
     if (config.gatewayTlsPort !== undefined) await checkPortFree(config.gatewayTlsPort, host, 'gatewayTlsPort');
   }
@@ -126,7 +170,7 @@ function failingInOneLine(name: string, schema: ServiceSchema): ServiceSchema {
  * Moleculer stops a node's services all at once, and a request in flight still needs the
  * services it calls (keys, limiter, ...) to finish.
  */
-async function drainServers(broker: ServiceBroker, timeoutMs: number): Promise<void> {
+export async function drainServers(broker: ServiceBroker, timeoutMs: number): Promise<void> {
   const servers = broker.services.flatMap(
     (service) => (service as unknown as { connections?: Drainable | Drainable[] }).connections ?? [],
   );

@@ -8,11 +8,14 @@ import { StartupError, type SystemError } from '../startup-error';
 
 type Server = HttpServer | HttpsServer | Http2SecureServer;
 
-/** Starts listening and resolves once bound (port 0 picks a free port). */
-export function listen(server: NetServer, port: number, host: string): Promise<number> {
+/**
+ * Starts listening and resolves once bound (port 0 picks a free port). With `reusePort` several
+ * threads of a node listen on one port and the kernel spreads the connections (Linux, FreeBSD).
+ */
+export function listen(server: NetServer, port: number, host: string, reusePort = false): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, reusePort }, () => {
       server.off('error', reject);
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);
@@ -25,8 +28,14 @@ export function listen(server: NetServer, port: number, host: string): Promise<n
  * its port joins the node's own ports, which no call made on a tenant's behalf may reach
  * (lib/net/own-ports.ts). A port it cannot have fails the start with a line naming the setting.
  */
-export async function listenAsNode(server: Server, port: number, host: string, setting: OptionKey): Promise<number> {
-  const bound = await listen(server, port, host).catch((err: SystemError) => {
+export async function listenAsNode(
+  server: Server,
+  port: number,
+  host: string,
+  setting: OptionKey,
+  reusePort = false,
+): Promise<number> {
+  const bound = await listen(server, port, host, reusePort).catch((err: SystemError) => {
     throw explainListenFailure(err, OPTIONS[setting].env, port, host);
   });
   addListeningPort(bound);

@@ -30,13 +30,22 @@ import { readAppFiles } from './lib/app-files';
 import { metricsEndpoint } from './lib/metrics-endpoint';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
-import { StoreSync } from './lib/store-sync';
+import { StoreSync, type LocalChange } from './lib/store-sync';
+import { HostChannel } from '../../lib/workers/host-channel';
+import { WorkerRoster } from '../../lib/workers/roster';
+import { workerNodeId } from '../../lib/workers/worker-host';
 import { CertificateCache } from './lib/certificate-cache';
 import { createTlsPort, loadStoredTlsCredentials, readTlsFiles, type TlsPortServer } from './lib/tls-port';
 import { acceptPriorKnowledge, createH2cServer } from './lib/http2-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
 import { MemoryResponseCache, RedisResponseCache, type ResponseCache } from './pipeline/cache/response-cache';
 import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
+
+/** What one gateway worker asks its siblings (lib/workers/host-channel.ts), and how long it waits. */
+const SIBLING_RELOAD = 'reload';
+const SIBLING_RELOAD_WAIT_MS = 30_000;
+const SIBLING_APPLY = 'apply-change';
+const SIBLING_APPLY_WAIT_MS = 2_000;
 
 /**
  * The gateway port: a plain node:http server (docs/performance.md#proxy-rest says why not
@@ -61,6 +70,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let checkTimer: NodeJS.Timeout | undefined;
   let analytics: AnalyticsRecorder | undefined;
   let responseCache: ResponseCache;
+  /** the other gateway workers of this node, when it has several (app/workers/) */
+  let siblings: HostChannel | undefined;
   const identityProviders = new IdentityProviders(fetchJson, {
     ...DEFAULT_KEY_SET_LIMITS,
     defaultTtlMs: config.jwksCacheTimeout * 1000,
@@ -151,6 +162,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       responseCache = config.redisUrl
         ? new RedisResponseCache(config.redisUrl, this.logger)
         : new MemoryResponseCache(config.responseCacheBytes);
+      // A write through /gw/apis answers once every worker of this node serves it (app/workers/).
+      const applyEverywhere = async (change: LocalChange) => {
+        void sync.applyLocal(change);
+        await siblings?.ask(SIBLING_APPLY, change, SIBLING_APPLY_WAIT_MS);
+      };
       const view: GatewayView = {
         loadedApis: () => registry.all(),
         invalidateCache: async (apiId) => {
@@ -169,13 +185,12 @@ export function proxyService(runtime: Runtime): ServiceSchema {
             (apiId === undefined ? {} : { api_id: apiId }) satisfies GatewayJwksFlushEvent,
           );
         },
-        applyLocally: (definition) => {
-          void sync.applyLocal({ action: 'updated', definition });
+        applyLocally: (definition) => applyEverywhere({ action: 'updated', definition }),
+        forgetLocally: (id) => applyEverywhere({ action: 'deleted', id }),
+        reload: async () => {
+          await this.reload();
+          await siblings?.ask(SIBLING_RELOAD, {}, SIBLING_RELOAD_WAIT_MS);
         },
-        forgetLocally: (id) => {
-          void sync.applyLocal({ action: 'deleted', id });
-        },
-        reload: () => this.reload(),
         reloadGroup: async () => {
           await this.broker.broadcast(GATEWAY_RELOAD, {});
         },
@@ -187,6 +202,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           apis_failed: Object.fromEntries(gateway.loadFailures),
           apis_notices: gateway.notices,
           ...streamsHealth(runtime),
+          ...workersHealth(runtime),
           store:
             sync.syncedAt === undefined
               ? 'not loaded yet'
@@ -275,10 +291,17 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       this.connections = drainable;
     },
     async started() {
+      if (runtime.host) {
+        siblings = new HostChannel(runtime.host.hostId, runtime.host.index, new WorkerRoster(runtime.host.roster));
+        siblings.on(SIBLING_RELOAD, () => this.reload());
+        siblings.on(SIBLING_APPLY, (change) => void sync.applyLocal(change as LocalChange));
+      }
       analytics = await createRecorder(config, this.broker, this.logger);
       await this.loadAppFiles();
       gateway.rebuild();
-      this.port = await listenAsNode(server, config.gatewayPort, config.host, 'gatewayPort');
+      // the workers of a node share its gateway ports (app/workers/)
+      const shared = runtime.host !== undefined;
+      this.port = await listenAsNode(server, config.gatewayPort, config.host, 'gatewayPort', shared);
       this.logger.info(`gateway listening on http://${config.host}:${this.port}`);
       if (tlsServer) {
         if (config.gatewayTlsCertId !== undefined) {
@@ -286,7 +309,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           const fromStore = async (id: string) => (await certificates.get([id], undefined)).get(id);
           tlsServer.setSecureContext(await loadStoredTlsCredentials(config.gatewayTlsCertId, fromStore));
         }
-        this.tlsPort = await listenAsNode(tlsServer, config.gatewayTlsPort!, config.host, 'gatewayTlsPort');
+        this.tlsPort = await listenAsNode(tlsServer, config.gatewayTlsPort!, config.host, 'gatewayTlsPort', shared);
         this.logger.info(`gateway listening on https://${config.host}:${this.tlsPort}`);
       }
       if (storeReachable(this.broker)) void sync.sync();
@@ -297,6 +320,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       checkTimer.unref();
     },
     async stopped() {
+      siblings?.close();
       clearInterval(checkTimer);
       sync.stop();
       await close(server);
@@ -314,6 +338,22 @@ export function proxyService(runtime: Runtime): ServiceSchema {
 function streamsHealth(runtime: Runtime): Record<string, unknown> {
   const streams = runtime.handOffs.get('streams');
   return streams ? { streams: streams.stats() } : {};
+}
+
+/** The gateway workers of this node and their states, on a node with several (app/workers/). */
+function workersHealth(runtime: Runtime): Record<string, unknown> {
+  const host = runtime.host;
+  if (!host) return {};
+  return {
+    worker: host.index,
+    workers: new WorkerRoster(host.roster).rows().map((row) => ({
+      index: row.index,
+      node: workerNodeId(host.hostId, row.index),
+      state: row.state,
+      restarts: row.restarts,
+      started_at: row.startedAt > 0 ? new Date(row.startedAt).toISOString() : null,
+    })),
+  };
 }
 
 /** Whether some node of the cluster (this one included) runs the `apis` service. */

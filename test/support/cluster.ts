@@ -19,11 +19,15 @@ export function clusterSettings(natsUrl: string | undefined, extra: Partial<GwCo
   };
 }
 
-/** A gateway-role node; its database URL points nowhere, so a test fails if it ever opens one. */
+/**
+ * A gateway-role node; its database URL points nowhere, so a test fails if it ever opens one. It
+ * runs on one thread (its broker is the gateway's) unless `overrides` set `workers`.
+ */
 export function startGatewayNode(cluster: Partial<GwConfig>, overrides: Partial<GwConfig> = {}): Promise<TestNode> {
   return startTestNode({
     ...cluster,
     services: ['gateway'],
+    workers: '1',
     nodeId: `gateway-${randomBytes(3).toString('hex')}`,
     databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened',
     ...overrides,

@@ -1,5 +1,5 @@
-import { extname, join } from 'node:path';
-import { Worker, type TransferListItem } from 'node:worker_threads';
+import type { Worker, TransferListItem } from 'node:worker_threads';
+import { startThread } from '../../../lib/workers/start-thread';
 import { RECORD_WIDTH, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
 import type { StoreReply, StoreRequest, StoreWorkerData } from './store-messages';
 
@@ -137,19 +137,7 @@ function exitOf(worker: Worker): Promise<number> {
   return new Promise((resolve) => worker.once('exit', resolve));
 }
 
-/**
- * The writer thread runs store-worker beside this file: compiled JavaScript in dist/, or, when
- * gw runs from its TypeScript sources (the tests), the .ts file compiled by tsx as this thread's is.
- */
+/** The writer thread runs store-worker beside this file. */
 function startWorker(workerData: StoreWorkerData): Worker {
-  const script = join(__dirname, `store-worker${extname(__filename)}`);
-  if (script.endsWith('.ts')) {
-    // resolved here: an eval'd worker resolves bare names from the process's working directory
-    const tsx = require.resolve('tsx/cjs');
-    return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(script)});`, {
-      eval: true,
-      workerData,
-    });
-  }
-  return new Worker(script, { workerData });
+  return startThread(__dirname, 'store-worker', { workerData });
 }

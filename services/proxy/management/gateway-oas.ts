@@ -23,7 +23,7 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       path: '/apis/oas',
       handle: async ({ rawBody, call }) => {
         const created = await call('apis.createOas', { document_text: rawBody() });
-        view.applyLocally(created.api_definition);
+        await view.applyLocally(created.api_definition);
         return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
       },
     },
@@ -53,7 +53,7 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       path: '/apis/oas/:id',
       handle: async ({ params, rawBody, call }) => {
         const updated = await call('apis.updateOas', { id: params.id, document_text: rawBody(), keep_api_id: true });
-        view.applyLocally(updated.api_definition);
+        await view.applyLocally(updated.api_definition);
         return { body: { key: updated.api_definition.api_id, status: 'ok', action: 'modified' } };
       },
     },
@@ -64,7 +64,7 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
         const overrides = patchOverrides(query);
         const request = { id: params.id, document_text: rawBody(), ...(overrides ? { overrides } : {}) };
         const patched = await call('apis.patchOas', request);
-        view.applyLocally(patched.api_definition);
+        await view.applyLocally(patched.api_definition);
         return { body: { key: patched.api_definition.api_id, status: 'ok', action: 'modified' } };
       },
     },
@@ -73,7 +73,7 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       path: '/apis/oas/:id',
       handle: async ({ params, call }) => {
         const removed = await call('apis.remove', { id: params.id });
-        view.forgetLocally(removed.id);
+        await view.forgetLocally(removed.id);
         return { body: { key: removed.api_id, status: 'ok', action: 'deleted' } };
       },
     },

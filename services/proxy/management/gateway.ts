@@ -14,11 +14,11 @@ import { gatewayOasRoutes } from './gateway-oas';
  */
 export interface GatewayView {
   loadedApis(): ApiDefinition[];
-  /** Serve a definition the store just accepted, before its change event arrives. */
-  applyLocally(definition: ApiDefinition): void;
-  /** Stop serving a definition the store just deleted, before its change event arrives. */
-  forgetLocally(id: string): void;
-  /** Reload this node's definitions from the store and GW_APPS_DIR. */
+  /** Serve a definition the store just accepted, before its change event arrives (on every worker of the node). */
+  applyLocally(definition: ApiDefinition): Promise<void>;
+  /** Stop serving a definition the store just deleted, before its change event arrives (on every worker of the node). */
+  forgetLocally(id: string): Promise<void>;
+  /** Reload this node's definitions from the store and GW_APPS_DIR (every worker of the node). */
   reload(): Promise<void>;
   /** Ask every gateway node to reload. */
   reloadGroup(): Promise<void>;
@@ -64,7 +64,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         handle: async ({ body, call }) => {
           const definition = body<ApisCreateParams['api_definition']>();
           const created = await call('apis.create', { api_definition: definition });
-          view.applyLocally(created.api_definition);
+          await view.applyLocally(created.api_definition);
           return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
         },
       },
@@ -80,7 +80,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
             );
           }
           const updated = await call('apis.update', { id: params.id, api_definition: definition });
-          view.applyLocally(updated.api_definition);
+          await view.applyLocally(updated.api_definition);
           return { body: { key: updated.api_definition.api_id, status: 'ok', action: 'modified' } };
         },
       },
@@ -89,7 +89,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         path: '/apis/:id',
         handle: async ({ params, call }) => {
           const removed = await call('apis.remove', { id: params.id });
-          view.forgetLocally(removed.id);
+          await view.forgetLocally(removed.id);
           return { body: { key: removed.api_id, status: 'ok', action: 'deleted' } };
         },
       },
