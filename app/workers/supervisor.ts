@@ -26,8 +26,8 @@ const MAX_RESTART_DELAY_MS = 30_000;
 const STABLE_AFTER_MS = 60_000;
 
 /**
- * Runs a node's gateway workers: starts them (the first alone, so that a port chosen by the
- * system, GW_GATEWAY_PORT=0, is the one the others share), replaces one that exits unasked
+ * Runs a node's gateway workers: starts them (the first alone when the system chooses the port,
+ * GW_GATEWAY_PORT=0, so that the others share the one it got), replaces one that exits unasked
  * without touching the others' connections, and stops them all, each draining its own.
  */
 export class WorkerSupervisor {
@@ -49,8 +49,10 @@ export class WorkerSupervisor {
 
   /** Resolves once every worker serves; a worker that cannot start fails the start with its reason. */
   async start(): Promise<void> {
-    await this.spawn(0);
-    await Promise.all(this.threads.map((_, index) => (index === 0 ? undefined : this.spawn(index))));
+    const { gatewayPort, gatewayTlsPort } = this.options.config;
+    const systemChosenPort = gatewayPort === 0 || gatewayTlsPort === 0;
+    if (systemChosenPort) await this.spawn(0);
+    await Promise.all(this.threads.map((_, index) => (systemChosenPort && index === 0 ? undefined : this.spawn(index))));
     this.serving = true;
   }
 
@@ -70,6 +72,11 @@ export class WorkerSupervisor {
     await Promise.all(
       this.threads.map(async (worker, index) => {
         if (!worker) return;
+        // a worker still starting has nothing to drain (and listens for no message yet)
+        if (this.roster.state(index) === 'starting') {
+          await worker.terminate();
+          return;
+        }
         this.roster.set(index, 'stopping');
         const exited = once(worker, 'exit');
         worker.postMessage({ type: 'stop' } satisfies WorkerMessage);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { secretMatches } from '../http/credentials';
 import { COUNTERS, read } from './counters';
 import { customMetric } from './custom-metric';
@@ -13,8 +13,11 @@ import { GatewayMetrics } from './gateway-metrics';
  */
 export interface NodeMetrics {
   registry: Registry;
-  /** this node's series and the process metrics, in the Prometheus text format */
-  exposition(): Promise<string>;
+  /**
+   * this node's series and the process metrics, in the Prometheus text format; with the series
+   * of the node's other gateway workers (their `seriesOf`), each series is their sum
+   */
+  exposition(siblings?: NodeSeries[]): Promise<string>;
   gateway: GatewayMetrics;
   /** a webhook delivery finished: `delivered`, or `failed` after its retries */
   webhookDelivered(event: string, outcome: 'delivered' | 'failed'): void;
@@ -44,10 +47,24 @@ export function createNodeMetrics(): NodeMetrics {
   );
   return {
     registry,
-    exposition: async () => `${await registry.metrics()}\n${await processMetrics().metrics()}`,
+    exposition: async (siblings = []) => {
+      const series =
+        siblings.length === 0
+          ? await registry.metrics()
+          : await AggregatorRegistry.aggregate([await seriesOf({ registry }), ...siblings]).metrics();
+      return `${series}\n${await processMetrics().metrics()}`;
+    },
     gateway,
     webhookDelivered: (event, outcome) => webhooks.inc({ event, outcome }),
   };
+}
+
+/** A node's series as data, for a sibling worker to sum into its scrape (prom-client's JSON form). */
+export type NodeSeries = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
+/** What `exposition` of a sibling worker sums in. The process metrics stay the scraped thread's. */
+export function seriesOf(metrics: Pick<NodeMetrics, 'registry'>): Promise<NodeSeries> {
+  return metrics.registry.getMetricsAsJSON();
 }
 
 let processRegistry: Registry | undefined;
@@ -71,8 +88,13 @@ function processMetrics(): Registry {
  * Writes the node's metrics in the Prometheus text format as a 200 answer (headers only for HEAD).
  * Rejects, with nothing sent, when a collector fails: the caller answers in its port's shape.
  */
-export async function writeMetrics(metrics: NodeMetrics, res: ServerResponse, head: boolean): Promise<void> {
-  const text = await metrics.exposition();
+export async function writeMetrics(
+  metrics: NodeMetrics,
+  res: ServerResponse,
+  head: boolean,
+  siblings?: () => Promise<NodeSeries[]>,
+): Promise<void> {
+  const text = await metrics.exposition(siblings ? await siblings() : []);
   res.writeHead(200, {
     'content-type': metrics.registry.contentType,
     'content-length': Buffer.byteLength(text),

@@ -28,6 +28,7 @@ import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from './management/gateway';
 import { readAppFiles } from './lib/app-files';
 import { metricsEndpoint } from './lib/metrics-endpoint';
+import { seriesOf, type NodeSeries } from '../../lib/observability/metrics';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { StoreSync, type LocalChange } from './lib/store-sync';
@@ -46,6 +47,8 @@ const SIBLING_RELOAD = 'reload';
 const SIBLING_RELOAD_WAIT_MS = 30_000;
 const SIBLING_APPLY = 'apply-change';
 const SIBLING_APPLY_WAIT_MS = 2_000;
+const SIBLING_METRICS = 'metrics';
+const SIBLING_METRICS_WAIT_MS = 2_000;
 
 /**
  * The gateway port: a plain node:http server (docs/performance.md#proxy-rest says why not
@@ -162,6 +165,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       responseCache = config.redisUrl
         ? new RedisResponseCache(config.redisUrl, this.logger)
         : new MemoryResponseCache(config.responseCacheBytes);
+      // A scrape sums every worker of this node; one that does not answer in time is left out.
+      const siblingSeries = async (): Promise<NodeSeries[]> => {
+        const answers = (await siblings?.ask(SIBLING_METRICS, {}, SIBLING_METRICS_WAIT_MS)) ?? [];
+        return answers.flatMap((answer) => (answer.ok ? [answer.result as NodeSeries] : []));
+      };
       // A write through /gw/apis answers once every worker of this node serves it (app/workers/).
       const applyEverywhere = async (change: LocalChange) => {
         void sync.applyLocal(change);
@@ -266,7 +274,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,
           serveMetrics: config.gatewayMetrics
-            ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger)
+            ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger, siblingSeries)
             : undefined,
           // the recorder starts later (started()): looked up per request
           requests: { started: (ctx) => analytics?.started(ctx), finished: (ctx) => analytics?.finished(ctx) },
@@ -295,6 +303,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         siblings = new HostChannel(runtime.host.hostId, runtime.host.index, new WorkerRoster(runtime.host.roster));
         siblings.on(SIBLING_RELOAD, () => this.reload());
         siblings.on(SIBLING_APPLY, (change) => void sync.applyLocal(change as LocalChange));
+        siblings.on(SIBLING_METRICS, () => seriesOf(runtime.metrics));
       }
       analytics = await createRecorder(config, this.broker, this.logger);
       await this.loadAppFiles();

@@ -75,56 +75,59 @@ describe('graceful shutdown (SIGTERM)', function () {
     removeDir(cwd);
   });
 
-  it('finishes the requests in flight, serves the ones that arrive on open connections with Connection: close, refuses new connections, and exits 0', async () => {
-    const { gatewayUrl, child, output } = await start({ GW_SHUTDOWN_TIMEOUT: '20' });
-    const busy = Array.from({ length: 4 }, () => new RawConnection(gatewayUrl!));
-    const idle = new RawConnection(gatewayUrl!);
-    connections.push(...busy, idle);
-    await Promise.all([...busy, idle].map((c) => c.ready));
-    idle.send('/slow/quick');
-    await eventually(() => assert.equal(idle.responses().length, 1));
-    assert.equal(idle.responses()[0].headers.connection, 'keep-alive');
-    busy.forEach((c, i) => c.send(`/slow/held/before-${i}`));
-    await eventually(() => assert.equal(held.length, 4), 5000);
+  // GW_WORKERS=3: the connections land on different workers, and each worker drains its own.
+  for (const workers of ['1', '3']) {
+    it(`finishes the requests in flight, serves the ones that arrive on open connections with Connection: close, refuses new connections, and exits 0 (GW_WORKERS=${workers})`, async () => {
+      const { gatewayUrl, child, output } = await start({ GW_SHUTDOWN_TIMEOUT: '20', GW_WORKERS: workers });
+      const busy = Array.from({ length: 4 }, () => new RawConnection(gatewayUrl!));
+      const idle = new RawConnection(gatewayUrl!);
+      connections.push(...busy, idle);
+      await Promise.all([...busy, idle].map((c) => c.ready));
+      idle.send('/slow/quick');
+      await eventually(() => assert.equal(idle.responses().length, 1));
+      assert.equal(idle.responses()[0].headers.connection, 'keep-alive');
+      busy.forEach((c, i) => c.send(`/slow/held/before-${i}`));
+      await eventually(() => assert.equal(held.length, 4), 5000);
 
-    const stopping = Date.now();
-    child.kill('SIGTERM');
-    await eventually(() => refusesConnections(gatewayUrl!), 5000);
-    await eventually(() => assert.ok(idle.closed, 'the idle connection is closed'));
-    assert.equal(idle.responses().length, 1, 'nothing more was sent on the idle connection');
+      const stopping = Date.now();
+      child.kill('SIGTERM');
+      await eventually(() => refusesConnections(gatewayUrl!), 5000);
+      await eventually(() => assert.ok(idle.closed, 'the idle connection is closed'));
+      assert.equal(idle.responses().length, 1, 'nothing more was sent on the idle connection');
 
-    busy.forEach((c, i) => c.send(`/slow/held/after-${i}`));
-    await eventually(
-      () => assert.equal(held.length, 8, 'the requests that arrived during the drain reached the upstream'),
-      5000,
-    );
-    release();
-
-    const code = await exited(child);
-    assert.equal(code, 0, output());
-    assert.ok(Date.now() - stopping < 20_000, 'exited before GW_SHUTDOWN_TIMEOUT');
-    // The services were stopped once, after the drain: nothing failed to stop.
-    assert.doesNotMatch(output(), /ERROR|Unable to stop/);
-    for (const [i, connection] of busy.entries()) {
-      await eventually(() => assert.ok(connection.closed));
-      const [before, after, ...more] = connection.responses();
-      assert.deepEqual(
-        [before?.status, before?.body, after?.status, after?.body],
-        [200, 'done', 200, 'done'],
-        `connection ${i}: ${JSON.stringify(connection.responses())}`,
+      busy.forEach((c, i) => c.send(`/slow/held/after-${i}`));
+      await eventually(
+        () => assert.equal(held.length, 8, 'the requests that arrived during the drain reached the upstream'),
+        5000,
       );
-      assert.notEqual(before.headers.connection, 'close', 'the connection stays open for the request queued behind');
-      assert.equal(after.headers.connection, 'close');
-      assert.deepEqual(more, []);
-    }
-    assert.deepEqual(
-      upstream.received
-        .map((r) => r.url)
-        .filter((url) => url.startsWith('/held'))
-        .sort(),
-      [0, 1, 2, 3].flatMap((i) => [`/held/after-${i}`, `/held/before-${i}`]).sort(),
-    );
-  });
+      release();
+
+      const code = await exited(child);
+      assert.equal(code, 0, output());
+      assert.ok(Date.now() - stopping < 20_000, 'exited before GW_SHUTDOWN_TIMEOUT');
+      // The services were stopped once, after the drain: nothing failed to stop.
+      assert.doesNotMatch(output(), /ERROR|Unable to stop/);
+      for (const [i, connection] of busy.entries()) {
+        await eventually(() => assert.ok(connection.closed));
+        const [before, after, ...more] = connection.responses();
+        assert.deepEqual(
+          [before?.status, before?.body, after?.status, after?.body],
+          [200, 'done', 200, 'done'],
+          `connection ${i}: ${JSON.stringify(connection.responses())}`,
+        );
+        assert.notEqual(before.headers.connection, 'close', 'the connection stays open for the request queued behind');
+        assert.equal(after.headers.connection, 'close');
+        assert.deepEqual(more, []);
+      }
+      assert.deepEqual(
+        upstream.received
+          .map((r) => r.url)
+          .filter((url) => url.startsWith('/held'))
+          .sort(),
+        [0, 1, 2, 3].flatMap((i) => [`/held/after-${i}`, `/held/before-${i}`]).sort(),
+      );
+    });
+  }
 
   // npm start and a terminal's Ctrl-C: both signals take the same path.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

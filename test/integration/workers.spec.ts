@@ -6,6 +6,7 @@ import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http, readText } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
+import { TEST_METRICS_TOKEN, sampleValue, scrape } from '../support/prometheus';
 import { startUpstream, type Upstream } from '../support/upstream';
 
 const WORKERS = 4;
@@ -81,7 +82,7 @@ describe('gateway workers (GW_WORKERS=4)', function () {
     };
 
     before(async () => {
-      node = await startTestNode({ workers: String(WORKERS) });
+      node = await startTestNode({ workers: String(WORKERS), gatewayMetrics: true, metricsToken: TEST_METRICS_TOKEN });
       node.broker.createService({
         name: 'event-recorder',
         events: {
@@ -136,6 +137,15 @@ describe('gateway workers (GW_WORKERS=4)', function () {
       await eventually(() => assert.equal(events.filter((e) => e.event === 'RatelimitExceeded').length, 300), 5000);
       const refusingWorkers = new Set(events.map((e) => e.origin));
       assert.ok(refusingWorkers.size >= 3, `refused by ${[...refusingWorkers].join(', ')}`);
+    });
+
+    it('sums every worker in one /metrics scrape of the gateway port', async () => {
+      const refused = { api_id: ids.quota, method: 'GET', status_class: '4xx' };
+      const before = sampleValue(await scrape(`${node.gatewayUrl}/metrics`), 'gw_requests_total', refused) ?? 0;
+      const statuses = await hammer(`${node.gatewayUrl}/quota/unkeyed`, 60, 20);
+      assert.deepEqual(statuses, statuses.map(() => 401));
+      const samples = await scrape(`${node.gatewayUrl}/metrics`);
+      assert.equal(sampleValue(samples, 'gw_requests_total', refused), before + 60);
     });
 
     it('spends a quota of 100 exactly once across the workers', async () => {
