@@ -97,6 +97,16 @@ describe('limiter: the shared token buckets and smoother are exact across worker
 
   type Phase = { now: number; attempts: number };
 
+  function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(err: unknown): void } {
+    let resolve!: (value: T) => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<T>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    return { promise, resolve, reject };
+  }
+
   /** THREADS threads run each phase at once; the answers of each phase, all threads together. */
   async function hammer(work: Record<string, unknown> & { phases: Phase[] }): Promise<unknown[][]> {
     const buffers = createSharedCounterBuffers(1 << 20);
@@ -107,8 +117,8 @@ describe('limiter: the shared token buckets and smoother are exact across worker
     );
     const phases: unknown[][] = work.phases.map(() => []);
     const reported = work.phases.map(() => 0);
-    const phaseDone = work.phases.map(() => Promise.withResolvers<void>());
-    const failed = Promise.withResolvers<never>();
+    const phaseDone = work.phases.map(() => deferred<void>());
+    const failed = deferred<never>();
     for (const worker of workers) {
       worker.on('error', failed.reject);
       worker.on('message', (message: { ready?: true; phase: number; answers: unknown[] }) => {
