@@ -75,6 +75,11 @@ export interface DrlLoadEvent {
   node_id: string;
   /** requests per second this node checked, smoothed */
   load: number;
+  /**
+   * the host whose workers share their counters and buckets (the main thread's node id), when
+   * this node is a gateway worker; the limiter counts the workers of a host as one participant
+   */
+  host_id?: string;
 }
 
 /** The counter of a key's quota: per key, or per key and API when that API has a limit of its own. */

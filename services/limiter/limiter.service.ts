@@ -13,22 +13,23 @@ import { DrlShare } from './lib/drl-share';
 import { MemoryStore } from './lib/memory-store';
 import { RateLimiter, type Algorithm } from './lib/rate-limiter';
 import { RedisStore } from './lib/redis-store';
-import { Smoother } from './lib/smoothing';
-import { TokenBuckets } from './lib/token-buckets';
+import { SharedCounterStore } from './lib/shared/shared-counter-store';
+import { SharedSmoother } from './lib/shared/shared-smoother';
+import { SharedTokenBuckets } from './lib/shared/shared-token-buckets';
+import { Smoother, type SmoothingStore } from './lib/smoothing';
+import { TokenBuckets, type TokenBucketStore } from './lib/token-buckets';
 
 /**
- * Rate limits, quotas and smoothing for the gateway nodes. Counters live in memory (one node)
- * or in Redis (GW_REDIS_URL); the distributed rate limiter's shares come from the load every
- * limiter reports on the bus each second.
+ * Rate limits, quotas and smoothing for the gateway nodes. Counters live in memory (one node), in
+ * memory shared by the gateway workers of a node (their host), or in Redis (GW_REDIS_URL); the
+ * distributed rate limiter's shares come from the load every limiter reports on the bus each second.
  */
 export function limiterService(runtime: Runtime, clock: () => number = Date.now): ServiceSchema {
   const { config } = runtime;
-  let store: CounterStore;
+  let state: LimiterState;
   let limiter: RateLimiter;
   let drl: DrlShare;
   let ticker: NodeJS.Timeout;
-  const buckets = new TokenBuckets();
-  const smoother = new Smoother();
   const algorithm: Algorithm = config.enableSentinelRateLimiter
     ? 'sentinel'
     : config.enableFixedWindowRateLimiter
@@ -39,7 +40,7 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
     actions: {
       check: (ctx: Context<LimiterCheckParams>) => limiter.check(ctx.params),
       quotaState: async (ctx: Context<LimiterQuotaParams>) => {
-        const { used, renewsAt } = await store.quotaState(ctx.params.counter, clock());
+        const { used, renewsAt } = await state.store.quotaState(ctx.params.counter, clock());
         return { quota_remaining: Math.max(0, ctx.params.max - used), quota_renews: Math.ceil(renewsAt / 1000) };
       },
     } satisfies ServiceActions<'limiter'>,
@@ -59,10 +60,9 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
     },
     created() {
       const broker = this.broker;
-      store = config.redisUrl
-        ? new RedisStore(config.redisUrl, config.enableNonTransactionalRateLimiter)
-        : new MemoryStore(clock);
-      drl = new DrlShare(broker.nodeID, clock);
+      state = limiterState(runtime, clock);
+      const { store, buckets, smoother } = state;
+      drl = new DrlShare(broker.nodeID, clock, state.hostId);
       limiter = new RateLimiter({
         algorithm,
         drlThreshold: config.drlThreshold,
@@ -93,18 +93,54 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
       let ticks = 0;
       ticker = setInterval(() => {
         void this.broker.broadcast(DRL_LOAD, drl.tick());
-        buckets.sweep(clock(), 3600_000);
-        if (++ticks % 60 === 0) smoother.sweep(clock());
+        state.buckets.sweep(clock(), 3600_000);
+        if (++ticks % 60 === 0) state.smoother.sweep(clock());
       }, 1000);
       ticker.unref();
-      this.logger.info(`rate limiter: ${algorithm}, counters in ${config.redisUrl ? 'Redis' : 'memory'}`);
+      this.logger.info(`rate limiter: ${algorithm}, counters in ${state.where}`);
     },
     async stopped() {
       runtime.handOffs.withdraw('limiter');
       clearInterval(ticker);
-      await store.close();
+      await state.store.close();
     },
   };
+}
+
+interface LimiterState {
+  store: CounterStore;
+  buckets: TokenBucketStore;
+  smoother: SmoothingStore;
+  /** the DRL participant this node belongs to: its host when the host's workers share buckets */
+  hostId?: string;
+  where: string;
+}
+
+/**
+ * Where counters, buckets and smoothing live. Redis wins when configured; a gateway worker whose
+ * host made shared memory keeps all of them there, so the host's workers act as one node (and
+ * count as one in the DRL); otherwise, this node's memory.
+ */
+function limiterState(runtime: Runtime, clock: () => number): LimiterState {
+  const { config, host } = runtime;
+  if (config.redisUrl)
+    return {
+      store: new RedisStore(config.redisUrl, config.enableNonTransactionalRateLimiter),
+      buckets: new TokenBuckets(),
+      smoother: new Smoother(),
+      where: 'Redis',
+    };
+  if (host?.limiterMemory) {
+    const store = new SharedCounterStore(host.limiterMemory, clock);
+    return {
+      store,
+      buckets: new SharedTokenBuckets(store),
+      smoother: new SharedSmoother(store),
+      hostId: host.hostId,
+      where: `shared memory of ${host.count} workers`,
+    };
+  }
+  return { store: new MemoryStore(clock), buckets: new TokenBuckets(), smoother: new Smoother(), where: 'memory' };
 }
 
 function limiterNodes(broker: ServiceBroker): string[] {

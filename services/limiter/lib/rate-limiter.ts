@@ -7,8 +7,8 @@ import type {
 } from '../../../contracts/limiter/actions';
 import type { CounterStore, QuotaOutcome, WindowOutcome } from './counter-store';
 import type { DrlShare } from './drl-share';
-import type { Smoother } from './smoothing';
-import type { TokenBuckets } from './token-buckets';
+import type { SmoothingStore } from './smoothing';
+import type { TokenBucketStore } from './token-buckets';
 
 export type Algorithm = 'drl' | 'sentinel' | 'fixed-window';
 
@@ -17,9 +17,10 @@ export interface RateLimiterOptions {
   /** DRL: below drlThreshold × gateway nodes requests per second, use the shared sliding log */
   drlThreshold: number;
   store: CounterStore;
-  buckets: TokenBuckets;
+  /** this node's buckets, or its host's when gateway workers share memory */
+  buckets: TokenBucketStore;
   drl: DrlShare;
-  smoother: Smoother;
+  smoother: SmoothingStore;
   now: () => number;
   emit(event: GatewayEventName, params: LimiterCheckParams, message: string, meta?: Record<string, unknown>): void;
 }

@@ -1,7 +1,7 @@
 import type { SmoothingSpec } from '../../../contracts/limiter/actions';
 
 /** a state not used for this long is forgotten: its counter starts again at the threshold */
-const IDLE_MS = 3600_000;
+export const SMOOTHING_IDLE_MS = 3600_000;
 
 interface SmoothingState {
   allowance: number;
@@ -12,6 +12,20 @@ interface SmoothingState {
 
 export type SmoothingChange = { direction: 'up' | 'down'; from: number; to: number };
 
+/** Where smoothed allowances live: this node's memory (`Smoother`), or the host's (shared-smoother.ts). */
+export interface SmoothingStore {
+  /** Records a request and returns the allowance that applies to it, with the change it caused. */
+  allowance(
+    counter: string,
+    spec: SmoothingSpec,
+    rate: number,
+    windowMs: number,
+    now: number,
+  ): { allowance: number; change?: SmoothingChange };
+  /** Forgets idle states (a store that sweeps itself may do nothing). */
+  sweep(now: number): void;
+}
+
 /**
  * Rate limit smoothing (docs/limits.md#smoothing): the allowance starts at `threshold`,
  * rises by `step` when the request rate reaches allowance − step × trigger, falls by `step` when
@@ -19,7 +33,7 @@ export type SmoothingChange = { direction: 'up' | 'down'; from: number; to: numb
  * threshold, and changes at most once per `delay` seconds. The request rate is what this node
  * saw in the last window.
  */
-export class Smoother {
+export class Smoother implements SmoothingStore {
   private readonly states = new Map<string, SmoothingState>();
 
   /** Records a request and returns the allowance that applies to it, with the change it caused. */
@@ -70,7 +84,7 @@ export class Smoother {
   sweep(now: number): void {
     for (const [counter, state] of this.states) {
       const last = state.requests[state.requests.length - 1] ?? -Infinity;
-      if (now - last > Math.max(IDLE_MS, state.windowMs)) this.states.delete(counter);
+      if (now - last > Math.max(SMOOTHING_IDLE_MS, state.windowMs)) this.states.delete(counter);
     }
   }
 }

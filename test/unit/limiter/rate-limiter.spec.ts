@@ -10,6 +10,8 @@ import {
   SharedCounterStore,
   createSharedCounterBuffers,
 } from '../../../services/limiter/lib/shared/shared-counter-store';
+import { SharedSmoother } from '../../../services/limiter/lib/shared/shared-smoother';
+import { SharedTokenBuckets } from '../../../services/limiter/lib/shared/shared-token-buckets';
 import { Smoother } from '../../../services/limiter/lib/smoothing';
 import { TokenBuckets } from '../../../services/limiter/lib/token-buckets';
 
@@ -32,13 +34,15 @@ function harness(
   const events: Harness['events'] = [];
   const drl = new DrlShare('node-a', () => clock.now);
   if (options.liveNodes) drl.setLiveNodes(options.liveNodes);
+  // Gateway workers keep their buckets and smoothing beside their shared counters, as limiter.service does.
+  const shared = store instanceof SharedCounterStore;
   const limiter = new RateLimiter({
     algorithm,
     drlThreshold: options.drlThreshold ?? 5,
     store,
-    buckets: new TokenBuckets(),
+    buckets: shared ? new SharedTokenBuckets(store) : new TokenBuckets(),
     drl,
-    smoother: new Smoother(),
+    smoother: shared ? new SharedSmoother(store) : new Smoother(),
     now: () => clock.now,
     emit: (event, _params, _message, meta) => events.push({ event, at: clock.now, meta }),
   });
@@ -281,45 +285,50 @@ describe('limiter: distributed rate limiter shares', () => {
   });
 });
 
-describe('limiter: smoothing', () => {
-  it('steps the allowance up and down with the request rate, at most once per delay, within threshold and rate', async () => {
-    const h = harness('sentinel', new MemoryStore());
-    const counter = uniqueCounter('smooth');
-    const params = keyLimit(counter, 30, 1, {
-      smoothing: { enabled: true, threshold: 10, step: 5, trigger: 0.5, delay: 2 },
-    });
-    // Ramp up: 12 requests per second for 4 seconds.
-    for (let second = 0; second < 4; second++) {
-      for (let i = 0; i < 12; i++) {
-        await h.limiter.check(params);
-        h.clock.now += 1000 / 12;
+const smoothingStores: Array<[string, () => CounterStore]> = [
+  ['memory', () => new MemoryStore()],
+  ['shared memory', () => new SharedCounterStore(createSharedCounterBuffers(1 << 20))],
+];
+for (const [storeName, makeStore] of smoothingStores)
+  describe(`limiter: smoothing (${storeName})`, () => {
+    it('steps the allowance up and down with the request rate, at most once per delay, within threshold and rate', async () => {
+      const h = harness('sentinel', makeStore());
+      const counter = uniqueCounter('smooth');
+      const params = keyLimit(counter, 30, 1, {
+        smoothing: { enabled: true, threshold: 10, step: 5, trigger: 0.5, delay: 2 },
+      });
+      // Ramp up: 12 requests per second for 4 seconds.
+      for (let second = 0; second < 4; second++) {
+        for (let i = 0; i < 12; i++) {
+          await h.limiter.check(params);
+          h.clock.now += 1000 / 12;
+        }
       }
-    }
-    const ups = h.events.filter((e) => e.event === 'RateLimitSmoothingUp');
-    assert.ok(ups.length >= 1, 'the allowance rose');
-    assert.deepEqual(ups[0].meta && [ups[0].meta.from, ups[0].meta.to], [10, 15]);
-    for (let i = 1; i < ups.length; i++)
-      assert.ok(ups[i].at - ups[i - 1].at >= 2000, 'no two changes within the delay');
-    // Quiet: 1 request per second for 10 seconds.
-    for (let second = 0; second < 10; second++) {
-      await h.limiter.check(params);
-      h.clock.now += 1000;
-    }
-    const downs = h.events.filter((e) => e.event === 'RateLimitSmoothingDown');
-    assert.ok(downs.length >= 1, 'the allowance fell');
-    assert.equal(downs.at(-1)!.meta!.to, 10, 'never below the threshold');
-  });
-
-  it('refuses requests over the current allowance', async () => {
-    const h = harness('sentinel', new MemoryStore());
-    const params = keyLimit(uniqueCounter('smooth-cap'), 100, 10, {
-      smoothing: { enabled: true, threshold: 5, step: 5, trigger: 0.5, delay: 3600 },
+      const ups = h.events.filter((e) => e.event === 'RateLimitSmoothingUp');
+      assert.ok(ups.length >= 1, 'the allowance rose');
+      assert.deepEqual(ups[0].meta && [ups[0].meta.from, ups[0].meta.to], [10, 15]);
+      for (let i = 1; i < ups.length; i++)
+        assert.ok(ups[i].at - ups[i - 1].at >= 2000, 'no two changes within the delay');
+      // Quiet: 1 request per second for 10 seconds.
+      for (let second = 0; second < 10; second++) {
+        await h.limiter.check(params);
+        h.clock.now += 1000;
+      }
+      const downs = h.events.filter((e) => e.event === 'RateLimitSmoothingDown');
+      assert.ok(downs.length >= 1, 'the allowance fell');
+      assert.equal(downs.at(-1)!.meta!.to, 10, 'never below the threshold');
     });
-    const results = await run(h, params, 20);
-    // The first request may step the allowance once (to 10); no further change for an hour.
-    assert.equal(passed(results), 10);
+
+    it('refuses requests over the current allowance', async () => {
+      const h = harness('sentinel', makeStore());
+      const params = keyLimit(uniqueCounter('smooth-cap'), 100, 10, {
+        smoothing: { enabled: true, threshold: 5, step: 5, trigger: 0.5, delay: 3600 },
+      });
+      const results = await run(h, params, 20);
+      // The first request may step the allowance once (to 10); no further change for an hour.
+      assert.equal(passed(results), 10);
+    });
   });
-});
 
 describe('limiter: an unreachable Redis', () => {
   it('fails the check with store_unavailable, never a pass or a refusal', async () => {

@@ -1,35 +1,31 @@
 import type { CounterStore, QuotaOutcome, WindowOutcome } from '../counter-store';
 import { sentinelLogCap } from '../memory-store';
+import { SMOOTHING_IDLE_MS } from '../smoothing';
 import { LogArena, ringCapacityFor, type Ring } from './log-arena';
 import {
-  KIND_FLOATS,
-  KIND_INTS,
-  LAST_SWEEP_FLOAT,
-  SLOT_FLOATS,
-  SLOT_INTS,
-  SharedStoreFull,
-  SharedTable,
-} from './shared-table';
+  BUCKET,
+  BUCKET_UPDATED_AT,
+  BUCKET_WINDOW_MS,
+  COUNT,
+  ENDS_AT,
+  LOG,
+  LOG_WINDOW_MS,
+  QUOTA,
+  RING_AT,
+  RING_CAPACITY,
+  RING_HEAD,
+  RING_LENGTH,
+  SMOOTHING,
+  WINDOW,
+  hasRing,
+} from './slot-kinds';
+import { LAST_SWEEP_FLOAT, SLOT_FLOATS, SLOT_INTS, SharedStoreFull, SharedTable } from './shared-table';
 
 /** What the worker threads of one host share: made once by the main thread, passed in workerData. */
 export interface SharedCounterBuffers {
   table: SharedArrayBuffer;
   logs: SharedArrayBuffer;
 }
-
-const LOG = 1;
-const WINDOW = 2;
-const QUOTA = 3;
-
-// A log's ring (int32 fields of its slot) and window (float64 field).
-const RING_AT = KIND_INTS;
-const RING_CAPACITY = KIND_INTS + 1;
-const RING_HEAD = KIND_INTS + 2;
-const RING_LENGTH = KIND_INTS + 3;
-const LOG_WINDOW_MS = KIND_FLOATS;
-// A window's count and end; a quota's used and renewal (float64 fields).
-const COUNT = KIND_FLOATS;
-const ENDS_AT = KIND_FLOATS + 1;
 
 /** share of the buffer given to the slots; the rest holds the logs' timestamps */
 const TABLE_SHARE = 0.25;
@@ -133,6 +129,25 @@ export class SharedCounterStore implements CounterStore {
     }
   }
 
+  /**
+   * Runs `check` on the locked slot of (kind, counter), made when absent (`fresh`: its fields are
+   * zero); when the table is full, sweeps and tries once more. For the host's token buckets and
+   * smoother (shared-token-buckets.ts, shared-smoother.ts), which keep their state in this table.
+   */
+  update<T>(kind: number, counter: string, now: number, check: (slot: number, fresh: boolean) => T): T {
+    return this.withRoom(now, () => this.withSlot(kind, counter, (slot) => check(slot, this.table.claimed)));
+  }
+
+  /** Inside `update` on a slot with a ring: logs a request at `now` and answers how many are in the window. */
+  logRequest(slot: number, windowMs: number, now: number): number {
+    return this.log(slot, Infinity, windowMs, now, false).count;
+  }
+
+  /** the table's float64 fields (slot × SLOT_FLOATS + field), to read and write inside `update` */
+  get floats(): Float64Array {
+    return this.table.floats;
+  }
+
   /** how many counters are held, by every thread */
   get size(): number {
     return this.table.occupied;
@@ -155,7 +170,7 @@ export class SharedCounterStore implements CounterStore {
       table.removeWhere((slot) => this.isGarbage(slot, now));
       const rings: Array<Ring & { slot: number }> = [];
       for (let slot = 0; slot < table.slotCount; slot++)
-        if (table.kindOf(slot) === LOG && table.ints[slot * SLOT_INTS + RING_CAPACITY] > 0)
+        if (hasRing(table.kindOf(slot)) && table.ints[slot * SLOT_INTS + RING_CAPACITY] > 0)
           rings.push({ slot, ...this.ringOf(slot) });
       arena.compact(rings);
       for (const ring of rings) this.storeRing(ring.slot, ring);
@@ -245,7 +260,7 @@ export class SharedCounterStore implements CounterStore {
     ints[base + RING_LENGTH] = ring.length;
   }
 
-  /** the same rules as `MemoryStore.sweep`: a counter that would start afresh the same way */
+  /** the same rules as `MemoryStore.sweep` (and the in-memory buckets' and smoother's): state that would start afresh the same way */
   private isGarbage(slot: number, now: number): boolean {
     const floats = this.table.floats;
     const at = slot * SLOT_FLOATS;
@@ -254,13 +269,21 @@ export class SharedCounterStore implements CounterStore {
         return floats[at + ENDS_AT] <= now;
       case QUOTA:
         return floats[at + ENDS_AT] > 0 && floats[at + ENDS_AT] <= now;
-      default: {
-        const ring = this.ringOf(slot);
-        if (ring.length === 0) return true;
-        const newest = this.arena.entries[ring.at + ((ring.head + ring.length - 1) & (ring.capacity - 1))];
-        return newest <= now - floats[at + LOG_WINDOW_MS];
-      }
+      case BUCKET:
+        // Refilled to capacity: a new bucket starts full.
+        return now - floats[at + BUCKET_UPDATED_AT] >= floats[at + BUCKET_WINDOW_MS];
+      case SMOOTHING:
+        return now - this.newestEntry(slot) > Math.max(SMOOTHING_IDLE_MS, floats[at + LOG_WINDOW_MS]);
+      default:
+        return this.newestEntry(slot) <= now - floats[at + LOG_WINDOW_MS];
     }
+  }
+
+  /** the newest timestamp of a slot's ring; -Infinity when it is empty */
+  private newestEntry(slot: number): number {
+    const ring = this.ringOf(slot);
+    if (ring.length === 0) return -Infinity;
+    return this.arena.entries[ring.at + ((ring.head + ring.length - 1) & (ring.capacity - 1))];
   }
 }
 

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
  * of a host. A slot is one 64-byte cache line, so two counters' locks never share a line:
  *
  *   int32 0 lock (0 free, 1 held, 2 held with sleepers)   int32 1 kind (0 = empty)
- *   int32 2..4 the counter's 96-bit hash                  int32 5..8 free for the kind (log ring)
- *   float64 6, 7 (bytes 48..63) free for the kind (counts and times)
+ *   int32 2..4 the counter's 96-bit hash                  bytes 20..63 the kind's (slot-kinds.ts):
+ *   int32 5..11 and float64 3..7 overlap there, e.g. a log ring in int32 5..8, times in float64 5..7
  *
  * A check holds the table's gate shared and one slot's lock; a sweep holds the gate exclusive,
  * since removing a slot moves others (linear probing keeps no tombstones). Slots only go from
