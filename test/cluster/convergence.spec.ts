@@ -39,6 +39,8 @@ describe('cluster: gateway nodes converge with the store', function () {
       namespace,
       secret,
       services: ['gateway'],
+      // one thread: these tests follow one node's registry entry (workers: test/integration/workers.spec.ts)
+      workers: '1',
       nodeId,
       databaseUrl: 'mysql://nobody@127.0.0.1:1/never-opened',
       ...heartbeat,
@@ -158,6 +160,7 @@ describe('cluster: gateway nodes converge with the store', function () {
       GW_TRANSPORTER: natsUrl!,
       GW_NAMESPACE: namespace,
       GW_SERVICES: 'gateway',
+      GW_WORKERS: '1',
       GW_NODE_ID: nodeId,
       GW_SECRET: secret,
       GW_GATEWAY_PORT: '0',

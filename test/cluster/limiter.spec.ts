@@ -50,6 +50,8 @@ describe('cluster: one API limit enforced by two gateway nodes', function () {
       nodes.push(
         await startTestNode({
           services: ['gateway'],
+          // one limiter per node, as the waits below count (workers: test/integration/workers.spec.ts)
+          workers: '1',
           transporter: natsUrl,
           redisUrl,
           namespace,

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import type { GatewayEvent } from '../../contracts/events';
 import type { GwConfig } from '../../lib/config/load-config';
 import { createTenant, keylessApi, type Tenant } from '../support/bootstrap';
+import { clusterSettings } from '../support/cluster';
 import { eventually } from '../support/eventually';
 import { http, readText } from '../support/http';
 import { removeDir, startTestNode, type TestNode } from '../support/node';
@@ -78,7 +79,10 @@ describe('gateway workers (GW_WORKERS=4)', function () {
     /** every one of `probes` new connections sees the API at `path` answered by the upstream */
     const servedEverywhere = async (path: string, headers: Record<string, string> = {}) => {
       const statuses = await hammer(`${node.gatewayUrl}${path}`, 40, 20, headers);
-      assert.deepEqual(statuses, statuses.map(() => 200));
+      assert.deepEqual(
+        statuses,
+        statuses.map(() => 200),
+      );
     };
 
     before(async () => {
@@ -105,7 +109,10 @@ describe('gateway workers (GW_WORKERS=4)', function () {
       for (const name of ['limited', 'quota'])
         await eventually(async () => {
           const statuses = await hammer(`${node.gatewayUrl}/${name}/probe`, 40, 20);
-          assert.deepEqual(statuses, statuses.map(() => 401));
+          assert.deepEqual(
+            statuses,
+            statuses.map(() => 401),
+          );
         }, 5000);
     });
     after(async () => {
@@ -143,7 +150,10 @@ describe('gateway workers (GW_WORKERS=4)', function () {
       const refused = { api_id: ids.quota, method: 'GET', status_class: '4xx' };
       const before = sampleValue(await scrape(`${node.gatewayUrl}/metrics`), 'gw_requests_total', refused) ?? 0;
       const statuses = await hammer(`${node.gatewayUrl}/quota/unkeyed`, 60, 20);
-      assert.deepEqual(statuses, statuses.map(() => 401));
+      assert.deepEqual(
+        statuses,
+        statuses.map(() => 401),
+      );
       const samples = await scrape(`${node.gatewayUrl}/metrics`);
       assert.equal(sampleValue(samples, 'gw_requests_total', refused), before + 60);
     });
@@ -186,7 +196,10 @@ describe('gateway workers (GW_WORKERS=4)', function () {
       assert.equal(deleted.status, 200, deleted.text);
       await eventually(async () => {
         const statuses = await hammer(`${node.gatewayUrl}/limited/c`, 40, 20, { authorization: key });
-        assert.deepEqual(statuses, statuses.map(() => 403));
+        assert.deepEqual(
+          statuses,
+          statuses.map(() => 403),
+        );
       }, 5000);
     });
 
@@ -195,7 +208,10 @@ describe('gateway workers (GW_WORKERS=4)', function () {
       await victim.terminate();
       // the kernel no longer gives the gone worker's port any connection: nothing fails meanwhile
       const during = await hammer(`${node.gatewayUrl}/written-here/c`, 100, 20);
-      assert.deepEqual(during, during.map(() => 200));
+      assert.deepEqual(
+        during,
+        during.map(() => 200),
+      );
       await eventually(async () => {
         const health = await http(`${node.gatewayUrl}/gw/health`, { headers: node.gwHeaders });
         const replaced = health.json.workers[2];
@@ -235,4 +251,53 @@ describe('gateway workers (GW_WORKERS=4)', function () {
       }
     });
   }
+
+  describe('a gateway-role node with two workers, and a management node, over NATS', () => {
+    const natsUrl = process.env.GW_TEST_NATS;
+    let management: TestNode;
+    let gateway: TestNode;
+
+    before(async function () {
+      if (!natsUrl) this.skip();
+      const cluster = clusterSettings(natsUrl);
+      management = await startTestNode({ ...cluster, services: ['management'] });
+      gateway = await startTestNode({ ...cluster, services: ['gateway'], workers: '2' });
+    });
+    after(async () => {
+      for (const node of [gateway, management]) {
+        await node?.stop();
+        if (node) removeDir(node.dataDir);
+      }
+    });
+
+    it('serves an API from the management node on both workers, each its own node on NATS, and limits a key exactly', async () => {
+      const tenant = await createTenant(management.dashboardUrl, management.adminHeaders);
+      const dashboard = (path: string, body: unknown) =>
+        http(`${management.dashboardUrl}/api${path}`, { method: 'POST', headers: tenant.headers, body });
+      const created = await dashboard(
+        '/apis',
+        keylessApi('over-nats', '/over-nats', upstream.url, { use_keyless: false }),
+      );
+      assert.equal(created.status, 200, created.text);
+      const apiId = created.json.ID as string;
+      const key = await dashboard('/keys', { access_rights: { [apiId]: { api_id: apiId } }, rate: 100, per: 60 });
+      assert.equal(key.status, 200, key.text);
+      const health = await http(`${gateway.gatewayUrl}/gw/health`, { headers: gateway.gwHeaders });
+      assert.deepEqual(
+        health.json.workers.map((w: { node: string; state: string }) => [w.node, w.state]),
+        [0, 1].map((i) => [`${gateway.broker.nodeID}.w${i}`, 'ready']),
+      );
+      // both workers serve it once the change event reached them: a request without a key is refused, not unknown
+      await eventually(async () => {
+        const probe = await hammer(`${gateway.gatewayUrl}/over-nats/probe`, 20, 20);
+        assert.deepEqual(
+          probe,
+          probe.map(() => 401),
+        );
+      }, 5000);
+      const statuses = await hammer(`${gateway.gatewayUrl}/over-nats/a`, 400, 50, { authorization: key.json.key_id });
+      assert.equal(countOf(statuses, 200), 100, JSON.stringify(statuses));
+      assert.equal(countOf(statuses, 429), 300);
+    });
+  });
 });
