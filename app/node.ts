@@ -73,7 +73,12 @@ export async function startServices(
 ): Promise<RunningNode> {
   const { resolved, ...plain } = config;
   const nodeConfig: NodeConfig = Object.freeze(plain);
-  const secrets = resolved ?? { secret: nodeConfig.secret, adminSecret: nodeConfig.adminSecret, generated: [], file: '' };
+  const secrets = resolved ?? {
+    secret: nodeConfig.secret,
+    adminSecret: nodeConfig.adminSecret,
+    generated: [],
+    file: '',
+  };
   const runtime = createRuntime(nodeConfig, placement.host);
   try {
     await checkBeforeStart(nodeConfig, services, runtime, placement);
@@ -92,7 +97,8 @@ export async function startServices(
   };
   let broker: ServiceBroker;
   try {
-    const transporter = placement.hostBus && !nodeConfig.transporter ? new HostTransporter({ channel: placement.hostBus }) : undefined;
+    const transporter =
+      placement.hostBus && !nodeConfig.transporter ? new HostTransporter({ channel: placement.hostBus }) : undefined;
     broker = new ServiceBroker(brokerOptions(nodeConfig, transporter));
     for (const name of services) {
       broker.createService(failingInOneLine(name, SERVICE_FACTORIES[name](runtime)));

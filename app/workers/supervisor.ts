@@ -51,8 +51,9 @@ export class WorkerSupervisor {
   async start(): Promise<void> {
     const { gatewayPort, gatewayTlsPort } = this.options.config;
     const systemChosenPort = gatewayPort === 0 || gatewayTlsPort === 0;
+    const first = systemChosenPort ? 1 : 0;
     if (systemChosenPort) await this.spawn(0);
-    await Promise.all(this.threads.map((_, index) => (systemChosenPort && index === 0 ? undefined : this.spawn(index))));
+    await Promise.all(this.threads.slice(first).map((_, offset) => this.spawn(first + offset)));
     this.serving = true;
   }
 
@@ -134,7 +135,10 @@ export class WorkerSupervisor {
 
   private replaceLater(index: number, servedMs: number): void {
     this.crashesInARow[index] = servedMs >= STABLE_AFTER_MS ? 0 : this.crashesInARow[index] + 1;
-    const delay = Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, this.crashesInARow[index] - 1));
+    const delay = Math.min(
+      MAX_RESTART_DELAY_MS,
+      FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, this.crashesInARow[index] - 1),
+    );
     const timer = setTimeout(() => {
       this.restartTimers.delete(timer);
       if (this.stopping) return;

@@ -559,7 +559,7 @@ export const OPTIONS = {
       messages: { stringPattern: "GW_WORKERS must be 'auto' or a number of workers from 1 to 999" },
     },
     doc:
-      "gateway workers: threads that each serve the gateway ports (proxy, auth, limiter, GraphQL, streams) while the main " +
+      'gateway workers: threads that each serve the gateway ports (proxy, auth, limiter, GraphQL, streams) while the main ' +
       "thread keeps the management services; 'auto' is the number of cores on a node that runs only the gateway role, 1 otherwise",
   },
   /** @default 64 */
