@@ -27,6 +27,24 @@ export interface SmoothingStore {
 }
 
 /**
+ * The step an allowance takes, if any, with `current` requests in the last window: up by `step`
+ * when they reach allowance − step × trigger, down by `step` below allowance − step × (1 + trigger),
+ * never above the rate nor below the threshold.
+ */
+export function smoothingStep(
+  from: number,
+  current: number,
+  rate: number,
+  spec: SmoothingSpec,
+): SmoothingChange | undefined {
+  if (from < rate && current >= from - spec.step * spec.trigger)
+    return { direction: 'up', from, to: Math.min(rate, from + spec.step) };
+  if (from > spec.threshold && current < from - spec.step * (1 + spec.trigger))
+    return { direction: 'down', from, to: Math.max(spec.threshold, from - spec.step) };
+  return undefined;
+}
+
+/**
  * Rate limit smoothing (docs/limits.md#smoothing): the allowance starts at `threshold`,
  * rises by `step` when the request rate reaches allowance − step × trigger, falls by `step` when
  * it drops below allowance − step × (1 + trigger), never above the rate nor below the
@@ -57,17 +75,11 @@ export class Smoother implements SmoothingStore {
     if (expired > 0) state.requests.splice(0, expired);
     state.requests.push(now);
     const current = state.requests.length;
-    let change: SmoothingChange | undefined;
-    if (now - state.changedAt >= spec.delay * 1000) {
-      const from = state.allowance;
-      if (from < rate && current >= from - spec.step * spec.trigger)
-        change = { direction: 'up', from, to: Math.min(rate, from + spec.step) };
-      else if (from > spec.threshold && current < from - spec.step * (1 + spec.trigger))
-        change = { direction: 'down', from, to: Math.max(spec.threshold, from - spec.step) };
-      if (change) {
-        state.allowance = change.to;
-        state.changedAt = now;
-      }
+    const change =
+      now - state.changedAt >= spec.delay * 1000 ? smoothingStep(state.allowance, current, rate, spec) : undefined;
+    if (change) {
+      state.allowance = change.to;
+      state.changedAt = now;
     }
     return { allowance: state.allowance, change };
   }

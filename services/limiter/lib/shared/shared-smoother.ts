@@ -1,5 +1,5 @@
 import type { SmoothingSpec } from '../../../../contracts/limiter/actions';
-import type { SmoothingChange, SmoothingStore } from '../smoothing';
+import { smoothingStep, type SmoothingChange, type SmoothingStore } from '../smoothing';
 import type { SharedCounterStore } from './shared-counter-store';
 import { SMOOTHING, SMOOTHING_ALLOWANCE, SMOOTHING_CHANGED_AT } from './slot-kinds';
 import { SLOT_FLOATS } from './shared-table';
@@ -29,16 +29,11 @@ export class SharedSmoother implements SmoothingStore {
       }
       const current = this.store.logRequest(slot, windowMs, now);
       const from = floats[at + SMOOTHING_ALLOWANCE];
-      let change: SmoothingChange | undefined;
-      if (now - floats[at + SMOOTHING_CHANGED_AT] >= spec.delay * 1000) {
-        if (from < rate && current >= from - spec.step * spec.trigger)
-          change = { direction: 'up', from, to: Math.min(rate, from + spec.step) };
-        else if (from > spec.threshold && current < from - spec.step * (1 + spec.trigger))
-          change = { direction: 'down', from, to: Math.max(spec.threshold, from - spec.step) };
-        if (change) {
-          floats[at + SMOOTHING_ALLOWANCE] = change.to;
-          floats[at + SMOOTHING_CHANGED_AT] = now;
-        }
+      const due = now - floats[at + SMOOTHING_CHANGED_AT] >= spec.delay * 1000;
+      const change = due ? smoothingStep(from, current, rate, spec) : undefined;
+      if (change) {
+        floats[at + SMOOTHING_ALLOWANCE] = change.to;
+        floats[at + SMOOTHING_CHANGED_AT] = now;
       }
       return { allowance: floats[at + SMOOTHING_ALLOWANCE], change };
     });
