@@ -184,8 +184,9 @@ const ROWS: Array<{
     name: 'gw, auth token + rate limit + quota',
     start: (s) => untrackedLimitsRow(s, 'gw-analytics'),
   },
-  // LIMITS are far above what a round sends, so how the workers share their counters does not
-  // decide what is measured; the counting itself is.
+  // LIMITS are far above what a round sends: a 429 is the limiter's mistake, and fails the run.
+  // Each worker's distributed-rate-limiter share follows its load of the last seconds, and each
+  // wrk run spreads its connections over the workers anew (reusePort).
   {
     id: 'limits-w2',
     name: 'gw, auth token + rate limit + quota, 2 gateway workers (GW_WORKERS=2)',
