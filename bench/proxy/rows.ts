@@ -48,12 +48,16 @@ const LIMITS = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewa
 
 /** The gw nodes rows run on: gateway-role nodes with keyless APIs from files, and full nodes for the rows that need keys. */
 const NODES = {
-  'gw-10': (s: Setup) => startGw(s.work, 'gw-10', s.upstreamPort, 10, 'gateway', {}, [cachedApi(s.upstreamPort)]),
+  'gw-10': (s: Setup) => keylessNode(s, 'gw-10', 1),
+  // The same two nodes with two gateway worker threads (GW_WORKERS, app/workers/): what a
+  // second thread adds on the same two cores.
+  'gw-10-w2': (s: Setup) => keylessNode(s, 'gw-10-w2', 2),
   'gw-1000': (s: Setup) => startGw(s.work, 'gw-1000', s.upstreamPort, 1000),
   'gw-10000': (s: Setup) => startGw(s.work, 'gw-10000', s.upstreamPort, 10_000),
   // Analytics off here, so these rows measure the chain alone; gw-analytics is the node as shipped.
   'gw-auth': (s: Setup) => startGw(s.work, 'gw-auth', s.upstreamPort, 0, 'all', { GW_ANALYTICS: 'false' }),
   'gw-analytics': (s: Setup) => startGw(s.work, 'gw-analytics', s.upstreamPort, 0, 'all'),
+  'gw-analytics-w2': (s: Setup) => startGw(s.work, 'gw-analytics-w2', s.upstreamPort, 0, 'all', { GW_WORKERS: '2' }),
   // gw-10 with cleartext HTTP/2 on its plain port, and an API for the gRPC upstream (started
   // first when no row has yet: then about 0.1 s of its start-up counts in the node's).
   'gw-h2c': async (s: Setup) =>
@@ -94,6 +98,11 @@ const ROWS: Array<{
     id: 'keyless',
     name: 'gw, keyless API (10 APIs loaded)',
     start: async (s) => on(await s.node('gw-10'), '/api-9/hello'),
+  },
+  {
+    id: 'keyless-w2',
+    name: 'gw, keyless API (10 APIs loaded), 2 gateway workers (GW_WORKERS=2)',
+    start: async (s) => on(await s.node('gw-10-w2'), '/api-9/hello'),
   },
   // The keyless row's API on a node whose plain port also takes h2c: the HTTP/2 row beside it
   // runs on the same process, so their ratio holds no difference between two processes.
@@ -173,12 +182,15 @@ const ROWS: Array<{
   {
     id: 'limits',
     name: 'gw, auth token + rate limit + quota',
-    start: async (s) => {
-      const node = await s.node('gw-analytics');
-      return on(node, '/untracked-api/hello', {
-        authorization: await createTokenApi(node.url, s.upstreamPort, 'untracked-api', LIMITS, { do_not_track: true }),
-      });
-    },
+    start: (s) => untrackedLimitsRow(s, 'gw-analytics'),
+  },
+  // LIMITS are far above what a round sends: a 429 is the limiter's mistake, and fails the run.
+  // Each worker's distributed-rate-limiter share follows its load of the last seconds, and each
+  // wrk run spreads its connections over the workers anew (reusePort).
+  {
+    id: 'limits-w2',
+    name: 'gw, auth token + rate limit + quota, 2 gateway workers (GW_WORKERS=2)',
+    start: (s) => untrackedLimitsRow(s, 'gw-analytics-w2'),
   },
   {
     id: 'analytics',
@@ -261,6 +273,21 @@ export async function startRows(
     else rows.push({ id: row.id, name: row.name, ...(await row.start(setup)) });
   }
   return { rows, nodes: await Promise.all(started.values()), skipped };
+}
+
+/** A gateway-role node with the keyless APIs from files and the cached one, on `workers` threads. */
+function keylessNode(s: Setup, name: string, workers: number) {
+  return startGw(s.work, name, s.upstreamPort, 10, 'gateway', { GW_WORKERS: String(workers) }, [
+    cachedApi(s.upstreamPort),
+  ]);
+}
+
+/** The limits row's API (token, rate limit, quota; `do_not_track`) and a key for it, on `node`. */
+async function untrackedLimitsRow(s: Setup, name: NodeName): Promise<Omit<Row, 'id' | 'name'>> {
+  const node = await s.node(name);
+  return on(node, '/untracked-api/hello', {
+    authorization: await createTokenApi(node.url, s.upstreamPort, 'untracked-api', LIMITS, { do_not_track: true }),
+  });
 }
 
 function on(node: GwNode, path: string, headers?: Record<string, string>): Omit<Row, 'id' | 'name'> {

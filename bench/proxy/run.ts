@@ -9,6 +9,11 @@
  * (keyless, and token + limits + analytics), the start-up time and resident memory of each gw
  * node, and 10 vs 1,000 vs 10,000 loaded APIs side by side.
  *
+ * The -w2 rows run the keyless and limits rows on nodes with two gateway worker threads
+ * (GW_WORKERS=2; every other node has one): their ratios to the 1-worker rows follow the table,
+ * with gw's CPU per request in both and the ceiling the cores left to a second worker allow
+ * (worker-scaling.ts, from the CPU per request of wrk, the upstream and gw in each round).
+ *
  * The HTTP/2 rows (an HTTP/2 client on the keyless API; gRPC unary calls directly and through
  * gw to an h2c:// upstream) are measured with h2load instead of wrk: 1 thread, 4 connections ×
  * 8 streams (BENCH_H2_CLIENTS, BENCH_H2_STREAMS), the same 32 requests in flight; their ratios
@@ -26,7 +31,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
 import { startRows, type GwNode, type Row } from './rows';
-import { children, cpuMicros, fixedRateP99, load, rssMb, startNode } from './systems';
+import { children, cpuMicros, fixedRateP99, load, rssMb, startNode, waitedChildrenCpuMicros } from './systems';
+import { workerScalingLines, type RowFigures } from './worker-scaling';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -38,12 +44,10 @@ const WANTED = process.env.BENCH_ROWS?.split(',')
  * the bare proxy's says what the platform and the machine add (three busy processes on two
  * cores), before anything gw does.
  */
-const HALF_LOAD_ROWS = ['bare', 'keyless', 'limits', 'analytics'];
+const HALF_LOAD_ROWS = ['bare', 'keyless', 'keyless-w2', 'limits', 'analytics'];
 
-interface Measured {
-  rps: number[];
+interface Measured extends RowFigures {
   p99Ms: number[];
-  cpuMicrosPerRequest: number[];
 }
 
 async function main(): Promise<void> {
@@ -57,17 +61,24 @@ async function main(): Promise<void> {
 
   for (const row of rows) load(row, 1); // warm-up: JIT, pools
   const measured = new Map<string, Measured>(
-    rows.map((row) => [row.id, { rps: [], p99Ms: [], cpuMicrosPerRequest: [] }]),
+    rows.map((row) => [
+      row.id,
+      { rps: [], p99Ms: [], cpuMicrosPerRequest: [], upstreamCpuMicrosPerRequest: [], clientCpuMicrosPerRequest: [] },
+    ]),
   );
   for (let round = 0; round < ROUNDS; round++) {
     for (const row of round % 2 === 0 ? rows : [...rows].reverse()) {
       warmBurst(row);
       const cpuBefore = row.pid === undefined ? 0 : cpuMicros(row.pid);
+      const upstreamBefore = cpuMicros(upstream.pid!);
+      const clientBefore = waitedChildrenCpuMicros();
       const result = load(row, SECONDS);
       const m = measured.get(row.id)!;
       m.rps.push(result.rps);
       m.p99Ms.push(result.p99Ms);
       if (row.pid !== undefined) m.cpuMicrosPerRequest.push((cpuMicros(row.pid) - cpuBefore) / result.requests);
+      m.upstreamCpuMicrosPerRequest.push((cpuMicros(upstream.pid!) - upstreamBefore) / result.requests);
+      m.clientCpuMicrosPerRequest.push((waitedChildrenCpuMicros() - clientBefore) / result.requests);
       process.stderr.write(`round ${round + 1}: ${row.id}: ${result.rps.toFixed(0)} req/s\n`);
     }
   }
@@ -90,6 +101,7 @@ async function main(): Promise<void> {
   }
   lines.push(
     '',
+    ...workerScalingLines(measured),
     ...http2Lines(peak, skipped),
     ...addedP99(rows, peak, upstreamPort, work),
     '',
@@ -191,7 +203,7 @@ function nodeLines(nodes: GwNode[]): string[] {
   return [
     `gw start-up (spawn to serving every API): ${nodes.map((node) => `${node.name} ${(node.startupMs / 1000).toFixed(1)} s`).join(', ')}`,
     `gw resident memory after the rounds (VmRSS): ${nodes.map((node) => `${node.name} ${rssMb(node.pid)} MB`).join(', ')}`,
-    "Nodes: gw-10/1000/10000 run the gateway role with keyless APIs from files; gw-auth (token, JWT, OAuth, HMAC, OAS) and gw-analytics (limits, analytics) run every service, gw-auth with analytics off; the limits row's API is `do_not_track`, so it is the analytics row's chain without analytics, on the same node.",
+    "Nodes: gw-10/1000/10000 run the gateway role with keyless APIs from files; gw-auth (token, JWT, OAuth, HMAC, OAS) and gw-analytics (limits, analytics) run every service, gw-auth with analytics off; the limits row's API is `do_not_track`, so it is the analytics row's chain without analytics, on the same node. Every node has one gateway thread (GW_WORKERS=1) but gw-10-w2 and gw-analytics-w2, gw-10's and gw-analytics' twins with two (GW_WORKERS=2).",
   ];
 }
 

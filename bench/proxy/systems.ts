@@ -229,6 +229,9 @@ export async function startGw(
       GW_SECRET: 'bench',
       GW_ADMIN_SECRET: 'bench',
       NODE_ENV: 'production',
+      // One gateway thread unless a row asks for more: GW_WORKERS=auto would give a gateway-role
+      // node one per core, and the rows measured before workers existed are one-thread nodes.
+      GW_WORKERS: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -287,11 +290,29 @@ export function rssMb(pid: number): string {
   return (Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024).toFixed(0);
 }
 
-/** CPU time (user + system) a process has used so far, in microseconds, from /proc. */
+/**
+ * CPU time (user + system) a process has used so far, in microseconds, from /proc: that of all
+ * its threads, gateway workers included (the kernel sums a thread group's threads, exited ones
+ * too, into the process's figures).
+ */
 export function cpuMicros(pid: number): number {
   // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name, which may hold spaces.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statMicros(`/proc/${pid}/stat`, 11);
+}
+
+/**
+ * CPU time (user + system) of this process's children that have ended and been waited for, in
+ * microseconds: each wrk or h2load run by execFileSync adds its own once it returns, so the
+ * difference around one is the load generator's CPU.
+ */
+export function waitedChildrenCpuMicros(): number {
+  // Fields 16 and 17 of /proc/self/stat (cutime, cstime).
+  return statMicros('/proc/self/stat', 13);
+}
+
+function statMicros(file: string, userField: number): number {
+  const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticksPerSecond = 100;
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
+  return ((Number(fields[userField]) + Number(fields[userField + 1])) * 1_000_000) / ticksPerSecond;
 }
