@@ -39,9 +39,9 @@ export interface RunningNode {
 export async function startNode(config: Readonly<GwConfig>): Promise<RunningNode> {
   const services = resolveServiceNames(config.services);
   const workers = services.includes('proxy') ? workerCount(config.workers, services) : 1;
-  const nodeConfig = withSecrets(config, services);
-  if (workers > 1) return startHost(nodeConfig, services, workers);
-  return startServices(nodeConfig, services);
+  const { nodeConfig, secrets } = withSecrets(config, services);
+  if (workers > 1) return startHost(nodeConfig, secrets, services, workers);
+  return startServices(nodeConfig, services, { secrets });
 }
 
 /** What places a node's services somewhere other than a plain single-threaded node. */
@@ -50,6 +50,8 @@ export interface Placement {
   host?: WorkerHost;
   /** the threads of one host talk over this channel when no GW_TRANSPORTER is set (lib/bus/host-transporter.ts) */
   hostBus?: string;
+  /** how the secrets were found (the banner says which were generated); a worker's come in its configuration */
+  secrets?: ResolvedSecrets;
 }
 
 /**
@@ -57,28 +59,28 @@ export interface Placement {
  * the /admin API (admin-auth); keys (HMAC secrets) and certs (private keys) seal what they
  * store with a key derived from the gateway secret.
  */
-function withSecrets(config: Readonly<GwConfig>, services: string[]): NodeConfig & { resolved: ResolvedSecrets } {
+function withSecrets(
+  config: Readonly<GwConfig>,
+  services: string[],
+): { nodeConfig: NodeConfig; secrets: ResolvedSecrets } {
   const secrets = resolveSecrets(config, {
     secret: ['proxy', 'keys', 'certs'].some((name) => services.includes(name)),
     adminSecret: services.includes('api'),
   });
-  return Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret, resolved: secrets });
+  return {
+    nodeConfig: Object.freeze({ ...config, secret: secrets.secret, adminSecret: secrets.adminSecret }),
+    secrets,
+  };
 }
 
 /** Starts `services` on a broker of this thread. */
 export async function startServices(
-  config: NodeConfig & { resolved?: ResolvedSecrets },
+  nodeConfig: NodeConfig,
   services: string[],
   placement: Placement = {},
 ): Promise<RunningNode> {
-  const { resolved, ...plain } = config;
-  const nodeConfig: NodeConfig = Object.freeze(plain);
-  const secrets = resolved ?? {
-    secret: nodeConfig.secret,
-    adminSecret: nodeConfig.adminSecret,
-    generated: [],
-    file: '',
-  };
+  const { secret, adminSecret } = nodeConfig;
+  const secrets = placement.secrets ?? { secret, adminSecret, generated: [], file: '' };
   const runtime = createRuntime(nodeConfig, placement.host);
   try {
     await checkBeforeStart(nodeConfig, services, runtime, placement);
@@ -87,9 +89,13 @@ export async function startServices(
     throw err;
   }
   // A gateway in another process of this host listens on the configured ports: no tenant call may reach them either.
-  const releasePorts = addConfiguredPorts([config.gatewayPort, config.dashboardPort, config.gatewayTlsPort]);
+  const releasePorts = addConfiguredPorts([
+    nodeConfig.gatewayPort,
+    nodeConfig.dashboardPort,
+    nodeConfig.gatewayTlsPort,
+  ]);
   // Every outbound guard (lib/net/outbound-address.ts) reads the process's policy per connection.
-  const releasePolicy = installOutboundPolicy(outboundPolicy(config.outboundPolicy, config.outboundAllow));
+  const releasePolicy = installOutboundPolicy(outboundPolicy(nodeConfig.outboundPolicy, nodeConfig.outboundAllow));
   const release = async () => {
     await runtime.close();
     releasePorts();
@@ -176,7 +182,7 @@ function failingInOneLine(name: string, schema: ServiceSchema): ServiceSchema {
  * Moleculer stops a node's services all at once, and a request in flight still needs the
  * services it calls (keys, limiter, ...) to finish.
  */
-export async function drainServers(broker: ServiceBroker, timeoutMs: number): Promise<void> {
+async function drainServers(broker: ServiceBroker, timeoutMs: number): Promise<void> {
   const servers = broker.services.flatMap(
     (service) => (service as unknown as { connections?: Drainable | Drainable[] }).connections ?? [],
   );

@@ -18,7 +18,8 @@ const WORKER_STOP_GRACE_MS = 5_000;
  * counters live in shared memory unless GW_REDIS_URL is set.
  */
 export async function startHost(
-  config: NodeConfig & { resolved: ResolvedSecrets },
+  config: NodeConfig,
+  secrets: ResolvedSecrets,
   services: string[],
   workers: number,
 ): Promise<RunningNode & { workers: WorkerSupervisor }> {
@@ -27,10 +28,9 @@ export async function startHost(
   await checkPortFree(config.gatewayPort, config.host, 'gatewayPort');
   if (config.gatewayTlsPort !== undefined) await checkPortFree(config.gatewayTlsPort, config.host, 'gatewayTlsPort');
   const hostBus = config.transporter ? undefined : `gw-host-bus:${hostId}`;
-  const main = await startServices({ ...config, nodeId: hostId }, mainThreadServicesOf(services), { hostBus });
-  const { resolved: _secrets, ...workerConfig } = config;
+  const main = await startServices({ ...config, nodeId: hostId }, mainThreadServicesOf(services), { hostBus, secrets });
   const supervisor = new WorkerSupervisor({
-    config: Object.freeze({ ...workerConfig, services: gatewayServicesOf(services) }),
+    config: Object.freeze({ ...config, services: gatewayServicesOf(services) }),
     count: workers,
     hostId,
     hostBus,

@@ -28,27 +28,17 @@ import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from './management/gateway';
 import { readAppFiles } from './lib/app-files';
 import { metricsEndpoint } from './lib/metrics-endpoint';
-import { seriesOf, type NodeSeries } from '../../lib/observability/metrics';
+import { seriesOf } from '../../lib/observability/metrics';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { StoreSync, type LocalChange } from './lib/store-sync';
-import { HostChannel } from '../../lib/workers/host-channel';
-import { WorkerRoster } from '../../lib/workers/roster';
-import { workerNodeId } from '../../lib/workers/worker-host';
+import { SiblingWorkers } from './lib/sibling-workers';
 import { CertificateCache } from './lib/certificate-cache';
 import { createTlsPort, loadStoredTlsCredentials, readTlsFiles, type TlsPortServer } from './lib/tls-port';
 import { acceptPriorKnowledge, createH2cServer } from './lib/http2-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
 import { MemoryResponseCache, RedisResponseCache, type ResponseCache } from './pipeline/cache/response-cache';
 import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
-
-/** What one gateway worker asks its siblings (lib/workers/host-channel.ts), and how long it waits. */
-const SIBLING_RELOAD = 'reload';
-const SIBLING_RELOAD_WAIT_MS = 30_000;
-const SIBLING_APPLY = 'apply-change';
-const SIBLING_APPLY_WAIT_MS = 2_000;
-const SIBLING_METRICS = 'metrics';
-const SIBLING_METRICS_WAIT_MS = 2_000;
 
 /**
  * The gateway port: a plain node:http server (docs/performance.md#proxy-rest says why not
@@ -74,7 +64,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let analytics: AnalyticsRecorder | undefined;
   let responseCache: ResponseCache;
   /** the other gateway workers of this node, when it has several (app/workers/) */
-  let siblings: HostChannel | undefined;
+  let siblings: SiblingWorkers | undefined;
   const identityProviders = new IdentityProviders(fetchJson, {
     ...DEFAULT_KEY_SET_LIMITS,
     defaultTtlMs: config.jwksCacheTimeout * 1000,
@@ -165,15 +155,10 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       responseCache = config.redisUrl
         ? new RedisResponseCache(config.redisUrl, this.logger)
         : new MemoryResponseCache(config.responseCacheBytes);
-      // A scrape sums every worker of this node; one that does not answer in time is left out.
-      const siblingSeries = async (): Promise<NodeSeries[]> => {
-        const answers = (await siblings?.ask(SIBLING_METRICS, {}, SIBLING_METRICS_WAIT_MS)) ?? [];
-        return answers.flatMap((answer) => (answer.ok ? [answer.result as NodeSeries] : []));
-      };
       // A write through /gw/apis answers once every worker of this node serves it (app/workers/).
       const applyEverywhere = async (change: LocalChange) => {
         void sync.applyLocal(change);
-        await siblings?.ask(SIBLING_APPLY, change, SIBLING_APPLY_WAIT_MS);
+        await siblings?.applied(change);
       };
       const view: GatewayView = {
         loadedApis: () => registry.all(),
@@ -197,7 +182,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         forgetLocally: (id) => applyEverywhere({ action: 'deleted', id }),
         reload: async () => {
           await this.reload();
-          await siblings?.ask(SIBLING_RELOAD, {}, SIBLING_RELOAD_WAIT_MS);
+          await siblings?.reloaded();
         },
         reloadGroup: async () => {
           await this.broker.broadcast(GATEWAY_RELOAD, {});
@@ -210,7 +195,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           apis_failed: Object.fromEntries(gateway.loadFailures),
           apis_notices: gateway.notices,
           ...streamsHealth(runtime),
-          ...workersHealth(runtime),
+          ...(siblings?.health() ?? {}),
           store:
             sync.syncedAt === undefined
               ? 'not loaded yet'
@@ -274,7 +259,9 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,
           serveMetrics: config.gatewayMetrics
-            ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger, siblingSeries)
+            ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger, () =>
+                siblings ? siblings.series() : Promise.resolve([]),
+              )
             : undefined,
           // the recorder starts later (started()): looked up per request
           requests: { started: (ctx) => analytics?.started(ctx), finished: (ctx) => analytics?.finished(ctx) },
@@ -300,10 +287,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
     },
     async started() {
       if (runtime.host) {
-        siblings = new HostChannel(runtime.host.hostId, runtime.host.index, new WorkerRoster(runtime.host.roster));
-        siblings.on(SIBLING_RELOAD, () => this.reload());
-        siblings.on(SIBLING_APPLY, (change) => void sync.applyLocal(change as LocalChange));
-        siblings.on(SIBLING_METRICS, () => seriesOf(runtime.metrics));
+        siblings = new SiblingWorkers(runtime.host, {
+          reload: () => this.reload(),
+          apply: (change) => void sync.applyLocal(change),
+          series: () => seriesOf(runtime.metrics),
+        });
       }
       analytics = await createRecorder(config, this.broker, this.logger);
       await this.loadAppFiles();
@@ -347,22 +335,6 @@ export function proxyService(runtime: Runtime): ServiceSchema {
 function streamsHealth(runtime: Runtime): Record<string, unknown> {
   const streams = runtime.handOffs.get('streams');
   return streams ? { streams: streams.stats() } : {};
-}
-
-/** The gateway workers of this node and their states, on a node with several (app/workers/). */
-function workersHealth(runtime: Runtime): Record<string, unknown> {
-  const host = runtime.host;
-  if (!host) return {};
-  return {
-    worker: host.index,
-    workers: new WorkerRoster(host.roster).rows().map((row) => ({
-      index: row.index,
-      node: workerNodeId(host.hostId, row.index),
-      state: row.state,
-      restarts: row.restarts,
-      started_at: row.startedAt > 0 ? new Date(row.startedAt).toISOString() : null,
-    })),
-  };
 }
 
 /** Whether some node of the cluster (this one included) runs the `apis` service. */
