@@ -96,7 +96,7 @@ export function mcpToClassic(document: OasDocument, into: ClassicInput): Classic
     const primitives = (document[MCP_SERVER_EXTENSION] as { primitives?: unknown[] } | undefined)?.primitives;
     if (primitives !== undefined) mcp.rest_primitives = cloneJson(primitives);
   }
-  return { ...into, mcp } as ClassicInput;
+  return { ...into, mcp };
 }
 
 function primitiveRule(primitive: PrimitiveSettings): McpPrimitiveRule {
@@ -104,7 +104,6 @@ function primitiveRule(primitive: PrimitiveSettings): McpPrimitiveRule {
   if (primitive.allow?.enabled === true) rule.allow = true;
   if (primitive.block?.enabled === true) rule.block = true;
   const limit = primitive.rateLimit;
-  if (limit?.enabled === true)
-    rule.rate_limit = { rate: limit.rate, per: durationSeconds(limit.per) ?? 0 };
+  if (limit?.enabled === true) rule.rate_limit = { rate: limit.rate, per: durationSeconds(limit.per) ?? 0 };
   return rule;
 }
