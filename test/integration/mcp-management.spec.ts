@@ -335,4 +335,104 @@ for (const store of STORE_VARIANTS)
         assert.equal((await api(acme, `/mcps/${acmeId}`)).status, 404);
       });
     });
+    describe('MCP rights on keys and policies', () => {
+      let mcpApi: string;
+      const mcpAccess = {
+        mcp_access_rights: {
+          tools: { allowed: ['get_.*', 'list'], blocked: ['get_secret'] },
+          prompts: { blocked: ['p'] },
+        },
+        mcp_primitives: [{ type: 'tool', name: 'get_weather', limit: { rate: 5, per: 60, quota_max: 100 } }],
+      };
+      const access = (extra: Record<string, unknown> = mcpAccess) => ({
+        [mcpApi]: { api_id: mcpApi, versions: ['Default'], ...extra },
+      });
+      const session = (extra?: Record<string, unknown>) => ({
+        rate: 100,
+        per: 60,
+        expires: 0,
+        quota_max: -1,
+        access_rights: access(extra),
+      });
+      const badAccess: Array<[string, Record<string, unknown>, RegExp]> = [
+        [
+          'a pattern that does not compile',
+          { mcp_access_rights: { tools: { blocked: ['get_(('] } } },
+          /mcp_access_rights\.tools\.blocked\[0\] is not a valid pattern/,
+        ],
+        [
+          'an unknown primitive type',
+          { mcp_primitives: [{ type: 'function', name: 'a', limit: { rate: 1, per: 1 } }] },
+          /mcp_primitives\[0\]\.type: invalid MCP primitive type "function": must be one of tool, resource, prompt/,
+        ],
+        ['access rights that are a list', { mcp_access_rights: ['a'] }, /mcp_access_rights must be an object/],
+      ];
+
+      before(async function () {
+        if (!store.enabled) this.skip();
+        const created = await api(acme, '/mcps', { method: 'POST', body: remoteMcp(undefined, '/acme-keys-mcp/') });
+        assert.equal(created.status, 200, created.text);
+        mcpApi = created.json.ID;
+      });
+
+      it('stores and returns them on dashboard keys, and refuses bad ones with a 400 naming the field', async () => {
+        const created = await api(acme, '/keys', { method: 'POST', body: session() });
+        assert.equal(created.status, 200, created.text);
+        const read = await api(acme, `/apis/${mcpApi}/keys/${created.json.key_id}`);
+        assert.equal(read.status, 200, read.text);
+        assert.deepEqual(read.json.data.access_rights[mcpApi].mcp_access_rights, mcpAccess.mcp_access_rights);
+        assert.deepEqual(read.json.data.access_rights[mcpApi].mcp_primitives, mcpAccess.mcp_primitives);
+        for (const [what, extra, reason] of badAccess) {
+          const refused = await api(acme, '/keys', { method: 'POST', body: session(extra) });
+          assert.equal(refused.status, 400, `${what}: ${refused.text}`);
+          assert.match(refused.json.Message, reason, what);
+        }
+      });
+
+      it('stores and returns them on dashboard policies, and refuses bad ones', async () => {
+        const body = { name: 'MCP gold', rate: 5, per: 1, access_rights: access() };
+        const created = await api(acme, '/portal/policies/', { method: 'POST', body });
+        assert.equal(created.status, 200, created.text);
+        const read = await api(acme, `/portal/policies/${created.json.Meta}`);
+        assert.deepEqual(read.json.access_rights[mcpApi].mcp_access_rights, mcpAccess.mcp_access_rights);
+        assert.deepEqual(read.json.access_rights[mcpApi].mcp_primitives, mcpAccess.mcp_primitives);
+        for (const [what, extra, reason] of badAccess) {
+          const refused = await api(acme, '/portal/policies/', {
+            method: 'POST',
+            body: { ...body, access_rights: access(extra) },
+          });
+          assert.equal(refused.status, 400, `${what}: ${refused.text}`);
+          assert.match(refused.json.Message, reason, what);
+        }
+      });
+
+      it('stores and returns them on /gw/keys and /gw/policies, and refuses bad ones', async () => {
+        const key = await gw('/keys', { method: 'POST', body: session() });
+        assert.equal(key.json.status, 'ok', key.text);
+        const readKey = await gw(`/keys/${key.json.key}`);
+        assert.deepEqual(readKey.json.access_rights[mcpApi].mcp_access_rights, mcpAccess.mcp_access_rights);
+        assert.deepEqual(readKey.json.access_rights[mcpApi].mcp_primitives, mcpAccess.mcp_primitives);
+        const policy = await gw('/policies', {
+          method: 'POST',
+          body: { id: 'mcp-policy', name: 'MCP policy', rate: 5, per: 1, access_rights: access() },
+        });
+        assert.equal(policy.status, 200, policy.text);
+        assert.deepEqual(
+          (await gw('/policies/mcp-policy')).json.access_rights[mcpApi].mcp_primitives,
+          mcpAccess.mcp_primitives,
+        );
+        for (const [what, extra, reason] of badAccess) {
+          const refusedKey = await gw('/keys', { method: 'POST', body: session(extra) });
+          assert.equal(refusedKey.status, 400, `${what}: ${refusedKey.text}`);
+          assert.equal(refusedKey.json.status, 'error');
+          assert.match(refusedKey.json.message, reason, what);
+          const refusedPolicy = await gw('/policies', {
+            method: 'POST',
+            body: { id: 'bad-mcp-policy', name: 'bad', rate: 5, per: 1, access_rights: access(extra) },
+          });
+          assert.equal(refusedPolicy.status, 400, `${what}: ${refusedPolicy.text}`);
+          assert.match(refusedPolicy.json.message, reason, what);
+        }
+      });
+    });
   });
