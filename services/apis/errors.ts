@@ -74,6 +74,11 @@ export const ApisErrors = {
   /** A `gw://<api_id>/mcp` upstream whose REST source can not serve as one (400, or 403 for another organisation's). */
   mcpSource: (status: 400 | 403, message: string, apiId: string) =>
     new GwError('GW_ERR_APIS_MCP_SOURCE', status, message, { rest_source: apiId }),
+  /** A REST API that MCP APIs offer as tools: deleting it would leave them serving nothing (the reference's 409). */
+  restSourceInUse: (mcpApis: string[]) =>
+    new GwError('GW_ERR_APIS_REST_SOURCE_IN_USE', 409, `API is referenced by MCP APIs: ${mcpApis.join(', ')}`, {
+      mcp_apis: mcpApis,
+    }),
   invalidDataSources: (problems: string[]) =>
     new GwError('GW_ERR_APIS_INVALID', 400, `Invalid combined graph: ${problems.join('; ')}`, { errors: problems }),
   invalidSchema: (problems: string[]) =>

@@ -227,9 +227,15 @@ for (const store of STORE_VARIANTS)
         assert.deepEqual(compiled.mcp.rest_primitives, [
           { source: { operationId: 'listPets' }, name: 'list_pets', allow: true },
         ]);
+        const inUse = await gw('/apis/oas/pets-src', { method: 'DELETE' });
+        assert.equal(inUse.status, 409, inUse.text);
+        assert.deepEqual(inUse.json, { status: 'error', message: 'API is referenced by MCP APIs: pets-mcp' });
+        assert.equal((await gw('/apis/oas/pets-src')).status, 200, 'the REST source is still there');
         const expanded = await gw('/mcps/pets-mcp?expand=true');
         assert.equal(expanded.status, 200);
         assert.equal(expanded.json['x-gw-api-gateway'].upstream.url, 'gw://pets-src/mcp');
+        assert.equal((await gw('/mcps/pets-mcp', { method: 'DELETE' })).status, 200);
+        assert.equal((await gw('/apis/oas/pets-src', { method: 'DELETE' })).status, 200, 'free to go once unused');
       });
 
       it('refuses a REST source that is missing (400), classic (400), an MCP API (400) or of another organisation (403)', async () => {
