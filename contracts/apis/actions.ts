@@ -134,6 +134,30 @@ export const apisActionParams = {
     page: { type: 'number', integer: true, optional: true },
     streams: { type: 'boolean', optional: true },
   },
+  createMcp: {
+    org_scope: { type: 'string', optional: true },
+    document_text: { type: 'string' },
+    generate_ids: optionalBoolean,
+    dry_run: optionalBoolean,
+    expand: optionalBoolean,
+  },
+  updateMcp: {
+    id: { type: 'string', empty: false },
+    org_scope: { type: 'string', optional: true },
+    document_text: { type: 'string' },
+    keep_api_id: optionalBoolean,
+    dry_run: optionalBoolean,
+  },
+  getMcp: {
+    id: { type: 'string', empty: false },
+    org_scope: { type: 'string', optional: true },
+    expand: optionalBoolean,
+  },
+  listMcp: {
+    org_scope: { type: 'string', optional: true },
+    page: { type: 'number', integer: true, optional: true },
+  },
+  removeMcp: { id: { type: 'string', empty: false }, org_scope: { type: 'string', optional: true } },
   snapshot: {},
   currentRevision: {},
   importDataSource: {
@@ -278,6 +302,45 @@ export interface ApisListOasResult {
 }
 
 /**
+ * `apis.createMcp`: an MCP API (the `/mcps` routes), an OAS document whose upstream is an MCP
+ * server (http(s)://) or a REST API of the same organisation (`gw://<api_id>/mcp`).
+ */
+export interface ApisCreateMcpParams {
+  org_scope?: string;
+  document_text: string;
+  /** ignore `x-gw-api-gateway.info.id` and generate the public id (the dashboard) */
+  generate_ids?: boolean;
+  /** check and answer the document as it would be stored, store nothing */
+  dry_run?: boolean;
+  /** with dry_run: the document expanded as `apis.getMcp` expands it */
+  expand?: boolean;
+}
+
+export interface ApisUpdateMcpParams {
+  /** internal or public id */
+  id: string;
+  org_scope?: string;
+  document_text: string;
+  /** refuse a document whose `info.id` is not the API's public id (the gateway API) */
+  keep_api_id?: boolean;
+  dry_run?: boolean;
+}
+
+export interface ApisGetMcpParams {
+  id: string;
+  org_scope?: string;
+  /** REST as MCP: the document with the full derived tool catalogue in `x-gw-mcp-server.primitives` */
+  expand?: boolean;
+}
+
+/** A write of an MCP API: the document as stored (or as it would be, for a dry run). */
+export interface ApisMcpWriteResult {
+  document: OasApiDocument;
+  /** the compiled definition the gateways serve; absent for a dry run */
+  api_definition?: ApiDefinition;
+}
+
+/**
  * `apis.snapshot`: every definition of every organisation, for gateway nodes, and the store
  * revision it reflects (read in the same transaction).
  */
@@ -317,6 +380,13 @@ export interface ApisActions {
     params: { document_text: string };
     result: { api_definition: ApisCreateParams['api_definition'] };
   };
+  'apis.createMcp': { params: ApisCreateMcpParams; result: ApisMcpWriteResult };
+  'apis.updateMcp': { params: ApisUpdateMcpParams; result: ApisMcpWriteResult };
+  /** the stored document of an MCP API (404 for any other API) */
+  'apis.getMcp': { params: ApisGetMcpParams; result: OasApiDocument };
+  'apis.listMcp': { params: ApisListParams; result: ApisListOasResult };
+  /** removes an MCP API (404 for any other API) */
+  'apis.removeMcp': { params: ApisRemoveParams; result: ApisRemoveResult };
   'apis.snapshot': { params: Record<string, never>; result: ApisSnapshotResult };
   'apis.currentRevision': { params: Record<string, never>; result: StoreRevisionResult };
   'apis.syncGraphqlSchema': { params: ApisSyncGraphqlSchemaParams; result: ApiRecord };

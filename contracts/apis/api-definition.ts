@@ -19,7 +19,34 @@ export interface ApiDefinition {
     strip_listen_path?: boolean;
     [field: string]: unknown;
   };
+  /** set on APIs created through /gw/mcps: requests to the listen path are MCP (JSON-RPC 2.0) */
+  mcp?: McpDefinition;
   [field: string]: unknown;
+}
+
+/** The MCP part of a classic definition, compiled from `middleware.mcp*` and `x-gw-mcp-server`. */
+export interface McpDefinition {
+  /** per primitive kind, by name (tools, prompts) or URI (resources) */
+  primitives: {
+    tools: Record<string, McpPrimitiveRule>;
+    resources: Record<string, McpPrimitiveRule>;
+    prompts: Record<string, McpPrimitiveRule>;
+  };
+  /** REST as MCP: the api_id whose OAS operations are the tools (target_url is then gw://<id>/mcp) */
+  rest_source?: string;
+  /** the selected/renamed operations of x-gw-mcp-server.primitives, as stored */
+  rest_primitives?: unknown[];
+}
+
+/**
+ * An API's rule for one primitive. `allow`: when any primitive of a kind has it, only the allowed
+ * ones of that kind pass; `block` refuses that one.
+ */
+export interface McpPrimitiveRule {
+  allow?: boolean;
+  block?: boolean;
+  /** `per` in seconds */
+  rate_limit?: { rate: number; per: number };
 }
 
 /**

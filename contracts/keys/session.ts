@@ -37,6 +37,35 @@ export interface AccessDefinition {
    * every API of the key without a limit of its own; otherwise a counter of its own.
    */
   allowance_scope?: string;
+  /** which MCP primitives of this API the key may use (an MCP API only) */
+  mcp_access_rights?: McpAccessRights;
+  /** rate limits and quotas of single MCP primitives of this API */
+  mcp_primitives?: McpPrimitiveLimit[];
+}
+
+/**
+ * Patterns, anchored `^…$` (an exact name works as-is). `blocked` wins; a non-empty `allowed`
+ * list is an allow-list.
+ */
+export interface McpAccessList {
+  allowed?: string[];
+  blocked?: string[];
+}
+
+export interface McpAccessRights {
+  tools?: McpAccessList;
+  resources?: McpAccessList;
+  prompts?: McpAccessList;
+}
+
+export const MCP_PRIMITIVE_TYPES = ['tool', 'resource', 'prompt'] as const;
+export type McpPrimitiveType = (typeof MCP_PRIMITIVE_TYPES)[number];
+
+export interface McpPrimitiveLimit {
+  type: McpPrimitiveType;
+  /** a tool or prompt name, or a resource URI */
+  name: string;
+  limit: { rate: number; per: number; quota_max?: number; quota_renewal_rate?: number };
 }
 
 export interface Session {

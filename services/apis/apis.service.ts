@@ -12,6 +12,9 @@ import {
   type ApisListParams,
   type ApisRemoveParams,
   type ApisUpdateParams,
+  type ApisCreateMcpParams,
+  type ApisUpdateMcpParams,
+  type ApisGetMcpParams,
 } from '../../contracts/apis/actions';
 import { APIS_CHANGED, APIS_REVISION, type ApisRevisionEvent } from '../../contracts/apis/events';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
@@ -23,6 +26,7 @@ import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
 import { ApiStore } from './lib/api-store';
 import { compileOasText, OasCatalogue } from './lib/oas-catalogue';
+import { McpCatalogue } from './lib/mcp-catalogue';
 import { checkCustomMiddleware } from './lib/custom-middleware';
 import { checkHookReferences } from './lib/hook-references';
 import { checkCertificateReferences } from './lib/certificate-references';
@@ -42,6 +46,7 @@ export interface ApisServiceOptions {
 export function apisService(runtime: Runtime, options: ApisServiceOptions = {}): ServiceSchema {
   let catalogue: ApiCatalogue;
   let oas: OasCatalogue;
+  let mcp: McpCatalogue;
   return {
     name: 'apis',
     actions: {
@@ -80,6 +85,20 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
         params: apisActionParams.compileOas,
         handler: (ctx: Context<{ document_text: string }>) =>
           compileOasText(ctx.params.document_text, { mappingCheck: options.streamMappingCheck }),
+      },
+      createMcp: {
+        params: apisActionParams.createMcp,
+        handler: (ctx: Context<ApisCreateMcpParams>) => mcp.create(ctx.params),
+      },
+      updateMcp: {
+        params: apisActionParams.updateMcp,
+        handler: (ctx: Context<ApisUpdateMcpParams>) => mcp.update(ctx.params),
+      },
+      getMcp: { params: apisActionParams.getMcp, handler: (ctx: Context<ApisGetMcpParams>) => mcp.get(ctx.params) },
+      listMcp: { params: apisActionParams.listMcp, handler: (ctx: Context<ApisListParams>) => mcp.list(ctx.params) },
+      removeMcp: {
+        params: apisActionParams.removeMcp,
+        handler: (ctx: Context<ApisRemoveParams>) => mcp.remove(ctx.params),
       },
       listOas: { params: apisActionParams.listOas, handler: (ctx: Context<ApisListOasParams>) => oas.list(ctx.params) },
       snapshot: { params: apisActionParams.snapshot, handler: () => catalogue.snapshot() },
@@ -148,6 +167,7 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
         },
       );
       oas = new OasCatalogue(catalogue, store, runtime.config.pageSize, { mappingCheck: options.streamMappingCheck });
+      mcp = new McpCatalogue(catalogue, store, runtime.config.pageSize, { mappingCheck: options.streamMappingCheck });
     },
   };
 }

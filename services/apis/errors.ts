@@ -66,6 +66,19 @@ export const ApisErrors = {
       `API ${id} is an OAS API definition: update it with PUT /api/apis/oas/${id}`,
       { id },
     ),
+  /** An API that is not an MCP API, read or written through the MCP routes (the reference's 404). */
+  notMcp: (id: string) => new GwError('GW_ERR_APIS_NOT_MCP', 404, 'API is not an MCP API', { id }),
+  /** An MCP API read or written through the OAS routes: it is kept apart, as the reference keeps it. */
+  isMcp: (id: string) =>
+    new GwError('GW_ERR_APIS_IS_MCP', 404, `API is not an OAS API: ${id} is an MCP API, see /mcps/${id}`, { id }),
+  /** A `gw://<api_id>/mcp` upstream whose REST source can not serve as one (400, or 403 for another organisation's). */
+  mcpSource: (status: 400 | 403, message: string, apiId: string) =>
+    new GwError('GW_ERR_APIS_MCP_SOURCE', status, message, { rest_source: apiId }),
+  /** A REST API that MCP APIs offer as tools: deleting it would leave them serving nothing (the reference's 409). */
+  restSourceInUse: (mcpApis: string[]) =>
+    new GwError('GW_ERR_APIS_REST_SOURCE_IN_USE', 409, `API is referenced by MCP APIs: ${mcpApis.join(', ')}`, {
+      mcp_apis: mcpApis,
+    }),
   invalidDataSources: (problems: string[]) =>
     new GwError('GW_ERR_APIS_INVALID', 400, `Invalid combined graph: ${problems.join('; ')}`, { errors: problems }),
   invalidSchema: (problems: string[]) =>

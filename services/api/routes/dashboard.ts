@@ -15,6 +15,7 @@ import { dashboardHookRoutes } from './dashboard-hooks';
 import { dashboardKeyRoutes } from './dashboard-keys';
 import { dashboardOAuthRoutes } from './dashboard-oauth';
 import { dashboardOasRoutes } from './dashboard-oas';
+import { dashboardMcpRoutes } from './dashboard-mcps';
 import { dashboardStreamsRoutes } from './dashboard-streams';
 import { dashboardOrgRoutes } from './dashboard-org';
 import { dashboardUserRoutes } from './dashboard-users';
@@ -77,6 +78,7 @@ function presentedCredential(
 
 const dashboardRoutes: Array<Route<Caller>> = [
   ...dashboardOasRoutes,
+  ...dashboardMcpRoutes,
   ...dashboardStreamsRoutes,
   {
     method: 'get',

@@ -27,6 +27,7 @@ import { assertNoForeignOverlap, isLockConflict } from './route-ownership';
 import { assertServable } from './serving-checks';
 import { isSubgraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import { FederationOnSave } from './federation-on-save';
+import { isMcpDefinition } from './migrations';
 
 /** How often a write MySQL failed to break a lock tie runs before the failure is answered. */
 const LOCK_CONFLICT_TRIES = 5;
@@ -153,12 +154,25 @@ export class ApiCatalogue {
       const users = (await this.federation.supergraphsUsing(existing.definition)).map((api) => api.definition.name);
       if (users.length > 0) throw ApisErrors.subgraphInUse(existing.definition.name, users);
     }
+    if (!wholeOrganisation && !isMcpDefinition(existing.definition)) {
+      const users = await this.mcpApisServing(existing.definition);
+      if (users.length > 0) throw ApisErrors.restSourceInUse(users);
+    }
     const revision = await this.store.transaction(async (trx) => {
       if ((await this.store.delete(id, trx)) === 0) throw ApisErrors.notFound(params.id);
       return this.store.bumpRevision(trx);
     });
     this.publish({ action: 'deleted', id, api_id, revision });
     return { id, api_id };
+  }
+
+  /** The MCP APIs of the API's organisation that offer it as MCP tools (`gw://<api_id>/mcp`). */
+  private async mcpApisServing(definition: ApiDefinition): Promise<string[]> {
+    const { items } = await this.store.list({ orgScope: definition.org_id, mcp: true }, { offset: 0 });
+    return items
+      .filter((item) => item.definition.mcp?.rest_source === definition.api_id)
+      .map((item) => item.definition.api_id)
+      .sort();
   }
 
   /**

@@ -6,7 +6,7 @@ import type { PageWindow } from '../../../lib/pagination';
 import { bumpRevision, currentRevision } from '../../../lib/store/revision';
 import { normaliseDomain, normaliseListenPath } from './definition-rules';
 import { enclosingPaths } from './route-ownership';
-import { APIS_REVISION_TABLE, isStreamsDocument } from './migrations';
+import { APIS_REVISION_TABLE, isMcpDefinition, isStreamsDocument } from './migrations';
 
 export interface StoredApi {
   definition: ApiDefinition;
@@ -35,6 +35,7 @@ interface ApiRow {
   hook_references: string;
   oas: string | null;
   is_streams: boolean | number;
+  is_mcp: boolean | number;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -44,7 +45,14 @@ export class ApiStore {
   constructor(private readonly db: Knex) {}
 
   async list(
-    filter: { orgScope?: string; nameContains?: string; oasOnly?: boolean; streamsOnly?: boolean },
+    filter: {
+      orgScope?: string;
+      nameContains?: string;
+      oasOnly?: boolean;
+      streamsOnly?: boolean;
+      /** true: MCP APIs only; false: no MCP API; absent: both */
+      mcp?: boolean;
+    },
     window: PageWindow,
   ): Promise<{ items: StoredApi[]; total: number }> {
     const base = this.db<ApiRow>('apis')
@@ -52,6 +60,7 @@ export class ApiStore {
       .modify((query) => {
         if (filter.oasOnly) query.whereNotNull('oas');
         if (filter.streamsOnly) query.where('is_streams', true);
+        if (filter.mcp !== undefined) query.where('is_mcp', filter.mcp);
         if (filter.nameContains)
           query.whereRaw('lower(name) like ? escape ?', [`%${escapeLike(filter.nameContains.toLowerCase())}%`, '\\']);
       });
@@ -187,6 +196,7 @@ function toRow(api: StoredApi): ApiRow {
     hook_references: JSON.stringify(api.hook_references),
     oas: api.oas === undefined ? null : JSON.stringify(api.oas),
     is_streams: isStreamsDocument(api.oas),
+    is_mcp: isMcpDefinition(definition),
     created_at: api.created_at,
     updated_at: api.updated_at,
   };

@@ -74,7 +74,27 @@ export const APIS_MIGRATIONS: Migration[] = [
   },
   // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
   binaryCollationMigration('005_binary_collation', ['apis']),
+  {
+    // Whether the API is an MCP API (written through /gw/mcps), so /gw/mcps and /gw/apis/oas
+    // page apart in SQL. No existing row is one.
+    name: '006_add_apis_is_mcp',
+    async up(db) {
+      await db.schema.alterTable('apis', (t) => {
+        t.boolean('is_mcp').notNullable().defaultTo(false);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('apis', (t) => {
+        t.dropColumn('is_mcp');
+      });
+    },
+  },
 ];
+
+/** An MCP API is one whose classic definition carries the `mcp` block. */
+export function isMcpDefinition(definition: { mcp?: unknown }): boolean {
+  return definition.mcp !== undefined && definition.mcp !== null;
+}
 
 /** A streams API is an OAS document with `x-gw-streaming`. */
 export function isStreamsDocument(oas: Record<string, unknown> | undefined): boolean {

@@ -12,6 +12,7 @@ import { pageCount, pageWindow } from '../../../lib/pagination';
 import { ApisErrors } from '../errors';
 import type { ApiCatalogue } from './api-catalogue';
 import type { ApiStore } from './api-store';
+import { isMcpDefinition } from './migrations';
 import { patchDocument } from './oas/patch';
 import {
   classicToOas,
@@ -58,8 +59,10 @@ export class OasCatalogue {
     });
     if (params.streams === true) await this.get({ id: params.id, org_scope: params.org_scope, streams: true });
     await this.assertChildVersionsExist(classic, params.org_scope);
+    const existing = await this.store.findByAnyId(params.id, params.org_scope);
+    // An MCP API is written through /mcps only: compiled here it would lose its `mcp` block.
+    if (existing && isMcpDefinition(existing.definition)) throw ApisErrors.isMcp(existing.definition.api_id);
     if (params.keep_api_id && classic.api_id !== undefined) {
-      const existing = await this.store.findByAnyId(params.id, params.org_scope);
       if (existing && existing.definition.api_id !== classic.api_id)
         throw ApisErrors.idMismatch(params.id, classic.api_id);
     }
@@ -111,6 +114,7 @@ export class OasCatalogue {
     const found = await this.store.findByAnyId(params.id, params.org_scope);
     if (!found) throw ApisErrors.notFound(params.id);
     if (!found.oas) throw ApisErrors.notOas(found.definition.api_id);
+    if (isMcpDefinition(found.definition)) throw ApisErrors.isMcp(found.definition.api_id);
     if (params.streams === true && found.oas[STREAMING_EXTENSION] === undefined) throw ApisErrors.notFound(params.id);
     return found.oas;
   }
@@ -124,7 +128,8 @@ export class OasCatalogue {
 
   async list(params: ApisListOasParams): Promise<ApisListOasResult> {
     const { items, total } = await this.store.list(
-      { orgScope: params.org_scope, oasOnly: true, streamsOnly: params.streams === true },
+      // MCP APIs are listed by /mcps only, as the reference keeps them apart.
+      { orgScope: params.org_scope, oasOnly: true, streamsOnly: params.streams === true, mcp: false },
       pageWindow(params.page ?? 1, this.pageSize),
     );
     return { apis: items.map((item) => item.oas!), pages: pageCount(total, this.pageSize) };
@@ -140,7 +145,7 @@ export async function compileOasText(
 }
 
 /** On the dashboard the store gives the ids, whatever the document says. */
-function dropIds(raw: Record<string, unknown>): void {
+export function dropIds(raw: Record<string, unknown>): void {
   const extension = raw[GATEWAY_EXTENSION] as { info?: Record<string, unknown> } | undefined;
   if (extension?.info && typeof extension.info === 'object') {
     delete extension.info.id;

@@ -58,7 +58,8 @@ function proxyTargets(definition: ApiDefinition): OutboundTarget[] {
   const add = (label: string, value: unknown) => {
     if (typeof value === 'string' && value !== '') out.push({ label, value });
   };
-  add('proxy.target_url:', proxy.target_url);
+  // gw://<api_id>/mcp is served by the gateway itself (REST as MCP): nothing to connect to.
+  if (!String(proxy.target_url ?? '').startsWith('gw://')) add('proxy.target_url:', proxy.target_url);
   if (proxy.enable_load_balancing === true && Array.isArray(proxy.target_list)) {
     proxy.target_list.forEach((value, i) => add(`proxy.target_list[${i}]:`, value));
   }

@@ -1,10 +1,12 @@
 import type { AccessDefinition, AccessLimit, AllowedUrl, Policy, Session } from '../../../contracts/keys/session';
+import { mergeMcpAccess } from './mcp-access-merge';
 
 /**
  * The effective session of a key: its own fields, overwritten by what its policies set, as the
  * reference gateway merges them:
  * - access rights are the union of the policies' per API (versions, allowed URLs and their
- *   methods unioned; a per-API limit taken from the policy with the higher rate);
+ *   methods unioned; a per-API limit taken from the policy with the higher rate; MCP access lists
+ *   unioned and per-primitive limits taken from the higher rate, mcp-access-merge.ts);
  * - rate and per come from the policy with the highest effective rate (rate / per);
  * - quota, throttle and query depth take the most generous value (-1 = unlimited wins);
  * - one inactive policy (`active: false` or `is_inactive: true`) makes the key inactive; tags are unioned.
@@ -68,6 +70,7 @@ function mergeAccessRights(into: Record<string, AccessDefinition>, from: Record<
     existing.allowed_types = [...(existing.allowed_types ?? []), ...(access.allowed_types ?? [])];
     existing.disable_introspection = existing.disable_introspection === true || access.disable_introspection === true;
     existing.limit = higherLimit(existing.limit, access.limit);
+    mergeMcpAccess(existing, access);
   }
 }
 

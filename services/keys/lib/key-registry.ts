@@ -18,6 +18,7 @@ import { KeysErrors } from '../errors';
 import { isGwError } from '../../../lib/errors';
 import { applyPolicies } from './apply-policies';
 import { assertAllowedUrlsCompile } from './allowed-urls';
+import { assertMcpAccessValid } from './mcp-access-checks';
 import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
 import { hideHmacSecret, type HmacSecrets } from './hmac-secret';
@@ -295,6 +296,7 @@ export class KeyRegistry {
       if (access.api_id !== undefined && access.api_id !== apiId)
         throw KeysErrors.invalid(`access_rights.${apiId}.api_id must be ${apiId}`);
       assertAllowedUrlsCompile(apiId, access);
+      assertMcpAccessValid(apiId, access);
       const api = await this.options.findApi(apiId, orgScope);
       if (!api) throw KeysErrors.invalid(`access_rights names an API that does not exist: ${apiId}`);
       accessRights[apiId] = {

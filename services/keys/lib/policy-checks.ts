@@ -1,6 +1,7 @@
 import type { Policy } from '../../../contracts/keys/session';
 import { KeysErrors } from '../errors';
 import { assertAllowedUrlsCompile } from './allowed-urls';
+import { assertMcpAccessValid } from './mcp-access-checks';
 
 export type FindApi = (
   apiId: string,
@@ -18,6 +19,7 @@ export async function assertPolicyApisExist(policy: Policy, findApi: FindApi): P
     if (access.api_id !== undefined && access.api_id !== apiId)
       throw KeysErrors.invalid(`access_rights.${apiId}.api_id must be ${apiId}`);
     assertAllowedUrlsCompile(apiId, access);
+    assertMcpAccessValid(apiId, access);
     if (!(await findApi(apiId, scope)))
       throw KeysErrors.invalid(`access_rights names an API that does not exist in the policy's organisation: ${apiId}`);
   }

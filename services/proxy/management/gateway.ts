@@ -7,6 +7,7 @@ import { gatewayCertRoutes } from './gateway-certs';
 import { gatewayKeyRoutes } from './gateway-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
 import { gatewayOasRoutes } from './gateway-oas';
+import { gatewayMcpRoutes } from './gateway-mcps';
 
 /**
  * What the gateway node running this surface exposes to it: the definitions it has loaded
@@ -48,6 +49,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
     routes: [
       // Before /apis/:id, which would take `oas` for an id.
       ...gatewayOasRoutes(view),
+      ...gatewayMcpRoutes(view),
       { method: 'get', path: '/apis', handle: async () => ({ body: view.loadedApis() }) },
       {
         method: 'get',

@@ -146,6 +146,18 @@ const urlRewrite = closed(
   ['pattern', 'rewriteTo'],
 );
 
+/**
+ * An MCP primitive's settings, by name or URI. Open, unlike the rest: the reference's primitive
+ * carries every operation middleware; gw enforces allow, block and rateLimit and keeps the others.
+ */
+const mcpPrimitives = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    properties: { allow: enabledOnly, block: enabledOnly, rateLimit },
+  },
+};
+
 const operation = closed({
   allow: enabledOnly,
   block: enabledOnly,
@@ -227,7 +239,8 @@ export const gatewayExtensionSchema = closed(
     upstream: closed(
       {
         // h2c://: HTTP/2 in cleartext to the upstream, as the classic target_url takes it
-        url: { type: 'string', pattern: '^(https?|h2c)://[^\\s/?#]+\\S*$' },
+        // gw://<api_id>/mcp: a REST API offered as MCP (MCP APIs only, mcp-extension.ts)
+        url: { type: 'string', pattern: '^((https?|h2c)://[^\\s/?#]+\\S*|gw://[^\\s/?#]+/mcp)$' },
         rateLimit,
         ...upstreamHealthSchemas,
         mutualTLS: closed({
@@ -311,6 +324,9 @@ export const gatewayExtensionSchema = closed(
         cache: cacheSchema,
       }),
       operations: { type: 'object', additionalProperties: operation },
+      mcpTools: mcpPrimitives,
+      mcpResources: mcpPrimitives,
+      mcpPrompts: mcpPrimitives,
     }),
   },
   ['info', 'upstream', 'server'],

@@ -5,10 +5,12 @@ import { validateDocument } from './validate-document';
 import { STREAMING_EXTENSION, streamingExtensionProblems, streamingToClassic } from './streaming-extension';
 import type { MappingCheck } from '../../../../lib/streams/config-check';
 import { ApisErrors } from '../../errors';
+import { mcpProblems, mcpToClassic } from './mcp-extension';
 
 export { parseDocumentText, GATEWAY_EXTENSION, type OasDocument } from './document';
 export { classicToOas } from './from-classic';
 export { STREAMING_EXTENSION } from './streaming-extension';
+export { MCP_SERVER_EXTENSION, restSourceOf } from './mcp-extension';
 export type { ClassicInput } from './to-classic';
 
 /**
@@ -38,6 +40,8 @@ export interface CompileOptions {
   mappingCheck?: MappingCheck;
   /** a streams API (`/api/apis/streams`): the document must carry `x-gw-streaming` */
   requireStreaming?: boolean;
+  /** an MCP API (/gw/mcps): `middleware.mcp*`, `x-gw-mcp-server` and gw:// upstreams are allowed, the `mcp` block compiled */
+  mcp?: boolean;
 }
 
 /** An OAS definition as stored: the document (ids filled in) and the classic definition compiled from it. */
@@ -57,10 +61,12 @@ export function compileOasDefinition(raw: Record<string, unknown>, options: Comp
   const problems = EXTENSIONS.flatMap((extension) =>
     document[extension.key] !== undefined && extension.problems ? extension.problems(document, options) : [],
   );
+  problems.push(...mcpProblems(document, options.mcp === true));
   if (problems.length > 0) throw ApisErrors.invalidOas(problems);
   let classic: ClassicInput | undefined;
   for (const extension of EXTENSIONS)
     if (document[extension.key] !== undefined) classic = extension.compile(document, classic);
+  if (options.mcp) classic = mcpToClassic(document, classic!);
   return { document, classic: classic!, hookReferences: eventHandlersToHookReferences(document) };
 }
 
