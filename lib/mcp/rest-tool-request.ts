@@ -35,7 +35,8 @@ export function buildRestRequest(tool: RestTool, args: Record<string, unknown>):
   const given = Object.keys(args).filter((name) => args[name] !== undefined);
   const wholeBody = given.some((name) => tool.arguments[name].location === 'body');
   const field = given.find((name) => tool.arguments[name].location === 'body-field');
-  if (wholeBody && field) throw new InvalidToolArguments(`argument "${field}" cannot be combined with whole-body argument`);
+  if (wholeBody && field)
+    throw new InvalidToolArguments(`argument "${field}" cannot be combined with whole-body argument`);
 
   let path = tool.pathTemplate;
   const query: Array<[string, string]> = [];
@@ -62,7 +63,8 @@ export function buildRestRequest(tool: RestTool, args: Record<string, unknown>):
         break;
     }
   }
-  if (/\{[^}]*\}/.test(path)) throw new InvalidToolArguments(`missing required path parameter in "${tool.pathTemplate}"`);
+  if (/\{[^}]*\}/.test(path))
+    throw new InvalidToolArguments(`missing required path parameter in "${tool.pathTemplate}"`);
   const search = query.length === 0 ? '' : `?${query.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join('&')}`;
   const request: RestRequest = { method: tool.method, path, search, headers };
   if (body !== undefined) {

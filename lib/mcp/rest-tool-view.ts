@@ -44,7 +44,8 @@ export function deriveRestToolView(
     const tool = bySource.get(sourceKey);
     if (!tool) {
       refuseOperationIdByPath(document, primitive);
-      if (strict) throw new RestToolsError(`primitive source "${sourceKey}" references unknown or non-exposable source`);
+      if (strict)
+        throw new RestToolsError(`primitive source "${sourceKey}" references unknown or non-exposable source`);
       warnings.push({ operation: sourceKey, reason: 'primitive references non-exposable source - skipped' });
       continue;
     }
@@ -61,7 +62,8 @@ export function deriveRestToolView(
     if (override) applyOverride(tool, override, sourceKey);
     assertToolName(tool.name, sourceKey);
     const other = names.get(tool.name);
-    if (other) throw new RestToolsError(`duplicate exposed tool name "${tool.name}" for sources "${other}" and "${sourceKey}"`);
+    if (other)
+      throw new RestToolsError(`duplicate exposed tool name "${tool.name}" for sources "${other}" and "${sourceKey}"`);
     names.set(tool.name, sourceKey);
     return tool;
   });
@@ -134,7 +136,9 @@ function applyOverride(tool: RestTool, override: McpServerPrimitive, sourceKey: 
 function renameArgument(tool: RestTool, from: string, to: string, sourceKey: string): void {
   assertToolName(to, `primitive "${sourceKey}": parameter override "${from}"`);
   if (to in tool.arguments)
-    throw new RestToolsError(`primitive "${sourceKey}": parameter override renames "${from}" to duplicate parameter "${to}"`);
+    throw new RestToolsError(
+      `primitive "${sourceKey}": parameter override renames "${from}" to duplicate parameter "${to}"`,
+    );
   tool.arguments[to] = tool.arguments[from];
   delete tool.arguments[from];
   tool.argumentOrder = tool.argumentOrder.map((name) => (name === from ? to : name));
