@@ -33,9 +33,9 @@ class ResponderTransport implements Transport {
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!('method' in message) || !('id' in message)) return;
+    if (!('method' in message)) return;
     const answer = await answerRestAsMcp(message, this.call);
-    this.onmessage?.(answer);
+    if (answer) this.onmessage?.(answer as JSONRPCMessage);
   }
 
   async close(): Promise<void> {

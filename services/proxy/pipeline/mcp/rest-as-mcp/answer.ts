@@ -3,6 +3,7 @@ import {
   MCP_PROTOCOL_VERSIONS,
   rpcError,
   rpcResult,
+  type JsonRpcId,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../../../../../lib/mcp/json-rpc';
@@ -14,20 +15,22 @@ import type { RestAnswer, RestCall } from './rest-call';
 /**
  * Answers one MCP request for a REST API offered as MCP: initialize, ping, tools/list (the whole
  * catalogue, no cursor) and tools/call (a request through the REST API's chain, its answer the
- * tool's content). Notifications have no answer and are the caller's to acknowledge.
+ * tool's content). A notification (no id: initialized, cancelled) has no answer: undefined.
  */
-export async function answerRestAsMcp(message: JsonRpcRequest, call: RestCall): Promise<JsonRpcResponse> {
+export async function answerRestAsMcp(message: JsonRpcRequest, call: RestCall): Promise<JsonRpcResponse | undefined> {
+  const id = message.id;
+  if (id === undefined) return undefined;
   switch (message.method) {
     case 'initialize':
-      return rpcResult(message.id, initializeResult(message.params, call));
+      return rpcResult(id, initializeResult(message.params, call));
     case 'ping':
-      return rpcResult(message.id, {});
+      return rpcResult(id, {});
     case 'tools/list':
-      return rpcResult(message.id, { tools: call.tools.map(listedTool) });
+      return rpcResult(id, { tools: call.tools.map(listedTool) });
     case 'tools/call':
-      return callTool(message, call);
+      return callTool(id, message, call);
     default:
-      return rpcError(message.id, JsonRpcCodes.methodNotFound, `Method not found: ${message.method}`);
+      return rpcError(id, JsonRpcCodes.methodNotFound, `Method not found: ${message.method}`);
   }
 }
 
@@ -48,24 +51,24 @@ function listedTool(tool: RestTool): Record<string, unknown> {
   };
 }
 
-async function callTool(message: JsonRpcRequest, call: RestCall): Promise<JsonRpcResponse> {
+async function callTool(id: JsonRpcId, message: JsonRpcRequest, call: RestCall): Promise<JsonRpcResponse> {
   const name = message.params?.name;
   const tool = typeof name === 'string' ? call.tools.find((t) => t.name === name) : undefined;
-  if (!tool) return rpcError(message.id, JsonRpcCodes.invalidParams, `unknown tool "${String(name)}"`);
+  if (!tool) return rpcError(id, JsonRpcCodes.invalidParams, `unknown tool "${String(name)}"`);
   const args = message.params?.arguments ?? {};
   if (typeof args !== 'object' || args === null || Array.isArray(args))
-    return rpcError(message.id, JsonRpcCodes.invalidParams, 'invalid tools/call arguments: expected JSON object');
+    return rpcError(id, JsonRpcCodes.invalidParams, 'invalid tools/call arguments: expected JSON object');
   const record = args as Record<string, unknown>;
   const problem = argumentsProblem(tool, record);
-  if (problem) return rpcError(message.id, JsonRpcCodes.invalidParams, problem);
+  if (problem) return rpcError(id, JsonRpcCodes.invalidParams, problem);
   let request;
   try {
     request = buildRestRequest(tool, record);
   } catch (err) {
-    if (err instanceof InvalidToolArguments) return rpcError(message.id, JsonRpcCodes.invalidParams, err.message);
+    if (err instanceof InvalidToolArguments) return rpcError(id, JsonRpcCodes.invalidParams, err.message);
     throw err;
   }
-  return rpcResult(message.id, toolResult(await call.send(request)));
+  return rpcResult(id, toolResult(await call.send(request)));
 }
 
 /** The REST answer as the tool's result: its body as text, an error when not 2xx/3xx, its JSON as structuredContent. */
