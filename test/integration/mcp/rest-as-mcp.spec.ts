@@ -1,0 +1,232 @@
+import { strict as assert } from 'node:assert';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { MCP_PROTOCOL_VERSIONS } from '../../../lib/mcp/json-rpc';
+import { deriveRestToolView } from '../../../lib/mcp/rest-tool-view';
+import { answerRestAsMcp } from '../../../services/proxy/pipeline/mcp/rest-as-mcp/answer';
+import type { RestCall } from '../../../services/proxy/pipeline/mcp/rest-as-mcp/rest-call';
+import { createTenant, type Tenant } from '../../support/bootstrap';
+import { eventually } from '../../support/eventually';
+import { http } from '../../support/http';
+import { removeDir, startTestNode, type TestNode } from '../../support/node';
+import { oasFixture } from '../../support/oas-fixtures';
+import { startUpstream, type Upstream } from '../../support/upstream';
+
+/**
+ * An MCP server made of the REST-as-MCP responder, reached by the official SDK's client through
+ * an in-process transport; each tool call goes over HTTP through a real gw node's petstore API
+ * with the caller's key, so the REST API's own chain (auth, validation, limits) answers it.
+ */
+class ResponderTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  constructor(private readonly call: RestCall) {}
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!('method' in message)) return;
+    const answer = await answerRestAsMcp(message, this.call);
+    if (answer) this.onmessage?.(answer as JSONRPCMessage);
+  }
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+}
+
+describe('REST as MCP: the petstore as MCP tools, with the official SDK client', () => {
+  let node: TestNode;
+  let upstream: Upstream;
+  let tenant: Tenant;
+  let apiId: string;
+  let otherApiId: string;
+  let document: Record<string, any>;
+  const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
+  const newKey = async (api: string) => {
+    const key = await dashboard('/keys', { method: 'POST', body: { access_rights: { [api]: { api_id: api } } } });
+    assert.equal(key.status, 200, key.text);
+    return key.json.key_id as string;
+  };
+
+  /** A client connected as the holder of `key`: its tool calls carry that key to the REST API. */
+  const connect = async (key: string, primitives: Parameters<typeof deriveRestToolView>[1] = []) => {
+    const call: RestCall = {
+      serverInfo: { name: 'Petstore MCP', version: '1.2.0' },
+      tools: deriveRestToolView(document, primitives).tools,
+      async send(request) {
+        const res = await fetch(`${node.gatewayUrl}/petstore${request.path}${request.search}`, {
+          method: request.method,
+          headers: { ...request.headers, 'x-api-key': key },
+          body: request.body,
+        });
+        return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+      },
+    };
+    const client = new Client({ name: 'agent', version: '1.0.0' });
+    await client.connect(new ResponderTransport(call));
+    return client;
+  };
+
+  before(async () => {
+    upstream = await startUpstream();
+    node = await startTestNode();
+    tenant = await createTenant(node.dashboardUrl, node.adminHeaders, 'McpPets');
+    document = oasFixture('petstore.yaml', upstream.url);
+    // the upstream sees the caller's key: that is the identity these tests look for
+    document['x-gw-api-gateway'].server.authentication.stripAuthorizationData = false;
+    const created = await dashboard('/apis/oas', { method: 'POST', body: document });
+    assert.equal(created.status, 200, created.text);
+    apiId = created.json.ID;
+    const other = oasFixture('petstore.yaml', upstream.url);
+    other['x-gw-api-gateway'].info.name = 'Other';
+    other['x-gw-api-gateway'].server.listenPath.value = '/other-pets/';
+    const otherCreated = await dashboard('/apis/oas', { method: 'POST', body: other });
+    assert.equal(otherCreated.status, 200, otherCreated.text);
+    otherApiId = otherCreated.json.ID;
+    const probe = await newKey(apiId);
+    await eventually(async () =>
+      assert.equal((await http(`${node.gatewayUrl}/petstore/pets/1`, { headers: { 'x-api-key': probe } })).status, 200),
+    );
+  });
+  after(async () => {
+    await node?.stop();
+    await upstream?.close();
+    if (node) removeDir(node.dataDir);
+  });
+
+  it('speaks the protocol revisions of the SDK', () => {
+    assert.deepEqual(MCP_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS);
+  });
+
+  it('initializes with the server name and the tools capability, and lists the operations as tools', async () => {
+    const client = await connect(await newKey(apiId));
+    assert.deepEqual(client.getServerVersion(), { name: 'Petstore MCP', version: '1.2.0' });
+    assert.ok(client.getServerCapabilities()?.tools);
+    await client.ping();
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['createPet', 'getPet', 'health', 'listPets', 'myPets'],
+    );
+    const list = tools.find((t) => t.name === 'listPets')!;
+    assert.equal(list.description, 'List pets, a page at a time');
+    assert.equal(list.annotations?.readOnlyHint, true);
+    assert.deepEqual(list.inputSchema.required, ['X-Request-Source']);
+    await client.close();
+  });
+
+  it('calls two tools: the upstream gets the REST requests with the caller’s key, the client the answers', async () => {
+    const key = await newKey(apiId);
+    const client = await connect(key);
+    const before = upstream.received.length;
+
+    const listed = (await client.callTool({
+      name: 'listPets',
+      arguments: { limit: 5, 'X-Request-Source': 'mobile' },
+    })) as CallToolResult;
+    assert.equal(listed.isError, false);
+    const listRequest = upstream.received[before];
+    assert.equal(listRequest.method, 'GET');
+    assert.equal(listRequest.url, '/pets?limit=5');
+    assert.equal(listRequest.headers['x-api-key'], key);
+    assert.equal(listRequest.headers['x-request-source'], 'mobile');
+    assert.equal(listRequest.headers['x-gateway'], 'gw', 'the REST API’s own header transform ran');
+    assert.deepEqual(listed.content, [
+      { type: 'text', text: JSON.stringify({ method: 'GET', url: '/pets?limit=5', body: '' }) },
+    ]);
+    assert.deepEqual(listed.structuredContent, { method: 'GET', url: '/pets?limit=5', body: '' });
+
+    const created = (await client.callTool({
+      name: 'createPet',
+      arguments: { name: 'Rex', species: 'dog', tags: ['good'] },
+    })) as CallToolResult;
+    assert.equal(created.isError, false);
+    const createRequest = upstream.received[before + 1];
+    assert.equal(createRequest.method, 'POST');
+    assert.equal(createRequest.url, '/pets');
+    assert.equal(createRequest.headers['x-api-key'], key);
+    assert.equal(createRequest.headers['x-pet-write'], 'yes');
+    assert.deepEqual(JSON.parse(createRequest.body), { name: 'Rex', species: 'dog', tags: ['good'] });
+    assert.equal(upstream.received.length, before + 2);
+    await client.close();
+  });
+
+  it('refuses arguments that do not match the tool’s input schema with -32602, before any request', async () => {
+    const client = await connect(await newKey(apiId));
+    const before = upstream.received.length;
+    await assert.rejects(
+      client.callTool({ name: 'getPet', arguments: { petId: 'seven' } }),
+      (err: unknown) => err instanceof McpError && err.code === -32602 && /petId.*must be integer/.test(err.message),
+    );
+    await assert.rejects(
+      client.callTool({ name: 'getPet', arguments: { petId: 7, owner: 'me' } }),
+      (err: unknown) => err instanceof McpError && err.code === -32602 && /unknown argument "owner"/.test(err.message),
+    );
+    await assert.rejects(
+      client.callTool({ name: 'createPet', arguments: { name: 'Rex' } }),
+      (err: unknown) => err instanceof McpError && err.code === -32602 && /species/.test(err.message),
+    );
+    assert.equal(upstream.received.length, before);
+    await client.close();
+  });
+
+  it('gives the REST API’s refusal as error content to a key without access to it', async () => {
+    const client = await connect(await newKey(otherApiId));
+    const before = upstream.received.length;
+    const result = (await client.callTool({ name: 'getPet', arguments: { petId: 7 } })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.deepEqual(result.content, [
+      { type: 'text', text: JSON.stringify({ error: 'Access to this API has been disallowed' }) },
+    ]);
+    assert.equal(result.structuredContent, undefined);
+    assert.equal(upstream.received.length, before);
+    await client.close();
+  });
+
+  it('gives the REST API’s own validation and limits as error content (its chain runs)', async () => {
+    const client = await connect(await newKey(apiId));
+    const invalid = (await client.callTool({
+      name: 'listPets',
+      arguments: { limit: 500, 'X-Request-Source': 'web' },
+    })) as CallToolResult;
+    assert.equal(invalid.isError, true);
+    assert.match((invalid.content[0] as { text: string }).text, /parameter \\"limit\\" in query has an error/);
+  });
+
+  it('offers only the allowed primitives, renamed, and calls the renamed tool', async () => {
+    const key = await newKey(apiId);
+    const client = await connect(key, [
+      {
+        source: { operationId: 'getPet' },
+        allow: true,
+        name: 'fetch_pet',
+        parameters: [{ param: 'petId', name: 'id' }],
+      },
+    ]);
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['fetch_pet'],
+    );
+    const before = upstream.received.length;
+    const result = (await client.callTool({ name: 'fetch_pet', arguments: { id: 42 } })) as CallToolResult;
+    assert.equal(result.isError, false);
+    assert.equal(upstream.received[before].url, '/pets/42');
+    assert.equal(upstream.received[before].headers['x-api-key'], key);
+    await assert.rejects(
+      client.callTool({ name: 'getPet', arguments: { petId: 1 } }),
+      (err: unknown) => err instanceof McpError && err.code === -32602,
+    );
+    await client.close();
+  });
+});
