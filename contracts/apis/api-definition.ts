@@ -36,6 +36,11 @@ export interface McpDefinition {
   rest_source?: string;
   /** the selected/renamed operations of x-gw-mcp-server.primitives, as stored */
   rest_primitives?: unknown[];
+  /**
+   * REST as MCP: the tools derived from the source's operations when the MCP API was saved
+   * (lib/mcp/rest-tools.ts `RestTool`s, kept as data so a gateway node needs no OAS document)
+   */
+  rest_tools?: unknown[];
 }
 
 /**

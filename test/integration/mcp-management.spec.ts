@@ -231,9 +231,32 @@ for (const store of STORE_VARIANTS)
         assert.equal(inUse.status, 409, inUse.text);
         assert.deepEqual(inUse.json, { status: 'error', message: 'API is referenced by MCP APIs: pets-mcp' });
         assert.equal((await gw('/apis/oas/pets-src')).status, 200, 'the REST source is still there');
+        assert.deepEqual(
+          compiled.mcp.rest_tools.map((tool: { name: string; method: string; pathTemplate: string }) => [
+            tool.name,
+            tool.method.toUpperCase(),
+            tool.pathTemplate,
+          ]),
+          [['list_pets', 'GET', '/pets']],
+          'the selected tool, renamed, is kept for the gateway to serve',
+        );
         const expanded = await gw('/mcps/pets-mcp?expand=true');
         assert.equal(expanded.status, 200);
         assert.equal(expanded.json['x-gw-api-gateway'].upstream.url, 'gw://pets-src/mcp');
+        const primitives = expanded.json['x-gw-mcp-server'].primitives as Array<Record<string, any>>;
+        const offered = primitives.filter((p) => p.allow);
+        assert.deepEqual(
+          offered.map((p) => [p.source.operationId, p.name]),
+          [['listPets', 'list_pets']],
+        );
+        assert.equal(offered[0].inputSchema.type, 'object');
+        assert.ok(primitives.length > 1, "the source's other operations are listed, not offered");
+        assert.ok(primitives.filter((p) => !p.allow).every((p) => p.inputSchema?.type === 'object'));
+        const unknownOperation = restAsMcp('pets-mcp-2', '/pets-mcp-2/', 'pets-src');
+        unknownOperation['x-gw-mcp-server'].primitives = [{ source: { operationId: 'noSuchOperation' }, allow: true }];
+        const refused = await gw('/mcps', { method: 'POST', body: unknownOperation });
+        assert.equal(refused.status, 400, refused.text);
+        assert.match(refused.json.message, /x-gw-mcp-server: .*noSuchOperation/);
         assert.equal((await gw('/mcps/pets-mcp', { method: 'DELETE' })).status, 200);
         assert.equal((await gw('/apis/oas/pets-src', { method: 'DELETE' })).status, 200, 'free to go once unused');
       });

@@ -15,6 +15,7 @@ import { ApisErrors } from '../errors';
 import type { ApiCatalogue } from './api-catalogue';
 import type { ApiStore, StoredApi } from './api-store';
 import { expandMcpDocument } from './mcp-expand';
+import { restToolsOf } from './mcp-rest-view';
 import { isMcpDefinition } from './migrations';
 import { dropIds } from './oas-catalogue';
 import { compileOasDefinition, parseDocumentText, withStoredIds, type ClassicInput, type CompileOptions } from './oas';
@@ -37,6 +38,7 @@ export class McpCatalogue {
     const { document, classic, hookReferences } = compileOasDefinition(raw, { ...this.options, mcp: true });
     const org = params.org_scope ?? classic.org_id ?? '';
     const source = await this.restSource(classic, org, params.org_scope !== undefined);
+    withRestTools(classic, document, source);
     if (params.dry_run) {
       const shown = withStoredIds(document, { id: '', api_id: classic.api_id ?? newPublicId(), org_id: org });
       return { document: withoutDbId(params.expand ? expandMcpDocument(shown, source?.oas) : shown) };
@@ -58,7 +60,7 @@ export class McpCatalogue {
     if (params.keep_api_id && classic.api_id !== existing.definition.api_id)
       throw ApisErrors.idMismatch(params.id, String(classic.api_id ?? ''));
     const org = params.org_scope ?? classic.org_id ?? existing.definition.org_id;
-    await this.restSource(classic, org, params.org_scope !== undefined);
+    withRestTools(classic, document, await this.restSource(classic, org, params.org_scope !== undefined));
     const { id, api_id, org_id } = existing.definition;
     if (params.dry_run) return { document: withStoredIds(document, { id, api_id: classic.api_id ?? api_id, org_id }) };
     let stored: OasApiDocument = document;
@@ -123,6 +125,13 @@ export class McpCatalogue {
       );
     return found;
   }
+}
+
+/** Keeps the tools of a REST-as-MCP API in its classic definition (see mcp-rest-view.ts). */
+function withRestTools(classic: ClassicInput, document: OasApiDocument, source: StoredApi | undefined): void {
+  const mcp = (classic as { mcp?: { rest_source?: string; rest_tools?: unknown[] } }).mcp;
+  if (!mcp?.rest_source || !source?.oas) return;
+  mcp.rest_tools = restToolsOf(document, source.oas, mcp.rest_source);
 }
 
 /** A dry run has no stored record, so no internal id to show. */
