@@ -19,7 +19,33 @@ export interface ApiDefinition {
     strip_listen_path?: boolean;
     [field: string]: unknown;
   };
+  /** set on APIs created through /gw/mcps: requests to the listen path are MCP (JSON-RPC 2.0) */
+  mcp?: McpSettings;
   [field: string]: unknown;
+}
+
+/** An MCP API's rules, compiled from the OAS form's `middleware.mcpTools|mcpResources|mcpPrompts`. */
+export interface McpSettings {
+  /** per primitive kind, by name (tools, prompts) or URI (resources) */
+  primitives: {
+    tools: Record<string, McpPrimitiveRule>;
+    resources: Record<string, McpPrimitiveRule>;
+    prompts: Record<string, McpPrimitiveRule>;
+  };
+  /** REST as MCP: the api_id whose OAS operations are the tools (target_url is then gw://<id>/mcp) */
+  rest_source?: string;
+  /** the selected/renamed operations of x-gw-mcp-server.primitives, as stored */
+  rest_primitives?: unknown[];
+}
+
+/**
+ * `allow`: when any primitive of a kind has it, only allowed ones of that kind pass (allow-list
+ * mode); `block` refuses that one; `rate_limit` is shared by every caller of the API.
+ */
+export interface McpPrimitiveRule {
+  allow?: boolean;
+  block?: boolean;
+  rate_limit?: { rate: number; per: number };
 }
 
 /**

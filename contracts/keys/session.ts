@@ -37,6 +37,28 @@ export interface AccessDefinition {
    * every API of the key without a limit of its own; otherwise a counter of its own.
    */
   allowance_scope?: string;
+  /** which MCP primitives the key may use on this API (patterns anchored ^…$; blocked wins) */
+  mcp_access_rights?: McpAccessRights;
+  /** per-primitive rate limits and quotas of the key on this API */
+  mcp_primitives?: McpPrimitiveLimit[];
+}
+
+/** Allowed and blocked name (or URI) patterns; a non-empty `allowed` is an allow-list. */
+export interface McpAccessList {
+  allowed?: string[];
+  blocked?: string[];
+}
+
+export interface McpAccessRights {
+  tools?: McpAccessList;
+  resources?: McpAccessList;
+  prompts?: McpAccessList;
+}
+
+export interface McpPrimitiveLimit {
+  type: 'tool' | 'resource' | 'prompt';
+  name: string;
+  limit: { rate: number; per: number; quota_max?: number; quota_renewal_rate?: number };
 }
 
 export interface Session {

@@ -63,7 +63,9 @@ import { parseExpiry, readVersionSettings } from './versions';
 import type { Call } from '../../../lib/bus/call';
 import type { HotCall } from '../../../lib/bus/hot-call';
 import type { IdentityProviders } from '../../../lib/jwt/identity-providers';
-import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
+import type { GatewayMetrics, RefusalStage } from '../../../lib/observability/gateway-metrics';
+import { mcpStep } from './mcp/mcp-step';
+import { restAsMcp } from './mcp/rest-dispatch';
 
 export interface CompileDeps {
   pools: UpstreamPools;
@@ -110,6 +112,10 @@ export interface CompileDeps {
   loop: InternalLoop;
   /** where cached responses are kept (memory, or Redis shared by the gateway nodes) */
   responseCache: ResponseCache;
+  /** MCP APIs' bounds (GW_MCP_MAX_MESSAGE_BYTES, GW_MCP_TOOL_CALL_TIMEOUT in ms) */
+  mcp: { maxMessageBytes: number; toolCallTimeoutMs: number };
+  /** the gateway's request metrics, when kept (MCP calls are counted by primitive there) */
+  metrics?: GatewayMetrics;
   /** the templates folder (GW_TEMPLATE_PATH): the only place body transform template files come from */
   templatesDir: string;
 }
@@ -150,6 +156,13 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
+    mcpStep(definition, {
+      ...deps.mcp,
+      check: deps.check,
+      emitEvent: deps.emitEvent,
+      countCall: deps.metrics && ((apiId, primitive, outcome) => deps.metrics!.countMcpCall(apiId, primitive, outcome)),
+      restAsMcp: () => restAsMcp.responder,
+    }),
     graphqlStep(
       definition,
       graphql,
