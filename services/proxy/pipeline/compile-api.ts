@@ -64,6 +64,7 @@ import type { Call } from '../../../lib/bus/call';
 import type { HotCall } from '../../../lib/bus/hot-call';
 import type { IdentityProviders } from '../../../lib/jwt/identity-providers';
 import type { GatewayMetrics, RefusalStage } from '../../../lib/observability/gateway-metrics';
+import { jsonRpcErrorsStep } from './mcp/json-rpc-errors';
 import { mcpStep } from './mcp/mcp-step';
 import { restAsMcp } from './mcp/rest-dispatch';
 
@@ -142,6 +143,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const graphql = graphqlApiOf(definition, deps);
 
   const steps: Array<Step | undefined> = [
+    definition.mcp ? jsonRpcErrorsStep : undefined,
     corsStep(definition),
     oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),

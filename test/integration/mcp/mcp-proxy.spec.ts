@@ -94,7 +94,9 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     const client = await connect();
     const result = await client.callTool({ name: 'get_weather', arguments: { city: 'Paris' } });
     assert.deepEqual(result.content, [{ type: 'text', text: 'sunny in Paris' }]);
-    assert.equal((await client.readResource({ uri: 'file:///readme' })).contents[0].text, 'read me');
+    assert.deepEqual((await client.readResource({ uri: 'file:///readme' })).contents, [
+      { uri: 'file:///readme', text: 'read me' },
+    ]);
     assert.equal((await client.getPrompt({ name: 'greet' })).messages.length, 1);
     assert.equal(await refusalCode(client.callTool({ name: 'delete_everything' })), -32002, 'blocked by the key');
     assert.equal(await refusalCode(client.callTool({ name: 'admin_reset' })), -32002, 'blocked by the API');
@@ -118,10 +120,18 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     await eventually(() => assert.ok(events.some((event) => event.event === 'RatelimitExceeded')));
   });
 
-  it('refuses a bad key with 401 before any MCP message reaches the server', async () => {
-    await assert.rejects(connect('/weather/', 'not-a-key'), /401/);
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), 'not-a-key');
-    assert.equal(res.status, 401);
+  it('refuses a bad or missing key with a JSON-RPC error, keeping the HTTP status', async () => {
+    await assert.rejects(connect('/weather/', 'not-a-key'), /Access to this API has been disallowed/);
+    const unknown = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), 'not-a-key');
+    assert.equal(unknown.status, 403);
+    assert.deepEqual(unknown.json, {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32002, message: 'Access to this API has been disallowed' },
+    });
+    const missing = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), '');
+    assert.equal(missing.status, 401);
+    assert.equal(missing.json.error.code, -32001);
   });
 
   it('answers a malformed JSON-RPC body with -32700 and an oversized one with 413', async () => {

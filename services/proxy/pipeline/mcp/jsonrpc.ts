@@ -92,3 +92,26 @@ export function errorResponse(id: JsonRpcId, code: number, message: string, data
   const error: JsonRpcError = data === undefined ? { code, message } : { code, message, data };
   return { jsonrpc: '2.0', id, error };
 }
+
+/** The code for a refusal the gateway answers with an HTTP status (its authentication, its limits, its errors). */
+export function codeForStatus(status: number, quota: boolean): number {
+  switch (status) {
+    case 400:
+    case 405:
+      return JsonRpcCodes.invalidRequest;
+    case 401:
+      return JsonRpcCodes.authRequired;
+    case 403:
+      return quota ? JsonRpcCodes.quotaExceeded : JsonRpcCodes.accessDenied;
+    case 404:
+      return JsonRpcCodes.methodNotFound;
+    case 429:
+      return JsonRpcCodes.rateLimited;
+    case 502:
+    case 503:
+    case 504:
+      return JsonRpcCodes.upstreamError;
+    default:
+      return status >= 500 ? JsonRpcCodes.internalError : -32000;
+  }
+}

@@ -25,6 +25,8 @@ export interface RelayPlan {
   target: URL;
   /** the listen path as the client used it, for the older transport's `endpoint` event */
   listenPrefix: string;
+  /** set once the answer to the client is an event stream (errors can still be sent on it) */
+  streaming?: boolean;
   /** told the client-facing endpoint of an older-transport stream, while that stream is open */
   onEndpoint?(endpoint: string): void;
 }
@@ -70,6 +72,7 @@ export async function relay(ctx: RequestContext, plan: RelayPlan, options: Relay
       redirect: 'manual',
     });
     ctx.upstreamMs = performance.now() - ctx.upstreamSentAt;
+    console.error('RELAY-DEBUG', plan.method, plan.url, response.status, response.headers.get('content-type'));
     ctx.upstreamOutcome?.(response.status);
     if (response.status >= 500 && plan.pending.size > 0) {
       await response.body?.cancel();
@@ -117,6 +120,7 @@ async function relayEvents(
 ): Promise<void> {
   ctx.res.writeHead(response.status, headersForClient(response, ctx));
   ctx.res.flushHeaders();
+  plan.streaming = true;
   for (const refusal of plan.refusals.splice(0)) await write(ctx, eventOf(refusal));
   if (!response.body) return void ctx.res.end();
   const splitter = new SseEventSplitter();
@@ -128,12 +132,15 @@ async function relayEvents(
   }
   const rest = splitter.rest();
   if (rest !== '') await write(ctx, rest);
+  // a stream that ends with requests unanswered has failed them: the client is not left waiting
+  if (plan.pending.size > 0) return failPending(ctx, plan, 'The MCP server ended the stream without answering', false);
   ctx.res.end();
 }
 
 /** One event as the client gets it: list answers filtered, the older transport's endpoint rewritten. */
 function passEvent(text: string, plan: RelayPlan, answered: (id: JsonRpcId) => void): string | undefined {
   const event = parseSseEvent(text);
+  console.error('RELAY-EVENT', JSON.stringify(text));
   if (event.event === 'endpoint') {
     const endpoint = endpointForClient(event.data, plan.target, plan.listenPrefix);
     if (endpoint === undefined) return undefined;
@@ -189,8 +196,7 @@ function failPending(ctx: RequestContext, plan: RelayPlan, message: string, time
     return answerOwn(ctx, plan, all);
   }
   if (ctx.res.writableEnded) return;
-  const isStream = String(ctx.res.getHeader('content-type') ?? '').includes('text/event-stream');
-  if (!isStream) return void ctx.res.destroy();
+  if (!plan.streaming) return void ctx.res.destroy();
   for (const error of all) ctx.res.write(eventOf(error));
   ctx.res.end();
 }
