@@ -120,7 +120,10 @@ function buildServer(record: { calls: string[]; cancelled: string[]; released: P
     const token = extra._meta?.progressToken;
     if (token !== undefined)
       for (let step = 1; step <= 3; step++)
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: 3 } });
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: step, total: 3 },
+        });
     return text('progress done');
   });
   server.registerTool('hold', { description: 'waits' }, async (extra) => {

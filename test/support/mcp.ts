@@ -8,7 +8,11 @@ export interface McpApiOptions {
   /** the remote MCP server (Streamable HTTP endpoint, or the older transport's SSE URL) */
   targetUrl: string;
   /** the `mcp.primitives` rules by kind */
-  primitives?: { tools?: Record<string, unknown>; resources?: Record<string, unknown>; prompts?: Record<string, unknown> };
+  primitives?: {
+    tools?: Record<string, unknown>;
+    resources?: Record<string, unknown>;
+    prompts?: Record<string, unknown>;
+  };
   /** keyed APIs take an Authorization key unless this is true */
   keyless?: boolean;
 }

@@ -110,7 +110,7 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     );
   });
 
-  it("refuses the third call of a tool the key may call twice a minute with -32003", async () => {
+  it('refuses the third call of a tool the key may call twice a minute with -32003', async () => {
     const client = await connect();
     const before = upstream.calls.filter((name) => name === 'limited').length;
     await client.callTool({ name: 'limited' });
@@ -138,7 +138,9 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     const res = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
     assert.equal(res.status, 400);
     assert.equal(res.json.error.code, -32700);
-    const big = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { pad: 'x'.repeat(1100_000) } }));
+    const big = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { pad: 'x'.repeat(1100_000) } }),
+    );
     assert.equal(big.status, 413);
     assert.equal(big.json.error.code, -32600);
   });
@@ -201,9 +203,17 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
   });
 
   it('counts calls by primitive in gw_mcp_calls_total', async () => {
-    const res = await http(`${node.gatewayUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+    const res = await http(`${node.gatewayUrl}/metrics`, {
+      headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` },
+    });
     assert.equal(res.status, 200);
-    assert.match(res.text, /gw_mcp_calls_total\{api_id="mcp-weather",mcp_primitive="tool:get_weather",outcome="allowed"\} \d+/);
-    assert.match(res.text, /gw_mcp_calls_total\{api_id="mcp-weather",mcp_primitive="tool:limited",outcome="rate_limited"\} 1/);
+    assert.match(
+      res.text,
+      /gw_mcp_calls_total\{api_id="mcp-weather",mcp_primitive="tool:get_weather",outcome="allowed"\} \d+/,
+    );
+    assert.match(
+      res.text,
+      /gw_mcp_calls_total\{api_id="mcp-weather",mcp_primitive="tool:limited",outcome="rate_limited"\} 1/,
+    );
   });
 });

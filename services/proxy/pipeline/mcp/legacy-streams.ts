@@ -1,23 +1,30 @@
-import type { JsonRpcId } from './jsonrpc';
+import type { JsonRpcId, JsonRpcResponse } from './jsonrpc';
+
+/** An open older-transport stream: its list requests, and how to send it the gateway's own answers. */
+export interface LegacyStream {
+  lists: Map<JsonRpcId, string>;
+  send(message: JsonRpcResponse): void;
+}
 
 /**
  * The older HTTP+SSE transport answers a POSTed message on the client's GET stream, not on the
  * POST: the list requests a POST carries are noted against the stream whose `endpoint` it was
- * sent to, so the stream can filter their answers. Entries live while their stream is open.
+ * sent to, so the stream can filter their answers, and the gateway's refusals of them go on that stream too.
+ * Entries live while their stream is open.
  */
 export class LegacyStreams {
-  private readonly streams = new Map<string, Map<JsonRpcId, string>>();
+  private readonly streams = new Map<string, LegacyStream>();
 
-  open(endpoint: string, lists: Map<JsonRpcId, string>): void {
-    this.streams.set(endpoint, lists);
+  open(endpoint: string, stream: LegacyStream): void {
+    this.streams.set(endpoint, stream);
   }
 
   close(endpoint: string): void {
     this.streams.delete(endpoint);
   }
 
-  /** The list requests of the stream whose endpoint is `pathAndQuery` (below the listen path). */
-  listsFor(pathAndQuery: string): Map<JsonRpcId, string> | undefined {
+  /** The stream whose endpoint is `pathAndQuery` (below the listen path). */
+  streamFor(pathAndQuery: string): LegacyStream | undefined {
     return this.streams.get(pathAndQuery);
   }
 }

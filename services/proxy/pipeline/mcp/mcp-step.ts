@@ -8,7 +8,7 @@ import { listRequests } from './list-filter';
 import { readBoundedBody } from './message-body';
 import { accessOf, decideMessages, mayUseOf, type PolicyDeps } from './message-policy';
 import { LegacyStreams } from './legacy-streams';
-import { answerOwn, relay } from './relay';
+import { answerOwn, relay, sendEvent } from './relay';
 import type { RestAsMcpResponder } from './rest-dispatch';
 import { headersForUpstream, upstreamUrl } from './upstream-exchange';
 
@@ -62,6 +62,9 @@ async function handlePost(
   const decisions = await decideMessages(parsed.messages, ctx, rules, deps);
   ctx.mcpPrimitive = decisions.primitives[0];
   const forwarded = decisions.forwarded as JsonRpcRequest[];
+  // the older transport answers on the client's stream, never on the POST
+  const stream = legacy.streamFor(ctx.relativePath + ctx.search);
+  if (stream) for (const refusal of decisions.refusals.splice(0)) stream.send(refusal);
   if (forwarded.length === 0) {
     if (decisions.refusals.length > 0) return answerOwn(ctx, parsed, decisions.refusals);
     ctx.res.writeHead(202, ctx.responseHeaders).end();
@@ -70,7 +73,7 @@ async function handlePost(
   const mayUse = mayUseOf(rules, accessOf(ctx));
   if (!target) return answerFromRest(ctx, settings.rest_source!, forwarded, decisions.refusals, parsed.batch, deps);
   const withIds = forwarded.filter((message) => typeof message.method === 'string' && message.id !== undefined);
-  const lists = legacy.listsFor(ctx.relativePath + ctx.search) ?? new Map<JsonRpcId, string>();
+  const lists = stream?.lists ?? new Map<JsonRpcId, string>();
   for (const [id, listMethod] of listRequests(withIds)) lists.set(id, listMethod);
   const body =
     forwarded.length === parsed.messages.length
@@ -123,7 +126,7 @@ async function relayStream(
         listenPrefix: listenPrefixOf(ctx),
         onEndpoint: (path) => {
           endpoint = path.slice(listenPrefixOf(ctx).replace(/\/$/, '').length);
-          legacy.open(endpoint, lists);
+          legacy.open(endpoint, { lists, send: (message) => sendEvent(ctx, message) });
         },
       },
       deps,

@@ -72,7 +72,6 @@ export async function relay(ctx: RequestContext, plan: RelayPlan, options: Relay
       redirect: 'manual',
     });
     ctx.upstreamMs = performance.now() - ctx.upstreamSentAt;
-    console.error('RELAY-DEBUG', plan.method, plan.url, response.status, response.headers.get('content-type'));
     ctx.upstreamOutcome?.(response.status);
     if (response.status >= 500 && plan.pending.size > 0) {
       await response.body?.cancel();
@@ -140,7 +139,6 @@ async function relayEvents(
 /** One event as the client gets it: list answers filtered, the older transport's endpoint rewritten. */
 function passEvent(text: string, plan: RelayPlan, answered: (id: JsonRpcId) => void): string | undefined {
   const event = parseSseEvent(text);
-  console.error('RELAY-EVENT', JSON.stringify(text));
   if (event.event === 'endpoint') {
     const endpoint = endpointForClient(event.data, plan.target, plan.listenPrefix);
     if (endpoint === undefined) return undefined;
@@ -205,6 +203,11 @@ function failPending(ctx: RequestContext, plan: RelayPlan, message: string, time
 export function answerOwn(ctx: RequestContext, plan: { batch: boolean }, answers: JsonRpcResponse[]): void {
   const body = !plan.batch && answers.length === 1 ? answers[0] : answers;
   sendJson(ctx.res, 200, body, plainHeaders(ctx.responseHeaders ?? {}));
+}
+
+/** Writes one of the gateway's own answers on a client's open event stream. */
+export function sendEvent(ctx: RequestContext, message: JsonRpcResponse): void {
+  if (!ctx.res.writableEnded && !ctx.res.destroyed) ctx.res.write(eventOf(message));
 }
 
 function eventOf(message: JsonRpcResponse): string {
