@@ -48,7 +48,12 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
 
   before(async () => {
     upstream = await startMcpUpstream();
-    node = await startTestNode({ mcpToolCallTimeout: 1, gatewayMetrics: true, metricsToken: TEST_METRICS_TOKEN });
+    node = await startTestNode({
+      mcpToolCallTimeout: 1,
+      gatewayMetrics: true,
+      metricsToken: TEST_METRICS_TOKEN,
+      analyticsFlushInterval: 0.05,
+    });
     node.broker.createService({
       name: 'event-recorder',
       events: {
@@ -214,6 +219,27 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     assert.match(
       res.text,
       /gw_mcp_calls_total\{api_id="mcp-weather",mcp_primitive="tool:limited",outcome="rate_limited"\} 1/,
+    );
+  });
+
+  it("tags a call's analytics record with its primitive (mcp_primitive:tool:get_weather)", async () => {
+    const client = await connect();
+    await client.callTool({ name: 'get_weather', arguments: { city: 'Lima' } });
+    await eventually(
+      async () => {
+        const rows = await node.runtime
+          .database()('analytics_records')
+          .where({ api_id: 'mcp-weather' })
+          .select('records');
+        // packed rows hold each record's tags as a JSON array among the row's strings
+        const tagLists = rows
+          .flatMap((row: { records: string }) => (JSON.parse(row.records) as { strings: string[] }).strings)
+          .filter((value: string) => value.startsWith('['))
+          .map((value: string) => JSON.parse(value) as string[]);
+        assert.ok(tagLists.some((tags: string[]) => tags.includes('mcp_primitive:tool:get_weather')));
+      },
+      5000,
+      50,
     );
   });
 });

@@ -114,13 +114,14 @@ function refusalFor(
     case 'ok':
       deps.countCall?.(apiId, label, 'allowed');
       return undefined;
-    case 'rate':
+    case 'api_rate':
+    case 'key_rate':
       deps.countCall?.(apiId, label, 'rate_limited');
-      deps.emitEvent('RatelimitExceeded', ctx, `Rate limit exceeded for ${label}`);
+      // the limiter announces a key over its limit itself; the API's own limit is announced here
+      if (outcome === 'api_rate') deps.emitEvent('RatelimitExceeded', ctx, `API Rate Limit Exceeded for ${label}`);
       return errorResponse(id, JsonRpcCodes.rateLimited, `Rate limit exceeded for ${use.kind} '${use.name}'`);
     case 'quota':
       deps.countCall?.(apiId, label, 'quota_exceeded');
-      deps.emitEvent('QuotaExceeded', ctx, `Quota exceeded for ${label}`);
       return errorResponse(id, JsonRpcCodes.quotaExceeded, `Quota exceeded for ${use.kind} '${use.name}'`);
     default:
       deps.countCall?.(apiId, label, 'error');

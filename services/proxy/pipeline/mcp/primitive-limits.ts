@@ -4,8 +4,12 @@ import { quotaCounter, type LimiterCheckParams, type LimiterCheckResult } from '
 import type { HotCall } from '../../../../lib/bus/hot-call';
 import { primitiveLabel, type PrimitiveUse } from './primitive';
 
-/** What the limiter said about one primitive call: through, or which limit refused it. */
-export type LimitOutcome = 'ok' | 'rate' | 'quota' | 'unavailable';
+/**
+ * What the limiter said about one primitive call: through, or which limit refused it. The
+ * limiter publishes RatelimitExceeded and QuotaExceeded itself for the key's limits; the
+ * API's limit (`api_rate`) it does not.
+ */
+export type LimitOutcome = 'ok' | 'api_rate' | 'key_rate' | 'quota' | 'unavailable';
 
 export interface PrimitiveLimitScope {
   apiId: string;
@@ -54,6 +58,6 @@ export async function checkPrimitiveLimits(
   }
   if (result.ok) return 'ok';
   if (result.reason === 'quota') return 'quota';
-  if (result.reason === 'api_rate' || result.reason === 'key_rate') return 'rate';
+  if (result.reason === 'api_rate' || result.reason === 'key_rate') return result.reason;
   return 'unavailable';
 }
