@@ -73,6 +73,13 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
       mcp_access_rights: { tools: { blocked: ['delete_.*'] }, resources: { blocked: ['file:///secret'] } },
       mcp_primitives: [{ type: 'tool', name: 'limited', limit: { rate: 2, per: 60 } }],
     };
+    await createMcpApi(node, {
+      apiId: 'mcp-open',
+      listenPath: '/open/',
+      targetUrl: upstream.url,
+      keyless: true,
+      primitives: { tools: { get_weather: { rate_limit: { rate: 1, per: 60 } } } },
+    });
     key = await createMcpKey(node, 'mcp-weather', rights);
     const legacyKey = await createMcpKey(node, 'mcp-legacy', rights);
     legacyKeyRef.value = legacyKey;
@@ -123,6 +130,48 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     assert.equal(await refusalCode(client.callTool({ name: 'limited' })), -32003);
     assert.equal(upstream.calls.filter((name) => name === 'limited').length - before, 2);
     await eventually(() => assert.ok(events.some((event) => event.event === 'RatelimitExceeded')));
+  });
+
+  it("refuses a call over the API's own limit for a tool with -32003, for every caller", async () => {
+    const client = await connect('/open/', '');
+    await client.callTool({ name: 'get_weather', arguments: { city: 'Nice' } });
+    assert.equal(await refusalCode(client.callTool({ name: 'get_weather', arguments: { city: 'Nice' } })), -32003);
+    const other = await connect('/open/', '');
+    assert.equal(await refusalCode(other.callTool({ name: 'get_weather', arguments: { city: 'Nice' } })), -32003);
+    assert.deepEqual(await other.listTools().then((list) => list.tools.length > 0), true, 'other methods pass');
+    await eventually(() =>
+      assert.ok(
+        events.some(
+          (event) =>
+            event.event === 'RatelimitExceeded' &&
+            event.message.includes('tool:get_weather') &&
+            event.api_id === 'mcp-open',
+        ),
+      ),
+    );
+  });
+
+  it('drops a refused notification with 202, and answers a refused request of a batch by its id', async () => {
+    const notification = await post(
+      JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'delete_everything' } }),
+    );
+    assert.equal(notification.status, 202);
+    assert.equal(notification.text, '');
+    const batch = await post(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'admin_reset' } },
+        { jsonrpc: '2.0', id: 'b', method: 'prompts/get', params: { name: 'hidden' } },
+      ]),
+    );
+    assert.equal(batch.status, 200);
+    assert.deepEqual(
+      batch.json.map((answer: { id: string; error: { code: number } }) => [answer.id, answer.error.code]),
+      [
+        ['a', -32002],
+        ['b', -32002],
+      ],
+    );
+    assert.ok(!upstream.calls.includes('delete_everything') && !upstream.calls.includes('admin_reset'));
   });
 
   it('refuses a bad or missing key with a JSON-RPC error, keeping the HTTP status', async () => {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { sendGatewayError, sendJson, GatewayMessages } from '../gateway-errors';
-import type { RequestContext } from '../request-context';
+import { MAX_BUFFERED_BODY, type RequestContext } from '../request-context';
 import { JsonRpcCodes, errorResponse, type JsonRpcId, type JsonRpcResponse } from './jsonrpc';
 import { filterAnswerBody, type MayUse } from './list-filter';
 import { SseEventSplitter, formatSseEvent, parseSseEvent } from './sse-events';
@@ -98,7 +98,8 @@ async function relayJson(
   response: Response,
   answered: (id: JsonRpcId) => void,
 ): Promise<void> {
-  const text = await response.text();
+  const text = await boundedText(response, MAX_BUFFERED_BODY);
+  if (text === undefined) return failPending(ctx, plan, 'The MCP server answered with too large a body', false);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -175,6 +176,25 @@ async function relayBytes(ctx: RequestContext, plan: RelayPlan, response: Respon
   ctx.res.writeHead(response.status, headersForClient(response, ctx));
   if (response.body) for await (const chunk of response.body) await write(ctx, chunk);
   ctx.res.end();
+}
+
+/**
+ * A JSON answer is held to be filtered: read up to `max` bytes, undefined past that (the rest
+ * is not read; the upstream request is cancelled).
+ */
+async function boundedText(response: Response, max: number): Promise<string | undefined> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    if (size > max) {
+      await response.body.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The upstream failed: every request still waiting gets an error, on the stream when it had begun. */
