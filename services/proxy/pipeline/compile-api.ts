@@ -66,7 +66,7 @@ import type { IdentityProviders } from '../../../lib/jwt/identity-providers';
 import type { GatewayMetrics, RefusalStage } from '../../../lib/observability/gateway-metrics';
 import { jsonRpcErrorsStep } from './mcp/json-rpc-errors';
 import { mcpStep } from './mcp/mcp-step';
-import { restAsMcp } from './mcp/rest-dispatch';
+import { restAsMcpResponder } from './mcp/rest-dispatch';
 
 export interface CompileDeps {
   pools: UpstreamPools;
@@ -163,7 +163,8 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       check: deps.check,
       emitEvent: deps.emitEvent,
       countCall: deps.metrics && ((apiId, primitive, outcome) => deps.metrics!.countMcpCall(apiId, primitive, outcome)),
-      restAsMcp: () => restAsMcp.responder,
+      restAsMcp: restAsMcpResponder(),
+      loop: deps.loop,
     }),
     graphqlStep(
       definition,
@@ -242,7 +243,7 @@ function compileVersion(
   const contextVars = definition.enable_context_vars === true;
   const override =
     typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
-  const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
+  const target = parseTarget(override ?? targetlessFallback(definition));
   const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as
     Record<string, unknown> | undefined;
   return {
@@ -287,11 +288,13 @@ function compileVersion(
 }
 
 /**
- * Supergraphs and combined graphs may have no target (the reference gateway stores
+ * The API's target. Supergraphs and combined graphs may have no target (the reference gateway stores
  * `target_url: ""`): they answer from their subgraphs or data sources, never from a target, so a
  * reserved never-resolving name stands in. Other APIs need a target.
  */
 function targetlessFallback(definition: ApiDefinition): string {
+  // a REST-as-MCP API's `gw://<api_id>/mcp` is answered by its MCP step, never requested
+  if (definition.mcp?.rest_source) return 'http://rest-as-mcp.invalid/';
   if (definition.proxy.target_url) return definition.proxy.target_url;
   return isSupergraphApi(definition) || isCombinedGraph(definition.graphql)
     ? 'http://graph-without-target.invalid/'

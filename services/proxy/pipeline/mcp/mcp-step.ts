@@ -9,6 +9,7 @@ import { readBoundedBody } from './message-body';
 import { accessOf, decideMessages, mayUseOf, type PolicyDeps } from './message-policy';
 import { LegacyStreams } from './legacy-streams';
 import { answerOwn, relay, sendEvent } from './relay';
+import type { InternalLoop } from '../steps/url-rewrite';
 import type { RestAsMcpResponder } from './rest-dispatch';
 import { headersForUpstream, upstreamUrl } from './upstream-exchange';
 
@@ -17,8 +18,10 @@ export interface McpStepDeps extends PolicyDeps {
   maxMessageBytes: number;
   /** GW_MCP_TOOL_CALL_TIMEOUT, in ms: how long a tool call may take upstream */
   toolCallTimeoutMs: number;
-  /** answers a REST-as-MCP API's messages (`mcp.rest_source`); looked up per request */
-  restAsMcp(): RestAsMcpResponder | undefined;
+  /** answers a REST-as-MCP API's messages (`mcp.rest_source`) */
+  restAsMcp: RestAsMcpResponder | undefined;
+  /** sends a request on to an API of this node: how a REST-as-MCP tool call runs the REST API's chain */
+  loop: InternalLoop;
 }
 
 /**
@@ -71,7 +74,7 @@ async function handlePost(
     return;
   }
   const mayUse = mayUseOf(rules, accessOf(ctx));
-  if (!target) return answerFromRest(ctx, settings.rest_source!, forwarded, decisions.refusals, parsed.batch, deps);
+  if (!target) return answerFromRest(ctx, settings, forwarded, decisions.refusals, parsed.batch, deps);
   const withIds = forwarded.filter((message) => typeof message.method === 'string' && message.id !== undefined);
   const lists = stream?.lists ?? new Map<JsonRpcId, string>();
   for (const [id, listMethod] of listRequests(withIds)) lists.set(id, listMethod);
@@ -138,13 +141,14 @@ async function relayStream(
 
 async function answerFromRest(
   ctx: RequestContext,
-  sourceApiId: string,
+  settings: McpSettings,
   messages: JsonRpcRequest[],
   refusals: ReturnType<typeof errorResponse>[],
   batch: boolean,
   deps: McpStepDeps,
 ): Promise<void> {
-  const responder = deps.restAsMcp();
+  const responder = deps.restAsMcp;
+  const request = { ctx, sourceApiId: settings.rest_source!, primitives: settings.rest_primitives, loop: deps.loop };
   const answers = [...refusals];
   for (const message of messages) {
     if (!responder) {
@@ -154,7 +158,7 @@ async function answerFromRest(
         );
       continue;
     }
-    const answer = await responder(message, ctx, sourceApiId);
+    const answer = await responder(message, request);
     if (answer) answers.push(answer);
   }
   if (answers.length === 0) return void ctx.res.writeHead(202, ctx.responseHeaders).end();
