@@ -174,6 +174,40 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     assert.ok(!upstream.calls.includes('delete_everything') && !upstream.calls.includes('admin_reset'));
   });
 
+  it('forwards the allowed messages of a batch and answers the refused ones next to them', async () => {
+    const client = await connect();
+    const transport = client.transport as StreamableHTTPClientTransport;
+    const res = await http(`${node.gatewayUrl}/weather/`, {
+      method: 'POST',
+      body: [
+        {
+          jsonrpc: '2.0',
+          id: 'ok',
+          method: 'tools/call',
+          params: { name: 'get_weather', arguments: { city: 'Bern' } },
+        },
+        { jsonrpc: '2.0', id: 'no', method: 'tools/call', params: { name: 'admin_reset' } },
+      ],
+      headers: {
+        authorization: key,
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId!,
+        'mcp-protocol-version': transport.protocolVersion ?? '2025-06-18',
+      },
+    });
+    assert.equal(res.status, 200, res.text);
+    const answers = res.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map(
+        (line) => JSON.parse(line.slice(6)) as { id: string; result?: { content: unknown }; error?: { code: number } },
+      );
+    assert.deepEqual(answers.map((answer) => [answer.id, answer.error?.code ?? answer.result?.content]).sort(), [
+      ['no', -32002],
+      ['ok', [{ type: 'text', text: 'sunny in Bern' }]],
+    ]);
+  });
+
   it('refuses a bad or missing key with a JSON-RPC error, keeping the HTTP status', async () => {
     await assert.rejects(connect('/weather/', 'not-a-key'), /Access to this API has been disallowed/);
     const unknown = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), 'not-a-key');
