@@ -7,7 +7,7 @@ import { JsonRpcCodes, errorResponse, parseBody, type JsonRpcId, type JsonRpcReq
 import { listRequests } from './list-filter';
 import { readBoundedBody } from './message-body';
 import { accessOf, decideMessages, mayUseOf, type PolicyDeps } from './message-policy';
-import { LegacyStreams } from './legacy-streams';
+import { legacyStreams, type LegacyStreams } from './legacy-streams';
 import { answerOwn, relay, sendEvent } from './relay';
 import type { InternalLoop } from '../steps/url-rewrite';
 import type { RestAsMcpResponder } from './rest-dispatch';
@@ -36,11 +36,11 @@ export function mcpStep(definition: ApiDefinition, deps: McpStepDeps): Step | un
   if (!settings) return undefined;
   const rules = compileApiRules(settings);
   const target = settings.rest_source ? undefined : new URL(definition.proxy.target_url);
-  const legacy = new LegacyStreams();
   return async (ctx): Promise<typeof DONE> => {
     const method = ctx.req.method ?? 'GET';
-    if (method === 'POST') await handlePost(ctx, settings, rules, target, legacy, deps);
-    else if (target && (method === 'GET' || method === 'DELETE')) await relayStream(ctx, rules, target, legacy, deps);
+    if (method === 'POST') await handlePost(ctx, settings, rules, target, legacyStreams, deps);
+    else if (target && (method === 'GET' || method === 'DELETE'))
+      await relayStream(ctx, rules, target, legacyStreams, deps);
     else
       sendJson(ctx.res, 405, errorResponse(null, JsonRpcCodes.invalidRequest, 'Method not allowed'), { allow: 'POST' });
     return DONE;
@@ -66,7 +66,7 @@ async function handlePost(
   ctx.mcpPrimitive = decisions.primitives[0];
   const forwarded = decisions.forwarded as JsonRpcRequest[];
   // the older transport answers on the client's stream, never on the POST
-  const stream = legacy.streamFor(ctx.relativePath + ctx.search);
+  const stream = legacy.streamFor(streamKey(ctx, ctx.relativePath + ctx.search));
   if (stream) for (const refusal of decisions.refusals.splice(0)) stream.send(refusal);
   if (forwarded.length === 0) {
     if (decisions.refusals.length > 0) return answerOwn(ctx, parsed, decisions.refusals);
@@ -128,7 +128,7 @@ async function relayStream(
         target,
         listenPrefix: listenPrefixOf(ctx),
         onEndpoint: (path) => {
-          endpoint = path.slice(listenPrefixOf(ctx).replace(/\/$/, '').length);
+          endpoint = streamKey(ctx, path.slice(listenPrefixOf(ctx).replace(/\/$/, '').length));
           legacy.open(endpoint, { lists, send: (message) => sendEvent(ctx, message) });
         },
       },
@@ -163,6 +163,11 @@ async function answerFromRest(
   }
   if (answers.length === 0) return void ctx.res.writeHead(202, ctx.responseHeaders).end();
   answerOwn(ctx, { batch }, answers);
+}
+
+/** An older-transport stream's key: its API and its endpoint below the listen path. */
+function streamKey(ctx: RequestContext, endpoint: string): string {
+  return `${ctx.api.definition.api_id} ${endpoint}`;
 }
 
 /** The part of the path the listen path covered, as the client sent it. */
