@@ -32,8 +32,9 @@ export interface McpUpstream {
  * (GET /sse, POST /messages). Tools: get_weather, delete_everything, admin_reset, limited,
  * progress (sends progress notifications), hold (waits for release or cancellation) and
  * drop_stream; resources file:///readme and file:///secret; prompts greet and hidden.
+ * `jsonResponses`: Streamable HTTP answers POSTs with JSON instead of an event stream.
  */
-export async function startMcpUpstream(): Promise<McpUpstream> {
+export async function startMcpUpstream(options: { jsonResponses?: boolean } = {}): Promise<McpUpstream> {
   const calls: string[] = [];
   const cancelled: string[] = [];
   const deleted: string[] = [];
@@ -71,6 +72,7 @@ export async function startMcpUpstream(): Promise<McpUpstream> {
     if (!transport && isInitializeRequest(body)) {
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
+        enableJsonResponse: options.jsonResponses === true,
         onsessioninitialized: (id) => void streamable.set(id, created),
       });
       created.onclose = () => created.sessionId && streamable.delete(created.sessionId);

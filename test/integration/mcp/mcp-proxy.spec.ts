@@ -26,6 +26,7 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
   this.timeout(30_000);
   let node: TestNode;
   let upstream: McpUpstream;
+  let jsonUpstream: McpUpstream;
   let key: string;
   const events: GatewayEvent[] = [];
   const clients: Client[] = [];
@@ -48,6 +49,7 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
 
   before(async () => {
     upstream = await startMcpUpstream();
+    jsonUpstream = await startMcpUpstream({ jsonResponses: true });
     node = await startTestNode({
       mcpToolCallTimeout: 1,
       gatewayMetrics: true,
@@ -80,15 +82,19 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
       keyless: true,
       primitives: { tools: { get_weather: { rate_limit: { rate: 1, per: 60 } } } },
     });
+    await createMcpApi(node, { apiId: 'mcp-json', listenPath: '/json/', targetUrl: jsonUpstream.url, primitives });
+    jsonKeyRef.value = await createMcpKey(node, 'mcp-json', rights);
     key = await createMcpKey(node, 'mcp-weather', rights);
     const legacyKey = await createMcpKey(node, 'mcp-legacy', rights);
     legacyKeyRef.value = legacyKey;
   });
   const legacyKeyRef = { value: '' };
+  const jsonKeyRef = { value: '' };
   after(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
     await node?.stop();
     await upstream?.close();
+    await jsonUpstream?.close();
     if (node) removeDir(node.dataDir);
   });
 
@@ -206,6 +212,16 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
       ['no', -32002],
       ['ok', [{ type: 'text', text: 'sunny in Bern' }]],
     ]);
+  });
+
+  it('filters and refuses the same when the server answers with JSON instead of a stream', async () => {
+    const client = await connect('/json/', jsonKeyRef.value);
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    assert.ok(tools.includes('get_weather') && !tools.includes('delete_everything') && !tools.includes('admin_reset'));
+    const result = await client.callTool({ name: 'get_weather', arguments: { city: 'Kyiv' } });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'sunny in Kyiv' }]);
+    assert.equal(await refusalCode(client.callTool({ name: 'delete_everything' })), -32002);
+    assert.deepEqual(jsonUpstream.calls, ['get_weather']);
   });
 
   it('refuses a bad or missing key with a JSON-RPC error, keeping the HTTP status', async () => {

@@ -85,7 +85,6 @@ export async function relay(ctx: RequestContext, plan: RelayPlan, options: Relay
   } catch {
     if (ctx.res.destroyed || (controller.signal.aborted && !timedOut)) return;
     failPending(ctx, plan, timedOut ? 'The tool call timed out upstream' : 'The MCP server failed to answer', timedOut);
-    if (timedOut) controller.abort();
   } finally {
     clearTimeout(timer);
     ctx.res.off('close', onClose);
