@@ -224,6 +224,21 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     assert.deepEqual(jsonUpstream.calls, ['get_weather']);
   });
 
+  it("refuses a call past the key's quota for a tool with -32005", async () => {
+    const quotaKey = await createMcpKey(node, 'mcp-json', {
+      mcp_primitives: [
+        { type: 'tool', name: 'limited', limit: { rate: 0, per: 0, quota_max: 1, quota_renewal_rate: 3600 } },
+      ],
+    });
+    const client = await connect('/json/', quotaKey);
+    await client.callTool({ name: 'limited' });
+    assert.equal(await refusalCode(client.callTool({ name: 'limited' })), -32005);
+    assert.equal(jsonUpstream.calls.filter((name) => name === 'limited').length, 1);
+    await eventually(() =>
+      assert.ok(events.some((event) => event.event === 'QuotaExceeded' && event.api_id === 'mcp-json')),
+    );
+  });
+
   it('refuses a bad or missing key with a JSON-RPC error, keeping the HTTP status', async () => {
     await assert.rejects(connect('/weather/', 'not-a-key'), /Access to this API has been disallowed/);
     const unknown = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), 'not-a-key');
