@@ -20,7 +20,9 @@ export type GatewayEventName =
   /** a circuit breaker changed state (meta.CircuitEvent: 0 tripped, 1 reset), sent with BreakerTripped or BreakerReset */
   | 'BreakerTriggered'
   | 'BreakerTripped'
-  | 'BreakerReset';
+  | 'BreakerReset'
+  /** an MCP call used a tool, resource or prompt the API or the key does not allow (message: which one) */
+  | 'MCPPrimitiveDenied';
 
 export interface GatewayEvent {
   event: GatewayEventName;

@@ -50,7 +50,7 @@ export interface McpDefinition {
 export interface McpPrimitiveRule {
   allow?: boolean;
   block?: boolean;
-  /** `per` in seconds */
+  /** shared by every caller of the API; `per` in seconds */
   rate_limit?: { rate: number; per: number };
 }
 

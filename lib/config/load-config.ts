@@ -60,6 +60,10 @@ export interface GwConfig {
   streamsMappingTimeBudget: number;
   graphqlDocumentCacheBytes: number;
   maxResponseBodyBuffer: number;
+  /** bytes of one MCP POST body */
+  mcpMaxMessageBytes: number;
+  /** seconds an MCP tool call may take upstream */
+  mcpToolCallTimeout: number;
   responseCacheBytes: number;
   /** what a virtual endpoint's answer may hold: headers, their bytes, body bytes */
   virtualMaxResponseHeaders: number;

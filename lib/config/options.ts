@@ -364,6 +364,20 @@ export const OPTIONS = {
     rule: { type: 'number', integer: true, min: 0, convert: true },
     doc: 'bytes of an upstream response body held for response plugins; a plugin that reads a larger body gets the client a 502',
   },
+  /** @default 1048576 */
+  mcpMaxMessageBytes: {
+    env: 'GW_MCP_MAX_MESSAGE_BYTES',
+    default: 1024 * 1024,
+    rule: { type: 'number', integer: true, positive: true, convert: true },
+    doc: 'bytes of one MCP POST body (a JSON-RPC message or a batch); a larger one gets the client a 413 with a JSON-RPC error',
+  },
+  /** @default 60 */
+  mcpToolCallTimeout: {
+    env: 'GW_MCP_TOOL_CALL_TIMEOUT',
+    default: 60,
+    rule: { type: 'number', positive: true, convert: true },
+    doc: 'seconds an MCP tool call may take upstream; past it the client gets JSON-RPC error -32004',
+  },
   /** @default 100 */
   virtualMaxResponseHeaders: {
     env: 'GW_VIRTUAL_MAX_RESPONSE_HEADERS',

@@ -8,6 +8,15 @@ const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 /** Upper bounds of the latency histograms, in seconds (a proxy answers in ms; a slow upstream in s). */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
 
+/** What happened to one MCP primitive call, in the order of the tallies' slots. */
+export const MCP_OUTCOMES = ['allowed', 'denied', 'rate_limited', 'quota_exceeded', 'error'] as const;
+export type McpCallOutcome = (typeof MCP_OUTCOMES)[number];
+/**
+ * Primitives with a series of their own per API; calls of any further ones are counted as
+ * `other`, so a client naming made-up tools cannot grow the series without bound.
+ */
+export const MAX_MCP_PRIMITIVES_PER_API = 100;
+
 /** Which part of the chain answered: set by the pipeline, read when the response finished. */
 export type RefusalStage = 'auth' | 'limits' | undefined;
 
@@ -45,6 +54,24 @@ class ApiTally {
  */
 export class GatewayMetrics {
   private readonly apis = new Map<string, ApiTally>();
+  /** api_id → `kind:name` → calls by outcome (MCP_OUTCOMES) */
+  private readonly mcpCalls = new Map<string, Map<string, Float64Array>>();
+
+  /** Counts one MCP primitive call (`tool:get_weather`) by what the gateway did with it. */
+  countMcpCall(apiId: string, primitive: string, outcome: McpCallOutcome): void {
+    let calls = this.mcpCalls.get(apiId);
+    if (!calls) {
+      calls = new Map();
+      this.mcpCalls.set(apiId, calls);
+    }
+    let tally = calls.get(primitive);
+    if (!tally) {
+      const label = calls.size < MAX_MCP_PRIMITIVES_PER_API ? primitive : 'other';
+      tally = calls.get(label) ?? new Float64Array(MCP_OUTCOMES.length);
+      calls.set(label, tally);
+    }
+    tally[MCP_OUTCOMES.indexOf(outcome)]++;
+  }
 
   /** Counts one finished request. `upstreamSeconds` is undefined when no upstream answered. */
   record(
@@ -77,6 +104,7 @@ export class GatewayMetrics {
   /** Drops the series of APIs no longer served, so deleted APIs do not pile up. */
   retain(apiIds: ReadonlySet<string>): void {
     for (const apiId of this.apis.keys()) if (!apiIds.has(apiId)) this.apis.delete(apiId);
+    for (const apiId of this.mcpCalls.keys()) if (!apiIds.has(apiId)) this.mcpCalls.delete(apiId);
   }
 
   /** Adds this gateway's series to a registry. */
@@ -114,10 +142,28 @@ export class GatewayMetrics {
       ),
     );
     registry.registerMetric(
+      customMetric(
+        'gw_mcp_calls_total',
+        'MCP tool, resource and prompt calls, by API, primitive (kind:name) and what the gateway did with them',
+        'counter',
+        () => this.mcpCallValues(),
+      ),
+    );
+    registry.registerMetric(
       customMetric('gw_auth_failures_total', 'Requests refused by authentication (401 or 403)', 'counter', () =>
         this.pairValues((t) => t.authFailures, 'status_code', ['401', '403']),
       ),
     );
+  }
+
+  private mcpCallValues(): MetricValue[] {
+    const values: MetricValue[] = [];
+    for (const [api_id, calls] of this.mcpCalls)
+      for (const [mcp_primitive, tally] of calls)
+        tally.forEach((value, i) => {
+          if (value > 0) values.push({ labels: { api_id, mcp_primitive, outcome: MCP_OUTCOMES[i] }, value });
+        });
+    return values;
   }
 
   private requestValues(): MetricValue[] {

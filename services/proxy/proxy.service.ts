@@ -216,6 +216,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           pluginPackages: config.pluginPackages,
           defaultTimeoutMs: config.proxyTimeout * 1000,
           maxResponseBody: config.maxResponseBodyBuffer,
+          mcp: { maxMessageBytes: config.mcpMaxMessageBytes, toolCallTimeoutMs: config.mcpToolCallTimeout * 1000 },
           virtualAnswers: {
             maxHeaders: config.virtualMaxResponseHeaders,
             maxHeaderBytes: config.virtualMaxResponseHeaderBytes,

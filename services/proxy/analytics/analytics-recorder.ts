@@ -181,6 +181,8 @@ export class AnalyticsRecorder {
     record.user_agent = typeof userAgent === 'string' ? userAgent : '';
     record.iso_country = this.options.country ? this.options.country(ip) : '';
     record.tags = tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags);
+    // an MCP call's tool, resource or prompt, where analytics can group by it
+    if (ctx.mcpPrimitive !== undefined) record.tags = [...record.tags, `mcp_primitive:${ctx.mcpPrimitive}`];
     record.track_path = trackPath;
     record.expire_after = tracking.expireAfter;
     record.refused_before_auth = tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;

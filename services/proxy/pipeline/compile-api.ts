@@ -63,7 +63,10 @@ import { parseExpiry, readVersionSettings } from './versions';
 import type { Call } from '../../../lib/bus/call';
 import type { HotCall } from '../../../lib/bus/hot-call';
 import type { IdentityProviders } from '../../../lib/jwt/identity-providers';
-import type { RefusalStage } from '../../../lib/observability/gateway-metrics';
+import type { GatewayMetrics, RefusalStage } from '../../../lib/observability/gateway-metrics';
+import { jsonRpcErrorsStep } from './mcp/json-rpc-errors';
+import { mcpStep } from './mcp/mcp-step';
+import { restAsMcpResponder } from './mcp/rest-dispatch';
 
 export interface CompileDeps {
   pools: UpstreamPools;
@@ -110,6 +113,10 @@ export interface CompileDeps {
   loop: InternalLoop;
   /** where cached responses are kept (memory, or Redis shared by the gateway nodes) */
   responseCache: ResponseCache;
+  /** MCP APIs' bounds (GW_MCP_MAX_MESSAGE_BYTES, GW_MCP_TOOL_CALL_TIMEOUT in ms) */
+  mcp: { maxMessageBytes: number; toolCallTimeoutMs: number };
+  /** the gateway's request metrics, when kept (MCP calls are counted by primitive there) */
+  metrics?: GatewayMetrics;
   /** the templates folder (GW_TEMPLATE_PATH): the only place body transform template files come from */
   templatesDir: string;
 }
@@ -136,6 +143,7 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const graphql = graphqlApiOf(definition, deps);
 
   const steps: Array<Step | undefined> = [
+    definition.mcp ? jsonRpcErrorsStep : undefined,
     corsStep(definition),
     oauthEndpointsStep(definition, deps.call, deps.logger),
     batchStep(definition, deps.selfOrigin),
@@ -150,6 +158,14 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),
     ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
+    mcpStep(definition, {
+      ...deps.mcp,
+      check: deps.check,
+      emitEvent: deps.emitEvent,
+      countCall: deps.metrics && ((apiId, primitive, outcome) => deps.metrics!.countMcpCall(apiId, primitive, outcome)),
+      restAsMcp: restAsMcpResponder(),
+      loop: deps.loop,
+    }),
     graphqlStep(
       definition,
       graphql,
@@ -227,7 +243,7 @@ function compileVersion(
   const contextVars = definition.enable_context_vars === true;
   const override =
     typeof version.override_target === 'string' && version.override_target !== '' ? version.override_target : undefined;
-  const target = parseTarget(override ?? (definition.proxy.target_url || targetlessFallback(definition)));
+  const target = parseTarget(override ?? targetlessFallback(definition));
   const extended = (version.use_extended_paths === true ? version.extended_paths : undefined) as
     Record<string, unknown> | undefined;
   return {
@@ -272,11 +288,13 @@ function compileVersion(
 }
 
 /**
- * Supergraphs and combined graphs may have no target (the reference gateway stores
+ * The API's target. Supergraphs and combined graphs may have no target (the reference gateway stores
  * `target_url: ""`): they answer from their subgraphs or data sources, never from a target, so a
  * reserved never-resolving name stands in. Other APIs need a target.
  */
 function targetlessFallback(definition: ApiDefinition): string {
+  // a REST-as-MCP API's `gw://<api_id>/mcp` is answered by its MCP step, never requested
+  if (definition.mcp?.rest_source) return 'http://rest-as-mcp.invalid/';
   if (definition.proxy.target_url) return definition.proxy.target_url;
   return isSupergraphApi(definition) || isCombinedGraph(definition.graphql)
     ? 'http://graph-without-target.invalid/'

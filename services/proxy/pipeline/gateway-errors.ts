@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { isGrpcRequest } from './grpc/grpc-request';
 import { GrpcStatus, endGrpcStream, grpcStatusFor, sendGrpcStatus } from './grpc/grpc-status';
+import { answersAsJsonRpc } from './mcp/json-rpc-errors';
+import { codeForStatus } from './mcp/jsonrpc';
 
 /**
  * Every error the gateway itself answers with is JSON `{"error": "<message>"}` with an
@@ -42,6 +44,10 @@ export function sendGatewayError(
   headers: Record<string, string> = {},
 ): void {
   if (answeredAsGrpc(res, status, message, headers)) return;
+  if (answersAsJsonRpc(res)) {
+    const code = codeForStatus(status, message === GatewayMessages.quotaExceeded);
+    return sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
+  }
   sendJson(res, status, { error: message }, headers);
 }
 

@@ -97,6 +97,8 @@ export class RequestContext {
    * on an API that authenticates, went to a client nobody knows (analytics bucket those)
    */
   pastAuthentication = false;
+  /** the MCP primitive the request used (`tool:get_weather`), for analytics; undefined for other requests */
+  mcpPrimitive: string | undefined;
   /** headers the gateway adds to the response (X-RateLimit-*), set with setResponseHeader; undefined while none */
   responseHeaders: Record<string, string> | undefined;
   private headers: HeaderMap | undefined;

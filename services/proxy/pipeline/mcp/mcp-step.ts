@@ -1,0 +1,176 @@
+import type { ApiDefinition, McpDefinition } from '../../../../contracts/apis/api-definition';
+import { DONE, type Step } from '../compose';
+import { GatewayMessages, sendJson } from '../gateway-errors';
+import type { RequestContext } from '../request-context';
+import { compileApiRules, type ApiPrimitiveRules } from './access-rules';
+import { JsonRpcCodes, errorResponse, parseBody, type JsonRpcId, type JsonRpcRequest } from './jsonrpc';
+import { listRequests } from './list-filter';
+import { readBoundedBody } from './message-body';
+import { accessOf, decideMessages, mayUseOf, type PolicyDeps } from './message-policy';
+import { legacyStreams, type LegacyStreams } from './legacy-streams';
+import { answerOwn, relay, sendEvent } from './relay';
+import type { InternalLoop } from '../steps/url-rewrite';
+import type { RestAsMcpResponder } from './rest-dispatch';
+import { headersForUpstream, upstreamUrl } from './upstream-exchange';
+
+export interface McpStepDeps extends PolicyDeps {
+  /** GW_MCP_MAX_MESSAGE_BYTES: the largest POST body (one message or a batch) */
+  maxMessageBytes: number;
+  /** GW_MCP_TOOL_CALL_TIMEOUT, in ms: how long a tool call may take upstream */
+  toolCallTimeoutMs: number;
+  /** answers a REST-as-MCP API's messages (`mcp.rest_source`) */
+  restAsMcp: RestAsMcpResponder | undefined;
+  /** sends a request on to an API of this node: how a REST-as-MCP tool call runs the REST API's chain */
+  loop: InternalLoop;
+}
+
+/**
+ * The MCP side of an API with an `mcp` block, after its authentication and its own limits: POST
+ * bodies are JSON-RPC, each message checked against the API's primitive rules and the key's
+ * MCP rights and limits; what passes goes to the remote MCP server (or to the REST-as-MCP
+ * responder), and the answers come back streamed, with list answers filtered. GET (a server
+ * stream) and DELETE (the end of a session) go through as they are.
+ */
+export function mcpStep(definition: ApiDefinition, deps: McpStepDeps): Step | undefined {
+  const settings = definition.mcp;
+  if (!settings) return undefined;
+  const rules = compileApiRules(settings);
+  const target = settings.rest_source ? undefined : new URL(definition.proxy.target_url);
+  return async (ctx): Promise<typeof DONE> => {
+    const method = ctx.req.method ?? 'GET';
+    if (method === 'POST') await handlePost(ctx, settings, rules, target, legacyStreams, deps);
+    else if (target && (method === 'GET' || method === 'DELETE'))
+      await relayStream(ctx, rules, target, legacyStreams, deps);
+    else
+      sendJson(ctx.res, 405, errorResponse(null, JsonRpcCodes.invalidRequest, 'Method not allowed'), { allow: 'POST' });
+    return DONE;
+  };
+}
+
+async function handlePost(
+  ctx: RequestContext,
+  settings: McpDefinition,
+  rules: ApiPrimitiveRules,
+  target: URL | undefined,
+  legacy: LegacyStreams,
+  deps: McpStepDeps,
+): Promise<void> {
+  const raw = await readBoundedBody(ctx.req, deps.maxMessageBytes);
+  if (!raw) {
+    const error = errorResponse(null, JsonRpcCodes.invalidRequest, GatewayMessages.requestTooLarge);
+    return sendJson(ctx.res, 413, error);
+  }
+  const parsed = parseBody(raw);
+  if (!parsed.ok) return sendJson(ctx.res, 400, parsed.error);
+  const decisions = await decideMessages(parsed.messages, ctx, rules, deps);
+  ctx.mcpPrimitive = decisions.primitives[0];
+  const forwarded = decisions.forwarded as JsonRpcRequest[];
+  // the older transport answers on the client's stream, never on the POST
+  const stream = legacy.streamFor(streamKey(ctx, ctx.relativePath + ctx.search));
+  if (stream) for (const refusal of decisions.refusals.splice(0)) stream.send(refusal);
+  if (forwarded.length === 0) {
+    if (decisions.refusals.length > 0) return answerOwn(ctx, parsed, decisions.refusals);
+    ctx.res.writeHead(202, ctx.responseHeaders).end();
+    return;
+  }
+  const mayUse = mayUseOf(rules, accessOf(ctx));
+  if (!target) return answerFromRest(ctx, settings, forwarded, decisions.refusals, parsed.batch, deps);
+  const withIds = forwarded.filter((message) => typeof message.method === 'string' && message.id !== undefined);
+  const lists = stream?.lists ?? new Map<JsonRpcId, string>();
+  for (const [id, listMethod] of listRequests(withIds)) lists.set(id, listMethod);
+  const body =
+    forwarded.length === parsed.messages.length
+      ? raw
+      : Buffer.from(JSON.stringify(parsed.batch ? forwarded : forwarded[0]));
+  await relay(
+    ctx,
+    {
+      method: 'POST',
+      url: upstreamUrl(target, ctx.relativePath, ctx.search),
+      headers: { ...headersForUpstream(ctx), 'content-type': 'application/json' },
+      body,
+      pending: new Set(withIds.map((message) => message.id!)),
+      toolCalls: new Set(withIds.filter((message) => message.method === 'tools/call').map((message) => message.id!)),
+      lists,
+      mayUse,
+      refusals: decisions.refusals,
+      batch: parsed.batch,
+      target,
+      listenPrefix: listenPrefixOf(ctx),
+    },
+    deps,
+  );
+}
+
+/** A server stream (GET) or the end of a session (DELETE); an older-transport stream registers its endpoint. */
+async function relayStream(
+  ctx: RequestContext,
+  rules: ApiPrimitiveRules,
+  target: URL,
+  legacy: LegacyStreams,
+  deps: McpStepDeps,
+): Promise<void> {
+  const lists = new Map<JsonRpcId, string>();
+  let endpoint: string | undefined;
+  try {
+    await relay(
+      ctx,
+      {
+        method: ctx.req.method ?? 'GET',
+        url: upstreamUrl(target, ctx.relativePath, ctx.search),
+        headers: headersForUpstream(ctx),
+        pending: new Set(),
+        toolCalls: new Set(),
+        lists,
+        mayUse: mayUseOf(rules, accessOf(ctx)),
+        refusals: [],
+        batch: false,
+        target,
+        listenPrefix: listenPrefixOf(ctx),
+        onEndpoint: (path) => {
+          endpoint = streamKey(ctx, path.slice(listenPrefixOf(ctx).replace(/\/$/, '').length));
+          legacy.open(endpoint, { lists, send: (message) => sendEvent(ctx, message) });
+        },
+      },
+      deps,
+    );
+  } finally {
+    if (endpoint !== undefined) legacy.close(endpoint);
+  }
+}
+
+async function answerFromRest(
+  ctx: RequestContext,
+  settings: McpDefinition,
+  messages: JsonRpcRequest[],
+  refusals: ReturnType<typeof errorResponse>[],
+  batch: boolean,
+  deps: McpStepDeps,
+): Promise<void> {
+  const responder = deps.restAsMcp;
+  const request = { ctx, sourceApiId: settings.rest_source!, primitives: settings.rest_primitives, loop: deps.loop };
+  const answers = [...refusals];
+  for (const message of messages) {
+    if (!responder) {
+      if (message.id !== undefined)
+        answers.push(
+          errorResponse(message.id, JsonRpcCodes.internalError, 'REST as MCP is not available on this gateway'),
+        );
+      continue;
+    }
+    const answer = await responder(message, request);
+    if (answer) answers.push(answer);
+  }
+  if (answers.length === 0) return void ctx.res.writeHead(202, ctx.responseHeaders).end();
+  answerOwn(ctx, { batch }, answers);
+}
+
+/** An older-transport stream's key: its API and its endpoint below the listen path. */
+function streamKey(ctx: RequestContext, endpoint: string): string {
+  return `${ctx.api.definition.api_id} ${endpoint}`;
+}
+
+/** The part of the path the listen path covered, as the client sent it. */
+function listenPrefixOf(ctx: RequestContext): string {
+  return ctx.path.slice(0, ctx.prefixLength);
+}
