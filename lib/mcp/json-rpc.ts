@@ -8,14 +8,36 @@ export interface JsonRpcRequest {
   params?: Record<string, unknown>;
 }
 
-export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: Record<string, unknown> }
-  | { jsonrpc: '2.0'; id: JsonRpcId; error: { code: number; message: string; data?: unknown } };
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
 
+/** An answer: its `result`, or its `error`. */
+export interface JsonRpcResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result?: unknown;
+  error?: JsonRpcError;
+}
+
+/**
+ * The codes a refused message gets: the JSON-RPC ones, and the server range as the reference
+ * gateway maps HTTP refusals into it (401 → -32001, 403 → -32002, 429 → -32003, upstream → -32004,
+ * quota → -32005).
+ */
 export const JsonRpcCodes = {
-  invalidParams: -32602,
+  parseError: -32700,
+  invalidRequest: -32600,
   methodNotFound: -32601,
+  invalidParams: -32602,
   internalError: -32603,
+  authRequired: -32001,
+  accessDenied: -32002,
+  rateLimited: -32003,
+  upstreamError: -32004,
+  quotaExceeded: -32005,
 } as const;
 
 /** The MCP protocol revisions gw speaks (those of the official SDK it is tested with), newest first. */

@@ -13,6 +13,9 @@ import type { DefinitionRegistry } from './definition-registry';
 import { normaliseRequestPath } from './request-path';
 import { requestWatcher, type RequestObserver } from './request-metrics';
 import { RoutingTable } from './routing-table';
+import { exchangeInProcess } from '../pipeline/mcp/rest-as-mcp/in-process-exchange';
+import type { RestLoopRequest } from '../pipeline/mcp/rest-as-mcp/loop-request';
+import type { RestAnswer } from '../pipeline/mcp/rest-as-mcp/rest-call';
 import { ApiIndex } from './api-index';
 import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
@@ -33,7 +36,7 @@ interface CompileOutcome {
   lookups: Array<{ ref: string; orgId: string; found: ApiDefinition | undefined }>;
 }
 
-export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger' | 'loop'> & {
+export type GatewayDeps = Omit<CompileDeps, 'onFailure' | 'logger' | 'loop' | 'exchange'> & {
   logger: LoggerInstance;
   /** counts each request an API answered (lib/observability) */
   metrics?: GatewayMetrics;
@@ -66,6 +69,7 @@ export class Gateway {
       ...deps,
       onFailure: (ctx, err) => this.fail(ctx, err),
       loop: (ctx, url) => this.loop(ctx, url),
+      exchange: (ctx, request) => this.exchange(ctx, request),
       // a versioned base API hands requests to its child versions, of its own organisation only
       servedApi: (apiId, orgId) => {
         const api = this.byId.get(apiId);
@@ -218,29 +222,47 @@ export class Gateway {
    * At most MAX_LOOPS loops per client request, as in the reference gateway, unless the first
    * loop's URL says otherwise with `?loop_limit=n` (capped at LOOP_LIMIT_CAP; not passed on).
    */
-  private loop(from: RequestContext, url: URL): void {
+  private loop(from: RequestContext, url: URL, into?: { req: IncomingMessage; res: ServerResponse }): void {
+    const res = into?.res ?? from.res;
     const level = from.loopLevel + 1;
     const limit = from.loopLimit ?? requestedLoopLimit(url) ?? MAX_LOOPS;
     if (level > limit)
-      return sendGatewayError(from.res, 500, `Loop level too deep. Found more than ${limit} loops in single request`);
+      return sendGatewayError(res, 500, `Loop level too deep. Found more than ${limit} loops in single request`);
     if (url.searchParams.has('loop_limit')) url.searchParams.delete('loop_limit');
     const ref = decodeURIComponent(url.hostname);
     const api = ref === 'self' ? from.api : this.byId.get(ref);
     if (!api || api.definition.org_id !== from.api.definition.org_id) {
       this.deps.logger.warn(`API ${from.api.definition.api_id}: internal loop to unknown API '${ref}'`);
-      return sendGatewayError(from.res, 404, GatewayMessages.notFound);
+      return sendGatewayError(res, 404, GatewayMessages.notFound);
     }
     const listenPath = api.definition.proxy.listen_path.replace(/\/+$/, '');
     const rest = url.pathname === '' ? '/' : url.pathname;
     const path = rest === listenPath || rest.startsWith(`${listenPath}/`) ? rest : listenPath + rest;
-    const ctx = new RequestContext(from.req, from.res, api, path, url.search, listenPath.length);
+    const ctx = new RequestContext(into?.req ?? from.req, res, api, path, url.search, listenPath.length);
     ctx.loopLevel = level;
     ctx.loopLimit = limit;
-    ctx.replacedBody = from.replacedBody;
-    ctx.adoptHeaders(from.changedHeaders);
-    ctx.session = from.session;
-    ctx.keyHash = from.keyHash;
+    if (!into) {
+      ctx.replacedBody = from.replacedBody;
+      ctx.adoptHeaders(from.changedHeaders);
+      ctx.session = from.session;
+      ctx.keyHash = from.keyHash;
+    }
     this.handleChain(ctx);
+  }
+
+  /**
+   * A loop made as a request of its own (a REST-as-MCP tool call): an in-process HTTP exchange
+   * whose answer comes back whole, through the target API's chain, which authenticates the
+   * credentials the request carries rather than taking over the caller's session.
+   */
+  private exchange(from: RequestContext, request: RestLoopRequest): Promise<RestAnswer> {
+    const { url } = request;
+    return exchangeInProcess((req, res) => this.loop(from, new URL(url.href), { req, res }), {
+      method: request.method,
+      url: `${url.pathname}${url.search}`,
+      headers: request.headers,
+      body: request.body,
+    });
   }
 
   /** A plugin or a bug broke a request: log why, answer 500, keep serving. */

@@ -66,7 +66,7 @@ import type { IdentityProviders } from '../../../lib/jwt/identity-providers';
 import type { GatewayMetrics, RefusalStage } from '../../../lib/observability/gateway-metrics';
 import { jsonRpcErrorsStep } from './mcp/json-rpc-errors';
 import { mcpStep } from './mcp/mcp-step';
-import { restAsMcpResponder } from './mcp/rest-dispatch';
+import { answerFromRestApi, type InternalExchange } from './mcp/rest-dispatch';
 
 export interface CompileDeps {
   pools: UpstreamPools;
@@ -111,6 +111,8 @@ export interface CompileDeps {
   publishEvent: PublishApiEvent;
   /** sends a request on to an API of this node (a url_rewrite to `gw://self/…` or `gw://<api_id>/…`) */
   loop: InternalLoop;
+  /** runs a request through an API of this node in process, as a client of its own (REST-as-MCP tool calls) */
+  exchange: InternalExchange;
   /** where cached responses are kept (memory, or Redis shared by the gateway nodes) */
   responseCache: ResponseCache;
   /** MCP APIs' bounds (GW_MCP_MAX_MESSAGE_BYTES, GW_MCP_TOOL_CALL_TIMEOUT in ms) */
@@ -163,8 +165,8 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
       check: deps.check,
       emitEvent: deps.emitEvent,
       countCall: deps.metrics && ((apiId, primitive, outcome) => deps.metrics!.countMcpCall(apiId, primitive, outcome)),
-      restAsMcp: restAsMcpResponder(),
-      loop: deps.loop,
+      restAsMcp: answerFromRestApi,
+      exchange: deps.exchange,
     }),
     graphqlStep(
       definition,

@@ -1,16 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  McpError,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type CallToolResult,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PROTOCOL_VERSIONS } from '../../../lib/mcp/json-rpc';
-import { deriveRestToolView } from '../../../lib/mcp/rest-tool-view';
-import { answerRestAsMcp } from '../../../services/proxy/pipeline/mcp/rest-as-mcp/answer';
-import type { RestCall } from '../../../services/proxy/pipeline/mcp/rest-as-mcp/rest-call';
+import type { McpServerPrimitive } from '../../../lib/mcp/rest-tool-view';
 import { createTenant, type Tenant } from '../../support/bootstrap';
 import { eventually } from '../../support/eventually';
 import { http } from '../../support/http';
@@ -19,30 +12,11 @@ import { oasFixture } from '../../support/oas-fixtures';
 import { startUpstream, type Upstream } from '../../support/upstream';
 
 /**
- * An MCP server made of the REST-as-MCP responder, reached by the official SDK's client through
- * an in-process transport; each tool call goes over HTTP through a real gw node's petstore API
- * with the caller's key, so the REST API's own chain (auth, validation, limits) answers it.
+ * The petstore offered as MCP tools, end to end as a user sets it up: an OAS API, an MCP API on
+ * the dashboard whose upstream is `gw://<petstore>/mcp`, and the official SDK's client connected
+ * to the MCP API's listen path with a gw key. Each tool call runs through the petstore's own
+ * chain (its auth, validation, transforms) with that key.
  */
-class ResponderTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-
-  constructor(private readonly call: RestCall) {}
-
-  async start(): Promise<void> {}
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (!('method' in message)) return;
-    const answer = await answerRestAsMcp(message, this.call);
-    if (answer) this.onmessage?.(answer as JSONRPCMessage);
-  }
-
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
-}
-
 describe('REST as MCP: the petstore as MCP tools, with the official SDK client', () => {
   let node: TestNode;
   let upstream: Upstream;
@@ -50,31 +24,44 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
   let apiId: string;
   let otherApiId: string;
   let document: Record<string, any>;
+  let mcpApis = 0;
   const dashboard = (path: string, options: { method?: string; body?: unknown } = {}) =>
     http(`${node.dashboardUrl}/api${path}`, { ...options, headers: tenant.headers });
-  const newKey = async (api: string) => {
-    const key = await dashboard('/keys', { method: 'POST', body: { access_rights: { [api]: { api_id: api } } } });
-    assert.equal(key.status, 200, key.text);
-    return key.json.key_id as string;
-  };
 
-  /** A client connected as the holder of `key`: its tool calls carry that key to the REST API. */
-  const connect = async (key: string, primitives: Parameters<typeof deriveRestToolView>[1] = []) => {
-    const call: RestCall = {
-      serverInfo: { name: 'Petstore MCP', version: '1.2.0' },
-      tools: deriveRestToolView(document, primitives).tools,
-      async send(request) {
-        const res = await fetch(`${node.gatewayUrl}/petstore${request.path}${request.search}`, {
-          method: request.method,
-          headers: { ...request.headers, 'x-api-key': key },
-          body: request.body,
-        });
-        return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+  /**
+   * An MCP API offering the petstore's operations (through `primitives`), and a client connected
+   * to it with a new key that may use the MCP API and the REST APIs `restApis`.
+   */
+  const connect = async (restApis: string[], primitives: McpServerPrimitive[] = []) => {
+    const listenPath = `/pets-mcp-${++mcpApis}/`;
+    const mcp = {
+      openapi: '3.0.3',
+      info: { title: 'Petstore MCP', version: '1.2.0' },
+      paths: {},
+      components: { securitySchemes: document.components.securitySchemes },
+      security: document.security,
+      'x-gw-api-gateway': {
+        info: { name: 'Petstore MCP', state: { active: true } },
+        upstream: { url: `gw://${apiId}/mcp` },
+        server: {
+          listenPath: { value: listenPath, strip: true },
+          authentication: document['x-gw-api-gateway'].server.authentication,
+        },
       },
+      ...(primitives.length > 0 ? { 'x-gw-mcp-server': { primitives } } : {}),
     };
+    const created = await dashboard('/mcps', { method: 'POST', body: mcp });
+    assert.equal(created.status, 200, created.text);
+    const mcpId = created.json.ID as string;
+    const access = Object.fromEntries([mcpId, ...restApis].map((id) => [id, { api_id: id }]));
+    const keyRes = await dashboard('/keys', { method: 'POST', body: { access_rights: access } });
+    assert.equal(keyRes.status, 200, keyRes.text);
+    const key = keyRes.json.key_id as string;
+    const url = new URL(`${node.gatewayUrl}${listenPath}`);
+    await eventually(async () => assert.notEqual((await http(url.href, { method: 'POST', body: '{}' })).status, 404));
     const client = new Client({ name: 'agent', version: '1.0.0' });
-    await client.connect(new ResponderTransport(call));
-    return client;
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-api-key': key } } }));
+    return { client, key };
   };
 
   before(async () => {
@@ -93,10 +80,6 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
     const otherCreated = await dashboard('/apis/oas', { method: 'POST', body: other });
     assert.equal(otherCreated.status, 200, otherCreated.text);
     otherApiId = otherCreated.json.ID;
-    const probe = await newKey(apiId);
-    await eventually(async () =>
-      assert.equal((await http(`${node.gatewayUrl}/petstore/pets/1`, { headers: { 'x-api-key': probe } })).status, 200),
-    );
   });
   after(async () => {
     await node?.stop();
@@ -109,8 +92,8 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
   });
 
   it('initializes with the server name and the tools capability, and lists the operations as tools', async () => {
-    const client = await connect(await newKey(apiId));
-    assert.deepEqual(client.getServerVersion(), { name: 'Petstore MCP', version: '1.2.0' });
+    const { client } = await connect([apiId]);
+    assert.equal(client.getServerVersion()?.name, 'Petstore MCP');
     assert.ok(client.getServerCapabilities()?.tools);
     await client.ping();
     const { tools } = await client.listTools();
@@ -126,8 +109,7 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
   });
 
   it('calls two tools: the upstream gets the REST requests with the caller’s key, the client the answers', async () => {
-    const key = await newKey(apiId);
-    const client = await connect(key);
+    const { client, key } = await connect([apiId]);
     const before = upstream.received.length;
 
     const listed = (await client.callTool({
@@ -162,7 +144,7 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
   });
 
   it('refuses arguments that do not match the tool’s input schema with -32602, before any request', async () => {
-    const client = await connect(await newKey(apiId));
+    const { client } = await connect([apiId]);
     const before = upstream.received.length;
     await assert.rejects(
       client.callTool({ name: 'getPet', arguments: { petId: 'seven' } }),
@@ -181,7 +163,7 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
   });
 
   it('gives the REST API’s refusal as error content to a key without access to it', async () => {
-    const client = await connect(await newKey(otherApiId));
+    const { client } = await connect([otherApiId]);
     const before = upstream.received.length;
     const result = (await client.callTool({ name: 'getPet', arguments: { petId: 7 } })) as CallToolResult;
     assert.equal(result.isError, true);
@@ -194,7 +176,7 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
   });
 
   it('gives the REST API’s own validation and limits as error content (its chain runs)', async () => {
-    const client = await connect(await newKey(apiId));
+    const { client } = await connect([apiId]);
     const invalid = (await client.callTool({
       name: 'listPets',
       arguments: { limit: 500, 'X-Request-Source': 'web' },
@@ -204,15 +186,17 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
   });
 
   it('offers only the allowed primitives, renamed, and calls the renamed tool', async () => {
-    const key = await newKey(apiId);
-    const client = await connect(key, [
-      {
-        source: { operationId: 'getPet' },
-        allow: true,
-        name: 'fetch_pet',
-        parameters: [{ param: 'petId', name: 'id' }],
-      },
-    ]);
+    const { client, key } = await connect(
+      [apiId],
+      [
+        {
+          source: { operationId: 'getPet' },
+          allow: true,
+          name: 'fetch_pet',
+          parameters: [{ param: 'petId', name: 'id' }],
+        },
+      ],
+    );
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),

@@ -1,45 +1,20 @@
 /** JSON-RPC 2.0 as MCP carries it: one message or a batch per POST body. */
 
-export type JsonRpcId = string | number | null;
+import {
+  JsonRpcCodes,
+  type JsonRpcError,
+  type JsonRpcId,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../../../lib/mcp/json-rpc';
 
-/** A request (with an id) or a notification (without one). */
-export interface JsonRpcRequest {
-  jsonrpc: '2.0';
-  id?: JsonRpcId;
-  method: string;
-  params?: Record<string, unknown>;
-}
-
-export interface JsonRpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-export interface JsonRpcResponse {
-  jsonrpc: '2.0';
-  id: JsonRpcId;
-  result?: unknown;
-  error?: JsonRpcError;
-}
-
-/**
- * The codes a refused message gets: the JSON-RPC ones, and the server range as the reference
- * gateway maps HTTP refusals into it (401 → -32001, 403 → -32002, 429 → -32003, upstream → -32004,
- * quota → -32005).
- */
-export const JsonRpcCodes = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  authRequired: -32001,
-  accessDenied: -32002,
-  rateLimited: -32003,
-  upstreamError: -32004,
-  quotaExceeded: -32005,
-} as const;
+export {
+  JsonRpcCodes,
+  type JsonRpcError,
+  type JsonRpcId,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../../../lib/mcp/json-rpc';
 
 /** What a POST body holds: its messages, whether they came as a batch, or why it is not JSON-RPC. */
 export type ParsedBody = { ok: true; batch: boolean; messages: unknown[] } | { ok: false; error: JsonRpcResponse };

@@ -9,8 +9,8 @@ import { readBoundedBody } from './message-body';
 import { accessOf, decideMessages, mayUseOf, type PolicyDeps } from './message-policy';
 import { legacyStreams, type LegacyStreams } from './legacy-streams';
 import { answerOwn, relay, sendEvent } from './relay';
-import type { InternalLoop } from '../steps/url-rewrite';
-import type { RestAsMcpResponder } from './rest-dispatch';
+import type { RestTool } from '../../../../lib/mcp/rest-tools';
+import type { InternalExchange, RestAsMcpResponder } from './rest-dispatch';
 import { headersForUpstream, upstreamUrl } from './upstream-exchange';
 
 export interface McpStepDeps extends PolicyDeps {
@@ -19,9 +19,9 @@ export interface McpStepDeps extends PolicyDeps {
   /** GW_MCP_TOOL_CALL_TIMEOUT, in ms: how long a tool call may take upstream */
   toolCallTimeoutMs: number;
   /** answers a REST-as-MCP API's messages (`mcp.rest_source`) */
-  restAsMcp: RestAsMcpResponder | undefined;
-  /** sends a request on to an API of this node: how a REST-as-MCP tool call runs the REST API's chain */
-  loop: InternalLoop;
+  restAsMcp: RestAsMcpResponder;
+  /** runs a request through an API of this node: how a REST-as-MCP tool call runs the REST API's chain */
+  exchange: InternalExchange;
 }
 
 /**
@@ -147,18 +147,16 @@ async function answerFromRest(
   batch: boolean,
   deps: McpStepDeps,
 ): Promise<void> {
-  const responder = deps.restAsMcp;
-  const request = { ctx, sourceApiId: settings.rest_source!, primitives: settings.rest_primitives, loop: deps.loop };
+  const request = {
+    ctx,
+    sourceApiId: settings.rest_source!,
+    // data kept by the apis service when the MCP API was saved (services/apis/lib/mcp-rest-view.ts)
+    tools: (settings.rest_tools ?? []) as RestTool[],
+    exchange: deps.exchange,
+  };
   const answers = [...refusals];
   for (const message of messages) {
-    if (!responder) {
-      if (message.id !== undefined)
-        answers.push(
-          errorResponse(message.id, JsonRpcCodes.internalError, 'REST as MCP is not available on this gateway'),
-        );
-      continue;
-    }
-    const answer = await responder(message, request);
+    const answer = await deps.restAsMcp(message, request);
     if (answer) answers.push(answer);
   }
   if (answers.length === 0) return void ctx.res.writeHead(202, ctx.responseHeaders).end();

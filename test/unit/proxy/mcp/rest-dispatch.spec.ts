@@ -28,7 +28,7 @@ describe('MCP step: the REST-as-MCP dispatch point', () => {
     check: () => ({ ok: true }),
     emitEvent: () => undefined,
     restAsMcp: responder,
-    loop: () => undefined,
+    exchange: () => Promise.reject(new Error('no REST API behind this test')),
   })!;
 
   before(async () => {
