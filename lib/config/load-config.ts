@@ -64,6 +64,10 @@ export interface GwConfig {
   mcpMaxMessageBytes: number;
   /** seconds an MCP tool call may take upstream */
   mcpToolCallTimeout: number;
+  /** MCP sessions one key may hold on one API (0: no bound) */
+  mcpMaxSessionsPerKey: number;
+  /** seconds an MCP session may go unused before the gateway forgets it (0: never) */
+  mcpSessionIdleTimeout: number;
   responseCacheBytes: number;
   /** what a virtual endpoint's answer may hold: headers, their bytes, body bytes */
   virtualMaxResponseHeaders: number;

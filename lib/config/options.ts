@@ -379,6 +379,20 @@ export const OPTIONS = {
     doc: 'seconds an MCP tool call may take upstream; past it the client gets JSON-RPC error -32004',
   },
   /** @default 100 */
+  mcpMaxSessionsPerKey: {
+    env: 'GW_MCP_MAX_SESSIONS_PER_KEY',
+    default: 100,
+    rule: { type: 'number', integer: true, min: 0, convert: true },
+    doc: 'MCP sessions one key may hold open on one MCP API (0: no bound); an initialize past it gets JSON-RPC error -32003 and never reaches the server',
+  },
+  /** @default 1800 */
+  mcpSessionIdleTimeout: {
+    env: 'GW_MCP_SESSION_IDLE_TIMEOUT',
+    default: 1800,
+    rule: { type: 'number', min: 0, convert: true },
+    doc: 'seconds an MCP session may go unused before the gateway forgets it (0: never): its place is freed, the server gets a DELETE for it, and a request carrying its id gets a 404 so the client opens a new one',
+  },
+  /** @default 100 */
   virtualMaxResponseHeaders: {
     env: 'GW_VIRTUAL_MAX_RESPONSE_HEADERS',
     default: 100,

@@ -28,6 +28,8 @@ import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from './management/gateway';
 import { readAppFiles } from './lib/app-files';
 import { metricsEndpoint } from './lib/metrics-endpoint';
+import { endSessionUpstream } from './pipeline/mcp/end-session';
+import { McpSessionTable } from './pipeline/mcp/session-table';
 import { seriesOf } from '../../lib/observability/metrics';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
@@ -65,6 +67,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let responseCache: ResponseCache;
   /** the other gateway workers of this node, when it has several (app/workers/) */
   let siblings: SiblingWorkers | undefined;
+  /** the MCP sessions keys hold, outside the compiled APIs so a reload that keeps an API keeps them */
+  let mcpSessions: McpSessionTable | undefined;
   const identityProviders = new IdentityProviders(fetchJson, {
     ...DEFAULT_KEY_SET_LIMITS,
     defaultTtlMs: config.jwksCacheTimeout * 1000,
@@ -206,6 +210,10 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       management.disable('x-powered-by');
       management.set('etag', false);
       management.use('/gw', buildRouter(this.broker, gatewaySurface(config.secret, view)));
+      mcpSessions = new McpSessionTable(
+        { maxPerKey: config.mcpMaxSessionsPerKey, idleMs: config.mcpSessionIdleTimeout * 1000 },
+        endSessionUpstream,
+      );
       gateway = new Gateway(
         registry,
         {
@@ -216,7 +224,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           pluginPackages: config.pluginPackages,
           defaultTimeoutMs: config.proxyTimeout * 1000,
           maxResponseBody: config.maxResponseBodyBuffer,
-          mcp: { maxMessageBytes: config.mcpMaxMessageBytes, toolCallTimeoutMs: config.mcpToolCallTimeout * 1000 },
+          mcp: {
+            maxMessageBytes: config.mcpMaxMessageBytes,
+            toolCallTimeoutMs: config.mcpToolCallTimeout * 1000,
+            sessions: mcpSessions,
+          },
           virtualAnswers: {
             maxHeaders: config.virtualMaxResponseHeaders,
             maxHeaderBytes: config.virtualMaxResponseHeaderBytes,
@@ -325,6 +337,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       h2cServer?.close();
       if (tlsServer) await close(tlsServer);
       gateway.stop();
+      mcpSessions?.stop();
       await pools.close();
       await responseCache.close();
       await analytics?.stop();

@@ -22,6 +22,8 @@ export interface McpUpstream {
   cancelled: string[];
   /** the Mcp-Session-Id of the DELETE requests the server got */
   deleted: string[];
+  /** the sessions the server opened (one per initialize it got), by id */
+  opened: string[];
   /** lets `hold` tool calls finish */
   release(): void;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startMcpUpstream(options: { jsonResponses?: boolean } = {}
   const calls: string[] = [];
   const cancelled: string[] = [];
   const deleted: string[] = [];
+  const opened: string[] = [];
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   const streamable = new Map<string, StreamableHTTPServerTransport>();
@@ -73,7 +76,10 @@ export async function startMcpUpstream(options: { jsonResponses?: boolean } = {}
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         enableJsonResponse: options.jsonResponses === true,
-        onsessioninitialized: (id) => void streamable.set(id, created),
+        onsessioninitialized: (id) => {
+          opened.push(id);
+          streamable.set(id, created);
+        },
       });
       created.onclose = () => created.sessionId && streamable.delete(created.sessionId);
       await build().connect(created);
@@ -90,6 +96,7 @@ export async function startMcpUpstream(options: { jsonResponses?: boolean } = {}
     calls,
     cancelled,
     deleted,
+    opened,
     release,
     async close() {
       release();

@@ -134,6 +134,8 @@ export class Gateway {
     for (const outcome of dropped) outcome.api.dispose?.();
     const served = new Set([...compiled.keys()].map((definition) => definition.api_id));
     this.deps.metrics?.retain(served);
+    // the sessions of an API no longer served are forgotten (a changed one's went when it compiled)
+    this.deps.mcp.sessions?.retain(served);
     // Streams of APIs no longer served (deleted, deactivated, shadowed) stop, after draining.
     this.deps
       .streams()

@@ -66,6 +66,7 @@ import type { IdentityProviders } from '../../../lib/jwt/identity-providers';
 import type { GatewayMetrics, RefusalStage } from '../../../lib/observability/gateway-metrics';
 import { jsonRpcErrorsStep } from './mcp/json-rpc-errors';
 import { mcpStep } from './mcp/mcp-step';
+import type { McpSessionTable } from './mcp/session-table';
 import { answerFromRestApi, type InternalExchange } from './mcp/rest-dispatch';
 
 export interface CompileDeps {
@@ -115,8 +116,8 @@ export interface CompileDeps {
   exchange: InternalExchange;
   /** where cached responses are kept (memory, or Redis shared by the gateway nodes) */
   responseCache: ResponseCache;
-  /** MCP APIs' bounds (GW_MCP_MAX_MESSAGE_BYTES, GW_MCP_TOOL_CALL_TIMEOUT in ms) */
-  mcp: { maxMessageBytes: number; toolCallTimeoutMs: number };
+  /** MCP APIs' bounds (GW_MCP_MAX_MESSAGE_BYTES, GW_MCP_TOOL_CALL_TIMEOUT in ms) and their sessions, kept across reloads */
+  mcp: { maxMessageBytes: number; toolCallTimeoutMs: number; sessions?: McpSessionTable };
   /** the gateway's request metrics, when kept (MCP calls are counted by primitive there) */
   metrics?: GatewayMetrics;
   /** the templates folder (GW_TEMPLATE_PATH): the only place body transform template files come from */

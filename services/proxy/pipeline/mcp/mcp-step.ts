@@ -12,6 +12,7 @@ import { answerOwn, relay, sendEvent } from './relay';
 import type { RestTool } from '../../../../lib/mcp/rest-tools';
 import type { InternalExchange, RestAsMcpResponder } from './rest-dispatch';
 import { headersForUpstream, upstreamUrl } from './upstream-exchange';
+import type { McpSessionTable, SessionReservation } from './session-table';
 
 export interface McpStepDeps extends PolicyDeps {
   /** GW_MCP_MAX_MESSAGE_BYTES: the largest POST body (one message or a batch) */
@@ -22,6 +23,8 @@ export interface McpStepDeps extends PolicyDeps {
   restAsMcp: RestAsMcpResponder;
   /** runs a request through an API of this node: how a REST-as-MCP tool call runs the REST API's chain */
   exchange: InternalExchange;
+  /** the sessions keys hold on remote MCP servers (GW_MCP_MAX_SESSIONS_PER_KEY, GW_MCP_SESSION_IDLE_TIMEOUT) */
+  sessions?: McpSessionTable;
 }
 
 /**
@@ -36,12 +39,24 @@ export function mcpStep(definition: ApiDefinition, deps: McpStepDeps): Step | un
   if (!settings) return undefined;
   const rules = compileApiRules(settings);
   const target = settings.rest_source ? undefined : new URL(definition.proxy.target_url);
+  // only a remote server's sessions are the gateway's to count
+  const sessions = target ? deps.sessions : undefined;
+  sessions?.compiled(definition.api_id, JSON.stringify(definition));
   return async (ctx): Promise<typeof DONE> => {
     const method = ctx.req.method ?? 'GET';
-    if (method === 'POST') await handlePost(ctx, settings, rules, target, legacyStreams, deps);
-    else if (target && (method === 'GET' || method === 'DELETE'))
+    const sessionId = sessionIdOf(ctx);
+    if (sessions && sessionId !== undefined && sessions.use(definition.api_id, sessionId) === 'forgotten') {
+      // as an MCP server answers a session it no longer knows: the client opens a new one
+      sendJson(ctx.res, 404, errorResponse(null, JsonRpcCodes.invalidRequest, SESSION_FORGOTTEN));
+      return DONE;
+    }
+    if (method === 'POST') await handlePost(ctx, settings, rules, target, legacyStreams, deps, sessions);
+    else if (target && (method === 'GET' || method === 'DELETE')) {
       await relayStream(ctx, rules, target, legacyStreams, deps);
-    else
+      // the session ended (or the server never knew it); a 405 says the server keeps it
+      if (method === 'DELETE' && sessionId !== undefined && ctx.res.statusCode !== 405)
+        sessions?.end(definition.api_id, sessionId);
+    } else
       sendJson(ctx.res, 405, errorResponse(null, JsonRpcCodes.invalidRequest, 'Method not allowed'), { allow: 'POST' });
     return DONE;
   };
@@ -54,6 +69,7 @@ async function handlePost(
   target: URL | undefined,
   legacy: LegacyStreams,
   deps: McpStepDeps,
+  sessions: McpSessionTable | undefined,
 ): Promise<void> {
   const raw = await readBoundedBody(ctx.req, deps.maxMessageBytes);
   if (!raw) {
@@ -76,30 +92,49 @@ async function handlePost(
   const mayUse = mayUseOf(rules, accessOf(ctx));
   if (!target) return answerFromRest(ctx, settings, forwarded, decisions.refusals, parsed.batch, deps);
   const withIds = forwarded.filter((message) => typeof message.method === 'string' && message.id !== undefined);
+  const url = upstreamUrl(target, ctx.relativePath, ctx.search);
+  let reservation: SessionReservation | undefined;
+  const opening = sessions && sessionIdOf(ctx) === undefined && withIds.find((m) => m.method === 'initialize');
+  if (opening) {
+    reservation = sessions.reserve(ctx.api.definition.api_id, ctx.keyHash);
+    if (!reservation) {
+      const refusal = errorResponse(opening.id!, JsonRpcCodes.rateLimited, TOO_MANY_SESSIONS);
+      return answerOwn(ctx, parsed, [...decisions.refusals, refusal]);
+    }
+  }
   const lists = stream?.lists ?? new Map<JsonRpcId, string>();
   for (const [id, listMethod] of listRequests(withIds)) lists.set(id, listMethod);
   const body =
     forwarded.length === parsed.messages.length
       ? raw
       : Buffer.from(JSON.stringify(parsed.batch ? forwarded : forwarded[0]));
-  await relay(
-    ctx,
-    {
-      method: 'POST',
-      url: upstreamUrl(target, ctx.relativePath, ctx.search),
-      headers: { ...headersForUpstream(ctx), 'content-type': 'application/json' },
-      body,
-      pending: new Set(withIds.map((message) => message.id!)),
-      toolCalls: new Set(withIds.filter((message) => message.method === 'tools/call').map((message) => message.id!)),
-      lists,
-      mayUse,
-      refusals: decisions.refusals,
-      batch: parsed.batch,
-      target,
-      listenPrefix: listenPrefixOf(ctx),
-    },
-    deps,
-  );
+  try {
+    await relay(
+      ctx,
+      {
+        method: 'POST',
+        url,
+        headers: { ...headersForUpstream(ctx), 'content-type': 'application/json' },
+        body,
+        pending: new Set(withIds.map((message) => message.id!)),
+        toolCalls: new Set(withIds.filter((message) => message.method === 'tools/call').map((message) => message.id!)),
+        lists,
+        mayUse,
+        refusals: decisions.refusals,
+        batch: parsed.batch,
+        target,
+        listenPrefix: listenPrefixOf(ctx),
+        onResponse: (response) => {
+          const opened = response.headers.get('mcp-session-id');
+          if (opened && response.status < 300) reservation?.confirm(opened, url);
+        },
+      },
+      deps,
+    );
+  } finally {
+    // an initialize the upstream answered without a session (or that failed) holds no place
+    reservation?.release();
+  }
 }
 
 /** A server stream (GET) or the end of a session (DELETE); an older-transport stream registers its endpoint. */
@@ -161,6 +196,16 @@ async function answerFromRest(
   }
   if (answers.length === 0) return void ctx.res.writeHead(202, ctx.responseHeaders).end();
   answerOwn(ctx, { batch }, answers);
+}
+
+const SESSION_FORGOTTEN = 'Session not found: it was idle past GW_MCP_SESSION_IDLE_TIMEOUT; initialize a new one';
+const TOO_MANY_SESSIONS =
+  'Too many MCP sessions for this key on this API (GW_MCP_MAX_SESSIONS_PER_KEY): end one (DELETE) or wait for one to go idle';
+
+/** The Streamable HTTP session a request belongs to, if any. */
+function sessionIdOf(ctx: RequestContext): string | undefined {
+  const value = ctx.req.headers['mcp-session-id'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** An older-transport stream's key: its API and its endpoint below the listen path. */

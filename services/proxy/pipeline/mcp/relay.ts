@@ -29,6 +29,8 @@ export interface RelayPlan {
   streaming?: boolean;
   /** told the client-facing endpoint of an older-transport stream, while that stream is open */
   onEndpoint?(endpoint: string): void;
+  /** told the upstream's answer as it arrives, before its body (the session it opened) */
+  onResponse?(response: Response): void;
 }
 
 export interface RelayOptions {
@@ -73,6 +75,7 @@ export async function relay(ctx: RequestContext, plan: RelayPlan, options: Relay
     });
     ctx.upstreamMs = performance.now() - ctx.upstreamSentAt;
     ctx.upstreamOutcome?.(response.status);
+    plan.onResponse?.(response);
     if (response.status >= 500 && plan.pending.size > 0) {
       await response.body?.cancel();
       return failPending(ctx, plan, `The MCP server answered ${response.status}`, false);
