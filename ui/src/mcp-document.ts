@@ -84,7 +84,7 @@ export function restToolsOf(expanded: McpDocument): RestToolRow[] {
  */
 export function withToolAllowed(stored: McpDocument, source: ToolSource, allow: boolean): McpDocument {
   const copy = structuredClone(stored);
-  const server = (copy['x-gw-mcp-server'] = isNode(copy['x-gw-mcp-server']) ? copy['x-gw-mcp-server'] : {}) as Node;
+  const server = (copy['x-gw-mcp-server'] = isNode(copy['x-gw-mcp-server']) ? copy['x-gw-mcp-server'] : {});
   const primitives = (server.primitives = Array.isArray(server.primitives) ? server.primitives : []) as unknown[];
   const key = sourceKey(source);
   const found = primitives.find((p): p is Node => isNode(p) && sourceKey(p.source as ToolSource) === key);
@@ -108,10 +108,10 @@ export function remoteToolsOf(document: McpDocument): RemoteToolRow[] {
 /** The document with tool `name` denied (`block: {enabled: true}`) or not; its other rules kept. */
 export function withToolBlocked(document: McpDocument, name: string, denied: boolean): McpDocument {
   const copy = structuredClone(document);
-  const gateway = (copy['x-gw-api-gateway'] = isNode(copy['x-gw-api-gateway']) ? copy['x-gw-api-gateway'] : {}) as Node;
-  const middleware = (gateway.middleware = isNode(gateway.middleware) ? gateway.middleware : {}) as Node;
-  const tools = (middleware.mcpTools = isNode(middleware.mcpTools) ? middleware.mcpTools : {}) as Node;
-  const rule = (tools[name] = isNode(tools[name]) ? tools[name] : {}) as Node;
+  const gateway = (copy['x-gw-api-gateway'] = isNode(copy['x-gw-api-gateway']) ? copy['x-gw-api-gateway'] : {});
+  const middleware = (gateway.middleware = isNode(gateway.middleware) ? gateway.middleware : {});
+  const tools = (middleware.mcpTools = isNode(middleware.mcpTools) ? middleware.mcpTools : {});
+  const rule = (tools[name] = isNode(tools[name]) ? tools[name] : {});
   rule.block = { ...(isNode(rule.block) ? rule.block : {}), enabled: denied };
   return copy;
 }

@@ -73,7 +73,10 @@ describe('ui: MCP API tool switches', () => {
 
   it('adds a primitive for a tool the stored document does not name yet, matched by method and path too', () => {
     const changed = withToolAllowed(restAsMcp(), { path: '/pets', method: 'post' }, true);
-    assert.deepEqual(changed['x-gw-mcp-server'].primitives[1], { source: { path: '/pets', method: 'post' }, allow: true });
+    assert.deepEqual(changed['x-gw-mcp-server'].primitives[1], {
+      source: { path: '/pets', method: 'post' },
+      allow: true,
+    });
     const again = withToolAllowed(changed, { path: '/pets', method: 'POST' }, false);
     assert.equal(again['x-gw-mcp-server'].primitives.length, 2, 'the same source is not added twice');
     assert.equal(again['x-gw-mcp-server'].primitives[1].allow, false);
