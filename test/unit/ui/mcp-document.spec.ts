@@ -8,6 +8,9 @@ import {
   withToolBlocked,
 } from '../../../ui/src/mcp-document';
 
+/** The documents as the tests look into them. */
+const open = (document: unknown) => document as Record<string, any>;
+
 function remote(): Record<string, any> {
   return {
     openapi: '3.0.3',
@@ -64,7 +67,7 @@ describe('ui: MCP API tool switches', () => {
 
   it("switches a stored primitive's allow and keeps its rename and parameter overrides and the rest of the document", () => {
     const stored = restAsMcp();
-    const changed = withToolAllowed(stored, { operationId: 'getPet' }, false);
+    const changed = open(withToolAllowed(stored, { operationId: 'getPet' }, false));
     const expected = restAsMcp();
     expected['x-gw-mcp-server'].primitives[0].allow = false;
     assert.deepEqual(changed, expected);
@@ -72,17 +75,17 @@ describe('ui: MCP API tool switches', () => {
   });
 
   it('adds a primitive for a tool the stored document does not name yet, matched by method and path too', () => {
-    const changed = withToolAllowed(restAsMcp(), { path: '/pets', method: 'post' }, true);
+    const changed = open(withToolAllowed(restAsMcp(), { path: '/pets', method: 'post' }, true));
     assert.deepEqual(changed['x-gw-mcp-server'].primitives[1], {
       source: { path: '/pets', method: 'post' },
       allow: true,
     });
-    const again = withToolAllowed(changed, { path: '/pets', method: 'POST' }, false);
+    const again = open(withToolAllowed(changed, { path: '/pets', method: 'POST' }, false));
     assert.equal(again['x-gw-mcp-server'].primitives.length, 2, 'the same source is not added twice');
     assert.equal(again['x-gw-mcp-server'].primitives[1].allow, false);
     const fresh = restAsMcp();
     delete fresh['x-gw-mcp-server'];
-    assert.deepEqual(withToolAllowed(fresh, { operationId: 'listPets' }, true)['x-gw-mcp-server'], {
+    assert.deepEqual(open(withToolAllowed(fresh, { operationId: 'listPets' }, true))['x-gw-mcp-server'], {
       primitives: [{ source: { operationId: 'listPets' }, allow: true }],
     });
   });
@@ -97,19 +100,19 @@ describe('ui: MCP API tool switches', () => {
 
   it("denies and allows a remote tool through block, keeping the tool's other rules", () => {
     const document = remote();
-    const denied = withToolBlocked(document, 'get_forecast', true);
+    const denied = open(withToolBlocked(document, 'get_forecast', true));
     assert.deepEqual(denied['x-gw-api-gateway'].middleware.mcpTools.get_forecast, {
       rateLimit: { enabled: true, rate: 10, per: '1m' },
       block: { enabled: true },
     });
-    const allowed = withToolBlocked(denied, 'admin_reset', false);
+    const allowed = open(withToolBlocked(denied, 'admin_reset', false));
     assert.deepEqual(allowed['x-gw-api-gateway'].middleware.mcpTools.admin_reset, { block: { enabled: false } });
     assert.deepEqual(document, remote(), 'the document read is not changed');
   });
 
   it('adds a denied tool by name, creating middleware.mcpTools when absent, and refuses a blank name', () => {
     const document = restAsMcp();
-    assert.deepEqual(withDeniedTool(document, '  delete_all ')['x-gw-api-gateway'].middleware, {
+    assert.deepEqual(open(withDeniedTool(document, '  delete_all '))['x-gw-api-gateway'].middleware, {
       mcpTools: { delete_all: { block: { enabled: true } } },
     });
     assert.throws(() => withDeniedTool(document, '   '), /Enter the name of the tool to deny/);
