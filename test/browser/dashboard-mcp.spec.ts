@@ -106,7 +106,7 @@ describe('web dashboard: MCP APIs in a browser (headless chromium)', function ()
       ['fetch_pet', 'listPets'],
     );
 
-    // A remote MCP server: deny a tool by name; the API's error shows by the form first.
+    // A remote MCP server: deny a tool by name, its other tool's rules kept.
     const remote = structuredClone(mcp) as Record<string, any>;
     delete remote['x-gw-mcp-server'];
     remote['x-gw-api-gateway'].info.name = 'Weather MCP';
