@@ -131,6 +131,15 @@ describe('web dashboard: MCP APIs in a browser (headless chromium)', function ()
       admin_reset: { block: { enabled: true } },
     });
     await browser!.screenshot(page, 'dashboard-mcp-tools');
+
+    // Deleted meanwhile: the save is refused and the API's message shows by the form.
+    const deleted = await api(`/mcps/${remoteId}`, { method: 'DELETE' });
+    assert.equal(deleted.status, 200, deleted.text);
+    const gone = await api(`/mcps/${remoteId}`, { method: 'PUT', body: remoteStored.json });
+    assert.equal(gone.status, 404, gone.text);
+    await page.getByRole('switch', { name: 'Allow get_forecast' }).uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('form', { name: 'Tools' }).getByRole('alert').getByText(gone.json.Message).waitFor();
     await page.close();
     assert.deepEqual(pageErrors, [], 'no uncaught exception in the page');
   });

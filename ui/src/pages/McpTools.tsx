@@ -151,6 +151,7 @@ function RestTools({ expanded, document, disabled, edit }: ToolsProps & { expand
         rows={tools.map((tool) => {
           const allowed = stored.get(sourceKey(tool.source)) ?? tool.allow;
           return {
+            key: sourceKey(tool.source),
             name: tool.name,
             description: tool.description,
             on: allowed,
@@ -170,6 +171,7 @@ function RemoteTools({ document, disabled, edit }: ToolsProps) {
   return (
     <ToolTable
       rows={tools.map((tool) => ({
+        key: tool.name,
         name: tool.name,
         on: !tool.denied,
         toggle: () => edit(() => withToolBlocked(document, tool.name, !tool.denied)),
@@ -183,7 +185,7 @@ function ToolTable({
   rows,
   disabled,
 }: {
-  rows: Array<{ name: string; description?: string; on: boolean; toggle(): void }>;
+  rows: Array<{ key: string; name: string; description?: string; on: boolean; toggle(): void }>;
   disabled: boolean;
 }) {
   return (
@@ -198,7 +200,7 @@ function ToolTable({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.name}>
+            <tr key={row.key}>
               <td>
                 <code>{row.name}</code>
               </td>
