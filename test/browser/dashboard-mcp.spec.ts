@@ -60,7 +60,7 @@ describe('web dashboard: MCP APIs in a browser (headless chromium)', function ()
     return page;
   }
 
-  it('lists an MCP API, allows one more REST operation as a tool, denies a remote tool by name, and the documents are saved so', async () => {
+  it("lists an MCP API, allows one more REST operation as a tool, denies a remote tool by name, the documents are saved so, and a refused save shows the API's message by the form", async () => {
     const petstore = oasFixture('petstore.yaml', 'http://127.0.0.1:9');
     petstore['x-gw-api-gateway'].info = { name: 'Pets', state: { active: true } };
     petstore['x-gw-api-gateway'].server.listenPath.value = '/pets/';
