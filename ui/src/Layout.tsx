@@ -3,6 +3,8 @@ import { ApiDesigner } from './pages/ApiDesigner';
 import { ApisList } from './pages/ApisList';
 import { Certificates } from './pages/Certificates';
 import { Keys } from './pages/Keys';
+import { McpList } from './pages/McpList';
+import { McpTools } from './pages/McpTools';
 import { OasEditor } from './pages/OasEditor';
 import { OrgSettings } from './pages/OrgSettings';
 import { Policies } from './pages/Policies';
@@ -21,6 +23,7 @@ interface Section {
 
 const SECTIONS: Section[] = [
   { path: 'apis', title: 'APIs', permission: 'apis' },
+  { path: 'mcps', title: 'MCP APIs', permission: 'apis' },
   { path: 'keys', title: 'Keys', permission: 'keys' },
   { path: 'policies', title: 'Policies', permission: 'policies' },
   { path: 'analytics', title: 'Analytics', permission: 'analytics' },
@@ -100,6 +103,8 @@ function Page({ section, rest }: { section: string; rest: string[] }) {
       if (rest[0] === 'oas' || rest[0] === 'streams')
         return <OasEditor key={rest.join('/')} kind={rest[0]} id={rest[1] === 'new' ? undefined : rest[1]} />;
       return rest[0] ? <ApiDesigner id={rest[0]} /> : <ApisList />;
+    case 'mcps':
+      return rest[0] ? <McpTools key={rest[0]} id={rest[0]} /> : <McpList />;
     case 'keys':
       return <Keys />;
     case 'policies':
