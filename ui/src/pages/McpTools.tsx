@@ -30,24 +30,46 @@ export function McpTools({ id }: { id: string }) {
     if (!restSourceOf(stored)) return { stored };
     return { stored, expanded: await get<McpDocument>(`${path}?expand=true`) };
   }, id);
+  // Kept here: a save reloads the document, which gives the form a new key (a fresh state).
+  const [notice, setNotice] = useState('');
   return (
     <section>
       <p>
         <a href="#/mcps">← MCP APIs</a>
       </p>
       <Show loaded={loaded} what="the MCP API">
-        {(data) => <ToolsForm key={JSON.stringify(data.stored)} path={path} data={data} onSaved={loaded.reload} />}
+        {(data) => (
+          <ToolsForm
+            key={JSON.stringify(data.stored)}
+            path={path}
+            data={data}
+            notice={notice}
+            setNotice={setNotice}
+            onSaved={loaded.reload}
+          />
+        )}
       </Show>
     </section>
   );
 }
 
-function ToolsForm({ path, data, onSaved }: { path: string; data: Loaded; onSaved(): void }) {
+function ToolsForm({
+  path,
+  data,
+  notice,
+  setNotice,
+  onSaved,
+}: {
+  path: string;
+  data: Loaded;
+  notice: string;
+  setNotice(text: string): void;
+  onSaved(): void;
+}) {
   const { can } = useSession();
   const writable = can('apis', 'write');
   const [document, setDocument] = useState<McpDocument>(data.stored);
   const [error, setError] = useState('');
-  const [notice, setNotice] = useState('');
   const [saving, setSaving] = useState(false);
   const [newTool, setNewTool] = useState('');
   const restSource = restSourceOf(data.stored);
