@@ -25,6 +25,7 @@ const RESTARTS = 1;
 const THREAD_ID = 2;
 
 export class WorkerRoster {
+  private static readonly bytesPerRow = INTS_PER_ROW * 4 + 8;
   private readonly ints: Int32Array;
   private readonly times: Float64Array;
   readonly count: number;
@@ -34,8 +35,6 @@ export class WorkerRoster {
     this.ints = new Int32Array(buffer, 0, this.count * INTS_PER_ROW);
     this.times = new Float64Array(buffer, this.count * INTS_PER_ROW * 4, this.count);
   }
-
-  private static readonly bytesPerRow = INTS_PER_ROW * 4 + 8;
 
   static create(count: number): WorkerRoster {
     return new WorkerRoster(new SharedArrayBuffer(count * WorkerRoster.bytesPerRow));
