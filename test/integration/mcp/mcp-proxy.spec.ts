@@ -271,6 +271,24 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     assert.deepEqual(result.content, [{ type: 'text', text: 'sunny in Oslo' }]);
   });
 
+  it("refuses to relay to this node's own ports (an MCP server address is a tenant's choice)", async () => {
+    const dashboardPort = new URL(node.dashboardUrl).port;
+    await createMcpApi(node, {
+      apiId: 'mcp-own-port',
+      listenPath: '/own-port/',
+      targetUrl: `http://127.0.0.1:${dashboardPort}/api/apis`,
+      keyless: true,
+    });
+    const res = await http(`${node.gatewayUrl}/own-port/`, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
+    assert.equal(res.json.id, 7, res.text);
+    assert.equal(res.json.error.code, -32004, res.text);
+    assert.ok(!JSON.stringify(res.json).includes('"apis"'), 'nothing of the dashboard came back');
+  });
+
   it('passes progress notifications through', async () => {
     const client = await connect();
     const progress: number[] = [];

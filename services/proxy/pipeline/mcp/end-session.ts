@@ -1,3 +1,4 @@
+import { fetchFromMcpServer } from './mcp-fetch';
 import type { McpSession } from './session-table';
 
 /** How long the gateway waits on a server to end a session it forgot. */
@@ -9,7 +10,7 @@ const END_TIMEOUT_MS = 5000;
  * not answer, or does not let clients end sessions, keeps it until its own timeout.
  */
 export function endSessionUpstream(session: McpSession): void {
-  void fetch(session.endpoint, {
+  void fetchFromMcpServer(session.endpoint, {
     method: 'DELETE',
     headers: { 'mcp-session-id': session.sessionId },
     signal: AbortSignal.timeout(END_TIMEOUT_MS),

@@ -5,6 +5,8 @@ import { JsonRpcCodes, errorResponse, type JsonRpcId, type JsonRpcResponse } fro
 import { filterAnswerBody, type MayUse } from './list-filter';
 import { SseEventSplitter, formatSseEvent, parseSseEvent } from './sse-events';
 import { endpointForClient, headersForClient } from './upstream-exchange';
+import { fetchFromMcpServer } from './mcp-fetch';
+import type { Response } from 'undici';
 
 /** One exchange with the remote MCP server, and what the gateway does with its answer. */
 export interface RelayPlan {
@@ -66,7 +68,7 @@ export async function relay(ctx: RequestContext, plan: RelayPlan, options: Relay
   };
   try {
     ctx.upstreamSentAt = performance.now();
-    const response = await fetch(plan.url, {
+    const response = await fetchFromMcpServer(plan.url, {
       method: plan.method,
       headers: plan.headers,
       body: plan.body,
