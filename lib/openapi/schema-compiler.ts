@@ -1,5 +1,17 @@
 import Ajv from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
+import { compileTenantPattern } from '../patterns/tenant-pattern';
+
+/**
+ * `pattern` keywords run on RE2 (lib/patterns/tenant-pattern.ts): schemas are tenants' (an API's
+ * request bodies, the tools a REST API offers as MCP), and a backtracking `(a+)+$` checked on
+ * every request would stall the gateway for everyone. A pattern RE2 does not take (lookarounds,
+ * backreferences) makes the schema fail to compile, as tenants' other patterns do.
+ */
+const re2Patterns: RegExpEngine = Object.assign((pattern: string) => compileTenantPattern(pattern), {
+  code: 'tenantPattern',
+});
 
 /**
  * A compiler for OpenAPI 3.0 schemas (request bodies and parameters): formats checked,
@@ -16,6 +28,7 @@ export function openApiAjv(coerceTypes: boolean): Ajv {
     coerceTypes: coerceTypes ? 'array' : false,
     validateFormats: true,
     discriminator: true,
+    code: { regExp: re2Patterns },
   });
   addFormats(ajv);
   for (const keyword of ['example', 'xml', 'externalDocs']) ajv.addKeyword(keyword);
