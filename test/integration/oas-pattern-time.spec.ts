@@ -54,6 +54,36 @@ describe('OAS request validation: a catastrophic schema pattern', function () {
     if (node) removeDir(node.dataDir);
   });
 
+  it('refuses a document whose schema pattern RE2 cannot run, naming why', async () => {
+    const created = await http(`${node.gatewayUrl}/gw/apis/oas`, {
+      method: 'POST',
+      headers: node.gwHeaders,
+      body: {
+        openapi: '3.0.3',
+        info: { title: 'Lookahead', version: '1.0.0' },
+        paths: {
+          '/x': {
+            post: {
+              operationId: 'addX',
+              requestBody: {
+                content: { 'application/json': { schema: { type: 'string', pattern: '^(?=a)a$' } } },
+              },
+              responses: { '200': { description: 'ok' } },
+            },
+          },
+        },
+        'x-gw-api-gateway': {
+          info: { id: 'lookahead', name: 'Lookahead', state: { active: true } },
+          upstream: { url: upstream.url },
+          server: { listenPath: { value: '/lookahead/', strip: true } },
+          middleware: { operations: { addX: { validateRequest: { enabled: true } } } },
+        },
+      },
+    });
+    assert.equal(created.status, 400, created.text);
+    assert.match(created.text, /unsupported Perl syntax/);
+  });
+
   const post = (name: string) => http(`${node.gatewayUrl}/names-api/names`, { method: 'POST', body: { name } });
 
   it('refuses a value built to backtrack at once, and still serves a matching one', async () => {
