@@ -262,7 +262,8 @@ export class Gateway {
     return exchangeInProcess((req, res) => this.loop(from, new URL(url.href), { req, res }), {
       method: request.method,
       url: `${url.pathname}${url.search}`,
-      headers: request.headers,
+      // the in-process socket has no address: the caller's is the one the target's IP rules judge
+      headers: { ...request.headers, 'x-real-ip': from.clientIp },
       body: request.body,
     });
   }

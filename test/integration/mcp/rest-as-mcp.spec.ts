@@ -32,7 +32,7 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
    * An MCP API offering the petstore's operations (through `primitives`), and a client connected
    * to it with a new key that may use the MCP API and the REST APIs `restApis`.
    */
-  const connect = async (restApis: string[], primitives: McpServerPrimitive[] = []) => {
+  const connect = async (restApis: string[], primitives: McpServerPrimitive[] = [], source = apiId) => {
     const listenPath = `/pets-mcp-${++mcpApis}/`;
     const mcp = {
       openapi: '3.0.3',
@@ -42,7 +42,7 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
       security: document.security,
       'x-gw-api-gateway': {
         info: { name: 'Petstore MCP', state: { active: true } },
-        upstream: { url: `gw://${apiId}/mcp` },
+        upstream: { url: `gw://${source}/mcp` },
         server: {
           listenPath: { value: listenPath, strip: true },
           authentication: document['x-gw-api-gateway'].server.authentication,
@@ -183,6 +183,25 @@ describe('REST as MCP: the petstore as MCP tools, with the official SDK client',
     })) as CallToolResult;
     assert.equal(invalid.isError, true);
     assert.match((invalid.content[0] as { text: string }).text, /parameter \\"limit\\" in query has an error/);
+  });
+
+  it("applies the REST API's IP rules to the caller's address, not the gateway's own", async () => {
+    const blocked = oasFixture('petstore.yaml', upstream.url);
+    blocked['x-gw-api-gateway'].info.name = 'Blocked pets';
+    blocked['x-gw-api-gateway'].server.listenPath.value = '/blocked-pets/';
+    blocked['x-gw-api-gateway'].server.ipAccessControl = {
+      enabled: true,
+      block: ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
+    };
+    const created = await dashboard('/apis/oas', { method: 'POST', body: blocked });
+    assert.equal(created.status, 200, created.text);
+    const blockedId = created.json.ID as string;
+    const { client } = await connect([blockedId], [], blockedId);
+    const before = upstream.received.length;
+    const result = (await client.callTool({ name: 'getPet', arguments: { petId: 7 } })) as CallToolResult;
+    assert.equal(result.isError, true, JSON.stringify(result));
+    assert.equal(upstream.received.length, before, 'the blocked caller reached nothing');
+    await client.close();
   });
 
   it('offers only the allowed primitives, renamed, and calls the renamed tool', async () => {
