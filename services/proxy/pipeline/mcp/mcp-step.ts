@@ -14,6 +14,10 @@ import type { InternalExchange, RestAsMcpResponder } from './rest-dispatch';
 import { headersForUpstream, upstreamUrl } from './upstream-exchange';
 import type { McpSessionTable, SessionReservation } from './session-table';
 
+/** List requests awaiting their answer on one older-transport stream, past which new messages are refused. */
+const MAX_PENDING_LISTS = 1000;
+const TOO_MANY_LISTS = 'Too many list requests are waiting for their answers on this stream';
+
 export interface McpStepDeps extends PolicyDeps {
   /** GW_MCP_MAX_MESSAGE_BYTES: the largest POST body (one message or a batch) */
   maxMessageBytes: number;
@@ -103,7 +107,14 @@ async function handlePost(
     }
   }
   const lists = stream?.lists ?? new Map<JsonRpcId, string>();
-  for (const [id, listMethod] of listRequests(withIds)) lists.set(id, listMethod);
+  const listed = listRequests(withIds);
+  // An older-transport stream outlives its POSTs: a client piling up list requests must not grow
+  // its table without end, nor may an entry be dropped (its answer would then pass unfiltered).
+  if (stream && stream.lists.size + listed.size > MAX_PENDING_LISTS) {
+    for (const message of withIds) stream.send(errorResponse(message.id!, JsonRpcCodes.rateLimited, TOO_MANY_LISTS));
+    return void ctx.res.writeHead(202, ctx.responseHeaders).end();
+  }
+  for (const [id, listMethod] of listed) lists.set(id, listMethod);
   const body =
     forwarded.length === parsed.messages.length
       ? raw
