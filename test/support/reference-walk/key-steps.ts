@@ -4,12 +4,12 @@ const grantsKeyedApi = (_ctx: WalkContext, body: any) =>
   body?.access_rights?.[KEYED_API] ? [] : [`the session does not grant ${KEYED_API}: not the key asked for`];
 
 /** The document's policy example, granting the keyed API. */
-function policy(ctx: WalkContext, operation: string) {
+export function policy(ctx: WalkContext, operation: string, id = POLICY) {
   const example = ctx.example(operation);
   const [rights] = Object.values(example.access_rights as Record<string, any>);
   return {
     ...example,
-    id: POLICY,
+    id,
     org_id: ctx.orgId,
     access_rights: { [KEYED_API]: { ...rights, api_id: KEYED_API, api_name: KEYED_API } },
   };

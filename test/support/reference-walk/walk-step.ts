@@ -37,6 +37,10 @@ export interface WalkStep {
   request(ctx: WalkContext): WalkRequest;
   /** the status a gateway that does what was asked answers; 200 unless given */
   expect?: number;
+  /** the request goes without `x-gw-authorization` */
+  withoutSecret?: boolean;
+  /** another method than the operation's */
+  method?: string;
   /** keeps the ids later steps need */
   remember?(ctx: WalkContext, body: any): void;
   /**
