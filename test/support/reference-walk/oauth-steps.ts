@@ -21,8 +21,11 @@ async function issueTokens(ctx: WalkContext): Promise<void> {
       redirect_uri: REDIRECT_URI,
     }).toString(),
   });
-  ctx.ids.accessToken = token?.access_token;
-  ctx.ids.refreshToken = token?.refresh_token;
+  if (!token?.access_token || !token?.refresh_token) {
+    throw new Error(`the authorisation code flow issued no tokens: ${JSON.stringify(token)}`);
+  }
+  ctx.ids.accessToken = token.access_token;
+  ctx.ids.refreshToken = token.refresh_token;
 }
 
 export const client = (ctx: WalkContext) => ({ apiID: OAUTH_API, keyName: need(ctx, 'client') });
@@ -56,14 +59,21 @@ export const oauthSteps: WalkStep[] = [
     operation: 'getApisForOauthApp',
     request: (ctx) => ({ params: { appID: need(ctx, 'client') }, query: { orgID: ctx.orgId } }),
   },
-  { operation: 'getOAuthClientTokens', prepare: issueTokens, request: (ctx) => ({ params: client(ctx) }) },
+  {
+    operation: 'getOAuthClientTokens',
+    prepare: issueTokens,
+    request: (ctx) => ({ params: client(ctx) }),
+    answers: (_ctx, body) => (Array.isArray(body) && body.length > 0 ? [] : ['the token just issued is not listed']),
+  },
   {
     operation: 'getOAuthClientTokens',
     what: 'a page of them',
     request: (ctx) => ({ params: client(ctx), query: { page: '1' } }),
     // gateway/api.go answers a page as {Pagination, Tokens}; the schema's oneOf also takes a list
     answers: (_ctx, body) =>
-      Array.isArray(body?.Tokens) && body?.Pagination ? [] : ['not a page: {Pagination, Tokens}'],
+      Array.isArray(body?.Tokens) && body.Tokens.length > 0 && body?.Pagination
+        ? []
+        : ['not a page: {Pagination, Tokens}'],
   },
   {
     // The document calls keyName the client id; gateway/api.go reads it as the refresh token to drop.
