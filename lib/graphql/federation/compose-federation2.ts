@@ -4,11 +4,12 @@ import { linksFederation2Spec } from './federation-version';
 import { withObjectTypeRequires } from './requires-field-sets';
 import { repairSupergraph } from './supergraph-repairs';
 import { compositionError, type CompositionError, type Federation2Rule } from './composition-errors';
-import type { SubgraphSource } from './compose-supergraph';
+import { compositionHints, type CompositionHint } from './composition-hints';
+import type { CompositionOptions, SubgraphSource } from './compose-supergraph';
 import type { Federation2Supergraph, SubgraphEndpoint } from './supergraph';
 
 export type Federation2CompositionResult =
-  { ok: true; supergraph: Federation2Supergraph } | { ok: false; errors: CompositionError[] };
+  { ok: true; supergraph: Federation2Supergraph; hints: CompositionHint[] } | { ok: false; errors: CompositionError[] };
 
 /**
  * Composes subgraphs of which at least one is written for Federation 2, with The Guild's
@@ -22,6 +23,7 @@ export type Federation2CompositionResult =
 export function composeFederation2(
   subgraphs: readonly SubgraphSource[],
   endpointOf: (source: SubgraphSource) => SubgraphEndpoint,
+  options: CompositionOptions = {},
 ): Federation2CompositionResult {
   const services: Array<{ name: string; typeDefs: DocumentNode; url: string }> = [];
   const errors: CompositionError[] = [];
@@ -57,6 +59,7 @@ export function composeFederation2(
       subgraphs: subgraphs.map(endpointOf),
       supergraphSdl,
     },
+    hints: options.hints ? compositionHints(services, schema) : [],
   };
 }
 
