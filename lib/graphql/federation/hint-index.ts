@@ -1,6 +1,6 @@
 import {
   Kind,
-  type ConstDirectiveNode,
+  type DirectiveNode,
   type DirectiveDefinitionNode,
   type DocumentNode,
   type FieldDefinitionNode,
@@ -167,7 +167,7 @@ function fieldView(field: FieldDefinitionNode | InputValueDefinitionNode, names:
   };
 }
 
-function hasDirective(directives: readonly ConstDirectiveNode[] | undefined, name: string): boolean {
+function hasDirective(directives: readonly DirectiveNode[] | undefined, name: string): boolean {
   return (directives ?? []).some((directive) => directive.name.value === name);
 }
 
