@@ -6,10 +6,13 @@ import { executableDirectiveHints, unusedEnumHints } from './hints-unused';
 import type { CompositionHint } from './hint-codes';
 import { subgraphIndex, type HintSubgraph } from './hint-index';
 
+/** Hints are kept on the API definition: a schema with thousands of inconsistencies keeps the first ones. */
+export const MAX_HINTS = 100;
+
 /**
- * Every hint about subgraphs that composed into `supergraph` (the client schema, which says what
- * the supergraph uses where subgraphs differ). Pure and one pass over the subgraphs' definitions,
- * so it adds little to composition on save.
+ * The hints (at most MAX_HINTS) about subgraphs that composed into `supergraph` (the client
+ * schema, which says what the supergraph uses where subgraphs differ). Pure and one pass over the
+ * subgraphs' definitions, so it adds little to composition on save.
  */
 export function compositionHints(subgraphs: readonly HintSubgraph[], supergraph: GraphQLSchema): CompositionHint[] {
   const index = subgraphIndex(subgraphs);
@@ -21,7 +24,7 @@ export function compositionHints(subgraphs: readonly HintSubgraph[], supergraph:
     ...descriptionHints(index, supergraph),
     ...unusedEnumHints(index),
     ...executableDirectiveHints(index),
-  ];
+  ].slice(0, MAX_HINTS);
 }
 
 export type { CompositionHint, HintCode } from './hint-codes';

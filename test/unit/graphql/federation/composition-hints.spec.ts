@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { composeSupergraph, type SubgraphSource } from '../../../../lib/graphql/federation/compose-supergraph';
-import type { CompositionHint } from '../../../../lib/graphql/federation/composition-hints';
+import { MAX_HINTS, type CompositionHint } from '../../../../lib/graphql/federation/composition-hints';
 
 const LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@override", "@external", "@inaccessible"])';
@@ -236,6 +236,13 @@ describe('composition hints', () => {
       });
       assert.deepEqual(withCode(hints, 'INCONSISTENT_EXECUTABLE_DIRECTIVE_PRESENCE'), []);
     });
+  });
+
+  it('keeps at most MAX_HINTS hints', () => {
+    const enums = Array.from({ length: MAX_HINTS + 20 }, (_, n) => `enum Unused${n} { X }`).join(' ');
+    const hints = compose({ products: `${PRODUCT} type Product @key(fields: "id") { id: ID! } ${enums}` });
+    assert.equal(hints.length, MAX_HINTS);
+    assert.equal(hints[0]?.type, 'Unused0');
   });
 
   it('computes no hints unless asked (a gateway node loading a supergraph)', () => {
