@@ -36,7 +36,8 @@ describe('ui: designer errors by field', () => {
       "Federation failed: the subgraphs of supergraph 'shop' do not compose (2 errors)",
       ['Type of field "P.name" is incompatible across subgraphs', 'Type "P" has mismatched kind'],
       {
-        'graphql.supergraph.subgraphs': "Federation failed: the subgraphs of supergraph 'shop' do not compose (2 errors)",
+        'graphql.supergraph.subgraphs':
+          "Federation failed: the subgraphs of supergraph 'shop' do not compose (2 errors)",
       },
     ],
     [
