@@ -1,5 +1,6 @@
 import type { ApisCreateParams } from '../../../contracts/apis/actions';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import { compositionHintsOf } from '../../../lib/graphql/federation/federated-definitions';
 import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
@@ -67,7 +68,14 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
           const definition = body<ApisCreateParams['api_definition']>();
           const created = await call('apis.create', { api_definition: definition });
           await view.applyLocally(created.api_definition);
-          return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
+          return {
+            body: {
+              key: created.api_definition.api_id,
+              status: 'ok',
+              action: 'added',
+              ...hintsOf(created.api_definition),
+            },
+          };
         },
       },
       {
@@ -83,7 +91,14 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
           }
           const updated = await call('apis.update', { id: params.id, api_definition: definition });
           await view.applyLocally(updated.api_definition);
-          return { body: { key: updated.api_definition.api_id, status: 'ok', action: 'modified' } };
+          return {
+            body: {
+              key: updated.api_definition.api_id,
+              status: 'ok',
+              action: 'modified',
+              ...hintsOf(updated.api_definition),
+            },
+          };
         },
       },
       {
@@ -149,4 +164,10 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
 function withChecks(problem: Problem): string {
   const missing = (problem.errors ?? []).filter((check) => !problem.message.includes(check));
   return missing.length > 0 ? `${problem.message}: ${missing.join('; ')}` : problem.message;
+}
+
+/** A saved supergraph's composition hints go back with the save (`hints`); other APIs' answers are unchanged. */
+function hintsOf(definition: ApiDefinition): { hints?: unknown[] } {
+  const hints = compositionHintsOf(definition);
+  return hints ? { hints } : {};
 }
