@@ -57,7 +57,12 @@ export class OrgSessionRegistry {
     const session: OrgSession = { ...sent, last_updated: String(Math.floor(now / 1000)) };
     if (JSON.stringify(session).length > MAX_ORG_SESSION_CHARS)
       throw KeysErrors.invalid(`An organisation session may hold at most ${MAX_ORG_SESSION_CHARS} characters of JSON`);
-    const { record, created, revision } = await this.store.save(params.org_id, session, params.reset_quota === true, now);
+    const { record, created, revision } = await this.store.save(
+      params.org_id,
+      session,
+      params.reset_quota === true,
+      now,
+    );
     this.options.publish({ org_id: params.org_id, record, revision });
     return { org_id: params.org_id, created };
   }
