@@ -155,6 +155,56 @@ describe('organisation sessions (GW_ENFORCE_ORG_QUOTAS)', function () {
     });
   });
 
+  describe('the dashboard', () => {
+    const admin = (path: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+      http(`${node.dashboardUrl}/admin/organisations${path}`, {
+        ...options,
+        headers: options.headers ?? node.adminHeaders,
+      });
+    afterEach(async () => {
+      await gw(`/org/keys/${other.tenant.orgId}`, { method: 'DELETE' });
+    });
+
+    it("lets only the node's administrator set an organisation's limits, and its administrators read them", async () => {
+      const orgId = other.tenant.orgId;
+      const mine = () => http(`${node.dashboardUrl}/api/org/session`, { headers: other.tenant.headers });
+      assert.equal((await mine()).status, 404);
+      // a user of the organisation has no route to change its own limits
+      const own = await http(`${node.dashboardUrl}/api/org/session`, {
+        method: 'PUT',
+        headers: other.tenant.headers,
+        body: { is_inactive: false },
+      });
+      assert.equal(own.status, 404);
+      const refused = await admin(`/${orgId}/session`, {
+        method: 'PUT',
+        body: { is_inactive: true },
+        headers: { 'admin-auth': 'wrong' },
+      });
+      assert.equal(refused.status, 403);
+      assert.equal((await mine()).status, 404, 'nothing stored');
+
+      const saved = await admin(`/${orgId}/session`, {
+        method: 'PUT',
+        body: { rate: 50, per: 60, quota_max: 500, quota_renewal_rate: 3600, is_inactive: true },
+      });
+      assert.equal(saved.status, 200, saved.text);
+      assert.deepEqual(saved.json, { Status: 'OK', Message: 'Organisation session created', Meta: null });
+      const shown = await mine();
+      assert.equal(shown.status, 200);
+      assert.equal(shown.json.quota_max, 500);
+      assert.equal(shown.json.is_inactive, true);
+      await eventually(async () => assert.deepEqual((await call(other, other.keys[0])).json, INACTIVE), 5000);
+      assert.equal((await call(acme, acme.keys[0])).status, 200, 'another organisation is served');
+    });
+
+    it('answers 404 for an organisation that does not exist, storing nothing', async () => {
+      const res = await admin('/no-such-org/session', { method: 'PUT', body: { is_inactive: true } });
+      assert.equal(res.status, 404);
+      assert.equal((await gw('/org/keys/no-such-org')).status, 404);
+    });
+  });
+
   describe('enforcement', () => {
     afterEach(async () => {
       for (const org of [acme, other]) await gw(`/org/keys/${org.tenant.orgId}`, { method: 'DELETE' });
