@@ -51,8 +51,6 @@ export const orgSessionsActionParams = {
     org_id: orgId,
     session: orgSessionRule,
     reset_quota: { type: 'boolean', optional: true },
-    /** only an update: refuse when the organisation has no session yet (the dashboard's PATCH) */
-    existing_only: { type: 'boolean', optional: true },
   },
   remove: { org_id: orgId },
   list: { filter: { type: 'string', optional: true, max: 64 } },
@@ -68,7 +66,6 @@ export interface OrgSessionsSaveParams {
   session: OrgSession;
   /** start the organisation's rate and quota counters afresh */
   reset_quota?: boolean;
-  existing_only?: boolean;
 }
 export interface OrgSessionsListParams {
   /** only the ids that start with it (a trailing `*` is allowed, as the reference's `filter`) */

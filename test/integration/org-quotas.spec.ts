@@ -198,6 +198,15 @@ describe('organisation sessions (GW_ENFORCE_ORG_QUOTAS)', function () {
       assert.equal((await call(acme, acme.keys[0])).status, 200, 'another organisation is served');
     });
 
+    it('deletes the session with its organisation', async () => {
+      const gone = await createTenant(node.dashboardUrl, node.adminHeaders, 'Gone');
+      const saved = await admin(`/${gone.orgId}/session`, { method: 'PUT', body: { is_inactive: true } });
+      assert.equal(saved.status, 200, saved.text);
+      assert.equal((await gw(`/org/keys/${gone.orgId}`)).status, 200);
+      assert.equal((await admin(`/${gone.orgId}`, { method: 'DELETE' })).status, 200);
+      await eventually(async () => assert.equal((await gw(`/org/keys/${gone.orgId}`)).status, 404), 5000);
+    });
+
     it('answers 404 for an organisation that does not exist, storing nothing', async () => {
       const res = await admin('/no-such-org/session', { method: 'PUT', body: { is_inactive: true } });
       assert.equal(res.status, 404);

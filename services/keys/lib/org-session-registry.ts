@@ -49,8 +49,6 @@ export class OrgSessionRegistry {
   }
 
   async save(params: OrgSessionsSaveParams): Promise<{ org_id: string; created: boolean }> {
-    if (params.existing_only && !(await this.store.find(params.org_id)))
-      throw KeysErrors.orgSessionNotFound(params.org_id);
     const now = this.now();
     // What the counters say is not part of the session: a client's copy would go stale at once.
     const { quota_remaining: _remaining, quota_renews: _renews, ...sent } = params.session;
