@@ -19,6 +19,7 @@ import { dashboardOasRoutes } from './dashboard-oas';
 import { dashboardMcpRoutes } from './dashboard-mcps';
 import { dashboardStreamsRoutes } from './dashboard-streams';
 import { dashboardOrgRoutes } from './dashboard-org';
+import { dashboardOrgSessionRoutes } from './dashboard-org-session';
 import { dashboardUserRoutes } from './dashboard-users';
 import type { SessionCookie } from '../lib/session-cookie';
 import { refuseCrossSiteSession, refuseCrossSiteWrite } from '../../../lib/http/cross-site';
@@ -166,6 +167,7 @@ const dashboardRoutes: Array<Route<Caller>> = [
   ...dashboardKeyRoutes,
   ...dashboardUserRoutes,
   ...dashboardOrgRoutes,
+  ...dashboardOrgSessionRoutes,
   ...dashboardHookRoutes,
   ...dashboardCertRoutes,
   ...dashboardDataGraphRoutes,

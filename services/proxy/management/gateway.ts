@@ -6,6 +6,7 @@ import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
 import { gatewayCertRoutes } from './gateway-certs';
 import { gatewayKeyRoutes } from './gateway-keys';
+import { gatewayOrgKeyRoutes } from './gateway-org-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
 import { gatewayOasRoutes } from './gateway-oas';
 import { gatewayMcpRoutes } from './gateway-mcps';
@@ -154,6 +155,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       },
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
       ...gatewayKeyRoutes,
+      ...gatewayOrgKeyRoutes(view),
       ...gatewayOAuthRoutes,
       ...gatewayCertRoutes,
     ],
