@@ -8,6 +8,9 @@ import { gatewayKeyRoutes } from './gateway-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
 import { gatewayOasRoutes } from './gateway-oas';
 import { gatewayMcpRoutes } from './gateway-mcps';
+import { gatewayOasImportRoutes } from './gateway-oas-import';
+import { gatewaySchemaRoutes } from './gateway-schema';
+import { gatewayVersionRoutes } from './gateway-versions';
 
 /**
  * What the gateway node running this surface exposes to it: the definitions it has loaded
@@ -47,7 +50,9 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
     },
     renderError: (problem: Problem) => ({ status: 'error', message: withChecks(problem) }),
     routes: [
-      // Before /apis/:id, which would take `oas` for an id.
+      // Before /apis/:id and /apis/oas/:id, which would take `oas` and `import` for ids.
+      ...gatewayOasImportRoutes(view),
+      ...gatewayVersionRoutes(view),
       ...gatewayOasRoutes(view),
       ...gatewayMcpRoutes(view),
       { method: 'get', path: '/apis', handle: async () => ({ body: view.loadedApis() }) },
@@ -128,16 +133,17 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
           return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },
+      // Idempotent too: an id this node does not serve has nothing cached, which is not an error.
       {
         method: 'delete',
         path: '/cache/:id',
         handle: async ({ params }) => {
-          if (!view.loadedApis().some((api) => api.api_id === params.id)) throw new HttpProblem(404, 'API not found');
           if (!(await view.invalidateCache(params.id))) throw new HttpProblem(500, 'Cache invalidation failed');
           return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
+      ...gatewaySchemaRoutes,
       ...gatewayKeyRoutes,
       ...gatewayOAuthRoutes,
       ...gatewayCertRoutes,
