@@ -3,7 +3,9 @@ import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
+import type { DebugOutcome, DebugRequest } from '../lib/debug-run';
 import { gatewayCertRoutes } from './gateway-certs';
+import { gatewayDebugRoutes } from './gateway-debug';
 import { gatewayKeyRoutes } from './gateway-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
 import { gatewayOasRoutes } from './gateway-oas';
@@ -32,6 +34,8 @@ export interface GatewayView {
   invalidateCache(apiId: string): Promise<boolean>;
   /** Forget the fetched JSON Web Key Sets of an API, or of every API (on every gateway node). */
   flushKeySets(apiId?: string): Promise<void>;
+  /** Run a request through a definition that is not saved or served (POST /gw/debug). */
+  debug(definition: ApiDefinition, request: DebugRequest): Promise<DebugOutcome>;
 }
 
 const FORBIDDEN = 'Attempted administrative access with invalid or missing key!';
@@ -144,6 +148,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       },
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
       ...gatewaySchemaRoutes,
+      ...gatewayDebugRoutes(view),
       ...gatewayKeyRoutes,
       ...gatewayOAuthRoutes,
       ...gatewayCertRoutes,
