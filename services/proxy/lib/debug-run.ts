@@ -49,7 +49,7 @@ export class DebugTimeout extends Error {
  * but registered nowhere, in process (an in-memory HTTP exchange; no port). Upstream calls go
  * through the gateway's own pools, so the outbound policy guards them as any tenant upstream.
  * What the chain would publish (events) and log goes to the trace instead; a cached API caches
- * into a store of the run's own; uptime checks are not started.
+ * into a store of the run's own; uptime checks are not started; stream APIs are refused.
  */
 export async function runDebug(
   gateway: Pick<Gateway, 'compileDetached'>,
@@ -59,6 +59,14 @@ export async function runDebug(
 ): Promise<DebugOutcome> {
   const trace = new TraceLog(definition, limits);
   const { uptime_tests: _uptime, ...runnable } = definition;
+  // A stream API's streams run in the background, past any one request: a run would leave them behind.
+  if (definition.streaming !== undefined) {
+    trace.add(
+      'error',
+      'the definition can not be served: a stream API can not be debugged, its streams outlive the run',
+    );
+    return { compiled: false, logs: trace.text() };
+  }
   let detached: ReturnType<Gateway['compileDetached']>;
   try {
     detached = gateway.compileDetached(runnable, detachedDeps(trace, limits));

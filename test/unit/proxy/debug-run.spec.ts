@@ -77,6 +77,14 @@ describe('proxy: debug runs (POST /gw/debug)', () => {
     assert.equal(lines[5].msg, 'the log was cut here: too many lines');
   });
 
+  it('refuses a stream API without compiling it: its streams would outlive the run', async () => {
+    const { gateway, seen } = fakeGateway((res) => res.end());
+    const outcome = await runDebug(gateway, { ...definition, streaming: { streams: {} } }, request);
+    assert.equal(outcome.compiled, false);
+    assert.equal(seen.definition, undefined);
+    assert.match(JSON.parse(outcome.logs).msg, /a stream API can not be debugged/);
+  });
+
   it('joins the listen path and the request path with one slash, keeping the query', () => {
     const cases: Array<[string, string, string]> = [
       ['/api/', '/get', '/api/get'],
