@@ -225,7 +225,7 @@ describe('gateway API: OAS import, API versions, schema (swagger.yml importOAS, 
   });
 
   describe('OAS reads of a classic API', () => {
-    it('answers 400 with the reference text on export and read, and 404 "API not found" for an unknown id', async () => {
+    it('answers 400 with the reference text on export, read and PATCH, and 404 "API not found" for an unknown id', async () => {
       const created = await gw('/apis', {
         method: 'POST',
         body: {
@@ -243,9 +243,17 @@ describe('gateway API: OAS import, API versions, schema (swagger.yml importOAS, 
         assert.equal(res.status, 400, path);
         assert.deepEqual(res.json, { status: 'error', message });
       }
-      const missing = await gw('/apis/oas/no-such-api/export');
-      assert.equal(missing.status, 404);
-      assert.deepEqual(missing.json, { status: 'error', message: 'API not found' });
+      const patched = await gw('/apis/oas/classic-one', { method: 'PATCH', body: plainDocument('P', []) });
+      assert.equal(patched.status, 400);
+      assert.deepEqual(patched.json, { status: 'error', message });
+      for (const [path, method] of [
+        ['/apis/oas/no-such-api/export', 'GET'],
+        ['/apis/oas/no-such-api', 'PATCH'],
+      ]) {
+        const missing = await gw(path, { method, body: method === 'PATCH' ? plainDocument('P', []) : undefined });
+        assert.equal(missing.status, 404, path);
+        assert.deepEqual(missing.json, { status: 'error', message: 'API not found' });
+      }
     });
   });
 });
