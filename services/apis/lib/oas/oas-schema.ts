@@ -16,10 +16,30 @@ function definitionSchema(): Record<string, unknown> {
   if (!built) {
     const base = structuredClone(openapiV3) as unknown as Record<string, unknown>;
     const properties = (base.properties ?? {}) as Record<string, unknown>;
-    base.properties = { ...properties, [GATEWAY_EXTENSION]: gatewayExtensionSchema };
+    base.properties = { ...properties, [GATEWAY_EXTENSION]: asDraft04(gatewayExtensionSchema) };
     built = base;
   }
   return built;
+}
+
+/**
+ * The extension's schema in the draft the OpenAPI 3.0 schema is written in (draft-04), so the
+ * whole reads as one: a numeric `exclusiveMinimum`/`exclusiveMaximum` becomes the bound plus a flag.
+ */
+function asDraft04(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(asDraft04);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const converted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'exclusiveMinimum' && typeof value === 'number') {
+      converted.minimum = value;
+      converted.exclusiveMinimum = true;
+    } else if (key === 'exclusiveMaximum' && typeof value === 'number') {
+      converted.maximum = value;
+      converted.exclusiveMaximum = true;
+    } else converted[key] = key === 'enum' || key === 'required' ? value : asDraft04(value);
+  }
+  return converted;
 }
 
 /**
