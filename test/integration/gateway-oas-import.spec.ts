@@ -88,6 +88,28 @@ describe('gateway API: OAS import, API versions, schema (swagger.yml importOAS, 
       assert.equal(upstream.received.at(-1)!.url, '/v2/pets/1');
     });
 
+    it('switches on the authentication the document declares with authentication=true', async () => {
+      const document = {
+        ...plainDocument('Secured', [{ url: upstream.url }]),
+        components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+        security: [{ token: [] }],
+      };
+      const res = await gw('/apis/oas/import?listenPath=/secured/&apiID=secured&authentication=true', {
+        method: 'POST',
+        body: document,
+      });
+      assert.equal(res.status, 200, res.text);
+      const before = upstream.received.length;
+      const refused = await served('/secured/pets/1');
+      assert.equal(refused.status, 401, refused.text);
+      assert.equal(upstream.received.length, before);
+      const extension = (await gw('/apis/oas/secured')).json['x-gw-api-gateway'];
+      assert.deepEqual(extension.server.authentication, {
+        enabled: true,
+        securitySchemes: { token: { enabled: true } },
+      });
+    });
+
     it('refuses a document carrying x-gw-api-gateway, or one with no upstream, storing nothing', async () => {
       const withExtension = { ...plainDocument('Has settings', [{ url: upstream.url }]), 'x-gw-api-gateway': {} };
       const refused = await gw('/apis/oas/import?apiID=not-stored', { method: 'POST', body: withExtension });
