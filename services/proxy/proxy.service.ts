@@ -26,6 +26,7 @@ import { trackConnections } from '../../lib/http/drain';
 import { close, listenAsNode } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from './management/gateway';
+import { runDebug } from './lib/debug-run';
 import { readAppFiles } from './lib/app-files';
 import { metricsEndpoint } from './lib/metrics-endpoint';
 import { endSessionUpstream } from './pipeline/mcp/end-session';
@@ -208,6 +209,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
             (apiId === undefined ? {} : { api_id: apiId }) satisfies GatewayJwksFlushEvent,
           );
         },
+        debug: (definition, request) => runDebug(gateway, definition, request),
         applyLocally: (definition) => applyEverywhere({ action: 'updated', definition }),
         forgetLocally: (id) => applyEverywhere({ action: 'deleted', id }),
         reload: async () => {

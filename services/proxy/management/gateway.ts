@@ -4,12 +4,17 @@ import { compositionHintsOf } from '../../../lib/graphql/federation/federated-de
 import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
+import type { DebugOutcome, DebugRequest } from '../lib/debug-run';
 import { gatewayCertRoutes } from './gateway-certs';
+import { gatewayDebugRoutes } from './gateway-debug';
 import { gatewayKeyRoutes } from './gateway-keys';
 import { gatewayOrgKeyRoutes } from './gateway-org-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
 import { gatewayOasRoutes } from './gateway-oas';
 import { gatewayMcpRoutes } from './gateway-mcps';
+import { gatewayOasImportRoutes } from './gateway-oas-import';
+import { gatewaySchemaRoutes } from './gateway-schema';
+import { gatewayVersionRoutes } from './gateway-versions';
 
 /**
  * What the gateway node running this surface exposes to it: the definitions it has loaded
@@ -31,6 +36,8 @@ export interface GatewayView {
   invalidateCache(apiId: string): Promise<boolean>;
   /** Forget the fetched JSON Web Key Sets of an API, or of every API (on every gateway node). */
   flushKeySets(apiId?: string): Promise<void>;
+  /** Run a request through a definition that is not saved or served (POST /gw/debug). */
+  debug(definition: ApiDefinition, request: DebugRequest): Promise<DebugOutcome>;
 }
 
 const FORBIDDEN = 'Attempted administrative access with invalid or missing key!';
@@ -49,7 +56,9 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
     },
     renderError: (problem: Problem) => ({ status: 'error', message: withChecks(problem) }),
     routes: [
-      // Before /apis/:id, which would take `oas` for an id.
+      // Before /apis/:id and /apis/oas/:id, which would take `oas` and `import` for ids.
+      ...gatewayOasImportRoutes(view),
+      ...gatewayVersionRoutes(view),
       ...gatewayOasRoutes(view),
       ...gatewayMcpRoutes(view),
       { method: 'get', path: '/apis', handle: async () => ({ body: view.loadedApis() }) },
@@ -144,16 +153,18 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
           return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },
+      // Idempotent too: an id this node does not serve has nothing cached, which is not an error.
       {
         method: 'delete',
         path: '/cache/:id',
         handle: async ({ params }) => {
-          if (!view.loadedApis().some((api) => api.api_id === params.id)) throw new HttpProblem(404, 'API not found');
           if (!(await view.invalidateCache(params.id))) throw new HttpProblem(500, 'Cache invalidation failed');
           return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
+      ...gatewaySchemaRoutes,
+      ...gatewayDebugRoutes(view),
       ...gatewayKeyRoutes,
       ...gatewayOrgKeyRoutes(view),
       ...gatewayOAuthRoutes,
