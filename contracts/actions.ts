@@ -3,6 +3,7 @@ import type { ApisActions } from './apis/actions';
 import type { AuthActions } from './auth/actions';
 import type { CertsActions } from './certs/actions';
 import type { KeysActions } from './keys/actions';
+import type { OrgSessionsActions } from './keys/org-sessions';
 import type { LimiterActions } from './limiter/actions';
 import type { OAuthActions } from './oauth/actions';
 import type { OrgsActions } from './orgs/actions';
@@ -22,6 +23,7 @@ export interface ActionMap
     AuthActions,
     CertsActions,
     KeysActions,
+    OrgSessionsActions,
     LimiterActions,
     OAuthActions,
     OrgsActions,

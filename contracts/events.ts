@@ -9,6 +9,9 @@ export type GatewayEventName =
   | 'QuotaExceeded'
   /** the reference gateway's spelling, lower-case l (its Go constant is RateLimitExceeded) */
   | 'RatelimitExceeded'
+  /** an organisation session's quota or rate limit refused a request (key: the organisation id) */
+  | 'OrgQuotaExceeded'
+  | 'OrgRateLimitExceeded'
   | 'RateLimitSmoothingUp'
   | 'RateLimitSmoothingDown'
   | 'AuthFailure'

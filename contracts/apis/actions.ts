@@ -71,6 +71,22 @@ const hookReferenceRule = {
   },
 };
 
+/** The reference gateway's import options (OasPatchOverrides), as `apis.patchOas` and `apis.importOas` take them. */
+const oasOverridesRule = {
+  type: 'object',
+  optional: true,
+  strict: 'remove',
+  props: {
+    upstreamURL: { type: 'string', optional: true },
+    listenPath: { type: 'string', optional: true },
+    customDomain: { type: 'string', optional: true },
+    allowList: { type: 'boolean', optional: true },
+    validateRequest: { type: 'boolean', optional: true },
+    mockResponse: { type: 'boolean', optional: true },
+    authentication: { type: 'boolean', optional: true },
+  },
+};
+
 export const apisActionParams = {
   list: {
     org_scope: { type: 'string', optional: true },
@@ -107,21 +123,15 @@ export const apisActionParams = {
     id: { type: 'string', empty: false },
     org_scope: { type: 'string', optional: true },
     document_text: { type: 'string' },
-    overrides: {
-      type: 'object',
-      optional: true,
-      strict: 'remove',
-      props: {
-        upstreamURL: { type: 'string', optional: true },
-        listenPath: { type: 'string', optional: true },
-        customDomain: { type: 'string', optional: true },
-        allowList: { type: 'boolean', optional: true },
-        validateRequest: { type: 'boolean', optional: true },
-        mockResponse: { type: 'boolean', optional: true },
-        authentication: { type: 'boolean', optional: true },
-      },
-    },
+    overrides: oasOverridesRule,
   },
+  importOas: {
+    org_scope: { type: 'string', optional: true },
+    document_text: { type: 'string' },
+    api_id: { type: 'string', optional: true },
+    overrides: oasOverridesRule,
+  },
+  oasSchema: { oas_version: { type: 'string', optional: true } },
   getOas: {
     id: { type: 'string', empty: false },
     org_scope: { type: 'string', optional: true },
@@ -287,6 +297,28 @@ export interface ApisPatchOasParams {
   overrides?: OasPatchOverrides;
 }
 
+/**
+ * `apis.importOas`: a plain OpenAPI document (no `x-gw-api-gateway`) becomes an API whose
+ * gateway settings are built from the document and the overrides, as the reference gateway's
+ * import does: active, listen path `/` unless given (stripped), upstream from the first server.
+ */
+export interface ApisImportOasParams {
+  org_scope?: string;
+  document_text: string;
+  /** the API's public id; generated when absent */
+  api_id?: string;
+  overrides?: OasPatchOverrides;
+}
+
+/** `apis.oasSchema`: the JSON schema of an OAS API definition for an OpenAPI version (the default when absent). */
+export interface ApisOasSchemaParams {
+  oas_version?: string;
+}
+
+export interface ApisOasSchemaResult {
+  schema: Record<string, unknown>;
+}
+
 export interface ApisListOasParams {
   org_scope?: string;
   /** page number; 0 or lower = all */
@@ -370,6 +402,9 @@ export interface ApisActions {
   'apis.createOas': { params: ApisCreateOasParams; result: ApiRecord };
   'apis.updateOas': { params: ApisUpdateOasParams; result: ApiRecord };
   'apis.patchOas': { params: ApisPatchOasParams; result: ApiRecord };
+  'apis.importOas': { params: ApisImportOasParams; result: ApiRecord };
+  /** 404 GW_ERR_APIS_SCHEMA_NOT_FOUND for a version with no schema */
+  'apis.oasSchema': { params: ApisOasSchemaParams; result: ApisOasSchemaResult };
   /** the stored document of an OAS API (400 for a classic one) */
   'apis.getOas': { params: ApisGetParams; result: OasApiDocument };
   /** the stored document of an OAS API, or a classic API converted to one */

@@ -37,6 +37,11 @@ export interface LimiterCheckParams {
   quota?: QuotaSpec;
   /** a throttled retry: the API limit already let this request through */
   retry?: boolean;
+  /**
+   * whose limits these are: `org` checks an organisation session's rate limit (`key_limit`) and
+   * quota, and reports OrgRateLimitExceeded / OrgQuotaExceeded instead of the key's events
+   */
+  scope?: 'key' | 'org';
 }
 
 export interface RateLimitState {
@@ -85,4 +90,15 @@ export interface DrlLoadEvent {
 /** The counter of a key's quota: per key, or per key and API when that API has a limit of its own. */
 export function quotaCounter(keyHash: string, apiId?: string): string {
   return apiId ? `quota:${keyHash}:${apiId}` : `quota:${keyHash}`;
+}
+
+/**
+ * The counters of an organisation session's rate limit and quota, in their own namespace (a key's
+ * are `key:…` and `quota:…`). `epoch` changes when the quota is reset, which starts new counters.
+ */
+export function orgRateCounter(orgId: string, epoch: number): string {
+  return `org-rate:${epoch}:${orgId}`;
+}
+export function orgQuotaCounter(orgId: string, epoch: number): string {
+  return `org-quota:${epoch}:${orgId}`;
 }

@@ -44,6 +44,8 @@ export interface GwConfig {
   shutdownTimeout: number;
   hashKeys: boolean;
   enableHashedKeysListing: boolean;
+  /** organisation sessions are enforced on every request (docs/limits.md#organisation-quotas) */
+  enforceOrgQuotas: boolean;
   enableSentinelRateLimiter: boolean;
   enableFixedWindowRateLimiter: boolean;
   enableNonTransactionalRateLimiter: boolean;

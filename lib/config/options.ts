@@ -268,6 +268,13 @@ export const OPTIONS = {
     doc: 'let key lists return key hashes when keys are hashed (enable_hashed_keys_listing)',
   },
   /** @default false */
+  enforceOrgQuotas: {
+    env: 'GW_ENFORCE_ORG_QUOTAS',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'check organisation sessions (rate limit, quota, is_inactive) before authentication (enforce_org_quotas)',
+  },
+  /** @default false */
   enableSentinelRateLimiter: {
     env: 'GW_ENABLE_SENTINEL_RATE_LIMITER',
     default: false,

@@ -7,6 +7,8 @@ import {
   type ApisListOasParams,
   type ApisUpdateOasParams,
   type ApisPatchOasParams,
+  type ApisImportOasParams,
+  type ApisOasSchemaParams,
   type ApisCreateParams,
   type ApisGetParams,
   type ApisListParams,
@@ -26,6 +28,7 @@ import { migrate } from '../../lib/store/migrate';
 import { ApiCatalogue } from './lib/api-catalogue';
 import { ApiStore } from './lib/api-store';
 import { compileOasText, OasCatalogue } from './lib/oas-catalogue';
+import { oasSchemaFor } from './lib/oas/oas-schema';
 import { McpCatalogue } from './lib/mcp-catalogue';
 import { checkCustomMiddleware } from './lib/custom-middleware';
 import { checkHookReferences } from './lib/hook-references';
@@ -75,6 +78,14 @@ export function apisService(runtime: Runtime, options: ApisServiceOptions = {}):
       patchOas: {
         params: apisActionParams.patchOas,
         handler: (ctx: Context<ApisPatchOasParams>) => oas.patch(ctx.params),
+      },
+      importOas: {
+        params: apisActionParams.importOas,
+        handler: (ctx: Context<ApisImportOasParams>) => oas.import(ctx.params),
+      },
+      oasSchema: {
+        params: apisActionParams.oasSchema,
+        handler: (ctx: Context<ApisOasSchemaParams>) => ({ schema: oasSchemaFor(ctx.params.oas_version) }),
       },
       getOas: { params: apisActionParams.getOas, handler: (ctx: Context<ApisGetParams>) => oas.get(ctx.params) },
       exportOas: {

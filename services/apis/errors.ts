@@ -38,6 +38,8 @@ export const ApisErrors = {
       { org_id: orgId },
     ),
   invalid: (message: string) => new GwError('GW_ERR_APIS_INVALID', 400, message),
+  /** `GET /gw/schema?oasVersion=…` of a version there is no schema for (or no version at all) */
+  schemaNotFound: (message: string) => new GwError('GW_ERR_APIS_SCHEMA_NOT_FOUND', 404, message),
   /** A certificate id the API's organisation does not hold (another organisation's reads the same). */
   unknownCertificate: (field: string, id: string) =>
     new GwError(

@@ -21,6 +21,9 @@ export const KeysErrors = {
       400,
       'Keys are hashed, so they can not be listed; set GW_ENABLE_HASHED_KEYS_LISTING=true to list key hashes (enable_hashed_keys_listing)',
     ),
+  // the reference gateway's text for an organisation without a session
+  orgSessionNotFound: (orgId: string) =>
+    new GwError('GW_ERR_KEYS_ORG_SESSION_NOT_FOUND', 404, 'Org not found', { org_id: orgId }),
   // the reference gateway's text; the id stays in the error's data
   policyNotFound: (id: string) => new GwError('GW_ERR_POLICIES_NOT_FOUND', 404, 'Policy not found', { id }),
   unknownPolicy: (id: string) =>

@@ -15,7 +15,15 @@ import {
   type PoliciesUpdateParams,
 } from '../../contracts/keys/actions';
 import { KEYS_CHANGED, KEYS_REVISION, POLICIES_CHANGED, type KeysRevisionEvent } from '../../contracts/keys/events';
-import { quotaCounter } from '../../contracts/limiter/actions';
+import { orgQuotaCounter, quotaCounter } from '../../contracts/limiter/actions';
+import {
+  ORG_SESSIONS_CHANGED,
+  ORG_SESSIONS_REVISION,
+  orgSessionsActionParams,
+  type OrgSessionsGetParams,
+  type OrgSessionsListParams,
+  type OrgSessionsSaveParams,
+} from '../../contracts/keys/org-sessions';
 import { ORGS_DELETED, orgsDeletedEventParams, type OrgsDeletedEvent } from '../../contracts/orgs/events';
 import type { ServiceActions } from '../../lib/bus/actions';
 import { callAction } from '../../lib/bus/call';
@@ -29,12 +37,22 @@ import { KeyStore } from './lib/key-store';
 import { certificatePublicKey } from '../../lib/certificate-public-key';
 import { KEYS_MIGRATIONS } from './lib/migrations';
 import { PolicyRegistry } from './lib/policy-registry';
+import { OrgSessionRegistry } from './lib/org-session-registry';
+import { OrgSessionStore } from './lib/org-session-store';
 
-/** Access keys, basic-auth users and policies; `keys.changed` and `policies.changed` after each write. */
+/**
+ * Access keys, basic-auth users, policies and organisation sessions; `keys.changed`,
+ * `policies.changed` and `keys.orgSessions.changed` after each write. Organisation sessions live
+ * here because they are session objects (the reference keeps them in its key store), and the
+ * gateway nodes already follow this service's broadcasts.
+ */
 export function keysService(runtime: Runtime): ServiceSchema {
   const { config } = runtime;
   let registry: KeyRegistry;
   let policies: PolicyRegistry;
+  let orgSessions: OrgSessionRegistry;
+  const limiterReachable = (broker: { registry: unknown }) =>
+    (broker.registry as { hasService(name: string): boolean }).hasService('limiter');
   return {
     name: 'keys',
     actions: {
@@ -99,6 +117,27 @@ export function keysService(runtime: Runtime): ServiceSchema {
         handler: (ctx: Context<{ org_scope?: string; page?: number }>) =>
           policies.list(ctx.params.org_scope, ctx.params.page ?? 1),
       },
+      'orgSessions.get': {
+        params: orgSessionsActionParams.get,
+        handler: (ctx: Context<OrgSessionsGetParams>) => orgSessions.get(ctx.params.org_id),
+      },
+      'orgSessions.save': {
+        params: orgSessionsActionParams.save,
+        handler: (ctx: Context<OrgSessionsSaveParams>) => orgSessions.save(ctx.params),
+      },
+      'orgSessions.remove': {
+        params: orgSessionsActionParams.remove,
+        handler: (ctx: Context<OrgSessionsGetParams>) => orgSessions.remove(ctx.params.org_id),
+      },
+      'orgSessions.list': {
+        params: orgSessionsActionParams.list,
+        handler: (ctx: Context<OrgSessionsListParams>) => orgSessions.list(ctx.params.filter),
+      },
+      'orgSessions.snapshot': { params: orgSessionsActionParams.snapshot, handler: () => orgSessions.snapshot() },
+      'orgSessions.currentRevision': {
+        params: orgSessionsActionParams.currentRevision,
+        handler: () => orgSessions.currentRevision(),
+      },
     } satisfies ServiceActions<'keys'>,
     events: {
       // A node joined or came back: it may hold sessions of keys changed while it was unreachable.
@@ -108,6 +147,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
           try {
             const announcement: KeysRevisionEvent = await registry.currentRevision();
             await this.broker.broadcast(KEYS_REVISION, announcement);
+            await this.broker.broadcast(ORG_SESSIONS_REVISION, await orgSessions.currentRevision());
           } catch (err) {
             this.logger.warn(`could not announce the key revision: ${(err as Error).message}`);
           }
@@ -118,6 +158,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
         async handler(ctx: Context<OrgsDeletedEvent>) {
           const keys = await registry.removeOrganisation(ctx.params.org_id);
           const removedPolicies = await policies.removeOrganisation(ctx.params.org_id);
+          await orgSessions.removeOrganisation(ctx.params.org_id);
           this.logger.info(
             `organisation ${ctx.params.org_id} deleted: removed its ${keys} keys and ${removedPolicies} policies`,
           );
@@ -139,6 +180,17 @@ export function keysService(runtime: Runtime): ServiceSchema {
         (event) => void this.broker.broadcast(POLICIES_CHANGED, event),
         findApi,
       );
+      orgSessions = new OrgSessionRegistry(new OrgSessionStore(db), {
+        publish: (event) => void this.broker.broadcast(ORG_SESSIONS_CHANGED, event),
+        quotaState: async (record, max, renewalRate) => {
+          if (!limiterReachable(this.broker)) return undefined;
+          return callAction(this.broker, 'limiter.quotaState', {
+            counter: orgQuotaCounter(record.org_id, record.quota_epoch),
+            max,
+            renewal_rate: renewalRate,
+          });
+        },
+      });
       registry = new KeyRegistry(new KeyStore(db), policies, {
         hashKeys: config.hashKeys,
         listHashes: config.enableHashedKeysListing,
@@ -156,8 +208,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
           ),
         publish: (event) => void this.broker.broadcast(KEYS_CHANGED, event),
         quotaState: async (keyHash, max, renewalRate) => {
-          if (!(this.broker.registry as unknown as { hasService(name: string): boolean }).hasService('limiter'))
-            return undefined;
+          if (!limiterReachable(this.broker)) return undefined;
           return callAction(this.broker, 'limiter.quotaState', {
             counter: quotaCounter(keyHash),
             max,

@@ -77,7 +77,8 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
             time: new Date(clock()).toISOString(),
             api_id: params.api_id,
             org_id: params.org_id,
-            key: params.key_hash ?? '',
+            // an organisation's event is about the organisation, as the reference gateway's
+            key: params.scope === 'org' ? params.org_id : (params.key_hash ?? ''),
             message,
             origin: broker.nodeID,
             meta,

@@ -26,6 +26,7 @@ import { trackConnections } from '../../lib/http/drain';
 import { close, listenAsNode } from '../../lib/http/listen';
 import type { Runtime } from '../../lib/runtime';
 import { gatewaySurface, type GatewayView } from './management/gateway';
+import { runDebug } from './lib/debug-run';
 import { readAppFiles } from './lib/app-files';
 import { metricsEndpoint } from './lib/metrics-endpoint';
 import { endSessionUpstream } from './pipeline/mcp/end-session';
@@ -34,6 +35,13 @@ import { seriesOf } from '../../lib/observability/metrics';
 import { DefinitionRegistry } from './lib/definition-registry';
 import { Gateway } from './lib/gateway';
 import { StoreSync, type LocalChange } from './lib/store-sync';
+import { OrgSessionTable } from './lib/org-session-table';
+import {
+  ORG_SESSIONS_CHANGED,
+  ORG_SESSIONS_REVISION,
+  type OrgSessionsChangedEvent,
+  type OrgSessionsRevisionEvent,
+} from '../../contracts/keys/org-sessions';
 import { SiblingWorkers } from './lib/sibling-workers';
 import { CertificateCache } from './lib/certificate-cache';
 import { createTlsPort, loadStoredTlsCredentials, readTlsFiles, type TlsPortServer } from './lib/tls-port';
@@ -62,6 +70,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
   let h2cServer: Http2Server | undefined;
   let certificates: CertificateCache;
   let sync: StoreSync;
+  /** the organisation sessions, held only when they are enforced (GW_ENFORCE_ORG_QUOTAS) */
+  let orgSessions: OrgSessionTable | undefined;
   let checkTimer: NodeJS.Timeout | undefined;
   let analytics: AnalyticsRecorder | undefined;
   let responseCache: ResponseCache;
@@ -86,6 +96,16 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       [APIS_REVISION]: {
         handler(ctx: Context<ApisRevisionEvent>) {
           if (typeof ctx.params?.revision === 'number') sync.onAnnounced(ctx.params.revision);
+        },
+      },
+      [ORG_SESSIONS_CHANGED]: {
+        handler(ctx: Context<OrgSessionsChangedEvent>) {
+          orgSessions?.onChange(ctx.params);
+        },
+      },
+      [ORG_SESSIONS_REVISION]: {
+        handler(ctx: Context<OrgSessionsRevisionEvent>) {
+          if (typeof ctx.params?.revision === 'number') orgSessions?.onAnnounced(ctx.params.revision);
         },
       },
       [GATEWAY_RELOAD]: {
@@ -113,6 +133,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       '$services.changed': {
         handler() {
           if (storeReachable(this.broker)) void sync.check();
+          if (keyStoreReachable(this.broker)) void orgSessions?.check();
           // The analytics service appeared or went: build records again, or stop building them.
           analytics?.refreshAvailability();
         },
@@ -156,6 +177,12 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         changed: () => gateway.rebuild(),
         logger: this.logger,
       });
+      if (config.enforceOrgQuotas)
+        orgSessions = new OrgSessionTable({
+          snapshot: () => callAction(this.broker, 'keys.orgSessions.snapshot'),
+          currentRevision: async () => (await callAction(this.broker, 'keys.orgSessions.currentRevision')).revision,
+          logger: this.logger,
+        });
       responseCache = config.redisUrl
         ? new RedisResponseCache(config.redisUrl, this.logger)
         : new MemoryResponseCache(config.responseCacheBytes);
@@ -182,6 +209,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
             (apiId === undefined ? {} : { api_id: apiId }) satisfies GatewayJwksFlushEvent,
           );
         },
+        debug: (definition, request) => runDebug(gateway, definition, request),
         applyLocally: (definition) => applyEverywhere({ action: 'updated', definition }),
         forgetLocally: (id) => applyEverywhere({ action: 'deleted', id }),
         reload: async () => {
@@ -237,6 +265,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           call: callerOf(this.broker),
           check: hotCaller(callerOf(this.broker), runtime.handOffs),
           responseHeaders: config.rateLimitResponseHeaders,
+          orgSessions,
           graphqlEngine: () => runtime.handOffs.get('graphql-engine'),
           streams: () => runtime.handOffs.get('streams'),
           emitEvent: (event, ctx, message) => {
@@ -323,9 +352,11 @@ export function proxyService(runtime: Runtime): ServiceSchema {
         this.logger.info(`gateway listening on https://${config.host}:${this.tlsPort}`);
       }
       if (storeReachable(this.broker)) void sync.sync();
+      if (keyStoreReachable(this.broker)) void orgSessions?.load();
       // A backstop for a node that missed broadcasts and saw no event at all (e.g. it was paused).
       checkTimer = setInterval(() => {
         if (storeReachable(this.broker)) void sync.check();
+        if (keyStoreReachable(this.broker)) void orgSessions?.check();
       }, config.storeCheckInterval * 1000);
       checkTimer.unref();
     },
@@ -333,6 +364,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       siblings?.close();
       clearInterval(checkTimer);
       sync.stop();
+      orgSessions?.stop();
       await close(server);
       h2cServer?.close();
       if (tlsServer) await close(tlsServer);
@@ -354,4 +386,9 @@ function streamsHealth(runtime: Runtime): Record<string, unknown> {
 /** Whether some node of the cluster (this one included) runs the `apis` service. */
 function storeReachable(broker: ServiceBroker): boolean {
   return (broker.registry as unknown as { hasService(name: string): boolean }).hasService('apis');
+}
+
+/** Whether some node of the cluster (this one included) runs the `keys` service. */
+function keyStoreReachable(broker: ServiceBroker): boolean {
+  return (broker.registry as unknown as { hasService(name: string): boolean }).hasService('keys');
 }

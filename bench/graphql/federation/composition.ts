@@ -23,7 +23,7 @@ function sourcesOf(version: FederationVersion): SubgraphSource[] {
 }
 
 function compose(sources: SubgraphSource[]): ComposedSupergraph {
-  const result = composeSupergraph(sources);
+  const result = composeSupergraph(sources, { hints: true });
   if (!result.ok) throw new Error(`composition failed: ${result.errors.map((e) => e.message).join('; ')}`);
   return result.supergraph;
 }

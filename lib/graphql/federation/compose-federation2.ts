@@ -1,14 +1,16 @@
 import { composeServices, validateSubgraph } from '@theguild/federation-composition';
-import { buildASTSchema, parse, print, type DocumentNode, type GraphQLError } from 'graphql';
+import { buildASTSchema, parse, print, type DocumentNode } from 'graphql';
 import { linksFederation2Spec } from './federation-version';
 import { withObjectTypeRequires } from './requires-field-sets';
 import { repairSupergraph } from './supergraph-repairs';
-import { compositionError, type CompositionError, type Federation2Rule } from './composition-errors';
-import type { SubgraphSource } from './compose-supergraph';
+import { compositionError, type CompositionError } from './composition-errors';
+import { asCompositionError } from './federation2-errors';
+import { compositionHints, type CompositionHint } from './composition-hints';
+import type { CompositionOptions, SubgraphSource } from './compose-supergraph';
 import type { Federation2Supergraph, SubgraphEndpoint } from './supergraph';
 
 export type Federation2CompositionResult =
-  { ok: true; supergraph: Federation2Supergraph } | { ok: false; errors: CompositionError[] };
+  { ok: true; supergraph: Federation2Supergraph; hints: CompositionHint[] } | { ok: false; errors: CompositionError[] };
 
 /**
  * Composes subgraphs of which at least one is written for Federation 2, with The Guild's
@@ -22,6 +24,7 @@ export type Federation2CompositionResult =
 export function composeFederation2(
   subgraphs: readonly SubgraphSource[],
   endpointOf: (source: SubgraphSource) => SubgraphEndpoint,
+  options: CompositionOptions = {},
 ): Federation2CompositionResult {
   const services: Array<{ name: string; typeDefs: DocumentNode; url: string }> = [];
   const errors: CompositionError[] = [];
@@ -43,7 +46,10 @@ export function composeFederation2(
   }
   if (errors.length > 0) return { ok: false, errors };
   const result = composeServices(services);
-  if (result.errors) return { ok: false, errors: result.errors.map((error) => asCompositionError(error, subgraphs)) };
+  if (result.errors) {
+    const documents = new Map(services.map((service) => [service.name, service.typeDefs]));
+    return { ok: false, errors: result.errors.map((error) => asCompositionError(error, subgraphs, documents)) };
+  }
   const { supergraphSdl, publicDocumentNode } = repairSupergraph(services, result);
   const schema = buildASTSchema(publicDocumentNode, { assumeValidSDL: true });
   return {
@@ -57,6 +63,7 @@ export function composeFederation2(
       subgraphs: subgraphs.map(endpointOf),
       supergraphSdl,
     },
+    hints: options.hints ? compositionHints(services, schema) : [],
   };
 }
 
@@ -70,14 +77,4 @@ export function federation2SubgraphErrors(name: string, sdl: string): Compositio
   }
   const source = { name, sdl, url: '' };
   return validateSubgraph({ name, typeDefs }).map((error) => asCompositionError(error, [source]));
-}
-
-/** The library's messages already name the subgraphs, types and fields; the subgraphs are also listed apart. */
-function asCompositionError(error: GraphQLError, subgraphs: readonly SubgraphSource[]): CompositionError {
-  const code: Federation2Rule =
-    typeof error.extensions?.code === 'string' ? error.extensions.code : 'INVALID_SUPERGRAPH';
-  const named = subgraphs
-    .map((source) => source.name)
-    .filter((name) => error.message.includes(`"${name}"`) || error.message.startsWith(`[${name}]`));
-  return compositionError(code, error.message, { subgraphs: named });
 }

@@ -1,5 +1,6 @@
 import { buildASTSchema, printSchema, validateSchema, type DirectiveDefinitionNode, type GraphQLSchema } from 'graphql';
 import { compositionError, type CompositionError } from './composition-errors';
+import { compositionHints, type CompositionHint } from './composition-hints';
 import { baseLookup, groupTypes } from './declarations';
 import { directiveErrors } from './directive-rules';
 import { parseSubgraph, type ParsedSubgraph } from './subgraph-sdl';
@@ -21,19 +22,31 @@ export interface SubgraphSource {
 }
 
 export type CompositionResult =
-  { ok: true; supergraph: ComposedSupergraph } | { ok: false; errors: CompositionError[] };
+  { ok: true; supergraph: ComposedSupergraph; hints: CompositionHint[] } | { ok: false; errors: CompositionError[] };
+
+export interface CompositionOptions {
+  /**
+   * Compute the composition hints (composition-hints.ts): on save, where the author sees them;
+   * a gateway node loading the supergraph has no use for them.
+   * @default false
+   */
+  hints?: boolean;
+}
 
 /**
  * Composes subgraphs into a supergraph. When every subgraph is written for Federation v1, gw's
  * own composition and planner serve it (the fast path); once one subgraph `@link`s Federation 2,
  * the whole supergraph is composed and planned as Federation 2 (compose-federation2).
  */
-export function composeSupergraph(subgraphs: readonly SubgraphSource[]): CompositionResult {
+export function composeSupergraph(
+  subgraphs: readonly SubgraphSource[],
+  options: CompositionOptions = {},
+): CompositionResult {
   const nameErrors = subgraphNameErrors(subgraphs);
   if (nameErrors.length > 0) return { ok: false, errors: nameErrors };
   if (subgraphs.some((source) => federationVersionOf(source.sdl) === 2))
-    return composeFederation2(subgraphs, endpointOf);
-  return composeFederation1(subgraphs);
+    return composeFederation2(subgraphs, endpointOf, options);
+  return composeFederation1(subgraphs, options);
 }
 
 /**
@@ -42,7 +55,7 @@ export function composeSupergraph(subgraphs: readonly SubgraphSource[]): Composi
  * so a schema author sees all of them at once; a subgraph whose SDL is invalid on its own stops
  * the cross-subgraph rules (they would only repeat its problems).
  */
-function composeFederation1(subgraphs: readonly SubgraphSource[]): CompositionResult {
+function composeFederation1(subgraphs: readonly SubgraphSource[], options: CompositionOptions): CompositionResult {
   const parsed: ParsedSubgraph[] = [];
   const sdlErrors: CompositionError[] = [];
   for (const source of subgraphs) {
@@ -72,6 +85,12 @@ function composeFederation1(subgraphs: readonly SubgraphSource[]): CompositionRe
       fields: merged.fields,
       entities: merged.entities,
     },
+    hints: options.hints
+      ? compositionHints(
+          parsed.map((subgraph) => ({ name: subgraph.name, typeDefs: subgraph.document })),
+          built.schema,
+        )
+      : [],
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { SubgraphSource } from './compose-supergraph';
+import type { CompositionHint } from './composition-hints';
 import type { SubscriptionTransport } from './supergraph';
 
 /**
@@ -7,8 +8,8 @@ import type { SubscriptionTransport } from './supergraph';
  * - a subgraph API: `graphql.execution_mode: "subgraph"`, `graphql.schema` and
  *   `graphql.subgraph.sdl` (the SDL with federation directives);
  * - a supergraph API: `graphql.execution_mode: "supergraph"`, `graphql.supergraph.subgraphs[]`
- *   of `{api_id, name, url, sdl, headers, subscription_type}`, `merged_sdl` (computed on save),
- *   `global_headers` and `disable_query_batching`.
+ *   of `{api_id, name, url, sdl, headers, subscription_type}`, `merged_sdl` and
+ *   `composition_hints` (computed on save), `global_headers` and `disable_query_batching`.
  */
 export interface SupergraphEntry {
   /** the subgraph API this entry stands for; empty for a subgraph outside gw */
@@ -24,6 +25,8 @@ export interface SupergraphEntry {
 export interface SupergraphSettings {
   subgraphs?: SupergraphEntry[];
   merged_sdl?: string;
+  /** the hints of the last composition (gw's own field; the reference gateway has no hints) */
+  composition_hints?: CompositionHint[];
   global_headers?: Record<string, string>;
   disable_query_batching?: boolean;
   [field: string]: unknown;
@@ -42,6 +45,13 @@ export function isSubgraphApi(definition: ApiDefinition): boolean {
 
 export function isSupergraphApi(definition: ApiDefinition): boolean {
   return executionModeOf(definition) === 'supergraph';
+}
+
+/** A supergraph API's hints from its last composition; undefined for any other API. */
+export function compositionHintsOf(definition: ApiDefinition): CompositionHint[] | undefined {
+  if (!isSupergraphApi(definition)) return undefined;
+  const hints = supergraphSettingsOf(definition).composition_hints;
+  return Array.isArray(hints) ? hints : [];
 }
 
 /**

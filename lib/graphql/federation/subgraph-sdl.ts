@@ -72,6 +72,8 @@ export interface ParsedSubgraph {
   types: Map<string, SubgraphType>;
   /** directive definitions clients may use in operations (all their locations executable) */
   executableDirectives: DirectiveDefinitionNode[];
+  /** the SDL parsed, without what federation adds for the gateway (read by the composition hints) */
+  document: DocumentNode;
 }
 
 const KIND_OF: Partial<Record<string, TypeKind>> = {
@@ -146,7 +148,12 @@ export function parseSubgraph(
   }).map((error) => withVersionHint(error.message));
   if (problems.length > 0) return { errors: problems.map((problem) => fail(problem).errors[0]) };
   return {
-    subgraph: { name, types: collectTypes(definitions), executableDirectives: executableDirectives(definitions) },
+    subgraph: {
+      name,
+      types: collectTypes(definitions),
+      executableDirectives: executableDirectives(definitions),
+      document: { kind: Kind.DOCUMENT, definitions },
+    },
   };
 }
 

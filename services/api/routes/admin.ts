@@ -4,6 +4,7 @@ import { HttpProblem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
 import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { pageFromQuery } from '../lib/page-param';
+import { adminOrgSessionRoutes } from './admin-org-sessions';
 
 /** The dashboard admin API (`/admin`), guarded by the `admin-auth` shared secret. */
 export function adminSurface(adminSecret: string): Surface<'admin'> {
@@ -17,6 +18,7 @@ export function adminSurface(adminSecret: string): Surface<'admin'> {
     },
     renderError: envelopeError,
     routes: [
+      ...adminOrgSessionRoutes,
       {
         method: 'get',
         path: '/organisations',

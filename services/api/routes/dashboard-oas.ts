@@ -3,7 +3,7 @@ import { ok } from '../../../lib/http/envelope';
 import type { Route } from '../../../lib/http/surface';
 import { documentReply, publicView } from '../../../lib/openapi/document-format';
 import { pageFromQuery } from '../lib/page-param';
-import { createVersion, newVersionQuery } from '../lib/oas-versions';
+import { createVersion, newVersionQuery } from '../../../lib/openapi/oas-versions';
 
 const read = { name: 'apis', level: 'read' } as const;
 const write = { name: 'apis', level: 'write' } as const;
@@ -31,9 +31,9 @@ export const dashboardOasRoutes: Array<Route<Caller>> = [
     handle: async ({ caller, rawBody, query, call }) => {
       // `?base_api_id=…&new_version_name=…`: the document is a new version of that base API
       const version = newVersionQuery(query);
-      const created = version
-        ? await createVersion(call, caller.org_id, version, rawBody())
-        : await call('apis.createOas', { org_scope: caller.org_id, document_text: rawBody(), generate_ids: true });
+      const create = () =>
+        call('apis.createOas', { org_scope: caller.org_id, document_text: rawBody(), generate_ids: true });
+      const created = version ? (await createVersion(call, caller.org_id, version, create)).created : await create();
       return { body: ok('API created', created.api_definition.id, { ID: created.api_definition.api_id }) };
     },
   },

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { ApisCreateParams, ApisSyncGraphqlSchemaParams } from '../../../contracts/apis/actions';
 import type { Caller } from '../../../contracts/users/actions';
+import { compositionHintsOf } from '../../../lib/graphql/federation/federated-definitions';
 import { envelopeError, ok } from '../../../lib/http/envelope';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Route, RouteContext, Surface } from '../../../lib/http/surface';
@@ -18,6 +19,7 @@ import { dashboardOasRoutes } from './dashboard-oas';
 import { dashboardMcpRoutes } from './dashboard-mcps';
 import { dashboardStreamsRoutes } from './dashboard-streams';
 import { dashboardOrgRoutes } from './dashboard-org';
+import { dashboardOrgSessionRoutes } from './dashboard-org-session';
 import { dashboardUserRoutes } from './dashboard-users';
 import type { SessionCookie } from '../lib/session-cookie';
 import { refuseCrossSiteSession, refuseCrossSiteWrite } from '../../../lib/http/cross-site';
@@ -113,7 +115,12 @@ const dashboardRoutes: Array<Route<Caller>> = [
         api_definition: definition,
         hook_references,
       });
-      return { body: ok('API created', created.api_definition.id, { ID: created.api_definition.api_id }) };
+      return {
+        body: ok('API created', created.api_definition.id, {
+          ID: created.api_definition.api_id,
+          ...hintsOf(created.api_definition),
+        }),
+      };
     },
   },
   {
@@ -122,8 +129,13 @@ const dashboardRoutes: Array<Route<Caller>> = [
     permission: { name: 'apis', level: 'write' },
     handle: async ({ caller, params, body, call }) => {
       const { api_definition, hook_references } = body<ApisCreateParams>();
-      await call('apis.update', { id: params.id, org_scope: caller.org_id, api_definition, hook_references });
-      return { body: ok('Api updated') };
+      const updated = await call('apis.update', {
+        id: params.id,
+        org_scope: caller.org_id,
+        api_definition,
+        hook_references,
+      });
+      return { body: ok('Api updated', null, hintsOf(updated.api_definition)) };
     },
   },
   {
@@ -155,6 +167,7 @@ const dashboardRoutes: Array<Route<Caller>> = [
   ...dashboardKeyRoutes,
   ...dashboardUserRoutes,
   ...dashboardOrgRoutes,
+  ...dashboardOrgSessionRoutes,
   ...dashboardHookRoutes,
   ...dashboardCertRoutes,
   ...dashboardDataGraphRoutes,
@@ -186,4 +199,10 @@ function isObject<T>(value: T): value is T & object {
 function withoutIds<T extends object>(definition: T): T {
   const { id: _id, api_id: _apiId, ...rest } = definition as T & { id?: unknown; api_id?: unknown };
   return rest as T;
+}
+
+/** A saved supergraph's composition hints go back with the save (`Hints`); other APIs' answers are unchanged. */
+function hintsOf(definition: Parameters<typeof compositionHintsOf>[0]): { Hints?: unknown[] } {
+  const hints = compositionHintsOf(definition);
+  return hints ? { Hints: hints } : {};
 }

@@ -2,6 +2,7 @@ import type { ApiRecord } from '../../../contracts/apis/api-definition';
 import type {
   ApisCreateOasParams,
   ApisGetParams,
+  ApisImportOasParams,
   ApisListOasParams,
   ApisListOasResult,
   ApisPatchOasParams,
@@ -13,7 +14,7 @@ import { ApisErrors } from '../errors';
 import type { ApiCatalogue } from './api-catalogue';
 import type { ApiStore } from './api-store';
 import { isMcpDefinition } from './migrations';
-import { patchDocument } from './oas/patch';
+import { importDocument, patchDocument } from './oas/patch';
 import {
   classicToOas,
   compileOasDefinition,
@@ -50,6 +51,12 @@ export class OasCatalogue {
       { org_scope: params.org_scope, api_definition: classic, hook_references: hookReferences },
       (ids) => withStoredIds(document, ids),
     );
+  }
+
+  /** A plain OpenAPI document, given the gateway settings an import builds (oas/patch.ts), stored as a new API. */
+  async import(params: ApisImportOasParams): Promise<ApiRecord> {
+    const document = importDocument(parseDocumentText(params.document_text), params.overrides, params.api_id);
+    return this.create({ org_scope: params.org_scope, document_text: JSON.stringify(document) });
   }
 
   async update(params: ApisUpdateOasParams): Promise<ApiRecord> {

@@ -25,7 +25,7 @@ export type FindInOrg = (ref: string, orgId: string) => Promise<ApiDefinition[]>
  * Resolves a supergraph's entries against the subgraph APIs of its own organisation (by
  * `api_id`, or the name or id in a `gw://` URL), copies each subgraph's SDL into its entry,
  * composes, and returns the definition with `merged_sdl` (and `graphql.schema`, which clients
- * are validated against) set. Throws a 400 listing every error; nothing is changed then.
+ * are validated against) and the composition's hints (`composition_hints`) set. Throws a 400 listing every error; nothing is changed then.
  */
 export async function composedSupergraph(definition: ApiDefinition, find: FindInOrg): Promise<ApiDefinition> {
   const settings = supergraphSettingsOf(definition);
@@ -41,7 +41,7 @@ export async function composedSupergraph(definition: ApiDefinition, find: FindIn
   if (problems.length > 0) throw ApisErrors.federationFailed(definition.name, problems);
   const graphql = definition.graphql as Record<string, unknown>;
   const candidate = { ...definition, graphql: { ...graphql, supergraph: { ...settings, subgraphs: entries } } };
-  const result = composeSupergraph(subgraphSourcesOf(candidate));
+  const result = composeSupergraph(subgraphSourcesOf(candidate), { hints: true });
   if (!result.ok)
     throw ApisErrors.federationFailed(
       definition.name,
@@ -52,7 +52,11 @@ export async function composedSupergraph(definition: ApiDefinition, find: FindIn
     graphql: {
       ...candidate.graphql,
       schema: result.supergraph.sdl,
-      supergraph: { ...candidate.graphql.supergraph, merged_sdl: result.supergraph.sdl },
+      supergraph: {
+        ...candidate.graphql.supergraph,
+        merged_sdl: result.supergraph.sdl,
+        composition_hints: result.hints,
+      },
     },
   };
 }

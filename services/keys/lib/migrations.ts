@@ -1,9 +1,12 @@
 import type { Migration } from '../../../lib/store/migrate';
 import { createRevisionTable } from '../../../lib/store/revision';
-import { binaryCollationMigration } from '../../../lib/store/binary-collation';
+import { binaryCollationMigration, useBinaryCollation } from '../../../lib/store/binary-collation';
 
 /** The revision counter shared by keys and policies (see lib/store/revision.ts). */
 export const KEYS_REVISION_TABLE = 'keys_revision';
+
+/** The revision counter of organisation sessions, which gateway nodes follow on their own. */
+export const ORG_SESSIONS_REVISION_TABLE = 'org_sessions_revision';
 
 export const KEYS_MIGRATIONS: Migration[] = [
   {
@@ -52,4 +55,22 @@ export const KEYS_MIGRATIONS: Migration[] = [
   },
   // Ids, hashes and paths compare byte for byte on MySQL/MariaDB too (lib/store/binary-collation.ts).
   binaryCollationMigration('003_binary_collation', ['keys', 'key_apis', 'policies']),
+  {
+    name: '004_create_org_sessions',
+    async up(db) {
+      await db.schema.createTable('org_sessions', (t) => {
+        t.string('org_id', 64).primary();
+        t.text('session', 'longtext').notNullable();
+        t.integer('quota_epoch').notNullable().defaultTo(0);
+        t.bigInteger('created_at').notNullable();
+        t.bigInteger('updated_at').notNullable();
+      });
+      await useBinaryCollation(db, ['org_sessions']);
+      await createRevisionTable(db, ORG_SESSIONS_REVISION_TABLE);
+    },
+    async down(db) {
+      await db.schema.dropTable(ORG_SESSIONS_REVISION_TABLE);
+      await db.schema.dropTable('org_sessions');
+    },
+  },
 ];

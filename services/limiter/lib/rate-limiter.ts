@@ -41,7 +41,8 @@ export class RateLimiter {
 
   check(params: LimiterCheckParams): LimiterCheckResult | Promise<LimiterCheckResult> {
     const now = this.options.now();
-    this.options.drl.recordRequest();
+    // An organisation's check is a second check of the same request: the DRL counts requests.
+    if (params.scope !== 'org') this.options.drl.recordRequest();
     try {
       const result =
         params.api_limit && !params.retry
@@ -74,7 +75,11 @@ export class RateLimiter {
   ): LimiterCheckResult | Promise<LimiterCheckResult> {
     if (key instanceof Promise) return key.then((settled) => this.afterKeyLimit(settled, params, now));
     if (!key.allowed) {
-      this.options.emit('RatelimitExceeded', params, 'Key Rate Limit Exceeded', { counter: params.key_limit!.counter });
+      const [event, message] =
+        params.scope === 'org'
+          ? (['OrgRateLimitExceeded', 'Organisation rate limit has been exceeded'] as const)
+          : (['RatelimitExceeded', 'Key Rate Limit Exceeded'] as const);
+      this.options.emit(event, params, message, { counter: params.key_limit!.counter });
       return { ok: false, reason: 'key_rate', rate: key.state };
     }
     return this.quota(params, now, key.state);
@@ -101,7 +106,11 @@ export class RateLimiter {
     const max = params.quota!.max;
     const quota = { limit: max, remaining: Math.max(0, max - outcome.used), reset: Math.ceil(outcome.renewsAt / 1000) };
     if (!outcome.allowed) {
-      this.options.emit('QuotaExceeded', params, 'Key Quota Limit Exceeded', {
+      const [event, message] =
+        params.scope === 'org'
+          ? (['OrgQuotaExceeded', 'Organisation quota has been exceeded'] as const)
+          : (['QuotaExceeded', 'Key Quota Limit Exceeded'] as const);
+      this.options.emit(event, params, message, {
         quota_max: max,
         quota_renews: quota.reset,
       });

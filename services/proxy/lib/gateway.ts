@@ -213,12 +213,15 @@ export class Gateway {
     this.handleChain(ctx);
   }
 
-  private handleChain(ctx: RequestContext): void {
+  private handleChain(
+    ctx: RequestContext,
+    fail: (ctx: RequestContext, err: unknown) => void = (c, err) => this.fail(c, err),
+  ): void {
     try {
       const pending = ctx.api.handle(ctx);
-      if (pending) pending.catch((err: unknown) => this.fail(ctx, err));
+      if (pending) pending.catch((err: unknown) => fail(ctx, err));
     } catch (err) {
-      this.fail(ctx, err);
+      fail(ctx, err);
     }
   }
 
@@ -272,13 +275,44 @@ export class Gateway {
     });
   }
 
+  /**
+   * Compiles a definition that is not served and gives its request handler (POST /gw/debug):
+   * nothing is registered, `overrides` replace what the run must not share (its logger, events,
+   * response cache), it keeps no MCP sessions, and `dispose` stops whatever it started. Throws
+   * when the definition can not be served as written.
+   */
+  compileDetached(definition: ApiDefinition, overrides: Partial<CompileDeps>): { handle: Handler; dispose(): void } {
+    const index = new ApiIndex(this.registry.all());
+    const logger = overrides.logger ?? this.deps.logger;
+    const fail = (ctx: RequestContext, err: unknown) => this.fail(ctx, err, logger);
+    const api = compileApi(definition, {
+      ...this.compileDeps,
+      lookupApi: (ref, orgId) => index.find(ref, orgId),
+      mcp: { ...this.compileDeps.mcp, sessions: undefined },
+      onFailure: fail,
+      ...overrides,
+    });
+    const table = new RoutingTable<CompiledApi>();
+    table.add(definition.proxy.listen_path, '', api);
+    const handle: Handler = (req, res) => {
+      const url = req.url ?? '/';
+      const queryStart = url.indexOf('?');
+      const path = cleanPath(req, url, queryStart);
+      const match = path.startsWith('/') ? table.match('', path) : undefined;
+      if (!match) return sendGatewayError(res, 404, GatewayMessages.notFound);
+      const search = queryStart === -1 ? '' : url.slice(queryStart);
+      this.handleChain(new RequestContext(req, res, api, path, search, match.prefixLength), fail);
+    };
+    return { handle, dispose: () => api.dispose?.() };
+  }
+
   /** A plugin or a bug broke a request: log why, answer 500, keep serving. */
-  private fail(ctx: RequestContext, err: unknown): void {
+  private fail(ctx: RequestContext, err: unknown, logger: LoggerInstance = this.deps.logger): void {
     const cause = err instanceof PluginFailure ? err.cause : err;
     if (cause instanceof BodyTooLarge) return sendGatewayError(ctx.res, 413, GatewayMessages.requestTooLarge);
     const api = ctx.api.definition.api_id;
-    if (err instanceof PluginFailure) this.deps.logger.error(`API ${api}: ${err.message}`, err.cause);
-    else this.deps.logger.error(`API ${api}: request failed`, err);
+    if (err instanceof PluginFailure) logger.error(`API ${api}: ${err.message}`, err.cause);
+    else logger.error(`API ${api}: request failed`, err);
     sendGatewayError(ctx.res, 500, GatewayMessages.internal);
   }
 

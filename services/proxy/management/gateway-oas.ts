@@ -1,7 +1,10 @@
+import { isGwError } from '../../../lib/errors';
+import { HttpProblem } from '../../../lib/http/problem';
 import type { Route } from '../../../lib/http/surface';
-import type { OasPatchOverrides } from '../../../contracts/apis/actions';
 import { documentDownload, documentReply, publicView } from '../../../lib/openapi/document-format';
 import type { GatewayView } from './gateway';
+import { createMaybeVersion } from './gateway-oas-import';
+import { oasOverrides } from './oas-overrides';
 
 /**
  * API definitions in OAS form on the gateway management API (`/gw/apis/oas`), answered as the
@@ -21,9 +24,9 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
     {
       method: 'post',
       path: '/apis/oas',
-      handle: async ({ rawBody, call }) => {
-        const created = await call('apis.createOas', { document_text: rawBody() });
-        await view.applyLocally(created.api_definition);
+      handle: async ({ query, rawBody, call }) => {
+        const create = () => call('apis.createOas', { document_text: rawBody() });
+        const created = await createMaybeVersion(view, call, query, create);
         return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
       },
     },
@@ -40,13 +43,13 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       method: 'get',
       path: '/apis/oas/:id/export',
       handle: async ({ params, query, headers, call }) =>
-        documentDownload(await call('apis.exportOas', { id: params.id }), params.id, query, headers),
+        documentDownload(await referenceErrors(call('apis.getOas', { id: params.id })), params.id, query, headers),
     },
     {
       method: 'get',
       path: '/apis/oas/:id',
       handle: async ({ params, query, headers, call }) =>
-        documentReply(await call('apis.getOas', { id: params.id }), query, headers),
+        documentReply(await referenceErrors(call('apis.getOas', { id: params.id })), query, headers),
     },
     {
       method: 'put',
@@ -61,9 +64,9 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       method: 'patch',
       path: '/apis/oas/:id',
       handle: async ({ params, query, rawBody, call }) => {
-        const overrides = patchOverrides(query);
+        const overrides = oasOverrides(query);
         const request = { id: params.id, document_text: rawBody(), ...(overrides ? { overrides } : {}) };
-        const patched = await call('apis.patchOas', request);
+        const patched = await referenceErrors(call('apis.patchOas', request));
         await view.applyLocally(patched.api_definition);
         return { body: { key: patched.api_definition.api_id, status: 'ok', action: 'modified' } };
       },
@@ -81,25 +84,16 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
 }
 
 /**
- * The reference gateway's import options as query parameters: upstreamURL, listenPath and
- * customDomain (trimmed, empty ignored); allowList, validateRequest, mockResponse and
- * authentication as Go's strconv.ParseBool reads them (anything else ignored).
+ * The reference gateway's words for an id that names no API, or a classic one, on the OAS
+ * routes (the `apis` service's own messages point at the dashboard's routes).
  */
-function patchOverrides(query: Record<string, unknown>): OasPatchOverrides | undefined {
-  const text = (name: string) => (typeof query[name] === 'string' ? query[name].trim() : '');
-  const flag = (name: string) => {
-    const value = text(name);
-    if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-    if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-    return undefined;
-  };
-  const overrides: OasPatchOverrides = {};
-  for (const name of ['upstreamURL', 'listenPath', 'customDomain'] as const) {
-    if (text(name)) overrides[name] = text(name);
+async function referenceErrors<T>(pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (err) {
+    if (isGwError(err, 'GW_ERR_APIS_NOT_FOUND')) throw new HttpProblem(404, 'API not found');
+    if (isGwError(err, 'GW_ERR_APIS_NOT_OAS'))
+      throw new HttpProblem(400, 'the requested API definition is in gw classic format, please use old api endpoint');
+    throw err;
   }
-  for (const name of ['allowList', 'validateRequest', 'mockResponse', 'authentication'] as const) {
-    const value = flag(name);
-    if (value !== undefined) overrides[name] = value;
-  }
-  return Object.keys(overrides).length > 0 ? overrides : undefined;
 }

@@ -1,13 +1,20 @@
 import type { ApisCreateParams } from '../../../contracts/apis/actions';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
+import { compositionHintsOf } from '../../../lib/graphql/federation/federated-definitions';
 import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
+import type { DebugOutcome, DebugRequest } from '../lib/debug-run';
 import { gatewayCertRoutes } from './gateway-certs';
+import { gatewayDebugRoutes } from './gateway-debug';
 import { gatewayKeyRoutes } from './gateway-keys';
+import { gatewayOrgKeyRoutes } from './gateway-org-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
 import { gatewayOasRoutes } from './gateway-oas';
 import { gatewayMcpRoutes } from './gateway-mcps';
+import { gatewayOasImportRoutes } from './gateway-oas-import';
+import { gatewaySchemaRoutes } from './gateway-schema';
+import { gatewayVersionRoutes } from './gateway-versions';
 
 /**
  * What the gateway node running this surface exposes to it: the definitions it has loaded
@@ -29,6 +36,8 @@ export interface GatewayView {
   invalidateCache(apiId: string): Promise<boolean>;
   /** Forget the fetched JSON Web Key Sets of an API, or of every API (on every gateway node). */
   flushKeySets(apiId?: string): Promise<void>;
+  /** Run a request through a definition that is not saved or served (POST /gw/debug). */
+  debug(definition: ApiDefinition, request: DebugRequest): Promise<DebugOutcome>;
 }
 
 const FORBIDDEN = 'Attempted administrative access with invalid or missing key!';
@@ -47,7 +56,9 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
     },
     renderError: (problem: Problem) => ({ status: 'error', message: withChecks(problem) }),
     routes: [
-      // Before /apis/:id, which would take `oas` for an id.
+      // Before /apis/:id and /apis/oas/:id, which would take `oas` and `import` for ids.
+      ...gatewayOasImportRoutes(view),
+      ...gatewayVersionRoutes(view),
       ...gatewayOasRoutes(view),
       ...gatewayMcpRoutes(view),
       { method: 'get', path: '/apis', handle: async () => ({ body: view.loadedApis() }) },
@@ -67,7 +78,14 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
           const definition = body<ApisCreateParams['api_definition']>();
           const created = await call('apis.create', { api_definition: definition });
           await view.applyLocally(created.api_definition);
-          return { body: { key: created.api_definition.api_id, status: 'ok', action: 'added' } };
+          return {
+            body: {
+              key: created.api_definition.api_id,
+              status: 'ok',
+              action: 'added',
+              ...hintsOf(created.api_definition),
+            },
+          };
         },
       },
       {
@@ -83,7 +101,14 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
           }
           const updated = await call('apis.update', { id: params.id, api_definition: definition });
           await view.applyLocally(updated.api_definition);
-          return { body: { key: updated.api_definition.api_id, status: 'ok', action: 'modified' } };
+          return {
+            body: {
+              key: updated.api_definition.api_id,
+              status: 'ok',
+              action: 'modified',
+              ...hintsOf(updated.api_definition),
+            },
+          };
         },
       },
       {
@@ -128,18 +153,20 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
           return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },
+      // Idempotent too: an id this node does not serve has nothing cached, which is not an error.
       {
         method: 'delete',
         path: '/cache/:id',
-        // An API this node does not serve has nothing cached here, so that is done too (200), as the
-        // reference answers and its API document lists; other nodes may still hold its entries.
         handle: async ({ params }) => {
           if (!(await view.invalidateCache(params.id))) throw new HttpProblem(500, 'Cache invalidation failed');
           return { body: { status: 'ok', message: 'cache invalidated' } };
         },
       },
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
+      ...gatewaySchemaRoutes,
+      ...gatewayDebugRoutes(view),
       ...gatewayKeyRoutes,
+      ...gatewayOrgKeyRoutes(view),
       ...gatewayOAuthRoutes,
       ...gatewayCertRoutes,
     ],
@@ -150,4 +177,10 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
 function withChecks(problem: Problem): string {
   const missing = (problem.errors ?? []).filter((check) => !problem.message.includes(check));
   return missing.length > 0 ? `${problem.message}: ${missing.join('; ')}` : problem.message;
+}
+
+/** A saved supergraph's composition hints go back with the save (`hints`); other APIs' answers are unchanged. */
+function hintsOf(definition: ApiDefinition): { hints?: unknown[] } {
+  const hints = compositionHintsOf(definition);
+  return hints ? { hints } : {};
 }

@@ -42,6 +42,7 @@ import type { StreamApi, StreamsHandOff } from '../../../contracts/streams/hand-
 import { ipRulesStep } from './steps/ip-rules';
 import { mutualTlsStep, type CertificateSource } from './steps/mutual-tls';
 import { limitsStep } from './steps/limits';
+import { orgLimitsStep, type OrgSessionLookup } from './steps/org-limits';
 import { pluginStep } from './steps/plugins';
 import { mockResponseStep } from './steps/mock-response';
 import { replyStep } from './steps/reply';
@@ -92,6 +93,8 @@ export interface CompileDeps {
   call: Call;
   /** `auth.check` and `limiter.check`, which run on every request: in process when this node runs auth or the limiter */
   check: HotCall;
+  /** the organisation sessions this node holds, when GW_ENFORCE_ORG_QUOTAS is on (else no organisation monitor) */
+  orgSessions?: OrgSessionLookup;
   /** what X-RateLimit-* headers describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
   /** graphql-engine's hand-off, when this node runs it (GraphQL APIs are not served otherwise) */
@@ -157,6 +160,8 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
     ipRulesStep(definition),
     all.some((v) => v.sizeLimit > 0 || v.sizeLimits) ? sizeLimitStep : undefined,
     mutualTlsStep(definition, deps.certificates),
+    // before authentication: an inactive or exhausted organisation is refused whatever the key
+    ...staged('limits', deps.orgSessions && orgLimitsStep(definition, { ...deps, orgSessions: deps.orgSessions })),
     ...staged('auth', authenticationStep(definition, plugins.auth_check, deps)),
     pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
     sessionChecksStep(definition, deps.emitEvent),

@@ -35,6 +35,10 @@ export const GatewayMessages = {
   apiRateLimited: 'API Rate Limit Exceeded',
   quotaExceeded: 'Quota exceeded',
   limiterUnavailable: 'The rate limiter store is not reachable, please try again later',
+  // an organisation session's refusals (the reference's texts, capital letters as there)
+  orgInactive: 'this organisation access has been disabled, please contact your API administrator',
+  orgQuotaExceeded: 'This organisation quota has been exceeded, please contact your API administrator',
+  orgRateLimited: 'This organisation rate limit has been exceeded, please contact your API administrator',
 } as const;
 
 export function sendGatewayError(

@@ -33,6 +33,14 @@ describe('ui: designer errors by field', () => {
       { 'version_data.versions.v2.override_target': "'ftp://x' is not an absolute http://, https:// or h2c:// URL" },
     ],
     [
+      "Federation failed: the subgraphs of supergraph 'shop' do not compose (2 errors)",
+      ['Type of field "P.name" is incompatible across subgraphs', 'Type "P" has mismatched kind'],
+      {
+        'graphql.supergraph.subgraphs':
+          "Federation failed: the subgraphs of supergraph 'shop' do not compose (2 errors)",
+      },
+    ],
+    [
       "custom_middleware.auth_check: plugin path '../x.js' holds a '..' segment",
       [],
       { 'custom_middleware.auth_check': "custom_middleware.auth_check: plugin path '../x.js' holds a '..' segment" },
@@ -68,6 +76,7 @@ describe('ui: designer errors by field', () => {
     assert.deepEqual(placeOf('version_data.versions.v2.override_target'), { tab: 'Versions' });
     assert.deepEqual(placeOf('definition.key'), { tab: 'Versions' });
     assert.deepEqual(placeOf('custom_middleware.auth_check'), { tab: 'Authentication' });
+    assert.deepEqual(placeOf('graphql.supergraph.subgraphs'), { tab: 'GraphQL' });
     assert.deepEqual(placeOf('hmac_allowed_algorithms[0]'), { tab: 'Authentication' });
     assert.deepEqual(placeOf('jwt_scope_to_policy_mapping'), { tab: 'Authentication' });
     assert.deepEqual(placeOf('auth_configs.jwt.param_name'), { tab: 'Authentication' });

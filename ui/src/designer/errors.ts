@@ -48,6 +48,8 @@ function unquotedFields(message: string, errors: string[]): Record<string, strin
   if (/^Invalid GraphQL schema/.test(message))
     return { 'graphql.schema': errors.length > 0 ? `${message}: ${errors.join(' ')}` : message };
   if (/^hook_references\[\d+\]/.test(message)) return { hook_references: message };
+  // A supergraph that does not compose: its errors are listed on the GraphQL tab, by the subgraphs.
+  if (/^Federation failed/.test(message)) return { 'graphql.supergraph.subgraphs': message };
   const setting = /^Version '([^']+)', (expires|override_target): (.*)$/.exec(message);
   if (setting) return { [`version_data.versions.${setting[1]}.${setting[2]}`]: setting[3] };
   const version = /^Version '([^']+)', ((?:extended_paths|paths)\.[a-z_]+\[\d+\]): (.*)$/.exec(message);

@@ -64,7 +64,12 @@ export function ApiDesigner({ id }: { id: string }) {
         navigate(`/apis/${created.Meta}`);
         setNotice('API created.');
       } else {
-        await put(`/apis/${encodeURIComponent(id)}`, { api_definition: def, hook_references: hooks });
+        const saved = await put<Envelope>(`/apis/${encodeURIComponent(id)}`, {
+          api_definition: def,
+          hook_references: hooks,
+        });
+        // A supergraph's save answers with the hints of the composition it stored.
+        if (Array.isArray(saved.Hints)) set('graphql.supergraph.composition_hints', saved.Hints);
         setNotice('API saved.');
       }
     } catch (err) {
@@ -94,6 +99,9 @@ export function ApiDesigner({ id }: { id: string }) {
     }
   };
   const props: EditorProps = { def, set, errors, readOnly };
+  // A supergraph that does not compose: the GraphQL tab lists its errors beside its subgraphs.
+  const compositionFailed =
+    failure !== null && /^Federation failed/.test(failure.message) && def.graphql?.execution_mode === 'supergraph';
   const names = Object.keys(def.version_data?.versions ?? {});
   const version = rulesVersion !== undefined && names.includes(rulesVersion) ? rulesVersion : defaultVersionName(def);
 
@@ -126,8 +134,12 @@ export function ApiDesigner({ id }: { id: string }) {
       {failure && (
         <article className="error-box" role="alert">
           <strong>The API was not saved.</strong>{' '}
-          {failure.errors.length > 1 ? 'The server found these problems:' : failure.message}
-          {failure.errors.length > 1 && (
+          {compositionFailed
+            ? `${failure.message}. The errors are listed on the GraphQL tab.`
+            : failure.errors.length > 1
+              ? 'The server found these problems:'
+              : failure.message}
+          {failure.errors.length > 1 && !compositionFailed && (
             <ul>
               {failure.errors.map((e) => (
                 <li key={e}>{e}</li>
@@ -167,7 +179,7 @@ export function ApiDesigner({ id }: { id: string }) {
           <EndpointsTab {...props} replace={setDef} version={version} onVersion={setRulesVersion} />
         )}
         {tab === 'Rate limits and quotas' && <LimitsTab {...props} />}
-        {tab === 'GraphQL' && <GraphqlTab {...props} />}
+        {tab === 'GraphQL' && <GraphqlTab {...props} compositionErrors={compositionFailed ? failure.errors : []} />}
         {tab === 'Webhooks' && (
           <HooksTab value={hooks ?? []} onChange={setHooks} error={errors.hook_references} readOnly={readOnly} />
         )}

@@ -2,15 +2,28 @@ import { useState } from 'react';
 import { messageOf, post, type Envelope } from '../api';
 import { Field, SelectField } from '../components/form';
 import { Notice } from '../components/status';
+import { SupergraphSettings } from '../designer/SupergraphSettings';
 import type { EditorProps } from './ApiDesigner';
 
 /** The gateway's default port (GW_GATEWAY_PORT); the dashboard does not know where gateways run. */
 const GATEWAY_PORT = 8080;
 
-/** GraphQL settings: the schema, checked by the server on save, its sync from the upstream, and the playground. */
-export function GraphqlTab({ def, set, errors, readOnly }: EditorProps) {
+/**
+ * GraphQL settings: the schema, checked by the server on save, its sync from the upstream, and the
+ * playground; for a supergraph its subgraphs, composition errors and hints.
+ */
+export function GraphqlTab({
+  def,
+  set,
+  errors,
+  readOnly,
+  compositionErrors = [],
+}: EditorProps & { compositionErrors?: string[] }) {
   const graphql = def.graphql ?? {};
-  const schemaError = Object.entries(errors).find(([path]) => path.startsWith('graphql'))?.[1];
+  const supergraph = graphql.execution_mode === 'supergraph';
+  const schemaError = Object.entries(errors).find(
+    ([path]) => path.startsWith('graphql') && !path.startsWith('graphql.supergraph'),
+  )?.[1];
   const playgroundPath = `${def.proxy?.listen_path ?? ''}${String(graphql.playground?.path ?? '/playground').replace(/^\//, '')}`;
   const playgroundUrl = `${window.location.protocol}//${window.location.hostname}:${GATEWAY_PORT}${playgroundPath}`;
   return (
@@ -38,7 +51,14 @@ export function GraphqlTab({ def, set, errors, readOnly }: EditorProps) {
             onChange={(v) => set('graphql.execution_mode', v)}
             disabled={readOnly}
           />
-          <Field label="Schema (SDL)" error={schemaError} hint="Checked by the server when you save.">
+          {supergraph && (
+            <SupergraphSettings def={def} set={set} readOnly={readOnly} compositionErrors={compositionErrors} />
+          )}
+          <Field
+            label={supergraph ? 'Composed schema (SDL)' : 'Schema (SDL)'}
+            error={schemaError}
+            hint={supergraph ? 'Composed from the subgraphs when you save.' : 'Checked by the server when you save.'}
+          >
             {(a) => (
               <textarea
                 {...a}
@@ -46,7 +66,7 @@ export function GraphqlTab({ def, set, errors, readOnly }: EditorProps) {
                 rows={16}
                 spellCheck={false}
                 value={String(graphql.schema ?? '')}
-                readOnly={readOnly}
+                readOnly={readOnly || supergraph}
                 onChange={(e: { target: HTMLTextAreaElement }) => set('graphql.schema', e.target.value)}
               />
             )}

@@ -20,6 +20,8 @@ const EVENTS = [
   'BreakerTriggered',
   'RateLimitSmoothingUp',
   'RateLimitSmoothingDown',
+  'OrgQuotaExceeded',
+  'OrgRateLimitExceeded',
 ].map((e) => [e, e] as [string, string]);
 
 /** The API's `hook_references`: which organisation webhook each event goes to. */

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { get, messageOf, put } from '../api';
 import { Field } from '../components/form';
 import { ErrorBox, Notice, Show, useLoad } from '../components/status';
+import { useSession } from '../session';
+import { OrgLimits } from './OrgLimits';
 
 interface OpenPolicy {
   rules?: string;
@@ -9,16 +11,18 @@ interface OpenPolicy {
   [field: string]: unknown;
 }
 
-/** Organisation settings for administrators: additional permissions and policy-engine rules. */
+/** Organisation settings for administrators: limits, additional permissions and policy-engine rules. */
 export function OrgSettings() {
   const permissions = useLoad(
     () => get<{ additional_permissions: Record<string, string> }>('/org/permissions'),
     'perms',
   );
   const opa = useLoad(() => get<{ open_policy: OpenPolicy }>('/org/opa'), 'opa');
+  const { me } = useSession();
   return (
     <section>
       <h1>Organisation</h1>
+      <OrgLimits orgId={me.org.id} />
       <Show loaded={permissions} what="permissions">
         {({ additional_permissions }) => <AdditionalPermissions initial={additional_permissions ?? {}} />}
       </Show>

@@ -59,6 +59,25 @@ export function patchDocument(stored: Json, sent: Json, overrides: OasPatchOverr
   return patched;
 }
 
+/**
+ * The document an import stores: a plain OpenAPI document given the gateway settings the
+ * reference gateway's import builds (active, not internal, listen path stripped, context
+ * variables on), then the overrides applied, which also fill the name, the listen path (`/`) and
+ * the upstream (the first server). A document carrying its own extension is refused.
+ */
+export function importDocument(sent: Json, overrides: OasPatchOverrides = {}, apiId?: string): Json {
+  if (sent[GATEWAY_EXTENSION] !== undefined)
+    throw ApisErrors.invalid(`the import payload should not contain ${GATEWAY_EXTENSION}`);
+  const imported = cloneJson(sent);
+  imported[GATEWAY_EXTENSION] = {
+    info: { ...(apiId ? { id: apiId } : {}), state: { active: true, internal: false } },
+    upstream: {},
+    server: { listenPath: { value: '/', strip: true }, contextVariables: { enabled: true } },
+  };
+  applyOverrides(imported, overrides);
+  return imported;
+}
+
 function applyOverrides(document: Json, overrides: OasPatchOverrides): void {
   const extension = document[GATEWAY_EXTENSION] as Json;
   const info = objectAt(extension, 'info');
@@ -81,7 +100,7 @@ function applyUpstream(document: Json, upstream: Json, override: string | undefi
   if (!url && !upstream.url) {
     const first = Array.isArray(document.servers) ? (document.servers[0] as Json | undefined) : undefined;
     if (!first || typeof first.url !== 'string') throw ApisErrors.invalid(EMPTY_SERVERS);
-    url = first.url;
+    url = withVariableDefaults(first);
   }
   if (!url) return;
   if (!isAbsoluteUrl(url)) {
@@ -89,6 +108,20 @@ function applyUpstream(document: Json, upstream: Json, override: string | undefi
     throw ApisErrors.invalid(override ? INVALID_UPSTREAM : fromServers);
   }
   upstream.url = url;
+}
+
+/** A server URL with `{name}` variables replaced by their defaults, as the reference does. */
+function withVariableDefaults(server: Json): string {
+  let url = server.url as string;
+  const variables = isObject(server.variables) ? server.variables : {};
+  for (const [name, variable] of Object.entries(variables)) {
+    if (!url.includes(`{${name}}`)) continue;
+    const fallback = isObject(variable) && typeof variable.default === 'string' ? variable.default : '';
+    if (fallback === '') throw ApisErrors.invalid(`server variable ${name} does not have a default value`);
+    url = url.split(`{${name}}`).join(fallback);
+  }
+  if (/\{[^}]*\}/.test(url)) throw ApisErrors.invalid('server URL contains undefined variables');
+  return url;
 }
 
 function isAbsoluteUrl(text: string): boolean {

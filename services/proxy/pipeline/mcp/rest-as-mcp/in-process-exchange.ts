@@ -11,6 +11,8 @@ export interface InProcessRequest {
   url: string;
   headers: Record<string, string | string[]>;
   body?: string;
+  /** aborting it ends the exchange (and the chain's work for it) with an error */
+  signal?: AbortSignal;
 }
 
 /**
@@ -33,6 +35,7 @@ export function exchangeInProcess(
         path: request.url,
         headers: request.headers,
         createConnection: () => clientSide,
+        ...(request.signal ? { signal: request.signal } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -52,6 +55,10 @@ export function exchangeInProcess(
           resolve({ status: res.statusCode ?? 502, headers: res.headers, body });
         });
         res.on('error', reject);
+        // cut off before its end (the exchange aborted): never left pending
+        res.on('close', () => {
+          if (!res.complete) reject(new Error('the answer was cut off'));
+        });
       },
     );
     outgoing.on('error', reject);

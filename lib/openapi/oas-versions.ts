@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
-import type { Call } from '../../../lib/bus/call';
-import { GwError } from '../../../lib/errors';
+import type { ApiRecord } from '../../contracts/apis/api-definition';
+import type { Call } from '../bus/call';
+import { GwError } from '../errors';
 
 const EXTENSION = 'x-gw-api-gateway';
 
@@ -12,7 +13,10 @@ export interface NewVersionQuery {
   setDefault: boolean;
 }
 
-/** `?base_api_id=…&new_version_name=…` of `POST /api/apis/oas`, or undefined when the call creates a plain API. */
+/**
+ * `?base_api_id=…&new_version_name=…` of `POST /api/apis/oas` (and `/gw/apis/oas`,
+ * `/gw/apis/oas/import`), or undefined when the call creates a plain API.
+ */
 export function newVersionQuery(query: Record<string, unknown>): NewVersionQuery | undefined {
   const text = (name: string) => (typeof query[name] === 'string' ? query[name].trim() : '');
   if (text('base_api_id') === '') return undefined;
@@ -33,7 +37,7 @@ interface BaseInfo {
 }
 
 /**
- * Creates a child version and adds it to its base API (the reference dashboard's "new version"):
+ * Creates a child version (`create`) and adds it to its base API (the reference's "new version"):
  * the base is read first in the caller's organisation (another organisation's base is not
  * found), and the child is removed again when the base refuses the new version, so nothing is
  * half-stored.
@@ -42,10 +46,10 @@ export async function createVersion(
   call: Call,
   orgId: string | undefined,
   version: NewVersionQuery,
-  documentText: string,
-) {
+  create: () => Promise<ApiRecord>,
+): Promise<{ created: ApiRecord; base: ApiRecord }> {
   const base = await call('apis.getOas', { id: version.baseApiId, org_scope: orgId });
-  const created = await call('apis.createOas', { org_scope: orgId, document_text: documentText, generate_ids: true });
+  const created = await create();
   try {
     const { info } = base[EXTENSION] as { info: BaseInfo };
     const current =
@@ -61,10 +65,10 @@ export async function createVersion(
           };
     const versions = [...(current.versions ?? []), { name: version.newVersionName, id: created.api_definition.api_id }];
     info.versioning = { ...current, versions, ...(version.setDefault ? { default: version.newVersionName } : {}) };
-    await call('apis.updateOas', { id: info.id, org_scope: orgId, document_text: stringify(base) });
+    const updated = await call('apis.updateOas', { id: info.id, org_scope: orgId, document_text: stringify(base) });
+    return { created, base: updated };
   } catch (err) {
     await call('apis.remove', { id: created.api_definition.id, org_scope: orgId });
     throw err;
   }
-  return created;
 }
