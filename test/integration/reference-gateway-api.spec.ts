@@ -16,6 +16,8 @@ const DELIBERATE_DIFFERENCES: Record<string, string> = {
   'updatePolicy (an unknown id)':
     'gw answers 404 "Policy not found" (PUT updates, POST creates); the reference writes the file, creating it',
   'deletePolicy (an unknown id)': 'gw answers 404 "Policy not found"; the reference 500 "Delete failed" (no file)',
+  'createApi (a version without new_version_name)':
+    "the document lists no 422, but the reference's handler answers it (handleAddApi: 'The new version name is required')",
   'addCert (not a certificate)':
     'gw answers 400 with the reason, as /api/certs does; the reference 403, as for a duplicate',
 };

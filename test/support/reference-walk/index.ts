@@ -75,6 +75,25 @@ export const ERRORS: WalkStep[] = [
   unknown('deleteCerts', { certID: 'no-such-cert' }, 200),
   // an API without cached responses has none to drop: 200 "cache invalidated"
   unknown('invalidateCache', { apiID: 'no-such-api' }, 200),
+  // gateway/api.go handleAddApi: a version needs a name (422) and a base the node serves (400)
+  {
+    operation: 'createApi',
+    what: 'a version without new_version_name',
+    expect: 422,
+    request: (ctx) => ({
+      query: { base_api_id: KEYED_API },
+      body: classicApi(ctx, 'createApi', 'unnamed-version', {}),
+    }),
+  },
+  {
+    operation: 'createApi',
+    what: 'a version of an unknown base',
+    expect: 400,
+    request: (ctx) => ({
+      query: { base_api_id: 'no-such-api', new_version_name: 'v9' },
+      body: classicApi(ctx, 'createApi', 'orphan-version', {}),
+    }),
+  },
   notJson('createApi', '{"api_id": '),
   notJson('updateApi', '{"api_id": '),
   notJson('addPolicy', '{"id": '),
