@@ -6,6 +6,7 @@ import type { Surface } from '../../../lib/http/surface';
 import { gatewayCertRoutes } from './gateway-certs';
 import { gatewayKeyRoutes } from './gateway-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
+import { gatewayOAuthTokenRoutes } from './gateway-oauth-tokens';
 import { gatewayOasRoutes } from './gateway-oas';
 import { gatewayMcpRoutes } from './gateway-mcps';
 
@@ -140,6 +141,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       { method: 'get', path: '/health', handle: async () => ({ body: view.health() }) },
       ...gatewayKeyRoutes,
       ...gatewayOAuthRoutes,
+      ...gatewayOAuthTokenRoutes,
       ...gatewayCertRoutes,
     ],
   };
