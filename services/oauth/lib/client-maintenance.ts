@@ -115,11 +115,12 @@ export class ClientMaintenance {
       purged += lapsed.length;
       if (lapsed.length < PURGE_BATCH) break;
     }
-    return { purged: purged + (await this.deps.store.deleteLapsedRefresh(Math.floor(this.now() / 1000))) };
+    return { purged: purged + (await this.deps.store.deleteLapsedRefresh(Math.ceil(this.now() / 1000))) };
   }
 
+  /** Epoch seconds: a token with an earlier `expires` has lapsed (a fraction of a second counts). */
   private lapsedBefore(): number {
-    return Math.floor(this.now() / 1000) - Math.max(0, this.deps.settings.expiredRetainPeriod);
+    return Math.ceil(this.now() / 1000) - Math.max(0, this.deps.settings.expiredRetainPeriod);
   }
 
   private async forgetExpiredPastRetention(clientId: string): Promise<void> {

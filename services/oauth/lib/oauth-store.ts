@@ -60,13 +60,15 @@ export class OAuthStore {
 
   /** Replaces what of a client may change: redirect URI, policy, description, metadata and secret hash. */
   async updateClient(client: StoredClient): Promise<void> {
-    await this.db('oauth_clients').where('client_id', client.client_id).update({
-      secret_hash: client.secret_hash,
-      redirect_uri: client.redirect_uri,
-      policy_id: client.policy_id,
-      description: client.description,
-      meta_data: JSON.stringify(client.meta_data),
-    });
+    await this.db('oauth_clients')
+      .where('client_id', client.client_id)
+      .update({
+        secret_hash: client.secret_hash,
+        redirect_uri: client.redirect_uri,
+        policy_id: client.policy_id,
+        description: client.description,
+        meta_data: JSON.stringify(client.meta_data),
+      });
   }
 
   async deleteClient(clientId: string): Promise<void> {
