@@ -7,6 +7,8 @@ import {
   type KeysGetParams,
   type KeysListParams,
   type KeysPolicySessionParams,
+  type KeysPreviewParams,
+  type KeysSetPoliciesParams,
   type KeysSaveBasicUserParams,
   type KeysUpdateParams,
   type KeysUpdateMetaParams,
@@ -56,6 +58,14 @@ export function keysService(runtime: Runtime): ServiceSchema {
         handler: (ctx: Context<KeysGetParams>) => registry.remove(ctx.params),
       },
       list: { params: keysActionParams.list, handler: (ctx: Context<KeysListParams>) => registry.list(ctx.params) },
+      preview: {
+        params: keysActionParams.preview,
+        handler: (ctx: Context<KeysPreviewParams>) => registry.preview(ctx.params),
+      },
+      setPolicies: {
+        params: keysActionParams.setPolicies,
+        handler: (ctx: Context<KeysSetPoliciesParams>) => registry.setPolicies(ctx.params),
+      },
       updateMeta: {
         params: keysActionParams.updateMeta,
         handler: (ctx: Context<KeysUpdateMetaParams>) => registry.updateMeta(ctx.params),
@@ -130,7 +140,9 @@ export function keysService(runtime: Runtime): ServiceSchema {
       const findApi = (apiId: string, orgScope: string | undefined) =>
         callAction(this.broker, 'apis.get', { id: apiId, org_scope: orgScope }).then(
           (record) =>
-            record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined,
+            record.api_definition.api_id === apiId
+              ? { api_id: apiId, name: record.api_definition.name, org_id: record.api_definition.org_id ?? '' }
+              : undefined,
           (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
         );
       policies = new PolicyRegistry(
