@@ -240,7 +240,8 @@ describe('/gw OAuth operations (update, rotate, tokens, refresh, revoke, revoke_
         headers: { 'content-type': 'application/json' },
       });
       assert.equal(garbled.status, 500);
-      assert.deepEqual(garbled.json, { status: 'error', message: 'Unmarshalling failed' });
+      assert.equal(garbled.json.status, 'error');
+      assert.match(garbled.json.message, /^Unmarshalling failed: /);
     });
   });
 

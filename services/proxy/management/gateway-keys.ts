@@ -48,7 +48,10 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
       );
       const { apply_policies: listed = [], policy = '' } = instruction;
       if ((listed !== null && !Array.isArray(listed)) || typeof policy !== 'string')
-        throw new HttpProblem(400, "Couldn't decode instruction");
+        throw new HttpProblem(
+          400,
+          "Couldn't decode instruction: apply_policies must be a list of policy ids, and policy one policy id",
+        );
       const policies = [...((listed as string[] | null) ?? []), ...(policy !== '' ? [policy] : [])];
       await call('keys.setPolicies', { key: params.key, apply_policies: policies });
       return { body: { key: params.key, status: 'ok', action: 'updated' } };
@@ -66,7 +69,7 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
     method: 'post',
     path: '/keys/create',
     handle: async ({ body, call }) => ({
-      body: result(await call('keys.create', { session: body<Session>() }), 'added'),
+      body: result(await call('keys.create', { session: bodyOr<Session>(body, 500, 'Unmarshalling failed') }), 'added'),
     }),
   },
   {
@@ -180,11 +183,11 @@ function lookup(query: Query): { hashed: boolean; api_id?: string } {
   return { hashed: flag(query.hashed), ...(apiId !== undefined && apiId !== '-1' ? { api_id: apiId } : {}) };
 }
 
-/** The body as one JSON object, or the reference's answer to one that is not. */
+/** The body as one JSON object, or the reference's status and words for one that is not (and why). */
 function bodyOr<T extends object>(body: RouteContext<Admin>['body'], status: number, message: string): T {
   try {
     return body<T>();
-  } catch {
-    throw new HttpProblem(status, message);
+  } catch (err) {
+    throw new HttpProblem(status, `${message}: ${(err as Error).message}`);
   }
 }

@@ -20,8 +20,12 @@ export const gatewayOAuthRoutes: Array<Route<Admin>> = [
     method: 'post',
     path: '/oauth/clients/create',
     handle: async ({ body, call }) => {
-      const { org_scope: _ignored, ...params } = body<OAuthCreateClientParams>();
-      return { body: await call('oauth.createClient', params) };
+      const { org_scope: _ignored, ...params } = bodyOr<OAuthCreateClientParams>(body);
+      return {
+        body: await renamingErrors(call('oauth.createClient', params), {
+          GW_ERR_APIS_NOT_FOUND: [400, "API doesn't exist"],
+        }),
+      };
     },
   },
   {
@@ -56,7 +60,7 @@ export const gatewayOAuthRoutes: Array<Route<Admin>> = [
     method: 'put',
     path: '/oauth/clients/:apiId/:clientId',
     handle: async ({ params, body, call }) => {
-      const { redirect_uri, policy_id, description, meta_data } = clientBody(body);
+      const { redirect_uri, policy_id, description, meta_data } = bodyOr<ClientBody>(body);
       return {
         body: await call('oauth.updateClient', {
           api_id: params.apiId,
@@ -128,11 +132,11 @@ export const gatewayOAuthRoutes: Array<Route<Admin>> = [
 
 type ClientBody = Partial<Omit<OAuthUpdateClientParams, 'meta_data'>> & { meta_data?: Record<string, unknown> | null };
 
-/** A client update's body; one that is not a JSON object is the reference's 500 "Unmarshalling failed". */
-function clientBody(body: RouteContext<Admin>['body']): ClientBody {
+/** A client's body; one that is not a JSON object is the reference's 500 "Unmarshalling failed". */
+function bodyOr<T extends object>(body: RouteContext<Admin>['body']): T {
   try {
-    return body<ClientBody>();
-  } catch {
-    throw new HttpProblem(500, 'Unmarshalling failed');
+    return body<T>();
+  } catch (err) {
+    throw new HttpProblem(500, `Unmarshalling failed: ${(err as Error).message}`);
   }
 }
