@@ -56,7 +56,8 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
       // A key changed with its quota reset (or was deleted): its counters start afresh here.
       [KEYS_CHANGED]: {
         async handler(ctx: Context<KeysChangedEvent>) {
-          for (const counter of ctx.params.reset_quotas ?? []) {
+          const counters = Array.isArray(ctx.params.reset_quotas) ? ctx.params.reset_quotas : [];
+          for (const counter of counters) {
             await Promise.resolve(state.store.resetQuota(counter)).catch((err: unknown) =>
               this.logger.warn(`could not reset a quota counter: ${(err as Error).message}`),
             );
