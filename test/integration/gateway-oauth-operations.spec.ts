@@ -245,6 +245,20 @@ describe('/gw OAuth operations (update, rotate, tokens, refresh, revoke, revoke_
     });
   });
 
+  describe('GET and DELETE /gw/oauth/clients/{apiID}/{keyName}', () => {
+    it('answer an unknown API as an unknown client, and delete only through the right API', async () => {
+      const client = await newClient(acmeApi);
+      for (const method of ['GET', 'DELETE']) {
+        const res = await gw(`/oauth/clients/no-such-api/${client.client_id}`, { method });
+        assert.equal(res.status, 404, `${method} ${res.text}`);
+        assert.deepEqual(res.json, { status: 'error', message: 'OAuth Client ID not found' });
+      }
+      const otherApi = await gw(`/oauth/clients/${globexApi}/${client.client_id}`, { method: 'DELETE' });
+      assert.equal(otherApi.status, 404);
+      assert.equal((await gw(`/oauth/clients/${acmeApi}/${client.client_id}`)).status, 200, 'still there');
+    });
+  });
+
   describe('GET /gw/oauth/clients/{apiID}/{keyName}/tokens', () => {
     it('answers the plain list without `page`, and the paged shape with it', async () => {
       const client = await newClient(acmeApi);
