@@ -14,7 +14,6 @@ import type {
 } from '../../../contracts/keys/actions';
 import type { KeysChangedEvent } from '../../../contracts/keys/events';
 import type { AccessDefinition, Policy, Session } from '../../../contracts/keys/session';
-import { quotaCounter } from '../../../contracts/limiter/actions';
 import { pageCount, pageWindow } from '../../../lib/pagination';
 import { hashPassword } from '../../../lib/password';
 import { KeysErrors } from '../errors';
@@ -24,6 +23,7 @@ import { assertAllowedUrlsCompile } from './allowed-urls';
 import { assertMcpAccessValid } from './mcp-access-checks';
 import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
+import { findStoredKey, quotaCounters, type KeyLookup } from './key-lookup';
 import { hideHmacSecret, type HmacSecrets } from './hmac-secret';
 import { boundCertificate, certificateKey, keepCertificate } from './certificate-binding';
 import { checkRsaCertificate } from './rsa-certificate';
@@ -319,24 +319,8 @@ export class KeyRegistry {
     return { keys: await this.store.countForApi(apiId), policies: await this.policies.countForApi(apiId) };
   }
 
-  /**
-   * By the key, its hash, or (within an organisation) a basic-auth username; with `hashed` and
-   * hashed keys, by the hash only. An `api_id` naming an API looks in that API's organisation.
-   */
-  private async find(params: Pick<KeysGetParams, 'key' | 'org_scope' | 'api_id' | 'hashed'>): Promise<StoredKey> {
-    const { key } = params;
-    let orgScope = params.org_scope;
-    if (params.api_id !== undefined && params.api_id !== '' && orgScope === undefined)
-      orgScope = (await this.options.findApi(params.api_id, undefined))?.org_id;
-    const byHashOnly = params.hashed === true && this.options.hashKeys;
-    const candidates = byHashOnly ? [] : [hashKey(key)];
-    if (/^[0-9a-f]{64}$/.test(key)) candidates.push(key);
-    if (orgScope !== undefined && !byHashOnly) candidates.push(hashKey(basicUserKey(orgScope, key)));
-    for (const candidate of candidates) {
-      const found = await this.store.find(candidate);
-      if (found && (orgScope === undefined || found.org_id === orgScope)) return found;
-    }
-    throw KeysErrors.notFound(key);
+  private find(params: KeyLookup): Promise<StoredKey> {
+    return findStoredKey(this.store, params, this.options);
   }
 
   private orgFor(scope: string | undefined, requested: string | undefined): string {
@@ -396,12 +380,6 @@ export class KeyRegistry {
       org_id: orgId,
     };
   }
-}
-
-/** The quota counters of a key: its own, and one per API it had or has access to (an API's own limit). */
-function quotaCounters(keyHash: string, ...sessions: Session[]): string[] {
-  const apis = new Set(sessions.flatMap((session) => Object.keys(session.access_rights ?? {})));
-  return [quotaCounter(keyHash), ...[...apis].map((apiId) => quotaCounter(keyHash, apiId))];
 }
 
 /** A session as the management APIs show it: the password is write-only. */
