@@ -126,7 +126,13 @@ export const keysActionParams = {
     mode: { type: 'enum', values: ['create', 'update'] },
     org_scope: scope,
   },
-  get: { key: keyParam, org_scope: scope, api_id: scope, hashed: { type: 'boolean', optional: true } },
+  get: {
+    key: keyParam,
+    org_scope: scope,
+    api_id: scope,
+    hashed: { type: 'boolean', optional: true },
+    effective: { type: 'boolean', optional: true },
+  },
   update: {
     key: keyParam,
     session: sessionRule,
@@ -195,6 +201,11 @@ export interface KeysGetParams {
    * Reading by hash needs hashed keys.
    */
   hashed?: boolean;
+}
+/** `keys.get`: a lookup, and whether to show the session its policies make (the gateway API's view). */
+export interface KeysReadParams extends KeysGetParams {
+  /** the session with its policies applied, as the gateway enforces it, live quota included */
+  effective?: boolean;
 }
 export interface KeysUpdateParams extends KeysGetParams {
   session: Session;
@@ -310,7 +321,7 @@ export type PoliciesRemoveParams = PoliciesGetParams;
 export interface KeysActions {
   'keys.create': { params: KeysCreateParams; result: KeyRecord };
   'keys.saveBasicUser': { params: KeysSaveBasicUserParams; result: KeyRecord };
-  'keys.get': { params: KeysGetParams; result: KeyRecord };
+  'keys.get': { params: KeysReadParams; result: KeyRecord };
   'keys.update': { params: KeysUpdateParams; result: KeyRecord };
   'keys.remove': { params: KeysRemoveParams; result: KeysRemoveResult };
   'keys.list': { params: KeysListParams; result: KeysListResult };

@@ -5,6 +5,7 @@ import {
   type KeysApiUsageParams,
   type KeysCreateParams,
   type KeysGetParams,
+  type KeysReadParams,
   type KeysListParams,
   type KeysPolicySessionParams,
   type KeysPreviewParams,
@@ -48,7 +49,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
         params: keysActionParams.saveBasicUser,
         handler: (ctx: Context<KeysSaveBasicUserParams>) => registry.saveBasicUser(ctx.params),
       },
-      get: { params: keysActionParams.get, handler: (ctx: Context<KeysGetParams>) => registry.get(ctx.params) },
+      get: { params: keysActionParams.get, handler: (ctx: Context<KeysReadParams>) => registry.get(ctx.params) },
       update: {
         params: keysActionParams.update,
         handler: (ctx: Context<KeysUpdateParams>) => registry.update(ctx.params),

@@ -151,6 +151,7 @@ describe('/gw key operations: preview, policy, hashed lookups, suppress_reset (h
       assert.deepEqual(res.json, { key: keyHash, status: 'ok', action: 'updated' });
       const got = await gw(`/keys/${keyHash}?hashed=true`);
       assert.deepEqual(got.json.apply_policies, [policy]);
+      assert.equal(got.json.quota_max, 1, 'GET shows the key as its policies make it');
       await eventually(async () => {
         const first = await through(key);
         assert.equal(first.status, 200);
@@ -158,6 +159,7 @@ describe('/gw key operations: preview, policy, hashed lookups, suppress_reset (h
         assert.equal(second.status, 403);
         assert.deepEqual(second.json, { error: 'Quota exceeded' });
       }, 5000);
+      assert.equal((await gw(`/keys/${keyHash}?hashed=true`)).json.quota_remaining, 0, 'with the live quota');
     });
 
     it('takes `policy` as well as `apply_policies`, and an empty list removes them', async () => {

@@ -6,6 +6,7 @@ import type {
   KeysListResult,
   KeysLookupResult,
   KeysPolicySessionResult,
+  KeysReadParams,
   KeysPreviewParams,
   KeysSaveBasicUserParams,
   KeysSetPoliciesParams,
@@ -134,15 +135,26 @@ export class KeyRegistry {
     return { key_id: params.username, key_hash: keyHash, data: publicSession(stored.session) };
   }
 
-  async get(params: KeysGetParams): Promise<KeyRecord> {
+  async get(params: KeysReadParams): Promise<KeyRecord> {
     if (params.hashed && !this.options.hashKeys) throw KeysErrors.hashedLookupWithoutHashing();
     const found = await this.find(params);
-    const session = await this.withLiveQuota(found.key_hash, found.session);
+    const shown = params.effective ? await this.effectiveSession(found.session) : found.session;
+    const session = await this.withLiveQuota(found.key_hash, shown);
     return {
       key_id: found.username ?? found.key_id ?? params.key,
       key_hash: found.key_hash,
       data: hideHmacSecret(publicSession(session), undefined),
     };
+  }
+
+  /** The session with its policies applied; as stored when one of them has been deleted. */
+  private async effectiveSession(session: Session): Promise<Session> {
+    try {
+      return applyPolicies(session, await this.policies.getMany(session.apply_policies ?? []));
+    } catch (err) {
+      if (isGwError(err, 'GW_ERR_KEYS_INVALID')) return session;
+      throw err;
+    }
   }
 
   /** quota_remaining and quota_renews as the limiter counts them now. */

@@ -89,7 +89,8 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
     method: 'get',
     path: '/keys/:key',
     handle: async ({ params, query, call }) => ({
-      body: (await call('keys.get', { key: params.key, ...lookup(query) })).data,
+      // As the reference shows a key: with its policies applied, live quota included.
+      body: (await call('keys.get', { key: params.key, ...lookup(query), effective: true })).data,
     }),
   },
   {
