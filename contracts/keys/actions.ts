@@ -114,18 +114,43 @@ const keyParam = { type: 'string', empty: false };
 const scope = { type: 'string', optional: true };
 
 export const keysActionParams = {
-  create: { session: sessionRule, custom_key: { type: 'string', optional: true, empty: false }, org_scope: scope },
+  create: {
+    session: sessionRule,
+    custom_key: { type: 'string', optional: true, empty: false },
+    custom_key_hash: { type: 'string', optional: true, pattern: /^[0-9a-f]{64}$/ },
+    org_scope: scope,
+  },
   saveBasicUser: {
     username: keyParam,
     session: sessionRule,
     mode: { type: 'enum', values: ['create', 'update'] },
     org_scope: scope,
   },
-  get: { key: keyParam, org_scope: scope },
-  update: { key: keyParam, session: sessionRule, org_scope: scope },
-  remove: { key: keyParam, org_scope: scope },
+  get: {
+    key: keyParam,
+    org_scope: scope,
+    api_id: scope,
+    hashed: { type: 'boolean', optional: true },
+    effective: { type: 'boolean', optional: true },
+  },
+  update: {
+    key: keyParam,
+    session: sessionRule,
+    org_scope: scope,
+    api_id: scope,
+    hashed: { type: 'boolean', optional: true },
+    reset_quota: { type: 'boolean', optional: true },
+  },
+  remove: { key: keyParam, org_scope: scope, api_id: scope, hashed: { type: 'boolean', optional: true } },
+  preview: { session: sessionRule, org_scope: scope },
+  setPolicies: {
+    key: keyParam,
+    apply_policies: { type: 'array', items: keyParam, max: 100 },
+    hashed: { type: 'boolean', optional: true },
+  },
   list: {
     api_id: { type: 'string', optional: true },
+    filter: { type: 'string', optional: true, max: 255 },
     org_scope: scope,
     page: { type: 'number', integer: true, optional: true },
     hashes: { type: 'boolean', optional: true },
@@ -152,6 +177,11 @@ export interface KeysCreateParams {
   session: Session;
   /** the key the client will send; generated when absent */
   custom_key?: string;
+  /**
+   * an existing key imported by its hash (SHA-256, hex) rather than by the key itself: the
+   * gateway never learns the key, and the answer carries no key
+   */
+  custom_key_hash?: string;
   org_scope?: string;
 }
 export interface KeysSaveBasicUserParams {
@@ -164,13 +194,42 @@ export interface KeysGetParams {
   /** the key, its hash, or a basic-auth username */
   key: string;
   org_scope?: string;
+  /** an API whose organisation the key is looked up in (the gateway API's `?api_id=`) */
+  api_id?: string;
+  /**
+   * `key` is the key as stored: its hash when keys are hashed (the gateway API's `?hashed=true`).
+   * Reading by hash needs hashed keys.
+   */
+  hashed?: boolean;
+}
+/** `keys.get`: a lookup, and whether to show the session its policies make (the gateway API's view). */
+export interface KeysReadParams extends KeysGetParams {
+  /** the session with its policies applied, as the gateway enforces it, live quota included */
+  effective?: boolean;
 }
 export interface KeysUpdateParams extends KeysGetParams {
   session: Session;
+  /** the key's quota starts afresh (the gateway API's default; `suppress_reset=1` keeps it) */
+  reset_quota?: boolean;
+}
+/** `keys.preview`: the session a key would have, checked and with its policies applied; nothing is stored. */
+export interface KeysPreviewParams {
+  session: Session;
+  org_scope?: string;
+}
+/** `keys.setPolicies`: replaces the policies a key applies, nothing else (the reference's /keys/policy). */
+export interface KeysSetPoliciesParams {
+  /** the key or its hash */
+  key: string;
+  apply_policies: string[];
+  /** `key` is the key as stored (its hash when keys are hashed) */
+  hashed?: boolean;
 }
 export type KeysRemoveParams = KeysGetParams;
 export interface KeysListParams {
   api_id?: string;
+  /** keys that begin with this (organisation ids begin generated keys); not applied to hashed keys */
+  filter?: string;
   org_scope?: string;
   page?: number;
   /** list key hashes even where keys are stored in the clear (the dashboard GraphQL API) */
@@ -262,10 +321,12 @@ export type PoliciesRemoveParams = PoliciesGetParams;
 export interface KeysActions {
   'keys.create': { params: KeysCreateParams; result: KeyRecord };
   'keys.saveBasicUser': { params: KeysSaveBasicUserParams; result: KeyRecord };
-  'keys.get': { params: KeysGetParams; result: KeyRecord };
+  'keys.get': { params: KeysReadParams; result: KeyRecord };
   'keys.update': { params: KeysUpdateParams; result: KeyRecord };
   'keys.remove': { params: KeysRemoveParams; result: KeysRemoveResult };
   'keys.list': { params: KeysListParams; result: KeysListResult };
+  'keys.preview': { params: KeysPreviewParams; result: Session };
+  'keys.setPolicies': { params: KeysSetPoliciesParams; result: { key_hash: string } };
   'keys.lookup': { params: KeysLookupParams; result: KeysLookupResult | null };
   'keys.policySession': { params: KeysPolicySessionParams; result: KeysPolicySessionResult | null };
   'keys.updateMeta': { params: KeysUpdateMetaParams; result: { key_hash: string } };

@@ -7,6 +7,8 @@ export interface KeysChangedEvent {
   action: 'created' | 'updated' | 'deleted';
   key_hash: string;
   revision: number;
+  /** quota counters (contracts/limiter quotaCounter) that start afresh: limiters forget them */
+  reset_quotas?: string[];
 }
 
 /** Broadcast after a policy changes: every session that applies it must be recomputed. */

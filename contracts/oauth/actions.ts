@@ -70,6 +70,33 @@ export interface OAuthListClientsParams {
   org_scope?: string;
   page?: number;
 }
+/** `oauth.updateClient`: what of a client may change (the reference's PUT); its id and secret stay. */
+export interface OAuthUpdateClientParams extends OAuthClientParams {
+  redirect_uri: string;
+  policy_id?: string;
+  description?: string;
+  meta_data?: Record<string, unknown>;
+}
+/** `oauth.listTokensPage`: one page of a client's tokens (the reference pages by 100). */
+export interface OAuthTokensPageParams extends OAuthClientParams {
+  page: number;
+}
+export interface OAuthTokensPageResult {
+  tokens: OAuthTokenEntry[];
+  page_size: number;
+  pages: number;
+}
+/** `oauth.clientApis`: the OAuth APIs a client id belongs to (one in gw: a client has one API). */
+export interface OAuthClientApisParams {
+  client_id: string;
+  /** only an API of this organisation; absent or empty: any organisation */
+  org_id?: string;
+}
+/** `oauth.removeRefresh`: forgets one refresh token of an API, given as issued. */
+export interface OAuthRemoveRefreshParams {
+  api_id: string;
+  refresh_token: string;
+}
 export interface OAuthRevokeParams {
   client_id: string;
   token: string;
@@ -168,6 +195,24 @@ export const oauthActionParams = {
     org_scope: scope,
   },
   revokeAll: { client_id: required, client_secret: { type: 'string' }, org_scope: scope },
+  updateClient: {
+    api_id: required,
+    client_id: required,
+    redirect_uri: { type: 'string', empty: false, max: 2048 },
+    policy_id: { type: 'string', optional: true, max: 64 },
+    description: { type: 'string', optional: true, max: 1024 },
+    meta_data: { type: 'object', optional: true },
+    org_scope: scope,
+  },
+  listTokensPage: {
+    api_id: required,
+    client_id: required,
+    page: { type: 'number', integer: true, min: 1 },
+    org_scope: scope,
+  },
+  clientApis: { client_id: required, org_id: { type: 'string', optional: true, max: 64 } },
+  removeRefresh: { api_id: required, refresh_token: { type: 'string', empty: false, max: 1024 } },
+  purgeLapsed: {},
   authorizeClient: {
     api_id: text,
     response_type: { type: 'string' },
@@ -206,6 +251,14 @@ export interface OAuthActions {
   'oauth.getClient': { params: OAuthClientParams; result: OAuthClient };
   'oauth.removeClient': { params: OAuthClientParams; result: { client_id: string } };
   'oauth.listTokens': { params: OAuthClientParams; result: OAuthTokenEntry[] };
+  'oauth.listTokensPage': { params: OAuthTokensPageParams; result: OAuthTokensPageResult };
+  'oauth.updateClient': { params: OAuthUpdateClientParams; result: OAuthClient };
+  /** a new secret for the client, in this answer only; tokens already issued stay valid */
+  'oauth.rotateSecret': { params: OAuthClientParams; result: OAuthClient };
+  'oauth.clientApis': { params: OAuthClientApisParams; result: string[] };
+  'oauth.removeRefresh': { params: OAuthRemoveRefreshParams; result: { removed: boolean } };
+  /** forgets tokens, refresh tokens and codes that expired more than the retain period ago */
+  'oauth.purgeLapsed': { params: Record<string, never>; result: { purged: number } };
   'oauth.revoke': { params: OAuthRevokeParams; result: { revoked: boolean } };
   'oauth.revokeAll': { params: OAuthRevokeAllParams; result: { revoked: number } };
   'oauth.authorizeClient': { params: OAuthAuthorizeClientParams; result: OAuthAuthorizeClientResult };

@@ -4,6 +4,8 @@ import { GwError } from '../../lib/errors';
 export const KeysErrors = {
   notFound: (key: string) =>
     new GwError('GW_ERR_KEYS_NOT_FOUND', 404, 'Key not found', { key: key.length > 12 ? `${key.slice(0, 6)}…` : key }),
+  hashedLookupWithoutHashing: () =>
+    new GwError('GW_ERR_KEYS_INVALID', 400, 'Key requested by hash but key hashing is not enabled'),
   invalid: (message: string) => new GwError('GW_ERR_KEYS_INVALID', 400, message),
   taken: () => new GwError('GW_ERR_KEYS_TAKEN', 400, 'Key already exists'),
   basicUserTaken: (username: string) =>

@@ -5,8 +5,11 @@ import {
   type KeysApiUsageParams,
   type KeysCreateParams,
   type KeysGetParams,
+  type KeysReadParams,
   type KeysListParams,
   type KeysPolicySessionParams,
+  type KeysPreviewParams,
+  type KeysSetPoliciesParams,
   type KeysSaveBasicUserParams,
   type KeysUpdateParams,
   type KeysUpdateMetaParams,
@@ -64,7 +67,7 @@ export function keysService(runtime: Runtime): ServiceSchema {
         params: keysActionParams.saveBasicUser,
         handler: (ctx: Context<KeysSaveBasicUserParams>) => registry.saveBasicUser(ctx.params),
       },
-      get: { params: keysActionParams.get, handler: (ctx: Context<KeysGetParams>) => registry.get(ctx.params) },
+      get: { params: keysActionParams.get, handler: (ctx: Context<KeysReadParams>) => registry.get(ctx.params) },
       update: {
         params: keysActionParams.update,
         handler: (ctx: Context<KeysUpdateParams>) => registry.update(ctx.params),
@@ -74,6 +77,14 @@ export function keysService(runtime: Runtime): ServiceSchema {
         handler: (ctx: Context<KeysGetParams>) => registry.remove(ctx.params),
       },
       list: { params: keysActionParams.list, handler: (ctx: Context<KeysListParams>) => registry.list(ctx.params) },
+      preview: {
+        params: keysActionParams.preview,
+        handler: (ctx: Context<KeysPreviewParams>) => registry.preview(ctx.params),
+      },
+      setPolicies: {
+        params: keysActionParams.setPolicies,
+        handler: (ctx: Context<KeysSetPoliciesParams>) => registry.setPolicies(ctx.params),
+      },
       updateMeta: {
         params: keysActionParams.updateMeta,
         handler: (ctx: Context<KeysUpdateMetaParams>) => registry.updateMeta(ctx.params),
@@ -171,7 +182,9 @@ export function keysService(runtime: Runtime): ServiceSchema {
       const findApi = (apiId: string, orgScope: string | undefined) =>
         callAction(this.broker, 'apis.get', { id: apiId, org_scope: orgScope }).then(
           (record) =>
-            record.api_definition.api_id === apiId ? { api_id: apiId, name: record.api_definition.name } : undefined,
+            record.api_definition.api_id === apiId
+              ? { api_id: apiId, name: record.api_definition.name, org_id: record.api_definition.org_id ?? '' }
+              : undefined,
           (err: unknown) => (isGwError(err, 'GW_ERR_APIS_NOT_FOUND') ? undefined : Promise.reject(err)),
         );
       policies = new PolicyRegistry(

@@ -1,5 +1,6 @@
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import { GATEWAY_EVENT_PREFIX, type GatewayEvent } from '../../contracts/events';
+import { KEYS_CHANGED, type KeysChangedEvent } from '../../contracts/keys/events';
 import {
   DRL_LOAD,
   type DrlLoadEvent,
@@ -51,6 +52,17 @@ export function limiterService(runtime: Runtime, clock: () => number = Date.now)
       },
       '$node.disconnected'() {
         drl.setLiveNodes(limiterNodes(this.broker));
+      },
+      // A key changed with its quota reset (or was deleted): its counters start afresh here.
+      [KEYS_CHANGED]: {
+        async handler(ctx: Context<KeysChangedEvent>) {
+          const counters = Array.isArray(ctx.params.reset_quotas) ? ctx.params.reset_quotas : [];
+          for (const counter of counters) {
+            await Promise.resolve(state.store.resetQuota(counter)).catch((err: unknown) =>
+              this.logger.warn(`could not reset a quota counter: ${(err as Error).message}`),
+            );
+          }
+        },
       },
       [DRL_LOAD]: {
         handler(ctx: Context<DrlLoadEvent>) {

@@ -23,6 +23,13 @@ export const OAuthErrors = {
     new GwError('GW_ERR_OAUTH_TAKEN', 400, `An OAuth client with id ${clientId} already exists`, {
       client_id: clientId,
     }),
+  apiMissing: (apiId: string) => new GwError('GW_ERR_APIS_NOT_FOUND', 404, "API doesn't exist", { id: apiId }),
+  policyMissing: (policyId: string) =>
+    new GwError('GW_ERR_OAUTH_NOT_FOUND', 404, "Policy doesn't exist", { policy_id: policyId }),
+  policyWithoutApi: (policyId: string) =>
+    new GwError('GW_ERR_OAUTH_INVALID', 400, "Policy access rights doesn't contain API this OAuth client belongs to", {
+      policy_id: policyId,
+    }),
   badSecret: () => new GwError('GW_ERR_OAUTH_BAD_SECRET', 403, 'The client secret does not match'),
   /** An OAuth protocol error: the gateway answers `{error, error_description}` with this status. */
   protocol: (status: 400 | 401, error: OAuthProtocolError, description: string) =>

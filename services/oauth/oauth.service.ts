@@ -8,6 +8,7 @@ import { verifyPassword } from '../../lib/password';
 import type { Runtime } from '../../lib/runtime';
 import { migrate } from '../../lib/store/migrate';
 import { oauthSettingsOf } from './lib/api-settings';
+import { ClientMaintenance } from './lib/client-maintenance';
 import { ClientRegistry } from './lib/client-registry';
 import type { OAuthDeps } from './lib/deps';
 import { Grants } from './lib/grants';
@@ -22,6 +23,7 @@ export function oauthService(runtime: Runtime, notifierOptions: Partial<Notifier
   const { config } = runtime;
   let clients: ClientRegistry;
   let grants: Grants;
+  let maintenance: ClientMaintenance;
   let store: OAuthStore;
   let notifier: KeyChangeNotifier;
   return {
@@ -32,6 +34,18 @@ export function oauthService(runtime: Runtime, notifierOptions: Partial<Notifier
       getClient: { params: oauthActionParams.client, handler: (ctx) => clients.get(ctx.params) },
       removeClient: { params: oauthActionParams.client, handler: (ctx) => clients.remove(ctx.params) },
       listTokens: { params: oauthActionParams.client, handler: (ctx) => clients.tokens(ctx.params) },
+      listTokensPage: {
+        params: oauthActionParams.listTokensPage,
+        handler: (ctx) => maintenance.tokensPage(ctx.params),
+      },
+      updateClient: { params: oauthActionParams.updateClient, handler: (ctx) => maintenance.update(ctx.params) },
+      rotateSecret: { params: oauthActionParams.client, handler: (ctx) => maintenance.rotateSecret(ctx.params) },
+      clientApis: { params: oauthActionParams.clientApis, handler: (ctx) => maintenance.clientApis(ctx.params) },
+      removeRefresh: {
+        params: oauthActionParams.removeRefresh,
+        handler: (ctx) => maintenance.removeRefresh(ctx.params),
+      },
+      purgeLapsed: { params: oauthActionParams.purgeLapsed, handler: () => maintenance.purgeLapsed() },
       revoke: { params: oauthActionParams.revoke, handler: (ctx) => clients.revoke(ctx.params) },
       revokeAll: { params: oauthActionParams.revokeAll, handler: (ctx) => clients.revokeAll(ctx.params) },
       authorizeClient: {
@@ -70,6 +84,11 @@ export function oauthService(runtime: Runtime, notifierOptions: Partial<Notifier
             () => true,
             (err: unknown) => (isGwError(err, 'GW_ERR_POLICIES_NOT_FOUND') ? false : Promise.reject(err)),
           ),
+        policyApis: (policyId, orgId) =>
+          callAction(this.broker, 'keys.policies.get', { id: policyId, org_scope: orgId }).then(
+            (policy) => Object.keys(policy.access_rights ?? {}),
+            (err: unknown) => (isGwError(err, 'GW_ERR_POLICIES_NOT_FOUND') ? undefined : Promise.reject(err)),
+          ),
         createKey: async (session, orgId) => {
           const created = await callAction(this.broker, 'keys.create', { session, org_scope: orgId });
           return { key_id: created.key_id, key_hash: created.key_hash };
@@ -99,6 +118,7 @@ export function oauthService(runtime: Runtime, notifierOptions: Partial<Notifier
       };
       clients = new ClientRegistry(deps);
       grants = new Grants(deps, clients);
+      maintenance = new ClientMaintenance(deps, clients);
     },
     stopped() {
       notifier?.stop();

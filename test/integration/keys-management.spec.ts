@@ -346,10 +346,13 @@ for (const store of STORE_VARIANTS) {
         assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
       });
 
-      it('refuses to list keys while they are hashed', async () => {
+      it('refuses to list keys while they are hashed, with the documented 404', async () => {
         const res = await gw('/keys');
-        assert.equal(res.status, 400);
-        assert.equal(res.json.status, 'error');
+        assert.equal(res.status, 404);
+        assert.deepEqual(res.json, {
+          status: 'error',
+          message: 'Hashed key listing is disabled in config (enable_hashed_keys_listing)',
+        });
       });
     });
   });

@@ -261,8 +261,16 @@ describe('OAuth 2.0 client management (dashboard and /gw)', () => {
         method: 'POST',
         body: { api_id: 'nope', redirect_uri: REDIRECT_URI },
       });
-      assert.equal(noApi.status, 404);
-      assert.equal(noApi.json.status, 'error');
+      assert.equal(noApi.status, 400, 'the documented status of an unknown API on creation');
+      assert.deepEqual(noApi.json, { status: 'error', message: "API doesn't exist" });
+      const garbled = await gw('/oauth/clients/create', {
+        method: 'POST',
+        body: 'api_id=x',
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(garbled.status, 500);
+      assert.equal(garbled.json.status, 'error');
+      assert.match(garbled.json.message, /^Unmarshalling failed: /);
       const noClient = await gw(
         '/oauth/authorize-client/',
         form({ response_type: 'code', redirect_uri: REDIRECT_URI }),

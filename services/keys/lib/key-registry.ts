@@ -6,7 +6,10 @@ import type {
   KeysListResult,
   KeysLookupResult,
   KeysPolicySessionResult,
+  KeysReadParams,
+  KeysPreviewParams,
   KeysSaveBasicUserParams,
+  KeysSetPoliciesParams,
   KeysUpdateParams,
   KeysUpdateMetaParams,
 } from '../../../contracts/keys/actions';
@@ -21,6 +24,7 @@ import { assertAllowedUrlsCompile } from './allowed-urls';
 import { assertMcpAccessValid } from './mcp-access-checks';
 import { assertKeyFits } from './column-limits';
 import { basicUserKey, generateKey, hashKey } from './key-hash';
+import { findStoredKey, quotaCounters, type KeyLookup } from './key-lookup';
 import { hideHmacSecret, type HmacSecrets } from './hmac-secret';
 import { boundCertificate, certificateKey, keepCertificate } from './certificate-binding';
 import { checkRsaCertificate } from './rsa-certificate';
@@ -34,7 +38,10 @@ export interface KeyRegistryOptions {
   listHashes: boolean;
   pageSize: number;
   /** the API's public id and name, or undefined when it does not exist (in that organisation) */
-  findApi(apiId: string, orgScope: string | undefined): Promise<{ api_id: string; name: string } | undefined>;
+  findApi(
+    apiId: string,
+    orgScope: string | undefined,
+  ): Promise<{ api_id: string; name: string; org_id: string } | undefined>;
   publish(event: KeysChangedEvent): void;
   /** the live quota of a key from the limiter, when one runs (management nodes may not see one) */
   quotaState?(
@@ -72,15 +79,18 @@ export class KeyRegistry {
     const session = hmac.stored;
     const certificate = await boundCertificate(session, orgId, this.options.certificateExists);
     await checkRsaCertificate(session, undefined, orgId, this.options.certificatePublicKeyType);
+    const imported = params.custom_key_hash;
+    if (imported !== undefined && certificate !== undefined)
+      throw KeysErrors.invalid('A key bound to a certificate is named by it; it can not be imported by a hash');
     const key =
       certificate !== undefined ? certificateKey(orgId, certificate) : (params.custom_key ?? generateKey(orgId));
     assertKeyFits({ key, org_id: orgId });
-    const keyHash = hashKey(key);
+    const keyHash = imported ?? hashKey(key);
     if (await this.store.find(keyHash)) throw KeysErrors.taken();
     const now = this.now();
     const revision = await this.store.insert({
       key_hash: keyHash,
-      key_id: this.options.hashKeys ? null : key,
+      key_id: this.options.hashKeys || imported !== undefined ? null : key,
       org_id: orgId,
       kind: 'key',
       username: null,
@@ -90,7 +100,11 @@ export class KeyRegistry {
       updated_at: now,
     });
     this.options.publish({ action: 'created', key_hash: keyHash, revision });
-    return { key_id: key, key_hash: keyHash, data: hideHmacSecret(publicSession(session), hmac.shown) };
+    return {
+      key_id: imported ?? key,
+      key_hash: keyHash,
+      data: hideHmacSecret(publicSession(session), hmac.shown),
+    };
   }
 
   async saveBasicUser(params: KeysSaveBasicUserParams): Promise<KeyRecord> {
@@ -121,14 +135,26 @@ export class KeyRegistry {
     return { key_id: params.username, key_hash: keyHash, data: publicSession(stored.session) };
   }
 
-  async get(params: KeysGetParams): Promise<KeyRecord> {
-    const found = await this.find(params.key, params.org_scope);
-    const session = await this.withLiveQuota(found.key_hash, found.session);
+  async get(params: KeysReadParams): Promise<KeyRecord> {
+    if (params.hashed && !this.options.hashKeys) throw KeysErrors.hashedLookupWithoutHashing();
+    const found = await this.find(params);
+    const shown = params.effective ? await this.effectiveSession(found.session) : found.session;
+    const session = await this.withLiveQuota(found.key_hash, shown);
     return {
       key_id: found.username ?? found.key_id ?? params.key,
       key_hash: found.key_hash,
       data: hideHmacSecret(publicSession(session), undefined),
     };
+  }
+
+  /** The session with its policies applied; as stored when one of them has been deleted. */
+  private async effectiveSession(session: Session): Promise<Session> {
+    try {
+      return applyPolicies(session, await this.policies.getMany(session.apply_policies ?? []));
+    } catch (err) {
+      if (isGwError(err, 'GW_ERR_KEYS_INVALID')) return session;
+      throw err;
+    }
   }
 
   /** quota_remaining and quota_renews as the limiter counts them now. */
@@ -140,7 +166,7 @@ export class KeyRegistry {
   }
 
   async update(params: KeysUpdateParams): Promise<KeyRecord> {
-    const found = await this.find(params.key, params.org_scope);
+    const found = await this.find(params);
     const orgId = this.orgFor(params.org_scope ?? found.org_id, params.session.org_id ?? found.org_id);
     assertKeyFits({ org_id: orgId });
     const hmac = this.options.hmacSecrets.carry(
@@ -161,7 +187,12 @@ export class KeyRegistry {
       updated_at: this.now(),
     };
     const revision = await this.store.update(updated);
-    this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
+    this.options.publish({
+      action: 'updated',
+      key_hash: found.key_hash,
+      revision,
+      ...(params.reset_quota ? { reset_quotas: quotaCounters(found.key_hash, found.session, updated.session) } : {}),
+    });
     return {
       key_id: found.username ?? found.key_id ?? params.key,
       key_hash: found.key_hash,
@@ -185,17 +216,54 @@ export class KeyRegistry {
     return { key_hash: found.key_hash };
   }
 
+  /** A deleted key's quota goes with it: a key made again under the same name starts afresh. */
   async remove(params: KeysGetParams): Promise<{ key_hash: string }> {
-    const found = await this.find(params.key, params.org_scope);
+    const found = await this.find(params);
     const revision = await this.store.delete(found.key_hash);
-    this.options.publish({ action: 'deleted', key_hash: found.key_hash, revision });
+    this.options.publish({
+      action: 'deleted',
+      key_hash: found.key_hash,
+      revision,
+      reset_quotas: quotaCounters(found.key_hash, found.session),
+    });
+    return { key_hash: found.key_hash };
+  }
+
+  /** The session a key would have: checked as a creation is, policies applied; nothing is stored. */
+  async preview(params: KeysPreviewParams): Promise<Session> {
+    const orgId = this.orgFor(params.org_scope, params.session.org_id);
+    const session = await this.validSession(params.session, orgId, params.org_scope, true);
+    const policies = await this.policies.getMany(session.apply_policies ?? []);
+    const { hmac_string: _secret, ...shown } = publicSession(applyPolicies(session, policies));
+    return shown;
+  }
+
+  /**
+   * Replaces the policies a key applies and nothing else; the policies must exist and belong to
+   * the key's organisation (or to none).
+   */
+  async setPolicies(params: KeysSetPoliciesParams): Promise<{ key_hash: string }> {
+    const found = await this.find(params);
+    const policyIds = [...new Set(params.apply_policies)];
+    for (const policy of await this.policies.getMany(policyIds)) {
+      if (policy.org_id !== '' && found.org_id !== '' && policy.org_id !== found.org_id)
+        throw KeysErrors.invalid(`policy ${policy.id} belongs to another organisation`);
+    }
+    const revision = await this.store.update({
+      ...found,
+      session: { ...found.session, apply_policies: policyIds },
+      updated_at: this.now(),
+    });
+    this.options.publish({ action: 'updated', key_hash: found.key_hash, revision });
     return { key_hash: found.key_hash };
   }
 
   async list(params: KeysListParams): Promise<KeysListResult> {
     if (this.options.hashKeys && !this.options.listHashes) throw KeysErrors.listingDisabled();
+    // Hashed keys are not named by what they begin with (the reference ignores the filter too).
+    const prefix = this.options.hashKeys ? undefined : params.filter || undefined;
     const { keys, total } = await this.store.list(
-      { apiId: params.api_id, orgScope: params.org_scope },
+      { apiId: params.api_id, orgScope: params.org_scope, prefix },
       pageWindow(params.page ?? 1, this.options.pageSize),
     );
     return {
@@ -263,16 +331,8 @@ export class KeyRegistry {
     return { keys: await this.store.countForApi(apiId), policies: await this.policies.countForApi(apiId) };
   }
 
-  /** By the key, its hash, or (within an organisation) a basic-auth username. */
-  private async find(key: string, orgScope: string | undefined): Promise<StoredKey> {
-    const candidates = [hashKey(key)];
-    if (/^[0-9a-f]{64}$/.test(key)) candidates.push(key);
-    if (orgScope !== undefined) candidates.push(hashKey(basicUserKey(orgScope, key)));
-    for (const candidate of candidates) {
-      const found = await this.store.find(candidate);
-      if (found && (orgScope === undefined || found.org_id === orgScope)) return found;
-    }
-    throw KeysErrors.notFound(key);
+  private find(params: KeyLookup): Promise<StoredKey> {
+    return findStoredKey(this.store, params, this.options);
   }
 
   private orgFor(scope: string | undefined, requested: string | undefined): string {

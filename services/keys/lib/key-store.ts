@@ -71,11 +71,14 @@ export class KeyStore {
 
   /** Keys (their ids, or hashes when hashed) that name `apiId` in their own access rights. */
   async list(
-    filter: { apiId?: string; orgScope?: string },
+    filter: { apiId?: string; orgScope?: string; prefix?: string },
     window: PageWindow,
   ): Promise<{ keys: StoredKey[]; total: number }> {
     const base = this.db<KeyRow>('keys').modify((q) => {
       if (filter.orgScope !== undefined) q.where('keys.org_id', filter.orgScope);
+      // substr rather than LIKE: a filter's % and _ are characters, on every store.
+      if (filter.prefix !== undefined)
+        q.whereRaw('substr(keys.key_id, 1, ?) = ?', [filter.prefix.length, filter.prefix]);
       if (filter.apiId !== undefined)
         q.whereIn('keys.key_hash', this.db('key_apis').select('key_hash').where('api_id', filter.apiId));
     });

@@ -6,7 +6,7 @@ import { assertMcpAccessValid } from './mcp-access-checks';
 export type FindApi = (
   apiId: string,
   orgScope: string | undefined,
-) => Promise<{ api_id: string; name: string } | undefined>;
+) => Promise<{ api_id: string; name: string; org_id: string } | undefined>;
 
 /**
  * A policy may only grant access to APIs that exist in its organisation (any organisation for a

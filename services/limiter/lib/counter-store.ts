@@ -35,5 +35,7 @@ export interface CounterStore {
   quota(counter: string, max: number, renewalMs: number, now: number): QuotaOutcome | Promise<QuotaOutcome>;
   /** the quota state without spending any */
   quotaState(counter: string, now: number): Promise<{ used: number; renewsAt: number }>;
+  /** forgets what a quota has counted: its next request starts a new period */
+  resetQuota(counter: string): void | Promise<void>;
   close(): Promise<void>;
 }

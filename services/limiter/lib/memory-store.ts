@@ -70,6 +70,10 @@ export class MemoryStore implements CounterStore {
     return { ...state };
   }
 
+  resetQuota(counter: string): void {
+    this.quotas.delete(counter);
+  }
+
   /** how many counters are held */
   get size(): number {
     return this.logs.size + this.windows.size + this.quotas.size;

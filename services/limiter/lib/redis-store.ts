@@ -108,6 +108,10 @@ export class RedisStore implements CounterStore {
     return { used: Number(used ?? 0), renewsAt: ttl > 0 ? now + ttl : 0 };
   }
 
+  async resetQuota(counter: string): Promise<void> {
+    await this.redis.del(`${PREFIX}quota:${counter}`);
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }

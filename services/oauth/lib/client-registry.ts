@@ -128,7 +128,8 @@ export class ClientRegistry {
     return api;
   }
 
-  private async clientOfApi(params: OAuthClientParams): Promise<StoredClient> {
+  /** A client of the API named by a path (public or internal id), in the organisation when one is given. */
+  async clientOfApi(params: OAuthClientParams): Promise<StoredClient> {
     const api = await this.api(params.api_id, params.org_scope);
     const client = await this.deps.store.findClient(params.client_id);
     if (!client || client.api_id !== api.api_id || client.org_id !== api.org_id)

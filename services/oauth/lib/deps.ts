@@ -10,6 +10,8 @@ export interface OAuthDeps {
   /** an OAuth API by public or internal id, in the organisation when one is given */
   findApi(apiId: string, orgScope: string | undefined): Promise<OAuthApiSettings | undefined>;
   policyExists(policyId: string, orgId: string): Promise<boolean>;
+  /** the APIs a policy of the organisation grants (its access_rights), or undefined when there is none */
+  policyApis(policyId: string, orgId: string): Promise<string[] | undefined>;
   /** creates the access token: a key of the keys service */
   createKey(session: Session, orgId: string): Promise<{ key_id: string; key_hash: string }>;
   /** deletes an access token's key (keys.changed makes every gateway forget it) */

@@ -58,6 +58,19 @@ export class OAuthStore {
     await this.db('oauth_clients').insert({ ...client, meta_data: JSON.stringify(client.meta_data) });
   }
 
+  /** Replaces what of a client may change: redirect URI, policy, description, metadata and secret hash. */
+  async updateClient(client: StoredClient): Promise<void> {
+    await this.db('oauth_clients')
+      .where('client_id', client.client_id)
+      .update({
+        secret_hash: client.secret_hash,
+        redirect_uri: client.redirect_uri,
+        policy_id: client.policy_id,
+        description: client.description,
+        meta_data: JSON.stringify(client.meta_data),
+      });
+  }
+
   async deleteClient(clientId: string): Promise<void> {
     await this.db('oauth_clients').where('client_id', clientId).delete();
   }
@@ -165,6 +178,31 @@ export class OAuthStore {
   /** A client's access tokens, newest first. */
   async tokensOfClient(clientId: string): Promise<StoredToken[]> {
     return (await this.db('oauth_tokens').where('client_id', clientId).orderBy('created_at', 'desc')).map(tokenOf);
+  }
+
+  /** One page of a client's access tokens, newest first, and how many it has. */
+  async tokensOfClientPage(clientId: string, window: PageWindow): Promise<{ tokens: StoredToken[]; total: number }> {
+    const base = this.db('oauth_tokens').where('client_id', clientId);
+    const [{ total }] = await base.clone().count({ total: '*' });
+    const page = base.clone().select('*').orderBy('created_at', 'desc').offset(window.offset);
+    if (window.limit !== undefined) page.limit(window.limit);
+    return { tokens: (await page).map(tokenOf), total: Number(total) };
+  }
+
+  /** Deletes a refresh token only when it was issued on this API; true when one was deleted. */
+  async deleteRefreshOfApi(tokenHash: string, apiId: string): Promise<boolean> {
+    return (await this.db('oauth_refresh_tokens').where({ token_hash: tokenHash, api_id: apiId }).delete()) > 0;
+  }
+
+  /** Up to `limit` access tokens (key hashes), of any client, that expired before `before`. */
+  async lapsedTokens(before: number, limit: number): Promise<string[]> {
+    const rows = await this.db('oauth_tokens').where('expires', '<', before).select('key_hash').limit(limit);
+    return rows.map((row) => String(row.key_hash));
+  }
+
+  /** Forgets refresh tokens, of any client, that expired before `before`; how many. */
+  async deleteLapsedRefresh(before: number): Promise<number> {
+    return this.db('oauth_refresh_tokens').where('expires', '<', before).delete();
   }
 
   /** Forgets tokens that expired before `before` (oauth_token_expired_retain_period). */

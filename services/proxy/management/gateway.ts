@@ -11,6 +11,7 @@ import { gatewayDebugRoutes } from './gateway-debug';
 import { gatewayKeyRoutes } from './gateway-keys';
 import { gatewayOrgKeyRoutes } from './gateway-org-keys';
 import { gatewayOAuthRoutes } from './gateway-oauth';
+import { gatewayOAuthTokenRoutes } from './gateway-oauth-tokens';
 import { gatewayOasRoutes } from './gateway-oas';
 import { gatewayMcpRoutes } from './gateway-mcps';
 import { gatewayOasImportRoutes } from './gateway-oas-import';
@@ -170,6 +171,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       ...gatewayKeyRoutes,
       ...gatewayOrgKeyRoutes(view),
       ...gatewayOAuthRoutes,
+      ...gatewayOAuthTokenRoutes,
       ...gatewayCertRoutes,
     ],
   };

@@ -173,6 +173,34 @@ for (const backing of stores) {
       }
     });
 
+    it('resetQuota: a spent quota starts afresh with a full period; other counters keep theirs', async () => {
+      const h = harness('sentinel', open());
+      const counter = uniqueCounter('quota-reset');
+      const other = uniqueCounter('quota-kept');
+      const quota = (c: string): LimiterCheckParams => ({
+        api_id: 'api',
+        org_id: 'org',
+        key_hash: 'k',
+        quota: { counter: c, max: 2, renewal_rate: 3600 },
+      });
+      await run(h, quota(counter), 3);
+      await run(h, quota(other), 3);
+      assert.equal((await h.limiter.check(quota(counter))).ok, false);
+
+      await h.store.resetQuota(counter);
+      await h.store.resetQuota(uniqueCounter('never-used'));
+      assert.deepEqual(await h.store.quotaState(counter, h.clock.now), { used: 0, renewsAt: 0 });
+      const again = await run(h, quota(counter), 3);
+      assert.deepEqual(
+        again.map((r) => r.ok),
+        [true, true, false],
+      );
+      const state = await h.store.quotaState(counter, h.clock.now);
+      assert.equal(state.used, 2);
+      assert.ok(state.renewsAt > h.clock.now, 'the new period has its renewal time');
+      assert.equal((await h.limiter.check(quota(other))).ok, false, 'another counter is untouched');
+    });
+
     it('does not spend quota on a request a rate limit refused', async () => {
       const h = harness('sentinel', open());
       const counter = uniqueCounter('quota-rate');

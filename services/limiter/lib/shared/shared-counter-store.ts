@@ -129,6 +129,24 @@ export class SharedCounterStore implements CounterStore {
     }
   }
 
+  /** A renewal time in the past: the next request starts a new period at zero (quota() above). */
+  resetQuota(counter: string): void {
+    const table = this.table;
+    table.enterShared();
+    try {
+      const slot = table.acquire(QUOTA, table.hashOf(counter), false);
+      if (slot < 0) return;
+      try {
+        table.floats[slot * SLOT_FLOATS + COUNT] = 0;
+        table.floats[slot * SLOT_FLOATS + ENDS_AT] = 1;
+      } finally {
+        table.unlock(slot);
+      }
+    } finally {
+      table.leaveShared();
+    }
+  }
+
   /**
    * Runs `check` on the locked slot of (kind, counter), made when absent (`fresh`: its fields are
    * zero); when the table is full, sweeps and tries once more. For the host's token buckets and
