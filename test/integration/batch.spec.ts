@@ -43,7 +43,9 @@ describe('proxy: batch requests', () => {
     assert.deepEqual(JSON.parse(res.json[0].body), { method: 'GET', url: '/items/1?x=1', body: '' });
     assert.deepEqual(JSON.parse(res.json[1].body), { method: 'POST', url: '/items', body: 'payload' });
     assert.deepEqual(JSON.parse(res.json[2].body), { error: 'Requested endpoint is forbidden' });
-    assert.equal(res.json[0].headers['x-upstream'], 'yes');
+    // Go's http.Header: canonical names, each with a list of values
+    assert.deepEqual(res.json[0].headers['X-Upstream'], ['yes']);
+    assert.deepEqual(res.json[0].headers['Content-Type'], ['application/json']);
     const first = gw.upstream.received.find((r) => r.url === '/items/1?x=1');
     assert.equal(first?.headers['x-n'], '1');
   });

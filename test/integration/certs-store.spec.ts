@@ -238,9 +238,18 @@ for (const store of STORE_VARIANTS) {
       assert.equal(bad.status, 400);
       assert.match(bad.json.message, /no PEM-encoded CERTIFICATE/);
       assert.equal((await http(`${node.gatewayUrl}/gw/certs`)).status, 403);
+      // Limited to another organisation, the delete finds nothing there: 200, and the certificate stays.
+      const elsewhere = await gw(`/certs/${id}?org_id=${acme.orgId}`, { method: 'DELETE' });
+      assert.equal(elsewhere.status, 200, elsewhere.text);
+      assert.deepEqual(elsewhere.json, { status: 'ok', message: 'removed' });
+      assert.equal((await gw(`/certs/${id}`)).status, 200);
       const del = await gw(`/certs/${id}`, { method: 'DELETE' });
       assert.deepEqual(del.json, { status: 'ok', message: 'removed' });
       assert.equal((await gw(`/certs/${id}`)).status, 404);
+      // As the reference: deleting what is not there leaves it not there.
+      const again = await gw(`/certs/${id}`, { method: 'DELETE' });
+      assert.equal(again.status, 200, again.text);
+      assert.deepEqual(again.json, { status: 'ok', message: 'removed' });
     });
   });
 }

@@ -20,6 +20,12 @@ describe('liveness checks (deploy/Dockerfile HEALTHCHECK)', () => {
     assert.equal((await http(`${node.gatewayUrl}/gw/health`)).status, 403, '/gw/health still needs the secret');
   });
 
+  it('answers another method on /hello 405, as the reference does', async () => {
+    const res = await http(`${node.gatewayUrl}/hello`, { method: 'POST', body: {} });
+    assert.equal(res.status, 405);
+    assert.deepEqual(res.json, { status: 'error', message: 'Method Not Allowed' });
+  });
+
   it('passes the health check of a running node, and names the port that does not answer', async () => {
     const ports = { gatewayPort: node.portOf('proxy')!, dashboardPort: node.portOf('api')! };
     assert.deepEqual(await checkHealth({ ...node.config, ...ports }), []);

@@ -160,7 +160,11 @@ export class Gateway {
     const path = cleanPath(req, url, queryStart);
     if (path === '/gw' || path.startsWith('/gw/')) return this.management(req, res);
     // The liveness check (the reference gateway's health_check_endpoint_name): no secret, before any API.
-    if (path === '/hello') return sendJson(res, 200, { status: 'pass', description: 'gw gateway' });
+    if (path === '/hello') {
+      return req.method === 'GET'
+        ? sendJson(res, 200, { status: 'pass', description: 'gw gateway' })
+        : sendJson(res, 405, { status: 'error', message: 'Method Not Allowed' });
+    }
     if (path === '/metrics' && this.deps.serveMetrics) return this.deps.serveMetrics(req, res);
     const match = path.startsWith('/')
       ? this.table.match(this.table.hostBound ? hostName(req.headers.host) : '', path)

@@ -142,7 +142,12 @@ export const gatewayKeyRoutes: Array<Route<Admin>> = [
     method: 'put',
     path: '/policies/:id',
     handle: async ({ params, body, call }) => {
-      await call('keys.policies.update', { id: params.id, policy: body() });
+      const policy = body<Record<string, unknown>>();
+      // An update names one policy: a body naming another is refused, not applied to the path's.
+      if (policy.id !== undefined && policy.id !== params.id) {
+        throw new HttpProblem(400, 'Request ID does not match that in policy! For Update operations these must match.');
+      }
+      await call('keys.policies.update', { id: params.id, policy });
       return { body: { key: params.id, status: 'ok', action: 'modified' } };
     },
   },

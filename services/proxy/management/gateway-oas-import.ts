@@ -1,10 +1,10 @@
 import type { ApiRecord } from '../../../contracts/apis/api-definition';
 import type { Call } from '../../../lib/bus/call';
-import { HttpProblem } from '../../../lib/http/problem';
 import type { Route } from '../../../lib/http/surface';
-import { createVersion, newVersionQuery } from '../../../lib/openapi/oas-versions';
+import { createVersion } from '../../../lib/openapi/oas-versions';
 import type { GatewayView } from './gateway';
 import { oasOverrides } from './oas-overrides';
+import { versionToCreate } from './version-query';
 
 /**
  * `POST /gw/apis/oas/import`: a plain OpenAPI document (no `x-gw-api-gateway`) becomes an API,
@@ -34,10 +34,8 @@ export function gatewayOasImportRoutes(view: GatewayView): Array<Route<'gateway-
 }
 
 /**
- * Creates the API, as a new version of `base_api_id` when the query names one, and serves what
- * changed at once. The version checks and their statuses are the reference gateway's: no
- * `new_version_name` is 422, a base this node does not serve or one with no version name of
- * its own (and none given) is 400.
+ * Creates the API, as a new version of `base_api_id` when the query names one (checked by
+ * `versionToCreate`), and serves what changed at once.
  */
 export async function createMaybeVersion(
   view: GatewayView,
@@ -45,20 +43,13 @@ export async function createMaybeVersion(
   query: Record<string, unknown>,
   create: () => Promise<ApiRecord>,
 ): Promise<ApiRecord> {
-  const text = (name: string) => (typeof query[name] === 'string' ? query[name].trim() : '');
-  const baseId = text('base_api_id');
-  if (baseId === '') {
+  const asVersion = versionToCreate(view.loadedApis(), query);
+  if (!asVersion) {
     const created = await create();
     await view.applyLocally(created.api_definition);
     return created;
   }
-  if (text('new_version_name') === '') throw new HttpProblem(422, 'The new version name is required');
-  const base = view.loadedApis().find((api) => api.api_id === baseId);
-  if (!base) throw new HttpProblem(400, `${baseId} is not a valid Base API version`);
-  const ownName = (base.definition as { name?: unknown } | undefined)?.name;
-  if (text('base_api_version_name') === '' && (typeof ownName !== 'string' || ownName === ''))
-    throw new HttpProblem(400, `you need to provide a version name for the new Base API: ${baseId}`);
-  const { created, base: updated } = await createVersion(call, undefined, newVersionQuery(query)!, create);
+  const { created, base: updated } = await createVersion(call, undefined, asVersion.version, create);
   await view.applyLocally(created.api_definition);
   await view.applyLocally(updated.api_definition);
   return created;

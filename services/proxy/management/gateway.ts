@@ -5,6 +5,7 @@ import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
 import type { DebugOutcome, DebugRequest } from '../lib/debug-run';
+import { createClassicMaybeVersion, forgetClassicVersion } from './classic-versions';
 import { gatewayCertRoutes } from './gateway-certs';
 import { gatewayDebugRoutes } from './gateway-debug';
 import { gatewayKeyRoutes } from './gateway-keys';
@@ -75,10 +76,10 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
       {
         method: 'post',
         path: '/apis',
-        handle: async ({ body, call }) => {
+        handle: async ({ body, query, call }) => {
           const definition = body<ApisCreateParams['api_definition']>();
-          const created = await call('apis.create', { api_definition: definition });
-          await view.applyLocally(created.api_definition);
+          const create = () => call('apis.create', { api_definition: definition });
+          const created = await createClassicMaybeVersion(view, call, query, create);
           return {
             body: {
               key: created.api_definition.api_id,
@@ -118,6 +119,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         handle: async ({ params, call }) => {
           const removed = await call('apis.remove', { id: params.id });
           await view.forgetLocally(removed.id);
+          await forgetClassicVersion(view, call, removed.api_id);
           return { body: { key: removed.api_id, status: 'ok', action: 'deleted' } };
         },
       },

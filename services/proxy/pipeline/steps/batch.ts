@@ -7,7 +7,8 @@ import { decodeBatchRequest, type BatchItem } from './batch-request';
 interface BatchReply {
   relative_url: string;
   code: number;
-  headers: Record<string, string>;
+  /** as Go's `http.Header` encodes: canonical names, each with its list of values */
+  headers: Record<string, string[]>;
   body: string;
 }
 
@@ -17,7 +18,7 @@ const BATCH_PATHS = new Set(['/gw/batch', '/gw/batch/']);
  * `enable_batch_request_support`: `POST {listen_path}/gw/batch/` with
  * `{requests: [{method, headers, body, relative_url}], suppress_parallel_execution}` runs each
  * request through this API (its whole chain, credentials included) and answers the list of
- * `{relative_url, code, headers, body}`, as the reference gateway does.
+ * `{relative_url, code, headers, body}` (headers as `{Name: [values]}`), as the reference gateway does.
  */
 export function batchStep(definition: ApiDefinition, selfOrigin: () => string): Step | undefined {
   if (definition.enable_batch_request_support !== true) return undefined;
@@ -45,8 +46,19 @@ async function runOne(origin: string, base: string, item: BatchItem, host: strin
     headers: { ...(host ? { host } : {}), ...item.headers },
     body: item.body === '' ? undefined : item.body,
   });
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers))
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const headers: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined) continue;
+    const canonical = canonicalHeaderName(name);
+    headers[canonical] = [...(headers[canonical] ?? []), ...(Array.isArray(value) ? value : [value])];
+  }
   return { relative_url: relativeUrl, code: response.statusCode, headers, body: await response.body.text() };
+}
+
+/** `content-type` -> `Content-Type`, the form Go's textproto gives header names. */
+function canonicalHeaderName(name: string): string {
+  return name
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase())
+    .join('-');
 }
