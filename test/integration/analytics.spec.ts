@@ -338,6 +338,18 @@ for (const store of STORE_VARIANTS) {
         assert.deepEqual(await raw(acme.orgId, quiet), []);
       });
 
+      it('tags a record with the value of each tag_headers header the request carries', async () => {
+        const tagged = await createApi(acme, 'Tagged', '/tagged', { tag_headers: ['X-Team', 'X-Absent'] });
+        assert.equal((await gateway('/tagged/a', { headers: { 'x-team': 'Payments' } })).status, 200);
+        await eventually(async () => {
+          const rows = (await raw(acme.orgId, tagged)).filter((row) => row.path === '/a');
+          assert.deepEqual(
+            rows.map((row) => row.tags),
+            [['x-team-Payments']],
+          );
+        }, 5000);
+      });
+
       it('skips do_not_track_endpoints and, with track_endpoints, counts only those per endpoint', async () => {
         const paths = await createApi(acme, 'Paths', '/paths', {
           version_data: {

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { LoggerInstance } from 'moleculer';
 import type { AnalyticsRecordIn } from '../../../contracts/analytics/actions';
 import { AnalyticsBatchBuilder, RECORD_WIDTH, type AnalyticsBatch } from '../../../contracts/analytics/record-batch';
@@ -183,6 +184,7 @@ export class AnalyticsRecorder {
     record.tags = tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags);
     // an MCP call's tool, resource or prompt, where analytics can group by it
     if (ctx.mcpPrimitive !== undefined) record.tags = [...record.tags, `mcp_primitive:${ctx.mcpPrimitive}`];
+    if (tracking.tagHeaders.length > 0) record.tags = withHeaderTags(record.tags, tracking.tagHeaders, ctx.req.headers);
     record.track_path = trackPath;
     record.expire_after = tracking.expireAfter;
     record.refused_before_auth = tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;
@@ -256,4 +258,20 @@ function tagsOf(sessionTags: unknown, apiTags: unknown): string[] {
   for (const list of [sessionTags, apiTags])
     if (Array.isArray(list)) for (const tag of list) if (typeof tag === 'string') tags.add(tag);
   return [...tags];
+}
+
+/** A client picks these values: one is cut at 256 characters so a record's tags stay small. */
+const MAX_HEADER_TAG_VALUE = 256;
+
+/** `<header>-<value>` for each tag header the request carries (`tag_headers`). */
+function withHeaderTags(tags: string[], names: readonly string[], headers: IncomingHttpHeaders): string[] {
+  let out = tags;
+  for (const name of names) {
+    const value = headers[name];
+    const text = Array.isArray(value) ? value[0] : value;
+    if (text === undefined || text === '') continue;
+    if (out === tags) out = [...tags];
+    out.push(`${name}-${text.slice(0, MAX_HEADER_TAG_VALUE)}`);
+  }
+  return out;
 }

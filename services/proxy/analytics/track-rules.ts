@@ -28,9 +28,16 @@ export interface ApiTracking {
   expireAfter: number;
   /** the API authenticates its requests (not `use_keyless`): its refusals before that are anonymous */
   authenticates: boolean;
+  /** request headers whose value tags the record as `<header>-<value>` (`tag_headers`, lower case) */
+  tagHeaders: readonly string[];
 }
 
-export const NOT_TRACKED: ApiTracking = { decide: () => undefined, expireAfter: 0, authenticates: false };
+export const NOT_TRACKED: ApiTracking = {
+  decide: () => undefined,
+  expireAfter: 0,
+  authenticates: false,
+  tagHeaders: [],
+};
 
 export function compileTracking(definition: ApiDefinition): ApiTracking {
   const raw = definition as unknown as Record<string, unknown>;
@@ -43,6 +50,7 @@ export function compileTracking(definition: ApiDefinition): ApiTracking {
   return {
     expireAfter: Number.isFinite(expire) && expire > 0 ? expire : 0,
     authenticates: definition.use_keyless !== true,
+    tagHeaders: tagHeadersOf(raw.tag_headers),
     decide(versionName, method, relativePath) {
       const tracking = (versionName !== undefined ? versions.get(versionName) : undefined) ?? fallback;
       if (anyMatches(tracking.doNotTrack, method, relativePath)) return undefined;
@@ -75,4 +83,13 @@ function compileVersion(version: Record<string, unknown>): VersionTracking {
     doNotTrack: list('do_not_track_endpoints', 'do_not_track_endpoint'),
     track: list('track_endpoints', 'track_endpoint'),
   };
+}
+
+/** At most 32 header names, lower case as Node gives them. */
+function tagHeadersOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((name): name is string => typeof name === 'string' && name !== '')
+    .slice(0, 32)
+    .map((name) => name.toLowerCase());
 }

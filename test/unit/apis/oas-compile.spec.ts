@@ -563,6 +563,57 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.proxy.strip_listen_path, true);
   });
 
+  it('reads context variables and traffic logs from middleware.global, where the reference keeps them', () => {
+    const { classic } = compileOasDefinition(
+      document({
+        middleware: {
+          global: {
+            contextVariables: { enabled: true },
+            trafficLogs: { enabled: true, tagHeaders: ['X-Team'], customRetentionPeriod: '1h30m' },
+          },
+        },
+      }),
+    );
+    assert.equal(classic.enable_context_vars, true);
+    assert.equal((classic as any).do_not_track, false);
+    assert.deepEqual((classic as any).tag_headers, ['X-Team']);
+    assert.equal((classic as any).expire_analytics_after, 5400);
+    const off = compileOasDefinition(document({ middleware: { global: { trafficLogs: { enabled: false } } } }));
+    assert.equal((off.classic as any).do_not_track, true);
+    const none = compileOasDefinition(document({}));
+    assert.equal((none.classic as any).do_not_track, undefined, 'without trafficLogs an API records as before');
+    assert.throws(
+      () => compileOasDefinition(document({ middleware: { global: { trafficLogs: { tagHeaders: ['X-Team'] } } } })),
+      (err: any) => JSON.stringify(err.data.errors).includes('enabled'),
+    );
+  });
+
+  it('writes context variables and traffic logs of a classic API under middleware.global', () => {
+    const oas: any = classicToOas({
+      name: 'T',
+      api_id: 't',
+      org_id: 'o',
+      use_keyless: true,
+      enable_context_vars: true,
+      do_not_track: false,
+      tag_headers: ['x-team'],
+      expire_analytics_after: 90,
+      proxy: { listen_path: '/t/', target_url: 'http://upstream.test', strip_listen_path: true },
+    } as any);
+    const extension = oas['x-gw-api-gateway'];
+    assert.equal(extension.server.contextVariables, undefined);
+    assert.deepEqual(extension.middleware.global.contextVariables, { enabled: true });
+    assert.deepEqual(extension.middleware.global.trafficLogs, {
+      enabled: true,
+      tagHeaders: ['x-team'],
+      customRetentionPeriod: '1m30s',
+    });
+    const back = compileOasDefinition(oas).classic as any;
+    assert.equal(back.enable_context_vars, true);
+    assert.deepEqual(back.tag_headers, ['x-team']);
+    assert.equal(back.expire_analytics_after, 90);
+  });
+
   it('mocks from the document’s examples (fromOASExamples), and refuses when there is none', () => {
     const doc = document({
       middleware: {

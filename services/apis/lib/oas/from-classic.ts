@@ -2,7 +2,13 @@ import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
 import { versioningFromClassic } from './to-classic-versioning';
 import { GATEWAY_EXTENSION, type OasDocument, type SecurityScheme } from './document';
 import { durationText } from './duration';
-import type { GatewayExtension, HeaderTransformSettings, OperationSettings, SchemeSettings } from './gateway-extension';
+import type {
+  GatewayExtension,
+  HeaderTransformSettings,
+  OperationSettings,
+  SchemeSettings,
+  TrafficLogSettings,
+} from './gateway-extension';
 import { cacheFromClassic } from './cache';
 import { jwtFromClassic } from './from-classic-jwt';
 import { corsFromClassic, upstreamHealthFromClassic } from './upstream-health';
@@ -128,7 +134,6 @@ function serverOf(d: Classic & ApiDefinition, schemes: Record<string, SchemeSett
   const block = d.enable_ip_blacklisting === true ? ((d.blacklisted_ips as string[] | undefined) ?? []) : [];
   if (allow.length > 0 || block.length > 0)
     server.ipAccessControl = { enabled: true, ...(allow.length ? { allow } : {}), ...(block.length ? { block } : {}) };
-  if (d.enable_context_vars === true) server.contextVariables = { enabled: true };
   return server;
 }
 
@@ -215,6 +220,9 @@ function globalOf(d: Classic, version: Classic): NonNullable<NonNullable<Gateway
     global.requestSizeLimit = { enabled: true, value: Number(version.global_size_limit) };
   if (d.disable_rate_limit === true) global.skipRateLimit = true;
   if (d.disable_quota === true) global.skipQuota = true;
+  if (d.enable_context_vars === true) global.contextVariables = { enabled: true };
+  const trafficLogs = trafficLogsFromClassic(d);
+  if (trafficLogs) global.trafficLogs = trafficLogs;
   const cors = corsFromClassic(d);
   if (cors) global.cors = cors;
   const cache = cacheFromClassic(d);
@@ -249,4 +257,18 @@ function headerSettings(set: unknown, remove: unknown): HeaderTransformSettings 
   const removed = Array.isArray(remove) ? remove.filter((r): r is string => typeof r === 'string') : [];
   if (add.length === 0 && removed.length === 0) return undefined;
   return { enabled: true, add, remove: removed };
+}
+
+/** Only an API that records differently from the default gets `trafficLogs`. */
+function trafficLogsFromClassic(d: Classic): TrafficLogSettings | undefined {
+  const tagHeaders = Array.isArray(d.tag_headers)
+    ? (d.tag_headers as unknown[]).filter((h) => typeof h === 'string')
+    : [];
+  const retention = Number(d.expire_analytics_after);
+  if (d.do_not_track !== true && tagHeaders.length === 0 && !(retention > 0)) return undefined;
+  return {
+    enabled: d.do_not_track !== true,
+    ...(tagHeaders.length > 0 ? { tagHeaders: tagHeaders } : {}),
+    ...(retention > 0 ? { customRetentionPeriod: durationText(retention) } : {}),
+  };
 }

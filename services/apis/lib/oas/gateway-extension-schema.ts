@@ -322,6 +322,19 @@ export const gatewayExtensionSchema = closed(
         skipQuota: { type: 'boolean' },
         cors: corsSchema,
         cache: cacheSchema,
+        contextVariables: enabledOnly,
+        trafficLogs: closed(
+          {
+            enabled: { type: 'boolean' },
+            tagHeaders: {
+              type: 'array',
+              maxItems: 32,
+              items: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+            },
+            customRetentionPeriod: duration,
+          },
+          ['enabled'],
+        ),
       }),
       operations: { type: 'object', additionalProperties: operation },
       mcpTools: mcpPrimitives,

@@ -177,6 +177,7 @@ export interface GatewayExtension {
     };
     clientCertificates?: Toggle & { allowlist?: string[] };
     ipAccessControl?: Toggle & { allow?: string[]; block?: string[] };
+    /** read for documents stored before it moved to `middleware.global`, where the reference keeps it */
     contextVariables?: Toggle;
     eventHandlers?: EventHandlerSettings[];
   };
@@ -194,6 +195,8 @@ export interface GatewayExtension {
       skipQuota?: boolean;
       cors?: CorsSettings;
       cache?: CacheSettings;
+      contextVariables?: Toggle;
+      trafficLogs?: TrafficLogSettings;
     };
     operations?: Record<string, OperationSettings>;
   };
@@ -202,4 +205,11 @@ export interface GatewayExtension {
 /** A setting is on only with `enabled: true`, as in the reference gateway. */
 export function on(toggle: Toggle | undefined): boolean {
   return toggle?.enabled === true;
+}
+
+/** Analytics of the API: `do_not_track` (the inverse of enabled), `tag_headers`, `expire_analytics_after`. */
+export interface TrafficLogSettings {
+  enabled: boolean;
+  tagHeaders?: string[];
+  customRetentionPeriod?: string;
 }

@@ -72,7 +72,8 @@ export function importDocument(sent: Json, overrides: OasPatchOverrides = {}, ap
   imported[GATEWAY_EXTENSION] = {
     info: { ...(apiId ? { id: apiId } : {}), state: { active: true, internal: false } },
     upstream: {},
-    server: { listenPath: { value: '/', strip: true }, contextVariables: { enabled: true } },
+    server: { listenPath: { value: '/', strip: true } },
+    middleware: { global: { contextVariables: { enabled: true } } },
   };
   applyOverrides(imported, overrides);
   return imported;

@@ -2,7 +2,13 @@ import type { ApisCreateParams } from '../../../../contracts/apis/actions';
 import type { HookReference } from '../../../../contracts/apis/api-definition';
 import { durationSeconds } from './duration';
 import { GATEWAY_EXTENSION, type OasDocument } from './document';
-import { on, type GatewayExtension, type HeaderTransformSettings, type PluginEntry } from './gateway-extension';
+import {
+  on,
+  type GatewayExtension,
+  type HeaderTransformSettings,
+  type PluginEntry,
+  type TrafficLogSettings,
+} from './gateway-extension';
 import { authenticationToClassic } from './to-classic-auth';
 import { versioningToClassic } from './to-classic-versioning';
 import { operationsToClassic } from './to-classic-operations';
@@ -110,6 +116,8 @@ function globalMiddlewareToClassic(x: GatewayExtension): Classic {
   const out: Classic = {};
   if (global.skipRateLimit === true) out.disable_rate_limit = true;
   if (global.skipQuota === true) out.disable_quota = true;
+  if (on(global.contextVariables)) out.enable_context_vars = true;
+  if (global.trafficLogs) Object.assign(out, trafficLogsToClassic(global.trafficLogs));
   const middleware: Classic = {};
   for (const [field, hook] of PLUGIN_HOOKS) {
     const entries = global[field] as PluginEntry[] | undefined;
@@ -118,6 +126,15 @@ function globalMiddlewareToClassic(x: GatewayExtension): Classic {
   }
   if (Object.keys(middleware).length > 0)
     out.custom_middleware = { driver: global.pluginConfig?.driver ?? 'node', ...middleware };
+  return out;
+}
+
+/** Without `trafficLogs` an API records as a classic one without `do_not_track` does. */
+function trafficLogsToClassic(logs: TrafficLogSettings): Classic {
+  const out: Classic = { do_not_track: logs.enabled !== true };
+  if (logs.tagHeaders?.length) out.tag_headers = logs.tagHeaders;
+  const retention = durationSeconds(logs.customRetentionPeriod);
+  if (retention !== undefined && retention > 0) out.expire_analytics_after = Math.ceil(retention);
   return out;
 }
 
