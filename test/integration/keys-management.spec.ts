@@ -201,6 +201,40 @@ for (const store of STORE_VARIANTS) {
       });
     });
 
+    describe('policy expiry', () => {
+      it("dates a new key from a policy's key_expires_in, and leaves an existing key's expiry alone", async () => {
+        const policy = await api(acme, '/portal/policies/', {
+          method: 'POST',
+          body: {
+            name: 'Trial',
+            rate: 10,
+            per: 1,
+            key_expires_in: 3600,
+            access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } },
+          },
+        });
+        assert.equal(policy.status, 200, policy.text);
+        const before = Math.floor(Date.now() / 1000);
+        const created = await api(acme, '/keys', {
+          method: 'POST',
+          body: session({ expires: 0, apply_policies: [policy.json.Meta] }),
+        });
+        assert.equal(created.status, 200, created.text);
+        const read = async () => (await api(acme, `/apis/${apiId}/keys/${created.json.key_id}`)).json.data.expires;
+        const expires = (await read()) as number;
+        assert.ok(expires >= before + 3600 && expires <= Math.floor(Date.now() / 1000) + 3600, String(expires));
+        const updated = await api(acme, `/apis/${apiId}/keys/${created.json.key_id}`, {
+          method: 'PUT',
+          body: session({ expires: 0, apply_policies: [policy.json.Meta] }),
+        });
+        assert.equal(updated.status, 200, updated.text);
+        assert.equal(await read(), 0);
+        await api(acme, `/apis/${apiId}/keys/${created.json.key_id}`, { method: 'DELETE' });
+        const removed = await api(acme, `/portal/policies/${policy.json.Meta}`, { method: 'DELETE' });
+        assert.equal(removed.status, 200, removed.text);
+      });
+    });
+
     describe('dashboard policies', () => {
       let policyId: string;
 

@@ -366,12 +366,16 @@ export class KeyRegistry {
         versions: access.versions ?? [],
       };
     }
+    let forcedExpiry: number | undefined;
     for (const policy of await this.policies.getMany(input.apply_policies ?? [])) {
       if (policy.org_id !== '' && orgId !== '' && policy.org_id !== orgId)
         throw KeysErrors.invalid(`policy ${policy.id} belongs to another organisation`);
+      // A policy's key_expires_in dates a new key from its creation (the last such policy wins).
+      if (creating && typeof policy.key_expires_in === 'number' && policy.key_expires_in > 0)
+        forcedExpiry = Math.floor(this.now() / 1000) + policy.key_expires_in;
     }
     const rate = input.rate ?? 0;
-    return {
+    const session: Session = {
       allowance: rate,
       rate,
       per: 0,
@@ -391,6 +395,8 @@ export class KeyRegistry {
       access_rights: accessRights,
       org_id: orgId,
     };
+    if (forcedExpiry !== undefined) session.expires = forcedExpiry;
+    return session;
   }
 }
 
