@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import { linkedFederationDirective } from './federation2-declarations';
 import { linksFederation2Spec } from './federation-version';
+import { KIND_OF, type TypeKind } from './subgraph-sdl';
 
 /** A subgraph as the hint rules read it: its name in the supergraph and its parsed SDL. */
 export interface HintSubgraph {
@@ -27,7 +28,7 @@ export interface FieldView {
   overrideFrom?: string;
 }
 
-export type TypeViewKind = 'object' | 'interface' | 'input' | 'enum' | 'union' | 'scalar';
+export type TypeViewKind = TypeKind;
 
 /** One subgraph's declaration of a type: its definition and extensions there, merged. */
 export interface TypeView {
@@ -51,21 +52,6 @@ export interface SubgraphIndex {
   /** `Object` → the interfaces and unions it belongs to in any subgraph */
   abstractTypesOf: Map<string, Set<string>>;
 }
-
-const KIND_OF: Partial<Record<Kind, TypeViewKind>> = {
-  [Kind.OBJECT_TYPE_DEFINITION]: 'object',
-  [Kind.OBJECT_TYPE_EXTENSION]: 'object',
-  [Kind.INTERFACE_TYPE_DEFINITION]: 'interface',
-  [Kind.INTERFACE_TYPE_EXTENSION]: 'interface',
-  [Kind.INPUT_OBJECT_TYPE_DEFINITION]: 'input',
-  [Kind.INPUT_OBJECT_TYPE_EXTENSION]: 'input',
-  [Kind.ENUM_TYPE_DEFINITION]: 'enum',
-  [Kind.ENUM_TYPE_EXTENSION]: 'enum',
-  [Kind.UNION_TYPE_DEFINITION]: 'union',
-  [Kind.UNION_TYPE_EXTENSION]: 'union',
-  [Kind.SCALAR_TYPE_DEFINITION]: 'scalar',
-  [Kind.SCALAR_TYPE_EXTENSION]: 'scalar',
-};
 
 const EXECUTABLE_LOCATIONS = new Set([
   'QUERY',

@@ -76,7 +76,8 @@ export interface ParsedSubgraph {
   document: DocumentNode;
 }
 
-const KIND_OF: Partial<Record<string, TypeKind>> = {
+/** a type definition's or extension's AST kind → what it defines */
+export const KIND_OF: Partial<Record<string, TypeKind>> = {
   [Kind.OBJECT_TYPE_DEFINITION]: 'object',
   [Kind.OBJECT_TYPE_EXTENSION]: 'object',
   [Kind.INTERFACE_TYPE_DEFINITION]: 'interface',

@@ -12,6 +12,7 @@ import {
 } from '../../../../contracts/limiter/actions';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
+import { checkLimits } from './limiter-check';
 import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
 import type { HotCall } from '../../../../lib/bus/hot-call';
@@ -107,7 +108,7 @@ function enforce(
   params: LimiterCheckParams,
   limits: AccessLimit | Session,
 ): typeof DONE | void | Promise<typeof DONE | void> {
-  const result = check(deps, params);
+  const result = checkLimits(deps.check, params);
   if (result instanceof Promise) return result.then((settled) => decide(ctx, deps, params, limits, settled));
   return decide(ctx, deps, params, limits, result);
 }
@@ -135,7 +136,7 @@ async function throttled(
   let result = first;
   for (let attempt = 0; attempt < throttle.retries && !result.ok && result.reason === 'key_rate'; attempt++) {
     if (!(await held(ctx, throttle.intervalMs))) return DONE;
-    result = await check(deps, { ...params, retry: true });
+    result = await checkLimits(deps.check, { ...params, retry: true });
   }
   return answer(ctx, deps, result);
 }
@@ -226,19 +227,6 @@ function held(ctx: RequestContext, ms: number): Promise<boolean> {
     }, ms);
     ctx.res.once('close', onClose);
   });
-}
-
-function check(deps: LimitsStepDeps, params: LimiterCheckParams): LimiterCheckResult | Promise<LimiterCheckResult> {
-  try {
-    const result = deps.check('limiter.check', params);
-    return result instanceof Promise ? result.catch(limiterFailed) : result;
-  } catch (err) {
-    return limiterFailed(err);
-  }
-}
-
-function limiterFailed(err: unknown): LimiterCheckResult {
-  return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
 }
 
 function setRateHeaders(ctx: RequestContext, state: RateLimitState | undefined): void {

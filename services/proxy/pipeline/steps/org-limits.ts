@@ -10,6 +10,7 @@ import {
 import type { HotCall } from '../../../../lib/bus/hot-call';
 import type { DONE, Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
+import { checkLimits } from './limiter-check';
 import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
 
@@ -49,7 +50,7 @@ export function orgLimitsStep(definition: ApiDefinition, deps: OrgLimitsStepDeps
     let params = checks.get(record);
     if (params === undefined) checks.set(record, (params = checkOf(definition, record)));
     if (!params) return;
-    const result = check(deps, params);
+    const result = checkLimits(deps.check, params);
     return result instanceof Promise ? result.then((settled) => answer(ctx, deps, settled)) : answer(ctx, deps, result);
   };
 }
@@ -89,17 +90,4 @@ function answer(ctx: RequestContext, deps: OrgLimitsStepDeps, result: LimiterChe
       deps.logger.error(`rate limiter store not reachable: ${result.message}`);
       return refuse(ctx, 503, GatewayMessages.limiterUnavailable);
   }
-}
-
-function check(deps: OrgLimitsStepDeps, params: LimiterCheckParams): LimiterCheckResult | Promise<LimiterCheckResult> {
-  try {
-    const result = deps.check('limiter.check', params);
-    return result instanceof Promise ? result.catch(limiterFailed) : result;
-  } catch (err) {
-    return limiterFailed(err);
-  }
-}
-
-function limiterFailed(err: unknown): LimiterCheckResult {
-  return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
 }
