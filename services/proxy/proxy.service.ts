@@ -271,6 +271,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           responseCache,
           templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,
+          tracing: runtime.tracing,
           serveMetrics: config.gatewayMetrics
             ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger, () =>
                 siblings ? siblings.series() : Promise.resolve([]),

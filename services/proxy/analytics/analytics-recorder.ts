@@ -183,6 +183,8 @@ export class AnalyticsRecorder {
     record.tags = tagsOf(session.tags, (definition as unknown as { tags?: unknown }).tags);
     // an MCP call's tool, resource or prompt, where analytics can group by it
     if (ctx.mcpPrimitive !== undefined) record.tags = [...record.tags, `mcp_primitive:${ctx.mcpPrimitive}`];
+    // the request's trace, findable from its record (the reference gateway's `trace-id-` tag)
+    if (ctx.trace) record.tags = [...record.tags, `trace-id-${ctx.trace.traceId}`];
     record.track_path = trackPath;
     record.expire_after = tracking.expireAfter;
     record.refused_before_auth = tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;

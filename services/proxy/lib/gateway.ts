@@ -20,6 +20,7 @@ import { ApiIndex } from './api-index';
 import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 import { withoutSessionCookies } from '../../../lib/http/session-cookie';
+import { startRequestTrace } from '../pipeline/tracing/request-trace';
 
 /** The most internal loops one client request may take (the reference gateway's default loop limit). */
 const MAX_LOOPS = 5;
@@ -205,6 +206,7 @@ export class Gateway {
   };
 
   private run(ctx: RequestContext): void {
+    if (this.deps.tracing) startRequestTrace(this.deps.tracing, ctx);
     this.watch?.(ctx);
     this.handleChain(ctx);
   }
@@ -243,6 +245,8 @@ export class Gateway {
     const ctx = new RequestContext(into?.req ?? from.req, res, api, path, url.search, listenPath.length);
     ctx.loopLevel = level;
     ctx.loopLimit = limit;
+    // the loop is part of the client's request: its steps and upstream call join the same trace
+    ctx.trace = from.trace;
     if (!into) {
       ctx.replacedBody = from.replacedBody;
       ctx.adoptHeaders(from.changedHeaders);

@@ -129,6 +129,7 @@ function serverOf(d: Classic & ApiDefinition, schemes: Record<string, SchemeSett
   if (allow.length > 0 || block.length > 0)
     server.ipAccessControl = { enabled: true, ...(allow.length ? { allow } : {}), ...(block.length ? { block } : {}) };
   if (d.enable_context_vars === true) server.contextVariables = { enabled: true };
+  if (d.detailed_tracing === true) server.detailedTracing = { enabled: true };
   return server;
 }
 

@@ -178,6 +178,8 @@ export interface GatewayExtension {
     clientCertificates?: Toggle & { allowlist?: string[] };
     ipAccessControl?: Toggle & { allow?: string[]; block?: string[] };
     contextVariables?: Toggle;
+    /** a span per step of the chain in the request's trace (classic `detailed_tracing`) */
+    detailedTracing?: Toggle;
     eventHandlers?: EventHandlerSettings[];
   };
   middleware?: {

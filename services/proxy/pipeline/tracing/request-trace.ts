@@ -1,0 +1,89 @@
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import type { ServerResponse } from 'node:http';
+import type { Tracing } from '../../../../lib/observability/tracing/tracing';
+import { answeredStatus } from '../grpc/grpc-status';
+import type { RequestContext } from '../request-context';
+
+/** The response header that carries the trace id when GW_OTEL_TRACE_ID_HEADER is on. */
+export const TRACE_ID_HEADER = 'X-Gw-Trace-Id';
+
+/**
+ * One request's server span, and which step of the chain is running (once the chain stopped:
+ * which step answered). Made only when tracing is on; a request without tracing has none.
+ */
+export class RequestTrace {
+  /** the step that runs now; after the chain, the one that answered */
+  step: string | undefined;
+
+  constructor(
+    readonly tracing: Tracing,
+    readonly span: Span,
+  ) {}
+
+  get traceId(): string {
+    return this.span.spanContext().traceId;
+  }
+}
+
+const TRACED = Symbol('gw.requestTrace');
+type TracedResponse = ServerResponse & { [TRACED]?: RequestContext };
+
+/**
+ * Starts the server span of a request routed to an API, as a child of the trace context the
+ * client sent (a new trace when it sent none), and ends it when the response is closed.
+ * Attributes follow the OpenTelemetry HTTP semantic conventions; no header value is recorded
+ * (credentials travel in headers), nor the query string (nor do keys sent as query parameters).
+ */
+export function startRequestTrace(tracing: Tracing, ctx: RequestContext): void {
+  const { req } = ctx;
+  const method = req.method ?? 'GET';
+  const { definition } = ctx.api;
+  const route = definition.proxy.listen_path;
+  const userAgent = req.headers['user-agent'];
+  const span = tracing.startSpan(`${method} ${route}`, SpanKind.SERVER, tracing.extract(req.headers), {
+    'http.request.method': method,
+    'http.route': route,
+    'url.path': ctx.path,
+    'url.scheme': (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
+    'network.protocol.version': req.httpVersion,
+    'client.address': ctx.clientIp,
+    ...(typeof userAgent === 'string' ? { 'user_agent.original': userAgent } : {}),
+    'gw.api.id': definition.api_id,
+    'gw.api.name': definition.name,
+    'gw.org.id': definition.org_id ?? '',
+  });
+  ctx.trace = new RequestTrace(tracing, span);
+  if (tracing.traceIdHeader) ctx.res.setHeader(TRACE_ID_HEADER, ctx.trace.traceId);
+  (ctx.res as TracedResponse)[TRACED] = ctx;
+  ctx.res.once('close', endRequestTrace);
+}
+
+/** Statuses that are the gateway refusing the request, when a step before the upstream answered them. */
+const REFUSALS = new Set([400, 401, 403, 404, 405, 413, 429]);
+
+function endRequestTrace(this: TracedResponse): void {
+  const ctx = this[TRACED];
+  this[TRACED] = undefined;
+  if (!ctx?.trace) return;
+  const { span, step } = ctx.trace;
+  if (!this.writableFinished) {
+    span.setAttribute('gw.client_aborted', true);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'the client closed the connection before the answer ended' });
+    return span.end();
+  }
+  const status = answeredStatus(this);
+  span.setAttribute('http.response.status_code', status);
+  // the version a base API handed over to, when versioned
+  if (ctx.version && ctx.version.name !== 'Default' && ctx.version.name !== '')
+    span.setAttribute('gw.api.version', ctx.version.name);
+  const byGateway = step !== undefined && step !== 'upstream';
+  if (byGateway && status >= 400) {
+    span.setAttribute('gw.refused_by', step);
+    if (status >= 500 || REFUSALS.has(status))
+      span.setStatus({ code: SpanStatusCode.ERROR, message: `${status} from the ${step} step` });
+  } else if (status >= 500) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: `${status}` });
+    span.setAttribute('error.type', String(status));
+  }
+  span.end();
+}
