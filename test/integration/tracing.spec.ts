@@ -1,0 +1,303 @@
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { close, listen } from '../../lib/http/listen';
+import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
+import { eventually } from '../support/eventually';
+import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
+import { SPAN_KIND, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
+import { TEST_METRICS_TOKEN, sampleValue, scrape } from '../support/prometheus';
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+/** A traceparent a client's own tracer would send: a fresh trace, sampled. */
+const clientContext = () => {
+  const traceId = hex(16);
+  const spanId = hex(8);
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
+};
+/** `00-<trace>-<parent>-<flags>` */
+const parseTraceparent = (value: unknown) => {
+  const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(value));
+  assert.ok(match, `not a traceparent: ${String(value)}`);
+  return { traceId: match[1], parentId: match[2] };
+};
+
+const FAST_EXPORT = { otelBatchTimeout: 0.05, otelConnectionTimeout: 2 };
+
+describe('OpenTelemetry tracing through the gateway', function () {
+  this.timeout(60_000);
+
+  describe('exporting OTLP/HTTP protobuf to a collector, W3C trace context', () => {
+    let receiver: OtlpReceiver;
+    let gw: GatewayFixture;
+    const serverSpanOf = (traceId: string, route: string) =>
+      receiver.waitForSpan(
+        (s) => s.traceId === traceId && s.kind === SPAN_KIND.server && s.attributes['http.route'] === route,
+      );
+
+    before(async () => {
+      receiver = await startOtlpReceiver();
+      gw = await startGatewayFixture({
+        otelEndpoint: receiver.httpUrl,
+        otelTraceIdHeader: true,
+        gatewayMetrics: true,
+        metricsToken: TEST_METRICS_TOKEN,
+        ...FAST_EXPORT,
+      });
+      await gw.addApi(apiDefinition('traced', '/traced/', gw.upstream.url));
+      await gw.addApi(
+        apiDefinition('keyed', '/keyed/', gw.upstream.url, {
+          use_keyless: false,
+          auth: { auth_header_name: 'authorization' },
+        }),
+      );
+      await gw.addApi(
+        apiDefinition('detailed', '/detailed/', gw.upstream.url, {
+          use_keyless: false,
+          auth: { auth_header_name: 'authorization' },
+          detailed_tracing: true,
+        }),
+      );
+      await gw.addApi(
+        apiDefinition('limited', '/limited/', gw.upstream.url, { global_rate_limit: { rate: 1, per: 60 } }),
+      );
+    });
+    after(async () => {
+      await gw?.stop();
+      await receiver?.close();
+    });
+
+    it("joins the client's trace: a server span below the client's, a client span below it, and the upstream's traceparent names that client span", async () => {
+      const client = clientContext();
+      const res = await gw.call('/traced/hello', { headers: { traceparent: client.traceparent } });
+      assert.equal(res.status, 200);
+      const sent = gw.upstream.received.at(-1)!;
+      const upstreamContext = parseTraceparent(sent.headers.traceparent);
+      assert.equal(upstreamContext.traceId, client.traceId);
+
+      const server = await serverSpanOf(client.traceId, '/traced/');
+      assert.equal(server.parentSpanId, client.spanId);
+      assert.equal(server.name, 'GET /traced/');
+      assert.equal(server.attributes['http.request.method'], 'GET');
+      assert.equal(server.attributes['http.response.status_code'], 200);
+      assert.equal(server.attributes['url.path'], '/traced/hello');
+      assert.equal(server.attributes['gw.api.id'], 'traced');
+      assert.equal(server.attributes['gw.api.name'], 'traced');
+      assert.notEqual(server.status.code, 2);
+      assert.equal(server.resource['service.name'], 'gw');
+
+      const upstreamCall = await receiver.waitForSpan(
+        (s) => s.traceId === client.traceId && s.kind === SPAN_KIND.client,
+      );
+      assert.equal(upstreamCall.parentSpanId, server.spanId);
+      assert.equal(upstreamContext.parentId, upstreamCall.spanId);
+      assert.equal(upstreamCall.attributes['http.response.status_code'], 200);
+      assert.equal(upstreamCall.attributes['server.port'], gw.upstream.port);
+      assert.equal(upstreamCall.attributes['url.full'], `${gw.upstream.url}/hello`);
+      assert.equal(res.headers.get('x-gw-trace-id'), client.traceId);
+      assert.ok(
+        receiver.exports.every((type) => type === 'application/x-protobuf'),
+        receiver.exports.join(),
+      );
+    });
+
+    it('starts a new trace for a request that carries none, and passes it upstream', async () => {
+      const res = await gw.call('/traced/fresh');
+      assert.equal(res.status, 200);
+      const traceId = res.headers.get('x-gw-trace-id')!;
+      assert.match(traceId, /^[0-9a-f]{32}$/);
+      const sent = gw.upstream.received.find((r) => r.url === '/fresh')!;
+      assert.equal(parseTraceparent(sent.headers.traceparent).traceId, traceId);
+      const server = await serverSpanOf(traceId, '/traced/');
+      assert.equal(server.parentSpanId, '');
+    });
+
+    it('marks a refused request with the refusing step: 401 by authentication, 429 by limits', async () => {
+      const unauthorised = await gw.call('/keyed/x', { headers: { traceparent: clientContext().traceparent } });
+      assert.equal(unauthorised.status, 401);
+      const refused = await serverSpanOf(unauthorised.headers.get('x-gw-trace-id')!, '/keyed/');
+      assert.equal(refused.status.code, 2);
+      assert.equal(refused.attributes['gw.refused_by'], 'authentication');
+      assert.equal(refused.attributes['http.response.status_code'], 401);
+      assert.match(refused.status.message, /401 from the authentication step/);
+
+      assert.equal((await gw.call('/limited/a')).status, 200);
+      const limited = await gw.call('/limited/b');
+      assert.equal(limited.status, 429);
+      const throttled = await serverSpanOf(limited.headers.get('x-gw-trace-id')!, '/limited/');
+      assert.equal(throttled.attributes['gw.refused_by'], 'limits');
+      assert.equal(throttled.status.code, 2);
+    });
+
+    it('records no credential: no header value, no query string', async () => {
+      const secret = `secret-${hex(8)}`;
+      const res = await gw.call(`/keyed/x?authorization=${secret}q&api_key=${secret}k`, {
+        headers: { authorization: `${secret}h`, cookie: `session=${secret}c` },
+      });
+      assert.equal(res.status, 403);
+      const traceId = res.headers.get('x-gw-trace-id')!;
+      await serverSpanOf(traceId, '/keyed/');
+      const inTrace = receiver.spans.filter((s) => s.traceId === traceId);
+      for (const span of inTrace)
+        for (const [name, value] of Object.entries(span.attributes))
+          assert.ok(!String(value).includes(secret), `${span.name} ${name} holds the credential`);
+    });
+
+    it('with detailed_tracing, gives each step of the chain a span, the refusing one in error', async () => {
+      const res = await gw.call('/detailed/x');
+      assert.equal(res.status, 401);
+      const traceId = res.headers.get('x-gw-trace-id')!;
+      const server = await serverSpanOf(traceId, '/detailed/');
+      const step = await receiver.waitForSpan((s) => s.traceId === traceId && s.name === 'authentication');
+      assert.equal(step.kind, SPAN_KIND.internal);
+      assert.equal(step.parentSpanId, server.spanId);
+      assert.equal(step.status.code, 2);
+      assert.equal(step.attributes['gw.step.answered'], true);
+      // an API without detailed_tracing has only the server and client spans
+      const plain = await gw.call('/traced/plain');
+      const plainTrace = plain.headers.get('x-gw-trace-id')!;
+      await receiver.waitForSpan((s) => s.traceId === plainTrace && s.kind === SPAN_KIND.client);
+      assert.deepEqual(
+        receiver.spans.filter((s) => s.traceId === plainTrace && s.kind === SPAN_KIND.internal),
+        [],
+      );
+    });
+
+    it('counts the spans it exported in /metrics', async () => {
+      await eventually(async () => {
+        const samples = await scrape(`${gw.node.gatewayUrl}/metrics`);
+        assert.ok((sampleValue(samples, 'gw_trace_spans_exported_total') ?? 0) > 0);
+      }, 10_000);
+    });
+
+    it("names the trace in the request's analytics record", async () => {
+      const res = await gw.call('/traced/recorded');
+      const traceId = res.headers.get('x-gw-trace-id')!;
+      await eventually(async () => {
+        const records = await new AnalyticsStore(gw.node.runtime.database()).rawRecords('', 'traced');
+        assert.ok(
+          records.some((record) => record.tags.includes(`trace-id-${traceId}`)),
+          JSON.stringify(records.map((r) => r.tags)),
+        );
+      }, 10_000);
+    });
+  });
+
+  describe('B3 propagation', () => {
+    let receiver: OtlpReceiver;
+    let gw: GatewayFixture;
+    before(async () => {
+      receiver = await startOtlpReceiver();
+      gw = await startGatewayFixture({
+        otelEndpoint: receiver.httpUrl,
+        otelContextPropagation: 'b3multi',
+        ...FAST_EXPORT,
+      });
+      await gw.addApi(apiDefinition('b3', '/b3/', gw.upstream.url));
+    });
+    after(async () => {
+      await gw?.stop();
+      await receiver?.close();
+    });
+
+    for (const [form, headers] of [
+      ['the single b3 header', (t: string, s: string) => ({ b3: `${t}-${s}-1` })],
+      ['the X-B3-* headers', (t: string, s: string) => ({ 'x-b3-traceid': t, 'x-b3-spanid': s, 'x-b3-sampled': '1' })],
+    ] as const) {
+      it(`reads the client's context from ${form} and sends X-B3-* upstream`, async () => {
+        const client = clientContext();
+        assert.equal(
+          (await gw.call(`/b3/${form.length}`, { headers: headers(client.traceId, client.spanId) })).status,
+          200,
+        );
+        const sent = gw.upstream.received.at(-1)!;
+        assert.equal(sent.headers['x-b3-traceid'], client.traceId);
+        const server = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.kind === SPAN_KIND.server);
+        assert.equal(server.parentSpanId, client.spanId);
+        const call = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.kind === SPAN_KIND.client);
+        assert.equal(sent.headers['x-b3-spanid'], call.spanId);
+        assert.equal(sent.headers['x-b3-sampled'], '1');
+      });
+    }
+  });
+
+  for (const exporter of ['http/json', 'grpc'] as const) {
+    describe(`exporting with ${exporter}`, () => {
+      let receiver: OtlpReceiver;
+      let gw: GatewayFixture;
+      before(async () => {
+        receiver = await startOtlpReceiver();
+        gw = await startGatewayFixture({
+          otelExporter: exporter,
+          otelEndpoint: exporter === 'grpc' ? receiver.grpcAddress : receiver.httpUrl,
+          otelContextPropagation: 'tracecontext,b3',
+          ...FAST_EXPORT,
+        });
+        await gw.addApi(apiDefinition('exported', '/exported/', gw.upstream.url));
+      });
+      after(async () => {
+        await gw?.stop();
+        await receiver?.close();
+      });
+
+      it('delivers the server and client spans of a request', async () => {
+        const client = clientContext();
+        assert.equal((await gw.call('/exported/x', { headers: { traceparent: client.traceparent } })).status, 200);
+        const sent = gw.upstream.received.at(-1)!;
+        // both propagators named: both forms go upstream
+        assert.equal(parseTraceparent(sent.headers.traceparent).traceId, client.traceId);
+        assert.match(String(sent.headers.b3), new RegExp(`^${client.traceId}-[0-9a-f]{16}-1$`));
+        const server = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.kind === SPAN_KIND.server);
+        await receiver.waitForSpan((s) => s.traceId === client.traceId && s.parentSpanId === server.spanId);
+        assert.ok(
+          receiver.exports.includes(exporter === 'grpc' ? 'grpc' : 'application/json'),
+          receiver.exports.join(),
+        );
+      });
+    });
+  }
+
+  describe('a collector that is down or does not answer', () => {
+    let silent: Server;
+    let silentPort: number;
+    const dropped = async (gw: GatewayFixture) =>
+      sampleValue(await scrape(`${gw.node.gatewayUrl}/metrics`), 'gw_trace_spans_dropped_total', {
+        reason: 'export_failed',
+      }) ?? 0;
+    before(async () => {
+      // accepts connections and never answers
+      silent = createServer(() => undefined);
+      silentPort = await listen(silent, 0, '127.0.0.1');
+    });
+    after(async () => {
+      silent.closeAllConnections();
+      await close(silent);
+    });
+
+    for (const [what, endpoint] of [
+      ['refuses connections', () => 'http://127.0.0.1:9'],
+      ['never answers', () => `http://127.0.0.1:${silentPort}`],
+    ] as const) {
+      it(`${what}: clients are answered as usual, and the dropped spans are counted in /metrics`, async () => {
+        const gw = await startGatewayFixture({
+          otelEndpoint: endpoint(),
+          gatewayMetrics: true,
+          metricsToken: TEST_METRICS_TOKEN,
+          otelBatchTimeout: 0.05,
+          otelConnectionTimeout: 0.3,
+        });
+        // the count is the process's: other nodes of this run may have dropped spans before
+        const before = await dropped(gw);
+        await gw.addApi(apiDefinition('down', '/down/', gw.upstream.url));
+        for (let i = 0; i < 20; i++) {
+          const started = performance.now();
+          const res = await gw.call(`/down/${i}`, { headers: { traceparent: clientContext().traceparent } });
+          assert.equal(res.status, 200);
+          assert.ok(performance.now() - started < 250, 'the request waited on the collector');
+        }
+        await eventually(async () => assert.ok((await dropped(gw)) > before), 15_000);
+        await gw.stop();
+      });
+    }
+  });
+});
