@@ -7,6 +7,7 @@ import { eventually } from '../support/eventually';
 import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 import { SPAN_KIND, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
 import { TEST_METRICS_TOKEN, sampleValue, scrape } from '../support/prometheus';
+import { accounts, products } from '../unit/graphql/federation/benchmark-subgraphs';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 /** A traceparent a client's own tracer would send: a fresh trace, sampled. */
@@ -180,6 +181,66 @@ describe('OpenTelemetry tracing through the gateway', function () {
           JSON.stringify(records.map((r) => r.tags)),
         );
       }, 10_000);
+    });
+  });
+
+  describe('a supergraph', () => {
+    let receiver: OtlpReceiver;
+    let gw: GatewayFixture;
+    before(async () => {
+      receiver = await startOtlpReceiver();
+      gw = await startGatewayFixture({ otelEndpoint: receiver.httpUrl, otelTraceIdHeader: true, ...FAST_EXPORT });
+      gw.upstream.respondWith((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            req.url === '/accounts' ? { data: { me: { username: 'ada' } } } : { data: { topProducts: [{ upc: '1' }] } },
+          ),
+        );
+      });
+      await gw.addApi(
+        apiDefinition('shop', '/shop/', gw.upstream.url, {
+          graphql: {
+            enabled: true,
+            execution_mode: 'supergraph',
+            supergraph: {
+              subgraphs: [
+                { name: 'accounts', url: `${gw.upstream.url}/accounts`, sdl: accounts },
+                { name: 'products', url: `${gw.upstream.url}/products`, sdl: products },
+              ],
+            },
+          },
+        }),
+      );
+    });
+    after(async () => {
+      await gw?.stop();
+      await receiver?.close();
+    });
+
+    it('makes each subgraph fetch a client span of the request, its context sent to that subgraph', async () => {
+      const client = clientContext();
+      const res = await gw.call('/shop/', {
+        method: 'POST',
+        headers: { traceparent: client.traceparent },
+        body: { query: '{ me { username } topProducts { upc } }' },
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.json, { data: { me: { username: 'ada' }, topProducts: [{ upc: '1' }] } });
+      const server = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.kind === SPAN_KIND.server);
+      for (const subgraph of ['accounts', 'products']) {
+        const fetch = await receiver.waitForSpan(
+          (s) => s.traceId === client.traceId && s.name === `subgraph ${subgraph}`,
+        );
+        assert.equal(fetch.kind, SPAN_KIND.client);
+        assert.equal(fetch.parentSpanId, server.spanId);
+        assert.equal(fetch.attributes['url.full'], `${gw.upstream.url}/${subgraph}`);
+        const sent = gw.upstream.received.find((r) => r.url === `/${subgraph}`)!;
+        assert.deepEqual(parseTraceparent(sent.headers.traceparent), {
+          traceId: client.traceId,
+          parentId: fetch.spanId,
+        });
+      }
     });
   });
 
