@@ -209,7 +209,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       const management = express();
       management.disable('x-powered-by');
       management.set('etag', false);
-      management.use('/gw', buildRouter(this.broker, gatewaySurface(config.secret, view)));
+      management.use('/gw', buildRouter(this.broker, gatewaySurface(config.secret, view), runtime.tracing));
       mcpSessions = new McpSessionTable(
         { maxPerKey: config.mcpMaxSessionsPerKey, idleMs: config.mcpSessionIdleTimeout * 1000 },
         endSessionUpstream,

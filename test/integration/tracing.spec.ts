@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { close, listen } from '../../lib/http/listen';
 import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
 import { eventually } from '../support/eventually';
+import { http } from '../support/http';
 import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 import { SPAN_KIND, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
 import { TEST_METRICS_TOKEN, sampleValue, scrape } from '../support/prometheus';
@@ -162,6 +163,32 @@ describe('OpenTelemetry tracing through the gateway', function () {
         receiver.spans.filter((s) => s.traceId === plainTrace && s.kind === SPAN_KIND.internal),
         [],
       );
+    });
+
+    it('traces the management APIs too: a server span per call, named by its route pattern', async () => {
+      const client = clientContext();
+      const res = await http(`${gw.node.gatewayUrl}/gw/apis/traced`, {
+        headers: { ...gw.node.gwHeaders, traceparent: client.traceparent },
+      });
+      assert.equal(res.status, 200);
+      const span = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.kind === SPAN_KIND.server);
+      assert.equal(span.parentSpanId, client.spanId);
+      assert.equal(span.attributes['gw.surface'], 'gateway');
+      assert.match(String(span.attributes['http.route']), /^\/gw\/apis\/:\w+$/);
+      assert.equal(span.attributes['url.path'], '/gw/apis/traced');
+      assert.equal(span.attributes['http.response.status_code'], 200);
+      for (const value of Object.values(span.attributes)) assert.ok(!String(value).includes(gw.node.config.secret));
+
+      const refused = clientContext();
+      const denied = await http(`${gw.node.dashboardUrl}/api/apis`, {
+        headers: { authorization: 'not-a-key', traceparent: refused.traceparent },
+      });
+      assert.equal(denied.status, 403);
+      const deniedSpan = await receiver.waitForSpan(
+        (s) => s.traceId === refused.traceId && s.kind === SPAN_KIND.server,
+      );
+      assert.equal(deniedSpan.attributes['gw.surface'], 'dashboard');
+      assert.equal(deniedSpan.status.code, 2);
     });
 
     it('counts the spans it exported in /metrics', async () => {
