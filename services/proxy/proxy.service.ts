@@ -250,6 +250,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
               message,
               origin: this.broker.nodeID,
               meta: { path: ctx.path, client_ip: ctx.clientIp },
+              ...(ctx.trace ? { trace_headers: ctx.trace.propagationHeaders() } : {}),
             };
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },

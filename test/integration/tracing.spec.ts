@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { close, listen } from '../../lib/http/listen';
 import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
+import { createTenant, keylessApi } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
@@ -189,6 +190,48 @@ describe('OpenTelemetry tracing through the gateway', function () {
       );
       assert.equal(deniedSpan.attributes['gw.surface'], 'dashboard');
       assert.equal(deniedSpan.status.code, 2);
+    });
+
+    it("puts a webhook delivery for a request's event in that request's trace", async () => {
+      const tenant = await createTenant(gw.node.dashboardUrl, gw.node.adminHeaders, 'Traced hooks');
+      const created = await http(`${gw.node.dashboardUrl}/api/apis`, {
+        method: 'POST',
+        headers: tenant.headers,
+        body: {
+          ...keylessApi('Hooked', '/hooked/', gw.upstream.url, { use_keyless: false }),
+          hook_references: [
+            {
+              event_name: 'AuthFailure',
+              hook: { name: 'inline', method: 'POST', target_path: `${gw.upstream.url}/hook?token=hook-secret` },
+              event_timeout: 0,
+            },
+          ],
+        },
+      });
+      assert.equal(created.status, 200, created.text);
+      const client = clientContext();
+      await eventually(async () => {
+        const res = await gw.call('/hooked/x', {
+          headers: { authorization: 'wrong-key', traceparent: client.traceparent },
+        });
+        assert.equal(res.status, 403);
+      }, 5000);
+      const delivery = await eventually(() => {
+        const found = gw.upstream.received.find((r) => r.url.startsWith('/hook'));
+        assert.ok(found, 'the webhook got the event');
+        return found;
+      }, 10_000);
+      const event = JSON.parse(delivery.body);
+      assert.equal(event.event, 'AuthFailure');
+      assert.equal(event.trace_headers, undefined, 'the trace context is not part of the event');
+      const context = parseTraceparent(delivery.headers.traceparent);
+      assert.equal(context.traceId, client.traceId);
+      const span = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.name === 'webhook AuthFailure');
+      assert.equal(span.kind, SPAN_KIND.client);
+      assert.equal(span.parentSpanId, (await serverSpanOf(client.traceId, '/hooked/')).spanId);
+      assert.equal(context.parentId, span.spanId);
+      assert.equal(span.attributes['url.full'], `${gw.upstream.url}/hook`);
+      assert.equal(span.attributes['http.response.status_code'], 200);
     });
 
     it('counts the spans it exported in /metrics', async () => {

@@ -23,6 +23,13 @@ export class RequestTrace {
   get traceId(): string {
     return this.span.spanContext().traceId;
   }
+
+  /** The server span's context as propagation headers, for work the request hands on (webhook deliveries). */
+  propagationHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    this.tracing.inject(this.span, headers);
+    return headers;
+  }
 }
 
 const TRACED = Symbol('gw.requestTrace');
