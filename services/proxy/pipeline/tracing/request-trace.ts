@@ -62,11 +62,12 @@ export function startRequestTrace(tracing: Tracing, ctx: RequestContext): void {
   ctx.trace = new RequestTrace(tracing, span);
   if (tracing.traceIdHeader) ctx.res.setHeader(TRACE_ID_HEADER, ctx.trace.traceId);
   (ctx.res as TracedResponse)[TRACED] = ctx;
-  ctx.res.once('close', endRequestTrace);
+  // `on`, not `once` (which wraps the listener): a response closes once
+  ctx.res.on('close', endRequestTrace);
 }
 
-/** Statuses that are the gateway refusing the request, when a step before the upstream answered them. */
-const REFUSALS = new Set([400, 401, 403, 404, 405, 413, 429]);
+/** Refusals that mark the server span as failed (any 5xx does too); other 4xx are named, not failed. */
+const REFUSALS = new Set([401, 403, 429]);
 
 function endRequestTrace(this: TracedResponse): void {
   const ctx = this[TRACED];
