@@ -95,9 +95,9 @@ export interface GraphqlApi {
  */
 export interface OutboundTrace {
   /**
-   * Starts a client span named `name` for one call to `url`, writes its trace context into
-   * `headers` (which go with the call), and returns what ends it: with the error when the call
-   * got no answer.
+   * Starts a client span named `name` for one call to `url` (with `method`, POST when not
+   * given), writes its trace context into `headers` (which go with the call), and returns what
+   * ends it: with the error when the call got no answer.
    */
-  start(name: string, url: string, headers: Record<string, string>): (failure?: Error) => void;
+  start(name: string, url: string, headers: Record<string, string>, method?: string): (failure?: Error) => void;
 }

@@ -7,6 +7,7 @@ import { createTenant, keylessApi } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { http } from '../support/http';
 import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
+import { STREAMS_TYPE, streamsDocument } from '../support/stream-apis';
 import { SPAN_KIND, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
 import { TEST_METRICS_TOKEN, sampleValue, scrape } from '../support/prometheus';
 import { accounts, products } from '../unit/graphql/federation/benchmark-subgraphs';
@@ -232,6 +233,45 @@ describe('OpenTelemetry tracing through the gateway', function () {
       assert.equal(context.parentId, span.spanId);
       assert.equal(span.attributes['url.full'], `${gw.upstream.url}/hook`);
       assert.equal(span.attributes['http.response.status_code'], 200);
+    });
+
+    it("sends a stream message from a traced request to an http_client output in that request's trace", async () => {
+      const tenant = await createTenant(gw.node.dashboardUrl, gw.node.adminHeaders, 'Traced streams');
+      const created = await http(`${gw.node.dashboardUrl}/api/apis/streams`, {
+        method: 'POST',
+        headers: { ...tenant.headers, ...STREAMS_TYPE },
+        body: JSON.stringify(
+          streamsDocument('Streamed', '/streamed/', {
+            relay: {
+              input: { http_server: { path: '/in', sync_response: { status: '200' } } },
+              output: { http_client: { url: `${gw.upstream.url}/stream-out?token=s3cret`, verb: 'PUT' } },
+            },
+          }),
+        ),
+      });
+      assert.equal(created.status, 200, created.text);
+      const client = clientContext();
+      await eventually(async () => {
+        const res = await gw.call('/streamed/in', {
+          method: 'POST',
+          body: 'hello',
+          headers: { traceparent: client.traceparent },
+        });
+        assert.equal(res.status, 200);
+      }, 5000);
+      const sent = await eventually(() => {
+        const found = gw.upstream.received.find((r) => r.url.startsWith('/stream-out'));
+        assert.ok(found, 'the output sent the message');
+        return found;
+      }, 5000);
+      const context = parseTraceparent(sent.headers.traceparent);
+      assert.equal(context.traceId, client.traceId);
+      const span = await receiver.waitForSpan(
+        (s) => s.traceId === client.traceId && s.name === 'stream output http_client',
+      );
+      assert.equal(context.parentId, span.spanId);
+      assert.equal(span.attributes['http.request.method'], 'PUT');
+      assert.equal(span.attributes['url.full'], `${gw.upstream.url}/stream-out`);
     });
 
     it('counts the spans it exported in /metrics', async () => {

@@ -45,7 +45,7 @@ export class ExecutionLoader {
   private call(request: DataSourceRequest): Promise<unknown> {
     if (!this.trace) return this.fetcher.json(request);
     const headers = { ...request.headers };
-    const end = this.trace.start(`data source ${request.method}`, request.url, headers);
+    const end = this.trace.start(`data source ${request.method}`, request.url, headers, request.method);
     return this.fetcher.json({ ...request, headers }).then(
       (answer) => {
         end();

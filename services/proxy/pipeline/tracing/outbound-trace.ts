@@ -8,7 +8,7 @@ import type { RequestTrace } from './request-trace';
  */
 export function outboundTrace(trace: RequestTrace): OutboundTrace {
   return {
-    start(name, url, headers) {
+    start(name, url, headers, method = 'POST') {
       let target: URL | undefined;
       try {
         target = new URL(url);
@@ -16,7 +16,7 @@ export function outboundTrace(trace: RequestTrace): OutboundTrace {
         target = undefined;
       }
       const span = trace.tracing.startSpan(name, SpanKind.CLIENT, trace.span, {
-        'http.request.method': 'POST',
+        'http.request.method': method,
         ...(target
           ? {
               'url.full': `${target.origin}${target.pathname}`,
