@@ -294,7 +294,7 @@ describe('OpenTelemetry tracing through the gateway', function () {
     });
   });
 
-  describe('a supergraph', () => {
+  describe('GraphQL: a supergraph and a combined graph', () => {
     let receiver: OtlpReceiver;
     let gw: GatewayFixture;
     before(async () => {
@@ -304,7 +304,11 @@ describe('OpenTelemetry tracing through the gateway', function () {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify(
-            req.url === '/accounts' ? { data: { me: { username: 'ada' } } } : { data: { topProducts: [{ upc: '1' }] } },
+            req.url === '/accounts'
+              ? { data: { me: { username: 'ada' } } }
+              : req.url === '/users/7'
+                ? { id: '7', name: 'Ada' }
+                : { data: { topProducts: [{ upc: '1' }] } },
           ),
         );
       });
@@ -326,6 +330,44 @@ describe('OpenTelemetry tracing through the gateway', function () {
     after(async () => {
       await gw?.stop();
       await receiver?.close();
+    });
+
+    it('makes each data-source call of a combined graph a client span, its context sent to the data source', async () => {
+      await gw.addApi(
+        apiDefinition('graph', '/graph/', '', {
+          graphql: {
+            enabled: true,
+            execution_mode: 'executionEngine',
+            version: '2',
+            schema: 'type Query { user(id: ID!): User } type User { id: ID! name: String }',
+            engine: {
+              field_configs: [],
+              data_sources: [
+                {
+                  kind: 'REST',
+                  name: 'users',
+                  root_fields: [{ type: 'Query', fields: ['user'] }],
+                  config: { url: `${gw.upstream.url}/users/{{.arguments.id}}`, method: 'GET' },
+                },
+              ],
+            },
+          },
+        }),
+      );
+      const client = clientContext();
+      const res = await gw.call('/graph/', {
+        method: 'POST',
+        headers: { traceparent: client.traceparent },
+        body: { query: '{ user(id: "7") { name } }' },
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.json, { data: { user: { name: 'Ada' } } });
+      const server = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.kind === SPAN_KIND.server);
+      const call = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.name === 'data source GET');
+      assert.equal(call.parentSpanId, server.spanId);
+      assert.equal(call.attributes['http.request.method'], 'GET');
+      const sent = gw.upstream.received.find((r) => r.url === '/users/7')!;
+      assert.deepEqual(parseTraceparent(sent.headers.traceparent), { traceId: client.traceId, parentId: call.spanId });
     });
 
     it('makes each subgraph fetch a client span of the request, its context sent to that subgraph', async () => {
