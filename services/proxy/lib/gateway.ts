@@ -20,7 +20,7 @@ import { ApiIndex } from './api-index';
 import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 import { withoutSessionCookies } from '../../../lib/http/session-cookie';
-import { startRequestTrace } from '../pipeline/tracing/request-trace';
+import { RequestTrace, startRequestTrace } from '../pipeline/tracing/request-trace';
 
 /** The most internal loops one client request may take (the reference gateway's default loop limit). */
 const MAX_LOOPS = 5;
@@ -246,7 +246,8 @@ export class Gateway {
     ctx.loopLevel = level;
     ctx.loopLimit = limit;
     // the loop is part of the client's request: its steps and upstream call join the same trace
-    ctx.trace = from.trace;
+    // (a request of its own, a REST-as-MCP tool call, notes its steps apart from the caller's)
+    ctx.trace = into && from.trace ? new RequestTrace(from.trace.tracing, from.trace.span) : from.trace;
     if (!into) {
       ctx.replacedBody = from.replacedBody;
       ctx.adoptHeaders(from.changedHeaders);

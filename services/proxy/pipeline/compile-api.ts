@@ -226,7 +226,6 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
         maxResponseBody: deps.maxResponseBody,
         logger: deps.logger,
         onFailure: deps.onFailure,
-        tracing: deps.tracing,
       }),
       false,
     ),

@@ -19,7 +19,6 @@ import type { UpstreamErrorCode } from '../upstream-client/upstream-error';
 import type { UpstreamPools } from '../upstream-pools';
 import { tunnel } from '../websocket-tunnel';
 import type { Span } from '@opentelemetry/api';
-import type { Tracing } from '../../../../lib/observability/tracing/tracing';
 import { endUpstreamSpan, startUpstreamSpan, upstreamAnswered } from '../tracing/upstream-span';
 
 export interface UpstreamStepOptions {
@@ -35,8 +34,6 @@ export interface UpstreamStepOptions {
   maxResponseBody: number;
   /** a plugin failed while the response was held: log it and answer 500 */
   onFailure(ctx: RequestContext, err: unknown): void;
-  /** the node's tracer when tracing is on: each upstream call (and each retry) is a client span */
-  tracing?: Tracing;
 }
 
 /**
