@@ -10,12 +10,13 @@ export type TraceExporterSettings = Pick<
   'otelEndpoint' | 'otelExporter' | 'otelHeaders' | 'otelConnectionTimeout'
 > & { otelEndpoint: string };
 
-/** The SDK's OTLP exporter the settings ask for: gRPC, HTTP with protobuf, or HTTP with JSON. */
-export function createTraceExporter(settings: TraceExporterSettings): SpanExporter {
+/**
+ * The SDK's OTLP exporter the settings ask for: gRPC, HTTP with protobuf, or HTTP with JSON.
+ * `concurrencyLimit`: the exports that may be in flight at once (past it an export fails).
+ */
+export function createTraceExporter(settings: TraceExporterSettings, concurrencyLimit: number): SpanExporter {
   const headers = parseHeaders(settings.otelHeaders);
   const timeoutMillis = Math.round(settings.otelConnectionTimeout * 1000);
-  // One export at a time per worker is plenty for batches; more would only pile up on a slow collector.
-  const concurrencyLimit = 2;
   if (settings.otelExporter === 'grpc') {
     const metadata = new Metadata();
     for (const [name, value] of Object.entries(headers)) metadata.set(name, value);

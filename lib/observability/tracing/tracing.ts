@@ -71,7 +71,12 @@ export function createTracing(
 ): Tracing | undefined {
   if (!settings.otelEndpoint && !exporter) return undefined;
   const queue = new CountedQueue(settings.otelQueueSize);
-  const sent = queue.exporter(exporter ?? createTraceExporter({ ...settings, otelEndpoint: settings.otelEndpoint! }));
+  // While serving, the batch processor sends one batch at a time; on a flush (stopping) it sends
+  // every queued batch at once, which the exporter must take rather than fail.
+  const batches = Math.ceil(settings.otelQueueSize / Math.min(settings.otelBatchSize, settings.otelQueueSize)) + 1;
+  const sent = queue.exporter(
+    exporter ?? createTraceExporter({ ...settings, otelEndpoint: settings.otelEndpoint! }, batches),
+  );
   const processor =
     settings.otelSpanProcessor === 'simple'
       ? new SimpleSpanProcessor({ exporter: sent })
@@ -99,8 +104,13 @@ export function createTracing(
     traceIdHeader: settings.otelTraceIdHeader,
     extract: (headers) => propagator.extract(ROOT_CONTEXT, headers, requestHeaderGetter),
     inject: (span, headers) => propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, headerMapSetter),
-    startSpan: (name, kind, parent, attributes) =>
-      tracer.startSpan(name, { kind, attributes }, isSpan(parent) ? trace.setSpan(ROOT_CONTEXT, parent) : parent),
+    startSpan: (name, kind, parent, attributes) => {
+      // attributes set on the span rather than given to startSpan, which checks and copies them
+      // twice (the samplers here do not read them); a span that is not sampled skips them
+      const span = tracer.startSpan(name, { kind }, isSpan(parent) ? trace.setSpan(ROOT_CONTEXT, parent) : parent);
+      if (attributes !== undefined && span.isRecording()) span.setAttributes(attributes);
+      return span;
+    },
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };

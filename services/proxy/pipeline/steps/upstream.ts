@@ -108,7 +108,7 @@ function send(
   const sent = tried === undefined ? request : { ...request };
   sent.path = path;
   // the upstream's trace context names this call's span as its parent (a retry's names its own)
-  const span = ctx.trace && startUpstreamSpan(ctx.trace, ctx, target, sent, tried?.size ?? 0);
+  const span = ctx.trace && startUpstreamSpan(ctx.trace, target, sent, tried?.size ?? 0);
   options.pools
     .get(target.origin, ctx.upstreamTls, options.http2)
     .dispatch(sent, new UpstreamHandler(ctx, options, replayable ? request : undefined, tried, span));

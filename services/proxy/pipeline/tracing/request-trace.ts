@@ -38,23 +38,21 @@ type TracedResponse = ServerResponse & { [TRACED]?: RequestContext };
 /**
  * Starts the server span of a request routed to an API, as a child of the trace context the
  * client sent (a new trace when it sent none), and ends it when the response is closed.
- * Attributes follow the OpenTelemetry HTTP semantic conventions; no header value is recorded
- * (credentials travel in headers), nor the query string (nor do keys sent as query parameters).
+ * Attributes follow the OpenTelemetry HTTP semantic conventions (the required and a few
+ * recommended ones: each attribute costs on every request); no header value is recorded
+ * (credentials travel in headers), nor the query string (keys may be sent as query parameters).
  */
 export function startRequestTrace(tracing: Tracing, ctx: RequestContext): void {
   const { req } = ctx;
   const method = req.method ?? 'GET';
   const { definition } = ctx.api;
   const route = definition.proxy.listen_path;
-  const userAgent = req.headers['user-agent'];
   const span = tracing.startSpan(`${method} ${route}`, SpanKind.SERVER, tracing.extract(req.headers), {
     'http.request.method': method,
     'http.route': route,
     'url.path': ctx.path,
     'url.scheme': (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http',
-    'network.protocol.version': req.httpVersion,
     'client.address': ctx.clientIp,
-    ...(typeof userAgent === 'string' ? { 'user_agent.original': userAgent } : {}),
     'gw.api.id': definition.api_id,
     'gw.api.name': definition.name,
     'gw.org.id': definition.org_id ?? '',

@@ -1,5 +1,4 @@
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
-import type { RequestContext } from '../request-context';
 import type { ParsedTarget } from '../target';
 import type { UpstreamRequest } from '../upstream-client/exchange';
 import type { RequestTrace } from './request-trace';
@@ -12,7 +11,6 @@ import type { RequestTrace } from './request-trace';
  */
 export function startUpstreamSpan(
   trace: RequestTrace,
-  ctx: RequestContext,
   target: ParsedTarget,
   request: UpstreamRequest,
   attempt: number,
@@ -24,7 +22,6 @@ export function startUpstreamSpan(
     'server.address': target.hostname,
     'server.port': target.port,
     'url.full': `${target.protocol === 'h2c:' ? 'http:' : target.protocol}//${target.hostname}:${target.port}${path}`,
-    'gw.api.id': ctx.api.definition.api_id,
     ...(attempt > 0 ? { 'http.request.resend_count': attempt } : {}),
   });
   trace.tracing.inject(span, request.headers);
