@@ -628,7 +628,16 @@ export const OPTIONS = {
   otelEndpoint: {
     env: 'GW_OTEL_ENDPOINT',
     default: undefined,
-    rule: { type: 'string', empty: false, optional: true, pattern: /^(https?:\/\/)?[^\s/:]+(:\d+)?(\/\S*)?$/ },
+    rule: {
+      type: 'string',
+      empty: false,
+      optional: true,
+      pattern: /^(https?:\/\/)?(\[[0-9a-fA-F:.]+\]|[^\s/:[\]]+)(:\d+)?(\/\S*)?$/,
+      messages: {
+        stringPattern:
+          'GW_OTEL_ENDPOINT must be a collector address: http(s)://host:port[/path], or host:port for gRPC',
+      },
+    },
     doc:
       'where gw sends its OpenTelemetry traces (OTLP); setting it turns tracing on. HTTP: the collector base address ' +
       '(`http://collector:4318`, `/v1/traces` is added when no path is given); gRPC: `collector:4317`. ' +

@@ -104,6 +104,16 @@ describe('config: OpenTelemetry settings', () => {
     assert.equal(fromFile.otelSamplingType, 'AlwaysOn');
   });
 
+  it('takes collector addresses with or without a scheme, IPv6 ones too', () => {
+    for (const endpoint of [
+      'collector:4317',
+      'http://10.0.0.5:4318',
+      'https://otlp.example.com/api/traces',
+      'http://[::1]:4318',
+    ])
+      assert.equal(loadConfig({ GW_OTEL_ENDPOINT: endpoint }).otelEndpoint, endpoint);
+  });
+
   it('turns tracing off with OTEL_SDK_DISABLED, whatever else the standard variables say', () => {
     assert.equal(
       loadConfig({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).otelEndpoint,
@@ -123,7 +133,8 @@ describe('config: OpenTelemetry settings', () => {
       ],
       [{ GW_OTEL_CONTEXT_PROPAGATION: 'jaeger' }, /GW_OTEL_CONTEXT_PROPAGATION must be/],
       [{ GW_OTEL_SAMPLING_RATE: '1.5' }, /GW_OTEL_SAMPLING_RATE/],
-      [{ GW_OTEL_ENDPOINT: 'http://has space:4318' }, /GW_OTEL_ENDPOINT/],
+      [{ GW_OTEL_ENDPOINT: 'http://has space:4318' }, /GW_OTEL_ENDPOINT must be a collector address/],
+      [{ GW_OTEL_ENDPOINT: 'ftp://collector:21' }, /GW_OTEL_ENDPOINT must be a collector address/],
     ];
     for (const [env, message] of cases)
       assert.throws(
