@@ -107,6 +107,10 @@ export interface GwConfig {
   workers: string;
   /** MB of shared memory for the limiter counters of a node's gateway workers */
   limiterSharedMb: number;
+  /** a log line per request an API answered */
+  accessLogs: boolean;
+  /** the fields of an access log line; empty: every field */
+  accessLogsTemplate: string[];
   /** OTLP collector address; tracing is off without it */
   otelEndpoint?: string;
   otelExporter: 'grpc' | 'http' | 'http/protobuf' | 'http/json';
@@ -166,6 +170,7 @@ export function loadConfig(
     services: Object.freeze([...(merged.services as string[])]) as string[],
     pluginPackages: Object.freeze([...(merged.pluginPackages as string[])]) as string[],
     outboundAllow: Object.freeze([...(merged.outboundAllow as string[])]) as string[],
+    accessLogsTemplate: Object.freeze([...(merged.accessLogsTemplate as string[])]) as string[],
   });
 }
 

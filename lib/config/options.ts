@@ -15,6 +15,26 @@ export interface OptionDeclaration {
 
 const port = { type: 'number', integer: true, min: 0, max: 65535, convert: true };
 
+/** The fields an access log line can hold (GW_ACCESS_LOGS_TEMPLATE picks some; all without it). */
+export const ACCESS_LOG_FIELDS = [
+  'api_id',
+  'api_key',
+  'api_name',
+  'client_ip',
+  'host',
+  'latency_total',
+  'method',
+  'org_id',
+  'path',
+  'protocol',
+  'remote_addr',
+  'status',
+  'trace_id',
+  'upstream_addr',
+  'upstream_latency',
+  'user_agent',
+] as const;
+
 export const OPTIONS = {
   /** @default 8080 */
   gatewayPort: {
@@ -623,6 +643,23 @@ export const OPTIONS = {
     doc:
       'seconds the analytics service keeps hourly aggregates and, at most, raw records ' +
       "(an API's expire_analytics_after may keep its raw records less); 0 keeps them",
+  },
+  /** @default false */
+  accessLogs: {
+    env: 'GW_ACCESS_LOGS',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'gateway nodes log a line per request an API answered (prefix=access-log, logfmt fields, at info level)',
+  },
+  /** @default every field */
+  accessLogsTemplate: {
+    env: 'GW_ACCESS_LOGS_TEMPLATE',
+    default: [],
+    rule: {
+      type: 'array',
+      items: { type: 'enum', values: [...ACCESS_LOG_FIELDS] },
+    },
+    doc: 'the fields of an access log line (comma list; a JSON array in GW_CONFIG); empty: every field',
   },
   /** @default none: tracing is off */
   otelEndpoint: {

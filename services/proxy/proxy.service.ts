@@ -41,6 +41,7 @@ import { acceptPriorKnowledge, createH2cServer } from './lib/http2-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
 import { MemoryResponseCache, RedisResponseCache, type ResponseCache } from './pipeline/cache/response-cache';
 import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
+import { accessLogLine, type AccessLogField } from './lib/access-log';
 
 /**
  * The gateway port: a plain node:http server (docs/performance.md#proxy-rest says why not
@@ -210,6 +211,8 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       management.disable('x-powered-by');
       management.set('etag', false);
       management.use('/gw', buildRouter(this.broker, gatewaySurface(config.secret, view), runtime.tracing));
+      // GW_ACCESS_LOGS: the fields of a line (all of them when the template names none)
+      const accessLogTemplate = config.accessLogs ? new Set(config.accessLogsTemplate as AccessLogField[]) : undefined;
       mcpSessions = new McpSessionTable(
         { maxPerKey: config.mcpMaxSessionsPerKey, idleMs: config.mcpSessionIdleTimeout * 1000 },
         endSessionUpstream,
@@ -279,7 +282,14 @@ export function proxyService(runtime: Runtime): ServiceSchema {
               )
             : undefined,
           // the recorder starts later (started()): looked up per request
-          requests: { started: (ctx) => analytics?.started(ctx), finished: (ctx) => analytics?.finished(ctx) },
+          requests: {
+            started: (ctx) => analytics?.started(ctx),
+            finished: (ctx) => {
+              analytics?.finished(ctx);
+              if (accessLogTemplate)
+                this.logger.info(accessLogLine(ctx, accessLogTemplate.size ? accessLogTemplate : undefined));
+            },
+          },
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,

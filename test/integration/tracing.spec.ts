@@ -396,6 +396,62 @@ describe('OpenTelemetry tracing through the gateway', function () {
     });
   });
 
+  describe('the access log', () => {
+    let receiver: OtlpReceiver;
+    let gw: GatewayFixture;
+    const lines: string[] = [];
+    const original = { log: console.log, info: console.info };
+    before(async () => {
+      // the node's logger writes to the console: its lines are kept here instead of printed
+      console.log = console.info = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
+      receiver = await startOtlpReceiver();
+      gw = await startGatewayFixture({
+        otelEndpoint: receiver.httpUrl,
+        accessLogs: true,
+        logLevel: 'info',
+        ...FAST_EXPORT,
+      });
+      await gw.addApi(
+        apiDefinition('logged', '/logged/', gw.upstream.url, {
+          use_keyless: false,
+          auth: { auth_header_name: 'authorization' },
+        }),
+      );
+      await gw.addApi(apiDefinition('open', '/open/', gw.upstream.url));
+    });
+    after(async () => {
+      await gw?.stop();
+      await receiver?.close();
+      Object.assign(console, original);
+    });
+
+    it('has a line per request with its trace id, and never the key or the query string', async () => {
+      const client = clientContext();
+      const res = await gw.call('/open/hello?api_key=query-secret', { headers: { traceparent: client.traceparent } });
+      assert.equal(res.status, 200);
+      const line = await eventually(() => {
+        const found = lines.find((l) => l.includes('prefix=access-log') && l.includes('api_id=open'));
+        assert.ok(found, lines.join('\n'));
+        return found;
+      });
+      assert.match(line, new RegExp(`trace_id=${client.traceId}`));
+      assert.match(line, / status=200 /);
+      assert.match(line, / method=GET /);
+      assert.match(line, / path=\/open\/hello /);
+      assert.match(line, / upstream_addr=http:\/\/127\.0\.0\.1:\d+ /);
+      assert.doesNotMatch(line, /query-secret/);
+
+      assert.equal((await gw.call('/logged/x', { headers: { authorization: 'the-secret-key' } })).status, 403);
+      const refused = await eventually(() => {
+        const found = lines.find((l) => l.includes('prefix=access-log') && l.includes('api_id=logged'));
+        assert.ok(found);
+        return found;
+      });
+      assert.match(refused, / status=403 /);
+      assert.doesNotMatch(refused, /the-secret-key/);
+    });
+  });
+
   describe('B3 propagation', () => {
     let receiver: OtlpReceiver;
     let gw: GatewayFixture;

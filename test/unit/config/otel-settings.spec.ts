@@ -114,6 +114,18 @@ describe('config: OpenTelemetry settings', () => {
       assert.equal(loadConfig({ GW_OTEL_ENDPOINT: endpoint }).otelEndpoint, endpoint);
   });
 
+  it('reads the access log settings: off by default, a template of known fields', () => {
+    assert.equal(loadConfig({}).accessLogs, false);
+    assert.deepEqual(loadConfig({}).accessLogsTemplate, []);
+    const config = loadConfig({ GW_ACCESS_LOGS: 'true', GW_ACCESS_LOGS_TEMPLATE: 'trace_id, status,path' });
+    assert.equal(config.accessLogs, true);
+    assert.deepEqual(config.accessLogsTemplate, ['trace_id', 'status', 'path']);
+    assert.throws(
+      () => loadConfig({ GW_ACCESS_LOGS_TEMPLATE: 'trace_id,password' }),
+      (err: Error) => err instanceof ConfigError && /GW_ACCESS_LOGS_TEMPLATE/.test(err.message),
+    );
+  });
+
   it('turns tracing off with OTEL_SDK_DISABLED, whatever else the standard variables say', () => {
     assert.equal(
       loadConfig({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).otelEndpoint,
