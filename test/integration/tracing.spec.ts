@@ -452,6 +452,48 @@ describe('OpenTelemetry tracing through the gateway', function () {
     });
   });
 
+  describe('a node with two gateway workers', () => {
+    let receiver: OtlpReceiver;
+    let gw: GatewayFixture;
+    before(async () => {
+      receiver = await startOtlpReceiver();
+      gw = await startGatewayFixture({
+        otelEndpoint: receiver.httpUrl,
+        workers: '2',
+        gatewayMetrics: true,
+        metricsToken: TEST_METRICS_TOKEN,
+        ...FAST_EXPORT,
+      });
+      await gw.addApi(apiDefinition('spread', '/spread/', gw.upstream.url));
+    });
+    after(async () => {
+      await gw?.stop();
+      await receiver?.close();
+    });
+
+    it('exports the spans of requests served by either worker, and counts them in the summed /metrics', async () => {
+      const exported = async () =>
+        sampleValue(await scrape(`${gw.node.gatewayUrl}/metrics`), 'gw_trace_spans_exported_total') ?? 0;
+      // the count is the process's: other nodes of this run may have exported spans before
+      const before = await exported();
+      const traces: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const client = clientContext();
+        traces.push(client.traceId);
+        // a connection of its own, so the kernel may hand it to either worker
+        const res = await fetch(`${gw.node.gatewayUrl}/spread/${i}`, {
+          headers: { traceparent: client.traceparent, connection: 'close' },
+        });
+        assert.equal(res.status, 200);
+        await res.arrayBuffer();
+      }
+      for (const traceId of traces)
+        await receiver.waitForSpan((s) => s.traceId === traceId && s.kind === SPAN_KIND.server);
+      // a server and a client span per request, counted by the workers that exported them
+      await eventually(async () => assert.ok((await exported()) - before >= 24), 10_000);
+    });
+  });
+
   describe('B3 propagation', () => {
     let receiver: OtlpReceiver;
     let gw: GatewayFixture;
