@@ -5,6 +5,7 @@ import { close, listen } from '../../lib/http/listen';
 import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
 import { createTenant, keylessApi } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
+import { echoClient, startGrpcService, type EchoClient, type GrpcService } from '../support/grpc-service';
 import { http } from '../support/http';
 import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 import { STREAMS_TYPE, streamsDocument } from '../support/stream-apis';
@@ -491,6 +492,41 @@ describe('OpenTelemetry tracing through the gateway', function () {
         await receiver.waitForSpan((s) => s.traceId === traceId && s.kind === SPAN_KIND.server);
       // a server and a client span per request, counted by the workers that exported them
       await eventually(async () => assert.ok((await exported()) - before >= 24), 10_000);
+    });
+  });
+
+  describe('gRPC', () => {
+    let receiver: OtlpReceiver;
+    let gw: GatewayFixture;
+    let service: GrpcService;
+    let client: EchoClient;
+    before(async () => {
+      receiver = await startOtlpReceiver();
+      service = await startGrpcService();
+      gw = await startGatewayFixture({ otelEndpoint: receiver.httpUrl, gatewayH2c: true, ...FAST_EXPORT });
+      const definition = apiDefinition('grpc-traced', '/', `h2c://${service.address}`, { domain: 'traced.test' });
+      (definition.proxy as Record<string, unknown>).strip_listen_path = false;
+      await gw.addApi(definition);
+      client = echoClient(gw.node.gatewayUrl.replace('http://', ''), { authority: 'traced.test' });
+    });
+    after(async () => {
+      client?.close();
+      await gw?.stop();
+      await service?.close();
+      await receiver?.close();
+    });
+
+    it("passes the caller's trace context to the gRPC service as call metadata, below gw's client span", async () => {
+      const caller = clientContext();
+      const outcome = await client.unary({ text: 'hi', amount: 1 }, { metadata: { traceparent: caller.traceparent } });
+      assert.equal(outcome.status.code, 0, outcome.status.details);
+      const received = parseTraceparent(service.calls.at(-1)!.metadata.traceparent);
+      assert.equal(received.traceId, caller.traceId);
+      const server = await receiver.waitForSpan((s) => s.traceId === caller.traceId && s.kind === SPAN_KIND.server);
+      assert.equal(server.parentSpanId, caller.spanId);
+      const call = await receiver.waitForSpan((s) => s.traceId === caller.traceId && s.kind === SPAN_KIND.client);
+      assert.equal(call.parentSpanId, server.spanId);
+      assert.equal(received.parentId, call.spanId);
     });
   });
 
