@@ -48,6 +48,20 @@ describe('tracing: setup', () => {
     );
   });
 
+  it('passes a context upstream for a request it does not sample, marked not sampled', () => {
+    const exporter = new InMemorySpanExporter();
+    const tracing = createTracing(
+      loadConfig({}, { otelSamplingType: 'AlwaysOff', otelSpanProcessor: 'simple' }),
+      exporter,
+    )!;
+    const span = tracing.startSpan('dropped', SpanKind.SERVER, tracing.extract({}), { 'gw.api.id': 'a' });
+    const headers: Record<string, unknown> = {};
+    tracing.inject(span, headers);
+    assert.match(String(headers.traceparent), /^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+    span.end();
+    assert.deepEqual(exporter.getFinishedSpans(), []);
+  });
+
   it('drops, and counts, the spans past the queue while the collector is slow, without waiting', async () => {
     const exporter = new StalledExporter();
     const tracing = createTracing(
