@@ -106,6 +106,44 @@ describe('OpenTelemetry tracing through the gateway', function () {
       );
     });
 
+    it('makes a retry on another target after a refused connection a client span of its own', async () => {
+      // a port nothing listens on (bound, then closed) is the round robin's first target: it refuses
+      // the connection and the request goes on to the upstream
+      const closed = createServer();
+      const refusingPort = await listen(closed, 0, '127.0.0.1');
+      await close(closed);
+      const refusing = `http://127.0.0.1:${refusingPort}`;
+      await gw.addApi(
+        apiDefinition('balanced', '/balanced/', refusing, {
+          proxy: {
+            listen_path: '/balanced/',
+            strip_listen_path: true,
+            target_url: refusing,
+            enable_load_balancing: true,
+            target_list: [refusing, gw.upstream.url],
+          },
+        }),
+      );
+      const client = clientContext();
+      const res = await gw.call('/balanced/retried', { headers: { traceparent: client.traceparent } });
+      assert.equal(res.status, 200);
+      const refused = await receiver.waitForSpan(
+        (s) =>
+          s.traceId === client.traceId && s.kind === SPAN_KIND.client && s.attributes['server.port'] === refusingPort,
+      );
+      assert.equal(refused.status.code, 2);
+      const retry = await receiver.waitForSpan(
+        (s) =>
+          s.traceId === client.traceId &&
+          s.kind === SPAN_KIND.client &&
+          s.attributes['server.port'] === gw.upstream.port,
+      );
+      assert.equal(retry.attributes['http.request.resend_count'], 1);
+      assert.equal(retry.parentSpanId, refused.parentSpanId);
+      const sent = gw.upstream.received.find((r) => r.url === '/retried')!;
+      assert.equal(parseTraceparent(sent.headers.traceparent).parentId, retry.spanId);
+    });
+
     it('starts a new trace for a request that carries none, and passes it upstream', async () => {
       const res = await gw.call('/traced/fresh');
       assert.equal(res.status, 200);
