@@ -40,4 +40,10 @@ export interface GatewayEvent {
   origin: string;
   /** event-specific details */
   meta?: Record<string, unknown>;
+  /**
+   * the trace context of the request the event is about, as propagation headers (`traceparent`,
+   * `b3`), when the gateway traced it: a webhook delivery joins that trace. Not part of the
+   * event a webhook receives.
+   */
+  trace_headers?: Record<string, string>;
 }

@@ -4,6 +4,7 @@ import type { GwConfig } from './config/load-config';
 import { createHandOffs, type HandOffs } from './hand-offs';
 import { createNodeMetrics, type NodeMetrics } from './observability/metrics';
 import { OPTIONS } from './config/options';
+import { createTracing, type Tracing } from './observability/tracing/tracing';
 import { openDatabase } from './store/database';
 import type { WorkerHost } from './workers/worker-host';
 
@@ -25,11 +26,14 @@ export interface Runtime {
   metrics: NodeMetrics;
   /** set on a gateway worker thread of a node with GW_WORKERS > 1 */
   host?: WorkerHost;
+  /** this node's (or worker's) OpenTelemetry tracer; undefined when tracing is off (no endpoint configured) */
+  tracing: Tracing | undefined;
   close(): Promise<void>;
 }
 
 export function createRuntime(config: NodeConfig, host?: WorkerHost): Runtime {
   let db: Knex | undefined;
+  const tracing = createTracing(config);
   return {
     config,
     host,
@@ -40,10 +44,12 @@ export function createRuntime(config: NodeConfig, host?: WorkerHost): Runtime {
     hasOpenedDatabase: () => db !== undefined,
     handOffs: createHandOffs(),
     metrics: createNodeMetrics(),
+    tracing,
     async close() {
       const open = db;
       db = undefined;
-      await open?.destroy();
+      // the spans still queued go out (bounded by the export timeout); a collector that is down does not hold the stop
+      await Promise.all([open?.destroy(), tracing?.shutdown().catch(() => undefined)]);
     },
   };
 }

@@ -20,6 +20,7 @@ import { createJwtApi } from './jwt';
 import { createOAuthApi } from './oauth';
 import { createOasApi } from './oas';
 import { cachedApi, createTokenApi, startGw, startNginx, startNode, type System } from './systems';
+import { startTraceSink } from './trace-sink';
 
 export interface Row extends System {
   id: string;
@@ -52,6 +53,13 @@ const NODES = {
   // The same two nodes with two gateway worker threads (GW_WORKERS, app/workers/): what a
   // second thread adds on the same two cores.
   'gw-10-w2': (s: Setup) => keylessNode(s, 'gw-10-w2', 2),
+  // gw-10 with OpenTelemetry tracing on: every request sampled, exported over OTLP/HTTP
+  // (protobuf) to a sink in the bench's process
+  'gw-10-traced': async (s: Setup) =>
+    keylessNode(s, 'gw-10-traced', 1, {
+      GW_OTEL_ENDPOINT: (await startTraceSink()).url,
+      GW_OTEL_SAMPLING_TYPE: 'AlwaysOn',
+    }),
   'gw-1000': (s: Setup) => startGw(s.work, 'gw-1000', s.upstreamPort, 1000),
   'gw-10000': (s: Setup) => startGw(s.work, 'gw-10000', s.upstreamPort, 10_000),
   // Analytics off here, so these rows measure the chain alone; gw-analytics is the node as shipped.
@@ -103,6 +111,13 @@ const ROWS: Array<{
     id: 'keyless-w2',
     name: 'gw, keyless API (10 APIs loaded), 2 gateway workers (GW_WORKERS=2)',
     start: async (s) => on(await s.node('gw-10-w2'), '/api-9/hello'),
+  },
+  // The keyless row with tracing on (a server and a client span per request, a traceparent
+  // upstream, batches to a local sink): held against the keyless row of the same run.
+  {
+    id: 'keyless-traced',
+    name: 'gw, keyless API (10 APIs loaded), OpenTelemetry tracing, every request sampled',
+    start: async (s) => on(await s.node('gw-10-traced'), '/api-9/hello'),
   },
   // The keyless row's API on a node whose plain port also takes h2c: the HTTP/2 row beside it
   // runs on the same process, so their ratio holds no difference between two processes.
@@ -276,8 +291,8 @@ export async function startRows(
 }
 
 /** A gateway-role node with the keyless APIs from files and the cached one, on `workers` threads. */
-function keylessNode(s: Setup, name: string, workers: number) {
-  return startGw(s.work, name, s.upstreamPort, 10, 'gateway', { GW_WORKERS: String(workers) }, [
+function keylessNode(s: Setup, name: string, workers: number, env: Record<string, string> = {}) {
+  return startGw(s.work, name, s.upstreamPort, 10, 'gateway', { GW_WORKERS: String(workers), ...env }, [
     cachedApi(s.upstreamPort),
   ]);
 }

@@ -37,6 +37,7 @@ export const apiDefinitionRule = {
     enable_batch_request_support: optionalBoolean,
     enable_ip_whitelisting: optionalBoolean,
     enable_context_vars: optionalBoolean,
+    detailed_tracing: optionalBoolean,
     disable_rate_limit: optionalBoolean,
     auth: { type: 'object', optional: true },
     definition: { type: 'object', optional: true },

@@ -21,6 +21,8 @@ export interface ApiDefinition {
   };
   /** set on APIs created through /gw/mcps: requests to the listen path are MCP (JSON-RPC 2.0) */
   mcp?: McpDefinition;
+  /** with tracing on, each step of the API's chain gets a span of its own (OAS: `server.detailedTracing`) */
+  detailed_tracing?: boolean;
   [field: string]: unknown;
 }
 

@@ -70,7 +70,7 @@ export interface GraphqlApi {
    */
   execute(
     operation: GraphqlOperation,
-    request: { headers: IncomingHttpHeaders; globalHeaders: Record<string, string> },
+    request: { headers: IncomingHttpHeaders; globalHeaders: Record<string, string>; trace?: OutboundTrace },
   ): Promise<{ status: number; body: unknown }>;
   /** What /gw/health should say about this API (parts that can not run on this node yet); empty when nothing. */
   readonly notices: readonly string[];
@@ -87,4 +87,17 @@ export interface GraphqlApi {
     head: Buffer,
     options: { session: Session | undefined; upstream: GraphqlUpstream },
   ): void;
+}
+
+/**
+ * Puts the engine's calls for one request (subgraph fetches, data sources) in that request's
+ * trace; given only when the gateway traces the request.
+ */
+export interface OutboundTrace {
+  /**
+   * Starts a client span named `name` for one call to `url` (with `method`, POST when not
+   * given), writes its trace context into `headers` (which go with the call), and returns what
+   * ends it: with the error when the call got no answer.
+   */
+  start(name: string, url: string, headers: Record<string, string>, method?: string): (failure?: Error) => void;
 }

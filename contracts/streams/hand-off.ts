@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiDefinition } from '../apis/api-definition';
 import type { StreamsApiStats } from './actions';
+import type { OutboundTrace } from '../graphql-engine/hand-off';
 
 /**
  * The in-process hand-off from proxy to streams (docs/architecture.md#the-request-path): proxy runs
@@ -31,6 +32,8 @@ export interface StreamRequest {
   search: string;
   /** the body, read once by whoever reads it first */
   readBody(): Promise<Buffer>;
+  /** the request's trace, when the gateway traces it: the message's HTTP outputs are spans of it */
+  trace?: OutboundTrace;
 }
 
 /** The endpoints of one API's streams. */

@@ -3,6 +3,7 @@ import Validator from 'fastest-validator';
 import { outboundPolicy } from '../net/outbound-policy';
 import { StartupError } from '../startup-error';
 import { OPTIONS, RENAMED, type OptionKey } from './options';
+import { fromOpenTelemetryEnvironment } from './otel-environment';
 
 export interface GwConfig {
   gatewayPort: number;
@@ -108,6 +109,29 @@ export interface GwConfig {
   workers: string;
   /** MB of shared memory for the limiter counters of a node's gateway workers */
   limiterSharedMb: number;
+  /** a log line per request an API answered */
+  accessLogs: boolean;
+  /** the fields of an access log line; empty: every field */
+  accessLogsTemplate: string[];
+  /** OTLP collector address; tracing is off without it */
+  otelEndpoint?: string;
+  otelExporter: 'grpc' | 'http' | 'http/protobuf' | 'http/json';
+  /** `name=value,…` as OTEL_EXPORTER_OTLP_HEADERS writes them */
+  otelHeaders?: string;
+  /** seconds */
+  otelConnectionTimeout: number;
+  otelResourceName: string;
+  otelSpanProcessor: 'batch' | 'simple';
+  otelBatchSize: number;
+  otelQueueSize: number;
+  /** seconds */
+  otelBatchTimeout: number;
+  /** comma list of tracecontext, b3, b3multi */
+  otelContextPropagation: string;
+  otelSamplingType: 'AlwaysOn' | 'AlwaysOff' | 'TraceIDRatioBased';
+  otelSamplingRate: number;
+  otelSamplingParentBased: boolean;
+  otelTraceIdHeader: boolean;
 }
 
 /** A setting that is invalid on its own: one line naming it (a StartupError, without a trace). */
@@ -121,8 +145,9 @@ const checkConfig = new Validator().compile({
 });
 
 /**
- * Builds the configuration: declared defaults, then the JSON file named by GW_CONFIG, then the
- * environment, then `overrides` (tests and embedding code). Validated and frozen.
+ * Builds the configuration: declared defaults, then the standard OpenTelemetry variables
+ * (OTEL_*), then the JSON file named by GW_CONFIG, then the GW_* environment, then `overrides`
+ * (tests and embedding code). Validated and frozen.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -131,6 +156,7 @@ export function loadConfig(
   rejectRenamed(env);
   const merged: Source = {
     ...defaults(),
+    ...fromOpenTelemetryEnvironment(env),
     ...(env.GW_CONFIG ? readConfigFile(env.GW_CONFIG) : {}),
     ...fromEnvironment(env),
     ...withoutUndefined(overrides),
@@ -146,6 +172,7 @@ export function loadConfig(
     services: Object.freeze([...(merged.services as string[])]) as string[],
     pluginPackages: Object.freeze([...(merged.pluginPackages as string[])]) as string[],
     outboundAllow: Object.freeze([...(merged.outboundAllow as string[])]) as string[],
+    accessLogsTemplate: Object.freeze([...(merged.accessLogsTemplate as string[])]) as string[],
   });
 }
 

@@ -15,6 +15,26 @@ export interface OptionDeclaration {
 
 const port = { type: 'number', integer: true, min: 0, max: 65535, convert: true };
 
+/** The fields an access log line can hold (GW_ACCESS_LOGS_TEMPLATE picks some; all without it). */
+export const ACCESS_LOG_FIELDS = [
+  'api_id',
+  'api_key',
+  'api_name',
+  'client_ip',
+  'host',
+  'latency_total',
+  'method',
+  'org_id',
+  'path',
+  'protocol',
+  'remote_addr',
+  'status',
+  'trace_id',
+  'upstream_addr',
+  'upstream_latency',
+  'user_agent',
+] as const;
+
 export const OPTIONS = {
   /** @default 8080 */
   gatewayPort: {
@@ -630,6 +650,141 @@ export const OPTIONS = {
     doc:
       'seconds the analytics service keeps hourly aggregates and, at most, raw records ' +
       "(an API's expire_analytics_after may keep its raw records less); 0 keeps them",
+  },
+  /** @default false */
+  accessLogs: {
+    env: 'GW_ACCESS_LOGS',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'gateway nodes log a line per request an API answered (prefix=access-log, logfmt fields, at info level)',
+  },
+  /** @default every field */
+  accessLogsTemplate: {
+    env: 'GW_ACCESS_LOGS_TEMPLATE',
+    default: [],
+    rule: {
+      type: 'array',
+      items: { type: 'enum', values: [...ACCESS_LOG_FIELDS] },
+    },
+    doc: 'the fields of an access log line (comma list; a JSON array in GW_CONFIG); empty: every field',
+  },
+  /** @default none: tracing is off */
+  otelEndpoint: {
+    env: 'GW_OTEL_ENDPOINT',
+    default: undefined,
+    rule: {
+      type: 'string',
+      empty: false,
+      optional: true,
+      pattern: /^(https?:\/\/)?(\[[0-9a-fA-F:.]+\]|[^\s/:[\]]+)(:\d+)?(\/\S*)?$/,
+      messages: {
+        stringPattern:
+          'GW_OTEL_ENDPOINT must be a collector address: http(s)://host:port[/path], or host:port for gRPC',
+      },
+    },
+    doc:
+      'where gw sends its OpenTelemetry traces (OTLP); setting it turns tracing on. HTTP: the collector base address ' +
+      '(`http://collector:4318`, `/v1/traces` is added when no path is given); gRPC: `collector:4317`. ' +
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and OTEL_EXPORTER_OTLP_ENDPOINT stand in when it is not set',
+  },
+  /** @default 'http/protobuf' */
+  otelExporter: {
+    env: 'GW_OTEL_EXPORTER',
+    default: 'http/protobuf',
+    rule: { type: 'enum', values: ['grpc', 'http', 'http/protobuf', 'http/json'] },
+    doc: "how traces are sent: 'grpc', 'http' (the same as 'http/protobuf') or 'http/json' (OTEL_EXPORTER_OTLP_PROTOCOL)",
+  },
+  /** @default none */
+  otelHeaders: {
+    env: 'GW_OTEL_HEADERS',
+    default: undefined,
+    rule: { type: 'string', empty: false, optional: true, pattern: /^\s*[^=,\s]+\s*=[^,]*(,\s*[^=,\s]+\s*=[^,]*)*$/ },
+    doc: 'headers sent with every export, `name=value` pairs separated by commas, values URL-encoded (OTEL_EXPORTER_OTLP_HEADERS); never logged',
+  },
+  /** @default 1 */
+  otelConnectionTimeout: {
+    env: 'GW_OTEL_CONNECTION_TIMEOUT',
+    default: 1,
+    rule: { type: 'number', positive: true, max: 600, convert: true },
+    doc: 'seconds one export may take before it is given up and its spans counted as dropped (OTEL_EXPORTER_OTLP_TIMEOUT, in ms)',
+  },
+  /** @default 'gw' */
+  otelResourceName: {
+    env: 'GW_OTEL_RESOURCE_NAME',
+    default: 'gw',
+    rule: { type: 'string', empty: false },
+    doc: 'the `service.name` of the spans gw exports (OTEL_SERVICE_NAME)',
+  },
+  /** @default 'batch' */
+  otelSpanProcessor: {
+    env: 'GW_OTEL_SPAN_PROCESSOR',
+    default: 'batch',
+    rule: { type: 'enum', values: ['batch', 'simple'] },
+    doc: "'batch' sends spans in batches (GW_OTEL_BATCH_*); 'simple' sends each span as it ends (for debugging: one export per span)",
+  },
+  /** @default 512 */
+  otelBatchSize: {
+    env: 'GW_OTEL_BATCH_SIZE',
+    default: 512,
+    rule: { type: 'number', integer: true, min: 1, max: 100_000, convert: true },
+    doc: 'the most spans one export carries (OTEL_BSP_MAX_EXPORT_BATCH_SIZE)',
+  },
+  /** @default 2048 */
+  otelQueueSize: {
+    env: 'GW_OTEL_QUEUE_SIZE',
+    default: 2048,
+    rule: { type: 'number', integer: true, min: 1, max: 1_000_000, convert: true },
+    doc: 'finished spans held while waiting to be sent; past it spans are dropped and counted in /metrics (OTEL_BSP_MAX_QUEUE_SIZE)',
+  },
+  /** @default 5 */
+  otelBatchTimeout: {
+    env: 'GW_OTEL_BATCH_TIMEOUT',
+    default: 5,
+    rule: { type: 'number', positive: true, max: 3600, convert: true },
+    doc: 'seconds a span waits at most before its batch is sent (OTEL_BSP_SCHEDULE_DELAY, in ms)',
+  },
+  /** @default 'tracecontext' */
+  otelContextPropagation: {
+    env: 'GW_OTEL_CONTEXT_PROPAGATION',
+    default: 'tracecontext',
+    rule: {
+      type: 'string',
+      pattern: /^\s*(tracecontext|b3|b3multi)\s*(,\s*(tracecontext|b3|b3multi)\s*)*$/,
+      messages: {
+        stringPattern: "GW_OTEL_CONTEXT_PROPAGATION must be 'tracecontext', 'b3', 'b3multi' or a comma list of them",
+      },
+    },
+    doc:
+      "how the trace context is read from clients and passed upstream: 'tracecontext' (W3C traceparent, tracestate), " +
+      "'b3' (B3 single header) or 'b3multi' (X-B3-* headers), or a comma list (OTEL_PROPAGATORS); B3 is read in either form",
+  },
+  /** @default 'AlwaysOn' */
+  otelSamplingType: {
+    env: 'GW_OTEL_SAMPLING_TYPE',
+    default: 'AlwaysOn',
+    rule: { type: 'enum', values: ['AlwaysOn', 'AlwaysOff', 'TraceIDRatioBased'] },
+    doc: "which requests are traced: 'AlwaysOn', 'AlwaysOff' or 'TraceIDRatioBased' (GW_OTEL_SAMPLING_RATE of them; OTEL_TRACES_SAMPLER)",
+  },
+  /** @default 1 */
+  otelSamplingRate: {
+    env: 'GW_OTEL_SAMPLING_RATE',
+    default: 1,
+    rule: { type: 'number', min: 0, max: 1, convert: true },
+    doc: "with 'TraceIDRatioBased', the share of new traces that are sampled, from 0 to 1 (OTEL_TRACES_SAMPLER_ARG)",
+  },
+  /** @default true */
+  otelSamplingParentBased: {
+    env: 'GW_OTEL_SAMPLING_PARENT_BASED',
+    default: true,
+    rule: { type: 'boolean', convert: true },
+    doc: "a request that arrives with a trace context follows its caller's sampling decision; the sampling type decides only for new traces",
+  },
+  /** @default false */
+  otelTraceIdHeader: {
+    env: 'GW_OTEL_TRACE_ID_HEADER',
+    default: false,
+    rule: { type: 'boolean', convert: true },
+    doc: 'with tracing on, every answer of an API carries its trace id in `X-Gw-Trace-Id`',
   },
 } satisfies Record<string, OptionDeclaration>;
 

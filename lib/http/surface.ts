@@ -4,6 +4,8 @@ import { callerOf, type Call } from '../bus/call';
 import { formFields } from './form-body';
 import { jsonObjectBody } from './json-body';
 import { HttpProblem, toProblem, type Problem } from './problem';
+import { traceSurfaceRequests } from '../observability/tracing/surface-trace';
+import type { Tracing } from '../observability/tracing/tracing';
 
 /** What a route handler gets: the parsed request, the authenticated caller and the bus. */
 export interface RouteContext<Caller> {
@@ -116,8 +118,10 @@ function parseOrText(text: string): unknown {
   }
 }
 
-export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Caller>): Router {
+export function buildRouter<Caller>(broker: ServiceBroker, surface: Surface<Caller>, tracing?: Tracing): Router {
   const router = express.Router();
+  // first: the span covers reading the body too
+  if (tracing) router.use(traceSurfaceRequests(tracing, surface.name));
   const logger = broker.getLogger(`http-${surface.name}`);
   const call = callerOf(broker);
   const fail = (res: Response, err: unknown) => {

@@ -22,6 +22,10 @@ export interface CounterReading {
 export const COUNTERS = {
   /** Analytics records dropped: buffer full, or the analytics service unreachable. */
   analyticsRecordsDropped: 'analytics_records_dropped',
+  /** Finished trace spans that never reached the collector, by reason (queue_full, export_failed). */
+  traceSpansDropped: 'trace_spans_dropped',
+  /** Trace spans the collector accepted. */
+  traceSpansExported: 'trace_spans_exported',
 } as const;
 
 const counters = new Map<string, Map<string, CounterSeries>>();

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { AggregatorRegistry, Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { secretMatches } from '../http/credentials';
 import { COUNTERS, read } from './counters';
-import { customMetric } from './custom-metric';
+import { customMetric, type MetricValue } from './custom-metric';
 import { threadEventLoopDelay } from './event-loop-delay';
 import { GatewayMetrics } from './gateway-metrics';
 
@@ -45,6 +45,22 @@ export function createNodeMetrics(): NodeMetrics {
         })),
     ),
   );
+  registry.registerMetric(
+    customMetric(
+      'gw_trace_spans_dropped_total',
+      'Trace spans that never reached the OpenTelemetry collector (queue full, or the export failed), in this process',
+      'counter',
+      () => counterSeries(COUNTERS.traceSpansDropped),
+    ),
+  );
+  registry.registerMetric(
+    customMetric(
+      'gw_trace_spans_exported_total',
+      'Trace spans the OpenTelemetry collector accepted, in this process',
+      'counter',
+      () => counterSeries(COUNTERS.traceSpansExported),
+    ),
+  );
   return {
     registry,
     exposition: async (siblings = []) => {
@@ -57,6 +73,13 @@ export function createNodeMetrics(): NodeMetrics {
     gateway,
     webhookDelivered: (event, outcome) => webhooks.inc({ event, outcome }),
   };
+}
+
+function counterSeries(name: string): MetricValue[] {
+  return (read().find((counter) => counter.name === name)?.series ?? []).map((series) => ({
+    labels: { ...series.labels },
+    value: series.value,
+  }));
 }
 
 /** A node's series as data, for a sibling worker to sum into its scrape (prom-client's JSON form). */

@@ -79,9 +79,13 @@ export function apiService(runtime: Runtime): ServiceSchema {
       );
       app.use(
         '/api',
-        buildRouter(this.broker, { ...dashboard, routes, admit: (caller, admission) => gate.admit(caller, admission) }),
+        buildRouter(
+          this.broker,
+          { ...dashboard, routes, admit: (caller, admission) => gate.admit(caller, admission) },
+          runtime.tracing,
+        ),
       );
-      app.use('/admin', buildRouter(this.broker, adminSurface(config.adminSecret)));
+      app.use('/admin', buildRouter(this.broker, adminSurface(config.adminSecret), runtime.tracing));
       app.use(dashboardGraphqlRouter(this.broker, playgroundFolder(config.templatePath), dashboard));
       // The single sign-on landing: a nonce from POST /api/sso becomes a login session, once.
       app.get('/tap', async (req, res) => {

@@ -49,6 +49,7 @@ import { acceptPriorKnowledge, createH2cServer } from './lib/http2-port';
 import { UpstreamPools } from './pipeline/upstream-pools';
 import { MemoryResponseCache, RedisResponseCache, type ResponseCache } from './pipeline/cache/response-cache';
 import { createRecorder, type AnalyticsRecorder } from './analytics/create-recorder';
+import { accessLogLine, type AccessLogField } from './lib/access-log';
 
 /**
  * The gateway port: a plain node:http server (docs/performance.md#proxy-rest says why not
@@ -237,7 +238,9 @@ export function proxyService(runtime: Runtime): ServiceSchema {
       const management = express();
       management.disable('x-powered-by');
       management.set('etag', false);
-      management.use('/gw', buildRouter(this.broker, gatewaySurface(config.secret, view)));
+      management.use('/gw', buildRouter(this.broker, gatewaySurface(config.secret, view), runtime.tracing));
+      // GW_ACCESS_LOGS: the fields of a line (all of them when the template names none)
+      const accessLogTemplate = config.accessLogs ? new Set(config.accessLogsTemplate as AccessLogField[]) : undefined;
       mcpSessions = new McpSessionTable(
         { maxPerKey: config.mcpMaxSessionsPerKey, idleMs: config.mcpSessionIdleTimeout * 1000 },
         endSessionUpstream,
@@ -279,6 +282,7 @@ export function proxyService(runtime: Runtime): ServiceSchema {
               message,
               origin: this.broker.nodeID,
               meta: { path: ctx.path, client_ip: ctx.clientIp },
+              ...(ctx.trace ? { trace_headers: ctx.trace.propagationHeaders() } : {}),
             };
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);
           },
@@ -300,13 +304,21 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           responseCache,
           templatesDir: resolve(config.templatePath),
           metrics: runtime.metrics.gateway,
+          tracing: runtime.tracing,
           serveMetrics: config.gatewayMetrics
             ? metricsEndpoint(runtime.metrics, config.metricsToken ?? config.secret, this.logger, () =>
                 siblings ? siblings.series() : Promise.resolve([]),
               )
             : undefined,
           // the recorder starts later (started()): looked up per request
-          requests: { started: (ctx) => analytics?.started(ctx), finished: (ctx) => analytics?.finished(ctx) },
+          requests: {
+            started: (ctx) => analytics?.started(ctx),
+            finished: (ctx) => {
+              analytics?.finished(ctx);
+              if (accessLogTemplate)
+                this.logger.info(accessLogLine(ctx, accessLogTemplate.size ? accessLogTemplate : undefined));
+            },
+          },
           selfOrigin: () => `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${this.port}`,
         },
         management,

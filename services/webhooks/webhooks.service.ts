@@ -116,6 +116,7 @@ export function webhooksService(runtime: Runtime, options: { backoffMs?: number[
         },
         warn: (message) => this.logger.warn(message),
         backoffMs: options.backoffMs,
+        tracing: runtime.tracing,
       });
     },
   };

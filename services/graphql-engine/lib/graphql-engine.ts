@@ -92,6 +92,7 @@ function compileCombinedGraph(
           analysed.document,
           { ...operation, variables: operation.variables ?? undefined },
           request.headers,
+          request.trace,
         ),
       };
     },

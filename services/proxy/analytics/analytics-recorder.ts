@@ -185,6 +185,8 @@ export class AnalyticsRecorder {
     // an MCP call's tool, resource or prompt, where analytics can group by it
     if (ctx.mcpPrimitive !== undefined) record.tags = [...record.tags, `mcp_primitive:${ctx.mcpPrimitive}`];
     if (tracking.tagHeaders.length > 0) record.tags = withHeaderTags(record.tags, tracking.tagHeaders, ctx.req.headers);
+    // the request's trace, findable from its record (the reference gateway's `trace-id-` tag)
+    if (ctx.trace) record.tags = [...record.tags, `trace-id-${ctx.trace.traceId}`];
     record.track_path = trackPath;
     record.expire_after = tracking.expireAfter;
     record.refused_before_auth = tracking.authenticates && !ctx.pastAuthentication && record.response_code >= 400;

@@ -20,6 +20,7 @@ import { ApiIndex } from './api-index';
 import { isInternalApi } from '../../../lib/graphql/federation/federated-definitions';
 import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 import { withoutSessionCookies } from '../../../lib/http/session-cookie';
+import { RequestTrace, startRequestTrace } from '../pipeline/tracing/request-trace';
 
 /** The most internal loops one client request may take (the reference gateway's default loop limit). */
 const MAX_LOOPS = 5;
@@ -209,6 +210,7 @@ export class Gateway {
   };
 
   private run(ctx: RequestContext): void {
+    if (this.deps.tracing) startRequestTrace(this.deps.tracing, ctx);
     this.watch?.(ctx);
     this.handleChain(ctx);
   }
@@ -250,6 +252,9 @@ export class Gateway {
     const ctx = new RequestContext(into?.req ?? from.req, res, api, path, url.search, listenPath.length);
     ctx.loopLevel = level;
     ctx.loopLimit = limit;
+    // the loop is part of the client's request: its steps and upstream call join the same trace
+    // (a request of its own, a REST-as-MCP tool call, notes its steps apart from the caller's)
+    ctx.trace = into && from.trace ? new RequestTrace(from.trace.tracing, from.trace.span) : from.trace;
     if (!into) {
       ctx.replacedBody = from.replacedBody;
       ctx.adoptHeaders(from.changedHeaders);

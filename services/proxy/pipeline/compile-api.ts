@@ -69,6 +69,8 @@ import { jsonRpcErrorsStep } from './mcp/json-rpc-errors';
 import { mcpStep } from './mcp/mcp-step';
 import type { McpSessionTable } from './mcp/session-table';
 import { answerFromRestApi, type InternalExchange } from './mcp/rest-dispatch';
+import { tracedStep } from './tracing/traced-step';
+import type { Tracing } from '../../../lib/observability/tracing/tracing';
 
 export interface CompileDeps {
   pools: UpstreamPools;
@@ -123,6 +125,8 @@ export interface CompileDeps {
   mcp: { maxMessageBytes: number; toolCallTimeoutMs: number; sessions?: McpSessionTable };
   /** the gateway's request metrics, when kept (MCP calls are counted by primitive there) */
   metrics?: GatewayMetrics;
+  /** the node's tracer, when tracing is on (GW_OTEL_ENDPOINT): steps note their name, and with `detailed_tracing` get a span */
+  tracing?: Tracing;
   /** the templates folder (GW_TEMPLATE_PATH): the only place body transform template files come from */
   templatesDir: string;
 }
@@ -148,64 +152,91 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
   const all = [...versions.values()];
   const graphql = graphqlApiOf(definition, deps);
 
+  // With tracing on, each step notes its name on the request's trace (and, with detailed_tracing, gets a span).
+  const detailedTracing = definition.detailed_tracing === true;
+  const named = (name: string, step: Step | undefined, detailed = detailedTracing): Step | undefined =>
+    step && deps.tracing ? tracedStep(name, step, detailed) : step;
   const steps: Array<Step | undefined> = [
-    definition.mcp ? jsonRpcErrorsStep : undefined,
-    corsStep(definition),
-    oauthEndpointsStep(definition, deps.call, deps.logger),
-    batchStep(definition, deps.selfOrigin),
-    versionRoutingStep(readVersionRouting(definition), definition.org_id, deps.servedApi),
-    versionStep(settings, versions, deps.emitEvent),
-    all.some((v) => v.internalEndpoints) ? internalEndpointStep : undefined,
-    pluginStep('pre', plugins.pre, deps.logger),
-    ipRulesStep(definition),
-    all.some((v) => v.sizeLimit > 0 || v.sizeLimits) ? sizeLimitStep : undefined,
-    mutualTlsStep(definition, deps.certificates),
+    named('mcp_errors', definition.mcp ? jsonRpcErrorsStep : undefined),
+    named('cors', corsStep(definition)),
+    named('oauth_endpoints', oauthEndpointsStep(definition, deps.call, deps.logger)),
+    named('batch', batchStep(definition, deps.selfOrigin)),
+    named('version_routing', versionRoutingStep(readVersionRouting(definition), definition.org_id, deps.servedApi)),
+    named('version', versionStep(settings, versions, deps.emitEvent)),
+    named('internal_endpoint', all.some((v) => v.internalEndpoints) ? internalEndpointStep : undefined),
+    named('plugins_pre', pluginStep('pre', plugins.pre, deps.logger)),
+    named('ip_rules', ipRulesStep(definition)),
+    named('size_limit', all.some((v) => v.sizeLimit > 0 || v.sizeLimits) ? sizeLimitStep : undefined),
+    named('mutual_tls', mutualTlsStep(definition, deps.certificates)),
     // before authentication: an inactive or exhausted organisation is refused whatever the key
-    ...staged('limits', deps.orgSessions && orgLimitsStep(definition, { ...deps, orgSessions: deps.orgSessions })),
-    ...staged('auth', authenticationStep(definition, plugins.auth_check, deps)),
-    pluginStep('post_key_auth', plugins.post_key_auth, deps.logger),
-    sessionChecksStep(definition, deps.emitEvent),
-    ...staged('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined),
-    mcpStep(definition, {
-      ...deps.mcp,
-      check: deps.check,
-      emitEvent: deps.emitEvent,
-      countCall: deps.metrics && ((apiId, primitive, outcome) => deps.metrics!.countMcpCall(apiId, primitive, outcome)),
-      restAsMcp: answerFromRestApi,
-      exchange: deps.exchange,
-    }),
-    graphqlStep(
-      definition,
-      graphql,
-      all.some((v) => v.persistedQueryFor !== undefined),
-      health.targetStep,
+    ...staged(
+      'limits',
+      named('org_limits', deps.orgSessions && orgLimitsStep(definition, { ...deps, orgSessions: deps.orgSessions })),
     ),
-    streamsStep(streamApiOf(definition, deps)),
-    all.some((v) => v.validators) ? validateRequestStep : undefined,
-    all.some((v) => !v.rules.empty) ? replyStep : undefined,
-    all.some((v) => v.mockResponses) ? mockResponseStep : undefined,
-    all.some((v) => v.requestHeaders || v.endpointRequestHeaders) ? requestHeadersStep : undefined,
-    all.some((v) => v.requestTransforms || v.responseTransforms) ? bodyTransformStep(deps.logger) : undefined,
-    all.some((v) => v.urlRewrites) ? urlRewriteStep(deps.loop) : undefined,
-    all.some((v) => v.methodTransforms) ? methodTransformStep : undefined,
-    cacheOptions ? responseCacheStep(cacheOptions, deps.responseCache) : undefined,
-    all.some((v) => v.virtualEndpoints) ? virtualEndpointStep(deps.logger, deps.call) : undefined,
-    pluginStep('post', plugins.post, deps.logger),
-    all.some((v) => v.breakers) ? circuitBreakerStep : undefined,
-    health.targetStep,
-    upstreamCertificatesStep(definition, deps.certificates),
-    upstreamStep({
-      stripListenPath: definition.proxy.strip_listen_path === true,
-      stripVersionSegment: settings.location.stripUrlSegment,
-      responsePlugins: plugins.response,
-      pools: deps.pools,
-      http2:
-        deps.enableHttp2 === true ||
-        (definition.proxy.transport as { enable_http2?: unknown } | undefined)?.enable_http2 === true,
-      maxResponseBody: deps.maxResponseBody,
-      logger: deps.logger,
-      onFailure: deps.onFailure,
-    }),
+    ...staged('auth', named('authentication', authenticationStep(definition, plugins.auth_check, deps))),
+    named('plugins_post_key_auth', pluginStep('post_key_auth', plugins.post_key_auth, deps.logger)),
+    named('session_checks', sessionChecksStep(definition, deps.emitEvent)),
+    ...staged('limits', named('limits', usesLimits(definition, all) ? limitsStep(definition, deps) : undefined)),
+    named(
+      'mcp',
+      mcpStep(definition, {
+        ...deps.mcp,
+        check: deps.check,
+        emitEvent: deps.emitEvent,
+        countCall:
+          deps.metrics && ((apiId, primitive, outcome) => deps.metrics!.countMcpCall(apiId, primitive, outcome)),
+        restAsMcp: answerFromRestApi,
+        exchange: deps.exchange,
+      }),
+    ),
+    named(
+      'graphql',
+      graphqlStep(
+        definition,
+        graphql,
+        all.some((v) => v.persistedQueryFor !== undefined),
+        health.targetStep,
+      ),
+    ),
+    named('streams', streamsStep(streamApiOf(definition, deps))),
+    named('validate_request', all.some((v) => v.validators) ? validateRequestStep : undefined),
+    named('endpoint_rules', all.some((v) => !v.rules.empty) ? replyStep : undefined),
+    named('mock_response', all.some((v) => v.mockResponses) ? mockResponseStep : undefined),
+    named(
+      'request_headers',
+      all.some((v) => v.requestHeaders || v.endpointRequestHeaders) ? requestHeadersStep : undefined,
+    ),
+    named(
+      'body_transform',
+      all.some((v) => v.requestTransforms || v.responseTransforms) ? bodyTransformStep(deps.logger) : undefined,
+    ),
+    named('url_rewrite', all.some((v) => v.urlRewrites) ? urlRewriteStep(deps.loop) : undefined),
+    named('method_transform', all.some((v) => v.methodTransforms) ? methodTransformStep : undefined),
+    named('response_cache', cacheOptions ? responseCacheStep(cacheOptions, deps.responseCache) : undefined),
+    named(
+      'virtual_endpoint',
+      all.some((v) => v.virtualEndpoints) ? virtualEndpointStep(deps.logger, deps.call) : undefined,
+    ),
+    named('plugins_post', pluginStep('post', plugins.post, deps.logger)),
+    named('circuit_breaker', all.some((v) => v.breakers) ? circuitBreakerStep : undefined),
+    named('upstream_target', health.targetStep),
+    named('upstream_certificates', upstreamCertificatesStep(definition, deps.certificates)),
+    named(
+      'upstream',
+      upstreamStep({
+        stripListenPath: definition.proxy.strip_listen_path === true,
+        stripVersionSegment: settings.location.stripUrlSegment,
+        responsePlugins: plugins.response,
+        pools: deps.pools,
+        http2:
+          deps.enableHttp2 === true ||
+          (definition.proxy.transport as { enable_http2?: unknown } | undefined)?.enable_http2 === true,
+        maxResponseBody: deps.maxResponseBody,
+        logger: deps.logger,
+        onFailure: deps.onFailure,
+      }),
+      false,
+    ),
   ];
   const handle = compose(steps.filter((step): step is Step => step !== undefined));
   health.start();

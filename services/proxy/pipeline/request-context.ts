@@ -5,6 +5,7 @@ import type { CompiledApi, CompiledVersion } from './compiled-api';
 import type { EndpointDecision } from './endpoint-rules';
 import { forwardedRequestHeaders, type HeaderMap } from './forward-headers';
 import type { ParsedTarget } from './target';
+import type { RequestTrace } from './tracing/request-trace';
 import type { UpstreamTargets } from './upstream-health/upstream-targets';
 import type { UpstreamTls } from './upstream-pools';
 import type { UpgradeSocket } from './websocket-tunnel';
@@ -99,6 +100,8 @@ export class RequestContext {
   pastAuthentication = false;
   /** the MCP primitive the request used (`tool:get_weather`), for analytics; undefined for other requests */
   mcpPrimitive: string | undefined;
+  /** the request's server span and the step running, when tracing is on (tracing/request-trace.ts) */
+  trace: RequestTrace | undefined;
   /** headers the gateway adds to the response (X-RateLimit-*), set with setResponseHeader; undefined while none */
   responseHeaders: Record<string, string> | undefined;
   private headers: HeaderMap | undefined;

@@ -1,3 +1,5 @@
+import type { OutboundTrace } from '../../../contracts/graphql-engine/hand-off';
+
 /** A message on its way through a stream: a body and metadata (HTTP headers, path, query, …). */
 export interface StreamMessage {
   content: Buffer;
@@ -6,6 +8,8 @@ export interface StreamMessage {
   error?: string | null;
   /** when the input received it (performance.now(), ms), for the latency counters */
   receivedAt: number;
+  /** the trace of the gateway request it came in with (an http_server input), when traced */
+  trace?: OutboundTrace;
 }
 
 export function newMessage(content: Buffer | string, metadata: Record<string, unknown> = {}): StreamMessage {

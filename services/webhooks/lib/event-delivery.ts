@@ -5,6 +5,8 @@ import type { GatewayEvent } from '../../../contracts/events';
 import type { Webhook } from '../../../contracts/webhooks/actions';
 import { errorMessage } from '../../../lib/store/store-errors';
 import { readTemplate } from './template-file';
+import type { Tracing } from '../../../lib/observability/tracing/tracing';
+import { endDeliverySpan, startDeliverySpan } from './delivery-span';
 
 /** A webhook's URL is a tenant's: never a cloud-metadata address nor this node's own ports (checked on the address connected to). */
 const hookAgent = tenantAgent({ keepAliveTimeout: 10_000 });
@@ -36,6 +38,8 @@ export interface DeliveryDeps {
   /** waits between attempts, in ms (tests shorten them) */
   backoffMs?: number[];
   attemptTimeoutMs?: number;
+  /** the node's tracer when tracing is on: each delivery attempt is a client span, in the event's request's trace */
+  tracing?: Tracing;
 }
 
 /**
@@ -60,23 +64,25 @@ export class EventDelivery {
     this.backoffMs = deps.backoffMs ?? [1000, 5000];
   }
 
-  async handle(event: GatewayEvent): Promise<void> {
+  async handle(received: GatewayEvent): Promise<void> {
     // A bus message: only a gateway event of the right shape is delivered.
     if (
-      !event ||
-      typeof event !== 'object' ||
-      typeof event.event !== 'string' ||
-      typeof event.api_id !== 'string' ||
-      !event.api_id
+      !received ||
+      typeof received !== 'object' ||
+      typeof received.event !== 'string' ||
+      typeof received.api_id !== 'string' ||
+      !received.api_id
     )
       return;
+    // the trace context travels beside the event, not in what the webhook receives
+    const { trace_headers: traceHeaders, ...event } = received;
     const { orgId, references } = await this.deps.hookReferences(event.api_id);
     for (const reference of references.filter((ref) => eventNamed(ref.event_name) === event.event)) {
       const hook = await this.resolve(reference, orgId);
       if (!hook) continue;
       const cooldown = (reference.event_timeout ?? hook.event_timeout ?? 0) * 1000;
       if (cooldown > 0 && this.cooling(`${hook.id}|${event.event}|${event.key}`, cooldown)) continue;
-      void this.deliver(hook, event);
+      void this.deliver(hook, event, traceHeaders);
     }
   }
 
@@ -130,7 +136,7 @@ export class EventDelivery {
     return hook;
   }
 
-  private async deliver(hook: Webhook, event: GatewayEvent): Promise<void> {
+  private async deliver(hook: Webhook, event: GatewayEvent, traceHeaders?: Record<string, string>): Promise<void> {
     let body: { text: string; type: string };
     try {
       body = await this.renderBody(hook, event);
@@ -146,21 +152,26 @@ export class EventDelivery {
     let lastCode = 0;
     for (;;) {
       attempts++;
+      const headers: Record<string, string> = { 'content-type': body.type, ...hook.header_map };
+      const span =
+        this.deps.tracing && startDeliverySpan(this.deps.tracing, hook, event, traceHeaders, headers, attempts);
       try {
         const response = await request(hook.target_path, {
           dispatcher: hookAgent,
           method: (hook.method || 'POST').toUpperCase() as 'POST',
-          headers: { 'content-type': body.type, ...hook.header_map },
+          headers,
           body: hook.method?.toUpperCase() === 'GET' ? undefined : body.text,
           headersTimeout: this.deps.attemptTimeoutMs ?? 5000,
           bodyTimeout: this.deps.attemptTimeoutMs ?? 5000,
         });
         await response.body.dump();
         lastCode = response.statusCode;
+        if (span) endDeliverySpan(span, response.statusCode);
         if (response.statusCode < 400) return this.record(hook, event, 'delivered', attempts, lastCode, '');
         lastError = `HTTP ${response.statusCode}`;
       } catch (err) {
         lastError = (err as Error).message;
+        if (span) endDeliverySpan(span, err as Error);
       }
       if (attempts > this.backoffMs.length) break;
       await new Promise((resolve) => setTimeout(resolve, this.backoffMs[attempts - 1]));

@@ -537,6 +537,7 @@ describe('apis: compiling OAS definitions into classic ones', () => {
           customDomain: { enabled: true, name: 'api.test' },
           ipAccessControl: { enabled: true, allow: ['10.0.0.0/8'] },
           contextVariables: { enabled: true },
+          detailedTracing: { enabled: true },
           clientCertificates: { enabled: true, allowlist: ['c2'] },
         },
         middleware: {
@@ -553,6 +554,7 @@ describe('apis: compiling OAS definitions into classic ones', () => {
     assert.equal(classic.domain, 'api.test');
     assert.deepEqual(classic.allowed_ips, ['10.0.0.0/8']);
     assert.equal(classic.enable_context_vars, true);
+    assert.equal(classic.detailed_tracing, true);
     assert.equal(classic.use_mutual_tls_auth, true);
     assert.equal(classic.disable_quota, true);
     assert.equal((classic as any).version_data.versions.Default.global_size_limit, 99);

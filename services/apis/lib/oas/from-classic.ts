@@ -134,6 +134,7 @@ function serverOf(d: Classic & ApiDefinition, schemes: Record<string, SchemeSett
   const block = d.enable_ip_blacklisting === true ? ((d.blacklisted_ips as string[] | undefined) ?? []) : [];
   if (allow.length > 0 || block.length > 0)
     server.ipAccessControl = { enabled: true, ...(allow.length ? { allow } : {}), ...(block.length ? { block } : {}) };
+  if (d.detailed_tracing === true) server.detailedTracing = { enabled: true };
   return server;
 }
 

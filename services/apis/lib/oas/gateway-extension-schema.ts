@@ -287,6 +287,7 @@ export const gatewayExtensionSchema = closed(
           block: { type: 'array', items: { type: 'string' } },
         }),
         contextVariables: enabledOnly,
+        detailedTracing: enabledOnly,
         eventHandlers: {
           type: 'array',
           items: closed(

@@ -179,6 +179,8 @@ export interface GatewayExtension {
     ipAccessControl?: Toggle & { allow?: string[]; block?: string[] };
     /** read for documents stored before it moved to `middleware.global`, where the reference keeps it */
     contextVariables?: Toggle;
+    /** a span per step of the chain in the request's trace (classic `detailed_tracing`) */
+    detailedTracing?: Toggle;
     eventHandlers?: EventHandlerSettings[];
   };
   middleware?: {

@@ -66,6 +66,7 @@ function serverToClassic(x: GatewayExtension): Classic {
     if (block.length > 0) Object.assign(out, { enable_ip_blacklisting: true, blacklisted_ips: block });
   }
   if (on(server.contextVariables)) out.enable_context_vars = true;
+  if (on(server.detailedTracing)) out.detailed_tracing = true;
   return out;
 }
 

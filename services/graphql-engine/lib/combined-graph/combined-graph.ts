@@ -6,6 +6,7 @@ import { ExecutionLoader } from './execution-loader';
 import type { DataSourceFetcher } from './fetcher';
 import { parentFieldResolver } from './field-mapping';
 import { attachResolvers, type ExecutionContext } from './resolvers';
+import type { OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
 
 /**
  * A combined graph (`execution_mode: "executionEngine"`): graphql-js' executor over the graph's
@@ -26,14 +27,19 @@ export class CombinedGraph {
     this.notices = attachResolvers(config);
   }
 
-  execute(document: DocumentNode, payload: OperationPayload, headers: IncomingHttpHeaders): Promise<ExecutionResult> {
+  execute(
+    document: DocumentNode,
+    payload: OperationPayload,
+    headers: IncomingHttpHeaders,
+    trace?: OutboundTrace,
+  ): Promise<ExecutionResult> {
     return Promise.resolve(
       execute({
         schema: this.schema,
         document,
         variableValues: payload.variables,
         operationName: payload.operationName,
-        contextValue: this.context(headers),
+        contextValue: this.context(headers, trace),
         fieldResolver: parentFieldResolver,
       }),
     );
@@ -93,7 +99,7 @@ export class CombinedGraph {
     };
   }
 
-  private context(headers: IncomingHttpHeaders): ExecutionContext {
-    return { loader: new ExecutionLoader(this.fetcher), headers };
+  private context(headers: IncomingHttpHeaders, trace?: OutboundTrace): ExecutionContext {
+    return { loader: new ExecutionLoader(this.fetcher, trace), headers };
   }
 }

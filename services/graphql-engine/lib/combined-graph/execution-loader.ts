@@ -1,5 +1,6 @@
 import type { DataSourceFetcher, DataSourceRequest } from './fetcher';
 import type { ForwardedField } from './forwarded-selection';
+import type { OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
 
 /** One upstream GraphQL endpoint as a batch addresses it (after templating). */
 export interface GraphqlEndpoint {
@@ -34,7 +35,28 @@ export class ExecutionLoader {
   private readonly batches = new Map<string, Batch>();
   private scheduled = false;
 
-  constructor(private readonly fetcher: DataSourceFetcher) {}
+  constructor(
+    private readonly fetcher: DataSourceFetcher,
+    /** the request's trace, when traced: each data-source call is a span of it */
+    private readonly trace?: OutboundTrace,
+  ) {}
+
+  /** One data-source call, in the request's trace when there is one (its context sent along). */
+  private call(request: DataSourceRequest): Promise<unknown> {
+    if (!this.trace) return this.fetcher.json(request);
+    const headers = { ...request.headers };
+    const end = this.trace.start(`data source ${request.method}`, request.url, headers, request.method);
+    return this.fetcher.json({ ...request, headers }).then(
+      (answer) => {
+        end();
+        return answer;
+      },
+      (err: Error) => {
+        end(err);
+        throw err;
+      },
+    );
+  }
 
   /** Forgets what was shared: each event of a subscription is a new pass over fresh data. */
   forget(): void {
@@ -43,10 +65,10 @@ export class ExecutionLoader {
 
   /** A REST call (or a fixed GraphQL operation); `share: false` for mutations. */
   fetch(request: DataSourceRequest, share: boolean): Promise<unknown> {
-    if (!share) return this.fetcher.json(request);
+    if (!share) return this.call(request);
     const key = `${request.method} ${request.url}\u0000${headerKey(request.headers)}\u0000${request.body ?? ''}`;
     let pending = this.shared.get(key);
-    if (!pending) this.shared.set(key, (pending = this.fetcher.json(request)));
+    if (!pending) this.shared.set(key, (pending = this.call(request)));
     return pending;
   }
 
@@ -93,7 +115,7 @@ export class ExecutionLoader {
     const query = `${batch.endpoint.operationType}${batch.variableDefinitions} { ${selections} }`;
     const { url, method, headers } = batch.endpoint;
     try {
-      const answer = (await this.fetcher.json(
+      const answer = (await this.call(
         graphqlRequest(url, method, headers, query, batch.variables),
       )) as UpstreamAnswer | null;
       groups.forEach((group, index) => settle(group, answer, `_${index}`));

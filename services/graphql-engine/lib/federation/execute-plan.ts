@@ -2,7 +2,8 @@ import { isIncluded } from './conditions';
 import { addedAlias, pickFieldSet } from './field-set';
 import { deepMerge, locatedObjectsAt, objectsAt } from './merge-results';
 import type { PlannedFetch, QueryPlan } from './query-plan';
-import type { GraphqlError, SubgraphFetcher, SubgraphResponse } from './subgraph-client';
+import { fetchTraced, type GraphqlError, type SubgraphFetcher, type SubgraphResponse } from './subgraph-client';
+import type { OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
 import type { SubgraphEndpoint } from './supergraph';
 
 export interface ExecutionInput {
@@ -12,6 +13,8 @@ export interface ExecutionInput {
   /** the supergraph's global headers for this request, sent to every subgraph it touches */
   headers: Record<string, string>;
   fetcher: SubgraphFetcher;
+  /** the request's trace, when traced: each subgraph fetch is a span of it */
+  trace?: OutboundTrace;
   /** false (`disable_query_batching`): one `_entities` call per entity instead of one per type and level */
   batching?: boolean;
   /** a subscription event: the answer of fetch 0 (the stream), the rest is fetched per event */
@@ -111,7 +114,10 @@ async function send(
   at: () => Array<string | number> = () => [],
 ): Promise<SubgraphResponse | undefined> {
   try {
-    return await input.fetcher(
+    return await fetchTraced(
+      input.fetcher,
+      input.trace,
+      endpoint.name,
       endpoint.url,
       { ...input.headers, ...endpoint.headers },
       { query: fetch.query, variables },

@@ -7,6 +7,7 @@ import type { QueryPlan } from './query-plan';
 import { shapeResponse } from './shape-response';
 import { fetchFromSubgraph, type GraphqlError, type SubgraphFetcher, type SubgraphResponse } from './subgraph-client';
 import type { SubgraphEndpoint, Supergraph } from './supergraph';
+import type { OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
 
 export interface FederatedRequest {
   query: string;
@@ -63,7 +64,11 @@ export class FederatedGraph {
   }
 
   /** Runs a query or mutation; `headers` are the global headers of this request. */
-  async execute(request: FederatedRequest, headers: Record<string, string>): Promise<FederatedResponse> {
+  async execute(
+    request: FederatedRequest,
+    headers: Record<string, string>,
+    trace?: OutboundTrace,
+  ): Promise<FederatedResponse> {
     let plan: QueryPlan;
     try {
       plan = this.planFor(request.query, request.operationName);
@@ -71,7 +76,7 @@ export class FederatedGraph {
       return { errors: [{ message: (err as Error).message }] };
     }
     if (plan.operation.operation === 'subscription') return { errors: [{ message: SUBSCRIPTIONS_OVER_WEBSOCKET }] };
-    return this.run(plan, request, headers);
+    return this.run(plan, request, headers, undefined, trace);
   }
 
   /** Answers one event of a subscription: the stream's payload, completed by entity fetches. */
@@ -80,6 +85,7 @@ export class FederatedGraph {
     request: FederatedRequest,
     headers: Record<string, string>,
     rootResult?: SubgraphResponse,
+    trace?: OutboundTrace,
   ): Promise<FederatedResponse> {
     const variables = withDefaults(plan.operation.variableDefinitions, request.variables ?? {});
     const raw = await executePlan({
@@ -90,6 +96,7 @@ export class FederatedGraph {
       fetcher: this.fetcher,
       rootResult,
       batching: this.options.batching,
+      trace,
     });
     if (plan.introspection) this.introspect(plan, request, raw.data);
     const data = shapeResponse(this.schema, plan.operation, raw.data, variables, raw.errors);

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { assertOutboundHost } from '../../../../lib/net/outbound-address';
 import { tenantAgent } from '../../../../lib/net/tenant-agent';
 import { readBounded } from '../../../../lib/net/read-bounded';
+import type { OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
 
 /** A subgraph answers one operation: bodies above this are refused rather than buffered. */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -27,6 +28,32 @@ export type SubgraphFetcher = (
   headers: Record<string, string>,
   body: { query: string; variables: Record<string, unknown> },
 ) => Promise<SubgraphResponse>;
+
+/**
+ * One subgraph call, as a span of the request's trace when it is traced (the trace context goes
+ * to the subgraph in the call's headers).
+ */
+export function fetchTraced(
+  fetcher: SubgraphFetcher,
+  trace: OutboundTrace | undefined,
+  subgraph: string,
+  url: string,
+  headers: Record<string, string>,
+  body: { query: string; variables: Record<string, unknown> },
+): Promise<SubgraphResponse> {
+  if (!trace) return fetcher(url, headers, body);
+  const end = trace.start(`subgraph ${subgraph}`, url, headers);
+  return fetcher(url, headers, body).then(
+    (answer) => {
+      end();
+      return answer;
+    },
+    (err: Error) => {
+      end(err);
+      throw err;
+    },
+  );
+}
 
 /** Keep-alive connection pools per subgraph origin, shared by every supergraph of the node. */
 const dispatcher = tenantAgent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1 });

@@ -1,5 +1,5 @@
 import type { ApiDefinition } from '../../../../contracts/apis/api-definition';
-import type { GraphqlApi } from '../../../../contracts/graphql-engine/hand-off';
+import type { GraphqlApi, OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
 import { GraphqlGate } from '../graphql-gate';
 import { isSubscription, type OperationRunner } from '../subscription-session';
 import type { OperationPayload, OperationSink } from '../upstream-operations';
@@ -12,7 +12,11 @@ import { isFederation2, type ComposedSupergraph, type Supergraph } from './super
 
 /** What a supergraph API runs operations with: gw's v1 planner, or the Federation 2 planner. */
 export interface SupergraphExecutor {
-  execute(request: FederatedRequest, headers: Record<string, string>): Promise<FederatedResponse>;
+  execute(
+    request: FederatedRequest,
+    headers: Record<string, string>,
+    trace?: OutboundTrace,
+  ): Promise<FederatedResponse>;
   subscribe(payload: OperationPayload, headers: Record<string, string>, sink: OperationSink): () => void;
 }
 
@@ -40,7 +44,7 @@ export function compileSupergraphApi(
     executesOperations: true,
     execute: async (operation, request) => ({
       status: 200,
-      body: await executor.execute(operation, request.globalHeaders),
+      body: await executor.execute(operation, request.globalHeaders, request.trace),
     }),
     notices: [],
     acceptSubscriptions: (req, socket, head, { session, upstream }) =>
@@ -67,7 +71,7 @@ export function supergraphExecutor(composed: ComposedSupergraph, batching: boole
   }
   const graph = new FederatedGraph(supergraph, undefined, { batching });
   return {
-    execute: (request, headers) => graph.execute(request, headers),
+    execute: (request, headers, trace) => graph.execute(request, headers, trace),
     subscribe: (payload, headers, sink) => subscribeFederated(graph, payload, headers, sink),
   };
 }

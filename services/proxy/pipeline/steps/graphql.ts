@@ -10,6 +10,7 @@ import { MALFORMED_PATH } from '../persisted-queries';
 import { answerJson, refuse } from '../refuse';
 import { compileHeaderTransform, applyHeaderTransform, type HeaderTransform } from '../header-transform';
 import type { RequestContext } from '../request-context';
+import { outboundTrace } from '../tracing/outbound-trace';
 
 /**
  * GraphQL in the request path. A persisted query (REST path → fixed operation) becomes a
@@ -99,7 +100,11 @@ async function answerExecuted(
   // the API's global headers of this request, which a supergraph sends to every subgraph it touches
   const globalHeaders: Record<string, string> = {};
   if (headerTransform) applyHeaderTransform(headerTransform, globalHeaders, ctx);
-  const reply = await engine.execute(operation, { headers: ctx.req.headers, globalHeaders });
+  const reply = await engine.execute(operation, {
+    headers: ctx.req.headers,
+    globalHeaders,
+    trace: ctx.trace && outboundTrace(ctx.trace),
+  });
   return answerJson(ctx, reply.status, reply.body);
 }
 

@@ -1,5 +1,6 @@
 import type { StreamApi } from '../../../../contracts/streams/hand-off';
 import { DONE, type Step } from '../compose';
+import { outboundTrace } from '../tracing/outbound-trace';
 
 /**
  * A stream API's HTTP endpoints (`http_server` inputs and outputs): after the API's chain
@@ -11,6 +12,7 @@ export function streamsStep(streams: StreamApi | undefined): Step | undefined {
   return (ctx) => {
     const request = { req: ctx.req, relativePath: ctx.relativePath, search: ctx.search };
     if (ctx.upgrade) return streams.upgrade(request, ctx.upgrade.socket, ctx.upgrade.head) ? DONE : undefined;
-    return streams.handle({ ...request, res: ctx.res, readBody: () => ctx.readBody() }) ? DONE : undefined;
+    const trace = ctx.trace && outboundTrace(ctx.trace);
+    return streams.handle({ ...request, res: ctx.res, readBody: () => ctx.readBody(), trace }) ? DONE : undefined;
   };
 }

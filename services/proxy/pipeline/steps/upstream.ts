@@ -18,6 +18,8 @@ import type { UpstreamRequest, UpstreamResponseHandler } from '../upstream-clien
 import type { UpstreamErrorCode } from '../upstream-client/upstream-error';
 import type { UpstreamPools } from '../upstream-pools';
 import { tunnel } from '../websocket-tunnel';
+import type { Span } from '@opentelemetry/api';
+import { endUpstreamSpan, startUpstreamSpan, upstreamAnswered } from '../tracing/upstream-span';
 
 export interface UpstreamStepOptions {
   stripListenPath: boolean;
@@ -105,9 +107,11 @@ function send(
   const path = ctx.rewrittenUrl ?? pathFor(ctx, options);
   const sent = tried === undefined ? request : { ...request };
   sent.path = path;
+  // the upstream's trace context names this call's span as its parent (a retry's names its own)
+  const span = ctx.trace && startUpstreamSpan(ctx.trace, target, sent, tried?.size ?? 0);
   options.pools
     .get(target.origin, ctx.upstreamTls, options.http2)
-    .dispatch(sent, new UpstreamHandler(ctx, options, replayable ? request : undefined, tried));
+    .dispatch(sent, new UpstreamHandler(ctx, options, replayable ? request : undefined, tried, span));
 }
 
 function pathFor(ctx: RequestContext, options: UpstreamStepOptions): string {
@@ -196,7 +200,16 @@ class UpstreamHandler implements UpstreamResponseHandler {
     /** the request, when it may be sent to another target */
     private readonly replay: UpstreamRequest | undefined,
     private tried?: Set<string>,
+    /** this call's client span, when the request is traced */
+    private span?: Span,
   ) {}
+
+  /** Ends this call's span (once): `failure` when it did not answer. */
+  private endSpan(failure?: string): void {
+    if (!this.span) return;
+    endUpstreamSpan(this.span, failure);
+    this.span = undefined;
+  }
 
   onConnect(abort: (err?: Error) => void): void {
     this.abort = abort;
@@ -207,6 +220,7 @@ class UpstreamHandler implements UpstreamResponseHandler {
   }
 
   clientLeft(): void {
+    this.endSpan('the client closed the connection');
     this.clientGone = true;
     this.abort?.(new Error('client closed the connection'));
   }
@@ -217,6 +231,7 @@ class UpstreamHandler implements UpstreamResponseHandler {
     const { ctx } = this;
     ctx.upstreamOutcome?.(statusCode);
     ctx.upstreamMs = performance.now() - ctx.upstreamSentAt;
+    if (this.span) upstreamAnswered(this.span, statusCode);
     const version = ctx.version!;
     const endpoint = version.endpointResponseHeaders?.find(ctx.req.method ?? 'GET', ctx.relativePath);
     if (
@@ -349,6 +364,7 @@ class UpstreamHandler implements UpstreamResponseHandler {
   }
 
   onComplete(): void {
+    this.endSpan();
     this.forgetStream?.();
     if (this.held) return this.releaseHeld(this.held);
     if (this.relay) this.relay.end();
@@ -401,6 +417,7 @@ class UpstreamHandler implements UpstreamResponseHandler {
   }
 
   onError(err: Error): void {
+    this.endSpan(err.message);
     this.forgetStream?.();
     if (this.clientGone || this.endedByDrain) return;
     if (this.tooLarge) {

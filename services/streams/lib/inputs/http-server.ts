@@ -85,7 +85,7 @@ export class HttpServerInput implements Input {
     for (const ws of this.sockets) ws.close(1001, 'stream stopped');
   }
 
-  private async onRequest({ req, res, search, relativePath, readBody }: StreamRequest): Promise<void> {
+  private async onRequest({ req, res, search, relativePath, readBody, trace }: StreamRequest): Promise<void> {
     if (!this.verbs.has(req.method ?? '')) {
       res.writeHead(405, { 'content-type': 'text/plain' }).end('Method not allowed');
       return;
@@ -112,6 +112,7 @@ export class HttpServerInput implements Input {
     }
     this.counters.received++;
     const message = newMessage(body, requestMetadata(req, relativePath, search));
+    if (trace) message.trace = trace;
     const delivery = this.sink([message]);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<typeof TIMED_OUT>(

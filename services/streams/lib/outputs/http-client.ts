@@ -34,10 +34,25 @@ export class HttpClientOutput implements Output {
   }
 
   async write(message: StreamMessage): Promise<StreamMessage | void> {
-    const request = () => messageRequest(this.settings, message);
+    // each attempt of a message from a traced request is a span of that request's trace
+    let endAttempt: ((failure?: Error) => void) | undefined;
+    const request = () => {
+      const built = messageRequest(this.settings, message);
+      if (message.trace) {
+        endAttempt?.(new Error('the attempt failed; retried'));
+        endAttempt = message.trace.start('stream output http_client', built.url, built.headers, this.settings.verb);
+      }
+      return built;
+    };
     try {
       const signals = { stop: this.closing.signal };
-      const response = await sendWithRetries(this.settings, this.policy, this.counters, request, signals);
+      const response = await sendWithRetries(this.settings, this.policy, this.counters, request, signals).catch(
+        (err: Error) => {
+          endAttempt?.(err);
+          throw err;
+        },
+      );
+      endAttempt?.();
       if (!this.config.propagate_response) return;
       return newMessage(response.body, { ...response.headers, http_status_code: response.status });
     } catch (err) {

@@ -8,6 +8,7 @@ import { fetchFromSubgraph, type GraphqlError, type SubgraphFetcher } from '../s
 import type { Federation2Supergraph } from '../supergraph';
 import { endpointsByGraph } from './graph-endpoints';
 import { subgraphExecutor, type OperationContext } from './subgraph-executor';
+import type { OutboundTrace } from '../../../../../contracts/graphql-engine/hand-off';
 
 /** Parsed operations kept per supergraph, bounded by the bytes of their texts. */
 const DOCUMENT_CACHE_BYTES = 4 * 1024 * 1024;
@@ -44,7 +45,11 @@ export class Federation2Graph {
   }
 
   /** Runs a query or mutation; `headers` are the global headers of this request. */
-  async execute(request: FederatedRequest, headers: Record<string, string>): Promise<FederatedResponse> {
+  async execute(
+    request: FederatedRequest,
+    headers: Record<string, string>,
+    trace?: OutboundTrace,
+  ): Promise<FederatedResponse> {
     const document = this.documentOf(request.query);
     if ('errors' in document) return document;
     // refused before executing: executing it would open the subscription upstream
@@ -57,7 +62,7 @@ export class Federation2Graph {
       document,
       variableValues: request.variables ?? {},
       operationName: request.operationName,
-      contextValue: { headers } satisfies OperationContext,
+      contextValue: { headers, trace } satisfies OperationContext,
     });
     if (Symbol.asyncIterator in result) {
       void result[Symbol.asyncIterator]().return?.();

@@ -1,7 +1,8 @@
 import type { FederationSubschemaConfig } from '@graphql-tools/federation';
 import { GraphQLError, print, type DocumentNode, type ExecutionResult } from 'graphql';
 import { subscribeUpstream } from '../../upstream-operations';
-import type { GraphqlError, SubgraphFetcher, SubgraphResponse } from '../subgraph-client';
+import { fetchTraced, type GraphqlError, type SubgraphFetcher, type SubgraphResponse } from '../subgraph-client';
+import type { OutboundTrace } from '../../../../../contracts/graphql-engine/hand-off';
 import type { SubgraphEndpoint } from '../supergraph';
 import { pushStream } from './push-stream';
 
@@ -10,6 +11,8 @@ export type SubgraphExecutor = FederationSubschemaConfig['executor'];
 /** What every subgraph call of one client operation carries: the supergraph's global headers for it. */
 export interface OperationContext {
   headers: Record<string, string>;
+  /** the request's trace, when traced: each subgraph fetch is a span of it */
+  trace?: OutboundTrace;
 }
 
 /** Operations are printed once per document the planner builds (it reuses them per plan). */
@@ -37,13 +40,16 @@ export function subgraphExecutor(endpoint: SubgraphEndpoint, fetcher: SubgraphFe
     const query = printOnce(request.document);
     const variables = (request.variables ?? {}) as Record<string, unknown>;
     if (request.operationType === 'subscription') return subscriptionOf(endpoint, headers, query, variables);
-    return fetcher(endpoint.url, headers, { query, variables }).then(asExecutionResult, (err: Error) => ({
-      errors: [
-        new GraphQLError(`Subgraph "${endpoint.name}" could not be reached: ${err.message}`, {
-          extensions: { code: 'SUBGRAPH_UNREACHABLE', serviceName: endpoint.name },
-        }),
-      ],
-    }));
+    return fetchTraced(fetcher, context?.trace, endpoint.name, endpoint.url, headers, { query, variables }).then(
+      asExecutionResult,
+      (err: Error) => ({
+        errors: [
+          new GraphQLError(`Subgraph "${endpoint.name}" could not be reached: ${err.message}`, {
+            extensions: { code: 'SUBGRAPH_UNREACHABLE', serviceName: endpoint.name },
+          }),
+        ],
+      }),
+    );
   }) as SubgraphExecutor;
 }
 
