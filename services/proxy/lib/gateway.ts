@@ -60,6 +60,8 @@ export class Gateway {
   readonly loadFailures = new Map<string, string>();
   private readonly compileDeps: CompileDeps;
   private readonly watch: ((ctx: RequestContext) => void) | undefined;
+  /** made once: a default argument written as an arrow would be a new closure per request */
+  private readonly failRequest = (ctx: RequestContext, err: unknown): void => this.fail(ctx, err);
 
   constructor(
     private readonly registry: DefinitionRegistry,
@@ -217,7 +219,7 @@ export class Gateway {
 
   private handleChain(
     ctx: RequestContext,
-    fail: (ctx: RequestContext, err: unknown) => void = (c, err) => this.fail(c, err),
+    fail: (ctx: RequestContext, err: unknown) => void = this.failRequest,
   ): void {
     try {
       const pending = ctx.api.handle(ctx);
