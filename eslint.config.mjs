@@ -11,7 +11,7 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   {
-    ignores: ['dist/', 'data/', 'apps/', 'test-output/', 'templates/playground/*.js', 'bench/federation-audit/suites/'],
+    ignores: ['dist/', 'data/', 'apps/', 'test-output/', 'templates/playground/*.js', 'tools/federation-audit/suites/'],
   },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,

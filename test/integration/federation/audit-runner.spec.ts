@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { loadSuite, runSuite } from '../../../bench/federation-audit/audit';
-import { startSubgraphServer, type SubgraphServer } from '../../../bench/federation-audit/subgraph-server';
-import { createTest } from '../../../bench/federation-audit/testkit';
+import { loadSuite, runSuite } from '../../../tools/federation-audit/audit';
+import { startSubgraphServer, type SubgraphServer } from '../../../tools/federation-audit/subgraph-server';
+import { createTest } from '../../../tools/federation-audit/testkit';
 import { removeDir, startTestNode, type TestNode } from '../../support/node';
 
 /** The federation audit runner (npm run audit:federation) on one Federation v1 suite gw answers. */

@@ -3,7 +3,7 @@
  * vendored suite (suites/, MIT, see its README) is registered on an in-process gw node as subgraph
  * APIs plus a supergraph API, and every case is judged as the audit judges it.
  * AUDIT_SUITES=a,b runs some suites; AUDIT_VERBOSE=1 prints each failing case's reason.
- * The full report goes to bench/federation-audit/results.json.
+ * The full report goes to tools/federation-audit/results.json.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
