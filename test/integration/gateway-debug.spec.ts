@@ -75,12 +75,17 @@ describe('gateway API: POST /gw/debug (swagger.yml debugApiDefinition)', functio
     });
 
     const lines = logLines(res.json.logs);
+    assert.deepEqual(lines.at(0), { ...lines.at(0), type: 'request', api_id: 'debug-classic' });
+    assert.deepEqual(lines.at(-1), { ...lines.at(-1), type: 'response', code: 200, api_id: 'debug-classic' });
+    const steps = lines.filter((line) => line.mw !== undefined);
+    assert.ok(
+      steps.some((line) => line.mw === 'version' && line.msg === 'Started'),
+      'each step of the chain is logged as it starts',
+    );
     assert.deepEqual(
-      lines.map((line) => [line.type, line.code, line.api_id]),
-      [
-        ['request', undefined, 'debug-classic'],
-        ['response', 200, 'debug-classic'],
-      ],
+      steps.filter((line) => line.msg === 'Answered').map((line) => [line.mw, line.code]),
+      [['upstream', 200]],
+      'the step that answered is logged with the status',
     );
 
     assert.equal((await http(`${node.gatewayUrl}/gw/apis/debug-classic`, { headers: node.gwHeaders })).status, 404);
@@ -114,6 +119,13 @@ describe('gateway API: POST /gw/debug (swagger.yml debugApiDefinition)', functio
       type: 'response',
       code: 401,
     });
+    assert.deepEqual(
+      logLines(res.json.logs)
+        .filter((line) => line.msg === 'Answered')
+        .map((line) => [line.mw, line.code]),
+      [['authentication', 401]],
+      'the log says which step refused',
+    );
   });
 
   it('answers 400 {message: error, logs} for a definition that can not be served', async () => {

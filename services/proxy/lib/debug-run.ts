@@ -3,8 +3,10 @@ import type { LoggerInstance } from 'moleculer';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import { MemoryResponseCache } from '../pipeline/cache/response-cache';
 import type { CompileDeps } from '../pipeline/compile-api';
+import { DONE, type Step, type StepResult } from '../pipeline/compose';
 import { exchangeInProcess } from '../pipeline/mcp/rest-as-mcp/in-process-exchange';
 import type { RestAnswer } from '../pipeline/mcp/rest-as-mcp/rest-call';
+import type { RequestContext } from '../pipeline/request-context';
 import type { Gateway } from './gateway';
 
 /** The request `POST /gw/debug` runs, as the reference's TraceHttpRequest. */
@@ -104,6 +106,20 @@ function detachedDeps(trace: TraceLog, limits: DebugLimits): Partial<CompileDeps
     emitEvent: (event, _ctx, message) => trace.add('info', `event ${event}: ${message}`),
     publishEvent: (event, _definition, message) => trace.add('info', `event ${event}: ${message}`),
     responseCache: new MemoryResponseCache(limits.cacheBytes),
+    watchStep: (name, step) => loggedStep(trace, name, step),
+  };
+}
+
+/** A step of the run's chain, logged as it starts and, when it answers the request, with the status. */
+function loggedStep(trace: TraceLog, name: string, step: Step): Step {
+  const settled = (ctx: RequestContext, result: StepResult): StepResult => {
+    if (result === DONE) trace.add('debug', 'Answered', { mw: name, code: ctx.res.statusCode });
+    return result;
+  };
+  return (ctx) => {
+    trace.add('debug', 'Started', { mw: name });
+    const result = step(ctx);
+    return result instanceof Promise ? result.then((done) => settled(ctx, done)) : settled(ctx, result);
   };
 }
 
@@ -169,7 +185,7 @@ class TraceLog {
     };
   }
 
-  add(level: Level, msg: string, extra: { type?: 'request' | 'response'; code?: number } = {}): void {
+  add(level: Level, msg: string, extra: { type?: 'request' | 'response'; code?: number; mw?: string } = {}): void {
     if (this.cut) return;
     const { api_id, name, org_id } = this.definition;
     const line = JSON.stringify({
@@ -177,6 +193,7 @@ class TraceLog {
       api_name: name,
       level,
       msg,
+      ...(extra.mw !== undefined ? { mw: extra.mw } : {}),
       org_id,
       time: new Date().toISOString(),
       ...(extra.code !== undefined ? { code: extra.code } : {}),

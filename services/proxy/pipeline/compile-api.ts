@@ -127,6 +127,8 @@ export interface CompileDeps {
   metrics?: GatewayMetrics;
   /** the node's tracer, when tracing is on (GW_OTEL_ENDPOINT): steps note their name, and with `detailed_tracing` get a span */
   tracing?: Tracing;
+  /** wraps every step of the chain under its name (POST /gw/debug logs each step of its run) */
+  watchStep?: (name: string, step: Step) => Step;
   /** the templates folder (GW_TEMPLATE_PATH): the only place body transform template files come from */
   templatesDir: string;
 }
@@ -154,8 +156,11 @@ export function compileApi(definition: ApiDefinition, deps: CompileDeps): Compil
 
   // With tracing on, each step notes its name on the request's trace (and, with detailed_tracing, gets a span).
   const detailedTracing = definition.detailed_tracing === true;
-  const named = (name: string, step: Step | undefined, detailed = detailedTracing): Step | undefined =>
-    step && deps.tracing ? tracedStep(name, step, detailed) : step;
+  const named = (name: string, step: Step | undefined, detailed = detailedTracing): Step | undefined => {
+    if (!step) return undefined;
+    const traced = deps.tracing ? tracedStep(name, step, detailed) : step;
+    return deps.watchStep ? deps.watchStep(name, traced) : traced;
+  };
   const steps: Array<Step | undefined> = [
     named('mcp_errors', definition.mcp ? jsonRpcErrorsStep : undefined),
     named('cors', corsStep(definition)),
