@@ -7,7 +7,7 @@ import { createTenant, keylessApi } from '../support/bootstrap';
 import { eventually } from '../support/eventually';
 import { echoClient, startGrpcService, type EchoClient, type GrpcService } from '../support/grpc-service';
 import { http } from '../support/http';
-import { apiDefinition, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
+import { apiDefinition, singleVersion, startGatewayFixture, type GatewayFixture } from '../support/gateway-fixture';
 import { STREAMS_TYPE, streamsDocument } from '../support/stream-apis';
 import { SPAN_KIND, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
 import { TEST_METRICS_TOKEN, sampleValue, scrape } from '../support/prometheus';
@@ -104,6 +104,35 @@ describe('OpenTelemetry tracing through the gateway', function () {
         receiver.exports.every((type) => type === 'application/x-protobuf'),
         receiver.exports.join(),
       );
+    });
+
+    it('names the endpoint a request fell under in http.route and the span name, else the listen path', async () => {
+      await gw.addApi(
+        apiDefinition('routed', '/routed/', gw.upstream.url, {
+          version_data: singleVersion({
+            extended_paths: {
+              transform_headers: [
+                { path: '/items/special', method: 'GET', add_headers: { 'x-special': 'yes' } },
+                { path: '/items/{id}', method: 'GET', add_headers: { 'x-item': 'yes' } },
+              ],
+            },
+          }),
+        }),
+      );
+      const routeOfCall = async (path: string, method = 'GET') => {
+        const client = clientContext();
+        const res = await gw.call(path, { method, headers: { traceparent: client.traceparent } });
+        assert.equal(res.status, 200);
+        return receiver.waitForSpan((s) => s.traceId === client.traceId && s.kind === SPAN_KIND.server);
+      };
+      const item = await routeOfCall('/routed/items/42');
+      assert.equal(item.attributes['http.route'], '/routed/items/{id}');
+      assert.equal(item.name, 'GET /routed/items/{id}');
+      assert.equal((await routeOfCall('/routed/items/special')).attributes['http.route'], '/routed/items/special');
+      assert.equal((await routeOfCall('/routed/items/42', 'POST')).attributes['http.route'], '/routed/');
+      const other = await routeOfCall('/routed/elsewhere');
+      assert.equal(other.attributes['http.route'], '/routed/');
+      assert.equal(other.name, 'GET /routed/');
     });
 
     it('makes a retry on another target after a refused connection a client span of its own', async () => {

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Tracing } from '../../../../lib/observability/tracing/tracing';
 import { answeredStatus } from '../grpc/grpc-status';
 import type { RequestContext } from '../request-context';
+import { routeOf } from './route-pattern';
 
 /** The response header that carries the trace id when GW_OTEL_TRACE_ID_HEADER is on. */
 export const TRACE_ID_HEADER = 'X-Gw-Trace-Id';
@@ -37,7 +38,8 @@ type TracedResponse = ServerResponse & { [TRACED]?: RequestContext };
 
 /**
  * Starts the server span of a request routed to an API, as a child of the trace context the
- * client sent (a new trace when it sent none), and ends it when the response is closed.
+ * client sent (a new trace when it sent none), and ends it when the response is closed. Its
+ * route is the listen path until then, when the endpoint the request fell under is added.
  * Attributes follow the OpenTelemetry HTTP semantic conventions (the required and a few
  * recommended ones: each attribute costs on every request); no header value is recorded
  * (credentials travel in headers), nor the query string (keys may be sent as query parameters).
@@ -79,6 +81,12 @@ function endRequestTrace(this: TracedResponse): void {
   }
   const status = answeredStatus(this);
   span.setAttribute('http.response.status_code', status);
+  const method = ctx.req.method ?? 'GET';
+  const route = routeOf(ctx.api.definition, method, ctx.relativePath);
+  if (route !== ctx.api.definition.proxy.listen_path) {
+    span.setAttribute('http.route', route);
+    span.updateName(`${method} ${route}`);
+  }
   // the version a base API handed over to, when versioned
   if (ctx.version && ctx.version.name !== 'Default' && ctx.version.name !== '')
     span.setAttribute('gw.api.version', ctx.version.name);
