@@ -100,4 +100,11 @@ export interface OutboundTrace {
    * ends it: with the error when the call got no answer.
    */
   start(name: string, url: string, headers: Record<string, string>, method?: string): (failure?: Error) => void;
+  /**
+   * Starts a producer span for one message sent to `destination` (a topic, subject or exchange)
+   * of a message broker (`system`: kafka, nats, rabbitmq), writes its trace context into
+   * `headers` (which go with the message), and returns what ends it: with the error when the
+   * broker did not take the message.
+   */
+  publish(system: string, destination: string, headers: Record<string, string>): (failure?: Error) => void;
 }

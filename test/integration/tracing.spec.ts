@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { connect as connectNats, type Msg } from 'nats';
 import { close, listen } from '../../lib/http/listen';
 import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
 import { createTenant, keylessApi } from '../support/bootstrap';
@@ -340,6 +341,49 @@ describe('OpenTelemetry tracing through the gateway', function () {
       assert.equal(context.parentId, span.spanId);
       assert.equal(span.attributes['http.request.method'], 'PUT');
       assert.equal(span.attributes['url.full'], `${gw.upstream.url}/stream-out`);
+    });
+
+    it("sends a stream message from a traced request to a nats output as a producer span of that request's trace", async () => {
+      const subject = `gw.traced.${randomUUID()}`;
+      const nc = await connectNats({ servers: process.env.GW_TEST_NATS ?? 'nats://127.0.0.1:4222' });
+      try {
+        const subscription = nc.subscribe(subject, { max: 1 });
+        const tenant = await createTenant(gw.node.dashboardUrl, gw.node.adminHeaders, 'Traced broker streams');
+        const created = await http(`${gw.node.dashboardUrl}/api/apis/streams`, {
+          method: 'POST',
+          headers: { ...tenant.headers, ...STREAMS_TYPE },
+          body: JSON.stringify(
+            streamsDocument('Published', '/published/', {
+              relay: {
+                input: { http_server: { path: '/in', sync_response: { status: '200' } } },
+                output: { nats: { urls: [process.env.GW_TEST_NATS ?? 'nats://127.0.0.1:4222'], subject } },
+              },
+            }),
+          ),
+        });
+        assert.equal(created.status, 200, created.text);
+        const client = clientContext();
+        await eventually(async () => {
+          const res = await gw.call('/published/in', {
+            method: 'POST',
+            body: 'hello',
+            headers: { traceparent: client.traceparent },
+          });
+          assert.equal(res.status, 200);
+        }, 5000);
+        let received: Msg | undefined;
+        for await (const message of subscription) received = message;
+        assert.equal(received?.string(), 'hello');
+        const context = parseTraceparent(received?.headers?.get('traceparent'));
+        assert.equal(context.traceId, client.traceId);
+        const span = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.name === `send ${subject}`);
+        assert.equal(span.kind, SPAN_KIND.producer);
+        assert.equal(context.parentId, span.spanId);
+        assert.equal(span.attributes['messaging.system'], 'nats');
+        assert.equal(span.attributes['messaging.destination.name'], subject);
+      } finally {
+        await nc.close();
+      }
     });
 
     it('counts the spans it exported in /metrics', async () => {

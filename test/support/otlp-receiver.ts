@@ -18,7 +18,7 @@ export interface ReceivedSpan {
   resource: Record<string, AttributeValue>;
 }
 
-export const SPAN_KIND = { internal: 1, server: 2, client: 3 } as const;
+export const SPAN_KIND = { internal: 1, server: 2, client: 3, producer: 4 } as const;
 
 export interface OtlpReceiver {
   /** OTLP/HTTP base address (`http://127.0.0.1:<port>`); traces go to `/v1/traces` */

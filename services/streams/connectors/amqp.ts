@@ -5,6 +5,7 @@ import { checkBrokerUrls } from './broker-address';
 import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type StreamMessage } from './contract';
 import { InFlightLimit, Interpolated } from './interpolated';
 import { withTimeout } from './timeout';
+import { tracedPublish } from './traced-publish';
 
 /** Bento's `amqp_0_9` input fields gw supports. */
 export interface AmqpInputConfig {
@@ -183,24 +184,27 @@ export class AmqpOutput implements Output {
   async write(message: StreamMessage): Promise<void> {
     const exchange = this.exchange.valueFor(message);
     const key = this.key.valueFor(message);
-    await this.limit.run(async () => {
-      const { channel } = await this.open();
-      const confirmed = new Promise<void>((resolve, reject) =>
-        channel.publish(
-          exchange,
-          key,
-          message.content,
-          {
-            contentType: this.config.content_type ?? 'application/octet-stream',
-            type: this.config.type,
-            persistent: this.config.persistent ?? false,
-            mandatory: this.config.mandatory ?? false,
-          },
-          (err) => (err ? reject(err) : resolve()),
-        ),
-      );
-      await withTimeout(confirmed, 10_000, 'amqp_0_9 output: no confirmation');
-    });
+    await this.limit.run(() =>
+      tracedPublish(message, 'rabbitmq', exchange, async (traceHeaders) => {
+        const { channel } = await this.open();
+        const confirmed = new Promise<void>((resolve, reject) =>
+          channel.publish(
+            exchange,
+            key,
+            message.content,
+            {
+              contentType: this.config.content_type ?? 'application/octet-stream',
+              type: this.config.type,
+              persistent: this.config.persistent ?? false,
+              mandatory: this.config.mandatory ?? false,
+              ...(traceHeaders ? { headers: traceHeaders } : {}),
+            },
+            (err) => (err ? reject(err) : resolve()),
+          ),
+        );
+        await withTimeout(confirmed, 10_000, 'amqp_0_9 output: no confirmation');
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,11 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
 import type { RequestTrace } from './request-trace';
 
 /**
- * What a service the gateway hands the request to (graphql-engine) uses to put its own calls in
- * the request's trace: each is a client span below the server span, its context sent along.
+ * What a service the gateway hands the request to (graphql-engine, streams) uses to put its own
+ * calls in the request's trace: each is a client (or, for a broker, producer) span below the
+ * server span, its context sent along.
  */
 export function outboundTrace(trace: RequestTrace): OutboundTrace {
   return {
@@ -26,13 +27,26 @@ export function outboundTrace(trace: RequestTrace): OutboundTrace {
           : {}),
       });
       trace.tracing.inject(span, headers);
-      return (failure) => {
-        if (failure) {
-          span.setAttribute('error.type', 'unreachable');
-          span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
-        }
-        span.end();
-      };
+      return ender(span, 'unreachable');
     },
+    publish(system, destination, headers) {
+      const span = trace.tracing.startSpan(`send ${destination}`, SpanKind.PRODUCER, trace.span, {
+        'messaging.system': system,
+        'messaging.destination.name': destination,
+        'messaging.operation.type': 'send',
+      });
+      trace.tracing.inject(span, headers);
+      return ender(span, 'not_delivered');
+    },
+  };
+}
+
+function ender(span: Span, errorType: string): (failure?: Error) => void {
+  return (failure) => {
+    if (failure) {
+      span.setAttribute('error.type', errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+    }
+    span.end();
   };
 }

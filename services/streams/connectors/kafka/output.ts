@@ -3,6 +3,7 @@ import type { ConnectorEnv, Output, StreamMessage } from '../contract';
 import { InFlightLimit, Interpolated } from '../interpolated';
 import { kafkaClient } from './client';
 import { partitionerOf, type PartitionerName } from './partitioners';
+import { tracedPublish } from '../traced-publish';
 
 /** Bento's `kafka` output fields gw supports. */
 export interface KafkaOutputConfig {
@@ -41,10 +42,13 @@ export class KafkaOutput implements Output {
     const key = this.key?.valueFor(message);
     const partition = this.partition ? Number(this.partition.valueFor(message)) : undefined;
     const headers = this.headersOf(message);
-    await this.limit.run(async () => {
-      const producer = await this.connected();
-      await producer.send({ topic, acks: -1, messages: [{ key, value: message.content, partition, headers }] });
-    });
+    await this.limit.run(() =>
+      tracedPublish(message, 'kafka', topic, async (traceHeaders) => {
+        const producer = await this.connected();
+        const sent = traceHeaders ? { ...headers, ...traceHeaders } : headers;
+        await producer.send({ topic, acks: -1, messages: [{ key, value: message.content, partition, headers: sent }] });
+      }),
+    );
   }
 
   async close(): Promise<void> {

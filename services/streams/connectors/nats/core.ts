@@ -1,8 +1,9 @@
-import { headers as natsHeaders, type NatsConnection, type Msg } from 'nats';
+import { headers as natsHeaders, type MsgHdrs, type NatsConnection, type Msg } from 'nats';
 import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type StreamMessage } from '../contract';
 import { Interpolated } from '../interpolated';
 import { withTimeout } from '../timeout';
 import { natsConnection } from './connection';
+import { tracedPublish } from '../traced-publish';
 
 /** Bento's `nats` input: core NATS subjects, optionally in a queue group (each message to one member). */
 export interface NatsInputConfig {
@@ -75,10 +76,13 @@ export class NatsOutput implements Output {
 
   /** accepted once the server answered the PING after it: it has taken the message */
   async write(message: StreamMessage): Promise<void> {
-    const nc = await this.connection();
-    nc.publish(this.subject.valueFor(message), message.content, { headers: this.headersOf(message) });
-    // while disconnected the client buffers and flush waits; the stream retries after the timeout
-    await withTimeout(nc.flush(), 5000, 'nats output: the server did not confirm the message');
+    const subject = this.subject.valueFor(message);
+    await tracedPublish(message, 'nats', subject, async (traceHeaders) => {
+      const nc = await this.connection();
+      nc.publish(subject, message.content, { headers: withTraceHeaders(this.headersOf(message), traceHeaders) });
+      // while disconnected the client buffers and flush waits; the stream retries after the timeout
+      await withTimeout(nc.flush(), 5000, 'nats output: the server did not confirm the message');
+    });
   }
 
   async close(): Promise<void> {
@@ -100,4 +104,15 @@ export class NatsOutput implements Output {
     for (const [name, value] of this.headers) h.set(name, value.valueFor(message));
     return h;
   }
+}
+
+/** A message's headers with the trace context of the request it came in with added (when traced). */
+export function withTraceHeaders(
+  headers: MsgHdrs | undefined,
+  trace: Record<string, string> | undefined,
+): MsgHdrs | undefined {
+  if (!trace) return headers;
+  const out = headers ?? natsHeaders();
+  for (const [name, value] of Object.entries(trace)) out.set(name, value);
+  return out;
 }

@@ -3,7 +3,8 @@ import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type
 import { parseDuration } from '../../../../lib/streams/duration';
 import { Interpolated } from '../interpolated';
 import { natsConnection } from './connection';
-import { natsMetadata } from './core';
+import { natsMetadata, withTraceHeaders } from './core';
+import { tracedPublish } from '../traced-publish';
 import { withTimeout } from '../timeout';
 
 /** Bento's `nats_jetstream` input fields gw supports. */
@@ -107,14 +108,17 @@ export class JetStreamOutput implements Output {
   }
 
   async write(message: StreamMessage): Promise<void> {
-    const nc = await this.connection();
-    const h = this.headers.length ? natsHeaders() : undefined;
-    for (const [name, value] of this.headers) h!.set(name, value.valueFor(message));
-    await withTimeout(
-      nc.jetstream().publish(this.subject.valueFor(message), message.content, { headers: h }),
-      10_000,
-      'nats_jetstream output: no acknowledgement',
-    );
+    const subject = this.subject.valueFor(message);
+    await tracedPublish(message, 'nats', subject, async (traceHeaders) => {
+      const nc = await this.connection();
+      const h = this.headers.length ? natsHeaders() : undefined;
+      for (const [name, value] of this.headers) h!.set(name, value.valueFor(message));
+      await withTimeout(
+        nc.jetstream().publish(subject, message.content, { headers: withTraceHeaders(h, traceHeaders) }),
+        10_000,
+        'nats_jetstream output: no acknowledgement',
+      );
+    });
   }
 
   async close(): Promise<void> {
