@@ -217,10 +217,7 @@ export class Gateway {
     this.handleChain(ctx);
   }
 
-  private handleChain(
-    ctx: RequestContext,
-    fail: (ctx: RequestContext, err: unknown) => void = this.failRequest,
-  ): void {
+  private handleChain(ctx: RequestContext, fail: (ctx: RequestContext, err: unknown) => void = this.failRequest): void {
     try {
       const pending = ctx.api.handle(ctx);
       if (pending) pending.catch((err: unknown) => fail(ctx, err));
