@@ -83,7 +83,7 @@ describe('organisation sessions on four gateway workers', function () {
   });
 
   it('refuses an inactive organisation on every worker, then spends its quota exactly once across them', async () => {
-    await save({ is_inactive: true, quota_max: 150, quota_renewal_rate: 3600 });
+    await save({ is_inactive: true, quota_max: 400, quota_renewal_rate: 3600 });
     await eventually(async () => {
       const seen = await hammer(url, 40, 20, { authorization: 'not-a-key' });
       assert.deepEqual(
@@ -92,21 +92,23 @@ describe('organisation sessions on four gateway workers', function () {
       );
     }, 10_000);
 
-    await save({ quota_max: 150, quota_renewal_rate: 3600 });
-    // every worker enforces the active session (each of these requests spends quota)
+    await save({ quota_max: 400, quota_renewal_rate: 3600 });
+    // every worker enforces the active session: each of these requests spends quota, so the probe
+    // is small, and a probe repeated while a busy machine's workers catch up leaves quota to count
     await eventually(async () => {
-      const seen = await hammer(url, 40, 20, { authorization: keys[1] });
+      const seen = await hammer(url, 12, 6, { authorization: keys[1] });
       assert.deepEqual(
         seen.map((r) => r.status),
         seen.map(() => 200),
+        [...new Set(seen.map((r) => r.body))].join(' | '),
       );
     }, 10_000);
     const remaining = (await http(`${node.gatewayUrl}/gw/org/keys/${orgId}`, { headers: node.gwHeaders })).json
       .quota_remaining as number;
-    assert.ok(remaining > 0 && remaining <= 110, `${remaining} left`);
+    assert.ok(remaining > 0 && remaining <= 388, `${remaining} left`);
 
-    const seen = (await Promise.all(keys.map((key) => hammer(url, 150, 25, { authorization: key })))).flat();
+    const seen = (await Promise.all(keys.map((key) => hammer(url, 250, 25, { authorization: key })))).flat();
     assert.equal(seen.filter((r) => r.status === 200).length, remaining);
-    assert.equal(seen.filter((r) => r.status === 403).length, 300 - remaining);
+    assert.equal(seen.filter((r) => r.status === 403).length, 500 - remaining);
   });
 });
