@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { linkedFederationDirective } from './federation2-declarations';
 import { linksFederation2Spec } from './federation-version';
-import { KIND_OF, type TypeKind } from './subgraph-sdl';
+import { EXECUTABLE_LOCATIONS, KIND_OF, type TypeKind } from './subgraph-sdl';
 
 /** A subgraph as the hint rules read it: its name in the supergraph and its parsed SDL. */
 export interface HintSubgraph {
@@ -52,17 +52,6 @@ export interface SubgraphIndex {
   /** `Object` → the interfaces and unions it belongs to in any subgraph */
   abstractTypesOf: Map<string, Set<string>>;
 }
-
-const EXECUTABLE_LOCATIONS = new Set([
-  'QUERY',
-  'MUTATION',
-  'SUBSCRIPTION',
-  'FIELD',
-  'FRAGMENT_DEFINITION',
-  'FRAGMENT_SPREAD',
-  'INLINE_FRAGMENT',
-  'VARIABLE_DEFINITION',
-]);
 
 /** The federation machinery (`_Service`, `link__Purpose`, `federation__FieldSet`, `join__Graph`) is never hinted about. */
 export function isFederationMachinery(name: string): boolean {

@@ -101,7 +101,8 @@ const EXTENSION_TO_DEFINITION: Partial<Record<string, Kind>> = {
   [Kind.SCALAR_TYPE_EXTENSION]: Kind.SCALAR_TYPE_DEFINITION,
 };
 
-const EXECUTABLE_LOCATIONS = new Set([
+/** the directive locations of operations (an executable directive may stand in them) */
+export const EXECUTABLE_LOCATIONS = new Set([
   'QUERY',
   'MUTATION',
   'SUBSCRIPTION',

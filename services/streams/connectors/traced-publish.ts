@@ -1,3 +1,4 @@
+import { endWhenSettled } from '../../../lib/observability/tracing/end-when-settled';
 import type { StreamMessage } from './contract';
 
 /**
@@ -5,7 +6,7 @@ import type { StreamMessage } from './contract';
  * that request is traced: `send` gets the trace context headers to put on the message (none for
  * a message from an untraced request or from a broker input).
  */
-export async function tracedPublish<T>(
+export function tracedPublish<T>(
   message: StreamMessage,
   system: string,
   destination: string,
@@ -13,13 +14,7 @@ export async function tracedPublish<T>(
 ): Promise<T> {
   if (!message.trace) return send(undefined);
   const headers: Record<string, string> = {};
+  // the span first: it writes its context into the headers the message is sent with
   const end = message.trace.publish(system, destination, headers);
-  try {
-    const sent = await send(headers);
-    end();
-    return sent;
-  } catch (err) {
-    end(err instanceof Error ? err : new Error(String(err)));
-    throw err;
-  }
+  return endWhenSettled(send(headers), end);
 }

@@ -1,6 +1,7 @@
 import type { DataSourceFetcher, DataSourceRequest } from './fetcher';
 import type { ForwardedField } from './forwarded-selection';
 import type { OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
+import { endWhenSettled } from '../../../../lib/observability/tracing/end-when-settled';
 
 /** One upstream GraphQL endpoint as a batch addresses it (after templating). */
 export interface GraphqlEndpoint {
@@ -46,16 +47,7 @@ export class ExecutionLoader {
     if (!this.trace) return this.fetcher.json(request);
     const headers = { ...request.headers };
     const end = this.trace.start(`data source ${request.method}`, request.url, headers, request.method);
-    return this.fetcher.json({ ...request, headers }).then(
-      (answer) => {
-        end();
-        return answer;
-      },
-      (err: Error) => {
-        end(err);
-        throw err;
-      },
-    );
+    return endWhenSettled(this.fetcher.json({ ...request, headers }), end);
   }
 
   /** Forgets what was shared: each event of a subscription is a new pass over fresh data. */

@@ -3,6 +3,7 @@ import { assertOutboundHost } from '../../../../lib/net/outbound-address';
 import { tenantAgent } from '../../../../lib/net/tenant-agent';
 import { readBounded } from '../../../../lib/net/read-bounded';
 import type { OutboundTrace } from '../../../../contracts/graphql-engine/hand-off';
+import { endWhenSettled } from '../../../../lib/observability/tracing/end-when-settled';
 
 /** A subgraph answers one operation: bodies above this are refused rather than buffered. */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -43,16 +44,7 @@ export function fetchTraced(
 ): Promise<SubgraphResponse> {
   if (!trace) return fetcher(url, headers, body);
   const end = trace.start(`subgraph ${subgraph}`, url, headers);
-  return fetcher(url, headers, body).then(
-    (answer) => {
-      end();
-      return answer;
-    },
-    (err: Error) => {
-      end(err);
-      throw err;
-    },
-  );
+  return endWhenSettled(fetcher(url, headers, body), end);
 }
 
 /** Keep-alive connection pools per subgraph origin, shared by every supergraph of the node. */
