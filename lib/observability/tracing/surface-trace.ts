@@ -5,14 +5,14 @@ import type { Tracing } from './tracing';
 /**
  * A server span for each request of a management surface (`/gw`, `/api`, `/admin`), in the
  * caller's trace when it sent one. The route is the matched route pattern (`/gw/apis/:apiId`),
- * never the ids in the path; no header, query or body is recorded.
+ * and there is no `url.path`: management paths carry keys, key hashes and OAuth tokens
+ * (`/gw/keys/{key}`, `/gw/oauth/refresh/{token}`). No header, query or body is recorded.
  */
 export function traceSurfaceRequests(tracing: Tracing, surface: string): RequestHandler {
   return (req, res, next) => {
     const method = req.method;
     const span = tracing.startSpan(`${method} ${req.baseUrl}`, SpanKind.SERVER, tracing.extract(req.headers), {
       'http.request.method': method,
-      'url.path': req.originalUrl.split('?')[0],
       'client.address': req.socket.remoteAddress ?? '',
       'gw.surface': surface,
     });
