@@ -5,10 +5,11 @@
 # forwards to its child reach gw itself and start its graceful shutdown.
 set -e
 cd "$(dirname "$0")/.."
-# The native database module crashes on older lines: say so in one line instead.
+# The native database module crashes on older lines, and the OpenTelemetry SDK wants 22.15: say so in one line instead.
 major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$major" -lt 22 ]; then
-  echo "gw: Node.js $(node -v) is not supported: use Node.js 22.12 or later, 24 or 26 (see docs/deploying.md#nodejs-versions)" >&2
+minor=$(node -p 'process.versions.node.split(".")[1]')
+if [ "$major" -lt 22 ] || { [ "$major" -eq 22 ] && [ "$minor" -lt 15 ]; }; then
+  echo "gw: Node.js $(node -v) is not supported: use Node.js 22.15 or later, 24 or 26 (see docs/deploying.md#nodejs-versions)" >&2
   exit 1
 fi
 if [ -f node_modules/typescript/package.json ]; then
