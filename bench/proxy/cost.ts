@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { freePort, median, runBenchmark } from '../support';
 import { createJwtApi } from './jwt';
 import { children, cpuMicros, createTokenApi, startGw, startNode, wrk, wrkAsync, type System } from './systems';
+import { startTraceSink } from './trace-sink';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -139,6 +140,21 @@ async function scenariosOf(
       await traced(startGw(work, `gw-keyless${suffix}`, upstreamPort, 10, 'gateway', {}, [], nodeArgs, build.dist)),
       '/api-9/hello',
     );
+  // the keyless node with OpenTelemetry tracing on, every request sampled, exported to a sink as
+  // bench:proxy's keyless-traced row does: over OTLP/HTTP with protobuf, and (-json) with JSON
+  for (const [name, exporter] of [
+    ['keyless-traced', 'http/protobuf'],
+    ['keyless-traced-json', 'http/json'],
+  ] as const)
+    if (wanted(name)) {
+      const env = {
+        GW_OTEL_ENDPOINT: (await startTraceSink()).url,
+        GW_OTEL_SAMPLING_TYPE: 'AlwaysOn',
+        GW_OTEL_EXPORTER: exporter,
+      };
+      const node = startGw(work, `gw-${name}${suffix}`, upstreamPort, 10, 'gateway', env, [], nodeArgs, build.dist);
+      add(name, await traced(node), '/api-9/hello');
+    }
   // the last of 10,000 loaded APIs: what a large routing table and heap cost a request
   if (wanted('keyless-10000'))
     add(
