@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, trace, type Context, type Span } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -7,7 +7,6 @@ import {
   ParentBasedSampler,
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
-  TracerProvider,
   type Sampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
@@ -17,6 +16,7 @@ import type { GwConfig } from '../../config/load-config';
 import { CountedQueue } from './dropped-spans';
 import { createTraceExporter } from './exporter';
 import { createPropagator, headerMapSetter, requestHeaderGetter } from './propagation';
+import { SpanRecorder } from './span-recorder';
 
 export type TracingSettings = Pick<
   GwConfig,
@@ -44,7 +44,6 @@ export type TracingSettings = Pick<
  * tracing pays nothing.
  */
 export interface Tracing {
-  readonly tracer: Tracer;
   /** answers carry `X-Gw-Trace-Id` (GW_OTEL_TRACE_ID_HEADER) */
   readonly traceIdHeader: boolean;
   /** the caller's trace context in a request's headers (ROOT_CONTEXT when it sent none) */
@@ -88,31 +87,25 @@ export function createTracing(
           scheduledDelayMillis: Math.round(settings.otelBatchTimeout * 1000),
           exportTimeoutMillis: Math.round(settings.otelConnectionTimeout * 1000) + 1000,
         });
-  const provider = new TracerProvider({
-    resource: resourceFromAttributes({
+  const recorder = new SpanRecorder(
+    resourceFromAttributes({
       [ATTR_SERVICE_NAME]: settings.otelResourceName,
       [ATTR_SERVICE_VERSION]: version,
       ...(settings.nodeId ? { 'service.instance.id': settings.nodeId } : {}),
     }),
-    sampler: sampler(settings),
-    spanProcessors: [queue.processor(processor)],
-  });
-  const tracer = provider.getTracer('gw', version);
+    { name: 'gw', version },
+    sampler(settings),
+    queue.processor(processor),
+  );
   const propagator = createPropagator(settings.otelContextPropagation);
   return {
-    tracer,
     traceIdHeader: settings.otelTraceIdHeader,
     extract: (headers) => propagator.extract(ROOT_CONTEXT, headers, requestHeaderGetter),
     inject: (span, headers) => propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, headerMapSetter),
-    startSpan: (name, kind, parent, attributes) => {
-      // attributes set on the span rather than given to startSpan, which checks and copies them
-      // twice (the samplers here do not read them); a span that is not sampled skips them
-      const span = tracer.startSpan(name, { kind }, isSpan(parent) ? trace.setSpan(ROOT_CONTEXT, parent) : parent);
-      if (attributes !== undefined && span.isRecording()) span.setAttributes(attributes);
-      return span;
-    },
-    flush: () => provider.forceFlush(),
-    shutdown: () => provider.shutdown(),
+    startSpan: (name, kind, parent, attributes) =>
+      recorder.startSpan(name, kind, isSpan(parent) ? trace.setSpan(ROOT_CONTEXT, parent) : parent, attributes),
+    flush: () => recorder.forceFlush(),
+    shutdown: () => recorder.shutdown(),
   };
 }
 

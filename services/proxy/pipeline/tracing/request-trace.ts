@@ -57,8 +57,9 @@ export function startRequestTrace(tracing: Tracing, ctx: RequestContext): void {
     'client.address': ctx.clientIp,
     'gw.api.id': definition.api_id,
     'gw.api.name': definition.name,
-    'gw.org.id': definition.org_id ?? '',
   });
+  // an API of no organisation has none to name (an empty attribute is encoded all the same)
+  if (definition.org_id) span.setAttribute('gw.org.id', definition.org_id);
   ctx.trace = new RequestTrace(tracing, span);
   if (tracing.traceIdHeader) ctx.res.setHeader(TRACE_ID_HEADER, ctx.trace.traceId);
   (ctx.res as TracedResponse)[TRACED] = ctx;
