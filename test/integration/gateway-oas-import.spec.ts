@@ -221,6 +221,25 @@ describe('gateway API: OAS import, API versions, schema (swagger.yml importOAS, 
       const forbidden = await http(`${node.gatewayUrl}/gw/apis/pets-base/versions`);
       assert.equal(forbidden.status, 403);
     });
+
+    it('drops a deleted version from the base at once, its default falling back to the base version', async () => {
+      const deleted = await gw('/apis/oas/pets-v3', { method: 'DELETE' });
+      assert.deepEqual(deleted.json, { key: 'pets-v3', status: 'ok', action: 'deleted' });
+      const listed = await gw('/apis/pets-base/versions');
+      assert.deepEqual(
+        listed.json.apis.map((api: { versionName: string; isDefaultVersion: boolean }) => [
+          api.versionName,
+          api.isDefaultVersion,
+        ]),
+        [
+          ['v1', true],
+          ['v2', false],
+        ],
+      );
+      const versioning = (await gw('/apis/oas/pets-base')).json['x-gw-api-gateway'].info.versioning;
+      assert.deepEqual(versioning.versions, [{ name: 'v2', id: 'pets-v2' }]);
+      assert.equal(versioning.default, 'v1');
+    });
   });
 
   describe('GET /gw/schema', () => {

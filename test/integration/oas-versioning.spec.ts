@@ -292,6 +292,55 @@ describe('OAS API versioning: a base API routing to child APIs by version', () =
       before,
     );
   });
+
+  it('forgets a deleted child in the base that named it: the default falls back, and the base saves again', async () => {
+    const child = await created(acme, oasApi('Pets v6', '/pets-v6/', v2.url));
+    const baseId = await created(
+      acme,
+      oasApi('Deletable versions', '/deletable/', base.url, {
+        enabled: true,
+        name: 'v1',
+        default: 'v6',
+        location: 'header',
+        key: 'x-pets-version',
+        versions: [
+          { name: 'v2', id: ids.v2 },
+          { name: 'v6', id: child },
+        ],
+      }),
+    );
+    await served('/deletable/pets/1', { 'x-pets-version': 'v6' });
+    const deleted = await http(`${node.dashboardUrl}/api/apis/oas/${child}`, {
+      method: 'DELETE',
+      headers: acme.headers,
+    });
+    assert.equal(deleted.status, 200, deleted.text);
+
+    const document = (await http(`${node.dashboardUrl}/api/apis/oas/${baseId}`, { headers: acme.headers })).json;
+    const versioning = document['x-gw-api-gateway'].info.versioning;
+    assert.deepEqual(versioning.versions, [{ name: 'v2', id: ids.v2 }]);
+    assert.equal(versioning.default, 'v1');
+    const classic = (await http(`${node.dashboardUrl}/api/apis/${baseId}`, { headers: acme.headers })).json;
+    assert.deepEqual(classic.api_definition.definition.versions, { v2: ids.v2 });
+    assert.equal(classic.api_definition.definition.default, 'v1');
+    // the document as stored is a valid base again (a version naming a deleted API is refused)
+    const saved = await http(`${node.dashboardUrl}/api/apis/oas/${baseId}`, {
+      method: 'PUT',
+      body: document,
+      headers: acme.headers,
+    });
+    assert.equal(saved.status, 200, saved.text);
+
+    const refused = await eventually(async () => {
+      const res = await http(`${node.gatewayUrl}/deletable/pets/1`, { headers: { 'x-pets-version': 'v6' } });
+      assert.equal(res.status, 404, res.text);
+      return res;
+    }, 3000);
+    assert.deepEqual(refused.json, { error: 'This API version does not seem to exist' });
+    const byDefault = await http(`${node.gatewayUrl}/deletable/pets/2`);
+    assert.equal(byDefault.status, 200, byDefault.text);
+    assert.equal(last(base).url, '/pets/2');
+  });
 });
 
 describe('OAS operation-level security through the gateway', () => {

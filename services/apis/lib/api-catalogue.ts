@@ -28,6 +28,7 @@ import { assertServable } from './serving-checks';
 import { isSubgraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import { FederationOnSave } from './federation-on-save';
 import { isMcpDefinition } from './migrations';
+import { withoutVersion } from './version-cleanup';
 
 /** How often a write MySQL failed to break a lock tie runs before the failure is answered. */
 const LOCK_CONFLICT_TRIES = 5;
@@ -158,12 +159,32 @@ export class ApiCatalogue {
       const users = await this.mcpApisServing(existing.definition);
       if (users.length > 0) throw ApisErrors.restSourceInUse(users);
     }
-    const revision = await this.store.transaction(async (trx) => {
+    // a whole organisation goes: its bases are deleted too
+    const bases = wholeOrganisation ? [] : await this.basesListing(existing.definition);
+    const [revision, ...baseRevisions] = await this.store.transaction(async (trx) => {
       if ((await this.store.delete(id, trx)) === 0) throw ApisErrors.notFound(params.id);
-      return this.store.bumpRevision(trx);
+      const revisions = [await this.store.bumpRevision(trx)];
+      for (const base of bases) {
+        await this.store.update(base.definition.id, base, trx);
+        revisions.push(await this.store.bumpRevision(trx));
+      }
+      return revisions;
     });
     this.publish({ action: 'deleted', id, api_id, revision });
+    bases.forEach((base, index) =>
+      this.publish({ action: 'updated', definition: base.definition, revision: baseRevisions[index] }),
+    );
     return { id, api_id };
+  }
+
+  /** The base APIs of the API's organisation that list it as a version, as they are to be stored without it. */
+  private async basesListing(definition: ApiDefinition): Promise<StoredApi[]> {
+    const { items } = await this.store.list({ orgScope: definition.org_id }, { offset: 0 });
+    const now = this.now();
+    return items.flatMap((item) => {
+      const base = withoutVersion(item, definition.api_id);
+      return base ? [{ ...base, updated_at: now }] : [];
+    });
   }
 
   /** The MCP APIs of the API's organisation that offer it as MCP tools (`gw://<api_id>/mcp`). */

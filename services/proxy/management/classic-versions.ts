@@ -61,25 +61,21 @@ function withVersion(
 }
 
 /**
- * After a delete: a classic base API that listed the deleted API as one of its versions lists it
- * no more (the reference's handleBaseVersionCleanup); its default falls back to its own version.
+ * After a delete: the apis service has taken the deleted API out of the stored bases that listed
+ * it as a version, classic and OAS alike (services/apis/lib/version-cleanup.ts). This node serves
+ * those bases as now stored without waiting for their change events, so the next call sees them.
+ * A base from a definition file is not stored, and stays as its file says.
  */
-export async function forgetClassicVersion(view: GatewayView, call: Call, removedApiId: string): Promise<void> {
+export async function refreshBasesOf(view: GatewayView, call: Call, removedApiId: string): Promise<void> {
   for (const base of view.loadedApis()) {
-    const current = (base.definition ?? {}) as Record<string, unknown>;
-    const versions = (
-      typeof current.versions === 'object' && current.versions !== null ? current.versions : {}
-    ) as Record<string, unknown>;
-    const name = Object.keys(versions).find((versionName) => versions[versionName] === removedApiId);
-    if (name === undefined || base.api_id === removedApiId) continue;
-    const { [name]: _removed, ...rest } = versions;
-    const definition = { ...current, versions: rest, ...(current.default === name ? { default: current.name } : {}) };
+    const current = (base.definition ?? {}) as { versions?: Record<string, unknown> };
+    const versions = typeof current.versions === 'object' && current.versions !== null ? current.versions : {};
+    if (base.api_id === removedApiId || !Object.values(versions).includes(removedApiId)) continue;
     try {
-      const updated = await call('apis.update', { id: base.api_id, api_definition: { ...base, definition } });
-      await view.applyLocally(updated.api_definition);
+      const stored = await call('apis.get', { id: base.api_id });
+      await view.applyLocally(stored.api_definition);
     } catch (err) {
-      // An OAS base keeps its versions in its own document, a definition file's base is not stored.
-      if (!isGwError(err, 'GW_ERR_APIS_IS_OAS') && !isGwError(err, 'GW_ERR_APIS_NOT_FOUND')) throw err;
+      if (!isGwError(err, 'GW_ERR_APIS_NOT_FOUND')) throw err;
     }
   }
 }

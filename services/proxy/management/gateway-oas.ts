@@ -2,6 +2,7 @@ import { isGwError } from '../../../lib/errors';
 import { HttpProblem } from '../../../lib/http/problem';
 import type { Route } from '../../../lib/http/surface';
 import { documentDownload, documentReply, publicView } from '../../../lib/openapi/document-format';
+import { refreshBasesOf } from './classic-versions';
 import type { GatewayView } from './gateway';
 import { createMaybeVersion } from './gateway-oas-import';
 import { oasOverrides } from './oas-overrides';
@@ -77,6 +78,7 @@ export function gatewayOasRoutes(view: GatewayView): Array<Route<'gateway-admin'
       handle: async ({ params, call }) => {
         const removed = await call('apis.remove', { id: params.id });
         await view.forgetLocally(removed.id);
+        await refreshBasesOf(view, call, removed.api_id);
         return { body: { key: removed.api_id, status: 'ok', action: 'deleted' } };
       },
     },

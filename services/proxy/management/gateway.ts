@@ -5,7 +5,7 @@ import { headerValue, secretMatches } from '../../../lib/http/credentials';
 import { HttpProblem, type Problem } from '../../../lib/http/problem';
 import type { Surface } from '../../../lib/http/surface';
 import type { DebugOutcome, DebugRequest } from '../lib/debug-run';
-import { createClassicMaybeVersion, forgetClassicVersion } from './classic-versions';
+import { createClassicMaybeVersion, refreshBasesOf } from './classic-versions';
 import { gatewayCertRoutes } from './gateway-certs';
 import { gatewayDebugRoutes } from './gateway-debug';
 import { gatewayKeyRoutes } from './gateway-keys';
@@ -119,7 +119,7 @@ export function gatewaySurface(secret: string, view: GatewayView): Surface<'gate
         handle: async ({ params, call }) => {
           const removed = await call('apis.remove', { id: params.id });
           await view.forgetLocally(removed.id);
-          await forgetClassicVersion(view, call, removed.api_id);
+          await refreshBasesOf(view, call, removed.api_id);
           return { body: { key: removed.api_id, status: 'ok', action: 'deleted' } };
         },
       },
