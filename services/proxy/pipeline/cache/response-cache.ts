@@ -10,8 +10,9 @@ export interface CachedResponse {
 
 /**
  * Where a gateway node keeps cached upstream responses (cache_options). Keys are
- * `<api_id>:<hash>`, so one API's entries can be dropped together and no entry of one API is
- * ever found under another's key. Lookups that fail (Redis down) are misses, never errors.
+ * `<api_id>:<hash>` (in Redis with the id URI-encoded), so one API's entries can be dropped
+ * together and no entry of one API is ever found under another's key. Lookups that fail (Redis
+ * down) are misses, never errors.
  */
 export interface ResponseCache {
   get(apiId: string, key: string): Promise<CachedResponse | undefined>;
@@ -125,7 +126,8 @@ export class RedisResponseCache implements ResponseCache {
   }
 
   async invalidate(apiId: string): Promise<boolean> {
-    const pattern = `${PREFIX}${apiId.replace(/[*?[\]\\]/g, '\\$&')}:*`;
+    // the id is encoded (no ':' left in it) and its glob characters escaped: `x` matches none of `x:y`'s keys
+    const pattern = `${PREFIX}${encodeURIComponent(apiId).replace(/[*?[\]\\]/g, '\\$&')}:*`;
     let cursor = '0';
     try {
       do {
@@ -154,8 +156,9 @@ export class RedisResponseCache implements ResponseCache {
   }
 }
 
+/** `gw-cache:<api id, URI-encoded>:<key>`: an API id may hold ':', which would make one API's keys look like another's. */
 function keyOf(apiId: string, key: string): string {
-  return `${PREFIX}${apiId}:${key}`;
+  return `${PREFIX}${encodeURIComponent(apiId)}:${key}`;
 }
 
 /** `<header JSON>\n<body bytes>`: the body stays binary. */
