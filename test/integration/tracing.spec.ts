@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { connectAsync as connectMqtt } from 'mqtt';
 import { connect as connectNats, type Msg } from 'nats';
 import { close, listen } from '../../lib/http/listen';
 import { AnalyticsStore } from '../../services/analytics/lib/analytics-store';
@@ -401,6 +402,46 @@ describe('OpenTelemetry tracing through the gateway', function () {
         assert.equal(span.attributes['messaging.destination.name'], subject);
       } finally {
         await nc.close();
+      }
+    });
+
+    it("sends a stream message from a traced request to an mqtt output as a producer span of that request's trace", async () => {
+      const topic = `gw/traced/${randomUUID()}`;
+      const subscriber = await connectMqtt('mqtt://127.0.0.1:1883', { clientId: `gw-test-${randomUUID()}` });
+      try {
+        const received: string[] = [];
+        subscriber.on('message', (_topic, payload) => received.push(payload.toString()));
+        await subscriber.subscribeAsync(topic, { qos: 1 });
+        const tenant = await createTenant(gw.node.dashboardUrl, gw.node.adminHeaders, 'Traced mqtt streams');
+        const created = await http(`${gw.node.dashboardUrl}/api/apis/streams`, {
+          method: 'POST',
+          headers: { ...tenant.headers, ...STREAMS_TYPE },
+          body: JSON.stringify(
+            streamsDocument('Published over MQTT', '/published-mqtt/', {
+              relay: {
+                input: { http_server: { path: '/in', sync_response: { status: '200' } } },
+                output: { mqtt: { urls: ['mqtt://127.0.0.1:1883'], topic } },
+              },
+            }),
+          ),
+        });
+        assert.equal(created.status, 200, created.text);
+        const client = clientContext();
+        await eventually(async () => {
+          const res = await gw.call('/published-mqtt/in', {
+            method: 'POST',
+            body: 'over mqtt',
+            headers: { traceparent: client.traceparent },
+          });
+          assert.equal(res.status, 200);
+        }, 5000);
+        await eventually(async () => assert.deepEqual(received, ['over mqtt']), 5000);
+        const span = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.name === `send ${topic}`);
+        assert.equal(span.kind, SPAN_KIND.producer);
+        assert.equal(span.attributes['messaging.system'], 'mqtt');
+        assert.equal(span.attributes['messaging.destination.name'], topic);
+      } finally {
+        await subscriber.endAsync();
       }
     });
 

@@ -5,6 +5,7 @@ import { pinnedBrokerUrl } from './broker-address';
 import { newMessage, type ConnectorEnv, type Input, type Output, type Sink, type StreamMessage } from './contract';
 import { InFlightLimit, Interpolated } from './interpolated';
 import { withTimeout } from './timeout';
+import { tracedPublish } from './traced-publish';
 
 type QoS = 0 | 1 | 2;
 
@@ -127,20 +128,26 @@ export class MqttOutput implements Output {
     this.limit = new InFlightLimit(Math.max(1, config.max_in_flight ?? 64));
   }
 
+  /**
+   * A message from a traced request is a producer span of that request's trace. MQTT 3.1.1 has no
+   * message headers, so its trace context stays with gw: a subscriber starts a trace of its own.
+   */
   async write(message: StreamMessage): Promise<void> {
     const topic = this.topic.valueFor(message);
-    await this.limit.run(async () => {
-      const client = await this.connection();
-      if (!client.connected) throw new Error('mqtt output: not connected');
-      await withTimeout(
-        client.publishAsync(topic, message.content, {
-          qos: this.config.qos ?? 1,
-          retain: this.config.retained ?? false,
-        }),
-        10_000,
-        'mqtt output: no acknowledgement',
-      );
-    });
+    await tracedPublish(message, 'mqtt', topic, () =>
+      this.limit.run(async () => {
+        const client = await this.connection();
+        if (!client.connected) throw new Error('mqtt output: not connected');
+        await withTimeout(
+          client.publishAsync(topic, message.content, {
+            qos: this.config.qos ?? 1,
+            retain: this.config.retained ?? false,
+          }),
+          10_000,
+          'mqtt output: no acknowledgement',
+        );
+      }),
+    );
   }
 
   async close(): Promise<void> {
