@@ -160,31 +160,30 @@ export class ApiCatalogue {
       if (users.length > 0) throw ApisErrors.restSourceInUse(users);
     }
     // a whole organisation goes: its bases are deleted too
-    const bases = wholeOrganisation ? [] : await this.basesListing(existing.definition);
-    const [revision, ...baseRevisions] = await this.store.transaction(async (trx) => {
+    const listing = wholeOrganisation ? [] : await this.basesListing(existing.definition);
+    const { revision, bases } = await this.store.transaction(async (trx) => {
       if ((await this.store.delete(id, trx)) === 0) throw ApisErrors.notFound(params.id);
-      const revisions = [await this.store.bumpRevision(trx)];
-      for (const base of bases) {
-        await this.store.update(base.definition.id, base, trx);
-        revisions.push(await this.store.bumpRevision(trx));
+      const deleted = await this.store.bumpRevision(trx);
+      const updated: Array<{ definition: ApiDefinition; revision: number }> = [];
+      for (const listed of listing) {
+        // read again in the transaction: a base saved since it was listed keeps that save
+        const current = await this.store.findByAnyId(listed.definition.id, undefined, trx);
+        const base = current && withoutVersion(current, api_id);
+        if (!base) continue;
+        await this.store.update(base.definition.id, { ...base, updated_at: this.now() }, trx);
+        updated.push({ definition: base.definition, revision: await this.store.bumpRevision(trx) });
       }
-      return revisions;
+      return { revision: deleted, bases: updated };
     });
     this.publish({ action: 'deleted', id, api_id, revision });
-    bases.forEach((base, index) =>
-      this.publish({ action: 'updated', definition: base.definition, revision: baseRevisions[index] }),
-    );
+    for (const base of bases) this.publish({ action: 'updated', ...base });
     return { id, api_id };
   }
 
-  /** The base APIs of the API's organisation that list it as a version, as they are to be stored without it. */
+  /** The APIs of the API's organisation that list it as one of their versions. */
   private async basesListing(definition: ApiDefinition): Promise<StoredApi[]> {
     const { items } = await this.store.list({ orgScope: definition.org_id }, { offset: 0 });
-    const now = this.now();
-    return items.flatMap((item) => {
-      const base = withoutVersion(item, definition.api_id);
-      return base ? [{ ...base, updated_at: now }] : [];
-    });
+    return items.filter((item) => withoutVersion(item, definition.api_id) !== undefined);
   }
 
   /** The MCP APIs of the API's organisation that offer it as MCP tools (`gw://<api_id>/mcp`). */
