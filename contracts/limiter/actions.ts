@@ -3,6 +3,7 @@
  * limit (it takes precedence and protects the upstream), then the key's (or the endpoint's),
  * then the quota. A quota is only spent by a request every rate limit let through.
  */
+import type { GatewayEventName } from '../events';
 
 export interface SmoothingSpec {
   enabled: boolean;
@@ -42,6 +43,19 @@ export interface LimiterCheckParams {
    * quota, and reports OrgRateLimitExceeded / OrgQuotaExceeded instead of the key's events
    */
   scope?: 'key' | 'org';
+  /**
+   * `returned`: a refusal's event (RatelimitExceeded, QuotaExceeded, Org…) comes back in the
+   * result for the caller to emit with the request's details (path, client address, trace);
+   * otherwise the limiter emits it itself.
+   */
+  events?: 'returned';
+}
+
+/** The event of a refusal, returned to a caller that asked for it (`events: 'returned'`). */
+export interface LimiterEvent {
+  event: GatewayEventName;
+  message: string;
+  meta: Record<string, unknown>;
 }
 
 export interface RateLimitState {
@@ -53,7 +67,13 @@ export interface RateLimitState {
 
 export type LimiterCheckResult =
   | { ok: true; rate?: RateLimitState; quota?: RateLimitState }
-  | { ok: false; reason: 'api_rate' | 'key_rate' | 'quota'; rate?: RateLimitState; quota?: RateLimitState }
+  | {
+      ok: false;
+      reason: 'api_rate' | 'key_rate' | 'quota';
+      rate?: RateLimitState;
+      quota?: RateLimitState;
+      event?: LimiterEvent;
+    }
   | { ok: false; reason: 'store_unavailable'; message: string };
 
 export interface LimiterQuotaParams {

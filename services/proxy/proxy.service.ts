@@ -271,17 +271,17 @@ export function proxyService(runtime: Runtime): ServiceSchema {
           orgSessions,
           graphqlEngine: () => runtime.handOffs.get('graphql-engine'),
           streams: () => runtime.handOffs.get('streams'),
-          emitEvent: (event, ctx, message) => {
+          emitEvent: (event, ctx, message, details) => {
             const { api_id, org_id } = ctx.api.definition;
             const payload: GatewayEvent = {
               event,
               time: new Date().toISOString(),
               api_id,
               org_id,
-              key: ctx.keyHash ?? '',
+              key: details?.key ?? ctx.keyHash ?? '',
               message,
               origin: this.broker.nodeID,
-              meta: { path: ctx.path, client_ip: ctx.clientIp },
+              meta: { path: ctx.path, client_ip: ctx.clientIp, ...details?.meta },
               ...(ctx.trace ? { trace_headers: ctx.trace.propagationHeaders() } : {}),
             };
             void this.broker.emit(`${GATEWAY_EVENT_PREFIX}${event}`, payload);

@@ -85,9 +85,15 @@ describe('rate limits, quotas and throttling in the request path', function () {
     const res = await call('/limited/a', key);
     assert.deepEqual(res.json, { error: 'Rate Limit Exceeded' });
     assert.equal(res.headers.get('x-generator'), 'gw');
-    assert.ok(
-      events.some((e) => e.event === 'RatelimitExceeded' && e.api_id === ids.limited && e.org_id === tenant.orgId),
+    const event = events.find(
+      (e) => e.event === 'RatelimitExceeded' && e.api_id === ids.limited && e.org_id === tenant.orgId,
     );
+    assert.ok(event, 'RatelimitExceeded was published');
+    // the request's details, as the reference's event meta has them, and the limiter's counter
+    assert.equal(event.meta?.path, '/limited/a');
+    assert.equal(event.meta?.client_ip, '127.0.0.1');
+    assert.match(String(event.meta?.counter), /^key:[0-9a-f]{64}/);
+    assert.match(event.key, /^[0-9a-f]{64}$/);
   });
 
   it('refuses an API over its global_rate_limit with 429 API Rate Limit Exceeded', async () => {
@@ -157,6 +163,9 @@ describe('rate limits, quotas and throttling in the request path', function () {
       assert.equal(event.org_id, tenant.orgId);
       assert.match(event.key, /^[0-9a-f]{64}$/);
       assert.ok(Date.parse(event.time) > 0);
+      assert.equal(event.meta?.path, '/quota/a');
+      assert.equal(event.meta?.client_ip, '127.0.0.1');
+      assert.equal(event.meta?.quota_max, 3);
     });
   });
 

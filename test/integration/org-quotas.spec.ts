@@ -254,6 +254,8 @@ describe('organisation sessions (GW_ENFORCE_ORG_QUOTAS)', function () {
       assert.equal(event.org_id, acme.tenant.orgId);
       assert.equal(event.key, acme.tenant.orgId);
       assert.equal(event.message, 'Organisation rate limit has been exceeded');
+      assert.match(String(event.meta?.path), /^\/\S+/);
+      assert.equal(event.meta?.client_ip, '127.0.0.1');
     });
 
     it('shares the organisation quota between its keys, fires OrgQuotaExceeded, and reset_quota starts it afresh', async () => {

@@ -2,6 +2,7 @@ import type { GatewayEventName } from '../../../contracts/events';
 import type {
   LimiterCheckParams,
   LimiterCheckResult,
+  LimiterEvent,
   RateLimitState,
   RateSpec,
 } from '../../../contracts/limiter/actions';
@@ -79,8 +80,8 @@ export class RateLimiter {
         params.scope === 'org'
           ? (['OrgRateLimitExceeded', 'Organisation rate limit has been exceeded'] as const)
           : (['RatelimitExceeded', 'Key Rate Limit Exceeded'] as const);
-      this.options.emit(event, params, message, { counter: params.key_limit!.counter });
-      return { ok: false, reason: 'key_rate', rate: key.state };
+      const reported = this.refused(params, event, message, { counter: params.key_limit!.counter });
+      return { ok: false, reason: 'key_rate', rate: key.state, ...reported };
     }
     return this.quota(params, now, key.state);
   }
@@ -110,13 +111,22 @@ export class RateLimiter {
         params.scope === 'org'
           ? (['OrgQuotaExceeded', 'Organisation quota has been exceeded'] as const)
           : (['QuotaExceeded', 'Key Quota Limit Exceeded'] as const);
-      this.options.emit(event, params, message, {
-        quota_max: max,
-        quota_renews: quota.reset,
-      });
-      return { ok: false, reason: 'quota', rate, quota };
+      const reported = this.refused(params, event, message, { quota_max: max, quota_renews: quota.reset });
+      return { ok: false, reason: 'quota', rate, quota, ...reported };
     }
     return { ok: true, rate, quota };
+  }
+
+  /** A refusal's event: emitted here, or handed back for a caller that emits it with the request's details. */
+  private refused(
+    params: LimiterCheckParams,
+    event: GatewayEventName,
+    message: string,
+    meta: Record<string, unknown>,
+  ): { event?: LimiterEvent } {
+    if (params.events === 'returned') return { event: { event, message, meta } };
+    this.options.emit(event, params, message, meta);
+    return {};
   }
 
   private rate(spec: RateSpec, params: LimiterCheckParams, now: number): RateOutcome | Promise<RateOutcome> {

@@ -26,6 +26,18 @@ const VIRTUAL_LIMITS = {
   timeoutMs: 1000,
   outbound: { maxCalls: 10, maxBytes: 1024 * 1024, timeoutMs: 5000 },
 };
+/**
+ * Publishes a gateway event about a request: meta holds its path and client address (and what
+ * `details.meta` adds), key the request's key hash unless `details.key` names another (an
+ * organisation's events name the organisation).
+ */
+export type EmitRequestEvent = (
+  event: GatewayEventName,
+  ctx: RequestContext,
+  message: string,
+  details?: { key?: string; meta?: Record<string, unknown> },
+) => void;
+
 /** tenant code cannot grow a key's stored session without bound */
 const MAX_SESSION_META_CHARS = 64 * 1024;
 import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';
@@ -108,7 +120,7 @@ export interface CompileDeps {
   /** the streams service's hand-off, when this node runs it (stream APIs are not served otherwise) */
   streams(): StreamsHandOff | undefined;
   /** publishes a gateway event (`gw.event.<name>`) about a request */
-  emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
+  emitEvent: EmitRequestEvent;
   /** the certificate store as this node sees it (client allow lists, upstream client certificates) */
   certificates: CertificateSource;
   /** the key sets and OpenID Connect providers this node fetched, kept across reloads */

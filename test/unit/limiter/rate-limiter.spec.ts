@@ -368,3 +368,40 @@ describe('limiter: an unreachable Redis', () => {
     await store.close();
   });
 });
+
+describe('limiter: refusal events handed back to the caller (events: returned)', () => {
+  it('returns the event of a rate or quota refusal instead of emitting it, and still emits for other callers', async () => {
+    const h = harness('sentinel', new MemoryStore());
+    const rate = { ...keyLimit(uniqueCounter('returned'), 1, 60), events: 'returned' as const };
+    const [, refused] = await run(h, rate, 2);
+    assert.deepEqual(refused, {
+      ok: false,
+      reason: 'key_rate',
+      rate: (refused as { rate?: unknown }).rate,
+      event: {
+        event: 'RatelimitExceeded',
+        message: 'Key Rate Limit Exceeded',
+        meta: { counter: rate.key_limit!.counter },
+      },
+    });
+    const quota: LimiterCheckParams = {
+      api_id: 'api',
+      org_id: 'org',
+      scope: 'org',
+      events: 'returned',
+      quota: { counter: uniqueCounter('org-quota'), max: 1, renewal_rate: 3600 },
+    };
+    const [, over] = await run(h, quota, 2);
+    assert.ok(!over.ok && over.reason === 'quota');
+    assert.deepEqual(over.event?.event, 'OrgQuotaExceeded');
+    assert.equal(over.event?.meta.quota_max, 1);
+    assert.equal(h.events.length, 0, 'nothing emitted by the limiter');
+    // a caller that did not ask gets the event emitted, and none in the result
+    const [, emitted] = await run(h, keyLimit(uniqueCounter('emitted'), 1, 60), 2);
+    assert.ok(!emitted.ok && emitted.reason === 'key_rate' && emitted.event === undefined);
+    assert.deepEqual(
+      h.events.map((e) => e.event),
+      ['RatelimitExceeded'],
+    );
+  });
+});

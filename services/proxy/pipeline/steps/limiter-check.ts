@@ -1,5 +1,7 @@
 import type { LimiterCheckParams, LimiterCheckResult } from '../../../../contracts/limiter/actions';
 import type { HotCall } from '../../../../lib/bus/hot-call';
+import type { EmitRequestEvent } from '../compile-api';
+import type { RequestContext } from '../request-context';
 
 /**
  * `limiter.check`, in process or over the bus: a limiter that can not be asked answers
@@ -19,4 +21,19 @@ export function checkLimits(
 
 function limiterFailed(err: unknown): LimiterCheckResult {
   return { ok: false, reason: 'store_unavailable', message: (err as Error).message };
+}
+
+/**
+ * Publishes the event of a refusal the limiter handed back, with the request's path and client
+ * address: every check that refuses is one (a held request refused again is another).
+ */
+export function reportRefusal(
+  ctx: RequestContext,
+  deps: { emitEvent: EmitRequestEvent },
+  result: LimiterCheckResult,
+  key?: string,
+): void {
+  if (result.ok || result.reason === 'store_unavailable' || !result.event) return;
+  const { event, message, meta } = result.event;
+  deps.emitEvent(event, ctx, message, { meta, ...(key === undefined ? {} : { key }) });
 }

@@ -12,10 +12,11 @@ import {
 } from '../../../../contracts/limiter/actions';
 import { DONE, type Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
-import { checkLimits } from './limiter-check';
+import { checkLimits, reportRefusal } from './limiter-check';
 import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
 import type { HotCall } from '../../../../lib/bus/hot-call';
+import type { EmitRequestEvent } from '../compile-api';
 
 export interface LimitsStepDeps {
   /** `limiter.check`, in process when this node runs the limiter */
@@ -23,6 +24,7 @@ export interface LimitsStepDeps {
   logger: LoggerInstance;
   /** what X-RateLimit-* describe */
   responseHeaders: 'quotas' | 'rate_limits' | 'none';
+  emitEvent: EmitRequestEvent;
 }
 
 /**
@@ -60,6 +62,7 @@ export function limitsStep(definition: ApiDefinition, deps: LimitsStepDeps): Ste
       api_id: apiId,
       org_id: definition.org_id,
       key_hash: ctx.keyHash,
+      events: 'returned',
       api_limit: apiLimit,
       key_limit: ratesOff ? undefined : keyLimit(ctx, session, own, own ? `:${apiId}` : '', endpoint),
       quota:
@@ -120,6 +123,7 @@ function decide(
   limits: AccessLimit | Session,
   result: LimiterCheckResult,
 ): typeof DONE | void | Promise<typeof DONE | void> {
+  reportRefusal(ctx, deps, result);
   if (!result.ok && result.reason === 'key_rate' && throttleOf(limits))
     return throttled(ctx, deps, params, throttleOf(limits)!, result);
   return answer(ctx, deps, result);
@@ -137,6 +141,7 @@ async function throttled(
   for (let attempt = 0; attempt < throttle.retries && !result.ok && result.reason === 'key_rate'; attempt++) {
     if (!(await held(ctx, throttle.intervalMs))) return DONE;
     result = await checkLimits(deps.check, { ...params, retry: true });
+    reportRefusal(ctx, deps, result);
   }
   return answer(ctx, deps, result);
 }

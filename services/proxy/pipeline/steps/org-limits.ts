@@ -8,9 +8,10 @@ import {
   type LimiterCheckResult,
 } from '../../../../contracts/limiter/actions';
 import type { HotCall } from '../../../../lib/bus/hot-call';
+import type { EmitRequestEvent } from '../compile-api';
 import type { DONE, Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
-import { checkLimits } from './limiter-check';
+import { checkLimits, reportRefusal } from './limiter-check';
 import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
 
@@ -25,6 +26,7 @@ export interface OrgLimitsStepDeps {
   check: HotCall;
   orgSessions: OrgSessionLookup;
   logger: LoggerInstance;
+  emitEvent: EmitRequestEvent;
 }
 
 /**
@@ -65,6 +67,7 @@ function checkOf(definition: ApiDefinition, record: OrgSessionRecord): LimiterCh
     api_id: definition.api_id,
     org_id: record.org_id,
     scope: 'org',
+    events: 'returned',
     key_limit: limited ? { counter: orgRateCounter(record.org_id, record.quota_epoch), rate, per } : undefined,
     quota: quota
       ? {
@@ -78,6 +81,8 @@ function checkOf(definition: ApiDefinition, record: OrgSessionRecord): LimiterCh
 
 function answer(ctx: RequestContext, deps: OrgLimitsStepDeps, result: LimiterCheckResult): typeof DONE | void {
   if (result.ok) return;
+  // an organisation's event is about the organisation, as the reference gateway's
+  reportRefusal(ctx, deps, result, ctx.api.definition.org_id);
   switch (result.reason) {
     case 'key_rate':
     case 'api_rate':
