@@ -135,7 +135,16 @@ describe('MCP proxy APIs: an SDK client through gw to an SDK server', function (
     await client.callTool({ name: 'limited' });
     assert.equal(await refusalCode(client.callTool({ name: 'limited' })), -32003);
     assert.equal(upstream.calls.filter((name) => name === 'limited').length - before, 2);
-    await eventually(() => assert.ok(events.some((event) => event.event === 'RatelimitExceeded')));
+    // the key's limit for the tool, with the request's details
+    const event = await eventually(() => {
+      const found = events.find(
+        (e) => e.event === 'RatelimitExceeded' && String(e.meta?.counter).endsWith(':mcp:tool:limited'),
+      );
+      assert.ok(found, 'RatelimitExceeded was published');
+      return found;
+    });
+    assert.match(String(event.meta?.path), /^\/\S*/);
+    assert.equal(event.meta?.client_ip, '127.0.0.1');
   });
 
   it("refuses a call over the API's own limit for a tool with -32003, for every caller", async () => {

@@ -1,5 +1,4 @@
 import type { AccessDefinition } from '../../../../contracts/keys/session';
-import type { GatewayEventName } from '../../../../contracts/events';
 import type { McpCallOutcome } from '../../../../lib/observability/gateway-metrics';
 import type { HotCall } from '../../../../lib/bus/hot-call';
 import type { RequestContext } from '../request-context';
@@ -16,11 +15,12 @@ import {
 } from './jsonrpc';
 import type { MayUse } from './list-filter';
 import { checkPrimitiveLimits } from './primitive-limits';
+import type { EmitRequestEvent } from '../compile-api';
 import { classify, primitiveLabel, type PrimitiveUse } from './primitive';
 
 export interface PolicyDeps {
   check: HotCall;
-  emitEvent(event: GatewayEventName, ctx: RequestContext, message: string): void;
+  emitEvent: EmitRequestEvent;
   /** counts a primitive call by outcome (gw_mcp_calls_total) */
   countCall?(apiId: string, primitive: string, outcome: CallOutcome): void;
 }
@@ -97,7 +97,9 @@ async function decideOne(
     deps.emitEvent('MCPPrimitiveDenied', ctx, `${use.kind} '${use.name}' is not available`);
     return errorResponse(id, JsonRpcCodes.accessDenied, `${use.kind} '${use.name}' is not available`);
   }
-  const outcome = await checkPrimitiveLimits(deps.check, scopeOf(ctx, access), use, apiRule.rule);
+  const outcome = await checkPrimitiveLimits(deps.check, scopeOf(ctx, access), use, apiRule.rule, (event) =>
+    deps.emitEvent(event.event, ctx, event.message, { meta: event.meta }),
+  );
   return refusalFor(outcome, id, use, label, ctx, deps);
 }
 
@@ -117,7 +119,7 @@ function refusalFor(
     case 'api_rate':
     case 'key_rate':
       deps.countCall?.(apiId, label, 'rate_limited');
-      // the limiter announces a key over its limit itself; the API's own limit is announced here
+      // a key over its limit was announced with the limiter's event above; the API's own limit is announced here
       if (outcome === 'api_rate') deps.emitEvent('RatelimitExceeded', ctx, `API Rate Limit Exceeded for ${label}`);
       return errorResponse(id, JsonRpcCodes.rateLimited, `Rate limit exceeded for ${use.kind} '${use.name}'`);
     case 'quota':

@@ -1,13 +1,18 @@
 import type { McpPrimitiveRule } from '../../../../contracts/apis/api-definition';
 import type { McpPrimitiveLimit } from '../../../../contracts/keys/session';
-import { quotaCounter, type LimiterCheckParams, type LimiterCheckResult } from '../../../../contracts/limiter/actions';
+import {
+  quotaCounter,
+  type LimiterCheckParams,
+  type LimiterCheckResult,
+  type LimiterEvent,
+} from '../../../../contracts/limiter/actions';
 import type { HotCall } from '../../../../lib/bus/hot-call';
 import { primitiveLabel, type PrimitiveUse } from './primitive';
 
 /**
  * What the limiter said about one primitive call: through, or which limit refused it. The
- * limiter publishes RatelimitExceeded and QuotaExceeded itself for the key's limits; the
- * API's limit (`api_rate`) it does not.
+ * limiter hands back the RatelimitExceeded or QuotaExceeded event of the key's limits (given to
+ * `report`, published with the request's details); the API's limit (`api_rate`) has none.
  */
 export type LimitOutcome = 'ok' | 'api_rate' | 'key_rate' | 'quota' | 'unavailable';
 
@@ -29,13 +34,19 @@ export async function checkPrimitiveLimits(
   scope: PrimitiveLimitScope,
   use: PrimitiveUse,
   apiRule: McpPrimitiveRule | undefined,
+  report: (event: LimiterEvent) => void,
 ): Promise<LimitOutcome> {
   const label = primitiveLabel(use);
   const apiRate = apiRule?.rate_limit;
   const own = scope.keyHash
     ? scope.keyLimits?.find((entry) => entry.type === use.kind && entry.name === use.name)
     : undefined;
-  const params: LimiterCheckParams = { api_id: scope.apiId, org_id: scope.orgId, key_hash: scope.keyHash };
+  const params: LimiterCheckParams = {
+    api_id: scope.apiId,
+    org_id: scope.orgId,
+    key_hash: scope.keyHash,
+    events: 'returned',
+  };
   if (apiRate && apiRate.rate > 0 && apiRate.per > 0)
     params.api_limit = { counter: `api:${scope.apiId}:mcp:${label}`, rate: apiRate.rate, per: apiRate.per };
   if (own && scope.keyHash) {
@@ -57,6 +68,7 @@ export async function checkPrimitiveLimits(
     return 'unavailable';
   }
   if (result.ok) return 'ok';
+  if (result.reason !== 'store_unavailable' && result.event) report(result.event);
   if (result.reason === 'quota') return 'quota';
   if (result.reason === 'api_rate' || result.reason === 'key_rate') return result.reason;
   return 'unavailable';
