@@ -41,6 +41,33 @@ describe('OpenTelemetry tracing through the gateway', function () {
       receiver.waitForSpan(
         (s) => s.traceId === traceId && s.kind === SPAN_KIND.server && s.attributes['http.route'] === route,
       );
+    /**
+     * A stream of a tenant of its own relaying what its http_server input gets to `output`, and a
+     * request posting `body` to it with a client's trace context: the trace its message joins.
+     */
+    const relayTraced = async (listenPath: string, output: Record<string, unknown>, body = 'hello') => {
+      const tenant = await createTenant(gw.node.dashboardUrl, gw.node.adminHeaders, `Traced ${listenPath}`);
+      const created = await http(`${gw.node.dashboardUrl}/api/apis/streams`, {
+        method: 'POST',
+        headers: { ...tenant.headers, ...STREAMS_TYPE },
+        body: JSON.stringify(
+          streamsDocument(`Relay ${listenPath}`, listenPath, {
+            relay: { input: { http_server: { path: '/in', sync_response: { status: '200' } } }, output },
+          }),
+        ),
+      });
+      assert.equal(created.status, 200, created.text);
+      const client = clientContext();
+      await eventually(async () => {
+        const res = await gw.call(`${listenPath}in`, {
+          method: 'POST',
+          body,
+          headers: { traceparent: client.traceparent },
+        });
+        assert.equal(res.status, 200);
+      }, 5000);
+      return client;
+    };
 
     before(async () => {
       receiver = await startOtlpReceiver();
@@ -324,29 +351,9 @@ describe('OpenTelemetry tracing through the gateway', function () {
     });
 
     it("sends a stream message from a traced request to an http_client output in that request's trace", async () => {
-      const tenant = await createTenant(gw.node.dashboardUrl, gw.node.adminHeaders, 'Traced streams');
-      const created = await http(`${gw.node.dashboardUrl}/api/apis/streams`, {
-        method: 'POST',
-        headers: { ...tenant.headers, ...STREAMS_TYPE },
-        body: JSON.stringify(
-          streamsDocument('Streamed', '/streamed/', {
-            relay: {
-              input: { http_server: { path: '/in', sync_response: { status: '200' } } },
-              output: { http_client: { url: `${gw.upstream.url}/stream-out?token=s3cret`, verb: 'PUT' } },
-            },
-          }),
-        ),
+      const client = await relayTraced('/streamed/', {
+        http_client: { url: `${gw.upstream.url}/stream-out?token=s3cret`, verb: 'PUT' },
       });
-      assert.equal(created.status, 200, created.text);
-      const client = clientContext();
-      await eventually(async () => {
-        const res = await gw.call('/streamed/in', {
-          method: 'POST',
-          body: 'hello',
-          headers: { traceparent: client.traceparent },
-        });
-        assert.equal(res.status, 200);
-      }, 5000);
       const sent = await eventually(() => {
         const found = gw.upstream.received.find((r) => r.url.startsWith('/stream-out'));
         assert.ok(found, 'the output sent the message');
@@ -367,29 +374,9 @@ describe('OpenTelemetry tracing through the gateway', function () {
       const nc = await connectNats({ servers: process.env.GW_TEST_NATS ?? 'nats://127.0.0.1:4222' });
       try {
         const subscription = nc.subscribe(subject, { max: 1 });
-        const tenant = await createTenant(gw.node.dashboardUrl, gw.node.adminHeaders, 'Traced broker streams');
-        const created = await http(`${gw.node.dashboardUrl}/api/apis/streams`, {
-          method: 'POST',
-          headers: { ...tenant.headers, ...STREAMS_TYPE },
-          body: JSON.stringify(
-            streamsDocument('Published', '/published/', {
-              relay: {
-                input: { http_server: { path: '/in', sync_response: { status: '200' } } },
-                output: { nats: { urls: [process.env.GW_TEST_NATS ?? 'nats://127.0.0.1:4222'], subject } },
-              },
-            }),
-          ),
+        const client = await relayTraced('/published/', {
+          nats: { urls: [process.env.GW_TEST_NATS ?? 'nats://127.0.0.1:4222'], subject },
         });
-        assert.equal(created.status, 200, created.text);
-        const client = clientContext();
-        await eventually(async () => {
-          const res = await gw.call('/published/in', {
-            method: 'POST',
-            body: 'hello',
-            headers: { traceparent: client.traceparent },
-          });
-          assert.equal(res.status, 200);
-        }, 5000);
         let received: Msg | undefined;
         for await (const message of subscription) received = message;
         assert.equal(received?.string(), 'hello');
@@ -412,29 +399,11 @@ describe('OpenTelemetry tracing through the gateway', function () {
         const received: string[] = [];
         subscriber.on('message', (_topic, payload) => received.push(payload.toString()));
         await subscriber.subscribeAsync(topic, { qos: 1 });
-        const tenant = await createTenant(gw.node.dashboardUrl, gw.node.adminHeaders, 'Traced mqtt streams');
-        const created = await http(`${gw.node.dashboardUrl}/api/apis/streams`, {
-          method: 'POST',
-          headers: { ...tenant.headers, ...STREAMS_TYPE },
-          body: JSON.stringify(
-            streamsDocument('Published over MQTT', '/published-mqtt/', {
-              relay: {
-                input: { http_server: { path: '/in', sync_response: { status: '200' } } },
-                output: { mqtt: { urls: ['mqtt://127.0.0.1:1883'], topic } },
-              },
-            }),
-          ),
-        });
-        assert.equal(created.status, 200, created.text);
-        const client = clientContext();
-        await eventually(async () => {
-          const res = await gw.call('/published-mqtt/in', {
-            method: 'POST',
-            body: 'over mqtt',
-            headers: { traceparent: client.traceparent },
-          });
-          assert.equal(res.status, 200);
-        }, 5000);
+        const client = await relayTraced(
+          '/published-mqtt/',
+          { mqtt: { urls: ['mqtt://127.0.0.1:1883'], topic } },
+          'over mqtt',
+        );
         await eventually(async () => assert.deepEqual(received, ['over mqtt']), 5000);
         const span = await receiver.waitForSpan((s) => s.traceId === client.traceId && s.name === `send ${topic}`);
         assert.equal(span.kind, SPAN_KIND.producer);
