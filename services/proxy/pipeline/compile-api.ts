@@ -4,9 +4,9 @@ import { isGraphqlApi } from '../../../lib/graphql/graphql-api';
 import { isSupergraphApi } from '../../../lib/graphql/federation/federated-definitions';
 import type { ApiDefinition } from '../../../contracts/apis/api-definition';
 import type { ApiLookup, GraphqlApi, GraphqlEngineHandOff } from '../../../contracts/graphql-engine/hand-off';
-import type { GatewayEventName } from '../../../contracts/events';
 import type { CompiledApi, CompiledVersion } from './compiled-api';
 import { compose, type Step } from './compose';
+import type { EmitRequestEvent } from './request-events';
 import { compileEndpointRules } from './endpoint-rules';
 import { compileEndpointEntries } from './endpoint-entries';
 import { compileEndpointFeatures } from './endpoint-features';
@@ -26,18 +26,6 @@ const VIRTUAL_LIMITS = {
   timeoutMs: 1000,
   outbound: { maxCalls: 10, maxBytes: 1024 * 1024, timeoutMs: 5000 },
 };
-/**
- * Publishes a gateway event about a request: meta holds its path and client address (and what
- * `details.meta` adds), key the request's key hash unless `details.key` names another (an
- * organisation's events name the organisation).
- */
-export type EmitRequestEvent = (
-  event: GatewayEventName,
-  ctx: RequestContext,
-  message: string,
-  details?: { key?: string; meta?: Record<string, unknown> },
-) => void;
-
 /** tenant code cannot grow a key's stored session without bound */
 const MAX_SESSION_META_CHARS = 64 * 1024;
 import { internalEndpointStep, methodTransformStep, urlRewriteStep, type InternalLoop } from './steps/url-rewrite';

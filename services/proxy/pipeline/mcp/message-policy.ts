@@ -15,7 +15,7 @@ import {
 } from './jsonrpc';
 import type { MayUse } from './list-filter';
 import { checkPrimitiveLimits } from './primitive-limits';
-import type { EmitRequestEvent } from '../compile-api';
+import { emitLimiterEvent, type EmitRequestEvent } from '../request-events';
 import { classify, primitiveLabel, type PrimitiveUse } from './primitive';
 
 export interface PolicyDeps {
@@ -98,7 +98,7 @@ async function decideOne(
     return errorResponse(id, JsonRpcCodes.accessDenied, `${use.kind} '${use.name}' is not available`);
   }
   const outcome = await checkPrimitiveLimits(deps.check, scopeOf(ctx, access), use, apiRule.rule, (event) =>
-    deps.emitEvent(event.event, ctx, event.message, { meta: event.meta }),
+    emitLimiterEvent(deps.emitEvent, ctx, event),
   );
   return refusalFor(outcome, id, use, label, ctx, deps);
 }

@@ -1,6 +1,6 @@
 import type { LimiterCheckParams, LimiterCheckResult } from '../../../../contracts/limiter/actions';
 import type { HotCall } from '../../../../lib/bus/hot-call';
-import type { EmitRequestEvent } from '../compile-api';
+import { emitLimiterEvent, type EmitRequestEvent } from '../request-events';
 import type { RequestContext } from '../request-context';
 
 /**
@@ -34,6 +34,5 @@ export function reportRefusal(
   key?: string,
 ): void {
   if (result.ok || result.reason === 'store_unavailable' || !result.event) return;
-  const { event, message, meta } = result.event;
-  deps.emitEvent(event, ctx, message, { meta, ...(key === undefined ? {} : { key }) });
+  emitLimiterEvent(deps.emitEvent, ctx, result.event, key);
 }

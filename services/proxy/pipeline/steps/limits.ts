@@ -16,7 +16,7 @@ import { checkLimits, reportRefusal } from './limiter-check';
 import { refuse } from '../refuse';
 import type { RequestContext } from '../request-context';
 import type { HotCall } from '../../../../lib/bus/hot-call';
-import type { EmitRequestEvent } from '../compile-api';
+import type { EmitRequestEvent } from '../request-events';
 
 export interface LimitsStepDeps {
   /** `limiter.check`, in process when this node runs the limiter */

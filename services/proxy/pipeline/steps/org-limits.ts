@@ -8,7 +8,7 @@ import {
   type LimiterCheckResult,
 } from '../../../../contracts/limiter/actions';
 import type { HotCall } from '../../../../lib/bus/hot-call';
-import type { EmitRequestEvent } from '../compile-api';
+import type { EmitRequestEvent } from '../request-events';
 import type { DONE, Step } from '../compose';
 import { GatewayMessages } from '../gateway-errors';
 import { checkLimits, reportRefusal } from './limiter-check';
