@@ -182,8 +182,8 @@ export class ApiCatalogue {
 
   /** The APIs of the API's organisation that list it as one of their versions. */
   private async basesListing(definition: ApiDefinition): Promise<StoredApi[]> {
-    const { items } = await this.store.list({ orgScope: definition.org_id }, { offset: 0 });
-    return items.filter((item) => withoutVersion(item, definition.api_id) !== undefined);
+    const candidates = await this.store.mentioning(definition.api_id, definition.org_id);
+    return candidates.filter((item) => withoutVersion(item, definition.api_id) !== undefined);
   }
 
   /** The MCP APIs of the API's organisation that offer it as MCP tools (`gw://<api_id>/mcp`). */

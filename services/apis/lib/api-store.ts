@@ -75,6 +75,18 @@ export class ApiStore {
     return { items: rows.map(fromRow), total: Number(total) };
   }
 
+  /**
+   * The organisation's APIs whose stored definition names `apiId` as a JSON string anywhere (as
+   * a version does): a narrow first pass in SQL, for the caller to check the field it means.
+   */
+  async mentioning(apiId: string, orgScope: string): Promise<StoredApi[]> {
+    const rows = await this.db<ApiRow>('apis')
+      .modify(inOrg(orgScope))
+      .whereRaw('definition like ? escape ?', [`%${escapeLike(JSON.stringify(apiId))}%`, '\\'])
+      .select('*');
+    return rows.map(fromRow);
+  }
+
   /** Every definition of every organisation (for gateway nodes), with the revision they reflect. */
   async all(): Promise<{ revision: number; apis: ApiDefinition[] }> {
     // One transaction: MySQL's consistent read (and SQLite's single connection) keep the

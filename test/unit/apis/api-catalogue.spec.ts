@@ -127,6 +127,56 @@ describe('apis: ApiCatalogue on an in-memory SQLite store', () => {
     await assert.rejects(catalogue.get({ id }), { type: 'GW_ERR_APIS_NOT_FOUND' });
   });
 
+  it('takes a deleted API out of the bases of its organisation that list it as a version, and announces them', async () => {
+    const versioned = (versions: Record<string, string>, defaultVersion = 'v1') => ({
+      definition: { enabled: true, name: 'v1', default: defaultVersion, location: 'header', key: 'x-v', versions },
+    });
+    // an id with LIKE wildcards: `a_b%` must not be read as matching `aXbY`
+    await catalogue.create({ api_definition: definition('Child', '/child', { api_id: 'a_b%' }), org_scope: 'org1' });
+    await catalogue.create({
+      api_definition: definition('Look-alike', '/alike', { api_id: 'aXbY' }),
+      org_scope: 'org1',
+    });
+    const base = await catalogue.create({
+      api_definition: definition('Base', '/base', versioned({ v2: 'a_b%', v3: 'aXbY' }, 'v2')),
+      org_scope: 'org1',
+    });
+    const other = await catalogue.create({
+      api_definition: definition('Other base', '/other', versioned({ v2: 'aXbY' })),
+      org_scope: 'org1',
+    });
+    const foreign = await catalogue.create({
+      api_definition: definition('Foreign', '/foreign', versioned({ v2: 'a_b%' })),
+      org_scope: 'org2',
+    });
+    events.length = 0;
+    // the store's first pass finds the id itself, in the organisation only
+    assert.deepEqual((await new ApiStore(db).mentioning('a_b%', 'org1')).map((api) => api.definition.name).sort(), [
+      'Base',
+      'Child',
+    ]);
+
+    await catalogue.remove({ id: 'a_b%', org_scope: 'org1' });
+    const stored = (await catalogue.get({ id: base.api_definition.api_id })).api_definition.definition as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(stored.versions, { v3: 'aXbY' });
+    assert.equal(stored.default, 'v1', 'the default named the deleted version: it falls back to the base');
+    assert.deepEqual(
+      events.map((event) => [event.action, 'definition' in event ? event.definition.api_id : event.api_id]),
+      [
+        ['deleted', 'a_b%'],
+        ['updated', base.api_definition.api_id],
+      ],
+    );
+    for (const untouched of [other, foreign])
+      assert.deepEqual(
+        (await catalogue.get({ id: untouched.api_definition.api_id })).api_definition.definition,
+        untouched.api_definition.definition,
+      );
+  });
+
   it('numbers every committed change with the next store revision, and snapshots with the revision they reflect', async () => {
     assert.deepEqual(await catalogue.snapshot(), { revision: 0, apis: [] });
     const a = await catalogue.create({ api_definition: definition('A', '/a') });
